@@ -1,0 +1,96 @@
+//! The one trait every solving backend implements, and the typed outcomes it returns.
+//!
+//! A backend answers three questions about a [`Puzzle`]: one solution ([`Backend::solve`]), how many
+//! solutions up to a limit ([`Backend::count`], which also serves uniqueness with limit 2), and the
+//! best weighted score ([`Backend::optimize`]). Backends never print and never check their own
+//! answers: [`crate::task::run`] passes every answer through the independent checker in
+//! [`crate::check`] before anyone sees it.
+
+use std::time::{Duration, Instant};
+
+use crate::model::{Grid, Puzzle};
+
+/// Limits a backend must respect.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits {
+    /// Give up (with [`BackendError::TimedOut`], or an incomplete [`Optimum`]) after this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Limits {
+    pub fn none() -> Limits {
+        Limits::default()
+    }
+    pub fn timeout(d: Duration) -> Limits {
+        Limits {
+            deadline: Some(Instant::now() + d),
+        }
+    }
+    /// Time left before the deadline (`None` when there is none; zero once it has passed).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The answer to "how many solutions, up to `limit`?".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Count {
+    /// Solutions found: exact when `complete`, otherwise equal to the limit ("at least").
+    pub count: u64,
+    /// `false` when the search stopped at the limit.
+    pub complete: bool,
+    /// The first `min(count, 2)` solutions found, all distinct: the checker verifies them, so a
+    /// "multiple solutions" answer is backed by two different valid grids.
+    pub witnesses: Vec<Grid>,
+}
+
+/// The answer to "what is the best score?".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Optimum {
+    /// The puzzle has no solution.
+    NoSolution,
+    /// `grid` reaches `score`, and no grid scores more (proved).
+    Optimal { score: i64, grid: Grid },
+    /// Stopped (time limit) before proving optimality: the best grid found so far and, when known,
+    /// an upper bound on the optimum.
+    Incomplete {
+        score: i64,
+        grid: Grid,
+        bound: Option<i64>,
+    },
+}
+
+/// Why a backend gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackendError {
+    /// The deadline in [`Limits`] passed first.
+    #[error("timed out")]
+    TimedOut,
+    /// The backend cannot handle this puzzle (size, memory budget, missing weights…).
+    #[error("not supported by this backend: {0}")]
+    Unsupported(String),
+    /// The underlying solver failed (crash, malformed output, numerical trouble…).
+    #[error("solver failure: {0}")]
+    Failed(String),
+}
+
+/// A solving backend. One file per implementation under `src/backends/`; constructed only by
+/// [`crate::backends::create`].
+pub trait Backend: Send + Sync {
+    /// Short name, as given to `--backend`.
+    fn name(&self) -> &'static str;
+
+    /// One solution, or `None` when there is none.
+    fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError>;
+
+    /// The number of solutions, stopping once `limit` (≥ 1) are found.
+    fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError>;
+
+    /// The maximum of `Σ weight × digit` over all solutions, using the puzzle's weights.
+    /// Returns [`BackendError::Unsupported`] when the puzzle has no weights.
+    fn optimize(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Optimum, BackendError>;
+}

@@ -1,0 +1,85 @@
+//! The backends, and the one place that picks them: [`BackendKind`] names every backend compiled
+//! in, [`create`] builds one from its kind and the resolved [`BackendOptions`].
+//!
+//! Adding a backend: one file here implementing [`crate::backend::Backend`], a variant in
+//! [`BackendKind`] (with its name in `NAMES`), one arm in [`create`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::backend::{Backend, BackendError};
+
+pub mod dfs;
+
+/// Every backend this build knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// Hand-written bitmask search.
+    Dfs,
+}
+
+/// `(kind, name, one-line description)` for every backend compiled in.
+const NAMES: &[(BackendKind, &str, &str)] = &[(
+    BackendKind::Dfs,
+    "dfs",
+    "bitmask depth-first search with singles propagation",
+)];
+
+impl BackendKind {
+    /// All backends compiled into this build, in a stable order.
+    pub fn all() -> Vec<BackendKind> {
+        NAMES.iter().map(|&(k, _, _)| k).collect()
+    }
+    pub fn name(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(k, _, _)| *k == self)
+            .map(|&(_, n, _)| n)
+            .unwrap_or("?")
+    }
+    pub fn description(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(k, _, _)| *k == self)
+            .map(|&(_, _, d)| d)
+            .unwrap_or("")
+    }
+}
+
+impl fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for BackendKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        NAMES
+            .iter()
+            .find(|(_, n, _)| n.eq_ignore_ascii_case(s))
+            .map(|&(k, _, _)| k)
+            .ok_or_else(|| {
+                let names: Vec<&str> = NAMES.iter().map(|&(_, n, _)| n).collect();
+                format!(
+                    "unknown backend '{s}' (this build has: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Options of every backend, resolved from the command line (or set by library users) before
+/// any work starts. Each backend reads only its own part.
+#[derive(Debug, Clone, Default)]
+pub struct BackendOptions {}
+
+/// Builds the backend of the given kind.
+pub fn create(
+    kind: BackendKind,
+    _options: &BackendOptions,
+) -> Result<Box<dyn Backend>, BackendError> {
+    Ok(match kind {
+        BackendKind::Dfs => Box::new(dfs::Dfs),
+    })
+}

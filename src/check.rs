@@ -1,0 +1,206 @@
+//! The one independent checker: every grid a backend returns is verified here before it is
+//! reported. It shares no code with any backend — only the model's list of houses.
+
+use crate::model::{Grid, Puzzle, Weights};
+
+/// What is wrong with a grid a backend returned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckFailure {
+    #[error("grid has side {found}, the puzzle has side {expected}")]
+    WrongSize { expected: usize, found: usize },
+    #[error("row {row}, column {col} holds {value}, outside 1..={n}")]
+    BadValue {
+        row: usize,
+        col: usize,
+        value: u16,
+        n: usize,
+    },
+    #[error("row {row}, column {col} holds {found} but the given is {given}")]
+    GivenChanged {
+        row: usize,
+        col: usize,
+        given: u16,
+        found: u16,
+    },
+    #[error("{house} holds {digit} twice")]
+    Repeated { house: String, digit: u16 },
+    #[error("claimed score {claimed}, the grid scores {actual}")]
+    WrongScore { claimed: i64, actual: i64 },
+    #[error("claimed {claimed} solutions but {given} witness grids were returned")]
+    Witnesses { claimed: u64, given: usize },
+    #[error("the two witness grids of a multiple-solution answer are the same grid")]
+    SameWitnesses,
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Checks that `grid` solves `puzzle`: right size, every value in `1..=n`, every given kept, and
+/// every house a permutation of `1..=n`.
+pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
+    let n = puzzle.size();
+    if grid.size() != n {
+        return Err(CheckFailure::WrongSize {
+            expected: n,
+            found: grid.size(),
+        });
+    }
+    let cells = grid.cells();
+    for (cell, (&v, &g)) in cells.iter().zip(puzzle.givens()).enumerate() {
+        let (row, col) = (cell / n + 1, cell % n + 1);
+        if v == 0 || v as usize > n {
+            return Err(CheckFailure::BadValue {
+                row,
+                col,
+                value: v,
+                n,
+            });
+        }
+        if g != 0 && g != v {
+            return Err(CheckFailure::GivenChanged {
+                row,
+                col,
+                given: g,
+                found: v,
+            });
+        }
+    }
+    let shape = puzzle.shape();
+    let mut seen = vec![usize::MAX; n + 1];
+    for (h, house) in shape.houses().enumerate() {
+        for &cell in house {
+            let v = cells[cell as usize] as usize;
+            if seen[v] == h {
+                return Err(CheckFailure::Repeated {
+                    house: shape.house_name(h),
+                    digit: v as u16,
+                });
+            }
+            seen[v] = h;
+        }
+    }
+    Ok(())
+}
+
+/// Checks a solution and that it reaches the claimed score under `weights`.
+pub fn verify_score(
+    puzzle: &Puzzle,
+    weights: &Weights,
+    grid: &Grid,
+    claimed: i64,
+) -> Result<(), CheckFailure> {
+    verify(puzzle, grid)?;
+    let actual = weights.score(grid);
+    if actual != claimed {
+        return Err(CheckFailure::WrongScore { claimed, actual });
+    }
+    Ok(())
+}
+
+/// Checks the witnesses of a count: `min(count, 2)` distinct valid grids.
+pub fn verify_witnesses(
+    puzzle: &Puzzle,
+    count: u64,
+    witnesses: &[Grid],
+) -> Result<(), CheckFailure> {
+    let need = count.min(2) as usize;
+    if witnesses.len() != need {
+        return Err(CheckFailure::Witnesses {
+            claimed: count,
+            given: witnesses.len(),
+        });
+    }
+    for w in witnesses {
+        verify(puzzle, w)?;
+    }
+    if need == 2 && witnesses[0] == witnesses[1] {
+        return Err(CheckFailure::SameWitnesses);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Shape, Value};
+    use std::sync::Arc;
+
+    const SOLVED: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn grid(s: &str) -> Grid {
+        Grid::new(9, s.bytes().map(|b| (b - b'0') as Value).collect())
+    }
+
+    fn puzzle(s: &str) -> Puzzle {
+        let shape = Arc::new(Shape::standard(9, false).unwrap());
+        let g = s
+            .bytes()
+            .map(|b| if b == b'.' { 0 } else { (b - b'0') as Value })
+            .collect();
+        Puzzle::new(shape, g).unwrap()
+    }
+
+    #[test]
+    fn accepts_a_solution() {
+        let p = puzzle(&".".repeat(81));
+        verify(&p, &grid(SOLVED)).unwrap();
+        let w = Weights::pyramid(9);
+        let s = w.score(&grid(SOLVED));
+        verify_score(&p, &w, &grid(SOLVED), s).unwrap();
+        assert!(matches!(
+            verify_score(&p, &w, &grid(SOLVED), s + 1),
+            Err(CheckFailure::WrongScore { .. })
+        ));
+    }
+
+    #[test]
+    fn rejects_repeats_and_changed_givens() {
+        let p = puzzle(&".".repeat(81));
+        let mut bad = SOLVED.as_bytes().to_vec();
+        bad.swap(0, 1); // row still a permutation, columns are not
+        let bad = String::from_utf8(bad).unwrap();
+        assert!(matches!(
+            verify(&p, &grid(&bad)),
+            Err(CheckFailure::Repeated { .. })
+        ));
+        let mut givens = ".".repeat(81);
+        givens.replace_range(0..1, "1");
+        assert_eq!(
+            verify(&puzzle(&givens), &grid(SOLVED)),
+            Err(CheckFailure::GivenChanged {
+                row: 1,
+                col: 1,
+                given: 1,
+                found: 5
+            })
+        );
+        let zero = SOLVED.replacen('5', "0", 1);
+        assert!(matches!(
+            verify(&p, &grid(&zero)),
+            Err(CheckFailure::BadValue { .. })
+        ));
+    }
+
+    #[test]
+    fn diagonals_are_checked() {
+        let shape = Arc::new(Shape::standard(9, true).unwrap());
+        let p = Puzzle::new(shape, vec![0; 81]).unwrap();
+        // SOLVED is not an X-Sudoku: its main diagonal repeats a digit.
+        assert!(
+            matches!(verify(&p, &grid(SOLVED)), Err(CheckFailure::Repeated { house, .. }) if house.starts_with("diagonal"))
+        );
+    }
+
+    #[test]
+    fn witnesses() {
+        let p = puzzle(&".".repeat(81));
+        let g = grid(SOLVED);
+        verify_witnesses(&p, 1, std::slice::from_ref(&g)).unwrap();
+        assert_eq!(
+            verify_witnesses(&p, 5, &[g.clone(), g.clone()]),
+            Err(CheckFailure::SameWitnesses)
+        );
+        assert!(verify_witnesses(&p, 3, std::slice::from_ref(&g)).is_err());
+        verify_witnesses(&p, 0, &[]).unwrap();
+    }
+}

@@ -1,0 +1,20 @@
+//! sudoku-lab: one shared model of Sudoku-family puzzles ([`model`]), interchangeable solving
+//! backends behind one trait ([`backend`], [`backends`]), and one independent checker ([`check`])
+//! that every answer passes through ([`task`]).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use sudoku_lab::{backends, model::{Shape, Puzzle}, task::{self, Task, Answer}, backend::Limits};
+//!
+//! let shape = Arc::new(Shape::standard(4, false).unwrap());
+//! let puzzle = Puzzle::new(shape, vec![0; 16]).unwrap();
+//! let dfs = backends::create(backends::BackendKind::Dfs, &Default::default()).unwrap();
+//! let answer = task::run(dfs.as_ref(), &puzzle, Task::Count { limit: 1000 }, &Limits::none()).unwrap();
+//! assert_eq!(answer.count(), Some((288, true)));
+//! ```
+
+pub mod backend;
+pub mod backends;
+pub mod check;
+pub mod model;
+pub mod task;

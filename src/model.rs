@@ -1,0 +1,519 @@
+//! The shared, solver-free puzzle model: a [`Shape`] (side, regions, extra houses), a [`Puzzle`]
+//! (shape + givens + optional per-cell weights) and a [`Grid`] (a filled answer).
+//!
+//! Backends see only *houses*: sets of exactly `n` cells that must hold each digit `1..=n` once.
+//! Rows, columns, boxes or jigsaw regions, and the optional diagonals are all houses, so a new
+//! variant needs no backend change.
+//!
+//! Cells are numbered row-major, `cell = row * n + col`, from 0. Digits are `1..=n`; `0` is empty.
+//! Houses are numbered rows `0..n`, columns `n..2n`, regions `2n..3n`, then extra houses.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// A digit in a cell: `1..=n`, or `0` for empty.
+pub type Value = u16;
+
+/// Largest side the model accepts (a 1024×1024 grid has about a million cells).
+/// Backends may refuse smaller sizes (the bitmask search stops at 64).
+pub const MAX_SIZE: usize = 1024;
+
+/// Errors found while building a model. They say what is wrong in model terms (cell, row, column);
+/// parsers add file, line and column.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    #[error("side {0} is not supported (1 to {MAX_SIZE})")]
+    BadSize(usize),
+    #[error("no box shape fits side {0}: give jigsaw regions instead (boxes need r×c = n with 2 ≤ r ≤ c)")]
+    NoBoxShape(usize),
+    #[error("box shape {rows}×{cols} does not tile a grid of side {n}")]
+    BadBoxShape { n: usize, rows: usize, cols: usize },
+    #[error("{found} cells given, a grid of side {n} has {expected}")]
+    WrongCellCount {
+        n: usize,
+        expected: usize,
+        found: usize,
+    },
+    #[error("value {value} at row {row}, column {col} is out of range 0..={n}")]
+    ValueOutOfRange {
+        row: usize,
+        col: usize,
+        value: usize,
+        n: usize,
+    },
+    #[error("region map invalid: {0}")]
+    BadRegions(String),
+    #[error("weights invalid: {0}")]
+    BadWeights(String),
+}
+
+/// How the grid is cut into its third family of houses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Regions {
+    /// Standard boxes of `rows × cols` cells (`rows * cols == n`).
+    Boxes { rows: usize, cols: usize },
+    /// Jigsaw regions: the region index `0..n` of every cell, row-major.
+    Jigsaw(Vec<u32>),
+}
+
+/// The geometry of a puzzle: side, regions and every house. Shared between the puzzles of a batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    n: usize,
+    regions: Regions,
+    diagonals: bool,
+    /// `houses.len() / n` houses of `n` cells each, flat.
+    houses: Vec<u32>,
+    /// For each cell, the houses containing it: `cell_houses[cell_house_start[c]..cell_house_start[c+1]]`.
+    cell_house_start: Vec<u32>,
+    cell_houses: Vec<u32>,
+}
+
+impl Shape {
+    /// The standard box shape for side `n`: `r × c` with `r ≤ c`, `r` as large as possible
+    /// (4 → 2×2, 6 → 2×3, 9 → 3×3, 12 → 3×4, 16 → 4×4). `None` when no such shape exists.
+    pub fn default_boxes(n: usize) -> Option<(usize, usize)> {
+        if n == 1 {
+            return Some((1, 1));
+        }
+        let mut best = None;
+        let mut r = 2;
+        while r * r <= n {
+            if n % r == 0 {
+                best = Some((r, n / r));
+            }
+            r += 1;
+        }
+        best
+    }
+
+    /// A grid of side `n` with its standard boxes.
+    pub fn standard(n: usize, diagonals: bool) -> Result<Shape, ModelError> {
+        check_size(n)?;
+        let (rows, cols) = Self::default_boxes(n).ok_or(ModelError::NoBoxShape(n))?;
+        Self::new(n, Regions::Boxes { rows, cols }, diagonals)
+    }
+
+    /// A grid of side `n` with the given regions and, optionally, both main diagonals as houses.
+    pub fn new(n: usize, regions: Regions, diagonals: bool) -> Result<Shape, ModelError> {
+        check_size(n)?;
+        let region_of: Vec<u32> = match &regions {
+            Regions::Boxes { rows, cols } => {
+                let (r, c) = (*rows, *cols);
+                if r == 0 || c == 0 || r * c != n || n % r != 0 || n % c != 0 {
+                    return Err(ModelError::BadBoxShape {
+                        n,
+                        rows: r,
+                        cols: c,
+                    });
+                }
+                (0..n * n)
+                    .map(|cell| {
+                        let (row, col) = (cell / n, cell % n);
+                        ((row / r) * (n / c) + col / c) as u32
+                    })
+                    .collect()
+            }
+            Regions::Jigsaw(map) => {
+                validate_jigsaw(n, map)?;
+                map.clone()
+            }
+        };
+        let extra = if diagonals { 2 } else { 0 };
+        let house_count = 3 * n + extra;
+        let mut houses = vec![0u32; house_count * n];
+        let mut fill = vec![0usize; house_count];
+        let mut push = |h: usize, cell: usize, houses: &mut Vec<u32>| {
+            houses[h * n + fill[h]] = cell as u32;
+            fill[h] += 1;
+        };
+        for cell in 0..n * n {
+            let (row, col) = (cell / n, cell % n);
+            push(row, cell, &mut houses);
+            push(n + col, cell, &mut houses);
+            push(2 * n + region_of[cell] as usize, cell, &mut houses);
+            if diagonals {
+                if row == col {
+                    push(3 * n, cell, &mut houses);
+                }
+                if row + col == n - 1 {
+                    push(3 * n + 1, cell, &mut houses);
+                }
+            }
+        }
+        let mut per_cell: Vec<Vec<u32>> = vec![Vec::with_capacity(4); n * n];
+        for h in 0..house_count {
+            for &cell in &houses[h * n..(h + 1) * n] {
+                per_cell[cell as usize].push(h as u32);
+            }
+        }
+        let mut cell_house_start = Vec::with_capacity(n * n + 1);
+        let mut cell_houses = Vec::with_capacity(n * n * 3 + 2 * n);
+        for hs in per_cell {
+            cell_house_start.push(cell_houses.len() as u32);
+            cell_houses.extend(hs);
+        }
+        cell_house_start.push(cell_houses.len() as u32);
+        Ok(Shape {
+            n,
+            regions,
+            diagonals,
+            houses,
+            cell_house_start,
+            cell_houses,
+        })
+    }
+
+    /// Side of the grid (and number of digits).
+    pub fn size(&self) -> usize {
+        self.n
+    }
+    /// Number of cells, `n²`.
+    pub fn cells(&self) -> usize {
+        self.n * self.n
+    }
+    pub fn regions(&self) -> &Regions {
+        &self.regions
+    }
+    pub fn diagonals(&self) -> bool {
+        self.diagonals
+    }
+    /// Region index `0..n` of a cell.
+    pub fn region_of(&self, cell: usize) -> usize {
+        self.houses_of(cell)[2] as usize - 2 * self.n
+    }
+    /// Number of houses (each holds exactly `n` cells).
+    pub fn house_count(&self) -> usize {
+        self.houses.len() / self.n
+    }
+    /// The `n` cells of house `h`.
+    pub fn house(&self, h: usize) -> &[u32] {
+        &self.houses[h * self.n..(h + 1) * self.n]
+    }
+    /// Every house, in order.
+    pub fn houses(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
+        self.houses.chunks_exact(self.n)
+    }
+    /// The houses containing `cell`: its row, column and region first, then any extra houses.
+    pub fn houses_of(&self, cell: usize) -> &[u32] {
+        let (a, b) = (self.cell_house_start[cell], self.cell_house_start[cell + 1]);
+        &self.cell_houses[a as usize..b as usize]
+    }
+    /// A short human name of a house, e.g. `row 3`, `box 5`, `diagonal 1` (1-based).
+    pub fn house_name(&self, h: usize) -> String {
+        let n = self.n;
+        let region = match self.regions {
+            Regions::Boxes { .. } => "box",
+            Regions::Jigsaw(_) => "region",
+        };
+        match h {
+            _ if h < n => format!("row {}", h + 1),
+            _ if h < 2 * n => format!("column {}", h - n + 1),
+            _ if h < 3 * n => format!("{region} {}", h - 2 * n + 1),
+            _ => format!("diagonal {}", h - 3 * n + 1),
+        }
+    }
+}
+
+fn check_size(n: usize) -> Result<(), ModelError> {
+    if n == 0 || n > MAX_SIZE {
+        Err(ModelError::BadSize(n))
+    } else {
+        Ok(())
+    }
+}
+
+fn validate_jigsaw(n: usize, map: &[u32]) -> Result<(), ModelError> {
+    if map.len() != n * n {
+        return Err(ModelError::BadRegions(format!(
+            "{} region labels, expected {}",
+            map.len(),
+            n * n
+        )));
+    }
+    let mut sizes = vec![0usize; n];
+    for (cell, &r) in map.iter().enumerate() {
+        if r as usize >= n {
+            return Err(ModelError::BadRegions(format!(
+                "row {}, column {}: region {} out of range (there are {n} regions)",
+                cell / n + 1,
+                cell % n + 1,
+                r
+            )));
+        }
+        sizes[r as usize] += 1;
+    }
+    if let Some((r, &s)) = sizes.iter().enumerate().find(|(_, &s)| s != n) {
+        return Err(ModelError::BadRegions(format!(
+            "region {} has {s} cells, every region needs {n} (n regions of n cells)",
+            r + 1
+        )));
+    }
+    Ok(())
+}
+
+/// A filled (or partly filled) grid of digits, row-major.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    n: usize,
+    cells: Vec<Value>,
+}
+
+impl Grid {
+    pub fn new(n: usize, cells: Vec<Value>) -> Grid {
+        assert_eq!(cells.len(), n * n, "a grid of side n has n² cells");
+        Grid { n, cells }
+    }
+    pub fn size(&self) -> usize {
+        self.n
+    }
+    pub fn cells(&self) -> &[Value] {
+        &self.cells
+    }
+    pub fn get(&self, row: usize, col: usize) -> Value {
+        self.cells[row * self.n + col]
+    }
+    /// The rows of the grid.
+    pub fn rows(&self) -> impl Iterator<Item = &[Value]> + '_ {
+        self.cells.chunks_exact(self.n)
+    }
+}
+
+/// One symbol for a value in line format: `.` empty, `1`–`9`, then `A`–`Z` for 10–35.
+/// Values past 35 have no single symbol (use the grid format); `None` then.
+pub fn symbol(v: Value) -> Option<char> {
+    match v {
+        0 => Some('.'),
+        1..=9 => Some((b'0' + v as u8) as char),
+        10..=35 => Some((b'A' + (v - 10) as u8) as char),
+        _ => None,
+    }
+}
+
+impl fmt::Display for Grid {
+    /// Line format when every value has a symbol, otherwise rows of space-separated numbers.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.n <= 35 {
+            for &v in &self.cells {
+                write!(f, "{}", symbol(v).unwrap_or('?'))?;
+            }
+            Ok(())
+        } else {
+            for (i, row) in self.rows().enumerate() {
+                if i > 0 {
+                    writeln!(f)?;
+                }
+                let strs: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+                write!(f, "{}", strs.join(" "))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Integer weight per cell; the score of a grid is `Σ weight(cell) × digit(cell)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Weights(Vec<i64>);
+
+impl Weights {
+    /// NOIP 2009 "pyramid" (靶形数独): `6 + min(r, c, n−1−r, n−1−c)`, 6 on the border ring up to 10 in
+    /// the centre of a 9×9.
+    pub fn pyramid(n: usize) -> Weights {
+        Weights(
+            (0..n * n)
+                .map(|cell| {
+                    let (r, c) = (cell / n, cell % n);
+                    6 + r.min(c).min(n - 1 - r).min(n - 1 - c) as i64
+                })
+                .collect(),
+        )
+    }
+    pub fn new(n: usize, weights: Vec<i64>) -> Result<Weights, ModelError> {
+        if weights.len() != n * n {
+            return Err(ModelError::BadWeights(format!(
+                "{} weights, a grid of side {n} needs {}",
+                weights.len(),
+                n * n
+            )));
+        }
+        // Keep every score well inside i64.
+        if let Some(w) = weights.iter().find(|w| w.unsigned_abs() > (1 << 40)) {
+            return Err(ModelError::BadWeights(format!(
+                "weight {w} is too large (limit ±2^40)"
+            )));
+        }
+        Ok(Weights(weights))
+    }
+    pub fn as_slice(&self) -> &[i64] {
+        &self.0
+    }
+    /// `Σ weight(cell) × digit(cell)` over the cells of `grid` (empty cells count 0).
+    pub fn score(&self, grid: &Grid) -> i64 {
+        self.0
+            .iter()
+            .zip(grid.cells())
+            .map(|(&w, &v)| w * v as i64)
+            .sum()
+    }
+}
+
+/// A puzzle: a shape, the givens (0 = empty) and optional weights for `optimize`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    shape: Arc<Shape>,
+    givens: Vec<Value>,
+    weights: Option<Arc<Weights>>,
+}
+
+impl Puzzle {
+    /// Checks that there are `n²` givens, each in `0..=n`. Givens that clash (a digit twice in a
+    /// house) are allowed: such a puzzle is valid and simply has no solution.
+    pub fn new(shape: Arc<Shape>, givens: Vec<Value>) -> Result<Puzzle, ModelError> {
+        let n = shape.size();
+        if givens.len() != n * n {
+            return Err(ModelError::WrongCellCount {
+                n,
+                expected: n * n,
+                found: givens.len(),
+            });
+        }
+        if let Some((cell, &v)) = givens.iter().enumerate().find(|(_, &v)| v as usize > n) {
+            return Err(ModelError::ValueOutOfRange {
+                row: cell / n + 1,
+                col: cell % n + 1,
+                value: v as usize,
+                n,
+            });
+        }
+        Ok(Puzzle {
+            shape,
+            givens,
+            weights: None,
+        })
+    }
+    /// The same puzzle with weights attached (replacing any it had).
+    pub fn with_weights(mut self, weights: Arc<Weights>) -> Result<Puzzle, ModelError> {
+        if weights.as_slice().len() != self.shape.cells() {
+            return Err(ModelError::BadWeights(format!(
+                "{} weights for a grid of {} cells",
+                weights.as_slice().len(),
+                self.shape.cells()
+            )));
+        }
+        self.weights = Some(weights);
+        Ok(self)
+    }
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+    pub fn shape_arc(&self) -> &Arc<Shape> {
+        &self.shape
+    }
+    pub fn size(&self) -> usize {
+        self.shape.size()
+    }
+    /// Givens row-major, `0` for empty.
+    pub fn givens(&self) -> &[Value] {
+        &self.givens
+    }
+    pub fn weights(&self) -> Option<&Weights> {
+        self.weights.as_deref()
+    }
+    /// The givens as a (partial) grid.
+    pub fn givens_grid(&self) -> Grid {
+        Grid::new(self.size(), self.givens.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_box_shapes() {
+        assert_eq!(Shape::default_boxes(4), Some((2, 2)));
+        assert_eq!(Shape::default_boxes(6), Some((2, 3)));
+        assert_eq!(Shape::default_boxes(9), Some((3, 3)));
+        assert_eq!(Shape::default_boxes(12), Some((3, 4)));
+        assert_eq!(Shape::default_boxes(16), Some((4, 4)));
+        assert_eq!(Shape::default_boxes(7), None);
+        assert_eq!(Shape::default_boxes(10), Some((2, 5)));
+        assert!(matches!(
+            Shape::standard(7, false),
+            Err(ModelError::NoBoxShape(7))
+        ));
+    }
+
+    #[test]
+    fn houses_of_a_9x9() {
+        let s = Shape::standard(9, true).unwrap();
+        assert_eq!(s.house_count(), 29);
+        assert_eq!(s.house(0), &[0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(s.house(9), &[0, 9, 18, 27, 36, 45, 54, 63, 72]);
+        assert_eq!(s.house(18 + 4), &[30, 31, 32, 39, 40, 41, 48, 49, 50]);
+        assert_eq!(s.houses_of(40), &[4, 13, 22, 27, 28]); // centre: both diagonals
+        assert_eq!(s.houses_of(1).len(), 3);
+        assert_eq!(s.region_of(80), 8);
+        for h in s.houses() {
+            let mut v = h.to_vec();
+            v.sort();
+            v.dedup();
+            assert_eq!(v.len(), 9);
+        }
+    }
+
+    #[test]
+    fn rectangular_boxes() {
+        let s = Shape::standard(6, false).unwrap();
+        // 2 rows × 3 columns: box 1 is rows 0-1, columns 0-2.
+        assert_eq!(s.house(12), &[0, 1, 2, 6, 7, 8]);
+        assert_eq!(s.house(13), &[3, 4, 5, 9, 10, 11]);
+    }
+
+    #[test]
+    fn jigsaw_validation() {
+        let ok: Vec<u32> = vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
+        assert!(Shape::new(4, Regions::Jigsaw(ok), false).is_ok());
+        let bad_size: Vec<u32> = vec![0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
+        assert!(matches!(
+            Shape::new(4, Regions::Jigsaw(bad_size), false),
+            Err(ModelError::BadRegions(_))
+        ));
+        let out_of_range: Vec<u32> = vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 4];
+        assert!(Shape::new(4, Regions::Jigsaw(out_of_range), false).is_err());
+        assert!(Shape::new(4, Regions::Jigsaw(vec![0; 3]), false).is_err());
+    }
+
+    #[test]
+    fn pyramid_weights() {
+        let w = Weights::pyramid(9);
+        assert_eq!(w.as_slice()[0], 6);
+        assert_eq!(w.as_slice()[40], 10);
+        assert_eq!(w.as_slice()[10], 7);
+        assert_eq!(
+            w.as_slice().iter().sum::<i64>(),
+            6 * 32 + 7 * 24 + 8 * 16 + 9 * 8 + 10
+        );
+    }
+
+    #[test]
+    fn puzzle_validation() {
+        let s = Arc::new(Shape::standard(4, false).unwrap());
+        assert!(Puzzle::new(s.clone(), vec![0; 16]).is_ok());
+        assert!(matches!(
+            Puzzle::new(s.clone(), vec![0; 15]),
+            Err(ModelError::WrongCellCount { .. })
+        ));
+        let mut g = vec![0; 16];
+        g[5] = 5;
+        assert_eq!(
+            Puzzle::new(s, g),
+            Err(ModelError::ValueOutOfRange {
+                row: 2,
+                col: 2,
+                value: 5,
+                n: 4
+            })
+        );
+    }
+}

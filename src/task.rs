@@ -1,0 +1,179 @@
+//! Tasks (solve, count, unique, optimize) run on any backend, with every answer verified by the
+//! independent checker before it is returned. This is the only way answers reach users.
+
+use crate::backend::{Backend, BackendError, Limits, Optimum};
+use crate::check::{self, CheckFailure};
+use crate::model::{Grid, Puzzle};
+
+/// Default `--limit` for counting.
+pub const DEFAULT_COUNT_LIMIT: u64 = 1_000_000;
+
+/// What to ask of a backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Task {
+    /// One solution, or none.
+    Solve,
+    /// Exact number of solutions up to `limit` ("at least `limit`" beyond).
+    Count { limit: u64 },
+    /// None, unique or multiple (a count with limit 2).
+    Unique,
+    /// Maximum weighted score (the puzzle must carry weights).
+    Optimize,
+}
+
+impl Task {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Task::Solve => "solve",
+            Task::Count { .. } => "count",
+            Task::Unique => "unique",
+            Task::Optimize => "optimize",
+        }
+    }
+}
+
+/// A checked answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The puzzle has no solution (any task).
+    NoSolution,
+    /// `solve`: a solution.
+    Solved(Grid),
+    /// `count`: `count` solutions, exact when `complete`, else "at least"; `first` is one of them.
+    Counted {
+        count: u64,
+        complete: bool,
+        first: Grid,
+    },
+    /// `unique`: exactly one solution.
+    Unique(Grid),
+    /// `unique`: two different solutions (there may be more).
+    Multiple(Grid, Grid),
+    /// `optimize`: a grid reaching `score`; `proved` when no grid scores more, else `bound` may
+    /// give an upper bound.
+    Optimum {
+        score: i64,
+        grid: Grid,
+        proved: bool,
+        bound: Option<i64>,
+    },
+}
+
+impl Answer {
+    /// The grid to show for this answer, if any.
+    pub fn grid(&self) -> Option<&Grid> {
+        match self {
+            Answer::NoSolution => None,
+            Answer::Solved(g) | Answer::Unique(g) | Answer::Multiple(g, _) => Some(g),
+            Answer::Counted { first, .. } => Some(first),
+            Answer::Optimum { grid, .. } => Some(grid),
+        }
+    }
+    /// A one-word status: `none`, `solved`, `counted`, `unique`, `multiple`, `optimal`, `feasible`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Answer::NoSolution => "none",
+            Answer::Solved(_) => "solved",
+            Answer::Counted { .. } => "counted",
+            Answer::Unique(_) => "unique",
+            Answer::Multiple(..) => "multiple",
+            Answer::Optimum { proved: true, .. } => "optimal",
+            Answer::Optimum { proved: false, .. } => "feasible",
+        }
+    }
+    /// The number of solutions this answer establishes, and whether it is exact.
+    pub fn count(&self) -> Option<(u64, bool)> {
+        match self {
+            Answer::NoSolution => Some((0, true)),
+            Answer::Counted {
+                count, complete, ..
+            } => Some((*count, *complete)),
+            Answer::Unique(_) => Some((1, true)),
+            Answer::Multiple(..) => Some((2, false)),
+            _ => None,
+        }
+    }
+}
+
+/// Why a task produced no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Backend(#[from] BackendError),
+    /// The backend returned something the checker rejects: a bug in that backend.
+    #[error("checker rejected the {backend} backend's answer: {failure}")]
+    Check {
+        backend: &'static str,
+        failure: CheckFailure,
+    },
+}
+
+/// Runs `task` on `backend` and verifies the answer with [`crate::check`].
+pub fn run(
+    backend: &dyn Backend,
+    puzzle: &Puzzle,
+    task: Task,
+    limits: &Limits,
+) -> Result<Answer, RunError> {
+    let fail = |failure| RunError::Check {
+        backend: backend.name(),
+        failure,
+    };
+    match task {
+        Task::Solve => match backend.solve(puzzle, limits)? {
+            None => Ok(Answer::NoSolution),
+            Some(g) => {
+                check::verify(puzzle, &g).map_err(fail)?;
+                Ok(Answer::Solved(g))
+            }
+        },
+        Task::Count { .. } | Task::Unique => {
+            let limit = match task {
+                Task::Count { limit } => limit.max(1),
+                _ => 2,
+            };
+            let c = backend.count(puzzle, limit, limits)?;
+            if c.count > limit || (!c.complete && c.count != limit) {
+                return Err(fail(CheckFailure::Other(format!(
+                    "count {} (complete: {}) is inconsistent with limit {limit}",
+                    c.count, c.complete
+                ))));
+            }
+            check::verify_witnesses(puzzle, c.count, &c.witnesses).map_err(fail)?;
+            let mut w = c.witnesses.into_iter();
+            Ok(match (task, c.count) {
+                (_, 0) => Answer::NoSolution,
+                (Task::Unique, 1) => Answer::Unique(w.next().unwrap()),
+                (Task::Unique, _) => Answer::Multiple(w.next().unwrap(), w.next().unwrap()),
+                _ => Answer::Counted {
+                    count: c.count,
+                    complete: c.complete,
+                    first: w.next().unwrap(),
+                },
+            })
+        }
+        Task::Optimize => {
+            let weights = puzzle.weights().ok_or_else(|| {
+                BackendError::Unsupported("optimize needs weights on the puzzle".into())
+            })?;
+            let (score, grid, proved, bound) = match backend.optimize(puzzle, limits)? {
+                Optimum::NoSolution => return Ok(Answer::NoSolution),
+                Optimum::Optimal { score, grid } => (score, grid, true, Some(score)),
+                Optimum::Incomplete { score, grid, bound } => (score, grid, false, bound),
+            };
+            check::verify_score(puzzle, weights, &grid, score).map_err(fail)?;
+            if bound.is_some_and(|b| b < score) {
+                return Err(fail(CheckFailure::Other(format!(
+                    "upper bound {} is below the score {score} of the grid returned",
+                    bound.unwrap()
+                ))));
+            }
+            Ok(Answer::Optimum {
+                score,
+                grid,
+                proved,
+                bound,
+            })
+        }
+    }
+}

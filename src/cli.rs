@@ -1,0 +1,254 @@
+//! Command-line front end: clap definitions, resolution of raw flags into library types, and the
+//! exit-code policy. Every solving decision is made by the library.
+//!
+//! Exit codes: 0 every puzzle answered ("no solution" is an answer); 1 a checker failure or a
+//! solver failure; 2 bad input or usage (the message names file, line and column); 3 some puzzle
+//! timed out (and nothing worse happened).
+
+mod batch;
+
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use sudoku_lab::backend::Limits;
+use sudoku_lab::backends::{self, BackendKind, BackendOptions};
+use sudoku_lab::format::{Format, ReadOptions};
+use sudoku_lab::judge::Problem;
+use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sudoku-lab",
+    version,
+    about = "A workbench for Sudoku-family puzzles: one model, interchangeable backends, every answer checked",
+    long_about = "A workbench for Sudoku-family puzzles (any n×n grid with standard boxes or jigsaw regions, \
+optional diagonals, optional per-cell weights). Each backend answers the same tasks — solve, count, unique, \
+optimize — and every answer is verified by one independent checker before it is printed.\n\n\
+Exit codes: 0 answered (\"no solution\" is an answer), 1 checker or solver failure, 2 bad input or usage, \
+3 timed out."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Find one solution of each puzzle (or report that there is none).
+    Solve(PuzzleArgs),
+    /// Count the solutions of each puzzle, up to a limit.
+    Count {
+        #[command(flatten)]
+        args: PuzzleArgs,
+        /// Stop counting at this many solutions; the answer is then "at least N".
+        #[arg(long, default_value_t = DEFAULT_COUNT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
+        limit: u64,
+    },
+    /// Classify each puzzle: no solution, unique, or multiple solutions.
+    Unique(PuzzleArgs),
+    /// Maximise the weighted score Σ weight(cell) × digit(cell) over all solutions.
+    Optimize {
+        #[command(flatten)]
+        args: PuzzleArgs,
+        /// `pyramid` (NOIP 2009: 6 on the border up to 10 in the centre of a 9×9), or a file of
+        /// n rows of n integers.
+        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE")]
+        weights: String,
+    },
+    /// Read an original judge problem's standard input and write its exact expected output.
+    Judge {
+        /// The problem whose input/output format to speak.
+        #[arg(value_enum)]
+        problem: ProblemArg,
+        /// Input file (default: standard input).
+        input: Option<PathBuf>,
+        #[command(flatten)]
+        backend: BackendArgs,
+    },
+    /// List the backends compiled into this build.
+    Backends,
+}
+
+/// Arguments shared by the puzzle tasks.
+#[derive(Args, Debug)]
+struct PuzzleArgs {
+    /// Puzzle files; `-` or none reads standard input.
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    backend: BackendArgs,
+    /// Add both main diagonals as houses (X-Sudoku).
+    #[arg(long)]
+    diagonals: bool,
+    /// Input format (default: detected from the text).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Print one JSON object per puzzle (JSON Lines) instead of text.
+    #[arg(long)]
+    json: bool,
+    /// How to print grids in text mode.
+    #[arg(long, value_enum, default_value_t = OutputArg::Line)]
+    output: OutputArg,
+}
+
+/// Backend choice and its options.
+#[derive(Args, Debug)]
+struct BackendArgs {
+    /// Solving backend (see `sudoku-lab backends`).
+    #[arg(long, short, default_value = "dfs")]
+    backend: String,
+    /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution").
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum FormatArg {
+    /// One puzzle per line (n² symbols, optional jigsaw labels after whitespace).
+    Line,
+    /// n rows of n numbers or symbols; puzzles separated by blank lines.
+    Grid,
+    /// A LeetCode 37 board, or an array of boards.
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum OutputArg {
+    /// One line of n² symbols per grid.
+    Line,
+    /// n rows of space-separated numbers, a blank line after each grid.
+    Grid,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum ProblemArg {
+    /// NOIP 2009 靶形数独: maximum pyramid score, or -1.
+    Noip2009,
+    /// HDU 1426: solve puzzles with `?` for empty cells.
+    Hdu1426,
+    /// HDU 4069: Squiggly Sudoku with walls; unique / none / multiple.
+    Hdu4069,
+    /// Sicily 1317: count solutions, print the unique one.
+    Sicily1317,
+    /// LeetCode 37: solve a JSON board.
+    Leetcode37,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Line => Format::Line,
+            FormatArg::Grid => Format::Grid,
+            FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+impl From<ProblemArg> for Problem {
+    fn from(p: ProblemArg) -> Problem {
+        match p {
+            ProblemArg::Noip2009 => Problem::Noip2009,
+            ProblemArg::Hdu1426 => Problem::Hdu1426,
+            ProblemArg::Hdu4069 => Problem::Hdu4069,
+            ProblemArg::Sicily1317 => Problem::Sicily1317,
+            ProblemArg::Leetcode37 => Problem::Leetcode37,
+        }
+    }
+}
+
+/// A usage or input error that stops the command before any work: exit 2.
+#[derive(Debug)]
+struct UsageError(String);
+
+impl BackendArgs {
+    fn kind(&self) -> Result<BackendKind, UsageError> {
+        self.backend.parse().map_err(UsageError)
+    }
+    fn options(&self) -> BackendOptions {
+        BackendOptions::default()
+    }
+    fn limits(&self) -> Result<Limits, UsageError> {
+        match self.timeout {
+            None => Ok(Limits::none()),
+            Some(s) if s.is_finite() && s > 0.0 => Ok(Limits::timeout(Duration::from_secs_f64(s))),
+            Some(s) => Err(UsageError(format!("--timeout must be a positive number of seconds, not {s}"))),
+        }
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(UsageError(msg)) => {
+            eprintln!("sudoku-lab: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, UsageError> {
+    let (args, task, weights) = match cli.command {
+        Command::Solve(args) => (args, Task::Solve, None),
+        Command::Count { args, limit } => (args, Task::Count { limit }, None),
+        Command::Unique(args) => (args, Task::Unique, None),
+        Command::Optimize { args, weights } => (args, Task::Optimize, Some(weights)),
+        Command::Judge { problem, input, backend } => return judge(problem.into(), input, &backend),
+        Command::Backends => {
+            for kind in BackendKind::all() {
+                println!("{:<8} {}", kind.name(), kind.description());
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    let kind = args.backend.kind()?;
+    let backend = backends::create(kind, &args.backend.options())
+        .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
+    let config = batch::Config {
+        task,
+        read: ReadOptions { format: args.format.map(Format::from), diagonals: args.diagonals },
+        weights: weights.map(|w| batch::WeightsSpec::parse(&w)).transpose()?,
+        timeout: args.backend.timeout.map(Duration::from_secs_f64),
+        json: args.json,
+        grid_output: args.output == OutputArg::Grid,
+    };
+    args.backend.limits()?; // validate --timeout before any work
+    Ok(batch::run(backend.as_ref(), &config, &args.files))
+}
+
+fn judge(problem: Problem, input: Option<PathBuf>, args: &BackendArgs) -> Result<ExitCode, UsageError> {
+    let kind = args.kind()?;
+    let backend =
+        backends::create(kind, &args.options()).map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
+    let (name, bytes) = match &input {
+        Some(p) if p.as_os_str() != "-" => (
+            p.display().to_string(),
+            std::fs::read(p).map_err(|e| UsageError(format!("{}: {e}", p.display())))?,
+        ),
+        _ => {
+            let mut buf = Vec::new();
+            io::stdin().read_to_end(&mut buf).map_err(|e| UsageError(format!("<stdin>: {e}")))?;
+            ("<stdin>".to_string(), buf)
+        }
+    };
+    let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
+    match sudoku_lab::judge::run(problem, &text, backend.as_ref(), &args.limits()?) {
+        Ok(out) => {
+            batch::write_stdout(out.as_bytes());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            Ok(ExitCode::from(e.exit_code()))
+        }
+    }
+}

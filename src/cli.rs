@@ -6,6 +6,7 @@
 //! timed out (and nothing worse happened).
 
 mod batch;
+mod xcheck;
 
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use sudoku_lab::backend::Limits;
+use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format::{Format, ReadOptions};
 use sudoku_lab::judge::Problem;
@@ -69,8 +70,46 @@ enum Command {
         #[command(flatten)]
         backend: BackendArgs,
     },
+    /// Run every puzzle through several backends and check that they all agree.
+    ///
+    /// Prints a row for every disagreement, checker failure or solver error, then a summary per
+    /// backend. Exit 1 on any disagreement or failure, 3 if only time-outs, 0 if all agree.
+    Xcheck {
+        /// Puzzle files; `-` or none reads standard input.
+        files: Vec<PathBuf>,
+        /// The task every backend answers.
+        #[arg(long, value_enum, default_value_t = TaskArg::Unique)]
+        task: TaskArg,
+        /// Comma-separated backends to compare (default: all compiled in).
+        #[arg(long, value_delimiter = ',')]
+        backends: Vec<String>,
+        /// Count limit for `--task count`.
+        #[arg(long, default_value_t = DEFAULT_COUNT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
+        limit: u64,
+        /// Weights for `--task optimize`: `pyramid` or a file of n rows of n integers.
+        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE")]
+        weights: String,
+        /// Puzzles checked in parallel (default: all cores).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        engine: EngineArgs,
+        /// Stream one JSON object per puzzle as results complete (summary on standard error).
+        #[arg(long)]
+        json: bool,
+    },
     /// List the backends compiled into this build.
     Backends,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum TaskArg {
+    Solve,
+    Count,
+    Unique,
+    Optimize,
 }
 
 /// Arguments shared by the puzzle tasks.
@@ -80,12 +119,8 @@ struct PuzzleArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     backend: BackendArgs,
-    /// Add both main diagonals as houses (X-Sudoku).
-    #[arg(long)]
-    diagonals: bool,
-    /// Input format (default: detected from the text).
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    #[command(flatten)]
+    input: InputArgs,
     /// Print one JSON object per puzzle (JSON Lines) instead of text.
     #[arg(long)]
     json: bool,
@@ -94,12 +129,36 @@ struct PuzzleArgs {
     output: OutputArg,
 }
 
-/// Backend choice and its options.
+/// How puzzles are read.
+#[derive(Args, Debug)]
+struct InputArgs {
+    /// Add both main diagonals as houses (X-Sudoku).
+    #[arg(long)]
+    diagonals: bool,
+    /// Input format (default: detected from the text).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+}
+
+impl InputArgs {
+    fn read_options(&self) -> ReadOptions {
+        ReadOptions { format: self.format.map(Format::from), diagonals: self.diagonals }
+    }
+}
+
+/// Backend choice and the options of the engines.
 #[derive(Args, Debug)]
 struct BackendArgs {
     /// Solving backend (see `sudoku-lab backends`).
     #[arg(long, short, default_value = "dfs")]
     backend: String,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Options every backend may read, and the time limit.
+#[derive(Args, Debug)]
+struct EngineArgs {
     /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution").
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
@@ -174,7 +233,9 @@ impl BackendArgs {
         match self.timeout {
             None => Ok(Limits::none()),
             Some(s) if s.is_finite() && s > 0.0 => Ok(Limits::timeout(Duration::from_secs_f64(s))),
-            Some(s) => Err(UsageError(format!("--timeout must be a positive number of seconds, not {s}"))),
+            Some(s) => Err(UsageError(format!(
+                "--timeout must be a positive number of seconds, not {s}"
+            ))),
         }
     }
 }
@@ -203,6 +264,33 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Unique(args) => (args, Task::Unique, None),
         Command::Optimize { args, weights } => (args, Task::Optimize, Some(weights)),
         Command::Judge { problem, input, backend } => return judge(problem.into(), input, &backend),
+        Command::Xcheck { files, task, backends, limit, weights, jobs, input, engine, json } => {
+            let task = match task {
+                TaskArg::Solve => Task::Solve,
+                TaskArg::Count => Task::Count { limit },
+                TaskArg::Unique => Task::Unique,
+                TaskArg::Optimize => Task::Optimize,
+            };
+            let names: Vec<String> = if backends.is_empty() {
+                BackendKind::all().iter().map(|k| k.name().to_string()).collect()
+            } else {
+                backends
+            };
+            let backends = names.iter().map(|n| engine.create(n)).collect::<Result<Vec<_>, _>>()?;
+            let config = xcheck::Config {
+                task,
+                read: input.read_options(),
+                weights: (task == Task::Optimize).then(|| batch::WeightsSpec::parse(&weights)).transpose()?,
+                timeout: engine.timeout()?,
+                jobs: match jobs {
+                    Some(0) => return Err(UsageError("--jobs must be at least 1".into())),
+                    Some(j) => j,
+                    None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                },
+                json,
+            };
+            return Ok(xcheck::run(&backends, &config, &files));
+        }
         Command::Backends => {
             for kind in BackendKind::all() {
                 println!("{:<8} {}", kind.name(), kind.description());
@@ -210,25 +298,26 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             return Ok(ExitCode::SUCCESS);
         }
     };
-    let kind = args.backend.kind()?;
-    let backend = backends::create(kind, &args.backend.options())
-        .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
+    let backend = args.backend.create()?;
     let config = batch::Config {
         task,
-        read: ReadOptions { format: args.format.map(Format::from), diagonals: args.diagonals },
+        read: args.input.read_options(),
         weights: weights.map(|w| batch::WeightsSpec::parse(&w)).transpose()?,
-        timeout: args.backend.timeout.map(Duration::from_secs_f64),
+        timeout: args.backend.engine.timeout()?,
         json: args.json,
         grid_output: args.output == OutputArg::Grid,
     };
-    args.backend.limits()?; // validate --timeout before any work
     Ok(batch::run(backend.as_ref(), &config, &args.files))
 }
 
-fn judge(problem: Problem, input: Option<PathBuf>, args: &BackendArgs) -> Result<ExitCode, UsageError> {
+fn judge(
+    problem: Problem,
+    input: Option<PathBuf>,
+    args: &BackendArgs,
+) -> Result<ExitCode, UsageError> {
     let kind = args.kind()?;
-    let backend =
-        backends::create(kind, &args.options()).map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
+    let backend = backends::create(kind, &args.options())
+        .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
     let (name, bytes) = match &input {
         Some(p) if p.as_os_str() != "-" => (
             p.display().to_string(),
@@ -236,12 +325,14 @@ fn judge(problem: Problem, input: Option<PathBuf>, args: &BackendArgs) -> Result
         ),
         _ => {
             let mut buf = Vec::new();
-            io::stdin().read_to_end(&mut buf).map_err(|e| UsageError(format!("<stdin>: {e}")))?;
+            io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| UsageError(format!("<stdin>: {e}")))?;
             ("<stdin>".to_string(), buf)
         }
     };
     let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
-    match sudoku_lab::judge::run(problem, &text, backend.as_ref(), &args.limits()?) {
+    match sudoku_lab::judge::run(problem, &text, backend.as_ref(), &args.engine.limits()?) {
         Ok(out) => {
             batch::write_stdout(out.as_bytes());
             Ok(ExitCode::SUCCESS)

@@ -18,3 +18,4 @@ pub mod backends;
 pub mod check;
 pub mod model;
 pub mod task;
+pub mod xcheck;

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::format::{self, ReadOptions};
-use sudoku_lab::model::{symbol, Grid, Weights};
+use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
 use super::UsageError;
@@ -27,16 +27,19 @@ impl WeightsSpec {
         if spec == "pyramid" {
             return Ok(WeightsSpec::Pyramid);
         }
-        let bytes = std::fs::read(spec).map_err(|e| UsageError(format!("--weights {spec}: {e}")))?;
-        Ok(WeightsSpec::File(spec.to_string(), decode_utf8(spec, &bytes).map_err(UsageError)?))
+        let bytes =
+            std::fs::read(spec).map_err(|e| UsageError(format!("--weights {spec}: {e}")))?;
+        Ok(WeightsSpec::File(
+            spec.to_string(),
+            decode_utf8(spec, &bytes).map_err(UsageError)?,
+        ))
     }
 
     fn for_size(&self, n: usize) -> Result<Weights, String> {
         match self {
             WeightsSpec::Pyramid => Ok(Weights::pyramid(n)),
-            WeightsSpec::File(name, text) => {
-                format::read_weights(text, n).map_err(|e| format!("{name}:{}:{}: {}", e.line, e.col, e.message))
-            }
+            WeightsSpec::File(name, text) => format::read_weights(text, n)
+                .map_err(|e| format!("{name}:{}:{}: {}", e.line, e.col, e.message)),
         }
     }
 }
@@ -53,14 +56,35 @@ pub struct Config {
 
 /// What went wrong over the batch, for the exit code.
 #[derive(Default)]
-struct Tally {
-    bad_input: bool,
-    failed: bool,
-    timed_out: bool,
+pub struct Tally {
+    pub bad_input: bool,
+    pub failed: bool,
+    pub timed_out: bool,
 }
 
 impl Tally {
-    fn exit_code(&self) -> ExitCode {
+    /// Records a task error and returns its status word (`timeout` or `error`).
+    pub fn record_error(&mut self, e: &RunError) -> &'static str {
+        match e {
+            RunError::Backend(BackendError::TimedOut) => {
+                self.timed_out = true;
+                return "timeout";
+            }
+            // The backend cannot take this puzzle (size, budget): a usage problem.
+            RunError::Backend(BackendError::Unsupported(_)) => self.bad_input = true,
+            RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => self.failed = true,
+        }
+        "error"
+    }
+
+    pub fn merge(&mut self, other: &Tally) {
+        self.bad_input |= other.bad_input;
+        self.failed |= other.failed;
+        self.timed_out |= other.timed_out;
+    }
+
+    /// 1 for a checker or solver failure, else 2 for bad input, else 3 for time-outs, else 0.
+    pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(if self.failed {
             1
         } else if self.bad_input {
@@ -109,8 +133,15 @@ pub fn decode_utf8(name: &str, bytes: &[u8]) -> Result<String, String> {
         Err(e) => {
             let before = &bytes[..e.valid_up_to()];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-            let col = before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
-            Err(format!("{name}:{line}:{col}: input is not valid UTF-8 text"))
+            let col = before.len()
+                - before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1)
+                + 1;
+            Err(format!(
+                "{name}:{line}:{col}: input is not valid UTF-8 text"
+            ))
         }
     }
 }
@@ -130,7 +161,9 @@ pub fn write_stdout(bytes: &[u8]) {
 fn read_source(path: &PathBuf) -> Result<(String, String), String> {
     if path.as_os_str() == "-" {
         let mut buf = Vec::new();
-        io::stdin().read_to_end(&mut buf).map_err(|e| format!("<stdin>: {e}"))?;
+        io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("<stdin>: {e}"))?;
         return Ok(("<stdin>".into(), decode_utf8("<stdin>", &buf)?));
     }
     let name = path.display().to_string();
@@ -139,23 +172,40 @@ fn read_source(path: &PathBuf) -> Result<(String, String), String> {
     Ok((name, text))
 }
 
-/// Runs the batch over `files` (standard input when empty) and returns the exit code.
-pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
+/// One puzzle of the input, with where it came from.
+pub struct Item {
+    /// 1-based position over the whole batch (bad puzzles count too).
+    pub index: usize,
+    pub file: Arc<str>,
+    /// 1-based line where the puzzle starts.
+    pub line: usize,
+    pub puzzle: Puzzle,
+}
+
+/// Reads every puzzle of every file (standard input when `files` is empty), attaching weights
+/// when asked, and calls `f` on each. Unreadable files and bad puzzles are reported on standard
+/// error with file, line and column, and recorded in `tally`; reading goes on.
+pub fn each_puzzle(
+    files: &[PathBuf],
+    read: &ReadOptions,
+    weights: Option<&WeightsSpec>,
+    tally: &mut Tally,
+    mut f: impl FnMut(Item),
+) {
     let stdin = [PathBuf::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
-    let mut tally = Tally::default();
     let mut index = 0;
     let mut weights_cache: Option<(usize, Arc<Weights>)> = None;
     for path in files {
         let (name, text) = match read_source(path) {
-            Ok(x) => x,
+            Ok((name, text)) => (Arc::<str>::from(name), text),
             Err(msg) => {
                 eprintln!("sudoku-lab: error: {msg}");
                 tally.bad_input = true;
                 continue;
             }
         };
-        for entry in format::read_puzzles(&text, &config.read) {
+        for entry in format::read_puzzles(&text, read) {
             index += 1;
             let entry = match entry {
                 Ok(e) => e,
@@ -166,97 +216,87 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
                 }
             };
             let mut puzzle = entry.puzzle;
-            if let Some(spec) = &config.weights {
+            if let Some(spec) = weights {
                 let n = puzzle.size();
                 let w = match &weights_cache {
-                    Some((size, w)) if *size == n => w.clone(),
-                    _ => match spec.for_size(n) {
-                        Ok(w) => {
-                            let w = Arc::new(w);
-                            weights_cache = Some((n, w.clone()));
-                            w
-                        }
-                        Err(msg) => {
-                            eprintln!("{name}:{}:1: error: weights for this puzzle: {msg}", entry.line);
-                            tally.bad_input = true;
-                            continue;
-                        }
-                    },
+                    Some((size, w)) if *size == n => Ok(w.clone()),
+                    _ => spec.for_size(n).map(Arc::new),
                 };
-                puzzle = match puzzle.with_weights(w) {
+                let attached = w.and_then(|w| {
+                    weights_cache = Some((n, w.clone()));
+                    puzzle.with_weights(w).map_err(|e| e.to_string())
+                });
+                puzzle = match attached {
                     Ok(p) => p,
-                    Err(e) => {
-                        eprintln!("{name}:{}:1: error: {e}", entry.line);
+                    Err(msg) => {
+                        eprintln!("{name}:{}:1: error: weights for this puzzle: {msg}", entry.line);
                         tally.bad_input = true;
                         continue;
                     }
                 };
             }
-            let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
-            let start = Instant::now();
-            let result = task::run(backend, &puzzle, config.task, &limits);
-            let time_us = start.elapsed().as_micros() as u64;
-            let mut record = Record {
-                index,
-                file: &name,
-                line: entry.line,
-                task: config.task.name(),
-                backend: backend.name(),
-                status: "error",
-                solution: None,
-                count: None,
-                complete: None,
-                score: None,
-                proved: None,
-                bound: None,
-                error: None,
-                time_us,
-            };
-            let text_out = match &result {
-                Ok(answer) => {
-                    fill_record(&mut record, answer);
-                    text_answer(answer, config.grid_output)
-                }
-                Err(e) => {
-                    let status = match e {
-                        RunError::Backend(BackendError::TimedOut) => {
-                            tally.timed_out = true;
-                            "timeout"
-                        }
-                        RunError::Backend(BackendError::Unsupported(_)) => {
-                            tally.bad_input = true;
-                            "error"
-                        }
-                        RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => {
-                            tally.failed = true;
-                            "error"
-                        }
-                    };
-                    record.status = status;
-                    record.error = Some(e.to_string());
-                    eprintln!("{name}:{}:1: {e}", entry.line);
-                    if status == "timeout" {
-                        "timeout\n".to_string()
-                    } else {
-                        "error\n".to_string()
-                    }
-                }
-            };
-            if config.json {
-                let mut line = serde_json::to_string(&record).expect("records serialise");
-                line.push('\n');
-                write_stdout(line.as_bytes());
-            } else {
-                write_stdout(text_out.as_bytes());
-            }
+            f(Item { index, file: name.clone(), line: entry.line, puzzle });
         }
     }
+}
+
+/// Runs the batch over `files` (standard input when empty) and returns the exit code.
+pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
+    let mut tally = Tally::default();
+    let mut outcomes = Tally::default();
+    each_puzzle(files, &config.read, config.weights.as_ref(), &mut tally, |item| {
+        let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
+        let start = Instant::now();
+        let result = task::run(backend, &item.puzzle, config.task, &limits);
+        let time_us = start.elapsed().as_micros() as u64;
+        let mut record = Record {
+            index: item.index,
+            file: &item.file,
+            line: item.line,
+            task: config.task.name(),
+            backend: backend.name(),
+            status: "error",
+            solution: None,
+            count: None,
+            complete: None,
+            score: None,
+            proved: None,
+            bound: None,
+            error: None,
+            time_us,
+        };
+        let text_out = match &result {
+            Ok(answer) => {
+                fill_record(&mut record, answer);
+                text_answer(answer, config.grid_output)
+            }
+            Err(e) => {
+                record.status = outcomes.record_error(e);
+                record.error = Some(e.to_string());
+                eprintln!("{}:{}:1: {e}", item.file, item.line);
+                format!("{}\n", record.status)
+            }
+        };
+        if config.json {
+            let mut line = serde_json::to_string(&record).expect("records serialise");
+            line.push('\n');
+            write_stdout(line.as_bytes());
+        } else {
+            write_stdout(text_out.as_bytes());
+        }
+    });
+    tally.merge(&outcomes);
     tally.exit_code()
 }
 
 fn grid_json(g: &Grid) -> serde_json::Value {
     if g.size() <= 35 {
-        serde_json::Value::String(g.cells().iter().map(|&v| symbol(v).unwrap_or('?')).collect())
+        serde_json::Value::String(
+            g.cells()
+                .iter()
+                .map(|&v| symbol(v).unwrap_or('?'))
+                .collect(),
+        )
     } else {
         serde_json::json!(g.rows().map(|r| r.to_vec()).collect::<Vec<_>>())
     }
@@ -269,7 +309,13 @@ fn fill_record(r: &mut Record<'_>, answer: &Answer) {
         r.count = Some(count);
         r.complete = Some(complete);
     }
-    if let Answer::Optimum { score, proved, bound, .. } = answer {
+    if let Answer::Optimum {
+        score,
+        proved,
+        bound,
+        ..
+    } = answer
+    {
         r.score = Some(*score);
         r.proved = Some(*proved);
         r.bound = *bound;
@@ -295,19 +341,45 @@ fn grid_text(g: &Grid, grid_output: bool) -> String {
 /// (on the same line in line output, on the following rows in grid output).
 fn text_answer(answer: &Answer, grid_output: bool) -> String {
     let with_grid = |label: String, g: &Grid| {
-        let sep = if grid_output || g.size() > 35 { "\n" } else { " " };
-        let label = if label.is_empty() { String::new() } else { format!("{label}{sep}") };
+        let sep = if grid_output || g.size() > 35 {
+            "\n"
+        } else {
+            " "
+        };
+        let label = if label.is_empty() {
+            String::new()
+        } else {
+            format!("{label}{sep}")
+        };
         format!("{label}{}", grid_text(g, grid_output))
     };
     match answer {
         Answer::NoSolution => "no solution\n".into(),
         Answer::Solved(g) => with_grid(String::new(), g),
-        Answer::Counted { count, complete: true, .. } => format!("{count}\n"),
-        Answer::Counted { count, complete: false, .. } => format!("at least {count}\n"),
+        Answer::Counted {
+            count,
+            complete: true,
+            ..
+        } => format!("{count}\n"),
+        Answer::Counted {
+            count,
+            complete: false,
+            ..
+        } => format!("at least {count}\n"),
         Answer::Unique(g) => with_grid("unique".into(), g),
         Answer::Multiple(..) => "multiple\n".into(),
-        Answer::Optimum { score, grid, proved: true, .. } => with_grid(score.to_string(), grid),
-        Answer::Optimum { score, grid, proved: false, bound } => {
+        Answer::Optimum {
+            score,
+            grid,
+            proved: true,
+            ..
+        } => with_grid(score.to_string(), grid),
+        Answer::Optimum {
+            score,
+            grid,
+            proved: false,
+            bound,
+        } => {
             let b = bound.map_or(String::new(), |b| format!(", bound {b}"));
             with_grid(format!("{score} (not proved{b})"), grid)
         }

@@ -426,7 +426,7 @@ impl RegionLabels {
 // Detection and the readers
 
 /// Guesses the format of a text from its first content line (comments and blank lines skipped):
-/// `[` starts JSON; one run of `n²` symbols (optionally followed by `n²` region labels) is a line
+/// `[` (or `{`) starts JSON; one run of symbols (optionally followed by region labels) is a line
 /// puzzle; several values, or a block of exactly `k` (or `2k`) rows of `k ≤ 35` symbols, is a grid.
 pub fn detect(text: &str) -> Format {
     let mut content = numbered_lines(text).filter(|(_, l)| !l.trim_start().starts_with('#'));
@@ -434,14 +434,13 @@ pub fn detect(text: &str) -> Format {
     let Some((_, first)) = lines.next() else {
         return Format::Line;
     };
-    if first.trim_start().starts_with('[') {
+    if first.trim_start().starts_with(['[', '{']) {
         return Format::Json;
     }
     let toks: Vec<&str> = first.split_whitespace().collect();
     match toks.as_slice() {
-        [a, b] if a.len() == b.len() && a.len() > 1 && square_side(a.len()).is_some() => {
-            Format::Line
-        }
+        // A grid row of two values would be a 2×2 grid: two runs of symbols are a line jigsaw.
+        [a, _] if a.len() > 1 => Format::Line,
         [t] if (2..=MAX_LINE_SIDE).contains(&t.chars().count()) => {
             let k = t.chars().count();
             let block = 1 + lines
@@ -513,6 +512,20 @@ fn line_puzzle(
     regions: Option<Token<'_>>,
     shapes: &mut Shapes,
 ) -> Result<Puzzle, ParseError> {
+    // Report a foreign character before a length that it may explain (`puzzle:count`).
+    if let Some((i, (b, _))) = t
+        .text
+        .char_indices()
+        .enumerate()
+        .find(|&(_, (_, c))| symbol_value(c).is_none())
+    {
+        let rest = Token {
+            col: t.col + i,
+            text: &t.text[b..],
+            ..*t
+        };
+        push_symbols(&rest, MAX_LINE_SIDE, &mut Vec::new())?;
+    }
     let len = t.text.chars().count();
     let n = square_side(len).ok_or_else(|| wrong_length(t, len, "symbols"))?;
     if n > MAX_LINE_SIDE {

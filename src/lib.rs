@@ -16,6 +16,8 @@
 pub mod backend;
 pub mod backends;
 pub mod check;
+pub mod format;
+pub mod judge;
 pub mod model;
 pub mod task;
 pub mod xcheck;

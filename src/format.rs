@@ -1,0 +1,1148 @@
+//! Reading and writing puzzles as text. Library only: the CLI adds file names and flags.
+//!
+//! Three formats, detected from the text ([`detect`]) unless [`ReadOptions::format`] forces one:
+//!
+//! - [`Format::Line`]: one puzzle per line, `n²` symbols for sides `n = 1..=35`. Empty is any of
+//!   `. 0 _ ? -`; digits `1`–`9`, then letters `A`–`Z` (either case) for 10–35. A jigsaw puzzle is
+//!   followed, after whitespace, by `n²` region labels (`0-9`, `a-z`, case-insensitive; any `n`
+//!   distinct labels, numbered in order of first appearance). Lines starting with `#` are comments,
+//!   blank lines are skipped, CRLF and trailing whitespace are accepted.
+//! - [`Format::Grid`]: `n` rows of `n` whitespace-separated values (numbers, or the line symbols),
+//!   or `n` rows of `n` symbols with no separator; optionally `n` more rows of region labels (same
+//!   layout) for a jigsaw. Puzzles are separated by one or more blank lines.
+//! - [`Format::Json`]: a LeetCode 37 board `[["5","3",".",...],...]` (any `n×n` of one-value
+//!   strings or integers), or a JSON array of such boards.
+//!
+//! Without regions a puzzle gets the standard boxes of its side ([`Shape::default_boxes`]); a side
+//! with no box shape (7, 11, …) is an error. Puzzles of one geometry share one [`Arc<Shape>`].
+//!
+//! Reading never panics: each puzzle yields an [`Entry`] or a [`ParseError`] naming the 1-based line
+//! and column, and reading goes on with the next puzzle. The caller adds the file name and handles
+//! non-UTF-8 input (everything here takes `&str`).
+//!
+//! Also here: [`read_counts`] for the data sets' `puzzle:count[:solution]` files, [`read_weights`]
+//! for `optimize` weights, and the writers [`write_line`], [`write_grid`] and [`write_json`].
+//!
+//! ```
+//! use sudoku_lab::format::{read_puzzles, write_line, ReadOptions};
+//! let text = "# two 4×4 puzzles\n1...\n..3.\n.4..\n...2\n\n12..\n....\n....\n..21\n";
+//! let entries = read_puzzles(text, &ReadOptions::default());
+//! assert_eq!(entries.len(), 2);
+//! let first = entries[0].as_ref().unwrap();
+//! assert_eq!((first.line, first.puzzle.size()), (2, 4));
+//! assert_eq!(write_line(&first.puzzle.givens_grid()).unwrap(), "1.....3..4.....2");
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
+
+/// Largest side the line format (one symbol per cell) can express.
+pub const MAX_LINE_SIDE: usize = 35;
+
+/// A text format of puzzles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    Line,
+    Grid,
+    Json,
+}
+
+impl Format {
+    pub const ALL: [Format; 3] = [Format::Line, Format::Grid, Format::Json];
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Line => "line",
+            Format::Grid => "grid",
+            Format::Json => "json",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown format '{s}' (line, grid or json)"))
+    }
+}
+
+/// How to read a text of puzzles.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Force a format; `None` detects it with [`detect`].
+    pub format: Option<Format>,
+    /// Add both main diagonals as houses (X-Sudoku).
+    pub diagonals: bool,
+}
+
+/// One puzzle read from a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// 1-based line where the puzzle starts.
+    pub line: usize,
+    pub puzzle: Puzzle,
+}
+
+/// What is wrong with the input, and where (1-based line and column, in characters).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {col}: {message}")]
+pub struct ParseError {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+impl ParseError {
+    pub(crate) fn new(line: usize, col: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            line,
+            col,
+            message: message.into(),
+        }
+    }
+    fn at(t: &Token<'_>, message: impl Into<String>) -> ParseError {
+        ParseError::new(t.line, t.col, message)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens and symbols (shared with the judge parsers)
+
+/// A whitespace-separated token with its 1-based line and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Token<'a> {
+    pub line: usize,
+    pub col: usize,
+    pub text: &'a str,
+}
+
+impl Token<'_> {
+    /// Column just after the token.
+    pub fn end_col(&self) -> usize {
+        self.col + self.text.chars().count()
+    }
+}
+
+/// The tokens of one line, columns counted in characters (linear time).
+pub(crate) fn line_tokens(line: &str, lineno: usize) -> impl Iterator<Item = Token<'_>> + '_ {
+    let mut chars = line.char_indices().peekable();
+    let mut col = 0;
+    std::iter::from_fn(move || {
+        while let Some(&(_, c)) = chars.peek() {
+            if !c.is_whitespace() {
+                break;
+            }
+            chars.next();
+            col += 1;
+        }
+        let (start, _) = *chars.peek()?;
+        let start_col = col + 1;
+        let mut end = line.len();
+        while let Some(&(i, c)) = chars.peek() {
+            if c.is_whitespace() {
+                end = i;
+                break;
+            }
+            chars.next();
+            col += 1;
+        }
+        Some(Token {
+            line: lineno,
+            col: start_col,
+            text: &line[start..end],
+        })
+    })
+}
+
+/// The lines of a text, numbered from 1, with trailing whitespace (and `\r`) removed.
+pub(crate) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines()
+        .map(str::trim_end)
+        .zip(1..)
+        .map(|(l, i)| (i, l))
+}
+
+/// Every token of a text, in order.
+pub(crate) fn text_tokens(text: &str) -> impl Iterator<Item = Token<'_>> {
+    numbered_lines(text).flat_map(|(i, l)| line_tokens(l, i))
+}
+
+/// The value of one line-format symbol: `Some(0)` for the empty markers `. 0 _ ? -`, `1`–`9`,
+/// `A`–`Z`/`a`–`z` for 10–35; `None` for anything else.
+pub fn symbol_value(c: char) -> Option<Value> {
+    match c {
+        '.' | '0' | '_' | '?' | '-' => Some(0),
+        '1'..='9' => Some(c as Value - '0' as Value),
+        'A'..='Z' => Some(c as Value - 'A' as Value + 10),
+        'a'..='z' => Some(c as Value - 'a' as Value + 10),
+        _ => None,
+    }
+}
+
+/// A cell token of the grid or JSON forms: an empty marker, a decimal number or one letter.
+pub(crate) fn token_value(t: &str) -> Option<Value> {
+    if t.len() > 1 && t.bytes().all(|b| b.is_ascii_digit()) {
+        return t.parse::<u32>().ok().and_then(|v| Value::try_from(v).ok());
+    }
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => symbol_value(c),
+        _ => None,
+    }
+}
+
+fn describe(n: usize) -> String {
+    format!("{n}×{n}")
+}
+
+fn check_range(v: Value, n: usize, t: &Token<'_>, shown: &str) -> Result<Value, ParseError> {
+    if v as usize > n {
+        Err(ParseError::at(
+            t,
+            format!(
+                "value {v} ('{shown}') is more than {n}, the side of this {} grid",
+                describe(n)
+            ),
+        ))
+    } else {
+        Ok(v)
+    }
+}
+
+/// Parses a grid/JSON cell token and checks it is at most `n`.
+pub(crate) fn cell_value(t: &Token<'_>, n: usize) -> Result<Value, ParseError> {
+    match token_value(t.text) {
+        Some(v) => check_range(v, n, t, t.text),
+        None => Err(ParseError::at(
+            t,
+            format!(
+                "bad value '{}': expected a number 1..={n}, a letter A-Z, or an empty marker (. 0 _ ? -)",
+                t.text
+            ),
+        )),
+    }
+}
+
+/// Parses a run of symbols (line format, or a grid row without separators) into `out`.
+pub(crate) fn push_symbols(
+    t: &Token<'_>,
+    n: usize,
+    out: &mut Vec<Value>,
+) -> Result<(), ParseError> {
+    for (i, c) in t.text.chars().enumerate() {
+        let at = Token {
+            col: t.col + i,
+            ..*t
+        };
+        let v = symbol_value(c).ok_or_else(|| {
+            let hint = if c == ':' {
+                " (a `puzzle:count` file? read it with read_counts)"
+            } else {
+                ""
+            };
+            ParseError::at(
+                &at,
+                format!(
+                    "bad symbol '{}': expected 1-9, A-Z or an empty marker (. 0 _ ? -){hint}",
+                    c.escape_debug()
+                ),
+            )
+        })?;
+        out.push(check_range(v, n, &at, c.encode_utf8(&mut [0; 4]))?);
+    }
+    Ok(())
+}
+
+fn isqrt(x: usize) -> usize {
+    let mut r = (x as f64).sqrt() as usize;
+    while r * r > x {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= x {
+        r += 1;
+    }
+    r
+}
+
+/// `Some(n)` when `len == n²`.
+fn square_side(len: usize) -> Option<usize> {
+    let r = isqrt(len);
+    (r * r == len && r > 0).then_some(r)
+}
+
+fn wrong_length(t: &Token<'_>, len: usize, what: &str) -> ParseError {
+    let r = isqrt(len).max(1);
+    let (lo, hi) = (r, r + 1);
+    ParseError::at(
+        t,
+        format!(
+            "{len} {what}: a line puzzle has n² symbols (nearest: {} for {}, {} for {})",
+            lo * lo,
+            describe(lo),
+            hi * hi,
+            describe(hi)
+        ),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes shared within a batch
+
+/// Builds each geometry once per batch and hands out shared [`Arc<Shape>`]s.
+struct Shapes {
+    diagonals: bool,
+    boxes: HashMap<usize, Arc<Shape>>,
+    jigsaws: HashMap<Vec<u32>, Arc<Shape>>,
+}
+
+impl Shapes {
+    fn new(diagonals: bool) -> Shapes {
+        Shapes {
+            diagonals,
+            boxes: HashMap::new(),
+            jigsaws: HashMap::new(),
+        }
+    }
+
+    fn standard(&mut self, n: usize, at: &Token<'_>) -> Result<Arc<Shape>, ParseError> {
+        if let Some(s) = self.boxes.get(&n) {
+            return Ok(s.clone());
+        }
+        let s = Arc::new(Shape::standard(n, self.diagonals).map_err(|e| model_error(at, e))?);
+        self.boxes.insert(n, s.clone());
+        Ok(s)
+    }
+
+    fn jigsaw(
+        &mut self,
+        n: usize,
+        map: Vec<u32>,
+        at: &Token<'_>,
+    ) -> Result<Arc<Shape>, ParseError> {
+        if let Some(s) = self.jigsaws.get(&map) {
+            return Ok(s.clone());
+        }
+        let s = Shape::new(n, Regions::Jigsaw(map.clone()), self.diagonals)
+            .map_err(|e| model_error(at, e))?;
+        let s = Arc::new(s);
+        self.jigsaws.insert(map, s.clone());
+        Ok(s)
+    }
+}
+
+/// A model error located at a token.
+fn model_error(at: &Token<'_>, e: ModelError) -> ParseError {
+    ParseError::at(at, e.to_string())
+}
+
+/// Numbers region labels in order of first appearance and checks `n` regions of `n` cells.
+struct RegionLabels {
+    n: usize,
+    index: HashMap<String, u32>,
+    /// `(first token, size)` of every region.
+    regions: Vec<(String, Token<'static>, usize)>,
+    map: Vec<u32>,
+}
+
+impl RegionLabels {
+    fn new(n: usize) -> RegionLabels {
+        RegionLabels {
+            n,
+            index: HashMap::new(),
+            regions: Vec::new(),
+            map: Vec::with_capacity(n * n),
+        }
+    }
+
+    fn push(&mut self, label: &str, at: &Token<'_>) -> Result<(), ParseError> {
+        let key = label.to_ascii_lowercase();
+        let r = match self.index.get(&key) {
+            Some(&r) => r,
+            None => {
+                if self.regions.len() == self.n {
+                    return Err(ParseError::at(
+                        at,
+                        format!(
+                            "region label '{label}' is label number {} but a {} grid has {} regions",
+                            self.n + 1,
+                            describe(self.n),
+                            self.n
+                        ),
+                    ));
+                }
+                let r = self.regions.len() as u32;
+                self.index.insert(key, r);
+                let place = Token {
+                    line: at.line,
+                    col: at.col,
+                    text: "",
+                };
+                self.regions.push((label.to_string(), place, 0));
+                r
+            }
+        };
+        self.regions[r as usize].2 += 1;
+        self.map.push(r);
+        Ok(())
+    }
+
+    /// The region map, once `n` regions of `n` cells each are known; `end` locates "too few".
+    fn finish(self, end: &Token<'_>) -> Result<Vec<u32>, ParseError> {
+        let n = self.n;
+        if self.regions.len() < n {
+            return Err(ParseError::at(
+                end,
+                format!(
+                    "{} distinct region labels, a {} grid needs {n} regions of {n} cells",
+                    self.regions.len(),
+                    describe(n)
+                ),
+            ));
+        }
+        if let Some((label, at, size)) = self.regions.iter().find(|r| r.2 != n) {
+            return Err(ParseError::at(
+                at,
+                format!("region '{label}' has {size} cells, every region needs {n} ({n} regions of {n} cells)"),
+            ));
+        }
+        Ok(self.map)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detection and the readers
+
+/// Guesses the format of a text from its first content line (comments and blank lines skipped):
+/// `[` (or `{`) starts JSON; one run of symbols (optionally followed by region labels) is a line
+/// puzzle; several values, or a block of exactly `k` (or `2k`) rows of `k ≤ 35` symbols, is a grid.
+pub fn detect(text: &str) -> Format {
+    let mut content = numbered_lines(text).filter(|(_, l)| !l.trim_start().starts_with('#'));
+    let mut lines = content.by_ref().skip_while(|(_, l)| l.trim().is_empty());
+    let Some((_, first)) = lines.next() else {
+        return Format::Line;
+    };
+    if first.trim_start().starts_with(['[', '{']) {
+        return Format::Json;
+    }
+    let toks: Vec<&str> = first.split_whitespace().collect();
+    match toks.as_slice() {
+        // A grid row of two values would be a 2×2 grid: two runs of symbols are a line jigsaw.
+        [a, _] if a.len() > 1 => Format::Line,
+        [t] if (2..=MAX_LINE_SIDE).contains(&t.chars().count()) => {
+            let k = t.chars().count();
+            let block = 1 + lines
+                .take_while(|(_, l)| !l.trim().is_empty())
+                .take_while(|(_, l)| {
+                    let mut w = l.split_whitespace();
+                    w.next().is_some_and(|t| t.chars().count() == k) && w.next().is_none()
+                })
+                .count();
+            if block == k || block == 2 * k {
+                Format::Grid
+            } else {
+                Format::Line
+            }
+        }
+        [_] => Format::Line,
+        _ => Format::Grid,
+    }
+}
+
+/// Reads every puzzle of `text`. A bad puzzle yields an `Err` and reading goes on with the next
+/// one (except for JSON syntax errors, which end the text).
+pub fn read_puzzles(text: &str, opts: &ReadOptions) -> Vec<Result<Entry, ParseError>> {
+    let mut shapes = Shapes::new(opts.diagonals);
+    match opts.format.unwrap_or_else(|| detect(text)) {
+        Format::Line => content_lines(text)
+            .map(|(i, l)| read_line_puzzle(l, i, &mut shapes))
+            .collect(),
+        Format::Grid => blocks(text)
+            .into_iter()
+            .map(|b| read_grid_block(&b, &mut shapes))
+            .collect(),
+        Format::Json => read_json(text, &mut shapes),
+    }
+}
+
+/// Non-blank, non-comment lines.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    numbered_lines(text).filter(|(_, l)| {
+        let t = l.trim_start();
+        !t.is_empty() && !t.starts_with('#')
+    })
+}
+
+fn read_line_puzzle(line: &str, lineno: usize, shapes: &mut Shapes) -> Result<Entry, ParseError> {
+    let mut toks = line_tokens(line, lineno);
+    let Some(t) = toks.next() else {
+        return Err(ParseError::new(lineno, 1, "empty line"));
+    };
+    let puzzle = line_puzzle(&t, toks.next(), shapes)?;
+    if let Some(extra) = toks.next() {
+        return Err(ParseError::at(
+            &extra,
+            format!(
+                "unexpected '{}' after the puzzle: a line holds the puzzle, then optionally its region labels",
+                extra.text
+            ),
+        ));
+    }
+    Ok(Entry {
+        line: lineno,
+        puzzle,
+    })
+}
+
+/// A line puzzle from its symbols token and, for a jigsaw, its region-labels token.
+fn line_puzzle(
+    t: &Token<'_>,
+    regions: Option<Token<'_>>,
+    shapes: &mut Shapes,
+) -> Result<Puzzle, ParseError> {
+    // Report a foreign character before a length that it may explain (`puzzle:count`).
+    if let Some((i, (b, _))) = t
+        .text
+        .char_indices()
+        .enumerate()
+        .find(|&(_, (_, c))| symbol_value(c).is_none())
+    {
+        let rest = Token {
+            col: t.col + i,
+            text: &t.text[b..],
+            ..*t
+        };
+        push_symbols(&rest, MAX_LINE_SIDE, &mut Vec::new())?;
+    }
+    let len = t.text.chars().count();
+    let n = square_side(len).ok_or_else(|| wrong_length(t, len, "symbols"))?;
+    if n > MAX_LINE_SIDE {
+        return Err(ParseError::at(
+            t,
+            format!(
+                "a {} puzzle cannot be written in line format (sides up to {MAX_LINE_SIDE}): use the grid format",
+                describe(n)
+            ),
+        ));
+    }
+    let mut givens = Vec::with_capacity(len);
+    push_symbols(t, n, &mut givens)?;
+    let shape = match regions {
+        None => shapes.standard(n, t)?,
+        Some(r) => {
+            let rlen = r.text.chars().count();
+            if rlen != len {
+                return Err(ParseError::at(
+                    &r,
+                    format!(
+                        "{rlen} region labels, the {} puzzle needs {len}",
+                        describe(n)
+                    ),
+                ));
+            }
+            let mut labels = RegionLabels::new(n);
+            for (i, c) in r.text.chars().enumerate() {
+                let at = Token {
+                    col: r.col + i,
+                    ..r
+                };
+                if !c.is_ascii_alphanumeric() {
+                    return Err(ParseError::at(
+                        &at,
+                        format!("bad region label '{}': use 0-9 or a-z", c.escape_debug()),
+                    ));
+                }
+                labels.push(c.encode_utf8(&mut [0; 4]), &at)?;
+            }
+            let map = labels.finish(&r)?;
+            shapes.jigsaw(n, map, &r)?
+        }
+    };
+    Puzzle::new(shape, givens).map_err(|e| model_error(t, e))
+}
+
+/// Consecutive content lines, split at blank lines (comment lines are skipped).
+fn blocks(text: &str) -> Vec<Vec<(usize, &str)>> {
+    let mut out: Vec<Vec<(usize, &str)>> = vec![];
+    let mut cur = vec![];
+    for (i, l) in numbered_lines(text) {
+        let t = l.trim_start();
+        if t.starts_with('#') {
+            continue;
+        }
+        if t.is_empty() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push((i, l));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Reads one grid block: `n` rows of values, optionally `n` rows of region labels.
+fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry, ParseError> {
+    let rows: Vec<Vec<Token<'_>>> = block
+        .iter()
+        .map(|&(i, l)| line_tokens(l, i).collect())
+        .collect();
+    let first = rows[0][0];
+    // Separated values, or one run of symbols per row.
+    let separated = rows[0].len() > 1 || first.text.chars().count() == 1;
+    let n = if separated {
+        rows[0].len()
+    } else {
+        first.text.chars().count()
+    };
+    let last = *rows.last().and_then(|r| r.last()).unwrap_or(&first);
+    if rows.len() != n && rows.len() != 2 * n {
+        let (line, msg) = if rows.len() < n {
+            (
+                last.line + 1,
+                format!(
+                    "a {} grid needs {n} rows, this one has {}",
+                    describe(n),
+                    rows.len()
+                ),
+            )
+        } else {
+            (
+                rows[n].first().map_or(last.line, |t| t.line),
+                format!(
+                    "a {} grid has {n} rows (or {} with region rows), this block has {}: separate puzzles with a blank line",
+                    describe(n),
+                    2 * n,
+                    rows.len()
+                ),
+            )
+        };
+        return Err(ParseError::new(line, 1, msg));
+    }
+    let width = |row: &[Token<'_>]| -> Result<(), ParseError> {
+        let (have, what) = if separated {
+            (row.len(), "values")
+        } else if row.len() > 1 {
+            return Err(ParseError::at(
+                &row[1],
+                "unexpected separator: rows of this grid are runs of symbols with no spaces",
+            ));
+        } else {
+            (row[0].text.chars().count(), "symbols")
+        };
+        if have == n {
+            return Ok(());
+        }
+        // Point at the first extra value, or just after the row when values are missing.
+        let col = match (have > n, separated) {
+            (true, true) => row[n].col,
+            (true, false) => row[0].col + n,
+            (false, _) => row.last().map_or(1, Token::end_col),
+        };
+        Err(ParseError::new(
+            row[0].line,
+            col,
+            format!("row has {have} {what}, expected {n} like the first row (ragged grid)"),
+        ))
+    };
+    let mut givens = Vec::with_capacity(n * n);
+    for row in &rows[..n] {
+        width(row)?;
+        if separated {
+            for t in row {
+                givens.push(cell_value(t, n)?);
+            }
+        } else {
+            push_symbols(&row[0], n, &mut givens)?;
+        }
+    }
+    let shape = if rows.len() == n {
+        shapes.standard(n, &first)?
+    } else {
+        let mut labels = RegionLabels::new(n);
+        for row in &rows[n..] {
+            width(row)?;
+            if separated {
+                for t in row {
+                    labels.push(t.text, t)?;
+                }
+            } else {
+                let r = row[0];
+                for (i, c) in r.text.chars().enumerate() {
+                    labels.push(
+                        c.encode_utf8(&mut [0; 4]),
+                        &Token {
+                            col: r.col + i,
+                            ..r
+                        },
+                    )?;
+                }
+            }
+        }
+        let at = rows[n][0];
+        let map = labels.finish(&at)?;
+        shapes.jigsaw(n, map, &at)?
+    };
+    Ok(Entry {
+        line: first.line,
+        puzzle: Puzzle::new(shape, givens).map_err(|e| model_error(&first, e))?,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+/// Positions of the JSON tokens in document order: `[`/`{` opens, `]`/`}` closes, scalars (strings,
+/// numbers, literals, object keys included). serde_json has already checked the syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum JsonEvent {
+    Open(usize, usize),
+    Close,
+    Scalar(usize, usize),
+}
+
+fn json_events(text: &str) -> Vec<JsonEvent> {
+    let mut out = vec![];
+    let (mut line, mut col) = (1, 0);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        col += 1;
+        match c {
+            '\n' => (line, col) = (line + 1, 0),
+            '[' | '{' => out.push(JsonEvent::Open(line, col)),
+            ']' | '}' => out.push(JsonEvent::Close),
+            '"' => {
+                out.push(JsonEvent::Scalar(line, col));
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    col += 1;
+                    match (escaped, c) {
+                        (false, '\\') => escaped = true,
+                        (false, '"') => break,
+                        _ => escaped = false,
+                    }
+                }
+            }
+            c if c == '-' || c.is_ascii_alphanumeric() => {
+                out.push(JsonEvent::Scalar(line, col));
+                while chars
+                    .peek()
+                    .is_some_and(|&c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                {
+                    chars.next();
+                    col += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Walks a `serde_json::Value` alongside its [`JsonEvent`]s, so every value has a position.
+struct JsonCursor {
+    events: Vec<JsonEvent>,
+    next: usize,
+}
+
+impl JsonCursor {
+    /// Position of the next value; `(1, 1)` if the events ran out (cannot happen on valid JSON).
+    fn here(&self) -> Token<'static> {
+        let (line, col) = match self.events.get(self.next) {
+            Some(JsonEvent::Open(l, c) | JsonEvent::Scalar(l, c)) => (*l, *c),
+            _ => (1, 1),
+        };
+        Token {
+            line,
+            col,
+            text: "",
+        }
+    }
+    /// Consumes one event.
+    fn step(&mut self) {
+        self.next += 1;
+    }
+    /// Skips the value at the cursor (a scalar, or a whole array or object).
+    fn skip(&mut self) {
+        let mut depth = 0usize;
+        while let Some(e) = self.events.get(self.next) {
+            self.next += 1;
+            match e {
+                JsonEvent::Open(..) => depth += 1,
+                JsonEvent::Close => depth = depth.saturating_sub(1),
+                JsonEvent::Scalar(..) => {}
+            }
+            if depth == 0 {
+                break;
+            }
+        }
+    }
+}
+
+fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> {
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            let msg = e.to_string();
+            let msg = msg
+                .rsplit_once(" at line ")
+                .map_or(msg.as_str(), |(m, _)| m);
+            return vec![Err(ParseError::new(
+                e.line().max(1),
+                e.column().max(1),
+                format!("invalid JSON: {msg}"),
+            ))];
+        }
+    };
+    let mut cur = JsonCursor {
+        events: json_events(text),
+        next: 0,
+    };
+    use serde_json::Value as J;
+    let is_board_list = match &value {
+        J::Array(items) => {
+            matches!(items.first(), Some(J::Array(rows)) if matches!(rows.first(), Some(J::Array(_))))
+        }
+        _ => false,
+    };
+    if !is_board_list {
+        return vec![json_board(&value, &mut cur, shapes)];
+    }
+    let J::Array(boards) = &value else {
+        unreachable!("checked above")
+    };
+    cur.step(); // the outer '['
+    boards
+        .iter()
+        .map(|b| json_board(b, &mut cur, shapes))
+        .collect()
+}
+
+/// One board at the cursor; always leaves the cursor after it.
+fn json_board(
+    board: &serde_json::Value,
+    cur: &mut JsonCursor,
+    shapes: &mut Shapes,
+) -> Result<Entry, ParseError> {
+    let start = cur.here();
+    let end = cur.next;
+    let result = json_board_inner(board, cur, shapes, &start);
+    // Re-synchronise whatever happened inside.
+    cur.next = end;
+    cur.skip();
+    result.map(|puzzle| Entry {
+        line: start.line,
+        puzzle,
+    })
+}
+
+fn json_board_inner(
+    board: &serde_json::Value,
+    cur: &mut JsonCursor,
+    shapes: &mut Shapes,
+    start: &Token<'_>,
+) -> Result<Puzzle, ParseError> {
+    use serde_json::Value as J;
+    let not_board = || {
+        ParseError::at(
+            start,
+            "expected a board: an array of n rows, each an array of n one-value strings like \"5\" or \".\"",
+        )
+    };
+    let J::Array(rows) = board else {
+        return Err(not_board());
+    };
+    let n = rows.len();
+    if n == 0 {
+        return Err(not_board());
+    }
+    cur.step();
+    let mut givens = Vec::with_capacity(n * n);
+    for (r, row) in rows.iter().enumerate() {
+        let row_at = cur.here();
+        let J::Array(cells) = row else {
+            return Err(ParseError::at(
+                &row_at,
+                format!("row {} is not an array", r + 1),
+            ));
+        };
+        if cells.len() != n {
+            return Err(ParseError::at(
+                &row_at,
+                format!(
+                    "row {} has {} cells, expected {n} (a board of {n} rows is {})",
+                    r + 1,
+                    cells.len(),
+                    describe(n)
+                ),
+            ));
+        }
+        cur.step();
+        for cell in cells {
+            let at = cur.here();
+            let v = match cell {
+                J::String(s) => cell_value(&Token { text: s, ..at }, n)?,
+                J::Number(num) => {
+                    let shown = num.to_string();
+                    let t = Token { text: &shown, ..at };
+                    let v = num
+                        .as_u64()
+                        .and_then(|v| Value::try_from(v).ok())
+                        .ok_or_else(|| ParseError::at(&t, format!("bad value {shown}")))?;
+                    check_range(v, n, &t, &shown)?
+                }
+                _ => {
+                    return Err(ParseError::at(
+                        &at,
+                        format!("expected a one-value string like \"5\" or \".\", found {cell}"),
+                    ))
+                }
+            };
+            givens.push(v);
+            cur.skip();
+        }
+        cur.step(); // ']'
+    }
+    let shape = shapes.standard(n, start)?;
+    Puzzle::new(shape, givens).map_err(|e| model_error(start, e))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts and weights files
+
+/// One line of a `puzzle:count[:solution]` file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountEntry {
+    pub line: usize,
+    pub puzzle: Puzzle,
+    /// The exact number of solutions.
+    pub count: u64,
+    /// A solution, when given (an empty third field counts as absent).
+    pub solution: Option<Grid>,
+}
+
+/// Reads a `puzzle:count[:solution]` file (line-format puzzles, as in the data sets' `.counts`).
+pub fn read_counts(text: &str, diagonals: bool) -> Vec<Result<CountEntry, ParseError>> {
+    let mut shapes = Shapes::new(diagonals);
+    content_lines(text)
+        .map(|(i, l)| read_count_line(l, i, &mut shapes))
+        .collect()
+}
+
+fn read_count_line(
+    line: &str,
+    lineno: usize,
+    shapes: &mut Shapes,
+) -> Result<CountEntry, ParseError> {
+    let t = line_tokens(line, lineno)
+        .next()
+        .ok_or_else(|| ParseError::new(lineno, 1, "empty line"))?;
+    if t.text.len() != line.trim().len() {
+        return Err(ParseError::new(
+            lineno,
+            t.end_col(),
+            "expected puzzle:count[:solution] with no spaces",
+        ));
+    }
+    let mut fields = vec![];
+    let mut col = t.col;
+    for f in t.text.split(':') {
+        fields.push(Token { text: f, col, ..t });
+        col += f.chars().count() + 1;
+    }
+    if !(2..=3).contains(&fields.len()) {
+        return Err(ParseError::at(
+            &t,
+            format!(
+                "{} ':'-separated fields, expected puzzle:count[:solution]",
+                fields.len()
+            ),
+        ));
+    }
+    let puzzle = line_puzzle(&fields[0], None, shapes)?;
+    let count = fields[1].text.parse::<u64>().map_err(|_| {
+        ParseError::at(
+            &fields[1],
+            format!("bad solution count '{}'", fields[1].text),
+        )
+    })?;
+    let solution = match fields.get(2) {
+        Some(s) if !s.text.is_empty() => {
+            let n = puzzle.size();
+            if s.text.chars().count() != n * n {
+                return Err(ParseError::at(
+                    s,
+                    format!(
+                        "solution has {} symbols, expected {}",
+                        s.text.chars().count(),
+                        n * n
+                    ),
+                ));
+            }
+            let mut cells = Vec::with_capacity(n * n);
+            push_symbols(s, n, &mut cells)?;
+            Some(Grid::new(n, cells))
+        }
+        _ => None,
+    };
+    Ok(CountEntry {
+        line: lineno,
+        puzzle,
+        count,
+        solution,
+    })
+}
+
+/// Reads a weights file for a grid of side `n`: `n` rows of `n` integers (whitespace-separated,
+/// `#` comments and blank lines skipped).
+pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
+    let mut weights = Vec::with_capacity(n * n);
+    let mut rows = 0;
+    let mut last = (0, 1);
+    for (i, l) in content_lines(text) {
+        if rows == n {
+            return Err(ParseError::new(
+                i,
+                1,
+                format!("more than {n} rows of weights for a {} grid", describe(n)),
+            ));
+        }
+        let toks: Vec<Token<'_>> = line_tokens(l, i).collect();
+        if toks.len() != n {
+            let col = toks
+                .get(n)
+                .map_or_else(|| toks.last().map_or(1, Token::end_col), |t| t.col);
+            return Err(ParseError::new(
+                i,
+                col,
+                format!("{} weights in this row, expected {n}", toks.len()),
+            ));
+        }
+        for t in &toks {
+            let w = t.text.parse::<i64>().map_err(|_| {
+                ParseError::at(t, format!("bad weight '{}': expected an integer", t.text))
+            })?;
+            weights.push(w);
+        }
+        rows += 1;
+        last = (i, toks.last().map_or(1, Token::end_col));
+    }
+    if rows < n {
+        return Err(ParseError::new(
+            last.0 + 1,
+            1,
+            format!("{rows} rows of weights, expected {n}"),
+        ));
+    }
+    Weights::new(n, weights).map_err(|e| ParseError::new(1, 1, e.to_string()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writers
+
+/// The grid as one line of `n²` symbols (`.` for empty), no newline; `None` when `n > 35`.
+pub fn write_line(grid: &Grid) -> Option<String> {
+    if grid.size() > MAX_LINE_SIDE {
+        return None;
+    }
+    grid.cells().iter().map(|&v| model::symbol(v)).collect()
+}
+
+/// The grid as `n` rows of space-separated numbers (`0` for empty), rows joined by `\n`, no final
+/// newline.
+pub fn write_grid(grid: &Grid) -> String {
+    let mut out = String::with_capacity(grid.cells().len() * 3);
+    for (i, row) in grid.rows().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        for (j, v) in row.iter().enumerate() {
+            if j > 0 {
+                out.push(' ');
+            }
+            out.push_str(&v.to_string());
+        }
+    }
+    out
+}
+
+/// The grid as a compact LeetCode board `[["5","3",...],...]` (`"."` for empty), no newline;
+/// `None` when `n > 35`.
+pub fn write_json(grid: &Grid) -> Option<String> {
+    let rows = grid
+        .rows()
+        .map(|row| {
+            row.iter()
+                .map(|&v| model::symbol(v).map(String::from))
+                .collect::<Option<Vec<String>>>()
+        })
+        .collect::<Option<Vec<Vec<String>>>>()?;
+    serde_json::to_string(&rows).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_have_columns() {
+        let toks: Vec<_> = line_tokens("  ab\tcé  d", 3).collect();
+        let got: Vec<_> = toks.iter().map(|t| (t.col, t.text)).collect();
+        assert_eq!(got, vec![(3, "ab"), (6, "cé"), (10, "d")]);
+        assert_eq!(toks[1].end_col(), 8);
+    }
+
+    #[test]
+    fn symbols() {
+        assert_eq!(symbol_value('.'), Some(0));
+        assert_eq!(symbol_value('9'), Some(9));
+        assert_eq!(symbol_value('a'), Some(10));
+        assert_eq!(symbol_value('Z'), Some(35));
+        assert_eq!(symbol_value('*'), None);
+        assert_eq!(token_value("12"), Some(12));
+        assert_eq!(token_value("007"), Some(7));
+        assert_eq!(token_value("?"), Some(0));
+        assert_eq!(token_value("ab"), None);
+        assert_eq!(token_value("99999999999"), None);
+    }
+
+    #[test]
+    fn detection() {
+        assert_eq!(
+            detect(&format!("# c\n\n{}\n", ".".repeat(81))),
+            Format::Line
+        );
+        assert_eq!(detect("1 2 3 4\n"), Format::Grid);
+        assert_eq!(detect("  [[\"1\"]]"), Format::Json);
+        assert_eq!(detect("1...\n..3.\n.4..\n...2\n"), Format::Grid);
+        assert_eq!(detect("1...\n..3.\n.4..\n"), Format::Line);
+        assert_eq!(
+            detect(&format!("{} {}\n", ".".repeat(16), "a".repeat(16))),
+            Format::Line
+        );
+        assert_eq!(detect(""), Format::Line);
+    }
+
+    #[test]
+    fn square_sides() {
+        assert_eq!(square_side(81), Some(9));
+        assert_eq!(square_side(80), None);
+        assert_eq!(square_side(0), None);
+        assert_eq!(isqrt(1225), 35);
+    }
+}

@@ -1,0 +1,1 @@
+//! Tests for the report writers and plot.

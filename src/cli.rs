@@ -142,7 +142,10 @@ struct InputArgs {
 
 impl InputArgs {
     fn read_options(&self) -> ReadOptions {
-        ReadOptions { format: self.format.map(Format::from), diagonals: self.diagonals }
+        ReadOptions {
+            format: self.format.map(Format::from),
+            diagonals: self.diagonals,
+        }
     }
 }
 
@@ -223,20 +226,31 @@ impl From<ProblemArg> for Problem {
 struct UsageError(String);
 
 impl BackendArgs {
-    fn kind(&self) -> Result<BackendKind, UsageError> {
-        self.backend.parse().map_err(UsageError)
+    fn create(&self) -> Result<Box<dyn Backend>, UsageError> {
+        self.engine.create(&self.backend)
     }
+}
+
+impl EngineArgs {
     fn options(&self) -> BackendOptions {
         BackendOptions::default()
     }
-    fn limits(&self) -> Result<Limits, UsageError> {
+    fn create(&self, name: &str) -> Result<Box<dyn Backend>, UsageError> {
+        let kind: BackendKind = name.parse().map_err(UsageError)?;
+        backends::create(kind, &self.options())
+            .map_err(|e| UsageError(format!("backend {kind}: {e}")))
+    }
+    fn timeout(&self) -> Result<Option<Duration>, UsageError> {
         match self.timeout {
-            None => Ok(Limits::none()),
-            Some(s) if s.is_finite() && s > 0.0 => Ok(Limits::timeout(Duration::from_secs_f64(s))),
+            None => Ok(None),
+            Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
             Some(s) => Err(UsageError(format!(
                 "--timeout must be a positive number of seconds, not {s}"
             ))),
         }
+    }
+    fn limits(&self) -> Result<Limits, UsageError> {
+        Ok(self.timeout()?.map_or(Limits::none(), Limits::timeout))
     }
 }
 
@@ -263,8 +277,22 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Count { args, limit } => (args, Task::Count { limit }, None),
         Command::Unique(args) => (args, Task::Unique, None),
         Command::Optimize { args, weights } => (args, Task::Optimize, Some(weights)),
-        Command::Judge { problem, input, backend } => return judge(problem.into(), input, &backend),
-        Command::Xcheck { files, task, backends, limit, weights, jobs, input, engine, json } => {
+        Command::Judge {
+            problem,
+            input,
+            backend,
+        } => return judge(problem.into(), input, &backend),
+        Command::Xcheck {
+            files,
+            task,
+            backends,
+            limit,
+            weights,
+            jobs,
+            input,
+            engine,
+            json,
+        } => {
             let task = match task {
                 TaskArg::Solve => Task::Solve,
                 TaskArg::Count => Task::Count { limit },
@@ -272,15 +300,23 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 TaskArg::Optimize => Task::Optimize,
             };
             let names: Vec<String> = if backends.is_empty() {
-                BackendKind::all().iter().map(|k| k.name().to_string()).collect()
+                BackendKind::all()
+                    .iter()
+                    .map(|k| k.name().to_string())
+                    .collect()
             } else {
                 backends
             };
-            let backends = names.iter().map(|n| engine.create(n)).collect::<Result<Vec<_>, _>>()?;
+            let backends = names
+                .iter()
+                .map(|n| engine.create(n))
+                .collect::<Result<Vec<_>, _>>()?;
             let config = xcheck::Config {
                 task,
                 read: input.read_options(),
-                weights: (task == Task::Optimize).then(|| batch::WeightsSpec::parse(&weights)).transpose()?,
+                weights: (task == Task::Optimize)
+                    .then(|| batch::WeightsSpec::parse(&weights))
+                    .transpose()?,
                 timeout: engine.timeout()?,
                 jobs: match jobs {
                     Some(0) => return Err(UsageError("--jobs must be at least 1".into())),
@@ -315,9 +351,7 @@ fn judge(
     input: Option<PathBuf>,
     args: &BackendArgs,
 ) -> Result<ExitCode, UsageError> {
-    let kind = args.kind()?;
-    let backend = backends::create(kind, &args.options())
-        .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
+    let backend = args.create()?;
     let (name, bytes) = match &input {
         Some(p) if p.as_os_str() != "-" => (
             p.display().to_string(),

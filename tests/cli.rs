@@ -15,7 +15,12 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -26,8 +31,10 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
-const MAGIC1: &str = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-const CLASH: &str = "11...............................................................................";
+const MAGIC1: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+const CLASH: &str =
+    "11...............................................................................";
 
 fn data(path: &str) -> String {
     format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))
@@ -43,7 +50,9 @@ fn assert_solves(puzzle: &str, solution: &str) {
     for i in 0..9 {
         let mut row: Vec<u8> = (0..9).map(|j| s[i * 9 + j]).collect();
         let mut col: Vec<u8> = (0..9).map(|j| s[j * 9 + i]).collect();
-        let mut bx: Vec<u8> = (0..9).map(|j| s[(i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3]).collect();
+        let mut bx: Vec<u8> = (0..9)
+            .map(|j| s[(i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3])
+            .collect();
         for h in [&mut row, &mut col, &mut bx] {
             h.sort();
             assert_eq!(h.as_slice(), b"123456789");
@@ -84,7 +93,10 @@ fn unique_classifies() {
 
 #[test]
 fn optimize_pyramid_from_grid_format() {
-    let o = bin().args(["optimize", &data("cases/noip2009/sample0.in")]).output().unwrap();
+    let o = bin()
+        .args(["optimize", &data("cases/noip2009/sample0.in")])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("2864 "), "{}", stdout(&o));
 }
@@ -100,23 +112,45 @@ fn a_bad_puzzle_is_reported_with_its_location_and_the_batch_goes_on() {
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.contains(&format!("{}:3:2:", file.display())), "{err}");
-    assert_eq!(stdout(&o).lines().count(), 2, "both good puzzles are still solved");
+    assert_eq!(
+        stdout(&o).lines().count(),
+        2,
+        "both good puzzles are still solved"
+    );
 }
 
 #[test]
 fn missing_file_and_unknown_backend_are_usage_errors() {
-    let o = bin().args(["solve", "/nonexistent/puzzles.txt"]).output().unwrap();
+    let o = bin()
+        .args(["solve", "/nonexistent/puzzles.txt"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/puzzles.txt"));
     let o = run(&["solve", "--backend", "nosuch"], MAGIC1);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown backend 'nosuch'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown backend 'nosuch'"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn non_utf8_input_names_line_and_column() {
-    let mut child = bin().arg("solve").stdin(Stdio::piped()).stderr(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-    child.stdin.take().unwrap().write_all(b"................\n..\xff\n").unwrap();
+    let mut child = bin()
+        .arg("solve")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"................\n..\xff\n")
+        .unwrap();
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("<stdin>:2:3"), "{}", stderr(&o));
@@ -124,9 +158,15 @@ fn non_utf8_input_names_line_and_column() {
 
 #[test]
 fn json_lines_carry_the_documented_fields() {
-    let o = run(&["count", "--json", "--limit", "1000"], &format!("................\n{CLASH}\n"));
+    let o = run(
+        &["count", "--json", "--limit", "1000"],
+        &format!("................\n{CLASH}\n"),
+    );
     let out = stdout(&o);
-    let recs: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let recs: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(recs.len(), 2);
     assert_eq!(recs[0]["index"], 1);
     assert_eq!(recs[0]["line"], 1);
@@ -144,7 +184,8 @@ fn json_lines_carry_the_documented_fields() {
 fn judge_noip2009_sample_through_the_cli() {
     for k in 0..3 {
         let input = std::fs::read_to_string(data(&format!("cases/noip2009/sample{k}.in"))).unwrap();
-        let expected = std::fs::read_to_string(data(&format!("cases/noip2009/sample{k}.out"))).unwrap();
+        let expected =
+            std::fs::read_to_string(data(&format!("cases/noip2009/sample{k}.out"))).unwrap();
         let o = run(&["judge", "noip2009"], &input);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert_eq!(stdout(&o), expected);
@@ -153,11 +194,17 @@ fn judge_noip2009_sample_through_the_cli() {
 
 #[test]
 fn xcheck_agrees_on_the_shipped_samples() {
-    let o = bin().args(["xcheck", "--jobs", "2", &data("samples/mixed.txt")]).output().unwrap();
+    let o = bin()
+        .args(["xcheck", "--jobs", "2", &data("samples/mixed.txt")])
+        .output()
+        .unwrap();
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     assert!(out.contains("0 disagreements, 0 failures"), "{out}");
     for kind in sudoku_lab::backends::BackendKind::all() {
-        assert!(out.lines().any(|l| l.starts_with(kind.name())), "summary row for {kind}: {out}");
+        assert!(
+            out.lines().any(|l| l.starts_with(kind.name())),
+            "summary row for {kind}: {out}"
+        );
     }
 }

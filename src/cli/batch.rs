@@ -72,7 +72,9 @@ impl Tally {
             }
             // The backend cannot take this puzzle (size, budget): a usage problem.
             RunError::Backend(BackendError::Unsupported(_)) => self.bad_input = true,
-            RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => self.failed = true,
+            RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => {
+                self.failed = true
+            }
         }
         "error"
     }
@@ -229,13 +231,21 @@ pub fn each_puzzle(
                 puzzle = match attached {
                     Ok(p) => p,
                     Err(msg) => {
-                        eprintln!("{name}:{}:1: error: weights for this puzzle: {msg}", entry.line);
+                        eprintln!(
+                            "{name}:{}:1: error: weights for this puzzle: {msg}",
+                            entry.line
+                        );
                         tally.bad_input = true;
                         continue;
                     }
                 };
             }
-            f(Item { index, file: name.clone(), line: entry.line, puzzle });
+            f(Item {
+                index,
+                file: name.clone(),
+                line: entry.line,
+                puzzle,
+            });
         }
     }
 }
@@ -244,47 +254,53 @@ pub fn each_puzzle(
 pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
     let mut tally = Tally::default();
     let mut outcomes = Tally::default();
-    each_puzzle(files, &config.read, config.weights.as_ref(), &mut tally, |item| {
-        let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
-        let start = Instant::now();
-        let result = task::run(backend, &item.puzzle, config.task, &limits);
-        let time_us = start.elapsed().as_micros() as u64;
-        let mut record = Record {
-            index: item.index,
-            file: &item.file,
-            line: item.line,
-            task: config.task.name(),
-            backend: backend.name(),
-            status: "error",
-            solution: None,
-            count: None,
-            complete: None,
-            score: None,
-            proved: None,
-            bound: None,
-            error: None,
-            time_us,
-        };
-        let text_out = match &result {
-            Ok(answer) => {
-                fill_record(&mut record, answer);
-                text_answer(answer, config.grid_output)
+    each_puzzle(
+        files,
+        &config.read,
+        config.weights.as_ref(),
+        &mut tally,
+        |item| {
+            let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
+            let start = Instant::now();
+            let result = task::run(backend, &item.puzzle, config.task, &limits);
+            let time_us = start.elapsed().as_micros() as u64;
+            let mut record = Record {
+                index: item.index,
+                file: &item.file,
+                line: item.line,
+                task: config.task.name(),
+                backend: backend.name(),
+                status: "error",
+                solution: None,
+                count: None,
+                complete: None,
+                score: None,
+                proved: None,
+                bound: None,
+                error: None,
+                time_us,
+            };
+            let text_out = match &result {
+                Ok(answer) => {
+                    fill_record(&mut record, answer);
+                    text_answer(answer, config.grid_output)
+                }
+                Err(e) => {
+                    record.status = outcomes.record_error(e);
+                    record.error = Some(e.to_string());
+                    eprintln!("{}:{}:1: {e}", item.file, item.line);
+                    format!("{}\n", record.status)
+                }
+            };
+            if config.json {
+                let mut line = serde_json::to_string(&record).expect("records serialise");
+                line.push('\n');
+                write_stdout(line.as_bytes());
+            } else {
+                write_stdout(text_out.as_bytes());
             }
-            Err(e) => {
-                record.status = outcomes.record_error(e);
-                record.error = Some(e.to_string());
-                eprintln!("{}:{}:1: {e}", item.file, item.line);
-                format!("{}\n", record.status)
-            }
-        };
-        if config.json {
-            let mut line = serde_json::to_string(&record).expect("records serialise");
-            line.push('\n');
-            write_stdout(line.as_bytes());
-        } else {
-            write_stdout(text_out.as_bytes());
-        }
-    });
+        },
+    );
     tally.merge(&outcomes);
     tally.exit_code()
 }

@@ -70,7 +70,13 @@ struct JsonPuzzle<'a> {
 pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) -> ExitCode {
     let mut tally = Tally::default();
     let mut items: Vec<Item> = Vec::new();
-    batch::each_puzzle(files, &config.read, config.weights.as_ref(), &mut tally, |it| items.push(it));
+    batch::each_puzzle(
+        files,
+        &config.read,
+        config.weights.as_ref(),
+        &mut tally,
+        |it| items.push(it),
+    );
 
     let interrupted = Arc::new(AtomicBool::new(false));
     {
@@ -79,8 +85,11 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
     let progress = if std::io::stderr().is_terminal() {
-        let pb = ProgressBar::with_draw_target(Some(items.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles  {elapsed} (eta {eta}) {msg}") {
+        let pb =
+            ProgressBar::with_draw_target(Some(items.len() as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} puzzles  {elapsed} (eta {eta}) {msg}",
+        ) {
             pb.set_style(style);
         }
         pb
@@ -93,7 +102,10 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         totals.insert(b.name(), Totals::default());
     }
     let (mut disagreements, mut failures) = (0usize, 0usize);
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(config.jobs).build() {
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(config.jobs)
+        .build()
+    {
         Ok(p) => p,
         Err(e) => {
             eprintln!("sudoku-lab: error: cannot start worker threads: {e}");
@@ -106,14 +118,18 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         let interrupted = &interrupted;
         scope.spawn(move || {
             pool.install(|| {
-                items.par_iter().enumerate().for_each_with(tx, |tx, (i, item)| {
-                    if interrupted.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    let runs = xcheck::run_all(backends, &item.puzzle, config.task, config.timeout);
-                    let verdict = xcheck::compare(config.task, &runs);
-                    let _ = tx.send((i, runs, verdict));
-                });
+                items
+                    .par_iter()
+                    .enumerate()
+                    .for_each_with(tx, |tx, (i, item)| {
+                        if interrupted.load(Ordering::SeqCst) {
+                            return;
+                        }
+                        let runs =
+                            xcheck::run_all(backends, &item.puzzle, config.task, config.timeout);
+                        let verdict = xcheck::compare(config.task, &runs);
+                        let _ = tx.send((i, runs, verdict));
+                    });
             })
         });
         for (i, runs, verdict) in rx {
@@ -173,7 +189,10 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                 line.push('\n');
                 progress.suspend(|| batch::write_stdout(line.as_bytes()));
             } else if let Some(d) = detail {
-                let row = format!("{word}: puzzle {} ({}:{}): {d}\n", item.index, item.file, item.line);
+                let row = format!(
+                    "{word}: puzzle {} ({}:{}): {d}\n",
+                    item.index, item.file, item.line
+                );
                 progress.suspend(|| batch::write_stdout(row.as_bytes()));
             }
             progress.inc(1);
@@ -184,7 +203,10 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
     let done: usize = totals.values().map(|t| t.puzzles).max().unwrap_or(0);
     let mut summary = String::new();
     if interrupted.load(Ordering::SeqCst) {
-        summary.push_str(&format!("interrupted: {done} of {} puzzles checked\n", items.len()));
+        summary.push_str(&format!(
+            "interrupted: {done} of {} puzzles checked\n",
+            items.len()
+        ));
     }
     summary.push_str(&format!(
         "{} puzzles, task {}: {} disagreements, {} failures\n",
@@ -195,7 +217,16 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
     ));
     summary.push_str(&format!(
         "{:<10} {:>8} {:>8} {:>10} {:>9} {:>7} {:>12} {:>12} {:>12} {:>12}\n",
-        "backend", "puzzles", "agreed", "disagreed", "timed-out", "failed", "total", "median", "p90", "max"
+        "backend",
+        "puzzles",
+        "agreed",
+        "disagreed",
+        "timed-out",
+        "failed",
+        "total",
+        "median",
+        "p90",
+        "max"
     ));
     for (name, t) in &totals {
         let s = Stats::from_durations(&t.times);

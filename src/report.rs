@@ -237,7 +237,7 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
         "timeout",
         "failed",
         "puzzles/s",
-        "total s",
+        "total",
         "median µs",
         "p90 µs",
         "max µs",
@@ -262,7 +262,7 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
                 r.failed.to_string(),
                 r.puzzles_per_sec()
                     .map_or("-".into(), |p| format!("{p:.1}")),
-                format!("{:.3}", r.stats.total.as_secs_f64()),
+                fmt_micros(r.stats.total.as_nanos() as f64 / 1000.0),
                 us(r.stats.median),
                 us(r.stats.p90),
                 us(r.stats.max),
@@ -318,7 +318,4 @@ pub fn write_json(rows: &[BenchRow], mut out: impl Write) -> Result<(), ReportEr
 }
 
 mod plot;
-pub use plot::{plot_svg, PlotSeries};
-
-#[cfg(test)]
-mod tests;
+pub use plot::{plot_svg, PlotSeries, MIN_US};

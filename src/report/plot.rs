@@ -50,7 +50,7 @@ const ROW_H: u32 = 42;
 /// Panel caption + x axis + margins.
 const PANEL_EXTRA_H: u32 = 100;
 /// Room right of each panel's axis for the median / p90 annotations.
-const ANNOTATION_W: u32 = 120;
+const ANNOTATION_W: u32 = 135;
 
 const GREY: RGBColor = RGBColor(0x55, 0x55, 0x55);
 
@@ -130,13 +130,14 @@ fn group(series: &[PlotSeries]) -> Grouped {
     }
 }
 
-/// Axis bounds: whole decades around every time, at least one decade wide.
+/// Axis bounds: whole decades around every time, at least one decade wide, with at least a
+/// tenth of a decade of room on both sides so no time sits on the frame.
 fn axis_range(g: &Grouped) -> Option<(f64, f64)> {
     let all = g.dists.iter().flatten().flatten();
     let lo = all.clone().map(|d| d.sorted[0]).reduce(f64::min)?;
     let hi = all.map(|d| d.sorted[d.sorted.len() - 1]).reduce(f64::max)?;
-    let lo = 10f64.powf(lo.log10().floor());
-    let hi = 10f64.powf(hi.log10().ceil()).min(f64::MAX);
+    let lo = 10f64.powf((lo.log10() - 0.1).floor());
+    let hi = 10f64.powf((hi.log10() + 0.1).ceil()).min(f64::MAX);
     Some((lo, if hi > lo { hi } else { lo * 10.0 }))
 }
 
@@ -159,7 +160,7 @@ pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), R
     let (lo, hi) = axis_range(&g).ok_or(ReportError::NoData)?;
     let cols = if g.files.len() == 1 { 1 } else { 2 };
     let rows = g.files.len().div_ceil(cols);
-    let panel_w = if cols == 1 { 900 } else { 640 };
+    let panel_w = if cols == 1 { 900 } else { 660 };
     let panel_h = PANEL_EXTRA_H + ROW_H * g.backends.len() as u32;
     let size = (
         panel_w * cols as u32,
@@ -172,7 +173,7 @@ pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), R
     let (body, footer) = rest.split_vertically(panel_h * rows as u32);
     draw_header(&header, title, &g.backends)?;
     let key = format!(
-        "box: p25–p75   black bar: median   ◆: p90   whiskers: min–max   dots: puzzles (≤{MAX_DOTS} per row, by rank)   times below {MIN_US} µs drawn at {MIN_US} µs"
+        "box: p25–p75 · black bar: median · ◆: p90 · whiskers: min–max · dots: puzzles (≤{MAX_DOTS} per row, by rank) · times below {MIN_US} µs drawn at {MIN_US} µs"
     );
     footer
         .draw(&Text::new(
@@ -294,7 +295,7 @@ fn draw_panel(
         .filter_map(|b| dists[b].as_ref().map(|d| (b, d.q(50))))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(b, _)| b);
-    for b in 0..nb {
+    for (b, dist) in dists.iter().enumerate() {
         let y = y_of(b);
         let text_x = chart.backend_coord(&(hi, y)).0 + 10;
         let (axis_x, axis_y) = chart.backend_coord(&(lo, y));
@@ -304,10 +305,10 @@ fn draw_panel(
             text(16, FontStyle::Normal, BLACK, HPos::Right),
         ))
         .map_err(plot_err)?;
-        let Some(d) = &dists[b] else {
+        let Some(d) = dist else {
             root.draw(&Text::new(
                 "no data",
-                chart.backend_coord(&(lo, y)),
+                (axis_x + 10, axis_y),
                 text(14, FontStyle::Italic, GREY, HPos::Left),
             ))
             .map_err(plot_err)?;

@@ -4,6 +4,22 @@
 //! and [`plot_svg`] draws per-backend time distributions on a log scale, one panel per file.
 //!
 //! Nothing here runs solvers: callers time the puzzles and hand over durations.
+//!
+//! ```
+//! use std::time::Duration;
+//! use sudoku_lab::report::{self, BenchRow, Outcome, Stats};
+//!
+//! let ms = Duration::from_millis;
+//! let s = Stats::from_durations(&[ms(4), ms(1), ms(3), ms(2)]);
+//! assert_eq!((s.median, s.p90, s.max), (ms(2), ms(4), ms(4))); // nearest rank
+//!
+//! let samples = [(Outcome::Answered, ms(2)), (Outcome::TimedOut, ms(10))];
+//! let row = BenchRow::from_samples("easy.txt", "dfs", "solve", &samples);
+//! assert_eq!((row.answered, row.timed_out), (1, 1));
+//! let mut table = Vec::new();
+//! report::write_table(&[row], &mut table).unwrap();
+//! assert!(String::from_utf8(table).unwrap().starts_with("file"));
+//! ```
 //! The SVG is written by plotters' pure-Rust SVG backend (no font files or system libraries: text
 //! becomes `<text>` elements rendered by the viewer).
 

@@ -62,6 +62,13 @@ fn stats_use_nearest_rank_percentiles() {
 }
 
 #[test]
+fn plot_series_from_durations_is_in_microseconds() {
+    let s = PlotSeries::from_durations("f", "b", &[us(3), Duration::from_nanos(1500), ms(2)]);
+    assert_eq!((s.file.as_str(), s.backend.as_str()), ("f", "b"));
+    assert_eq!(s.times_us, [3.0, 1.5, 2000.0]);
+}
+
+#[test]
 fn percentile_bounds_and_ranks() {
     let v: Vec<u32> = (1..=8).collect();
     assert_eq!(percentile(&v, 0), Some(1));
@@ -335,7 +342,10 @@ fn svg_has_one_panel_per_file_and_every_backend_in_the_legend() {
 #[test]
 fn svg_handles_zero_times_and_one_series() {
     let path = tmp("report_zero.svg");
-    let one = [series("only.txt", "dfs", vec![0.0, 0.0, f64::NAN, 0.0])];
+    let mut zeros = PlotSeries::from_durations("only.txt", "dfs", &[Duration::ZERO; 3]);
+    assert_eq!(zeros.times_us, [0.0; 3]);
+    zeros.times_us.push(f64::NAN);
+    let one = [zeros];
     report::plot_svg(&one, &path, "zeros").unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text_elements(&svg, "only.txt — 3 puzzles"), 1);

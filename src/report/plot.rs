@@ -25,6 +25,21 @@ pub struct PlotSeries {
     pub times_us: Vec<f64>,
 }
 
+impl PlotSeries {
+    /// A series from measured durations (converted to µs, nanosecond resolution).
+    pub fn from_durations(
+        file: impl Into<String>,
+        backend: impl Into<String>,
+        times: &[std::time::Duration],
+    ) -> PlotSeries {
+        PlotSeries {
+            file: file.into(),
+            backend: backend.into(),
+            times_us: times.iter().map(|t| t.as_nanos() as f64 / 1000.0).collect(),
+        }
+    }
+}
+
 /// Smallest time drawn: the log axis cannot show zero.
 pub const MIN_US: f64 = 0.1;
 /// At most this many individual points per row (chosen evenly by rank, so the strip keeps the
@@ -155,6 +170,11 @@ fn jitter(k: usize) -> f64 {
 /// Draws one panel per file of per-backend time distributions (µs per puzzle, log scale) and
 /// writes it as SVG to `path`. Every panel shares the time axis, the backend order and colours;
 /// a legend under `title` names the backends, a footer explains the glyphs.
+///
+/// Files and backends appear in the order they first occur in `series`; pass short file names
+/// (the panel captions are not wrapped). What to include is the caller's choice: timing every
+/// attempt (timed-out puzzles at their time limit) shows the throughput actually seen.
+/// Fails with [`ReportError::NoData`] when no series holds a time.
 pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), ReportError> {
     let g = group(series);
     let (lo, hi) = axis_range(&g).ok_or(ReportError::NoData)?;

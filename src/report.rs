@@ -4,6 +4,22 @@
 //! and [`plot_svg`] draws per-backend time distributions on a log scale, one panel per file.
 //!
 //! Nothing here runs solvers: callers time the puzzles and hand over durations.
+//!
+//! ```
+//! use std::time::Duration;
+//! use sudoku_lab::report::{self, BenchRow, Outcome, Stats};
+//!
+//! let ms = Duration::from_millis;
+//! let s = Stats::from_durations(&[ms(4), ms(1), ms(3), ms(2)]);
+//! assert_eq!((s.median, s.p90, s.max), (ms(2), ms(4), ms(4))); // nearest rank
+//!
+//! let samples = [(Outcome::Answered, ms(2)), (Outcome::TimedOut, ms(10))];
+//! let row = BenchRow::from_samples("easy.txt", "dfs", "solve", &samples);
+//! assert_eq!((row.answered, row.timed_out), (1, 1));
+//! let mut table = Vec::new();
+//! report::write_table(&[row], &mut table).unwrap();
+//! assert!(String::from_utf8(table).unwrap().starts_with("file"));
+//! ```
 //! The SVG is written by plotters' pure-Rust SVG backend (no font files or system libraries: text
 //! becomes `<text>` elements rendered by the viewer).
 
@@ -237,7 +253,7 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
         "timeout",
         "failed",
         "puzzles/s",
-        "total s",
+        "total",
         "median µs",
         "p90 µs",
         "max µs",
@@ -262,7 +278,7 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
                 r.failed.to_string(),
                 r.puzzles_per_sec()
                     .map_or("-".into(), |p| format!("{p:.1}")),
-                format!("{:.3}", r.stats.total.as_secs_f64()),
+                fmt_micros(r.stats.total.as_nanos() as f64 / 1000.0),
                 us(r.stats.median),
                 us(r.stats.p90),
                 us(r.stats.max),
@@ -318,7 +334,4 @@ pub fn write_json(rows: &[BenchRow], mut out: impl Write) -> Result<(), ReportEr
 }
 
 mod plot;
-pub use plot::{plot_svg, PlotSeries};
-
-#[cfg(test)]
-mod tests;
+pub use plot::{plot_svg, PlotSeries, MIN_US};

@@ -25,6 +25,21 @@ pub struct PlotSeries {
     pub times_us: Vec<f64>,
 }
 
+impl PlotSeries {
+    /// A series from measured durations (converted to µs, nanosecond resolution).
+    pub fn from_durations(
+        file: impl Into<String>,
+        backend: impl Into<String>,
+        times: &[std::time::Duration],
+    ) -> PlotSeries {
+        PlotSeries {
+            file: file.into(),
+            backend: backend.into(),
+            times_us: times.iter().map(|t| t.as_nanos() as f64 / 1000.0).collect(),
+        }
+    }
+}
+
 /// Smallest time drawn: the log axis cannot show zero.
 pub const MIN_US: f64 = 0.1;
 /// At most this many individual points per row (chosen evenly by rank, so the strip keeps the
@@ -50,7 +65,7 @@ const ROW_H: u32 = 42;
 /// Panel caption + x axis + margins.
 const PANEL_EXTRA_H: u32 = 100;
 /// Room right of each panel's axis for the median / p90 annotations.
-const ANNOTATION_W: u32 = 120;
+const ANNOTATION_W: u32 = 135;
 
 const GREY: RGBColor = RGBColor(0x55, 0x55, 0x55);
 
@@ -130,13 +145,14 @@ fn group(series: &[PlotSeries]) -> Grouped {
     }
 }
 
-/// Axis bounds: whole decades around every time, at least one decade wide.
+/// Axis bounds: whole decades around every time, at least one decade wide, with at least a
+/// tenth of a decade of room on both sides so no time sits on the frame.
 fn axis_range(g: &Grouped) -> Option<(f64, f64)> {
     let all = g.dists.iter().flatten().flatten();
     let lo = all.clone().map(|d| d.sorted[0]).reduce(f64::min)?;
     let hi = all.map(|d| d.sorted[d.sorted.len() - 1]).reduce(f64::max)?;
-    let lo = 10f64.powf(lo.log10().floor());
-    let hi = 10f64.powf(hi.log10().ceil()).min(f64::MAX);
+    let lo = 10f64.powf((lo.log10() - 0.1).floor());
+    let hi = 10f64.powf((hi.log10() + 0.1).ceil()).min(f64::MAX);
     Some((lo, if hi > lo { hi } else { lo * 10.0 }))
 }
 
@@ -154,12 +170,17 @@ fn jitter(k: usize) -> f64 {
 /// Draws one panel per file of per-backend time distributions (µs per puzzle, log scale) and
 /// writes it as SVG to `path`. Every panel shares the time axis, the backend order and colours;
 /// a legend under `title` names the backends, a footer explains the glyphs.
+///
+/// Files and backends appear in the order they first occur in `series`; pass short file names
+/// (the panel captions are not wrapped). What to include is the caller's choice: timing every
+/// attempt (timed-out puzzles at their time limit) shows the throughput actually seen.
+/// Fails with [`ReportError::NoData`] when no series holds a time.
 pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), ReportError> {
     let g = group(series);
     let (lo, hi) = axis_range(&g).ok_or(ReportError::NoData)?;
     let cols = if g.files.len() == 1 { 1 } else { 2 };
     let rows = g.files.len().div_ceil(cols);
-    let panel_w = if cols == 1 { 900 } else { 640 };
+    let panel_w = if cols == 1 { 900 } else { 660 };
     let panel_h = PANEL_EXTRA_H + ROW_H * g.backends.len() as u32;
     let size = (
         panel_w * cols as u32,
@@ -172,7 +193,7 @@ pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), R
     let (body, footer) = rest.split_vertically(panel_h * rows as u32);
     draw_header(&header, title, &g.backends)?;
     let key = format!(
-        "box: p25–p75   black bar: median   ◆: p90   whiskers: min–max   dots: puzzles (≤{MAX_DOTS} per row, by rank)   times below {MIN_US} µs drawn at {MIN_US} µs"
+        "box: p25–p75 · black bar: median · ◆: p90 · whiskers: min–max · dots: puzzles (≤{MAX_DOTS} per row, by rank) · times below {MIN_US} µs drawn at {MIN_US} µs"
     );
     footer
         .draw(&Text::new(
@@ -294,7 +315,7 @@ fn draw_panel(
         .filter_map(|b| dists[b].as_ref().map(|d| (b, d.q(50))))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(b, _)| b);
-    for b in 0..nb {
+    for (b, dist) in dists.iter().enumerate() {
         let y = y_of(b);
         let text_x = chart.backend_coord(&(hi, y)).0 + 10;
         let (axis_x, axis_y) = chart.backend_coord(&(lo, y));
@@ -304,10 +325,10 @@ fn draw_panel(
             text(16, FontStyle::Normal, BLACK, HPos::Right),
         ))
         .map_err(plot_err)?;
-        let Some(d) = &dists[b] else {
+        let Some(d) = dist else {
             root.draw(&Text::new(
                 "no data",
-                chart.backend_coord(&(lo, y)),
+                (axis_x + 10, axis_y),
                 text(14, FontStyle::Italic, GREY, HPos::Left),
             ))
             .map_err(plot_err)?;

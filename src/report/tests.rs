@@ -1,1 +1,0 @@
-//! Tests for the report writers and plot.

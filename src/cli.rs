@@ -6,6 +6,7 @@
 //! timed out (and nothing worse happened).
 
 mod batch;
+mod bench;
 mod xcheck;
 
 use std::io::{self, Read};
@@ -100,6 +101,43 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Time backends on puzzle files: puzzles/s and µs per puzzle (median, p90, max), with
+    /// optional CSV, JSON and an SVG plot of the time distributions (one panel per file).
+    ///
+    /// Runs on one thread so figures compare; times include the independent check.
+    Bench {
+        /// Puzzle files (each becomes one panel / group of rows).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Comma-separated backends to time (default: all compiled in).
+        #[arg(long, value_delimiter = ',')]
+        backends: Vec<String>,
+        /// The task to time (`unique` = solve with uniqueness check).
+        #[arg(long, value_enum, default_value_t = TaskArg::Unique)]
+        task: TaskArg,
+        /// Count limit for `--task count`.
+        #[arg(long, default_value_t = DEFAULT_COUNT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
+        limit: u64,
+        /// Weights for `--task optimize`: `pyramid` or a file of n rows of n integers.
+        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE")]
+        weights: String,
+        /// Time only the first N puzzles of each file.
+        #[arg(long, value_name = "N")]
+        max_puzzles: Option<usize>,
+        /// Also write the rows as CSV to this file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Also write the rows as JSON to this file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Draw the time distributions (log scale, one panel per file) to this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// List the backends compiled into this build.
     Backends,
 }
@@ -110,6 +148,17 @@ enum TaskArg {
     Count,
     Unique,
     Optimize,
+}
+
+impl TaskArg {
+    fn with_limit(self, limit: u64) -> Task {
+        match self {
+            TaskArg::Solve => Task::Solve,
+            TaskArg::Count => Task::Count { limit },
+            TaskArg::Unique => Task::Unique,
+            TaskArg::Optimize => Task::Optimize,
+        }
+    }
 }
 
 /// Arguments shared by the puzzle tasks.
@@ -240,6 +289,17 @@ impl EngineArgs {
         backends::create(kind, &self.options())
             .map_err(|e| UsageError(format!("backend {kind}: {e}")))
     }
+    /// The named backends, or every backend compiled in when `names` is empty.
+    fn create_all(&self, names: &[String]) -> Result<Vec<Box<dyn Backend>>, UsageError> {
+        if names.is_empty() {
+            BackendKind::all()
+                .iter()
+                .map(|k| self.create(k.name()))
+                .collect()
+        } else {
+            names.iter().map(|n| self.create(n)).collect()
+        }
+    }
     fn timeout(&self) -> Result<Option<Duration>, UsageError> {
         match self.timeout {
             None => Ok(None),
@@ -326,6 +386,34 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 json,
             };
             return Ok(xcheck::run(&backends, &config, &files));
+        }
+        Command::Bench {
+            files,
+            backends,
+            task,
+            limit,
+            weights,
+            max_puzzles,
+            csv,
+            json,
+            plot,
+            input,
+            engine,
+        } => {
+            let task = task.with_limit(limit);
+            let config = bench::Config {
+                task,
+                read: input.read_options(),
+                weights: (task == Task::Optimize)
+                    .then(|| batch::WeightsSpec::parse(&weights))
+                    .transpose()?,
+                timeout: engine.timeout()?,
+                max_puzzles,
+                csv,
+                json,
+                plot,
+            };
+            return Ok(bench::run(&engine.create_all(&backends)?, &config, &files));
         }
         Command::Backends => {
             for kind in BackendKind::all() {

@@ -4,21 +4,18 @@
 //! Exit codes: 1 on any disagreement or checker/solver failure, else 2 if some input was bad,
 //! else 3 if some backend timed out, else 0.
 
-use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use sudoku_lab::backend::Backend;
 use sudoku_lab::format::ReadOptions;
-use sudoku_lab::report::Stats;
+use sudoku_lab::report::{self, BenchRow, Outcome};
 use sudoku_lab::task::Task;
 use sudoku_lab::xcheck::{self, BackendRun, Verdict};
 
@@ -31,17 +28,6 @@ pub struct Config {
     pub timeout: Option<Duration>,
     pub jobs: usize,
     pub json: bool,
-}
-
-/// Per-backend totals for the summary table.
-#[derive(Default)]
-struct Totals {
-    puzzles: usize,
-    agreed: usize,
-    disagreed: usize,
-    timed_out: usize,
-    failed: usize,
-    times: Vec<Duration>,
 }
 
 #[derive(Serialize)]
@@ -84,23 +70,10 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         // A second Ctrl-C while finishing in-flight puzzles is not worth a failure: ignore errors.
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let progress = if std::io::stderr().is_terminal() {
-        let pb =
-            ProgressBar::with_draw_target(Some(items.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} puzzles  {elapsed} (eta {eta}) {msg}",
-        ) {
-            pb.set_style(style);
-        }
-        pb
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = super::bench::progress_bar(items.len());
 
-    let mut totals: BTreeMap<&'static str, Totals> = BTreeMap::new();
-    for b in backends {
-        totals.insert(b.name(), Totals::default());
-    }
+    // Per backend, in the order given: how each puzzle ended and how long it took.
+    let mut samples: Vec<Vec<(Outcome, Duration)>> = vec![Vec::new(); backends.len()];
     let (mut disagreements, mut failures) = (0usize, 0usize);
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(config.jobs)
@@ -134,19 +107,17 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         });
         for (i, runs, verdict) in rx {
             let item = &items[i];
-            for r in &runs {
-                let t = totals.entry(r.backend).or_default();
-                t.puzzles += 1;
-                t.times.push(r.time);
-                if r.timed_out() {
-                    t.timed_out += 1;
+            for (r, s) in runs.iter().zip(samples.iter_mut()) {
+                let outcome = if r.timed_out() {
+                    Outcome::TimedOut
                 } else if r.result.is_err() {
-                    t.failed += 1;
+                    Outcome::Failed
                 } else if verdict == Verdict::Agreed {
-                    t.agreed += 1;
+                    Outcome::Agreed
                 } else {
-                    t.disagreed += 1;
-                }
+                    Outcome::Disagreed
+                };
+                s.push((outcome, r.time));
             }
             let (word, detail) = match &verdict {
                 Verdict::Agreed => ("agreed", None),
@@ -200,50 +171,27 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
     });
     progress.finish_and_clear();
 
-    let done: usize = totals.values().map(|t| t.puzzles).max().unwrap_or(0);
-    let mut summary = String::new();
+    let done = samples.first().map_or(0, Vec::len);
+    let mut summary = Vec::new();
     if interrupted.load(Ordering::SeqCst) {
-        summary.push_str(&format!(
-            "interrupted: {done} of {} puzzles checked\n",
-            items.len()
-        ));
+        summary.extend(format!("interrupted: {done} of {} puzzles checked\n", items.len()).bytes());
     }
-    summary.push_str(&format!(
-        "{} puzzles, task {}: {} disagreements, {} failures\n",
-        done,
-        config.task.name(),
-        disagreements,
-        failures
-    ));
-    summary.push_str(&format!(
-        "{:<10} {:>8} {:>8} {:>10} {:>9} {:>7} {:>12} {:>12} {:>12} {:>12}\n",
-        "backend",
-        "puzzles",
-        "agreed",
-        "disagreed",
-        "timed-out",
-        "failed",
-        "total",
-        "median",
-        "p90",
-        "max"
-    ));
-    for (name, t) in &totals {
-        let s = Stats::from_durations(&t.times);
-        summary.push_str(&format!(
-            "{:<10} {:>8} {:>8} {:>10} {:>9} {:>7} {:>12} {:>12} {:>12} {:>12}\n",
-            name,
-            t.puzzles,
-            t.agreed,
-            t.disagreed,
-            t.timed_out,
-            t.failed,
-            fmt_duration(s.total),
-            fmt_duration(s.median),
-            fmt_duration(s.p90),
-            fmt_duration(s.max)
-        ));
+    summary.extend(
+        format!(
+            "{done} puzzles, task {}: {disagreements} disagreements, {failures} failures\n",
+            config.task.name()
+        )
+        .bytes(),
+    );
+    let rows: Vec<BenchRow> = backends
+        .iter()
+        .zip(&samples)
+        .map(|(b, s)| BenchRow::from_samples("all", b.name(), config.task.name(), s))
+        .collect();
+    if let Err(e) = report::write_table(&rows, &mut summary) {
+        eprintln!("sudoku-lab: error: {e}");
     }
+    let summary = String::from_utf8_lossy(&summary);
     if config.json {
         eprint!("{summary}");
     } else {
@@ -253,16 +201,4 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         return ExitCode::from(1);
     }
     tally.exit_code()
-}
-
-/// A duration with a unit that keeps 3–4 significant digits.
-fn fmt_duration(d: Duration) -> String {
-    let us = d.as_secs_f64() * 1e6;
-    if us < 1_000.0 {
-        format!("{us:.1} µs")
-    } else if us < 1_000_000.0 {
-        format!("{:.2} ms", us / 1e3)
-    } else {
-        format!("{:.3} s", us / 1e6)
-    }
 }

@@ -1,0 +1,128 @@
+//! `sudoku-lab bench`: times every selected backend on every puzzle of every file (one thread, so
+//! figures compare), then prints a table and optionally writes CSV, JSON and an SVG plot.
+//! Times include the independent check of each answer, as users see them.
+
+use std::fs::File;
+use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::format::ReadOptions;
+use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
+use sudoku_lab::task::{self, Task};
+
+use super::batch::{self, Item, Tally, WeightsSpec};
+
+pub struct Config {
+    pub task: Task,
+    pub read: ReadOptions,
+    pub weights: Option<WeightsSpec>,
+    pub timeout: Option<Duration>,
+    /// Time at most this many puzzles of each file (the first ones).
+    pub max_puzzles: Option<usize>,
+    pub csv: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+}
+
+/// A progress bar on standard error when it is a terminal, hidden otherwise.
+pub fn progress_bar(len: usize) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}  {elapsed} (eta {eta})")
+    {
+        pb.set_style(style);
+    }
+    pb
+}
+
+pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) -> ExitCode {
+    let mut tally = Tally::default();
+    let mut rows = Vec::new();
+    let mut series = Vec::new();
+    for path in files {
+        let mut items: Vec<Item> = Vec::new();
+        batch::each_puzzle(
+            std::slice::from_ref(path),
+            &config.read,
+            config.weights.as_ref(),
+            &mut tally,
+            |it| items.push(it),
+        );
+        if let Some(max) = config.max_puzzles {
+            items.truncate(max);
+        }
+        let label = Path::new(path).file_name().map_or_else(
+            || path.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+        let pb = progress_bar(items.len() * backends.len());
+        for b in backends {
+            pb.set_message(format!("{label}: {}", b.name()));
+            let mut samples = Vec::with_capacity(items.len());
+            for item in &items {
+                let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
+                let start = Instant::now();
+                let result = task::run(b.as_ref(), &item.puzzle, config.task, &limits);
+                let time = start.elapsed();
+                let outcome = match &result {
+                    Ok(_) => Outcome::Answered,
+                    Err(e) => {
+                        let msg = format!("{}:{}:1: {}: {e}\n", item.file, item.line, b.name());
+                        pb.suspend(|| eprint!("{msg}"));
+                        if tally.record_error(e) == "timeout" {
+                            Outcome::TimedOut
+                        } else {
+                            Outcome::Failed
+                        }
+                    }
+                };
+                samples.push((outcome, time));
+                pb.inc(1);
+            }
+            let times: Vec<Duration> = samples.iter().map(|&(_, t)| t).collect();
+            series.push(PlotSeries::from_durations(&label, b.name(), &times));
+            rows.push(BenchRow::from_samples(
+                &label,
+                b.name(),
+                config.task.name(),
+                &samples,
+            ));
+        }
+        pb.finish_and_clear();
+    }
+    let mut out = Vec::new();
+    let written = report::write_table(&rows, &mut out)
+        .and_then(|_| write_to(&config.csv, |f| report::write_csv(&rows, f)))
+        .and_then(|_| write_to(&config.json, |f| report::write_json(&rows, f)))
+        .and_then(|_| match &config.plot {
+            Some(p) if !series.is_empty() => {
+                let title = format!("{}: time per puzzle", config.task.name());
+                report::plot_svg(&series, p, &title)
+            }
+            _ => Ok(()),
+        });
+    batch::write_stdout(&out);
+    if let Err(e) = written {
+        eprintln!("sudoku-lab: error: cannot write the report: {e}");
+        return ExitCode::from(1);
+    }
+    tally.exit_code()
+}
+
+fn write_to(
+    path: &Option<PathBuf>,
+    write: impl FnOnce(File) -> Result<(), report::ReportError>,
+) -> Result<(), report::ReportError> {
+    match path {
+        Some(p) => write(File::create(p)?),
+        None => Ok(()),
+    }
+}

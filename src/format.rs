@@ -137,33 +137,36 @@ impl Token<'_> {
 
 /// The tokens of one line, columns counted in characters (linear time).
 pub(crate) fn line_tokens(line: &str, lineno: usize) -> impl Iterator<Item = Token<'_>> + '_ {
-    let mut chars = line.char_indices().peekable();
-    let mut col = 0;
+    // Columns are byte offsets in ASCII lines (the common case), else counted char by char.
+    let ascii = line.is_ascii();
+    let mut rest = line;
+    let mut col = 1;
     std::iter::from_fn(move || {
-        while let Some(&(_, c)) = chars.peek() {
-            if !c.is_whitespace() {
-                break;
-            }
-            chars.next();
-            col += 1;
+        let trimmed = rest.trim_start();
+        col += width(&rest[..rest.len() - trimmed.len()], ascii);
+        if trimmed.is_empty() {
+            return None;
         }
-        let (start, _) = *chars.peek()?;
-        let start_col = col + 1;
-        let mut end = line.len();
-        while let Some(&(i, c)) = chars.peek() {
-            if c.is_whitespace() {
-                end = i;
-                break;
-            }
-            chars.next();
-            col += 1;
-        }
-        Some(Token {
+        let end = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+        let (text, after) = trimmed.split_at(end);
+        let t = Token {
             line: lineno,
-            col: start_col,
-            text: &line[start..end],
-        })
+            col,
+            text,
+        };
+        col += width(text, ascii);
+        rest = after;
+        Some(t)
     })
+}
+
+/// Width of `s` in columns (characters).
+fn width(s: &str, ascii: bool) -> usize {
+    if ascii {
+        s.len()
+    } else {
+        s.chars().count()
+    }
 }
 
 /// The lines of a text, numbered from 1, with trailing whitespace (and `\r`) removed.
@@ -512,6 +515,15 @@ fn line_puzzle(
     regions: Option<Token<'_>>,
     shapes: &mut Shapes,
 ) -> Result<Puzzle, ParseError> {
+    if let Some(givens) = fast_symbols(t.text) {
+        let n = square_side(givens.len()).unwrap_or(0);
+        let shape = match regions {
+            None => shapes.standard(n, t)?,
+            Some(r) => line_regions(n, givens.len(), r, shapes)?,
+        };
+        return Puzzle::new(shape, givens).map_err(|e| model_error(t, e));
+    }
+    // Slow path, with a precise error.
     // Report a foreign character before a length that it may explain (`puzzle:count`).
     if let Some((i, (b, _))) = t
         .text
@@ -541,36 +553,53 @@ fn line_puzzle(
     push_symbols(t, n, &mut givens)?;
     let shape = match regions {
         None => shapes.standard(n, t)?,
-        Some(r) => {
-            let rlen = r.text.chars().count();
-            if rlen != len {
-                return Err(ParseError::at(
-                    &r,
-                    format!(
-                        "{rlen} region labels, the {} puzzle needs {len}",
-                        describe(n)
-                    ),
-                ));
-            }
-            let mut labels = RegionLabels::new(n);
-            for (i, c) in r.text.chars().enumerate() {
-                let at = Token {
-                    col: r.col + i,
-                    ..r
-                };
-                if !c.is_ascii_alphanumeric() {
-                    return Err(ParseError::at(
-                        &at,
-                        format!("bad region label '{}': use 0-9 or a-z", c.escape_debug()),
-                    ));
-                }
-                labels.push(c.encode_utf8(&mut [0; 4]), &at)?;
-            }
-            let map = labels.finish(&r)?;
-            shapes.jigsaw(n, map, &r)?
-        }
+        Some(r) => line_regions(n, len, r, shapes)?,
     };
     Puzzle::new(shape, givens).map_err(|e| model_error(t, e))
+}
+
+/// The givens of a well-formed line puzzle (ASCII symbols, `n²` of them with `n ≤ 35`, every
+/// value at most `n`); `None` when anything is off, and the slow path then says what.
+fn fast_symbols(text: &str) -> Option<Vec<Value>> {
+    let n = square_side(text.len()).filter(|&n| n <= MAX_LINE_SIDE)?;
+    text.bytes()
+        .map(|b| symbol_value(b as char).filter(|&v| v as usize <= n))
+        .collect()
+}
+
+/// The shape of a line jigsaw from its region-labels token.
+fn line_regions(
+    n: usize,
+    len: usize,
+    r: Token<'_>,
+    shapes: &mut Shapes,
+) -> Result<Arc<Shape>, ParseError> {
+    let rlen = r.text.chars().count();
+    if rlen != len {
+        return Err(ParseError::at(
+            &r,
+            format!(
+                "{rlen} region labels, the {} puzzle needs {len}",
+                describe(n)
+            ),
+        ));
+    }
+    let mut labels = RegionLabels::new(n);
+    for (i, c) in r.text.chars().enumerate() {
+        let at = Token {
+            col: r.col + i,
+            ..r
+        };
+        if !c.is_ascii_alphanumeric() {
+            return Err(ParseError::at(
+                &at,
+                format!("bad region label '{}': use 0-9 or a-z", c.escape_debug()),
+            ));
+        }
+        labels.push(c.encode_utf8(&mut [0; 4]), &at)?;
+    }
+    let map = labels.finish(&r)?;
+    shapes.jigsaw(n, map, &r)
 }
 
 /// Consecutive content lines, split at blank lines (comment lines are skipped).
@@ -795,6 +824,7 @@ impl JsonCursor {
 }
 
 fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {

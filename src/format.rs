@@ -1042,6 +1042,7 @@ fn read_count_line(
 /// `#` comments and blank lines skipped).
 pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
     let mut weights = Vec::with_capacity(n * n);
+    let mut places = Vec::with_capacity(n * n);
     let mut rows = 0;
     let mut last = (0, 1);
     for (i, l) in content_lines(text) {
@@ -1068,6 +1069,7 @@ pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
                 ParseError::at(t, format!("bad weight '{}': expected an integer", t.text))
             })?;
             weights.push(w);
+            places.push((t.line, t.col));
         }
         rows += 1;
         last = (i, toks.last().map_or(1, Token::end_col));
@@ -1079,7 +1081,10 @@ pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
             format!("{rows} rows of weights, expected {n}"),
         ));
     }
-    Weights::new(n, weights).map_err(|e| ParseError::new(1, 1, e.to_string()))
+    // The model rejects weights too large to score safely: point at the largest.
+    let largest = (0..weights.len()).max_by_key(|&i| weights[i].unsigned_abs());
+    let (line, col) = largest.map_or((1, 1), |i| places[i]);
+    Weights::new(n, weights).map_err(|e| ParseError::new(line, col, e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,4 +19,6 @@ pub mod check;
 pub mod format;
 pub mod judge;
 pub mod model;
+pub mod report;
 pub mod task;
+pub mod xcheck;

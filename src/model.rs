@@ -79,7 +79,7 @@ impl Shape {
         let mut best = None;
         let mut r = 2;
         while r * r <= n {
-            if n % r == 0 {
+            if n.is_multiple_of(r) {
                 best = Some((r, n / r));
             }
             r += 1;
@@ -100,7 +100,7 @@ impl Shape {
         let region_of: Vec<u32> = match &regions {
             Regions::Boxes { rows, cols } => {
                 let (r, c) = (*rows, *cols);
-                if r == 0 || c == 0 || r * c != n || n % r != 0 || n % c != 0 {
+                if r == 0 || c == 0 || r * c != n || !n.is_multiple_of(r) || !n.is_multiple_of(c) {
                     return Err(ModelError::BadBoxShape {
                         n,
                         rows: r,
@@ -127,11 +127,11 @@ impl Shape {
             houses[h * n + fill[h]] = cell as u32;
             fill[h] += 1;
         };
-        for cell in 0..n * n {
+        for (cell, &region) in region_of.iter().enumerate() {
             let (row, col) = (cell / n, cell % n);
             push(row, cell, &mut houses);
             push(n + col, cell, &mut houses);
-            push(2 * n + region_of[cell] as usize, cell, &mut houses);
+            push(2 * n + region as usize, cell, &mut houses);
             if diagonals {
                 if row == col {
                     push(3 * n, cell, &mut houses);

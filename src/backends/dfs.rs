@@ -1,180 +1,551 @@
 //! `dfs`: hand-written bitmask depth-first search over any model with side ≤ 64.
 //!
-//! Bit `d-1` of a `u64` mask stands for digit `d`. For each house we keep the mask of digits already
-//! placed; a cell's candidates are the digits no house of it has used. The search fills the empty
-//! cell with the fewest candidates first and iterates over candidates by lowest set bit.
-//! `optimize` is branch-and-bound: the bound adds, for every empty cell, its weight times its
-//! largest candidate (an admissible over-estimate).
+//! The search knows nothing of rows, boxes or diagonals: it sees only the houses of the [`Shape`]
+//! (rows, columns, boxes or jigsaw regions, extra houses), turned once per shape into flat tables
+//! ([`Tables`]: the cells of every house, the houses of every cell, the peers of every cell) and
+//! cached in the backend, so a batch of puzzles of one shape pays for them once.
+//!
+//! Every node of the search holds, per cell, the mask of digits still possible there. Placing a
+//! digit removes it from the cell's peers; a cell left with one digit is placed in turn (*naked
+//! single*) and a digit left with one cell in a house is placed there (*hidden single*, found with the
+//! "seen once / seen twice" masks of the house), to a fixpoint. Then the search branches on the
+//! unsolved cell with the fewest candidates, trying candidates by lowest set bit (highest-value first
+//! when optimizing), on a copy of the node, so backtracking is free.
+//!
+//! `optimize` is branch-and-bound. The bound on what a node can still reach is, for each family of
+//! houses that partitions the grid (rows, columns, regions), the sum over its houses of the best
+//! placement of the house's missing digits into its empty cells, taken as the smaller of two
+//! relaxations: ignoring candidates, sort the cells by weight and pair them with the missing digits
+//! (rearrangement inequality), or give every empty cell its best candidate. Both are admissible for
+//! any weights, negative ones included; the bound is the least over the three families.
+//!
+//! One generic kernel ([`Search`]) serves every size; it is instantiated with fixed-capacity
+//! node arrays and the narrowest mask type that fits (`u16` and 81 cells for the 9×9 family,
+//! `u16`/256, `u32`/1024, `u64`/4096 beyond), so a 9×9 node is a few hundred bytes on no heap
+//! but the node stack, which is allocated once per puzzle and grows with the depth reached.
+//! No `unsafe`.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXorAssign, Not};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::model::{Grid, Puzzle, Value};
-
-/// The bitmask search backend.
-pub struct Dfs;
+use crate::model::{Grid, Puzzle, Shape, Value};
 
 /// Largest side the bitmask search handles (one bit per digit in a `u64`).
 pub const MAX_SIDE: usize = 64;
 
-struct Search<'a> {
-    puzzle: &'a Puzzle,
-    n: usize,
-    full: u64,
-    values: Vec<Value>,
-    used: Vec<u64>,
-    empty: Vec<u32>,
-    limits: &'a Limits,
-    nodes: u64,
-    timed_out: bool,
+/// How many nodes between two looks at the clock.
+const CLOCK_EVERY: u64 = 4096;
+
+/// The bitmask search backend. It caches the tables of the last shape it saw.
+#[derive(Default)]
+pub struct Dfs {
+    cache: Mutex<Option<(Arc<Shape>, Arc<Tables>)>>,
 }
 
-impl<'a> Search<'a> {
-    /// Places the givens; `None` when two givens clash (no solution).
-    fn new(puzzle: &'a Puzzle, limits: &'a Limits) -> Result<Option<Search<'a>>, BackendError> {
+impl Dfs {
+    pub fn new() -> Dfs {
+        Dfs::default()
+    }
+
+    /// The tables of `puzzle`'s shape, from the cache when the shape is the last one seen.
+    fn tables(&self, puzzle: &Puzzle) -> Result<Arc<Tables>, BackendError> {
         let n = puzzle.size();
         if n > MAX_SIDE {
             return Err(BackendError::Unsupported(format!(
                 "dfs handles sides up to {MAX_SIDE}, this grid has side {n}"
             )));
         }
-        let shape = puzzle.shape();
-        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let mut s = Search {
-            puzzle,
-            n,
-            full,
-            values: puzzle.givens().to_vec(),
-            used: vec![0; shape.house_count()],
-            empty: Vec::new(),
-            limits,
-            nodes: 0,
-            timed_out: false,
-        };
-        for (cell, &v) in puzzle.givens().iter().enumerate() {
-            if v == 0 {
-                s.empty.push(cell as u32);
-                continue;
+        let shape = puzzle.shape_arc();
+        // A poisoned lock only means another thread panicked mid-lookup; the cache is still valid.
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((s, t)) = cache.as_ref() {
+            if Arc::ptr_eq(s, shape) || **s == **shape {
+                return Ok(t.clone());
             }
-            let bit = 1u64 << (v - 1);
-            for &h in shape.houses_of(cell) {
-                if s.used[h as usize] & bit != 0 {
-                    return Ok(None);
+        }
+        let t = Arc::new(Tables::new(shape));
+        *cache = Some((shape.clone(), t.clone()));
+        Ok(t)
+    }
+}
+
+/// A shape turned into flat index tables. Cell indices fit in `u16` (at most 64² = 4096 cells).
+struct Tables {
+    n: usize,
+    cells: usize,
+    houses: usize,
+    /// `house_cells[h * n..(h + 1) * n]`: the cells of house `h`.
+    house_cells: Vec<u16>,
+    /// `cell_houses[cell_house_start[c]..cell_house_start[c + 1]]`: the houses of cell `c`.
+    cell_house_start: Vec<u32>,
+    cell_houses: Vec<u16>,
+    /// `peers[peer_start[c]..peer_start[c + 1]]`: every other cell sharing a house with `c`.
+    peer_start: Vec<u32>,
+    peers: Vec<u16>,
+}
+
+impl Tables {
+    fn new(shape: &Shape) -> Tables {
+        let (n, cells, houses) = (shape.size(), shape.cells(), shape.house_count());
+        let house_cells = shape.houses().flatten().map(|&c| c as u16).collect();
+        let mut cell_house_start = Vec::with_capacity(cells + 1);
+        let mut cell_houses = Vec::new();
+        let mut peer_start = Vec::with_capacity(cells + 1);
+        let mut peers = Vec::new();
+        let mut mark = vec![usize::MAX; cells];
+        for c in 0..cells {
+            cell_house_start.push(cell_houses.len() as u32);
+            peer_start.push(peers.len() as u32);
+            mark[c] = c;
+            for &h in shape.houses_of(c) {
+                cell_houses.push(h as u16);
+                for &p in shape.house(h as usize) {
+                    if mark[p as usize] != c {
+                        mark[p as usize] = c;
+                        peers.push(p as u16);
+                    }
                 }
-                s.used[h as usize] |= bit;
             }
         }
-        Ok(Some(s))
-    }
-
-    fn candidates(&self, cell: usize) -> u64 {
-        let mut u = 0;
-        for &h in self.puzzle.shape().houses_of(cell) {
-            u |= self.used[h as usize];
+        cell_house_start.push(cell_houses.len() as u32);
+        peer_start.push(peers.len() as u32);
+        Tables {
+            n,
+            cells,
+            houses,
+            house_cells,
+            cell_house_start,
+            cell_houses,
+            peer_start,
+            peers,
         }
-        self.full & !u
     }
+    #[inline]
+    fn house(&self, h: usize) -> &[u16] {
+        &self.house_cells[h * self.n..(h + 1) * self.n]
+    }
+    #[inline]
+    fn houses_of(&self, c: usize) -> &[u16] {
+        &self.cell_houses[self.cell_house_start[c] as usize..self.cell_house_start[c + 1] as usize]
+    }
+    #[inline]
+    fn peers_of(&self, c: usize) -> &[u16] {
+        &self.peers[self.peer_start[c] as usize..self.peer_start[c + 1] as usize]
+    }
+}
 
-    fn set(&mut self, cell: usize, v: Value, on: bool) {
-        let bit = 1u64 << (v - 1);
-        for &h in self.puzzle.shape().houses_of(cell) {
-            self.used[h as usize] ^= bit;
+/// A set of digits: bit `d - 1` stands for digit `d`. Implemented for `u16`, `u32`, `u64`.
+trait Mask:
+    Copy
+    + Eq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    const ZERO: Self;
+    /// Digits `1..=n`.
+    fn first(n: usize) -> Self;
+    fn ones(self) -> u32;
+    /// Index of the lowest / highest set bit (the mask is not empty).
+    fn low(self) -> u32;
+    fn high(self) -> u32;
+    fn bit(i: u32) -> Self;
+    /// The lowest set bit alone.
+    fn lowbit(self) -> Self;
+    /// At most one bit set.
+    fn at_most_one(self) -> bool;
+}
+
+macro_rules! impl_mask {
+    ($($t:ty),*) => {$(
+        impl Mask for $t {
+            const ZERO: Self = 0;
+            #[inline]
+            fn first(n: usize) -> Self {
+                if n >= <$t>::BITS as usize { <$t>::MAX } else { (1 << n) - 1 }
+            }
+            #[inline]
+            fn ones(self) -> u32 { self.count_ones() }
+            #[inline]
+            fn low(self) -> u32 { self.trailing_zeros() }
+            #[inline]
+            fn high(self) -> u32 { <$t>::BITS - 1 - self.leading_zeros() }
+            #[inline]
+            fn bit(i: u32) -> Self { 1 << i }
+            #[inline]
+            fn lowbit(self) -> Self { self & self.wrapping_neg() }
+            #[inline]
+            fn at_most_one(self) -> bool { self & self.wrapping_sub(1) == 0 }
         }
-        self.values[cell] = if on { v } else { 0 };
-    }
+    )*};
+}
+impl_mask!(u16, u32, u64);
 
-    fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.limits.expired() {
-            self.timed_out = true;
+/// What the search is asked for.
+enum Job<'w> {
+    /// Count solutions up to `limit`, keeping the first two.
+    Count { limit: u64 },
+    /// Maximize `Σ weight × digit`.
+    Optimize { weights: &'w [i64] },
+}
+
+/// What the search found.
+#[derive(Default)]
+struct Found {
+    count: u64,
+    /// The first two solutions (digits row-major).
+    witnesses: Vec<Vec<Value>>,
+    /// Optimize: the best score and grid so far.
+    best: Option<(i64, Vec<Value>)>,
+    /// Optimize: an upper bound on the optimum, from the root node.
+    root_bound: Option<i64>,
+    timed_out: bool,
+}
+
+/// Runs `job` with the kernel instance fitting the side.
+fn run(t: &Tables, givens: &[Value], job: Job, limits: &Limits) -> Found {
+    match t.n {
+        0..=9 => Search::<u16, 81, 29, 2>::run(t, givens, job, limits),
+        10..=16 => Search::<u16, 256, 50, 4>::run(t, givens, job, limits),
+        17..=32 => Search::<u32, 1024, 98, 16>::run(t, givens, job, limits),
+        _ => Search::<u64, 4096, 194, 64>::run(t, givens, job, limits),
+    }
+}
+
+// One search node, for a grid of `cells ≤ C` cells and `houses ≤ H` houses:
+//
+//   cands[c]     digits still possible in cell c      bit d-1 ⇔ digit d      ┌ 9×9: u16, bits 0..=8
+//                (one bit once c is solved)                                  └ n ≤ 64: u64, bits 0..n
+//   placed[h]    digits already placed in house h     same layout
+//   unsolved[w]  bit b of word w ⇔ cell 64·w + b not yet placed (its peers not yet cleared)
+//   left         number of unsolved cells
+//
+// A cell whose mask shrinks to one bit is queued; placing it clears that bit from its peers and
+// sets it in `placed` of its houses. A node is copied before each branch but the last.
+
+/// One node of the search (see the layout above).
+#[derive(Clone)]
+struct Node<M, const C: usize, const H: usize, const W: usize> {
+    cands: [M; C],
+    placed: [M; H],
+    unsolved: [u64; W],
+    left: usize,
+}
+
+/// Optimize state: weights, per house its cells by decreasing weight, and the best so far.
+struct Opt<'w> {
+    weights: &'w [i64],
+    by_weight: Vec<u16>,
+}
+
+struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
+    t: &'a Tables,
+    full: M,
+    /// `nodes[d]` is the node at depth `d`; grown on demand, never shrunk.
+    nodes: Vec<Node<M, C, H, W>>,
+    /// Cells whose mask became a single digit, waiting to be placed.
+    queue: Vec<u16>,
+    visited: u64,
+    deadline: Option<Instant>,
+    limit: u64,
+    opt: Option<Opt<'w>>,
+    found: Found,
+}
+
+/// Whether the search goes on after a node.
+type Go = bool;
+
+impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a, 'w, M, C, H, W> {
+    fn run(t: &'a Tables, givens: &[Value], job: Job<'w>, limits: &Limits) -> Found {
+        debug_assert!(t.cells <= C && t.houses <= H && t.cells.div_ceil(64) <= W);
+        let full = M::first(t.n);
+        let mut root = Node {
+            cands: [full; C],
+            placed: [M::ZERO; H],
+            unsolved: [0; W],
+            left: t.cells,
+        };
+        for c in 0..t.cells {
+            root.unsolved[c / 64] |= 1 << (c % 64);
         }
-        self.timed_out
+        let mut queue = Vec::with_capacity(t.cells);
+        for (c, &v) in givens.iter().enumerate() {
+            if v != 0 {
+                root.cands[c] = M::bit(v as u32 - 1);
+                queue.push(c as u16);
+            }
+        }
+        let (limit, opt) = match job {
+            Job::Count { limit } => (limit.max(1), None),
+            Job::Optimize { weights } => {
+                let mut by_weight = t.house_cells.clone();
+                for h in by_weight.chunks_mut(t.n) {
+                    h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
+                }
+                (u64::MAX, Some(Opt { weights, by_weight }))
+            }
+        };
+        let mut s = Search {
+            t,
+            full,
+            nodes: vec![root],
+            queue,
+            visited: 0,
+            deadline: limits.deadline,
+            limit,
+            opt,
+            found: Found::default(),
+        };
+        if s.propagate(0) {
+            if s.opt.is_some() {
+                s.found.root_bound = Some(s.bound(0));
+            }
+            s.descend(0);
+        }
+        s.found
     }
 
-    /// Index in `self.empty[depth..]` of the cell with fewest candidates, and its candidates.
-    fn pick(&self, depth: usize) -> (usize, u64) {
-        let mut best = (depth, u64::MAX, u32::MAX);
-        for i in depth..self.empty.len() {
-            let c = self.candidates(self.empty[i] as usize);
-            let k = c.count_ones();
-            if k < best.2 {
-                best = (i, c, k);
-                if k <= 1 {
-                    break;
+    /// Places the queued cells and every single they imply, in `nodes[d]`. `false` on a
+    /// contradiction (a cell or a house digit with no place left).
+    fn propagate(&mut self, d: usize) -> bool {
+        let t = self.t;
+        let full = self.full;
+        let node = &mut self.nodes[d];
+        loop {
+            while let Some(c) = self.queue.pop() {
+                let c = c as usize;
+                let (w, b) = (c / 64, 1u64 << (c % 64));
+                if node.unsolved[w] & b == 0 {
+                    continue;
+                }
+                node.unsolved[w] ^= b;
+                node.left -= 1;
+                let digit = node.cands[c];
+                for &h in t.houses_of(c) {
+                    node.placed[h as usize] |= digit;
+                }
+                for &p in t.peers_of(c) {
+                    let m = node.cands[p as usize];
+                    if m & digit != M::ZERO {
+                        let m = m & !digit;
+                        if m == M::ZERO {
+                            self.queue.clear();
+                            return false;
+                        }
+                        node.cands[p as usize] = m;
+                        if m.at_most_one() {
+                            self.queue.push(p);
+                        }
+                    }
+                }
+            }
+            if node.left == 0 {
+                return true;
+            }
+            // Hidden singles: per house, the digits seen in exactly one cell and not yet placed.
+            for h in 0..t.houses {
+                let cells = t.house(h);
+                let (mut once, mut twice) = (M::ZERO, M::ZERO);
+                for &c in cells {
+                    let m = node.cands[c as usize];
+                    twice |= once & m;
+                    once |= m;
+                }
+                if once != full {
+                    self.queue.clear();
+                    return false;
+                }
+                let mut hidden = once & !twice & !node.placed[h];
+                while hidden != M::ZERO {
+                    let digit = hidden.lowbit();
+                    hidden ^= digit;
+                    // The one cell of the house holding `digit`; none left when the same cell
+                    // was already forced to another digit of this house: a contradiction.
+                    // The one cell of the house holding `digit`. None is left when that cell was
+                    // just forced to another digit missing here: a contradiction. (A cell found
+                    // twice is queued twice; placing skips cells already placed.)
+                    let Some(&c) = cells
+                        .iter()
+                        .find(|&&c| node.cands[c as usize] & digit != M::ZERO)
+                    else {
+                        self.queue.clear();
+                        return false;
+                    };
+                    node.cands[c as usize] = digit;
+                    self.queue.push(c);
+                }
+            }
+            if self.queue.is_empty() {
+                return true;
+            }
+        }
+    }
+
+    /// The unsolved cell with the fewest candidates, and its candidates.
+    fn pick(&self, d: usize) -> (usize, M) {
+        let node = &self.nodes[d];
+        let mut best = (0, self.full, u32::MAX);
+        for (w, &word) in node.unsolved[..self.t.cells.div_ceil(64)]
+            .iter()
+            .enumerate()
+        {
+            let mut bits = word;
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let m = node.cands[c];
+                let k = m.ones();
+                if k < best.2 {
+                    best = (c, m, k);
+                    if k <= 2 {
+                        return (c, m);
+                    }
                 }
             }
         }
         (best.0, best.1)
     }
 
-    /// Enumerates solutions; `visit` returns `false` to stop. Returns `false` once stopped.
-    fn enumerate(&mut self, depth: usize, visit: &mut dyn FnMut(&[Value]) -> bool) -> bool {
-        if self.tick() {
+    /// Copies `nodes[from]` into `nodes[from + 1]`, growing the stack when needed.
+    fn push_copy(&mut self, from: usize) {
+        let (cells, houses, words) = (self.t.cells, self.t.houses, self.t.cells.div_ceil(64));
+        if self.nodes.len() == from + 1 {
+            let copy = self.nodes[from].clone();
+            self.nodes.push(copy);
+            return;
+        }
+        let (a, b) = self.nodes.split_at_mut(from + 1);
+        let (src, dst) = (&a[from], &mut b[0]);
+        dst.cands[..cells].copy_from_slice(&src.cands[..cells]);
+        dst.placed[..houses].copy_from_slice(&src.placed[..houses]);
+        dst.unsolved[..words].copy_from_slice(&src.unsolved[..words]);
+        dst.left = src.left;
+    }
+
+    /// `true` when the deadline has passed (looked at every [`CLOCK_EVERY`] nodes).
+    fn out_of_time(&mut self) -> bool {
+        self.visited += 1;
+        if self.visited.is_multiple_of(CLOCK_EVERY) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.found.timed_out = true;
+        }
+        self.found.timed_out
+    }
+
+    /// Searches below the propagated node `nodes[d]`.
+    fn descend(&mut self, d: usize) -> Go {
+        if self.out_of_time() {
             return false;
         }
-        if depth == self.empty.len() {
-            return visit(&self.values);
+        if self.nodes[d].left == 0 {
+            return self.leaf(d);
         }
-        let (i, mut cands) = self.pick(depth);
-        self.empty.swap(depth, i);
-        let cell = self.empty[depth] as usize;
-        while cands != 0 {
-            let v = cands.trailing_zeros() as Value + 1;
-            cands &= cands - 1;
-            self.set(cell, v, true);
-            let go_on = self.enumerate(depth + 1, visit);
-            self.set(cell, v, false);
-            if !go_on {
+        if let Some((best, _)) = self.found.best {
+            if self.bound(d) <= best {
+                return true;
+            }
+        }
+        let (cell, mut cands) = self.pick(d);
+        let high_first = self.opt.as_ref().is_some_and(|o| o.weights[cell] >= 0);
+        while cands != M::ZERO {
+            let digit = if high_first {
+                M::bit(cands.high())
+            } else {
+                cands.lowbit()
+            };
+            cands ^= digit;
+            // The last candidate reuses this node: nothing below needs it afterwards.
+            let next = if cands == M::ZERO {
+                d
+            } else {
+                self.push_copy(d);
+                d + 1
+            };
+            self.nodes[next].cands[cell] = digit;
+            self.queue.push(cell as u16);
+            if self.propagate(next) && !self.descend(next) {
                 return false;
             }
         }
         true
     }
 
-    /// Branch and bound for the best weighted score; digits tried from the largest down.
-    fn maximize(
-        &mut self,
-        depth: usize,
-        w: &[i64],
-        score: i64,
-        best: &mut Option<(i64, Vec<Value>)>,
-    ) {
-        if self.tick() {
-            return;
-        }
-        if depth == self.empty.len() {
-            if best.as_ref().is_none_or(|(b, _)| score > *b) {
-                *best = Some((score, self.values.clone()));
+    fn digits(&self, d: usize) -> Vec<Value> {
+        self.nodes[d].cands[..self.t.cells]
+            .iter()
+            .map(|m| m.low() as Value + 1)
+            .collect()
+    }
+
+    /// A solution at `nodes[d]`.
+    fn leaf(&mut self, d: usize) -> Go {
+        let Some(opt) = &self.opt else {
+            self.found.count += 1;
+            if self.found.witnesses.len() < 2 {
+                let g = self.digits(d);
+                self.found.witnesses.push(g);
             }
-            return;
+            return self.found.count < self.limit;
+        };
+        let cands = &self.nodes[d].cands[..self.t.cells];
+        let score = cands
+            .iter()
+            .zip(opt.weights)
+            .map(|(m, &w)| w * (m.low() as i64 + 1))
+            .sum();
+        if self.found.best.as_ref().is_none_or(|(b, _)| score > *b) {
+            self.found.best = Some((score, self.digits(d)));
         }
-        if let Some((b, _)) = best {
-            let mut bound = 0i64;
-            for &c in &self.empty[depth..] {
-                let cands = self.candidates(c as usize);
-                if cands == 0 {
-                    return; // dead end
+        true
+    }
+
+    /// An upper bound on the score of any solution below `nodes[d]` (see the module doc).
+    fn bound(&self, d: usize) -> i64 {
+        let (Some(opt), t) = (&self.opt, self.t) else {
+            return i64::MAX;
+        };
+        let node = &self.nodes[d];
+        let n = t.n;
+        let solved = |c: usize| node.unsolved[c / 64] & (1 << (c % 64)) == 0;
+        let mut least = i64::MAX;
+        for family in 0..3 {
+            let mut total = 0i64;
+            for h in family * n..(family + 1) * n {
+                let mut pairing = 0i64;
+                let mut own_best = 0i64;
+                let mut missing = self.full & !node.placed[h];
+                for &c in &opt.by_weight[h * n..(h + 1) * n] {
+                    let c = c as usize;
+                    let (w, m) = (opt.weights[c], node.cands[c]);
+                    if solved(c) {
+                        total += w * (m.low() as i64 + 1);
+                        continue;
+                    }
+                    if missing == M::ZERO {
+                        continue; // cannot happen: a propagated house has one missing digit per empty cell
+                    }
+                    let top = missing.high();
+                    missing &= !M::bit(top);
+                    pairing += w * (top as i64 + 1);
+                    let own = if w >= 0 { m.high() } else { m.low() };
+                    own_best += w * (own as i64 + 1);
                 }
-                let wc = w[c as usize];
-                let best_digit = if wc >= 0 {
-                    64 - cands.leading_zeros() as i64
-                } else {
-                    cands.trailing_zeros() as i64 + 1
-                };
-                bound += wc * best_digit;
+                total += pairing.min(own_best);
             }
-            if score + bound <= *b {
-                return;
-            }
+            least = least.min(total);
         }
-        let (i, mut cands) = self.pick(depth);
-        self.empty.swap(depth, i);
-        let cell = self.empty[depth] as usize;
-        while cands != 0 {
-            let v = 63 - cands.leading_zeros() as Value + 1;
-            cands &= !(1u64 << (v - 1));
-            self.set(cell, v, true);
-            self.maximize(depth + 1, w, score + w[cell] * v as i64, best);
-            self.set(cell, v, false);
-        }
+        least
+    }
+}
+
+impl Dfs {
+    fn search(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Found, BackendError> {
+        let t = self.tables(puzzle)?;
+        Ok(run(&t, puzzle.givens(), job, limits))
     }
 }
 
@@ -189,30 +560,20 @@ impl Backend for Dfs {
     }
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
-        let Some(mut s) = Search::new(puzzle, limits)? else {
-            return Ok(Count {
-                count: 0,
-                complete: true,
-                witnesses: vec![],
-            });
-        };
-        let n = s.n;
-        let mut count = 0u64;
-        let mut witnesses = Vec::new();
-        s.enumerate(0, &mut |vals| {
-            count += 1;
-            if witnesses.len() < 2 {
-                witnesses.push(Grid::new(n, vals.to_vec()));
-            }
-            count < limit
-        });
-        if s.timed_out {
+        let limit = limit.max(1);
+        let found = self.search(puzzle, Job::Count { limit }, limits)?;
+        if found.timed_out {
             return Err(BackendError::TimedOut);
         }
+        let n = puzzle.size();
         Ok(Count {
-            count,
-            complete: count < limit,
-            witnesses,
+            count: found.count,
+            complete: found.count < limit,
+            witnesses: found
+                .witnesses
+                .into_iter()
+                .map(|g| Grid::new(n, g))
+                .collect(),
         })
     }
 
@@ -220,20 +581,12 @@ impl Backend for Dfs {
         let weights = puzzle
             .weights()
             .ok_or_else(|| BackendError::Unsupported("optimize needs weights".into()))?;
-        let Some(mut s) = Search::new(puzzle, limits)? else {
-            return Ok(Optimum::NoSolution);
+        let job = Job::Optimize {
+            weights: weights.as_slice(),
         };
-        let w = weights.as_slice();
-        let base: i64 = puzzle
-            .givens()
-            .iter()
-            .zip(w)
-            .map(|(&v, &w)| w * v as i64)
-            .sum();
-        let mut best = None;
-        s.maximize(0, w, base, &mut best);
-        let n = s.n;
-        Ok(match (best, s.timed_out) {
+        let found = self.search(puzzle, job, limits)?;
+        let n = puzzle.size();
+        Ok(match (found.best, found.timed_out) {
             (None, false) => Optimum::NoSolution,
             (None, true) => return Err(BackendError::TimedOut),
             (Some((score, v)), false) => Optimum::Optimal {
@@ -243,8 +596,74 @@ impl Backend for Dfs {
             (Some((score, v)), true) => Optimum::Incomplete {
                 score,
                 grid: Grid::new(n, v),
-                bound: None,
+                bound: found.root_bound,
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tables(n: usize, diagonals: bool) -> Tables {
+        Tables::new(&Shape::standard(n, diagonals).unwrap())
+    }
+
+    #[test]
+    fn peers_of_standard_and_x_grids() {
+        let t = tables(9, false);
+        assert!((0..81).all(|c| t.peers_of(c).len() == 20));
+        let x = tables(9, true);
+        assert_eq!(x.peers_of(40).len(), 32); // the centre sees both diagonals
+        assert_eq!(x.peers_of(0).len(), 26); // a corner sees one
+        assert_eq!(x.peers_of(1).len(), 20);
+        assert!(!x.peers_of(40).contains(&40));
+    }
+
+    #[test]
+    fn masks() {
+        assert_eq!(u16::first(9), 0x1ff);
+        assert_eq!(u64::first(64), u64::MAX);
+        assert_eq!(0b1011_0000u16.low(), 4);
+        assert_eq!(0b1011_0000u16.high(), 7);
+        assert_eq!(0b1011_0000u32.lowbit(), 0b1_0000);
+        assert!(0u64.at_most_one() && 8u64.at_most_one() && !9u64.at_most_one());
+    }
+
+    fn givens(line: &str) -> Vec<Value> {
+        line.bytes()
+            .map(|b| if b == b'.' { 0 } else { (b - b'0') as Value })
+            .collect()
+    }
+
+    #[test]
+    fn singles_alone_solve_an_easy_puzzle_at_the_root() {
+        // Solved by naked and hidden singles: one node, no branching.
+        let t = tables(9, false);
+        let p = givens(
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        );
+        let f = Search::<u16, 81, 29, 2>::run(&t, &p, Job::Count { limit: 2 }, &Limits::none());
+        assert_eq!(f.count, 1);
+        assert_eq!(
+            f.witnesses[0]
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<String>(),
+            "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+        );
+    }
+
+    #[test]
+    fn hidden_single_clash_is_a_contradiction() {
+        // 4×4: row 1 holds 1 and 2 right of the first box, column 1 holds them below it, so box 0
+        // needs both 1 and 2 in its one remaining cell (row 0, column 0): no solution.
+        let t = tables(4, false);
+        let mut g = vec![0; 16];
+        (g[6], g[7], g[9], g[13]) = (1, 2, 1, 2);
+        let f = Search::<u16, 81, 29, 2>::run(&t, &g, Job::Count { limit: 9 }, &Limits::none());
+        assert_eq!(f.count, 0);
+        assert!(!f.timed_out);
     }
 }

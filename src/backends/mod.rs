@@ -80,6 +80,6 @@ pub fn create(
     _options: &BackendOptions,
 ) -> Result<Box<dyn Backend>, BackendError> {
     Ok(match kind {
-        BackendKind::Dfs => Box::new(dfs::Dfs),
+        BackendKind::Dfs => Box::new(dfs::Dfs::new()),
     })
 }

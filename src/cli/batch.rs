@@ -1,0 +1,403 @@
+//! Runs one task over every puzzle of every input, printing each answer as soon as it is checked.
+//! A bad puzzle is reported (file, line, column) and the batch goes on; the exit code sums up.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use sudoku_lab::backend::{Backend, BackendError, Limits};
+use sudoku_lab::format::{self, ReadOptions};
+use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
+use sudoku_lab::task::{self, Answer, RunError, Task};
+
+use super::UsageError;
+
+/// Where optimisation weights come from.
+pub enum WeightsSpec {
+    Pyramid,
+    File(String, String),
+}
+
+impl WeightsSpec {
+    pub fn parse(spec: &str) -> Result<WeightsSpec, UsageError> {
+        if spec == "pyramid" {
+            return Ok(WeightsSpec::Pyramid);
+        }
+        let bytes =
+            std::fs::read(spec).map_err(|e| UsageError(format!("--weights {spec}: {e}")))?;
+        Ok(WeightsSpec::File(
+            spec.to_string(),
+            decode_utf8(spec, &bytes).map_err(UsageError)?,
+        ))
+    }
+
+    fn for_size(&self, n: usize) -> Result<Weights, String> {
+        match self {
+            WeightsSpec::Pyramid => Ok(Weights::pyramid(n)),
+            WeightsSpec::File(name, text) => format::read_weights(text, n)
+                .map_err(|e| format!("{name}:{}:{}: {}", e.line, e.col, e.message)),
+        }
+    }
+}
+
+/// Everything the batch needs, resolved from the flags.
+pub struct Config {
+    pub task: Task,
+    pub read: ReadOptions,
+    pub weights: Option<WeightsSpec>,
+    pub timeout: Option<Duration>,
+    pub json: bool,
+    pub grid_output: bool,
+}
+
+/// What went wrong over the batch, for the exit code.
+#[derive(Default)]
+pub struct Tally {
+    pub bad_input: bool,
+    pub failed: bool,
+    pub timed_out: bool,
+}
+
+impl Tally {
+    /// Records a task error and returns its status word (`timeout` or `error`).
+    pub fn record_error(&mut self, e: &RunError) -> &'static str {
+        match e {
+            RunError::Backend(BackendError::TimedOut) => {
+                self.timed_out = true;
+                return "timeout";
+            }
+            // The backend cannot take this puzzle (size, budget): a usage problem.
+            RunError::Backend(BackendError::Unsupported(_)) => self.bad_input = true,
+            RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => {
+                self.failed = true
+            }
+        }
+        "error"
+    }
+
+    pub fn merge(&mut self, other: &Tally) {
+        self.bad_input |= other.bad_input;
+        self.failed |= other.failed;
+        self.timed_out |= other.timed_out;
+    }
+
+    /// 1 for a checker or solver failure, else 2 for bad input, else 3 for time-outs, else 0.
+    pub fn exit_code(&self) -> ExitCode {
+        ExitCode::from(if self.failed {
+            1
+        } else if self.bad_input {
+            2
+        } else if self.timed_out {
+            3
+        } else {
+            0
+        })
+    }
+}
+
+/// One JSON Lines record per puzzle. Fields that do not apply are omitted.
+#[derive(Serialize)]
+struct Record<'a> {
+    /// 1-based position of the puzzle over the whole batch.
+    index: usize,
+    file: &'a str,
+    /// 1-based line where the puzzle starts.
+    line: usize,
+    task: &'static str,
+    backend: &'static str,
+    /// none | solved | counted | unique | multiple | optimal | feasible | timeout | error
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proved: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bound: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    time_us: u64,
+}
+
+/// Decodes input as UTF-8, or says where the first invalid byte is.
+pub fn decode_utf8(name: &str, bytes: &[u8]) -> Result<String, String> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s.to_string()),
+        Err(e) => {
+            let before = &bytes[..e.valid_up_to()];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let col = before.len()
+                - before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1)
+                + 1;
+            Err(format!(
+                "{name}:{line}:{col}: input is not valid UTF-8 text"
+            ))
+        }
+    }
+}
+
+/// Writes to standard output; a closed pipe ends the program quietly (like `head` closing it).
+pub fn write_stdout(bytes: &[u8]) {
+    let mut out = io::stdout().lock();
+    if let Err(e) = out.write_all(bytes).and_then(|_| out.flush()) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("sudoku-lab: cannot write output: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn read_source(path: &PathBuf) -> Result<(String, String), String> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        return Ok(("<stdin>".into(), decode_utf8("<stdin>", &buf)?));
+    }
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    let text = decode_utf8(&name, &bytes)?;
+    Ok((name, text))
+}
+
+/// One puzzle of the input, with where it came from.
+pub struct Item {
+    /// 1-based position over the whole batch (bad puzzles count too).
+    pub index: usize,
+    pub file: Arc<str>,
+    /// 1-based line where the puzzle starts.
+    pub line: usize,
+    pub puzzle: Puzzle,
+}
+
+/// Reads every puzzle of every file (standard input when `files` is empty), attaching weights
+/// when asked, and calls `f` on each. Unreadable files and bad puzzles are reported on standard
+/// error with file, line and column, and recorded in `tally`; reading goes on.
+pub fn each_puzzle(
+    files: &[PathBuf],
+    read: &ReadOptions,
+    weights: Option<&WeightsSpec>,
+    tally: &mut Tally,
+    mut f: impl FnMut(Item),
+) {
+    let stdin = [PathBuf::from("-")];
+    let files = if files.is_empty() { &stdin[..] } else { files };
+    let mut index = 0;
+    let mut weights_cache: Option<(usize, Arc<Weights>)> = None;
+    for path in files {
+        let (name, text) = match read_source(path) {
+            Ok((name, text)) => (Arc::<str>::from(name), text),
+            Err(msg) => {
+                eprintln!("sudoku-lab: error: {msg}");
+                tally.bad_input = true;
+                continue;
+            }
+        };
+        for entry in format::read_puzzles(&text, read) {
+            index += 1;
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.message);
+                    tally.bad_input = true;
+                    continue;
+                }
+            };
+            let mut puzzle = entry.puzzle;
+            if let Some(spec) = weights {
+                let n = puzzle.size();
+                let w = match &weights_cache {
+                    Some((size, w)) if *size == n => Ok(w.clone()),
+                    _ => spec.for_size(n).map(Arc::new),
+                };
+                let attached = w.and_then(|w| {
+                    weights_cache = Some((n, w.clone()));
+                    puzzle.with_weights(w).map_err(|e| e.to_string())
+                });
+                puzzle = match attached {
+                    Ok(p) => p,
+                    Err(msg) => {
+                        eprintln!(
+                            "{name}:{}:1: error: weights for this puzzle: {msg}",
+                            entry.line
+                        );
+                        tally.bad_input = true;
+                        continue;
+                    }
+                };
+            }
+            f(Item {
+                index,
+                file: name.clone(),
+                line: entry.line,
+                puzzle,
+            });
+        }
+    }
+}
+
+/// Runs the batch over `files` (standard input when empty) and returns the exit code.
+pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
+    let mut tally = Tally::default();
+    let mut outcomes = Tally::default();
+    each_puzzle(
+        files,
+        &config.read,
+        config.weights.as_ref(),
+        &mut tally,
+        |item| {
+            let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
+            let start = Instant::now();
+            let result = task::run(backend, &item.puzzle, config.task, &limits);
+            let time_us = start.elapsed().as_micros() as u64;
+            let mut record = Record {
+                index: item.index,
+                file: &item.file,
+                line: item.line,
+                task: config.task.name(),
+                backend: backend.name(),
+                status: "error",
+                solution: None,
+                count: None,
+                complete: None,
+                score: None,
+                proved: None,
+                bound: None,
+                error: None,
+                time_us,
+            };
+            let text_out = match &result {
+                Ok(answer) => {
+                    fill_record(&mut record, answer);
+                    text_answer(answer, config.grid_output)
+                }
+                Err(e) => {
+                    record.status = outcomes.record_error(e);
+                    record.error = Some(e.to_string());
+                    eprintln!("{}:{}:1: {e}", item.file, item.line);
+                    format!("{}\n", record.status)
+                }
+            };
+            if config.json {
+                let mut line = serde_json::to_string(&record).expect("records serialise");
+                line.push('\n');
+                write_stdout(line.as_bytes());
+            } else {
+                write_stdout(text_out.as_bytes());
+            }
+        },
+    );
+    tally.merge(&outcomes);
+    tally.exit_code()
+}
+
+fn grid_json(g: &Grid) -> serde_json::Value {
+    if g.size() <= 35 {
+        serde_json::Value::String(
+            g.cells()
+                .iter()
+                .map(|&v| symbol(v).unwrap_or('?'))
+                .collect(),
+        )
+    } else {
+        serde_json::json!(g.rows().map(|r| r.to_vec()).collect::<Vec<_>>())
+    }
+}
+
+fn fill_record(r: &mut Record<'_>, answer: &Answer) {
+    r.status = answer.status();
+    r.solution = answer.grid().map(grid_json);
+    if let Some((count, complete)) = answer.count() {
+        r.count = Some(count);
+        r.complete = Some(complete);
+    }
+    if let Answer::Optimum {
+        score,
+        proved,
+        bound,
+        ..
+    } = answer
+    {
+        r.score = Some(*score);
+        r.proved = Some(*proved);
+        r.bound = *bound;
+    }
+}
+
+fn grid_text(g: &Grid, grid_output: bool) -> String {
+    if grid_output || g.size() > 35 {
+        let mut s = String::new();
+        for row in g.rows() {
+            let cells: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+            s.push_str(&cells.join(" "));
+            s.push('\n');
+        }
+        s.push('\n');
+        s
+    } else {
+        format!("{g}\n")
+    }
+}
+
+/// The text form of an answer: what was established, then the grid where there is one
+/// (on the same line in line output, on the following rows in grid output).
+fn text_answer(answer: &Answer, grid_output: bool) -> String {
+    let with_grid = |label: String, g: &Grid| {
+        let sep = if grid_output || g.size() > 35 {
+            "\n"
+        } else {
+            " "
+        };
+        let label = if label.is_empty() {
+            String::new()
+        } else {
+            format!("{label}{sep}")
+        };
+        format!("{label}{}", grid_text(g, grid_output))
+    };
+    match answer {
+        Answer::NoSolution => "no solution\n".into(),
+        Answer::Solved(g) => with_grid(String::new(), g),
+        Answer::Counted {
+            count,
+            complete: true,
+            ..
+        } => format!("{count}\n"),
+        Answer::Counted {
+            count,
+            complete: false,
+            ..
+        } => format!("at least {count}\n"),
+        Answer::Unique(g) => with_grid("unique".into(), g),
+        Answer::Multiple(..) => "multiple\n".into(),
+        Answer::Optimum {
+            score,
+            grid,
+            proved: true,
+            ..
+        } => with_grid(score.to_string(), grid),
+        Answer::Optimum {
+            score,
+            grid,
+            proved: false,
+            bound,
+        } => {
+            let b = bound.map_or(String::new(), |b| format!(", bound {b}"));
+            with_grid(format!("{score} (not proved{b})"), grid)
+        }
+    }
+}

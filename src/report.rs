@@ -1,0 +1,337 @@
+//! Timing statistics and benchmark reports: [`Stats`] summarises per-puzzle times (nearest-rank
+//! percentiles), [`BenchRow`] is one (file, backend, task) line of a `bench` or `xcheck` summary,
+//! written as an aligned text table ([`write_table`]), CSV ([`write_csv`]) or JSON ([`write_json`]),
+//! and [`plot_svg`] draws per-backend time distributions on a log scale, one panel per file.
+//!
+//! Nothing here runs solvers: callers time the puzzles and hand over durations.
+//!
+//! ```
+//! use std::time::Duration;
+//! use sudoku_lab::report::{self, BenchRow, Outcome, Stats};
+//!
+//! let ms = Duration::from_millis;
+//! let s = Stats::from_durations(&[ms(4), ms(1), ms(3), ms(2)]);
+//! assert_eq!((s.median, s.p90, s.max), (ms(2), ms(4), ms(4))); // nearest rank
+//!
+//! let samples = [(Outcome::Answered, ms(2)), (Outcome::TimedOut, ms(10))];
+//! let row = BenchRow::from_samples("easy.txt", "dfs", "solve", &samples);
+//! assert_eq!((row.answered, row.timed_out), (1, 1));
+//! let mut table = Vec::new();
+//! report::write_table(&[row], &mut table).unwrap();
+//! assert!(String::from_utf8(table).unwrap().starts_with("file"));
+//! ```
+//! The SVG is written by plotters' pure-Rust SVG backend (no font files or system libraries: text
+//! becomes `<text>` elements rendered by the viewer).
+
+use std::io::Write;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// Why a report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("csv error: {0}")]
+    Csv(#[from] csv::Error),
+    #[error("json error: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The plotting library failed (for the SVG backend: writing the file).
+    #[error("plot error: {0}")]
+    Plot(String),
+    /// There is nothing to plot: no series, or no finite times in any series.
+    #[error("no timings to plot")]
+    NoData,
+}
+
+/// Index into a sorted sample of `n > 0` values of the nearest-rank `pct`-th percentile: the
+/// smallest value such that at least `pct`% of the sample is less than or equal to it, i.e. the
+/// value of rank `ceil(pct/100 · n)` (1-based), clamped to `1..=n`. `pct = 0` gives the minimum,
+/// `pct = 100` the maximum, `pct = 50` the lower median.
+fn nearest_rank_index(n: usize, pct: u32) -> usize {
+    debug_assert!(n > 0);
+    let rank = (pct.min(100) as usize * n).div_ceil(100);
+    rank.clamp(1, n) - 1
+}
+
+/// The nearest-rank `pct`-th percentile (see [`Stats`]) of an already sorted slice; `None` when
+/// it is empty.
+pub fn percentile<T: Copy>(sorted: &[T], pct: u32) -> Option<T> {
+    (!sorted.is_empty()).then(|| sorted[nearest_rank_index(sorted.len(), pct)])
+}
+
+/// Summary of a set of per-puzzle times.
+///
+/// Percentiles use the nearest-rank definition: the `p`-th percentile of `n` sorted values is the
+/// value of 1-based rank `ceil(p/100 · n)` (clamped to `1..=n`). It is always one of the measured
+/// values; `median` is the 50th percentile, i.e. the lower middle value for even `n`
+/// (`[1,2,3,4]` → 2), and `p90` of ten values is the 9th smallest. For an empty input every field
+/// is zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    pub count: usize,
+    pub total: Duration,
+    pub median: Duration,
+    pub p90: Duration,
+    pub max: Duration,
+    pub min: Duration,
+    /// `total / count`, rounded down to the nanosecond.
+    pub mean: Duration,
+}
+
+impl Stats {
+    pub fn from_durations(times: &[Duration]) -> Stats {
+        if times.is_empty() {
+            return Stats::default();
+        }
+        let mut sorted = times.to_vec();
+        sorted.sort_unstable();
+        let total = sorted
+            .iter()
+            .fold(Duration::ZERO, |acc, &t| acc.saturating_add(t));
+        let mean_ns = total.as_nanos() / sorted.len() as u128;
+        let pct = |p| sorted[nearest_rank_index(sorted.len(), p)];
+        Stats {
+            count: sorted.len(),
+            total,
+            median: pct(50),
+            p90: pct(90),
+            max: sorted[sorted.len() - 1],
+            min: sorted[0],
+            mean: Duration::from_nanos(u64::try_from(mean_ns).unwrap_or(u64::MAX)),
+        }
+    }
+}
+
+/// How one timed puzzle ended, for [`BenchRow::from_samples`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// A checked answer (bench: not compared with other backends).
+    Answered,
+    /// A checked answer that agrees with the other backends (xcheck).
+    Agreed,
+    /// A checked answer that disagrees with another backend (xcheck): a bug somewhere.
+    Disagreed,
+    /// The time limit passed first.
+    TimedOut,
+    /// Any other error: unsupported, solver failure, answer rejected by the checker.
+    Failed,
+}
+
+/// One line of a `bench` or `xcheck` summary: how `backend` did on `task` over the puzzles of
+/// `file`. `stats` covers the durations the caller timed (normally every attempt, timed-out and
+/// failed ones included, so `puzzles_per_sec` is the throughput actually seen).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchRow {
+    pub file: String,
+    pub backend: String,
+    pub task: String,
+    /// Puzzles attempted.
+    pub puzzles: usize,
+    /// Puzzles with a checked answer.
+    pub answered: usize,
+    /// For cross-checks: answers that agree with the other backends; `None` for plain benches.
+    pub agreed: Option<usize>,
+    pub timed_out: usize,
+    pub failed: usize,
+    pub stats: Stats,
+}
+
+impl BenchRow {
+    /// Tallies `(outcome, time)` samples. `agreed` is `Some` as soon as one sample is
+    /// [`Outcome::Agreed`] or [`Outcome::Disagreed`].
+    pub fn from_samples(
+        file: impl Into<String>,
+        backend: impl Into<String>,
+        task: impl Into<String>,
+        samples: &[(Outcome, Duration)],
+    ) -> BenchRow {
+        let count = |f: fn(Outcome) -> bool| samples.iter().filter(|(o, _)| f(*o)).count();
+        let cross_checked = samples
+            .iter()
+            .any(|(o, _)| matches!(o, Outcome::Agreed | Outcome::Disagreed));
+        let times: Vec<Duration> = samples.iter().map(|&(_, t)| t).collect();
+        BenchRow {
+            file: file.into(),
+            backend: backend.into(),
+            task: task.into(),
+            puzzles: samples.len(),
+            answered: count(|o| {
+                matches!(o, Outcome::Answered | Outcome::Agreed | Outcome::Disagreed)
+            }),
+            agreed: cross_checked.then(|| count(|o| o == Outcome::Agreed)),
+            timed_out: count(|o| o == Outcome::TimedOut),
+            failed: count(|o| o == Outcome::Failed),
+            stats: Stats::from_durations(&times),
+        }
+    }
+
+    /// Timed puzzles per second of total time; `None` when nothing was timed or the total is zero.
+    pub fn puzzles_per_sec(&self) -> Option<f64> {
+        let secs = self.stats.total.as_secs_f64();
+        (self.stats.count > 0 && secs > 0.0).then(|| self.stats.count as f64 / secs)
+    }
+
+    fn record(&self) -> RowRecord {
+        let us = |d: Duration| d.as_nanos() as f64 / 1000.0;
+        RowRecord {
+            file: self.file.clone(),
+            backend: self.backend.clone(),
+            task: self.task.clone(),
+            puzzles: self.puzzles,
+            answered: self.answered,
+            agreed: self.agreed,
+            timed_out: self.timed_out,
+            failed: self.failed,
+            puzzles_per_sec: self.puzzles_per_sec(),
+            total_s: self.stats.total.as_secs_f64(),
+            min_us: us(self.stats.min),
+            mean_us: us(self.stats.mean),
+            median_us: us(self.stats.median),
+            p90_us: us(self.stats.p90),
+            max_us: us(self.stats.max),
+        }
+    }
+}
+
+/// The flat form of a [`BenchRow`] shared by the CSV and JSON writers (times in µs, total in s;
+/// `agreed` and `puzzles_per_sec` empty/null when absent).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RowRecord {
+    pub file: String,
+    pub backend: String,
+    pub task: String,
+    pub puzzles: usize,
+    pub answered: usize,
+    pub agreed: Option<usize>,
+    pub timed_out: usize,
+    pub failed: usize,
+    pub puzzles_per_sec: Option<f64>,
+    pub total_s: f64,
+    pub min_us: f64,
+    pub mean_us: f64,
+    pub median_us: f64,
+    pub p90_us: f64,
+    pub max_us: f64,
+}
+
+/// A time in µs with about three significant digits (`0.25`, `12.3`, `456`, `12345`).
+fn fmt_us_number(us: f64) -> String {
+    if us < 10.0 {
+        format!("{us:.2}")
+    } else if us < 100.0 {
+        format!("{us:.1}")
+    } else {
+        format!("{us:.0}")
+    }
+}
+
+/// A time given in µs, human readable with a unit: `250 ns`, `12.3 µs`, `4.56 ms`, `1.23 s`.
+pub fn fmt_micros(us: f64) -> String {
+    let three = fmt_us_number;
+    if us < 1.0 {
+        format!("{} ns", three(us * 1000.0))
+    } else if us < 1000.0 {
+        format!("{} µs", three(us))
+    } else if us < 1e6 {
+        format!("{} ms", three(us / 1e3))
+    } else {
+        format!("{} s", three(us / 1e6))
+    }
+}
+
+/// Writes `rows` as an aligned plain-text table: text columns left-aligned, numbers
+/// right-aligned, times in µs per puzzle. The `agreed` column appears when some row has it.
+pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), ReportError> {
+    let with_agreed = rows.iter().any(|r| r.agreed.is_some());
+    let mut header = vec!["file", "backend", "task", "puzzles", "answered"];
+    if with_agreed {
+        header.push("agreed");
+    }
+    header.extend([
+        "timeout",
+        "failed",
+        "puzzles/s",
+        "total",
+        "median µs",
+        "p90 µs",
+        "max µs",
+    ]);
+    let left_aligned = 3; // file, backend, task
+    let us = |d: Duration| fmt_us_number(d.as_nanos() as f64 / 1000.0);
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut c = vec![
+                r.file.clone(),
+                r.backend.clone(),
+                r.task.clone(),
+                r.puzzles.to_string(),
+                r.answered.to_string(),
+            ];
+            if with_agreed {
+                c.push(r.agreed.map_or("-".into(), |a| a.to_string()));
+            }
+            c.extend([
+                r.timed_out.to_string(),
+                r.failed.to_string(),
+                r.puzzles_per_sec()
+                    .map_or("-".into(), |p| format!("{p:.1}")),
+                fmt_micros(r.stats.total.as_nanos() as f64 / 1000.0),
+                us(r.stats.median),
+                us(r.stats.p90),
+                us(r.stats.max),
+            ]);
+            c
+        })
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| {
+            cells
+                .iter()
+                .map(|c| c[i].chars().count())
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let header: Vec<String> = header.iter().map(|s| s.to_string()).collect();
+    for line in std::iter::once(&header).chain(&cells) {
+        let padded: Vec<String> = line
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (s, &w))| {
+                if i < left_aligned {
+                    format!("{s:<w$}")
+                } else {
+                    format!("{s:>w$}")
+                }
+            })
+            .collect();
+        writeln!(out, "{}", padded.join("  ").trim_end())?;
+    }
+    Ok(())
+}
+
+/// Writes `rows` as CSV with a header line; the columns are the fields of [`RowRecord`].
+pub fn write_csv(rows: &[BenchRow], out: impl Write) -> Result<(), ReportError> {
+    let mut w = csv::Writer::from_writer(out);
+    for r in rows {
+        w.serialize(r.record())?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Writes `rows` as a pretty-printed JSON array of [`RowRecord`] objects.
+pub fn write_json(rows: &[BenchRow], mut out: impl Write) -> Result<(), ReportError> {
+    let records: Vec<RowRecord> = rows.iter().map(BenchRow::record).collect();
+    serde_json::to_writer_pretty(&mut out, &records)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+mod plot;
+pub use plot::{plot_svg, PlotSeries, MIN_US};

@@ -1,0 +1,210 @@
+//! End-to-end tests of the `sudoku-lab` command: outputs, exit codes and error locations.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+const MAGIC1: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+const CLASH: &str =
+    "11...............................................................................";
+
+fn data(path: &str) -> String {
+    format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Checks a printed 81-symbol solution against its puzzle by hand: givens kept, all houses full.
+fn assert_solves(puzzle: &str, solution: &str) {
+    let s: Vec<u8> = solution.bytes().collect();
+    assert_eq!(s.len(), 81, "solution line: {solution}");
+    for (p, v) in puzzle.bytes().zip(&s) {
+        assert!(p == b'.' || p == *v, "given changed");
+    }
+    for i in 0..9 {
+        let mut row: Vec<u8> = (0..9).map(|j| s[i * 9 + j]).collect();
+        let mut col: Vec<u8> = (0..9).map(|j| s[j * 9 + i]).collect();
+        let mut bx: Vec<u8> = (0..9)
+            .map(|j| s[(i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3])
+            .collect();
+        for h in [&mut row, &mut col, &mut bx] {
+            h.sort();
+            assert_eq!(h.as_slice(), b"123456789");
+        }
+    }
+}
+
+#[test]
+fn solve_prints_a_checked_solution_per_puzzle() {
+    let o = run(&["solve"], &format!("{MAGIC1}\n{CLASH}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_solves(MAGIC1, lines[0]);
+    assert_eq!(lines[1], "no solution");
+}
+
+#[test]
+fn count_and_limit() {
+    let o = run(&["count", "--limit", "1000"], "................\n");
+    assert_eq!(stdout(&o), "288\n");
+    let o = run(&["count", "--limit", "100"], "................\n");
+    assert_eq!(stdout(&o), "at least 100\n");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn unique_classifies() {
+    let multi = "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
+    let o = run(&["unique"], &format!("{MAGIC1}\n{multi}\n{CLASH}\n"));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("unique "), "{out}");
+    assert_solves(MAGIC1, &lines[0]["unique ".len()..]);
+    assert_eq!(lines[1..], ["multiple", "no solution"]);
+}
+
+#[test]
+fn optimize_pyramid_from_grid_format() {
+    let o = bin()
+        .args(["optimize", &data("cases/noip2009/sample0.in")])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("2864 "), "{}", stdout(&o));
+}
+
+#[test]
+fn a_bad_puzzle_is_reported_with_its_location_and_the_batch_goes_on() {
+    let dir = std::env::temp_dir().join(format!("sudoku-lab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("batch.txt");
+    let bad = MAGIC1.replacen('.', "x", 1); // column 2 holds 'x'
+    std::fs::write(&file, format!("# comment\n{MAGIC1}\n{bad}\n{MAGIC1}\n")).unwrap();
+    let o = bin().args(["solve"]).arg(&file).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{}:3:2:", file.display())), "{err}");
+    assert_eq!(
+        stdout(&o).lines().count(),
+        2,
+        "both good puzzles are still solved"
+    );
+}
+
+#[test]
+fn missing_file_and_unknown_backend_are_usage_errors() {
+    let o = bin()
+        .args(["solve", "/nonexistent/puzzles.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/puzzles.txt"));
+    let o = run(&["solve", "--backend", "nosuch"], MAGIC1);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown backend 'nosuch'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn non_utf8_input_names_line_and_column() {
+    let mut child = bin()
+        .arg("solve")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"................\n..\xff\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("<stdin>:2:3"), "{}", stderr(&o));
+}
+
+#[test]
+fn json_lines_carry_the_documented_fields() {
+    let o = run(
+        &["count", "--json", "--limit", "1000"],
+        &format!("................\n{CLASH}\n"),
+    );
+    let out = stdout(&o);
+    let recs: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[0]["index"], 1);
+    assert_eq!(recs[0]["line"], 1);
+    assert_eq!(recs[0]["status"], "counted");
+    assert_eq!(recs[0]["count"], 288);
+    assert_eq!(recs[0]["complete"], true);
+    assert_eq!(recs[0]["backend"], "dfs");
+    assert_eq!(recs[0]["solution"].as_str().unwrap().len(), 16);
+    assert!(recs[0]["time_us"].is_u64());
+    assert_eq!(recs[1]["status"], "none");
+    assert_eq!(recs[1]["count"], 0);
+}
+
+#[test]
+fn judge_noip2009_sample_through_the_cli() {
+    for k in 0..3 {
+        let input = std::fs::read_to_string(data(&format!("cases/noip2009/sample{k}.in"))).unwrap();
+        let expected =
+            std::fs::read_to_string(data(&format!("cases/noip2009/sample{k}.out"))).unwrap();
+        let o = run(&["judge", "noip2009"], &input);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o), expected);
+    }
+}
+
+#[test]
+fn xcheck_agrees_on_the_shipped_samples() {
+    let o = bin()
+        .args(["xcheck", "--jobs", "2", &data("samples/mixed.txt")])
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("0 disagreements, 0 failures"), "{out}");
+    for kind in sudoku_lab::backends::BackendKind::all() {
+        assert!(
+            out.lines().any(|l| l.starts_with(kind.name())),
+            "summary row for {kind}: {out}"
+        );
+    }
+}

@@ -1,0 +1,382 @@
+//! Report module: nearest-rank statistics on known inputs, the table / CSV / JSON writers read
+//! back field by field, and the SVG plot's structure (panels, legend, edge cases).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use sudoku_lab::report::{
+    self, percentile, BenchRow, Outcome, PlotSeries, ReportError, RowRecord, Stats,
+};
+
+fn ms(v: u64) -> Duration {
+    Duration::from_millis(v)
+}
+fn us(v: u64) -> Duration {
+    Duration::from_micros(v)
+}
+
+#[test]
+fn stats_of_empty_input_are_zero() {
+    let s = Stats::from_durations(&[]);
+    assert_eq!(s, Stats::default());
+    assert_eq!(
+        (s.count, s.total, s.median, s.max),
+        (0, ms(0), ms(0), ms(0))
+    );
+}
+
+#[test]
+fn stats_of_one_value_are_that_value() {
+    let s = Stats::from_durations(&[ms(7)]);
+    assert_eq!(s.count, 1);
+    for v in [s.total, s.median, s.p90, s.max, s.min, s.mean] {
+        assert_eq!(v, ms(7));
+    }
+}
+
+#[test]
+fn stats_use_nearest_rank_percentiles() {
+    // 1..=10 ms, shuffled: median = rank ceil(5) = 5th, p90 = rank ceil(9) = 9th.
+    let t: Vec<Duration> = [7, 3, 10, 1, 9, 2, 8, 5, 4, 6].map(ms).to_vec();
+    let s = Stats::from_durations(&t);
+    assert_eq!(s.count, 10);
+    assert_eq!(s.total, ms(55));
+    assert_eq!(s.mean, us(5500));
+    assert_eq!(
+        (s.min, s.median, s.p90, s.max),
+        (ms(1), ms(5), ms(9), ms(10))
+    );
+
+    // Even count: the lower middle value; p90 of 4 is rank ceil(3.6) = 4.
+    let s = Stats::from_durations(&[4, 1, 3, 2].map(ms));
+    assert_eq!((s.median, s.p90), (ms(2), ms(4)));
+    // Odd count: rank ceil(1.5) = 2 and ceil(2.7) = 3.
+    let s = Stats::from_durations(&[30, 10, 20].map(ms));
+    assert_eq!((s.median, s.p90), (ms(20), ms(30)));
+    // 11 values: p90 is rank ceil(9.9) = 10.
+    let t: Vec<Duration> = (1..=11).rev().map(ms).collect();
+    assert_eq!(Stats::from_durations(&t).p90, ms(10));
+    // Mean rounds down to the nanosecond.
+    let s = Stats::from_durations(&[Duration::from_nanos(1), Duration::from_nanos(2)]);
+    assert_eq!(s.mean, Duration::from_nanos(1));
+}
+
+#[test]
+fn plot_series_from_durations_is_in_microseconds() {
+    let s = PlotSeries::from_durations("f", "b", &[us(3), Duration::from_nanos(1500), ms(2)]);
+    assert_eq!((s.file.as_str(), s.backend.as_str()), ("f", "b"));
+    assert_eq!(s.times_us, [3.0, 1.5, 2000.0]);
+}
+
+#[test]
+fn percentile_bounds_and_ranks() {
+    let v: Vec<u32> = (1..=8).collect();
+    assert_eq!(percentile(&v, 0), Some(1));
+    assert_eq!(percentile(&v, 25), Some(2));
+    assert_eq!(percentile(&v, 75), Some(6));
+    assert_eq!(percentile(&v, 100), Some(8));
+    assert_eq!(percentile(&v, 250), Some(8));
+    let twenty: Vec<u32> = (1..=20).collect();
+    assert_eq!(percentile(&twenty, 90), Some(18));
+    assert_eq!(percentile::<u32>(&[], 50), None);
+}
+
+/// Two rows with known times: a bench row (no cross-check) and an xcheck row.
+fn rows() -> Vec<BenchRow> {
+    let bench = BenchRow::from_samples(
+        "easy.txt",
+        "dfs",
+        "solve",
+        &[
+            (Outcome::Answered, us(100)),
+            (Outcome::Answered, us(300)),
+            (Outcome::TimedOut, us(2000)),
+            (Outcome::Failed, us(600)),
+        ],
+    );
+    let xcheck = BenchRow::from_samples(
+        "hard, \"quoted\".txt",
+        "dlx",
+        "count",
+        &[
+            (Outcome::Agreed, us(10)),
+            (Outcome::Disagreed, us(20)),
+            (Outcome::Agreed, us(30)),
+        ],
+    );
+    vec![bench, xcheck]
+}
+
+#[test]
+fn bench_rows_tally_outcomes() {
+    let [bench, xcheck] = <[BenchRow; 2]>::try_from(rows()).unwrap();
+    assert_eq!(
+        (
+            bench.puzzles,
+            bench.answered,
+            bench.agreed,
+            bench.timed_out,
+            bench.failed
+        ),
+        (4, 2, None, 1, 1)
+    );
+    assert_eq!(bench.stats.total, us(3000));
+    assert_eq!(bench.stats.median, us(300));
+    let pps = bench.puzzles_per_sec().unwrap();
+    assert!((pps - 4.0 / 0.003).abs() < 1e-6, "{pps}");
+    assert_eq!(
+        (
+            xcheck.puzzles,
+            xcheck.answered,
+            xcheck.agreed,
+            xcheck.timed_out,
+            xcheck.failed
+        ),
+        (3, 3, Some(2), 0, 0)
+    );
+    let none = BenchRow::from_samples("f", "b", "solve", &[]);
+    assert_eq!(none.puzzles_per_sec(), None);
+    let zero = BenchRow::from_samples("f", "b", "solve", &[(Outcome::Answered, ms(0))]);
+    assert_eq!(zero.puzzles_per_sec(), None);
+}
+
+#[test]
+fn table_is_aligned_and_shows_the_numbers() {
+    let mut out = Vec::new();
+    report::write_table(&rows(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "file",
+            "backend",
+            "task",
+            "puzzles",
+            "answered",
+            "agreed",
+            "timeout",
+            "failed",
+            "puzzles/s",
+            "total",
+            "median",
+            "µs",
+            "p90",
+            "µs",
+            "max",
+            "µs"
+        ]
+    );
+    // Right-aligned numeric columns end at the same character column on every line.
+    let width = |l: &str| l.chars().count();
+    assert!(lines.iter().all(|l| width(l) == width(lines[0])), "{text}");
+    // Left-aligned text columns start together.
+    let col = |l: &str, s: &str| l[..l.find(s).unwrap()].chars().count();
+    assert_eq!(col(lines[0], "backend"), col(lines[1], "dfs"));
+    assert_eq!(col(lines[0], "backend"), col(lines[2], "dlx"));
+    let bench: Vec<&str> = lines[1].split_whitespace().collect();
+    // puzzles answered agreed timeout failed pps total median p90 max
+    assert_eq!(
+        bench[3..],
+        ["4", "2", "-", "1", "1", "1333.3", "3.00", "ms", "300", "2000", "2000"]
+    );
+    let xcheck: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(
+        xcheck[xcheck.len() - 11..],
+        ["3", "3", "2", "0", "0", "50000.0", "60.0", "µs", "20.0", "30.0", "30.0"][..]
+    );
+
+    // Without cross-checked rows there is no agreed column.
+    let mut out = Vec::new();
+    report::write_table(&rows()[..1], &mut out).unwrap();
+    assert!(!String::from_utf8(out).unwrap().contains("agreed"));
+}
+
+fn expected_records() -> Vec<RowRecord> {
+    vec![
+        RowRecord {
+            file: "easy.txt".into(),
+            backend: "dfs".into(),
+            task: "solve".into(),
+            puzzles: 4,
+            answered: 2,
+            agreed: None,
+            timed_out: 1,
+            failed: 1,
+            puzzles_per_sec: Some(4.0 / 0.003),
+            total_s: 0.003,
+            min_us: 100.0,
+            mean_us: 750.0,
+            median_us: 300.0,
+            p90_us: 2000.0,
+            max_us: 2000.0,
+        },
+        RowRecord {
+            file: "hard, \"quoted\".txt".into(),
+            backend: "dlx".into(),
+            task: "count".into(),
+            puzzles: 3,
+            answered: 3,
+            agreed: Some(2),
+            timed_out: 0,
+            failed: 0,
+            puzzles_per_sec: Some(3.0 / 0.00006),
+            total_s: 0.00006,
+            min_us: 10.0,
+            mean_us: 20.0,
+            median_us: 20.0,
+            p90_us: 30.0,
+            max_us: 30.0,
+        },
+    ]
+}
+
+fn assert_records_match(got: &[RowRecord]) {
+    let want = expected_records();
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        assert_eq!(
+            (&g.file, &g.backend, &g.task, g.puzzles, g.answered, g.agreed),
+            (&w.file, &w.backend, &w.task, w.puzzles, w.answered, w.agreed)
+        );
+        assert_eq!((g.timed_out, g.failed), (w.timed_out, w.failed));
+        assert!(close(
+            g.puzzles_per_sec.unwrap(),
+            w.puzzles_per_sec.unwrap()
+        ));
+        for (a, b) in [
+            (g.total_s, w.total_s),
+            (g.min_us, w.min_us),
+            (g.mean_us, w.mean_us),
+            (g.median_us, w.median_us),
+            (g.p90_us, w.p90_us),
+            (g.max_us, w.max_us),
+        ] {
+            assert!(close(a, b), "{g:?} vs {w:?}");
+        }
+    }
+}
+
+#[test]
+fn csv_reads_back() {
+    let mut out = Vec::new();
+    report::write_csv(&rows(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with(
+        "file,backend,task,puzzles,answered,agreed,timed_out,failed,puzzles_per_sec,total_s,"
+    ));
+    // The quoted file name survives; an absent `agreed` is an empty field.
+    assert!(text.contains("\"hard, \"\"quoted\"\".txt\""), "{text}");
+    assert!(text.contains("easy.txt,dfs,solve,4,2,,1,1,"), "{text}");
+    let got: Vec<RowRecord> = csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_records_match(&got);
+}
+
+#[test]
+fn json_reads_back() {
+    let mut out = Vec::new();
+    report::write_json(&rows(), &mut out).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(value[0]["agreed"].is_null());
+    assert_eq!(value[1]["agreed"], 2);
+    assert_eq!(value[0]["median_us"], 300.0);
+    let got: Vec<RowRecord> = serde_json::from_slice(&out).unwrap();
+    assert_records_match(&got);
+}
+
+fn tmp(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+fn series(file: &str, backend: &str, times_us: Vec<f64>) -> PlotSeries {
+    PlotSeries {
+        file: file.into(),
+        backend: backend.into(),
+        times_us,
+    }
+}
+
+/// `<text>` elements whose content (trimmed) is exactly `s`.
+fn text_elements(svg: &str, s: &str) -> usize {
+    svg.split("</text>")
+        .filter_map(|chunk| chunk.rsplit_once('>'))
+        .filter(|(_, content)| content.trim() == s)
+        .count()
+}
+
+#[test]
+fn svg_has_one_panel_per_file_and_every_backend_in_the_legend() {
+    let backends = ["dfs", "dlx", "sat"];
+    let mut all = Vec::new();
+    for (file, n) in [("easy.txt", 20), ("hard.txt", 300)] {
+        for (k, b) in backends.iter().enumerate() {
+            let times = (1..=n).map(|i| (i * (k + 1)) as f64).collect();
+            all.push(series(file, b, times));
+        }
+    }
+    let path = tmp("report_two_files.svg");
+    report::plot_svg(&all, &path, "bench <solve>").unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.trim_start().starts_with("<svg"), "{}", &svg[..100]);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(text_elements(&svg, "bench &lt;solve&gt;"), 1);
+    assert_eq!(text_elements(&svg, "easy.txt — 20 puzzles"), 1);
+    assert_eq!(text_elements(&svg, "hard.txt — 300 puzzles"), 1);
+    for b in backends {
+        // Once in the legend, once as a row label in each of the two panels.
+        assert_eq!(text_elements(&svg, b), 3, "{b}");
+    }
+    // Log axis: decade ticks, and the fastest backend's median in bold in each panel.
+    assert_eq!(text_elements(&svg, "1 µs"), 2);
+    assert_eq!(text_elements(&svg, "1 ms"), 2);
+    assert_eq!(svg.matches("font-weight=\"bold\"").count(), 1 + 2 + 2);
+    assert!(svg.contains("median 10.0 µs"), "easy/dfs median is 10 µs");
+}
+
+#[test]
+fn svg_handles_zero_times_and_one_series() {
+    let path = tmp("report_zero.svg");
+    let mut zeros = PlotSeries::from_durations("only.txt", "dfs", &[Duration::ZERO; 3]);
+    assert_eq!(zeros.times_us, [0.0; 3]);
+    zeros.times_us.push(f64::NAN);
+    let one = [zeros];
+    report::plot_svg(&one, &path, "zeros").unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text_elements(&svg, "only.txt — 3 puzzles"), 1);
+    assert!(svg.contains("median 100 ns"), "zero is drawn at 0.1 µs");
+    assert!(text_elements(&svg, "100 ns") >= 1);
+}
+
+#[test]
+fn svg_marks_missing_backends_and_rejects_empty_input() {
+    let path = tmp("report_missing.svg");
+    let s = [
+        series("a.txt", "dfs", vec![5.0, 7.0]),
+        series("a.txt", "sat", vec![50.0]),
+        series("b.txt", "dfs", vec![9.0]),
+    ];
+    report::plot_svg(&s, &path, "missing").unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text_elements(&svg, "no data"), 1);
+    assert_eq!(text_elements(&svg, "b.txt — 1 puzzle"), 1);
+
+    let err = report::plot_svg(&[], &path, "empty").unwrap_err();
+    assert!(matches!(err, ReportError::NoData), "{err}");
+    let nan = [series("a.txt", "dfs", vec![f64::NAN])];
+    assert!(matches!(
+        report::plot_svg(&nan, &path, "nan"),
+        Err(ReportError::NoData)
+    ));
+    let bad = tmp("no-such-dir/plot.svg");
+    let s = [series("a.txt", "dfs", vec![1.0])];
+    assert!(matches!(
+        report::plot_svg(&s, &bad, "bad path"),
+        Err(ReportError::Plot(_))
+    ));
+}

@@ -640,29 +640,6 @@ fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry
         first.text.chars().count()
     };
     let last = *rows.last().and_then(|r| r.last()).unwrap_or(&first);
-    if rows.len() != n && rows.len() != 2 * n {
-        let (line, msg) = if rows.len() < n {
-            (
-                last.line + 1,
-                format!(
-                    "a {} grid needs {n} rows, this one has {}",
-                    describe(n),
-                    rows.len()
-                ),
-            )
-        } else {
-            (
-                rows[n].first().map_or(last.line, |t| t.line),
-                format!(
-                    "a {} grid has {n} rows (or {} with region rows), this block has {}: separate puzzles with a blank line",
-                    describe(n),
-                    2 * n,
-                    rows.len()
-                ),
-            )
-        };
-        return Err(ParseError::new(line, 1, msg));
-    }
     let width = |row: &[Token<'_>]| -> Result<(), ParseError> {
         let (have, what) = if separated {
             (row.len(), "values")
@@ -689,9 +666,35 @@ fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry
             format!("row has {have} {what}, expected {n} like the first row (ragged grid)"),
         ))
     };
+    // A ragged row is the more precise complaint, so widths are checked first.
+    for row in &rows {
+        width(row)?;
+    }
+    if rows.len() != n && rows.len() != 2 * n {
+        let (line, msg) = if rows.len() < n {
+            (
+                last.line + 1,
+                format!(
+                    "a {} grid needs {n} rows, this one has {}",
+                    describe(n),
+                    rows.len()
+                ),
+            )
+        } else {
+            (
+                rows[n].first().map_or(last.line, |t| t.line),
+                format!(
+                    "a {} grid has {n} rows (or {} with region rows), this block has {}: separate puzzles with a blank line",
+                    describe(n),
+                    2 * n,
+                    rows.len()
+                ),
+            )
+        };
+        return Err(ParseError::new(line, 1, msg));
+    }
     let mut givens = Vec::with_capacity(n * n);
     for row in &rows[..n] {
-        width(row)?;
         if separated {
             for t in row {
                 givens.push(cell_value(t, n)?);
@@ -705,7 +708,6 @@ fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry
     } else {
         let mut labels = RegionLabels::new(n);
         for row in &rows[n..] {
-            width(row)?;
             if separated {
                 for t in row {
                     labels.push(t.text, t)?;

@@ -137,33 +137,36 @@ impl Token<'_> {
 
 /// The tokens of one line, columns counted in characters (linear time).
 pub(crate) fn line_tokens(line: &str, lineno: usize) -> impl Iterator<Item = Token<'_>> + '_ {
-    let mut chars = line.char_indices().peekable();
-    let mut col = 0;
+    // Columns are byte offsets in ASCII lines (the common case), else counted char by char.
+    let ascii = line.is_ascii();
+    let mut rest = line;
+    let mut col = 1;
     std::iter::from_fn(move || {
-        while let Some(&(_, c)) = chars.peek() {
-            if !c.is_whitespace() {
-                break;
-            }
-            chars.next();
-            col += 1;
+        let trimmed = rest.trim_start();
+        col += width(&rest[..rest.len() - trimmed.len()], ascii);
+        if trimmed.is_empty() {
+            return None;
         }
-        let (start, _) = *chars.peek()?;
-        let start_col = col + 1;
-        let mut end = line.len();
-        while let Some(&(i, c)) = chars.peek() {
-            if c.is_whitespace() {
-                end = i;
-                break;
-            }
-            chars.next();
-            col += 1;
-        }
-        Some(Token {
+        let end = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+        let (text, after) = trimmed.split_at(end);
+        let t = Token {
             line: lineno,
-            col: start_col,
-            text: &line[start..end],
-        })
+            col,
+            text,
+        };
+        col += width(text, ascii);
+        rest = after;
+        Some(t)
     })
+}
+
+/// Width of `s` in columns (characters).
+fn width(s: &str, ascii: bool) -> usize {
+    if ascii {
+        s.len()
+    } else {
+        s.chars().count()
+    }
 }
 
 /// The lines of a text, numbered from 1, with trailing whitespace (and `\r`) removed.
@@ -512,6 +515,15 @@ fn line_puzzle(
     regions: Option<Token<'_>>,
     shapes: &mut Shapes,
 ) -> Result<Puzzle, ParseError> {
+    if let Some(givens) = fast_symbols(t.text) {
+        let n = square_side(givens.len()).unwrap_or(0);
+        let shape = match regions {
+            None => shapes.standard(n, t)?,
+            Some(r) => line_regions(n, givens.len(), r, shapes)?,
+        };
+        return Puzzle::new(shape, givens).map_err(|e| model_error(t, e));
+    }
+    // Slow path, with a precise error.
     // Report a foreign character before a length that it may explain (`puzzle:count`).
     if let Some((i, (b, _))) = t
         .text
@@ -541,36 +553,53 @@ fn line_puzzle(
     push_symbols(t, n, &mut givens)?;
     let shape = match regions {
         None => shapes.standard(n, t)?,
-        Some(r) => {
-            let rlen = r.text.chars().count();
-            if rlen != len {
-                return Err(ParseError::at(
-                    &r,
-                    format!(
-                        "{rlen} region labels, the {} puzzle needs {len}",
-                        describe(n)
-                    ),
-                ));
-            }
-            let mut labels = RegionLabels::new(n);
-            for (i, c) in r.text.chars().enumerate() {
-                let at = Token {
-                    col: r.col + i,
-                    ..r
-                };
-                if !c.is_ascii_alphanumeric() {
-                    return Err(ParseError::at(
-                        &at,
-                        format!("bad region label '{}': use 0-9 or a-z", c.escape_debug()),
-                    ));
-                }
-                labels.push(c.encode_utf8(&mut [0; 4]), &at)?;
-            }
-            let map = labels.finish(&r)?;
-            shapes.jigsaw(n, map, &r)?
-        }
+        Some(r) => line_regions(n, len, r, shapes)?,
     };
     Puzzle::new(shape, givens).map_err(|e| model_error(t, e))
+}
+
+/// The givens of a well-formed line puzzle (ASCII symbols, `n²` of them with `n ≤ 35`, every
+/// value at most `n`); `None` when anything is off, and the slow path then says what.
+fn fast_symbols(text: &str) -> Option<Vec<Value>> {
+    let n = square_side(text.len()).filter(|&n| n <= MAX_LINE_SIDE)?;
+    text.bytes()
+        .map(|b| symbol_value(b as char).filter(|&v| v as usize <= n))
+        .collect()
+}
+
+/// The shape of a line jigsaw from its region-labels token.
+fn line_regions(
+    n: usize,
+    len: usize,
+    r: Token<'_>,
+    shapes: &mut Shapes,
+) -> Result<Arc<Shape>, ParseError> {
+    let rlen = r.text.chars().count();
+    if rlen != len {
+        return Err(ParseError::at(
+            &r,
+            format!(
+                "{rlen} region labels, the {} puzzle needs {len}",
+                describe(n)
+            ),
+        ));
+    }
+    let mut labels = RegionLabels::new(n);
+    for (i, c) in r.text.chars().enumerate() {
+        let at = Token {
+            col: r.col + i,
+            ..r
+        };
+        if !c.is_ascii_alphanumeric() {
+            return Err(ParseError::at(
+                &at,
+                format!("bad region label '{}': use 0-9 or a-z", c.escape_debug()),
+            ));
+        }
+        labels.push(c.encode_utf8(&mut [0; 4]), &at)?;
+    }
+    let map = labels.finish(&r)?;
+    shapes.jigsaw(n, map, &r)
 }
 
 /// Consecutive content lines, split at blank lines (comment lines are skipped).
@@ -611,29 +640,6 @@ fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry
         first.text.chars().count()
     };
     let last = *rows.last().and_then(|r| r.last()).unwrap_or(&first);
-    if rows.len() != n && rows.len() != 2 * n {
-        let (line, msg) = if rows.len() < n {
-            (
-                last.line + 1,
-                format!(
-                    "a {} grid needs {n} rows, this one has {}",
-                    describe(n),
-                    rows.len()
-                ),
-            )
-        } else {
-            (
-                rows[n].first().map_or(last.line, |t| t.line),
-                format!(
-                    "a {} grid has {n} rows (or {} with region rows), this block has {}: separate puzzles with a blank line",
-                    describe(n),
-                    2 * n,
-                    rows.len()
-                ),
-            )
-        };
-        return Err(ParseError::new(line, 1, msg));
-    }
     let width = |row: &[Token<'_>]| -> Result<(), ParseError> {
         let (have, what) = if separated {
             (row.len(), "values")
@@ -660,9 +666,35 @@ fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry
             format!("row has {have} {what}, expected {n} like the first row (ragged grid)"),
         ))
     };
+    // A ragged row is the more precise complaint, so widths are checked first.
+    for row in &rows {
+        width(row)?;
+    }
+    if rows.len() != n && rows.len() != 2 * n {
+        let (line, msg) = if rows.len() < n {
+            (
+                last.line + 1,
+                format!(
+                    "a {} grid needs {n} rows, this one has {}",
+                    describe(n),
+                    rows.len()
+                ),
+            )
+        } else {
+            (
+                rows[n].first().map_or(last.line, |t| t.line),
+                format!(
+                    "a {} grid has {n} rows (or {} with region rows), this block has {}: separate puzzles with a blank line",
+                    describe(n),
+                    2 * n,
+                    rows.len()
+                ),
+            )
+        };
+        return Err(ParseError::new(line, 1, msg));
+    }
     let mut givens = Vec::with_capacity(n * n);
     for row in &rows[..n] {
-        width(row)?;
         if separated {
             for t in row {
                 givens.push(cell_value(t, n)?);
@@ -676,7 +708,6 @@ fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry
     } else {
         let mut labels = RegionLabels::new(n);
         for row in &rows[n..] {
-            width(row)?;
             if separated {
                 for t in row {
                     labels.push(t.text, t)?;
@@ -795,6 +826,7 @@ impl JsonCursor {
 }
 
 fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
@@ -1012,6 +1044,7 @@ fn read_count_line(
 /// `#` comments and blank lines skipped).
 pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
     let mut weights = Vec::with_capacity(n * n);
+    let mut places = Vec::with_capacity(n * n);
     let mut rows = 0;
     let mut last = (0, 1);
     for (i, l) in content_lines(text) {
@@ -1038,6 +1071,7 @@ pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
                 ParseError::at(t, format!("bad weight '{}': expected an integer", t.text))
             })?;
             weights.push(w);
+            places.push((t.line, t.col));
         }
         rows += 1;
         last = (i, toks.last().map_or(1, Token::end_col));
@@ -1049,7 +1083,10 @@ pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
             format!("{rows} rows of weights, expected {n}"),
         ));
     }
-    Weights::new(n, weights).map_err(|e| ParseError::new(1, 1, e.to_string()))
+    // The model rejects weights too large to score safely: point at the largest.
+    let largest = (0..weights.len()).max_by_key(|&i| weights[i].unsigned_abs());
+    let (line, col) = largest.map_or((1, 1), |i| places[i]);
+    Weights::new(n, weights).map_err(|e| ParseError::new(line, col, e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -441,8 +441,11 @@ fn bad_weights_and_counts() {
     assert_eq!(e.line, 2, "{e}");
     let e = read_weights("1 2 3\n3 4\n", 2).unwrap_err();
     assert_eq!((e.line, e.col), (1, 5), "{e}");
-    let e = read_weights("1 2\n3 99999999999999\n", 2).unwrap_err();
-    assert!(e.message.contains("too large"), "{e}");
+    let e = read_weights("1 2\n3 -99999999999999\n", 2).unwrap_err();
+    assert!(
+        (e.line, e.col) == (2, 3) && e.message.contains("too large"),
+        "{e}"
+    );
     let bad_count = format!("# c\n{}:many\n", ".".repeat(81));
     let e = read_counts(&bad_count, false).remove(0).unwrap_err();
     assert_eq!((e.line, e.col), (2, 83), "{e}");

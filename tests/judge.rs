@@ -200,3 +200,22 @@ fn bad_input_names_line_and_column() {
     let (line, col, _) = expect_input_error(Problem::Leetcode37, "[[\"1\",");
     assert_eq!((line, col), (1, 6)); // serde_json points at the last character read
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// No input panics a judge mode (a deadline keeps accidental valid puzzles short).
+    #[test]
+    fn judge_modes_never_panic(
+        text in proptest::prop_oneof![
+            proptest::prelude::any::<String>(),
+            "[0-9?_. \n]{0,400}",
+            "1\n([0-9]{1,3} ){0,100}",
+        ],
+    ) {
+        let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+        for problem in Problem::ALL {
+            let limits = Limits::timeout(std::time::Duration::from_millis(50));
+            let _ = judge::run(problem, &text, dfs.as_ref(), &limits);
+        }
+    }
+}

@@ -17,4 +17,5 @@ pub mod backend;
 pub mod backends;
 pub mod check;
 pub mod model;
+pub mod sat;
 pub mod task;

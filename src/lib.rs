@@ -20,5 +20,6 @@ pub mod format;
 pub mod judge;
 pub mod model;
 pub mod report;
+pub mod sat;
 pub mod task;
 pub mod xcheck;

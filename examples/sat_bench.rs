@@ -1,0 +1,99 @@
+//! Puzzles per second of the `sat` backend with a uniqueness check (count limit 2), and the time
+//! to count a 122-solution puzzle.
+//!
+//! ```text
+//! cargo run --release --example sat_bench [-- [DATA_DIR] [MAX_PUZZLES] [ENCODING] [AMO]]
+//! ```
+//! DATA_DIR defaults to `../shared/data/9x9`; sets missing there are skipped with a message.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use sudoku_lab::backend::Limits;
+use sudoku_lab::backends::{self, sat::SatOptions, BackendKind, BackendOptions};
+use sudoku_lab::check;
+use sudoku_lab::model::{Puzzle, Shape};
+
+fn read_set(path: &std::path::Path, max: usize, shape: &Arc<Shape>) -> Option<Vec<Puzzle>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let puzzles = text
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .filter(|l| l.len() == 81)
+        .take(max)
+        .map(|l| {
+            let g = l
+                .chars()
+                .map(|c| c.to_digit(10).unwrap_or(0) as u16)
+                .collect();
+            Puzzle::new(shape.clone(), g).expect("81 digits")
+        })
+        .collect();
+    Some(puzzles)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = std::path::PathBuf::from(args.first().map_or("../shared/data/9x9", |s| s.as_str()));
+    let max: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let mut sat = SatOptions::default();
+    if let Some(e) = args.get(2) {
+        sat.encoding = e.parse().expect("encoding");
+    }
+    if let Some(a) = args.get(3) {
+        sat.amo = a.parse().expect("amo");
+    }
+    println!(
+        "sat backend: encoding {}, amo {}, simplify {}",
+        sat.encoding, sat.amo, sat.simplify
+    );
+    let backend = backends::create(BackendKind::Sat, &BackendOptions { sat }).expect("sat");
+    let shape = Arc::new(Shape::standard(9, false).expect("9x9"));
+    let none = Limits::none();
+    for (name, limit) in [
+        ("17_clue.txt", max),
+        ("magictour_top1465.txt", usize::MAX),
+        ("forum_hardest_1905_11plus.txt", max),
+    ] {
+        let Some(puzzles) = read_set(&dir.join(name), limit, &shape) else {
+            println!("{name}: not found in {}, skipped", dir.display());
+            continue;
+        };
+        let start = Instant::now();
+        let mut unique = 0;
+        let mut answers = Vec::with_capacity(puzzles.len());
+        for p in &puzzles {
+            let c = backend.count(p, 2, &none).expect("count");
+            unique += (c.count == 1) as usize;
+            answers.push(c);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        for (p, c) in puzzles.iter().zip(&answers) {
+            check::verify_witnesses(p, c.count, &c.witnesses).expect("checked");
+        }
+        println!(
+            "{name:32} {:6} puzzles {:8.3} s {:9.0} puzzles/s ({unique} unique)",
+            puzzles.len(),
+            secs,
+            puzzles.len() as f64 / secs
+        );
+    }
+    let p122 = "8.........59.......76...........2468....9.217...6..593...751946...936182...824735";
+    let g = p122
+        .chars()
+        .map(|c| c.to_digit(10).unwrap_or(0) as u16)
+        .collect();
+    let p = Puzzle::new(shape, g).expect("81 digits");
+    let runs = 20;
+    let start = Instant::now();
+    let mut count = 0;
+    for _ in 0..runs {
+        count = backend.count(&p, 1_000_000, &none).expect("count").count;
+    }
+    println!(
+        "count of the 122-solution puzzle: {count} in {:.2} ms",
+        start.elapsed().as_secs_f64() * 1000.0 / runs as f64
+    );
+}

@@ -1,0 +1,391 @@
+//! `sat`: the CNF encodings of [`crate::sat::encode`] solved in process by varisat.
+//!
+//! * `solve` / `count`: one incremental solver per puzzle; after each solution a blocking clause
+//!   over the chosen-digit literals of the free cells excludes it, until the formula becomes
+//!   unsatisfiable or the limit is reached (limit 2 for uniqueness).
+//! * `optimize`: the score as a pseudo-Boolean bound ([`crate::sat::objective`]); after each
+//!   solution the bound is tightened to "strictly better" on the same solver, and the final
+//!   unsatisfiable call proves optimality.
+//! * Deadlines: varisat cannot be interrupted, so with a deadline the work runs on a worker thread
+//!   and the caller waits with `recv_timeout`. At the deadline the caller returns
+//!   [`BackendError::TimedOut`] (or, for `optimize`, the best grid found so far, not proved) and
+//!   abandons the thread: it stops at its next solver call, but a long single call keeps running
+//!   (and holding its memory) in the background until it finishes. Without a deadline everything
+//!   runs on the calling thread.
+//! * Proofs: with [`SatOptions::proof`], every answer that ends in an unsatisfiable call (no
+//!   solution, a complete count such as "unique", a proved optimum) is re-derived by a fresh
+//!   varisat run on the final formula (encoding + blocking / bound clauses), which writes a DRAT
+//!   proof to the file and that formula as DIMACS to the file name plus `.cnf`. With
+//!   [`SatOptions::check_proof`] varisat's checker checks every step of that run as it is made.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+
+use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::model::{Grid, Puzzle};
+use crate::sat::encode::{self, Amo, Decoder, EncodeOptions, Encoding, Numbering};
+use crate::sat::objective::Objective;
+use crate::sat::{dimacs, ClauseSink, Cnf, Lit, Var, VarisatSink};
+
+/// Options of the `sat` backend (`--encoding`, `--amo`, `--no-simplify`, `--proof`,
+/// `--check-proof`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SatOptions {
+    pub encoding: Encoding,
+    pub amo: Amo,
+    pub simplify: bool,
+    /// Write a DRAT proof of every unsatisfiable answer here.
+    pub proof: Option<PathBuf>,
+    /// Check the proof with varisat's checker while it is produced.
+    pub check_proof: bool,
+}
+
+impl Default for SatOptions {
+    fn default() -> Self {
+        let e = EncodeOptions::default();
+        SatOptions {
+            encoding: e.encoding,
+            amo: e.amo,
+            simplify: e.simplify,
+            proof: None,
+            check_proof: false,
+        }
+    }
+}
+
+impl SatOptions {
+    pub fn encode_options(&self) -> EncodeOptions {
+        EncodeOptions {
+            encoding: self.encoding,
+            amo: self.amo,
+            simplify: self.simplify,
+        }
+    }
+}
+
+/// The varisat backend.
+pub struct Sat {
+    options: SatOptions,
+}
+
+impl Sat {
+    pub fn new(options: SatOptions) -> Sat {
+        Sat { options }
+    }
+}
+
+/// A puzzle loaded into an incremental solver; also records every clause when a proof will be
+/// needed.
+struct Session {
+    sink: VarisatSink<'static>,
+    record: Option<Cnf>,
+    decoder: Decoder,
+    /// The last call was unsatisfiable.
+    unsat: bool,
+}
+
+impl ClauseSink for Session {
+    fn n_vars(&self) -> u32 {
+        self.sink.n_vars()
+    }
+    fn reserve_vars(&mut self, n: u32) {
+        self.sink.reserve_vars(n);
+        if let Some(r) = &mut self.record {
+            r.reserve_vars(n);
+        }
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.sink.add_clause(lits);
+        if let Some(r) = &mut self.record {
+            r.add_clause(lits);
+        }
+    }
+}
+
+fn failed(e: impl std::fmt::Display) -> BackendError {
+    BackendError::Failed(e.to_string())
+}
+
+impl Session {
+    fn new(puzzle: &Puzzle, opts: &SatOptions) -> Session {
+        let mut record = opts.proof.as_ref().map(|_| Cnf::new());
+        let mut sink = VarisatSink::new(varisat::Solver::new());
+        let enc = match &mut record {
+            None => encode::encode(
+                puzzle,
+                &opts.encode_options(),
+                Numbering::Compact,
+                &mut sink,
+            ),
+            Some(r) => {
+                let enc = encode::encode(puzzle, &opts.encode_options(), Numbering::Compact, r);
+                r.feed(&mut sink);
+                enc
+            }
+        };
+        Session {
+            sink,
+            record,
+            decoder: enc.decoder,
+            unsat: false,
+        }
+    }
+
+    /// The next solution, or `None` once the formula is unsatisfiable.
+    fn next(&mut self) -> Result<Option<Grid>, BackendError> {
+        if !self.sink.solver.solve().map_err(failed)? {
+            self.unsat = true;
+            return Ok(None);
+        }
+        let model = self
+            .sink
+            .solver
+            .model()
+            .ok_or_else(|| failed("varisat reported SAT without a model"))?;
+        let mut value = vec![false; self.sink.n_vars() as usize];
+        for l in model {
+            if l.is_positive() && l.index() < value.len() {
+                value[l.index()] = true;
+            }
+        }
+        Ok(Some(self.decoder.decode(|v: Var| value[v.idx()])))
+    }
+
+    /// Excludes `grid` from further solutions.
+    fn block(&mut self, grid: &Grid) {
+        let mut clause = Vec::new();
+        self.decoder.blocking_clause(grid, &mut clause);
+        self.add_clause(&clause);
+    }
+
+    /// Writes (and optionally checks) the DRAT proof of the final unsatisfiable call.
+    fn prove(&self, path: &Path, check: bool) -> Result<(), BackendError> {
+        let Some(cnf) = &self.record else {
+            return Ok(());
+        };
+        let mut cnf_path = path.as_os_str().to_owned();
+        cnf_path.push(".cnf");
+        let comments = [format!(
+            "formula refuted by the DRAT proof in {} (sudoku-lab sat backend, compact numbering)",
+            path.display()
+        )];
+        let mut f = File::create(&cnf_path).map_err(failed)?;
+        dimacs::write(cnf, &comments, &mut f).map_err(failed)?;
+        let out = BufWriter::new(File::create(path).map_err(failed)?);
+        let mut solver = varisat::Solver::new();
+        solver.write_proof(out, varisat::ProofFormat::Drat);
+        if check {
+            solver.enable_self_checking();
+        }
+        let mut sink = VarisatSink::new(solver);
+        cnf.feed(&mut sink);
+        let sat = sink
+            .solver
+            .solve()
+            .map_err(|e| failed(format!("proof run: {e}")))?;
+        sink.solver
+            .close_proof()
+            .map_err(|e| failed(format!("proof: {e}")))?;
+        if sat {
+            return Err(failed(
+                "proof run found the final formula satisfiable (solver disagreement)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn finish_proof(&self, opts: &SatOptions) -> Result<(), BackendError> {
+        match &opts.proof {
+            Some(p) if self.unsat => self.prove(p, opts.check_proof),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What to compute.
+#[derive(Debug, Clone, Copy)]
+enum Job {
+    Count(u64),
+    Optimize,
+}
+
+enum Outcome {
+    Count(Count),
+    Optimum(Optimum),
+}
+
+/// Progress reported by `optimize`: a better grid and the upper bound on the score.
+type Improved<'a> = &'a mut dyn FnMut(i64, &Grid, i64);
+
+fn count(
+    puzzle: &Puzzle,
+    opts: &SatOptions,
+    limit: u64,
+    cancel: &AtomicBool,
+) -> Result<Count, BackendError> {
+    let limit = limit.max(1);
+    let mut s = Session::new(puzzle, opts);
+    let mut count = 0;
+    let mut witnesses = Vec::new();
+    while count < limit {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(BackendError::TimedOut);
+        }
+        let Some(g) = s.next()? else {
+            break;
+        };
+        count += 1;
+        s.block(&g);
+        if witnesses.len() < 2 {
+            witnesses.push(g);
+        }
+    }
+    s.finish_proof(opts)?;
+    Ok(Count {
+        count,
+        complete: count < limit,
+        witnesses,
+    })
+}
+
+fn optimize(
+    puzzle: &Puzzle,
+    opts: &SatOptions,
+    improved: Improved<'_>,
+    cancel: &AtomicBool,
+) -> Result<Optimum, BackendError> {
+    if puzzle.weights().is_none() {
+        return Err(BackendError::Unsupported("optimize needs weights".into()));
+    }
+    let mut s = Session::new(puzzle, opts);
+    let Some(mut best) = s.next()? else {
+        s.finish_proof(opts)?;
+        return Ok(Optimum::NoSolution);
+    };
+    let mut obj =
+        Objective::new(puzzle, &s.decoder).map_err(|e| BackendError::Unsupported(e.to_string()))?;
+    let score_of = |g: &Grid| puzzle.weights().map_or(0, |w| w.score(g));
+    loop {
+        improved(score_of(&best), &best, obj.score_bound());
+        if cancel.load(Ordering::Relaxed) {
+            return Err(BackendError::TimedOut);
+        }
+        let loss = obj.loss(puzzle, &best);
+        if !obj.require_loss_at_most(loss - 1, &mut s) {
+            // Loss 0 is the bound itself: optimal without a further call.
+            break;
+        }
+        match s.next()? {
+            Some(g) => best = g,
+            None => {
+                s.finish_proof(opts)?;
+                break;
+            }
+        }
+    }
+    Ok(Optimum::Optimal {
+        score: score_of(&best),
+        grid: best,
+    })
+}
+
+fn execute(
+    puzzle: &Puzzle,
+    opts: &SatOptions,
+    job: Job,
+    improved: Improved<'_>,
+    cancel: &AtomicBool,
+) -> Result<Outcome, BackendError> {
+    match job {
+        Job::Count(limit) => count(puzzle, opts, limit, cancel).map(Outcome::Count),
+        Job::Optimize => optimize(puzzle, opts, improved, cancel).map(Outcome::Optimum),
+    }
+}
+
+enum Msg {
+    Improved { score: i64, grid: Grid, bound: i64 },
+    Done(Result<Outcome, BackendError>),
+}
+
+impl Sat {
+    /// Runs `job` on this thread, or on a worker thread abandoned at the deadline.
+    fn run(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Outcome, BackendError> {
+        let Some(deadline) = limits.deadline else {
+            return execute(
+                puzzle,
+                &self.options,
+                job,
+                &mut |_, _, _| {},
+                &AtomicBool::new(false),
+            );
+        };
+        let (tx, rx) = mpsc::channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (p, o, c) = (puzzle.clone(), self.options.clone(), cancel.clone());
+        std::thread::Builder::new()
+            .name("sat-worker".into())
+            .spawn(move || {
+                let progress = tx.clone();
+                let mut improved = |score, grid: &Grid, bound| {
+                    let _ = progress.send(Msg::Improved {
+                        score,
+                        grid: grid.clone(),
+                        bound,
+                    });
+                };
+                let r = execute(&p, &o, job, &mut improved, &c);
+                let _ = tx.send(Msg::Done(r));
+            })
+            .map_err(failed)?;
+        let mut best: Option<(i64, Grid, i64)> = None;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(Msg::Improved { score, grid, bound }) => best = Some((score, grid, bound)),
+                Ok(Msg::Done(r)) => return r,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    cancel.store(true, Ordering::Relaxed);
+                    return match best {
+                        Some((score, grid, bound)) => Ok(Outcome::Optimum(Optimum::Incomplete {
+                            score,
+                            grid,
+                            bound: Some(bound),
+                        })),
+                        None => Err(BackendError::TimedOut),
+                    };
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(failed("the solver thread stopped without an answer"))
+                }
+            }
+        }
+    }
+}
+
+impl Backend for Sat {
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+
+    fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
+        let c = self.count(puzzle, 1, limits)?;
+        Ok(c.witnesses.into_iter().next())
+    }
+
+    fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
+        match self.run(puzzle, Job::Count(limit), limits)? {
+            Outcome::Count(c) => Ok(c),
+            Outcome::Optimum(_) => Err(failed("internal: optimum for a count")),
+        }
+    }
+
+    fn optimize(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Optimum, BackendError> {
+        match self.run(puzzle, Job::Optimize, limits)? {
+            Outcome::Optimum(o) => Ok(o),
+            Outcome::Count(_) => Err(failed("internal: count for an optimum")),
+        }
+    }
+}

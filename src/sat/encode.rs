@@ -1,0 +1,715 @@
+//! CNF encodings of a [`Puzzle`], built over the model's houses (so jigsaw regions and diagonals
+//! need nothing special), written into any [`ClauseSink`].
+//!
+//! Parts, with `x(c, d)` = "cell `c` holds digit `d`":
+//!
+//! | part        | clauses                                              | in encodings            |
+//! |-------------|------------------------------------------------------|-------------------------|
+//! | `givens`    | unit `x(c, g)` per given (only without simplification) | all                   |
+//! | `cell-alo`  | each cell holds at least one digit                   | all                     |
+//! | `cell-amo`  | each cell holds at most one digit                    | efficient, extended, triad |
+//! | `house-amo` | each digit at most once per house                    | all                     |
+//! | `house-alo` | each digit at least once per house                   | extended, triad         |
+//! | `triad`     | `t(line, region, d)` ⇔ some cell of line ∩ region holds `d`; exactly one triad per (line, d) and per (region, direction, d) | triad |
+//!
+//! On an empty 9×9 with pairwise at-most-one: minimal 8,829 clauses, efficient 11,745, extended
+//! 11,988. The `triad` encoding adds intersection variables so that unit propagation finds locked
+//! candidates (pointing / claiming).
+//!
+//! **Given simplification** (default; Kwon & Jain's "optimized encoding"): a given fixes its own
+//! variable true, the other digits of its cell false and its digit false in every peer cell. Fixed
+//! variables are removed, clauses with a true literal dropped, false literals deleted. A clause
+//! that loses all its literals stays as the empty clause (the puzzle has no solution).
+//!
+//! References: I. Lynce, J. Ouaknine, *Sudoku as a SAT Problem*, AIMATH 2006 (minimal / efficient
+//! / extended); G. Kwon, H. Jain, *Optimized CNF Encoding for Sudoku Puzzles*, LPAR 2006.
+
+use std::fmt;
+use std::io;
+
+use rustsat::encodings::am1::{self, Encode as _};
+
+use super::{dimacs, with_rustsat, ClauseSink, Cnf, Lit, Var};
+use crate::model::{Grid, Puzzle, Value};
+
+/// Which clauses to generate (see the module table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Encoding {
+    Minimal,
+    Efficient,
+    #[default]
+    Extended,
+    /// Extended plus line–region intersection (triad) variables.
+    Triad,
+}
+
+/// How an at-most-one constraint over `k` literals becomes clauses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Amo {
+    /// Pairwise for `k ≤ 9` literals, ladder above.
+    #[default]
+    Auto,
+    /// `k(k−1)/2` binary clauses, no new variables.
+    Pairwise,
+    /// Ladder / sequential counter (rustsat `Ladder`): `k−1` variables, about `3k` clauses.
+    Ladder,
+    /// 2-product (rustsat `TwoProduct`): about `2√k` variables, `2k + 4√k` clauses.
+    Product,
+    /// Bimander, groups of 4 (rustsat `Bimander`).
+    Bimander,
+    /// Commander, groups of 4 (rustsat `Commander`).
+    Commander,
+}
+
+/// Largest group `Amo::Auto` encodes pairwise.
+pub const AUTO_PAIRWISE_MAX: usize = 9;
+
+impl Encoding {
+    pub const ALL: [Encoding; 4] = [
+        Encoding::Minimal,
+        Encoding::Efficient,
+        Encoding::Extended,
+        Encoding::Triad,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Minimal => "minimal",
+            Encoding::Efficient => "efficient",
+            Encoding::Extended => "extended",
+            Encoding::Triad => "triad",
+        }
+    }
+}
+
+impl Amo {
+    pub const ALL: [Amo; 6] = [
+        Amo::Auto,
+        Amo::Pairwise,
+        Amo::Ladder,
+        Amo::Product,
+        Amo::Bimander,
+        Amo::Commander,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Amo::Auto => "auto",
+            Amo::Pairwise => "pairwise",
+            Amo::Ladder => "ladder",
+            Amo::Product => "product",
+            Amo::Bimander => "bimander",
+            Amo::Commander => "commander",
+        }
+    }
+}
+
+/// A name that is not an encoding / at-most-one encoding.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} '{name}' (choose one of: {choices})")]
+pub struct UnknownName {
+    pub what: &'static str,
+    pub name: String,
+    pub choices: String,
+}
+
+macro_rules! from_str_by_name {
+    ($t:ty, $what:literal) => {
+        impl std::str::FromStr for $t {
+            type Err = UnknownName;
+            fn from_str(s: &str) -> Result<Self, UnknownName> {
+                <$t>::ALL
+                    .into_iter()
+                    .find(|v| v.name().eq_ignore_ascii_case(s))
+                    .ok_or_else(|| UnknownName {
+                        what: $what,
+                        name: s.to_string(),
+                        choices: <$t>::ALL.map(|v| v.name()).join(", "),
+                    })
+            }
+        }
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+from_str_by_name!(Encoding, "encoding");
+from_str_by_name!(Amo, "at-most-one encoding");
+
+/// Everything that selects an encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EncodeOptions {
+    pub encoding: Encoding,
+    pub amo: Amo,
+    /// Simplify the givens away (default); `false` keeps the plain form with unit clauses.
+    pub simplify: bool,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            encoding: Encoding::Extended,
+            amo: Amo::Auto,
+            simplify: true,
+        }
+    }
+}
+
+/// How cell variables are numbered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Numbering {
+    /// `x(c, d)` has index `c·n + d − 1` (DIMACS `c·n + d`) whether or not it is fixed; auxiliary
+    /// variables start at `n³`. Used for files, so any tool can decode a model.
+    Formula,
+    /// Only the cell variables left free by simplification get indices, in `(cell, digit)` order.
+    /// Used in process: a 225×225 grid has 11.4 million cell variables but few free ones.
+    Compact,
+}
+
+/// The parts of an encoding, for statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Part {
+    CellVars,
+    Givens,
+    CellAlo,
+    CellAmo,
+    HouseAmo,
+    HouseAlo,
+    Triad,
+    Objective,
+    Blocking,
+}
+
+impl Part {
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::CellVars => "cell-vars",
+            Part::Givens => "givens",
+            Part::CellAlo => "cell-alo",
+            Part::CellAmo => "cell-amo",
+            Part::HouseAmo => "house-amo",
+            Part::HouseAlo => "house-alo",
+            Part::Triad => "triad",
+            Part::Objective => "objective",
+            Part::Blocking => "blocking",
+        }
+    }
+}
+
+/// Size of one part: new variables, clauses and literal occurrences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PartStats {
+    pub vars: u64,
+    pub clauses: u64,
+    pub lits: u64,
+}
+
+/// Per-part sizes of an encoding, in the order the parts were generated.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EncodeStats {
+    pub parts: Vec<(Part, PartStats)>,
+}
+
+impl EncodeStats {
+    pub fn total(&self) -> PartStats {
+        self.parts
+            .iter()
+            .fold(PartStats::default(), |a, (_, p)| PartStats {
+                vars: a.vars + p.vars,
+                clauses: a.clauses + p.clauses,
+                lits: a.lits + p.lits,
+            })
+    }
+    /// The sizes of one part (zero when absent).
+    pub fn part(&self, part: Part) -> PartStats {
+        self.parts
+            .iter()
+            .find(|(p, _)| *p == part)
+            .map(|&(_, s)| s)
+            .unwrap_or_default()
+    }
+}
+
+impl fmt::Display for EncodeStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<10} {:>12} {:>12} {:>12}",
+            "part", "variables", "clauses", "literals"
+        )?;
+        let mut row = |name: &str, p: PartStats| {
+            writeln!(
+                f,
+                "{name:<10} {:>12} {:>12} {:>12}",
+                p.vars, p.clauses, p.lits
+            )
+        };
+        for &(part, p) in &self.parts {
+            row(part.name(), p)?;
+        }
+        row("total", self.total())
+    }
+}
+
+/// Maps a model back to a grid, and names the literal of each free cell's digits.
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    n: usize,
+    givens: Vec<Value>,
+    /// Free `(variable, digit)` pairs of cell `c`: `cands[start[c]..start[c + 1]]`.
+    start: Vec<u32>,
+    cands: Vec<(Var, Value)>,
+    /// Cells left undecided by simplification (those with at least one free variable).
+    free_cells: Vec<u32>,
+}
+
+impl Decoder {
+    pub fn size(&self) -> usize {
+        self.n
+    }
+    /// The free `(variable, digit)` pairs of a cell (empty for a given or a fixed cell).
+    pub fn candidates(&self, cell: usize) -> &[(Var, Value)] {
+        &self.cands[self.start[cell] as usize..self.start[cell + 1] as usize]
+    }
+    /// Cells whose digit the solver decides.
+    pub fn free_cells(&self) -> &[u32] {
+        &self.free_cells
+    }
+    /// The grid of a model, `value(v)` giving the truth of variable `v`. A free cell takes the
+    /// first digit whose variable is true; a cell with none keeps its given (or 0).
+    pub fn decode(&self, value: impl Fn(Var) -> bool) -> Grid {
+        let mut cells = self.givens.clone();
+        for &c in &self.free_cells {
+            if let Some(&(_, d)) = self.candidates(c as usize).iter().find(|&&(v, _)| value(v)) {
+                cells[c as usize] = d;
+            }
+        }
+        Grid::new(self.n, cells)
+    }
+    /// The clause excluding `grid`: the negated chosen-digit literal of every free cell.
+    pub fn blocking_clause(&self, grid: &Grid, out: &mut Vec<Lit>) {
+        out.clear();
+        for &c in &self.free_cells {
+            let g = grid.cells()[c as usize];
+            if let Some(&(v, _)) = self.candidates(c as usize).iter().find(|&&(_, d)| d == g) {
+                out.push(v.neg_lit());
+            }
+        }
+    }
+}
+
+/// The result of encoding a puzzle.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    pub decoder: Decoder,
+    pub stats: EncodeStats,
+}
+
+/// A cell variable's state during encoding.
+const FALSE: u32 = u32::MAX;
+const TRUE: u32 = u32::MAX - 1;
+
+/// A literal or a constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Val {
+    True,
+    False,
+    Lit(Lit),
+}
+
+/// Wraps the sink to count clauses and literals per part.
+struct Counting<'s, S: ClauseSink + ?Sized> {
+    sink: &'s mut S,
+    clauses: u64,
+    lits: u64,
+    stats: EncodeStats,
+    mark: (u32, u64, u64),
+}
+
+impl<S: ClauseSink + ?Sized> Counting<'_, S> {
+    fn end_part(&mut self, part: Part) {
+        let now = (self.sink.n_vars(), self.clauses, self.lits);
+        let p = PartStats {
+            vars: (now.0 - self.mark.0) as u64,
+            clauses: now.1 - self.mark.1,
+            lits: now.2 - self.mark.2,
+        };
+        self.mark = now;
+        if p != PartStats::default() {
+            self.stats.parts.push((part, p));
+        }
+    }
+}
+
+impl<S: ClauseSink + ?Sized> ClauseSink for Counting<'_, S> {
+    fn n_vars(&self) -> u32 {
+        self.sink.n_vars()
+    }
+    fn reserve_vars(&mut self, n: u32) {
+        self.sink.reserve_vars(n)
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.clauses += 1;
+        self.lits += lits.len() as u64;
+        self.sink.add_clause(lits)
+    }
+}
+
+/// Builds clauses over [`Val`]s: constants are simplified away.
+struct Builder<'s, S: ClauseSink + ?Sized> {
+    out: Counting<'s, S>,
+    amo: Amo,
+    buf: Vec<Lit>,
+}
+
+impl<S: ClauseSink + ?Sized> Builder<'_, S> {
+    /// At least one of `vals`.
+    fn alo(&mut self, vals: impl Iterator<Item = Val>) {
+        self.buf.clear();
+        for v in vals {
+            match v {
+                Val::True => return,
+                Val::False => {}
+                Val::Lit(l) => self.buf.push(l),
+            }
+        }
+        self.out.add_clause(&self.buf);
+    }
+
+    /// At most one of `vals`.
+    fn amo(&mut self, vals: impl Iterator<Item = Val>) {
+        self.buf.clear();
+        let mut trues = 0;
+        for v in vals {
+            match v {
+                Val::True => trues += 1,
+                Val::False => {}
+                Val::Lit(l) => self.buf.push(l),
+            }
+        }
+        if trues >= 2 {
+            self.out.add_clause(&[]);
+        } else if trues == 1 {
+            let lits = std::mem::take(&mut self.buf);
+            for &l in &lits {
+                self.out.add_clause(&[!l]);
+            }
+            self.buf = lits;
+        } else {
+            self.amo_lits();
+        }
+    }
+
+    /// At most one of the literals in `self.buf`.
+    fn amo_lits(&mut self) {
+        let k = self.buf.len();
+        if k <= 1 {
+            return;
+        }
+        let amo = match self.amo {
+            Amo::Auto if k <= AUTO_PAIRWISE_MAX => Amo::Pairwise,
+            Amo::Auto => Amo::Ladder,
+            a => a,
+        };
+        let lits = std::mem::take(&mut self.buf);
+        if amo == Amo::Pairwise {
+            // Written out: this is the hot path for 9×9 and allocates nothing.
+            for i in 0..k {
+                for j in i + 1..k {
+                    self.out.add_clause(&[!lits[i], !lits[j]]);
+                }
+            }
+        } else {
+            let v = lits.clone();
+            with_rustsat(&mut self.out, |col, vars| {
+                // The collector never fails: our sinks grow without limit.
+                let _ = match amo {
+                    Amo::Ladder => am1::Ladder::from(v).encode(col, vars),
+                    Amo::Product => am1::TwoProduct::<am1::Pairwise>::from(v).encode(col, vars),
+                    Amo::Bimander => am1::Bimander::<4, am1::Pairwise>::from(v).encode(col, vars),
+                    _ => am1::Commander::<4, am1::Pairwise>::from(v).encode(col, vars),
+                };
+            });
+        }
+        self.buf = lits;
+    }
+}
+
+/// Encodes `puzzle` into `sink`. The sink should be empty: cell variables take the first indices.
+pub fn encode<S: ClauseSink + ?Sized>(
+    puzzle: &Puzzle,
+    opts: &EncodeOptions,
+    numbering: Numbering,
+    sink: &mut S,
+) -> Encoded {
+    let shape = puzzle.shape();
+    let n = shape.size();
+    let givens = puzzle.givens();
+    let base = sink.n_vars();
+
+    // State of every x(c, d): TRUE, FALSE, or a variable index.
+    let mut state = vec![0u32; n * n * n];
+    if opts.simplify {
+        for (c, &g) in givens.iter().enumerate() {
+            if g == 0 {
+                continue;
+            }
+            state[c * n..(c + 1) * n].fill(FALSE);
+            for &h in shape.houses_of(c) {
+                for &p in shape.house(h as usize) {
+                    let i = p as usize * n + g as usize - 1;
+                    if state[i] != TRUE {
+                        state[i] = FALSE;
+                    }
+                }
+            }
+            state[c * n + g as usize - 1] = TRUE;
+        }
+    }
+    let mut start = Vec::with_capacity(n * n + 1);
+    let mut cands = Vec::new();
+    let mut free_cells = Vec::new();
+    let mut next = base;
+    for c in 0..n * n {
+        start.push(cands.len() as u32);
+        for d in 0..n {
+            let i = c * n + d;
+            if state[i] == TRUE || state[i] == FALSE {
+                continue;
+            }
+            let v = match numbering {
+                Numbering::Formula => base + i as u32,
+                Numbering::Compact => {
+                    next += 1;
+                    next - 1
+                }
+            };
+            state[i] = v;
+            cands.push((Var::new(v), d as Value + 1));
+        }
+        if cands.len() > *start.last().unwrap_or(&0) as usize {
+            free_cells.push(c as u32);
+        }
+    }
+    start.push(cands.len() as u32);
+    let n_cell_vars = match numbering {
+        Numbering::Formula => (n * n * n) as u32,
+        Numbering::Compact => next - base,
+    };
+    sink.reserve_vars(base + n_cell_vars);
+
+    let val = |c: usize, d: usize| -> Val {
+        match state[c * n + d] {
+            TRUE => Val::True,
+            FALSE => Val::False,
+            v => Val::Lit(Var::new(v).pos_lit()),
+        }
+    };
+
+    let mut b = Builder {
+        out: Counting {
+            sink,
+            clauses: 0,
+            lits: 0,
+            stats: EncodeStats::default(),
+            mark: (base, 0, 0),
+        },
+        amo: opts.amo,
+        buf: Vec::new(),
+    };
+    b.out.end_part(Part::CellVars);
+
+    if !opts.simplify {
+        for (c, &g) in givens.iter().enumerate() {
+            if g != 0 {
+                b.alo(std::iter::once(val(c, g as usize - 1)));
+            }
+        }
+        b.out.end_part(Part::Givens);
+    }
+    for c in 0..n * n {
+        b.alo((0..n).map(|d| val(c, d)));
+    }
+    b.out.end_part(Part::CellAlo);
+    if opts.encoding != Encoding::Minimal {
+        for c in 0..n * n {
+            b.amo((0..n).map(|d| val(c, d)));
+        }
+        b.out.end_part(Part::CellAmo);
+    }
+    for h in shape.houses() {
+        for d in 0..n {
+            b.amo(h.iter().map(|&c| val(c as usize, d)));
+        }
+    }
+    b.out.end_part(Part::HouseAmo);
+    if matches!(opts.encoding, Encoding::Extended | Encoding::Triad) {
+        for h in shape.houses() {
+            for d in 0..n {
+                b.alo(h.iter().map(|&c| val(c as usize, d)));
+            }
+        }
+        b.out.end_part(Part::HouseAlo);
+    }
+    if opts.encoding == Encoding::Triad {
+        encode_triads(puzzle, &val, &mut b);
+        b.out.end_part(Part::Triad);
+    }
+    Encoded {
+        decoder: Decoder {
+            n,
+            givens: givens.to_vec(),
+            start,
+            cands,
+            free_cells,
+        },
+        stats: b.out.stats,
+    }
+}
+
+/// Triads: for every line (row or column) `L`, region `R` meeting it and digit `d`, a value
+/// `t(L, R, d)` ⇔ some cell of `L ∩ R` holds `d`; then exactly one triad per `(L, d)` and, per
+/// direction, exactly one per `(R, d)`.
+fn encode_triads<S: ClauseSink + ?Sized>(
+    puzzle: &Puzzle,
+    val: &dyn Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    let shape = puzzle.shape();
+    let n = shape.size();
+    for dir in 0..2 {
+        // segments[line] = [(region, cells of line ∩ region)]
+        let mut segments: Vec<Vec<(usize, Vec<usize>)>> = vec![Vec::new(); n];
+        for (line, segs) in segments.iter_mut().enumerate() {
+            for &c in shape.house(dir * n + line) {
+                let r = shape.region_of(c as usize);
+                match segs.iter_mut().find(|(reg, _)| *reg == r) {
+                    Some((_, cells)) => cells.push(c as usize),
+                    None => segs.push((r, vec![c as usize])),
+                }
+            }
+        }
+        for d in 0..n {
+            // triads[line] = [(region, value)]
+            let mut triads: Vec<Vec<(usize, Val)>> = Vec::with_capacity(n);
+            for segs in &segments {
+                let mut row = Vec::with_capacity(segs.len());
+                for (r, cells) in segs {
+                    row.push((*r, define_or(cells.iter().map(|&c| val(c, d)), b)));
+                }
+                triads.push(row);
+            }
+            for row in &triads {
+                b.alo(row.iter().map(|&(_, v)| v));
+                b.amo(row.iter().map(|&(_, v)| v));
+            }
+            for r in 0..n {
+                let of_region = || {
+                    triads
+                        .iter()
+                        .flat_map(|row| row.iter().filter(|&&(reg, _)| reg == r))
+                        .map(|&(_, v)| v)
+                };
+                b.alo(of_region());
+                b.amo(of_region());
+            }
+        }
+    }
+}
+
+/// A value equal to the disjunction of `vals` (a new variable unless it is constant or a single
+/// literal).
+fn define_or<S: ClauseSink + ?Sized>(
+    vals: impl Iterator<Item = Val>,
+    b: &mut Builder<'_, S>,
+) -> Val {
+    let mut lits = Vec::new();
+    for v in vals {
+        match v {
+            Val::True => return Val::True,
+            Val::False => {}
+            Val::Lit(l) => lits.push(l),
+        }
+    }
+    match lits.len() {
+        0 => Val::False,
+        1 => Val::Lit(lits[0]),
+        _ => {
+            let t = b.out.new_var().pos_lit();
+            for &l in &lits {
+                b.out.add_clause(&[t, !l]);
+            }
+            lits.push(!t);
+            b.out.add_clause(&lits);
+            Val::Lit(t)
+        }
+    }
+}
+
+/// The comment header of a DIMACS file: how to decode a model.
+pub fn dimacs_header(puzzle: &Puzzle, opts: &EncodeOptions, stats: &EncodeStats) -> Vec<String> {
+    let n = puzzle.size();
+    let mut h = vec![
+        format!(
+            "sudoku-lab CNF: side {n}, encoding {}, at-most-one {}, givens {}",
+            opts.encoding,
+            opts.amo,
+            if opts.simplify {
+                "simplified away"
+            } else {
+                "as unit clauses"
+            }
+        ),
+        format!(
+            "variable x(cell, digit) = cell*{n} + digit, cell = row*{n} + col (row, col from 0), digit 1..{n}"
+        ),
+        format!(
+            "a model puts digit d in cell c when x(c, d) is true; variables above {} are auxiliary (total {})",
+            n * n * n,
+            stats.total().vars
+        ),
+    ];
+    if opts.simplify {
+        h.push(
+            "given cells keep their given digit (their variables, fixed by simplification, appear in no clause)"
+                .into(),
+        );
+    }
+    h.push("givens (row by row, 0 = empty):".into());
+    for row in puzzle.givens().chunks(n) {
+        let r: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+        h.push(format!("  {}", r.join(" ")));
+    }
+    h.extend(stats.to_string().lines().map(|l| format!("stats {l}")));
+    h
+}
+
+/// Encodes `puzzle` in the formula numbering and writes DIMACS CNF with the decoding header
+/// (`sudoku-lab encode --to dimacs`). Returns the per-part statistics (`--stats`).
+pub fn to_dimacs(
+    puzzle: &Puzzle,
+    opts: &EncodeOptions,
+    out: &mut impl io::Write,
+) -> io::Result<EncodeStats> {
+    let mut cnf = Cnf::new();
+    let enc = encode(puzzle, opts, Numbering::Formula, &mut cnf);
+    dimacs::write(&cnf, &dimacs_header(puzzle, opts, &enc.stats), out)?;
+    Ok(enc.stats)
+}
+
+/// The grid a DIMACS model (formula numbering, as written by [`to_dimacs`]) stands for.
+/// `model` holds the true literals (DIMACS numbers, positive or negative, any order).
+pub fn decode_dimacs_model(puzzle: &Puzzle, model: &[i64]) -> Grid {
+    let n = puzzle.size();
+    let mut cells = puzzle.givens().to_vec();
+    for &x in model {
+        if x > 0 && (x as usize) <= n * n * n {
+            let i = x as usize - 1;
+            let (c, d) = (i / n, i % n + 1);
+            if cells[c] == 0 {
+                cells[c] = d as Value;
+            }
+        }
+    }
+    Grid::new(n, cells)
+}

@@ -1,0 +1,195 @@
+//! SAT vocabulary shared by the encodings, the DIMACS files and the in-process solvers.
+//!
+//! * Literals and variables are rustsat's [`Lit`] and [`Var`]: 0-based inside, 1-based DIMACS
+//!   (`Lit::to_ipasir`) only in files.
+//! * Cell variables: `x(cell, digit)` is true when `cell` holds `digit`. In the *formula* numbering
+//!   (the one written to DIMACS) its 0-based index is `cell * n + (digit - 1)`, so its DIMACS number
+//!   is `cell * n + digit` with `cell = row * n + col`; auxiliary variables (at-most-one helpers,
+//!   triads, objective) come after the `n³` cell variables. The *compact* numbering used in process
+//!   gives indices only to the cell variables that given simplification leaves free; see
+//!   [`encode::Numbering`].
+//! * Every encoding writes into one [`ClauseSink`]: the [`Cnf`] container (for files) and the
+//!   varisat solver both implement it, so the same code feeds a file or a solver.
+//!   [`RsCollector`] lets rustsat's own encodings write into any sink.
+
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::ManageVars;
+pub use rustsat::types::{Lit, Var};
+
+pub mod dimacs;
+pub mod encode;
+pub mod objective;
+
+/// Where clauses go: a CNF container, a DIMACS writer or a solver.
+pub trait ClauseSink {
+    /// Number of variables in use (indices `0..n_vars()`).
+    fn n_vars(&self) -> u32;
+    /// Makes sure variables `0..n` exist (new ones are free).
+    fn reserve_vars(&mut self, n: u32);
+    /// Adds one clause (the empty clause makes the formula unsatisfiable).
+    fn add_clause(&mut self, lits: &[Lit]);
+    /// A fresh variable.
+    fn new_var(&mut self) -> Var {
+        let v = self.n_vars();
+        self.reserve_vars(v + 1);
+        Var::new(v)
+    }
+}
+
+/// A CNF formula: one flat literal buffer plus clause end offsets.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cnf {
+    n_vars: u32,
+    lits: Vec<Lit>,
+    ends: Vec<usize>,
+}
+
+impl Cnf {
+    pub fn new() -> Cnf {
+        Cnf::default()
+    }
+    pub fn n_clauses(&self) -> usize {
+        self.ends.len()
+    }
+    /// Total number of literal occurrences.
+    pub fn n_lits(&self) -> usize {
+        self.lits.len()
+    }
+    /// The clauses, in the order they were added.
+    pub fn clauses(&self) -> impl ExactSizeIterator<Item = &[Lit]> + '_ {
+        self.ends.iter().enumerate().map(|(i, &end)| {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] };
+            &self.lits[start..end]
+        })
+    }
+    /// Adds every clause of this formula to `sink` (and its variables).
+    pub fn feed(&self, sink: &mut impl ClauseSink) {
+        sink.reserve_vars(self.n_vars);
+        for c in self.clauses() {
+            sink.add_clause(c);
+        }
+    }
+}
+
+impl ClauseSink for Cnf {
+    fn n_vars(&self) -> u32 {
+        self.n_vars
+    }
+    fn reserve_vars(&mut self, n: u32) {
+        self.n_vars = self.n_vars.max(n);
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        if let Some(m) = lits.iter().map(|l| l.vidx32() + 1).max() {
+            self.reserve_vars(m);
+        }
+        self.lits.extend_from_slice(lits);
+        self.ends.push(self.lits.len());
+    }
+}
+
+/// The varisat literal for a rustsat literal.
+pub fn to_varisat(l: Lit) -> varisat::Lit {
+    varisat::Lit::from_index(l.vidx(), l.is_pos())
+}
+
+/// An in-process varisat solver as a clause sink.
+pub struct VarisatSink<'a> {
+    pub solver: varisat::Solver<'a>,
+    n_vars: u32,
+    buf: Vec<varisat::Lit>,
+}
+
+impl<'a> VarisatSink<'a> {
+    pub fn new(solver: varisat::Solver<'a>) -> VarisatSink<'a> {
+        VarisatSink {
+            solver,
+            n_vars: 0,
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl ClauseSink for VarisatSink<'_> {
+    fn n_vars(&self) -> u32 {
+        self.n_vars
+    }
+    fn reserve_vars(&mut self, n: u32) {
+        self.n_vars = self.n_vars.max(n);
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        use varisat::ExtendFormula;
+        self.buf.clear();
+        self.buf.extend(lits.iter().map(|&l| to_varisat(l)));
+        if let Some(m) = lits.iter().map(|l| l.vidx32() + 1).max() {
+            self.reserve_vars(m);
+        }
+        self.solver.add_clause(&self.buf);
+    }
+}
+
+/// Adapts a [`ClauseSink`] to rustsat's clause collector and variable manager, so rustsat's
+/// encodings (at-most-one, pseudo-Boolean) write straight into the sink.
+pub struct RsCollector<'s, S: ClauseSink + ?Sized> {
+    pub sink: &'s mut S,
+}
+
+/// Fresh variables for a rustsat encoding, starting after the sink's; hand the final count
+/// back with [`ClauseSink::reserve_vars`] (see [`with_rustsat`]).
+pub struct RsVars {
+    next: u32,
+}
+
+/// Runs a rustsat encoding into `sink`: `f` gets the clause collector and the variable manager.
+pub fn with_rustsat<S: ClauseSink + ?Sized, R>(
+    sink: &mut S,
+    f: impl FnOnce(&mut RsCollector<'_, S>, &mut RsVars) -> R,
+) -> R {
+    let mut vars = RsVars {
+        next: sink.n_vars(),
+    };
+    let r = {
+        let mut col = RsCollector { sink: &mut *sink };
+        f(&mut col, &mut vars)
+    };
+    sink.reserve_vars(vars.next);
+    r
+}
+
+impl<S: ClauseSink + ?Sized> CollectClauses for RsCollector<'_, S> {
+    fn n_clauses(&self) -> usize {
+        0 // not tracked; rustsat only uses it for statistics
+    }
+    fn extend_clauses<T>(&mut self, cl_iter: T) -> Result<(), rustsat::OutOfMemory>
+    where
+        T: IntoIterator<Item = rustsat::types::Clause>,
+    {
+        for cl in cl_iter {
+            self.sink.add_clause(&cl[..]);
+        }
+        Ok(())
+    }
+}
+
+impl ManageVars for RsVars {
+    fn new_var(&mut self) -> Var {
+        self.next += 1;
+        Var::new(self.next - 1)
+    }
+    fn max_var(&self) -> Option<Var> {
+        self.next.checked_sub(1).map(Var::new)
+    }
+    fn increase_next_free(&mut self, v: Var) -> bool {
+        let grew = v.idx32() > self.next;
+        self.next = self.next.max(v.idx32());
+        grew
+    }
+    fn combine(&mut self, other: Self) {
+        self.next = self.next.max(other.next);
+    }
+    fn n_used(&self) -> u32 {
+        self.next
+    }
+    fn forget_from(&mut self, min_var: Var) {
+        self.next = self.next.min(min_var.idx32());
+    }
+}

@@ -1,0 +1,118 @@
+//! The weighted score as a pseudo-Boolean constraint, tightened incrementally.
+//!
+//! Every row holds each digit once, so the digits of the free cells add up to a constant `S`.
+//! With `m` the least weight of a free cell, `Σ w·d = m·S + Σ (w − m)·d` over free cells: only
+//! `w − m` matters (on the 9×9 pyramid the border ring, weight 6, drops out). Writing `dmax(c)` for
+//! the largest candidate of cell `c`, the score is `offset − loss` with
+//! `loss = Σ (w(c) − m)·(dmax(c) − d)·x(c, d) ≥ 0`, so "score ≥ K" is the upper bound
+//! `loss ≤ offset − K`, encoded by rustsat's generalized totalizer (Joshi, Martins, Manquinho,
+//! *Generalized Totalizer Encoding for Pseudo-Boolean Constraints*, CP 2015) and extended lazily
+//! as the bound tightens.
+
+use rustsat::encodings::pb::{BoundUpper, BoundUpperIncremental, GeneralizedTotalizer};
+
+use super::encode::Decoder;
+use super::{with_rustsat, ClauseSink};
+use crate::model::{Grid, Puzzle, Weights};
+
+/// `score = offset − loss` and the totalizer over the loss.
+pub struct Objective {
+    offset: i64,
+    gte: GeneralizedTotalizer,
+    weight_sum: i64,
+}
+
+/// Why the objective cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ObjectiveError {
+    #[error("optimize needs weights on the puzzle")]
+    NoWeights,
+    #[error("the loss weights sum to {0}, too large for the totalizer")]
+    TooLarge(i128),
+}
+
+impl Objective {
+    pub fn new(puzzle: &Puzzle, decoder: &Decoder) -> Result<Objective, ObjectiveError> {
+        let weights: &Weights = puzzle.weights().ok_or(ObjectiveError::NoWeights)?;
+        let w = weights.as_slice();
+        let n = puzzle.size() as i64;
+        let free = decoder.free_cells();
+        let m = free.iter().map(|&c| w[c as usize]).min().unwrap_or(0);
+        // Cells that are not free are givens (in any puzzle with a solution).
+        let mut is_free = vec![false; w.len()];
+        for &c in free {
+            is_free[c as usize] = true;
+        }
+        let fixed = || {
+            puzzle
+                .givens()
+                .iter()
+                .zip(w)
+                .zip(&is_free)
+                .filter(|(_, &f)| !f)
+                .map(|(gw, _)| gw)
+        };
+        let fixed_digit_sum: i64 = fixed().map(|(&g, _)| g as i64).sum();
+        let s = n * n * (n + 1) / 2 - fixed_digit_sum;
+        let mut lits = Vec::new();
+        let mut max_part: i128 = 0;
+        let mut weight_sum: i128 = 0;
+        for &c in free {
+            let cands = decoder.candidates(c as usize);
+            let dmax = cands.iter().map(|&(_, d)| d as i64).max().unwrap_or(0);
+            let wc = w[c as usize] - m;
+            max_part += (wc * dmax) as i128;
+            for &(v, d) in cands {
+                let lw = wc * (dmax - d as i64);
+                if lw > 0 {
+                    lits.push((v.pos_lit(), lw as usize));
+                    weight_sum += lw as i128;
+                }
+            }
+        }
+        if weight_sum > (1i128 << 40) {
+            return Err(ObjectiveError::TooLarge(weight_sum));
+        }
+        let given_score: i64 = fixed().map(|(&g, &wc)| g as i64 * wc).sum();
+        Ok(Objective {
+            offset: given_score + m * s + max_part as i64,
+            gte: lits.into_iter().collect(),
+            weight_sum: weight_sum as i64,
+        })
+    }
+
+    /// The loss of a solution grid (`offset − score`).
+    pub fn loss(&self, puzzle: &Puzzle, grid: &Grid) -> i64 {
+        let score = puzzle.weights().map_or(0, |w| w.score(grid));
+        self.offset - score
+    }
+
+    /// An upper bound on the score of any solution (loss 0).
+    pub fn score_bound(&self) -> i64 {
+        self.offset
+    }
+
+    /// Adds clauses so that every remaining solution has `loss ≤ ub`. Returns `false` when that
+    /// is impossible outright (`ub < 0`); nothing is added then.
+    pub fn require_loss_at_most(&mut self, ub: i64, sink: &mut impl ClauseSink) -> bool {
+        if ub < 0 {
+            return false;
+        }
+        if ub >= self.weight_sum {
+            return true;
+        }
+        let ub = ub as usize;
+        let gte = &mut self.gte;
+        with_rustsat(sink, |col, vars| {
+            // Our collectors never run out of memory.
+            let _ = gte.encode_ub_change(ub..=ub, col, vars);
+        });
+        // Encoded just above, so enforcing cannot fail.
+        if let Ok(units) = self.gte.enforce_ub(ub) {
+            for u in units {
+                sink.add_clause(&[u]);
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,409 @@
+//! The SAT encodings and the `sat` backend: clause counts, solution counts under every encoding,
+//! DIMACS round trips, agreement with `dfs`, deadlines and proofs.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use sudoku_lab::backend::{BackendError, Limits};
+use sudoku_lab::backends::{self, sat::SatOptions, BackendKind, BackendOptions};
+use sudoku_lab::model::{Puzzle, Shape, Weights};
+use sudoku_lab::sat::encode::{self, Amo, EncodeOptions, Encoding, Numbering, Part};
+use sudoku_lab::sat::{dimacs, Cnf};
+use sudoku_lab::task::{self, Answer, RunError, Task};
+
+/// A puzzle with 122 solutions (serg_benchmark.counts).
+const P122: &str =
+    "8.........59.......76...........2468....9.217...6..593...751946...936182...824735";
+
+fn empty(n: usize) -> Puzzle {
+    Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), vec![0; n * n]).unwrap()
+}
+
+fn parse_line(line: &str) -> Puzzle {
+    let n = (line.len() as f64).sqrt() as usize;
+    let givens = line
+        .chars()
+        .map(|ch| ch.to_digit(36).unwrap_or(0) as u16)
+        .collect();
+    Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
+}
+
+fn sat_with(o: SatOptions) -> Box<dyn sudoku_lab::backend::Backend> {
+    backends::create(BackendKind::Sat, &BackendOptions { sat: o }).unwrap()
+}
+
+fn sat() -> Box<dyn sudoku_lab::backend::Backend> {
+    sat_with(SatOptions::default())
+}
+
+fn dfs() -> Box<dyn sudoku_lab::backend::Backend> {
+    backends::create(BackendKind::Dfs, &BackendOptions::default()).unwrap()
+}
+
+fn clauses(puzzle: &Puzzle, encoding: Encoding, amo: Amo, simplify: bool) -> Cnf {
+    let mut cnf = Cnf::new();
+    let opts = EncodeOptions {
+        encoding,
+        amo,
+        simplify,
+    };
+    encode::encode(puzzle, &opts, Numbering::Formula, &mut cnf);
+    cnf
+}
+
+#[test]
+fn clause_counts_on_the_empty_9x9() {
+    let p = empty(9);
+    for (e, want) in [
+        (Encoding::Minimal, 8_829),
+        (Encoding::Efficient, 11_745),
+        (Encoding::Extended, 11_988),
+    ] {
+        for simplify in [false, true] {
+            // Nothing to simplify on an empty grid.
+            assert_eq!(
+                clauses(&p, e, Amo::Pairwise, simplify).n_clauses(),
+                want,
+                "{e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn pairwise_blows_up_on_25x25() {
+    let cnf = clauses(&empty(25), Encoding::Extended, Amo::Pairwise, false);
+    assert_eq!(cnf.n_clauses(), 752_500);
+    let compact = clauses(&empty(25), Encoding::Extended, Amo::Ladder, false);
+    assert!(compact.n_clauses() < 200_000, "{}", compact.n_clauses());
+}
+
+#[test]
+fn stats_add_up() {
+    let p = parse_line(
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    );
+    let mut cnf = Cnf::new();
+    let opts = EncodeOptions::default();
+    let enc = encode::encode(&p, &opts, Numbering::Compact, &mut cnf);
+    let t = enc.stats.total();
+    assert_eq!(t.clauses as usize, cnf.n_clauses());
+    assert_eq!(t.lits as usize, cnf.n_lits());
+    assert_eq!(t.vars as u32, sudoku_lab::sat::ClauseSink::n_vars(&cnf));
+    assert!(enc.stats.part(Part::HouseAlo).clauses > 0);
+    assert_eq!(enc.stats.part(Part::Givens).clauses, 0);
+    // Simplification removes the 17 givens and their consequences.
+    assert!(t.vars < 729 - 17 * 9);
+}
+
+#[test]
+fn empty_4x4_has_288_solutions_under_every_encoding() {
+    let p = empty(4);
+    for encoding in Encoding::ALL {
+        for amo in Amo::ALL {
+            for simplify in [true, false] {
+                let b = sat_with(SatOptions {
+                    encoding,
+                    amo,
+                    simplify,
+                    ..Default::default()
+                });
+                let a = task::run(b.as_ref(), &p, Task::Count { limit: 1000 }, &Limits::none())
+                    .unwrap();
+                assert_eq!(a.count(), Some((288, true)), "{encoding} {amo} {simplify}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_amo_counts_a_9x9_with_givens() {
+    // 122 solutions (from serg_benchmark.counts).
+    let p = parse_line(
+        "..1.....8.......4.......2.7..2.9..........1.3.7.....5.9...........84.6...7......5",
+    );
+    let want = task::run(
+        dfs().as_ref(),
+        &p,
+        Task::Count { limit: 1000 },
+        &Limits::none(),
+    )
+    .unwrap()
+    .count();
+    for encoding in Encoding::ALL {
+        for amo in [Amo::Ladder, Amo::Product, Amo::Bimander, Amo::Commander] {
+            let b = sat_with(SatOptions {
+                encoding,
+                amo,
+                ..Default::default()
+            });
+            let a =
+                task::run(b.as_ref(), &p, Task::Count { limit: 1000 }, &Limits::none()).unwrap();
+            assert_eq!(a.count(), want, "{encoding} {amo}");
+        }
+    }
+}
+
+#[test]
+fn dimacs_round_trip() {
+    let p = parse_line(
+        "..1.....8.......4.......2.7..2.9..........1.3.7.....5.9...........84.6...7......5",
+    );
+    for encoding in Encoding::ALL {
+        for simplify in [true, false] {
+            let opts = EncodeOptions {
+                encoding,
+                amo: Amo::Commander,
+                simplify,
+            };
+            let mut text = Vec::new();
+            let stats = encode::to_dimacs(&p, &opts, &mut text).unwrap();
+            let back = dimacs::read(&text[..]).unwrap();
+            let want = clauses(&p, encoding, Amo::Commander, simplify);
+            assert_eq!(back, want);
+            assert_eq!(stats.total().clauses as usize, back.n_clauses());
+        }
+    }
+    assert!(dimacs::read(&b"p cnf 2 1\n1 -3 0\n"[..]).is_err());
+    assert!(dimacs::read(&b"p cnf 2 2\n1 -2 0\n"[..]).is_err());
+    assert!(dimacs::read(&b"1 2 0\n"[..]).is_err());
+}
+
+/// Reads a 9×9 judge sample (whitespace-separated digits) with pyramid weights.
+fn noip(i: usize) -> (Puzzle, i64) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sat");
+    let text = std::fs::read_to_string(format!("{dir}/noip2009-sample{i}.in")).unwrap();
+    let givens: Vec<u16> = text
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let shape = Arc::new(Shape::standard(9, false).unwrap());
+    let p = Puzzle::new(shape, givens)
+        .unwrap()
+        .with_weights(Arc::new(Weights::pyramid(9)))
+        .unwrap();
+    let want = std::fs::read_to_string(format!("{dir}/noip2009-sample{i}.out")).unwrap();
+    (p, want.trim().parse().unwrap())
+}
+
+fn optimum(a: &Answer) -> (i64, bool) {
+    match a {
+        Answer::Optimum { score, proved, .. } => (*score, *proved),
+        other => panic!("not an optimum: {other:?}"),
+    }
+}
+
+#[test]
+fn judge_samples_optimize() {
+    for i in 0..3 {
+        let (p, want) = noip(i);
+        for encoding in [Encoding::Extended, Encoding::Minimal] {
+            let b = sat_with(SatOptions {
+                encoding,
+                ..Default::default()
+            });
+            let a = task::run(b.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+            assert_eq!(optimum(&a), (want, true), "sample {i} {encoding}");
+        }
+    }
+    let p = empty(9)
+        .with_weights(Arc::new(Weights::pyramid(9)))
+        .unwrap();
+    let a = task::run(sat().as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+    assert_eq!(optimum(&a), (2906, true));
+}
+
+#[test]
+fn judge_samples_solve_and_count() {
+    for i in 0..3 {
+        let (p, _) = noip(i);
+        let want = task::run(
+            dfs().as_ref(),
+            &p,
+            Task::Count { limit: 20 },
+            &Limits::none(),
+        )
+        .unwrap()
+        .count();
+        let a = task::run(
+            sat().as_ref(),
+            &p,
+            Task::Count { limit: 20 },
+            &Limits::none(),
+        )
+        .unwrap();
+        assert_eq!(a.count(), want);
+        assert!(matches!(
+            task::run(sat().as_ref(), &p, Task::Solve, &Limits::none()).unwrap(),
+            Answer::Solved(_)
+        ));
+    }
+}
+
+#[test]
+fn unsolvable_and_clashing_puzzles() {
+    let p = parse_line(
+        "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",
+    );
+    for simplify in [true, false] {
+        let b = sat_with(SatOptions {
+            simplify,
+            ..Default::default()
+        });
+        for t in [Task::Solve, Task::Unique, Task::Count { limit: 5 }] {
+            let a = task::run(b.as_ref(), &p, t, &Limits::none()).unwrap();
+            assert_eq!(a, Answer::NoSolution);
+        }
+    }
+    let clash = parse_line("11..............");
+    let a = task::run(sat().as_ref(), &clash, Task::Unique, &Limits::none()).unwrap();
+    assert_eq!(a, Answer::NoSolution);
+}
+
+#[test]
+fn a_tiny_deadline_times_out_promptly_or_answers_correctly() {
+    let p = empty(9);
+    let start = Instant::now();
+    let r = task::run(
+        sat().as_ref(),
+        &p,
+        Task::Count { limit: 1_000_000 },
+        &Limits::timeout(Duration::from_millis(50)),
+    );
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert_eq!(r, Err(RunError::Backend(BackendError::TimedOut)));
+
+    // Optimize with a deadline: proved, or a checked grid without proof; never wrong.
+    let p = empty(16)
+        .with_weights(Arc::new(Weights::pyramid(16)))
+        .unwrap();
+    let start = Instant::now();
+    let r = task::run(
+        sat().as_ref(),
+        &p,
+        Task::Optimize,
+        &Limits::timeout(Duration::from_millis(100)),
+    );
+    assert!(start.elapsed() < Duration::from_secs(2));
+    match r {
+        Ok(Answer::Optimum { .. }) | Err(RunError::Backend(BackendError::TimedOut)) => {}
+        other => panic!("{other:?}"),
+    }
+
+    // A generous deadline gives the same answer as none.
+    let q = parse_line(P122);
+    let a = task::run(
+        sat().as_ref(),
+        &q,
+        Task::Count { limit: 1000 },
+        &Limits::timeout(Duration::from_secs(60)),
+    )
+    .unwrap();
+    assert_eq!(a.count(), Some((122, true)));
+}
+
+#[test]
+fn proofs_are_written_and_checked() {
+    let dir = std::env::temp_dir().join(format!("sudoku-lab-sat-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let proof = dir.join("p.drat");
+    let b = sat_with(SatOptions {
+        proof: Some(proof.clone()),
+        check_proof: true,
+        ..Default::default()
+    });
+    // No solution.
+    let p = parse_line(
+        "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",
+    );
+    assert_eq!(
+        task::run(b.as_ref(), &p, Task::Solve, &Limits::none()).unwrap(),
+        Answer::NoSolution
+    );
+    assert!(std::fs::metadata(&proof).unwrap().len() > 0);
+    let cnf = std::fs::read(dir.join("p.drat.cnf")).unwrap();
+    assert!(dimacs::read(&cnf[..]).unwrap().n_clauses() > 0);
+    std::fs::remove_file(&proof).unwrap();
+    // Uniqueness and optimality end unsatisfiable too.
+    let (q, want) = noip(0);
+    assert!(matches!(
+        task::run(b.as_ref(), &q, Task::Optimize, &Limits::none()).unwrap(),
+        Answer::Optimum { score, proved: true, .. } if score == want
+    ));
+    assert!(std::fs::metadata(&proof).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A random puzzle: a solution of the empty shape (from `dfs`) with its digits relabelled, some
+/// cells blanked, and sometimes one cell overwritten (which may leave no solution).
+fn random_puzzle(
+    n: usize,
+    diagonals: bool,
+    perm: Vec<usize>,
+    keep: Vec<bool>,
+    poke: Option<(usize, u16)>,
+) -> Puzzle {
+    let shape = Arc::new(Shape::standard(n, diagonals).unwrap());
+    let blank = Puzzle::new(shape.clone(), vec![0; n * n]).unwrap();
+    let grid = dfs().solve(&blank, &Limits::none()).unwrap().unwrap();
+    let mut givens: Vec<u16> = grid
+        .cells()
+        .iter()
+        .zip(&keep)
+        .map(|(&v, &k)| {
+            if k {
+                perm[v as usize - 1] as u16 + 1
+            } else {
+                0
+            }
+        })
+        .collect();
+    if let Some((cell, v)) = poke {
+        givens[cell % (n * n)] = v % (n as u16 + 1);
+    }
+    Puzzle::new(shape, givens)
+        .unwrap()
+        .with_weights(Arc::new(Weights::pyramid(n)))
+        .unwrap()
+}
+
+fn arb_puzzle() -> impl Strategy<Value = Puzzle> {
+    (
+        prop_oneof![Just(4usize), Just(6usize), Just(9usize)],
+        any::<bool>(),
+    )
+        .prop_flat_map(|(n, diagonals)| {
+            let density = if n == 9 { 0.45 } else { 0.25 };
+            (
+                Just(n),
+                Just(diagonals && n != 6),
+                Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+                proptest::collection::vec(proptest::bool::weighted(density), n * n),
+                proptest::option::weighted(0.2, (any::<usize>(), any::<u16>())),
+            )
+        })
+        .prop_map(|(n, d, perm, keep, poke)| random_puzzle(n, d, perm, keep, poke))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn sat_agrees_with_dfs(p in arb_puzzle(), encoding in prop::sample::select(Encoding::ALL.to_vec()),
+                           amo in prop::sample::select(Amo::ALL.to_vec()), simplify in any::<bool>()) {
+        let s = sat_with(SatOptions { encoding, amo, simplify, ..Default::default() });
+        let d = dfs();
+        let none = Limits::none();
+        let tasks = [Task::Solve, Task::Count { limit: 20 }, Task::Unique, Task::Optimize];
+        for t in tasks {
+            let a = task::run(s.as_ref(), &p, t, &none).unwrap();
+            let b = task::run(d.as_ref(), &p, t, &none).unwrap();
+            prop_assert_eq!(a.status(), b.status(), "{:?}", t);
+            prop_assert_eq!(a.count(), b.count(), "{:?}", t);
+            if t == Task::Optimize && a != Answer::NoSolution {
+                prop_assert_eq!(optimum(&a), optimum(&b));
+            }
+        }
+    }
+}

@@ -385,10 +385,14 @@ fn try_fill(
     }
     for _ in 0..restarts {
         let mut fill = Fill::new(shape, rng);
-        if fill.search(0, rng) == Some(true) {
-            let grid = Grid::new(n, fill.values);
-            verify_full(shape, &grid)?;
-            return Ok(Some(grid));
+        match fill.search(0, rng) {
+            Some(true) => {
+                let grid = Grid::new(n, fill.values);
+                verify_full(shape, &grid)?;
+                return Ok(Some(grid));
+            }
+            Some(false) => return Ok(None), // searched to the end: there is no full grid
+            None => {}                      // budget spent: restart with a new random order
         }
     }
     Ok(None)

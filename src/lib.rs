@@ -17,6 +17,7 @@ pub mod backend;
 pub mod backends;
 pub mod check;
 pub mod format;
+pub mod generate;
 pub mod judge;
 pub mod model;
 pub mod report;

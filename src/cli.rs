@@ -17,9 +17,13 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backends::sat::SatOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
-use sudoku_lab::format::{Format, ReadOptions};
+use sudoku_lab::format::{self, Format, ReadOptions};
+use sudoku_lab::generate::{self, GenerateOptions, Generator};
 use sudoku_lab::judge::Problem;
+use sudoku_lab::model::Shape;
+use sudoku_lab::sat::encode::{Amo, EncodeOptions, Encoding};
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 
 #[derive(Parser, Debug)]
@@ -138,8 +142,73 @@ enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Generate random puzzles in line format (jigsaw ones followed by their region labels).
+    ///
+    /// A random full grid by randomised search, then givens removed at random (or, with
+    /// `--unique`, only while the solution stays unique). The same seed gives the same output.
+    Generate {
+        /// Side of the grid, with its standard boxes (default 9).
+        #[arg(long, conflicts_with = "boxes")]
+        size: Option<usize>,
+        /// Box shape rows×columns, e.g. `2x3` (line format can only carry the standard shape of a side).
+        #[arg(long, value_name = "RxC")]
+        boxes: Option<String>,
+        /// Random jigsaw regions (n connected regions of n cells) instead of boxes.
+        #[arg(long, conflicts_with = "boxes")]
+        jigsaw: bool,
+        /// Both main diagonals are houses too (X-Sudoku).
+        #[arg(long)]
+        diagonals: bool,
+        /// Givens to keep (default about 0.4·n², or as few as uniqueness allows with `--unique`).
+        #[arg(long, value_name = "K")]
+        givens: Option<usize>,
+        /// Remove givens only while the puzzle stays uniquely solvable.
+        #[arg(long)]
+        unique: bool,
+        /// How many puzzles.
+        #[arg(long, default_value_t = 1, value_name = "M")]
+        count: usize,
+        /// Random seed (default: from the clock, printed on standard error so the run can be replayed).
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// Attach weights to the puzzles (`pyramid`); the line output is unchanged.
+        #[arg(long, value_name = "pyramid")]
+        weights: Option<String>,
+        /// Backend used for the uniqueness checks of `--unique`.
+        #[arg(long, short, default_value = "dfs")]
+        backend: String,
+    },
+    /// Write a puzzle's encoding for external tools: DIMACS CNF (with a comment header giving
+    /// the variable numbering) or a CPLEX LP integer program.
+    Encode {
+        /// Puzzle file (`-` or none: standard input).
+        file: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = EncodeTarget::Dimacs)]
+        to: EncodeTarget,
+        /// Which puzzle of the file to encode (1-based); needed when it holds several.
+        #[arg(long, value_name = "K")]
+        index: Option<usize>,
+        /// Write the encoding to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Print variables, clauses and literals per part of the CNF (instead of the CNF itself
+        /// unless --output is given).
+        #[arg(long)]
+        stats: bool,
+        #[command(flatten)]
+        cnf: CnfArgs,
+        #[command(flatten)]
+        input: InputArgs,
+    },
     /// List the backends compiled into this build.
     Backends,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum EncodeTarget {
+    /// DIMACS CNF.
+    Dimacs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,11 +278,44 @@ struct BackendArgs {
 }
 
 /// Options every backend may read, and the time limit.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
 struct EngineArgs {
     /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution").
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    #[command(flatten)]
+    cnf: CnfArgs,
+    /// sat: write a DRAT proof of every unsatisfiable answer (no solution, uniqueness, optimality).
+    #[arg(long, value_name = "FILE", help_heading = "SAT backend")]
+    proof: Option<PathBuf>,
+    /// sat: check each DRAT proof with varisat's checker as it is produced.
+    #[arg(long, help_heading = "SAT backend")]
+    check_proof: bool,
+}
+
+/// Which CNF encoding to build (the `sat` backends and `encode --to dimacs`).
+#[derive(Args, Debug, Default)]
+struct CnfArgs {
+    /// CNF encoding: minimal, efficient, extended (default) or triad.
+    #[arg(long, default_value_t = Encoding::default(), help_heading = "SAT encoding")]
+    encoding: Encoding,
+    /// At-most-one encoding: auto (pairwise up to 9, ladder above), pairwise, ladder, product,
+    /// bimander or commander.
+    #[arg(long, default_value_t = Amo::default(), help_heading = "SAT encoding")]
+    amo: Amo,
+    /// Keep the plain encoding: do not simplify the givens away.
+    #[arg(long, help_heading = "SAT encoding")]
+    no_simplify: bool,
+}
+
+impl CnfArgs {
+    fn encode_options(&self) -> EncodeOptions {
+        EncodeOptions {
+            encoding: self.encoding,
+            amo: self.amo,
+            simplify: !self.no_simplify,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -282,7 +384,16 @@ impl BackendArgs {
 
 impl EngineArgs {
     fn options(&self) -> BackendOptions {
-        BackendOptions::default()
+        let e = self.cnf.encode_options();
+        BackendOptions {
+            sat: SatOptions {
+                encoding: e.encoding,
+                amo: e.amo,
+                simplify: e.simplify,
+                proof: self.proof.clone(),
+                check_proof: self.check_proof,
+            },
+        }
     }
     fn create(&self, name: &str) -> Result<Box<dyn Backend>, UsageError> {
         let kind: BackendKind = name.parse().map_err(UsageError)?;
@@ -415,6 +526,80 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             };
             return Ok(bench::run(&engine.create_all(&backends)?, &config, &files));
         }
+        Command::Generate {
+            size,
+            boxes,
+            jigsaw,
+            diagonals,
+            givens,
+            unique,
+            count,
+            seed,
+            weights,
+            backend,
+        } => {
+            let mut opts = GenerateOptions::new(size.unwrap_or(9));
+            if let Some(b) = boxes {
+                let (r, c) = b
+                    .split_once(['x', 'X', '×'])
+                    .and_then(|(r, c)| Some((r.trim().parse().ok()?, c.trim().parse().ok()?)))
+                    .ok_or_else(|| UsageError(format!("--boxes takes RxC, e.g. 3x3, not '{b}'")))?;
+                let n: usize = r * c;
+                if Shape::default_boxes(n) != Some((r, c)) {
+                    return Err(UsageError(format!(
+                        "line format carries only the standard box shape of side {n}; {r}x{c} is not it"
+                    )));
+                }
+                opts = GenerateOptions {
+                    boxes: Some((r, c)),
+                    ..GenerateOptions::new(n)
+                };
+            }
+            if opts.size > format::MAX_LINE_SIDE {
+                return Err(UsageError(format!(
+                    "side {} cannot be written in line format (at most {})",
+                    opts.size,
+                    format::MAX_LINE_SIDE
+                )));
+            }
+            let seed = seed.unwrap_or_else(|| {
+                let s = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64);
+                eprintln!("seed: {s}");
+                s
+            });
+            opts.jigsaw = jigsaw;
+            opts.diagonals = diagonals;
+            opts.givens = givens;
+            opts.unique = unique;
+            opts.seed = seed;
+            opts.weights = weights
+                .map(|w| w.parse())
+                .transpose()
+                .map_err(|e| UsageError(format!("--weights: {e}")))?;
+            let checker = EngineArgs::default().create(&backend)?;
+            let generator =
+                Generator::new(opts, checker.as_ref()).map_err(|e| UsageError(e.to_string()))?;
+            for puzzle in generator.take(count) {
+                let line = puzzle
+                    .and_then(|p| generate::to_line(&p))
+                    .map_err(|e| UsageError(e.to_string()))?;
+                batch::write_stdout(format!("{line}\n").as_bytes());
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Encode {
+            file,
+            to,
+            index,
+            output,
+            stats,
+            cnf,
+            input,
+        } => {
+            return encode(file, to, index, output, stats, &cnf, &input);
+        }
         Command::Backends => {
             for kind in BackendKind::all() {
                 println!("{:<8} {}", kind.name(), kind.description());
@@ -464,4 +649,54 @@ fn judge(
             Ok(ExitCode::from(e.exit_code()))
         }
     }
+}
+
+/// `encode`: one puzzle of the input, written as DIMACS (or its statistics).
+fn encode(
+    file: Option<PathBuf>,
+    to: EncodeTarget,
+    index: Option<usize>,
+    output: Option<PathBuf>,
+    stats: bool,
+    cnf: &CnfArgs,
+    input: &InputArgs,
+) -> Result<ExitCode, UsageError> {
+    let mut tally = batch::Tally::default();
+    let mut items = Vec::new();
+    let files: Vec<PathBuf> = file.into_iter().collect();
+    batch::each_puzzle(&files, &input.read_options(), None, &mut tally, |it| {
+        items.push(it)
+    });
+    if tally.bad_input {
+        return Ok(ExitCode::from(2));
+    }
+    let item = match (index, items.len()) {
+        (_, 0) => return Err(UsageError("no puzzle in the input".into())),
+        (None, 1) => &items[0],
+        (None, k) => {
+            return Err(UsageError(format!(
+                "the input holds {k} puzzles: choose one with --index K"
+            )))
+        }
+        (Some(i), k) => items
+            .get(i.wrapping_sub(1))
+            .ok_or_else(|| UsageError(format!("--index {i}: the input holds {k} puzzles")))?,
+    };
+    let mut buf = Vec::new();
+    let encode_stats = match to {
+        EncodeTarget::Dimacs => {
+            sudoku_lab::sat::encode::to_dimacs(&item.puzzle, &cnf.encode_options(), &mut buf)
+                .map_err(|e| UsageError(e.to_string()))?
+        }
+    };
+    match &output {
+        Some(path) => std::fs::write(path, &buf)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?,
+        None if !stats => batch::write_stdout(&buf),
+        None => {}
+    }
+    if stats {
+        batch::write_stdout(encode_stats.to_string().as_bytes());
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -32,6 +32,9 @@ use std::time::Instant;
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{Grid, Puzzle, Shape, Value};
 
+mod board;
+use board::{BoardSearch, BoardTables};
+
 /// Largest side the bitmask search handles (one bit per digit in a `u64`).
 pub const MAX_SIDE: usize = 64;
 
@@ -84,6 +87,8 @@ struct Tables {
     /// `peers[peer_start[c]..peer_start[c + 1]]`: every other cell sharing a house with `c`.
     peer_start: Vec<u32>,
     peers: Vec<u16>,
+    /// The digit-major tables of the fast path, for grids of side ≤ 9.
+    board: Option<BoardTables>,
 }
 
 impl Tables {
@@ -120,6 +125,7 @@ impl Tables {
             cell_houses,
             peer_start,
             peers,
+            board: BoardTables::new(shape),
         }
     }
     #[inline]
@@ -209,6 +215,9 @@ struct Found {
 
 /// Runs `job` with the kernel instance fitting the side.
 fn run(t: &Tables, givens: &[Value], job: Job, limits: &Limits) -> Found {
+    if let (Job::Count { limit }, Some(b)) = (&job, &t.board) {
+        return BoardSearch::count(b, givens, (*limit).max(1), limits.deadline);
+    }
     match t.n {
         0..=9 => Search::<u16, 81, 29, 2>::run(t, givens, job, limits),
         10..=16 => Search::<u16, 256, 50, 4>::run(t, givens, job, limits),

@@ -398,7 +398,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// The unsolved cell with the fewest candidates, and its candidates.
     fn pick(&self, d: usize) -> (usize, M) {
         let node = &self.nodes[d];
-        let mut best = (0, self.full, u32::MAX);
+        // Optimizing, ties go to the heaviest cell: its digit moves the bound most.
+        let weight = |c: usize| self.opt.as_ref().map_or(0, |o| o.weights[c].unsigned_abs());
+        let mut best = (0, self.full, u32::MAX, 0);
         for (w, &word) in node.unsolved[..self.t.cells.div_ceil(64)]
             .iter()
             .enumerate()
@@ -409,9 +411,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 bits &= bits - 1;
                 let m = node.cands[c];
                 let k = m.ones();
-                if k < best.2 {
-                    best = (c, m, k);
-                    if k <= 2 {
+                if k < best.2 || (k == best.2 && weight(c) > best.3) {
+                    best = (c, m, k, weight(c));
+                    if k <= 2 && self.opt.is_none() {
                         return (c, m);
                     }
                 }

@@ -460,7 +460,17 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 return true;
             }
         }
-        let (cell, mut cands) = self.pick(d);
+        let (cell, cands) = self.pick(d);
+        if self.opt.is_some() && cands.ones() > 2 {
+            if let Some((h, digit)) = self.pick_house_digit(d, cands.ones()) {
+                return self.branch_on_house(d, h, digit);
+            }
+        }
+        self.branch_on_cell(d, cell, cands)
+    }
+
+    /// Branches on the digit of `cell`: each candidate in turn (best first when optimizing).
+    fn branch_on_cell(&mut self, d: usize, cell: usize, mut cands: M) -> Go {
         let high_first = self.opt.as_ref().is_some_and(|o| o.weights[cell] >= 0);
         while cands != M::ZERO {
             let digit = if high_first {
@@ -469,16 +479,70 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 cands.lowbit()
             };
             cands ^= digit;
-            // The last candidate reuses this node: nothing below needs it afterwards.
-            let next = if cands == M::ZERO {
-                d
-            } else {
-                self.push_copy(d);
-                d + 1
-            };
-            self.nodes[next].cands[cell] = digit;
-            self.queue.push(cell as u16);
-            if self.propagate(next) && !self.descend(next) {
+            if !self.try_place(d, cands == M::ZERO, cell, digit) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Places `digit` in `cell` below node `d` (in `d` itself when `last`, since nothing needs
+    /// it afterwards; else in a copy), propagates and searches on.
+    fn try_place(&mut self, d: usize, last: bool, cell: usize, digit: M) -> Go {
+        let next = if last {
+            d
+        } else {
+            self.push_copy(d);
+            d + 1
+        };
+        self.nodes[next].cands[cell] = digit;
+        self.queue.push(cell as u16);
+        !self.propagate(next) || self.descend(next)
+    }
+
+    /// Optimizing: the highest digit still missing somewhere, and the house where it has the
+    /// fewest places, when that is at most `cell_choices`.
+    fn pick_house_digit(&self, d: usize, cell_choices: u32) -> Option<(usize, M)> {
+        let (t, node) = (self.t, &self.nodes[d]);
+        let missing = (0..t.houses).fold(M::ZERO, |m, h| m | (self.full & !node.placed[h]));
+        if missing == M::ZERO {
+            return None;
+        }
+        let digit = M::bit(missing.high());
+        let mut best = None;
+        let mut fewest = cell_choices + 1;
+        for h in 0..t.houses {
+            if node.placed[h] & digit != M::ZERO {
+                continue;
+            }
+            let k = t
+                .house(h)
+                .iter()
+                .filter(|&&c| node.cands[c as usize] & digit != M::ZERO)
+                .count() as u32;
+            if k < fewest {
+                fewest = k;
+                best = Some((h, digit));
+            }
+        }
+        best
+    }
+
+    /// Branches on the cell of house `h` that takes `digit`, heaviest cells first.
+    fn branch_on_house(&mut self, d: usize, h: usize, digit: M) -> Go {
+        let mut cells: Vec<u16> = self
+            .t
+            .house(h)
+            .iter()
+            .copied()
+            .filter(|&c| self.nodes[d].cands[c as usize] & digit != M::ZERO)
+            .collect();
+        if let Some(o) = &self.opt {
+            cells.sort_by_key(|&c| std::cmp::Reverse(o.weights[c as usize]));
+        }
+        let last = cells.len() - 1;
+        for (i, &c) in cells.iter().enumerate() {
+            if !self.try_place(d, i == last, c as usize, digit) {
                 return false;
             }
         }

@@ -36,7 +36,9 @@ fn main() {
             .with_weights(Arc::new(Weights::pyramid(9)))
             .unwrap();
         let t = Instant::now();
-        let o = dfs.optimize(&p, &Limits::none()).unwrap();
+        let o = dfs
+            .optimize(&p, &Limits::timeout(std::time::Duration::from_secs(20)))
+            .unwrap();
         println!("{:?} in {:?}", o, t.elapsed());
         return;
     }

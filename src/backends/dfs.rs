@@ -461,12 +461,50 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             }
         }
         let (cell, cands) = self.pick(d);
-        if self.opt.is_some() && cands.ones() > 2 {
-            if let Some((h, digit)) = self.pick_house_digit(d, cands.ones()) {
-                return self.branch_on_house(d, h, digit);
+        if self.opt.is_none() {
+            return self.branch_on_cell(d, cell, cands);
+        }
+        // Optimizing: every alternative is tried on a copy first, to explore the children by
+        // decreasing bound (good grids early, so the bound prunes more) and drop hopeless ones.
+        let alternatives: Vec<(usize, M)> = match self.pick_house_digit(d, cands.ones()) {
+            Some((h, digit)) if cands.ones() > 2 => self
+                .t
+                .house(h)
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| self.nodes[d].cands[c] & digit != M::ZERO)
+                .map(|c| (c, digit))
+                .collect(),
+            _ => {
+                let mut v = Vec::new();
+                let mut m = cands;
+                while m != M::ZERO {
+                    v.push((cell, m.lowbit()));
+                    m ^= m.lowbit();
+                }
+                v
+            }
+        };
+        let mut children: Vec<(i64, usize, M)> = Vec::with_capacity(alternatives.len());
+        for (c, digit) in alternatives {
+            self.push_copy(d);
+            self.nodes[d + 1].cands[c] = digit;
+            self.queue.push(c as u16);
+            if self.propagate(d + 1) {
+                children.push((self.bound(d + 1), c, digit));
             }
         }
-        self.branch_on_cell(d, cell, cands)
+        children.sort_by_key(|&(b, _, _)| std::cmp::Reverse(b));
+        let last = children.len().saturating_sub(1);
+        for (i, &(bound, c, digit)) in children.iter().enumerate() {
+            if self.found.best.as_ref().is_some_and(|(b, _)| bound <= *b) {
+                break;
+            }
+            if !self.try_place(d, i == last, c, digit) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Branches on the digit of `cell`: each candidate in turn (best first when optimizing).
@@ -528,27 +566,6 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         best
     }
 
-    /// Branches on the cell of house `h` that takes `digit`, heaviest cells first.
-    fn branch_on_house(&mut self, d: usize, h: usize, digit: M) -> Go {
-        let mut cells: Vec<u16> = self
-            .t
-            .house(h)
-            .iter()
-            .copied()
-            .filter(|&c| self.nodes[d].cands[c as usize] & digit != M::ZERO)
-            .collect();
-        if let Some(o) = &self.opt {
-            cells.sort_by_key(|&c| std::cmp::Reverse(o.weights[c as usize]));
-        }
-        let last = cells.len() - 1;
-        for (i, &c) in cells.iter().enumerate() {
-            if !self.try_place(d, i == last, c as usize, digit) {
-                return false;
-            }
-        }
-        true
-    }
-
     fn digits(&self, d: usize) -> Vec<Value> {
         self.nodes[d].cands[..self.t.cells]
             .iter()
@@ -578,8 +595,65 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         true
     }
 
-    /// An upper bound on the score of any solution below `nodes[d]` (see the module doc).
+    /// An upper bound on the score of any solution below `nodes[d]` (see the module doc): the
+    /// lesser of the house bound and the layer bound.
     fn bound(&self, d: usize) -> i64 {
+        self.house_bound(d).min(self.layer_bound(d))
+    }
+
+    /// Layer bound. A grid's score is `Σ_k S_k` over layers `k = 1..=n`, where `S_k` is the
+    /// weight of the cells holding a digit `≥ k`, and every house has exactly `n + 1 - k` such
+    /// cells. So `S_k` is at most, for each family of houses partitioning the grid, the sum over
+    /// its houses of the heaviest choice of `n + 1 - k` cells that may hold a digit `≥ k` and
+    /// including every cell that must; the bound adds up the least family per layer.
+    /// `i64::MIN` when some house cannot make its layer (no solution below).
+    fn layer_bound(&self, d: usize) -> i64 {
+        let (Some(opt), t) = (&self.opt, self.t) else {
+            return i64::MAX;
+        };
+        let node = &self.nodes[d];
+        let n = t.n;
+        let mut total = 0i64;
+        for k in 0..n as u32 {
+            // Layer k + 1: digits ≥ k + 1, i.e. bits ≥ k.
+            let need = n - k as usize;
+            let mut least = i64::MAX;
+            for family in 0..3 {
+                let mut sum = 0i64;
+                for h in family * n..(family + 1) * n {
+                    let cells = &opt.by_weight[h * n..(h + 1) * n];
+                    let forced = cells
+                        .iter()
+                        .filter(|&&c| node.cands[c as usize].low() >= k)
+                        .count();
+                    if forced > need {
+                        return i64::MIN;
+                    }
+                    let mut free = need - forced;
+                    for &c in cells {
+                        let m = node.cands[c as usize];
+                        if m.low() >= k {
+                            sum += opt.weights[c as usize];
+                        } else if free > 0 && m.high() >= k {
+                            sum += opt.weights[c as usize];
+                            free -= 1;
+                        }
+                    }
+                    if free > 0 {
+                        return i64::MIN;
+                    }
+                }
+                least = least.min(sum);
+            }
+            total += least;
+        }
+        total
+    }
+
+    /// House bound: for each family of houses partitioning the grid, the sum over its houses of
+    /// the lesser of the rearrangement pairing and every empty cell's best candidate; the least
+    /// family.
+    fn house_bound(&self, d: usize) -> i64 {
         let (Some(opt), t) = (&self.opt, self.t) else {
             return i64::MAX;
         };

@@ -9,11 +9,16 @@
 //! listed in [`TOO_SLOW`], or skipped at run time with `BENCH_SKIP=dlx,sat`. Groups whose data is
 //! missing print a message and are skipped. Run with e.g.
 //! `cargo bench --bench backends -- 17_clue` (criterion's filter).
+//!
+//! Time is the benchmark thread's *CPU time* ([`ThreadCpu`], from `/proc/thread-self/schedstat`)
+//! rather than wall-clock time, because the benchmark machine is shared and wall-clock figures
+//! swing with its load; where that file is missing (not Linux) wall-clock time is used.
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{create, BackendKind};
@@ -92,14 +97,86 @@ fn backends(group: &str) -> Vec<(BackendKind, Box<dyn Backend>)> {
         .collect()
 }
 
-fn configure<M: criterion::measurement::Measurement>(g: &mut BenchmarkGroup<'_, M>, elems: usize) {
+/// CPU time of the calling thread, in nanoseconds (wall-clock time since the first call when
+/// the kernel does not report it).
+fn thread_cpu_ns() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or_else(|| START.get_or_init(Instant::now).elapsed().as_nanos() as f64)
+}
+
+/// A criterion measurement of the benchmark thread's CPU time, in nanoseconds.
+struct ThreadCpu;
+
+impl Measurement for ThreadCpu {
+    type Intermediate = f64;
+    type Value = f64;
+    fn start(&self) -> f64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: f64) -> f64 {
+        thread_cpu_ns() - start
+    }
+    fn add(&self, a: &f64, b: &f64) -> f64 {
+        a + b
+    }
+    fn zero(&self) -> f64 {
+        0.0
+    }
+    fn to_f64(&self, v: &f64) -> f64 {
+        *v
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &CpuFormatter
+    }
+}
+
+/// Formats nanoseconds of CPU time, and elements per CPU-second.
+struct CpuFormatter;
+
+impl ValueFormatter for CpuFormatter {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = match typical {
+            t if t < 1e3 => (1.0, "ns"),
+            t if t < 1e6 => (1e-3, "µs"),
+            t if t < 1e9 => (1e-6, "ms"),
+            _ => (1e-9, "s"),
+        };
+        values.iter_mut().for_each(|v| *v *= factor);
+        unit
+    }
+    fn scale_throughputs(&self, typical: f64, t: &Throughput, values: &mut [f64]) -> &'static str {
+        let per = match *t {
+            Throughput::Elements(k) | Throughput::ElementsAndBytes { elements: k, .. } => k,
+            Throughput::Bytes(k) | Throughput::BytesDecimal(k) => k,
+            Throughput::Bits(k) => k,
+        } as f64;
+        // elements per CPU-second, scaled by the typical value
+        let (factor, unit) = match per * 1e9 / typical {
+            r if r < 1e3 => (1.0, "elem/cpu-s"),
+            r if r < 1e6 => (1e-3, "Kelem/cpu-s"),
+            _ => (1e-6, "Melem/cpu-s"),
+        };
+        values.iter_mut().for_each(|v| *v = per * 1e9 / *v * factor);
+        unit
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+type Crit = Criterion<ThreadCpu>;
+
+fn configure<M: Measurement>(g: &mut BenchmarkGroup<'_, M>, elems: usize) {
     g.sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5))
         .throughput(Throughput::Elements(elems as u64));
 }
 
-fn solve_unique(c: &mut Criterion) {
+fn solve_unique(c: &mut Crit) {
     let shape = Arc::new(Shape::standard(9, false).unwrap());
     for &(set, sample) in SETS {
         let Some(text) = read(&data_dir().join(format!("9x9/{set}.txt"))) else {
@@ -127,7 +204,7 @@ fn solve_unique(c: &mut Criterion) {
     }
 }
 
-fn count_all(c: &mut Criterion) {
+fn count_all(c: &mut Crit) {
     let shape = Arc::new(Shape::standard(9, false).unwrap());
     let Some(counts) = read(&data_dir().join("9x9/serg_benchmark.counts")) else {
         return;
@@ -159,7 +236,7 @@ fn count_all(c: &mut Criterion) {
     g.finish();
 }
 
-fn pyramid(c: &mut Criterion) {
+fn pyramid(c: &mut Crit) {
     let shape = Arc::new(Shape::standard(9, false).unwrap());
     let weights = Arc::new(Weights::pyramid(9));
     let mut cases: Vec<(String, Puzzle, Option<i64>)> = Vec::new();
@@ -205,5 +282,9 @@ fn pyramid(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, solve_unique, count_all, pyramid);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(ThreadCpu);
+    targets = solve_unique, count_all, pyramid
+}
 criterion_main!(benches);

@@ -32,6 +32,9 @@ use std::time::Instant;
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{Grid, Puzzle, Shape, Value};
 
+mod board;
+use board::{BoardSearch, BoardTables};
+
 /// Largest side the bitmask search handles (one bit per digit in a `u64`).
 pub const MAX_SIDE: usize = 64;
 
@@ -84,6 +87,8 @@ struct Tables {
     /// `peers[peer_start[c]..peer_start[c + 1]]`: every other cell sharing a house with `c`.
     peer_start: Vec<u32>,
     peers: Vec<u16>,
+    /// The digit-major tables of the fast path, for grids of side ≤ 9.
+    board: Option<BoardTables>,
 }
 
 impl Tables {
@@ -120,6 +125,7 @@ impl Tables {
             cell_houses,
             peer_start,
             peers,
+            board: BoardTables::new(shape),
         }
     }
     #[inline]
@@ -209,6 +215,9 @@ struct Found {
 
 /// Runs `job` with the kernel instance fitting the side.
 fn run(t: &Tables, givens: &[Value], job: Job, limits: &Limits) -> Found {
+    if let (Job::Count { limit }, Some(b)) = (&job, &t.board) {
+        return BoardSearch::count(b, givens, (*limit).max(1), limits.deadline);
+    }
     match t.n {
         0..=9 => Search::<u16, 81, 29, 2>::run(t, givens, job, limits),
         10..=16 => Search::<u16, 256, 50, 4>::run(t, givens, job, limits),
@@ -389,7 +398,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// The unsolved cell with the fewest candidates, and its candidates.
     fn pick(&self, d: usize) -> (usize, M) {
         let node = &self.nodes[d];
-        let mut best = (0, self.full, u32::MAX);
+        // Optimizing, ties go to the heaviest cell: its digit moves the bound most.
+        let weight = |c: usize| self.opt.as_ref().map_or(0, |o| o.weights[c].unsigned_abs());
+        let mut best = (0, self.full, u32::MAX, 0);
         for (w, &word) in node.unsolved[..self.t.cells.div_ceil(64)]
             .iter()
             .enumerate()
@@ -400,9 +411,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 bits &= bits - 1;
                 let m = node.cands[c];
                 let k = m.ones();
-                if k < best.2 {
-                    best = (c, m, k);
-                    if k <= 2 {
+                if k < best.2 || (k == best.2 && weight(c) > best.3) {
+                    best = (c, m, k, weight(c));
+                    if k <= 2 && self.opt.is_none() {
                         return (c, m);
                     }
                 }
@@ -451,7 +462,55 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 return true;
             }
         }
-        let (cell, mut cands) = self.pick(d);
+        let (cell, cands) = self.pick(d);
+        if self.opt.is_none() {
+            return self.branch_on_cell(d, cell, cands);
+        }
+        // Optimizing: every alternative is tried on a copy first, to explore the children by
+        // decreasing bound (good grids early, so the bound prunes more) and drop hopeless ones.
+        let alternatives: Vec<(usize, M)> = match self.pick_house_digit(d, cands.ones()) {
+            Some((h, digit)) if cands.ones() > 2 => self
+                .t
+                .house(h)
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| self.nodes[d].cands[c] & digit != M::ZERO)
+                .map(|c| (c, digit))
+                .collect(),
+            _ => {
+                let mut v = Vec::new();
+                let mut m = cands;
+                while m != M::ZERO {
+                    v.push((cell, m.lowbit()));
+                    m ^= m.lowbit();
+                }
+                v
+            }
+        };
+        let mut children: Vec<(i64, usize, M)> = Vec::with_capacity(alternatives.len());
+        for (c, digit) in alternatives {
+            self.push_copy(d);
+            self.nodes[d + 1].cands[c] = digit;
+            self.queue.push(c as u16);
+            if self.propagate(d + 1) {
+                children.push((self.bound(d + 1), c, digit));
+            }
+        }
+        children.sort_by_key(|&(b, _, _)| std::cmp::Reverse(b));
+        let last = children.len().saturating_sub(1);
+        for (i, &(bound, c, digit)) in children.iter().enumerate() {
+            if self.found.best.as_ref().is_some_and(|(b, _)| bound <= *b) {
+                break;
+            }
+            if !self.try_place(d, i == last, c, digit) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Branches on the digit of `cell`: each candidate in turn (best first when optimizing).
+    fn branch_on_cell(&mut self, d: usize, cell: usize, mut cands: M) -> Go {
         let high_first = self.opt.as_ref().is_some_and(|o| o.weights[cell] >= 0);
         while cands != M::ZERO {
             let digit = if high_first {
@@ -460,20 +519,53 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 cands.lowbit()
             };
             cands ^= digit;
-            // The last candidate reuses this node: nothing below needs it afterwards.
-            let next = if cands == M::ZERO {
-                d
-            } else {
-                self.push_copy(d);
-                d + 1
-            };
-            self.nodes[next].cands[cell] = digit;
-            self.queue.push(cell as u16);
-            if self.propagate(next) && !self.descend(next) {
+            if !self.try_place(d, cands == M::ZERO, cell, digit) {
                 return false;
             }
         }
         true
+    }
+
+    /// Places `digit` in `cell` below node `d` (in `d` itself when `last`, since nothing needs
+    /// it afterwards; else in a copy), propagates and searches on.
+    fn try_place(&mut self, d: usize, last: bool, cell: usize, digit: M) -> Go {
+        let next = if last {
+            d
+        } else {
+            self.push_copy(d);
+            d + 1
+        };
+        self.nodes[next].cands[cell] = digit;
+        self.queue.push(cell as u16);
+        !self.propagate(next) || self.descend(next)
+    }
+
+    /// Optimizing: the highest digit still missing somewhere, and the house where it has the
+    /// fewest places, when that is at most `cell_choices`.
+    fn pick_house_digit(&self, d: usize, cell_choices: u32) -> Option<(usize, M)> {
+        let (t, node) = (self.t, &self.nodes[d]);
+        let missing = (0..t.houses).fold(M::ZERO, |m, h| m | (self.full & !node.placed[h]));
+        if missing == M::ZERO {
+            return None;
+        }
+        let digit = M::bit(missing.high());
+        let mut best = None;
+        let mut fewest = cell_choices + 1;
+        for h in 0..t.houses {
+            if node.placed[h] & digit != M::ZERO {
+                continue;
+            }
+            let k = t
+                .house(h)
+                .iter()
+                .filter(|&&c| node.cands[c as usize] & digit != M::ZERO)
+                .count() as u32;
+            if k < fewest {
+                fewest = k;
+                best = Some((h, digit));
+            }
+        }
+        best
     }
 
     fn digits(&self, d: usize) -> Vec<Value> {
@@ -505,8 +597,65 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         true
     }
 
-    /// An upper bound on the score of any solution below `nodes[d]` (see the module doc).
+    /// An upper bound on the score of any solution below `nodes[d]` (see the module doc): the
+    /// lesser of the house bound and the layer bound.
     fn bound(&self, d: usize) -> i64 {
+        self.house_bound(d).min(self.layer_bound(d))
+    }
+
+    /// Layer bound. A grid's score is `Σ_k S_k` over layers `k = 1..=n`, where `S_k` is the
+    /// weight of the cells holding a digit `≥ k`, and every house has exactly `n + 1 - k` such
+    /// cells. So `S_k` is at most, for each family of houses partitioning the grid, the sum over
+    /// its houses of the heaviest choice of `n + 1 - k` cells that may hold a digit `≥ k` and
+    /// including every cell that must; the bound adds up the least family per layer.
+    /// `i64::MIN` when some house cannot make its layer (no solution below).
+    fn layer_bound(&self, d: usize) -> i64 {
+        let (Some(opt), t) = (&self.opt, self.t) else {
+            return i64::MAX;
+        };
+        let node = &self.nodes[d];
+        let n = t.n;
+        let mut total = 0i64;
+        for k in 0..n as u32 {
+            // Layer k + 1: digits ≥ k + 1, i.e. bits ≥ k.
+            let need = n - k as usize;
+            let mut least = i64::MAX;
+            for family in 0..3 {
+                let mut sum = 0i64;
+                for h in family * n..(family + 1) * n {
+                    let cells = &opt.by_weight[h * n..(h + 1) * n];
+                    let forced = cells
+                        .iter()
+                        .filter(|&&c| node.cands[c as usize].low() >= k)
+                        .count();
+                    if forced > need {
+                        return i64::MIN;
+                    }
+                    let mut free = need - forced;
+                    for &c in cells {
+                        let m = node.cands[c as usize];
+                        if m.low() >= k {
+                            sum += opt.weights[c as usize];
+                        } else if free > 0 && m.high() >= k {
+                            sum += opt.weights[c as usize];
+                            free -= 1;
+                        }
+                    }
+                    if free > 0 {
+                        return i64::MIN;
+                    }
+                }
+                least = least.min(sum);
+            }
+            total += least;
+        }
+        total
+    }
+
+    /// House bound: for each family of houses partitioning the grid, the sum over its houses of
+    /// the lesser of the rearrangement pairing and every empty cell's best candidate; the least
+    /// family.
+    fn house_bound(&self, d: usize) -> i64 {
         let (Some(opt), t) = (&self.opt, self.t) else {
             return i64::MAX;
         };

@@ -1,0 +1,70 @@
+//! Scratch timing: `cargo run --release --example dfs_speed -- FILE [limit]`.
+use std::sync::Arc;
+use std::time::Instant;
+use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backends::dfs::Dfs;
+use sudoku_lab::model::{Puzzle, Shape, Weights};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let text = std::fs::read_to_string(&args[1]).unwrap();
+    let limit: u64 = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(2);
+    let shape = Arc::new(Shape::standard(9, false).unwrap());
+    let ps: Vec<Puzzle> = text
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.starts_with('#') && l.len() >= 81)
+        .map(|l| {
+            let g = l
+                .bytes()
+                .take(81)
+                .map(|b| {
+                    if b.is_ascii_digit() {
+                        (b - b'0') as u16
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            Puzzle::new(shape.clone(), g).unwrap()
+        })
+        .collect();
+    let dfs = Dfs::new();
+    if limit == 0 {
+        let p = ps[0]
+            .clone()
+            .with_weights(Arc::new(Weights::pyramid(9)))
+            .unwrap();
+        let t = Instant::now();
+        let o = dfs
+            .optimize(&p, &Limits::timeout(std::time::Duration::from_secs(20)))
+            .unwrap();
+        println!("{:?} in {:?}", o, t.elapsed());
+        return;
+    }
+    let cpu0 = cpu();
+    let t = Instant::now();
+    let mut total = 0u64;
+    for p in &ps {
+        total += dfs.count(p, limit, &Limits::none()).unwrap().count;
+    }
+    let e = t.elapsed();
+    let c = cpu() - cpu0;
+    println!(
+        "cpu {:.3}s: {:.0} puzzles per cpu-second",
+        c,
+        ps.len() as f64 / c
+    );
+    println!(
+        "{} puzzles, {} solutions, {:?}, {:.0} puzzles/s",
+        ps.len(),
+        total,
+        e,
+        ps.len() as f64 / e.as_secs_f64()
+    );
+}
+
+fn cpu() -> f64 {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
+    s.split_whitespace().next().unwrap().parse::<f64>().unwrap() / 1e9
+}

@@ -16,5 +16,7 @@
 pub mod backend;
 pub mod backends;
 pub mod check;
+pub mod ilp_model;
+pub mod lp_writer;
 pub mod model;
 pub mod task;

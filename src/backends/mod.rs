@@ -10,20 +10,30 @@ use std::str::FromStr;
 use crate::backend::{Backend, BackendError};
 
 pub mod dfs;
+pub mod ilp;
 
 /// Every backend this build knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BackendKind {
     /// Hand-written bitmask search.
     Dfs,
+    /// 0-1 integer program through good_lp (microlp, or HiGHS with the `highs` feature).
+    Ilp,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in.
-const NAMES: &[(BackendKind, &str, &str)] = &[(
-    BackendKind::Dfs,
-    "dfs",
-    "bitmask depth-first search with singles propagation",
-)];
+const NAMES: &[(BackendKind, &str, &str)] = &[
+    (
+        BackendKind::Dfs,
+        "dfs",
+        "bitmask depth-first search with singles propagation",
+    ),
+    (
+        BackendKind::Ilp,
+        "ilp",
+        "0-1 integer program solved by microlp or HiGHS (good_lp)",
+    ),
+];
 
 impl BackendKind {
     /// All backends compiled into this build, in a stable order.
@@ -72,14 +82,18 @@ impl FromStr for BackendKind {
 /// Options of every backend, resolved from the command line (or set by library users) before
 /// any work starts. Each backend reads only its own part.
 #[derive(Debug, Clone, Default)]
-pub struct BackendOptions {}
+pub struct BackendOptions {
+    /// `ilp`: which MIP solver (`--ilp-solver`).
+    pub ilp: ilp::IlpOptions,
+}
 
 /// Builds the backend of the given kind.
 pub fn create(
     kind: BackendKind,
-    _options: &BackendOptions,
+    options: &BackendOptions,
 ) -> Result<Box<dyn Backend>, BackendError> {
     Ok(match kind {
         BackendKind::Dfs => Box::new(dfs::Dfs),
+        BackendKind::Ilp => Box::new(ilp::Ilp::new(&options.ilp)?),
     })
 }

@@ -421,7 +421,7 @@ mod tests {
 
     #[test]
     fn singles_solve_an_easy_puzzle_completely() {
-        let p = puzzle(4, "12..34..21..43..");
+        let p = puzzle(4, ".2343.1221.3432.");
         let m = IlpModel::build(&p, false, Reduction::Singles).unwrap();
         assert_eq!(m.free_cells(), 0);
         assert!(m.vars().is_empty());

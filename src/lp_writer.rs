@@ -78,6 +78,7 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
     let offset = model.objective().map_or(0, |o| o.offset);
     terms.push((offset, "one"));
     write_terms(w, " obj:", &terms)?;
+    writeln!(w)?;
 
     writeln!(w, "Subject To")?;
     for row in model.rows() {
@@ -96,7 +97,7 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
             .map(|&v| (1, names[v as usize].as_str()))
             .collect();
         write_terms(w, &label, &terms)?;
-        writeln!(w, "  = 1")?;
+        writeln!(w, " = 1")?;
     }
 
     writeln!(w, "Bounds\n one = 1\nBinary")?;
@@ -107,7 +108,8 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
     Ok(())
 }
 
-/// `label c1 x1 + c2 x2 …`, wrapped every few terms (continuation lines start with spaces).
+/// `label c1 x1 + c2 x2 …`, wrapped every few terms (continuation lines start with spaces); no
+/// final newline.
 fn write_terms(w: &mut impl Write, label: &str, terms: &[(i64, &str)]) -> io::Result<()> {
     write!(w, "{label}")?;
     for (i, &(c, name)) in terms.iter().enumerate() {
@@ -124,7 +126,7 @@ fn write_terms(w: &mut impl Write, label: &str, terms: &[(i64, &str)]) -> io::Re
             a => write!(w, "{sign} {a} {name}")?,
         }
     }
-    writeln!(w)
+    Ok(())
 }
 
 fn region_word(shape: &Shape) -> String {
@@ -184,7 +186,7 @@ mod tests {
         ] {
             assert!(text.contains(part), "missing {part:?} in\n{text}");
         }
-        assert!(text.contains(" cell_r1c2: x_r1c2_d2 + x_r1c2_d3 + x_r1c2_d4\n  = 1"));
+        assert!(text.contains(" cell_r1c2: x_r1c2_d2 + x_r1c2_d3 + x_r1c2_d4 = 1\n"));
         assert!(!text.contains("x_r1c1_"), "the given cell has no variables");
         assert!(
             !text.contains("row1_d1:"),

@@ -266,3 +266,100 @@ fn highs_without_the_feature_is_unsupported() {
         Ok(_) => panic!("a build without the highs feature created a HiGHS backend"),
     }
 }
+
+/// Writes the LP export of `p` to a fresh temporary file.
+fn export(p: &Puzzle, objective: bool, tag: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("sudoku-lab-ilp-{}-{tag}.lp", std::process::id()));
+    let mut file = std::fs::File::create(&path).unwrap();
+    sudoku_lab::lp_writer::write_lp(p, objective, &mut file).unwrap();
+    path
+}
+
+/// Runs an external MIP solver and returns its stdout followed by the text of its solution file;
+/// `None` (with a visible message) when the program is not installed.
+fn external(program: &str, args: &[&str], solution: &Path) -> Option<String> {
+    match std::process::Command::new(program).args(args).output() {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!("skipped: {program} not installed");
+            None
+        }
+        Err(e) => panic!("running {program}: {e}"),
+        Ok(out) => {
+            assert!(out.status.success(), "{program} failed: {out:?}");
+            let text = std::fs::read_to_string(solution).unwrap_or_default();
+            let _ = std::fs::remove_file(solution);
+            Some(format!("{}\n{text}", String::from_utf8_lossy(&out.stdout)))
+        }
+    }
+}
+
+/// The optimum glpsol reports for an LP file (`Objective:  obj = 2864 (MAXimum)`); `Some(None)`
+/// when it finds no integer optimum.
+fn glpsol_optimum(lp: &Path) -> Option<Option<i64>> {
+    let out = lp.with_extension("glpsol.txt");
+    let text = external("glpsol", &["--lp", lp.to_str()?, "-o", out.to_str()?], &out)?;
+    if !text.contains("INTEGER OPTIMAL SOLUTION FOUND") {
+        return Some(None);
+    }
+    let line = text.lines().find(|l| l.starts_with("Objective:")).unwrap();
+    let value = line
+        .split('=')
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    Some(Some(value.parse::<f64>().unwrap().round() as i64))
+}
+
+/// The optimum cbc reports (`Optimal - objective value 2864.00000000` in its solution file).
+fn cbc_optimum(lp: &Path) -> Option<Option<i64>> {
+    let out = lp.with_extension("cbc.txt");
+    let text = external("cbc", &[lp.to_str()?, "solve", "solu", out.to_str()?], &out)?;
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Optimal - objective value"));
+    Some(line.map(|l| {
+        let value = l.rsplit(' ').next().unwrap();
+        value.parse::<f64>().unwrap().round() as i64
+    }))
+}
+
+#[test]
+fn lp_export_gives_the_same_optimum_in_glpsol_and_cbc() {
+    let backend = ilp(IlpSolver::Microlp);
+    let mut rng = Rng(0x1be7_a1);
+    let mut cases: Vec<(String, Puzzle)> = ["sample0", "sample1", "sample2"]
+        .iter()
+        .map(|name| (name.to_string(), noip(name).0))
+        .collect();
+    cases.push(("generated-6x6".into(), generated(6, 30, &mut rng)));
+    for (name, p) in cases {
+        let expected = proved_optimum(&run(backend.as_ref(), &p, Task::Optimize));
+        let lp = export(&p, true, &name);
+        for (solver, optimum) in [("glpsol", glpsol_optimum(&lp)), ("cbc", cbc_optimum(&lp))] {
+            if let Some(found) = optimum {
+                assert_eq!(found, Some(expected), "{solver} on the export of {name}");
+            }
+        }
+        let _ = std::fs::remove_file(&lp);
+    }
+}
+
+#[test]
+fn lp_export_of_an_infeasible_puzzle_is_infeasible() {
+    let mut g = vec![0; 16];
+    g[0] = 3;
+    g[5] = 3; // same box
+    let p = pyramid(puzzle(4, g));
+    let lp = export(&p, true, "infeasible");
+    for (solver, optimum) in [("glpsol", glpsol_optimum(&lp)), ("cbc", cbc_optimum(&lp))] {
+        if let Some(found) = optimum {
+            assert_eq!(
+                found, None,
+                "{solver} found an optimum of an infeasible export"
+            );
+        }
+    }
+    let _ = std::fs::remove_file(&lp);
+}

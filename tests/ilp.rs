@@ -328,7 +328,7 @@ fn cbc_optimum(lp: &Path) -> Option<Option<i64>> {
 #[test]
 fn lp_export_gives_the_same_optimum_in_glpsol_and_cbc() {
     let backend = ilp(IlpSolver::Microlp);
-    let mut rng = Rng(0x1be7_a1);
+    let mut rng = Rng(0x001b_e7a1);
     let mut cases: Vec<(String, Puzzle)> = ["sample0", "sample1", "sample2"]
         .iter()
         .map(|name| (name.to_string(), noip(name).0))

@@ -363,3 +363,19 @@ fn lp_export_of_an_infeasible_puzzle_is_infeasible() {
     }
     let _ = std::fs::remove_file(&lp);
 }
+
+#[test]
+fn reference_lp_exports_are_current() {
+    // encodings/noip2009-sampleK.lp are written by `cargo run --example lp_export`.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings");
+    for k in 0..3 {
+        let (p, _) = noip(&format!("sample{k}"));
+        let mut now = Vec::new();
+        sudoku_lab::lp_writer::write_lp(&p, true, &mut now).unwrap();
+        let stored = std::fs::read(dir.join(format!("noip2009-sample{k}.lp"))).unwrap();
+        assert!(
+            stored == now,
+            "encodings/noip2009-sample{k}.lp is stale: run `cargo run --example lp_export`"
+        );
+    }
+}

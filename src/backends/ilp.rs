@@ -10,7 +10,10 @@
 //!   solve per solution), for comparison with the search backends.
 //!
 //! Before the program is built, givens and every naked or hidden single are fixed
-//! ([`Reduction::Singles`]), which removes most variables of a typical puzzle.
+//! ([`Reduction::Singles`]), which removes most variables of a typical puzzle. Formulation choices
+//! were measured with microlp on the empty 9×9 pyramid (dev profile, loaded machine): all rows as
+//! equalities with the reduced objective 0.36 s; house rows as `≤ 1` 0.45 s; the raw objective
+//! `weight × digit` 0.89 s; cell rows as `≤ 1` 0.82 s.
 //!
 //! Solver trouble is typed: infeasible → no solution; anything else (microlp's "Singular matrix",
 //! an unbounded status, a value that is not 0 or 1, a grid with a cell left empty, even a panic

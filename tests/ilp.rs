@@ -379,3 +379,27 @@ fn reference_lp_exports_are_current() {
         );
     }
 }
+
+#[test]
+fn optimizing_past_the_deadline_is_incomplete_or_a_time_out() {
+    let p = pyramid(puzzle(9, vec![0; 81]));
+    for solver in solvers() {
+        for ms in [1, 30, 120, 200, 260, 320] {
+            let limits = Limits::timeout(Duration::from_millis(ms));
+            match task::run(ilp(solver).as_ref(), &p, Task::Optimize, &limits) {
+                Err(RunError::Backend(BackendError::TimedOut)) => {}
+                Ok(Answer::Optimum {
+                    score,
+                    proved,
+                    bound,
+                    ..
+                }) => {
+                    eprintln!("{solver:?} {ms} ms: {score} proved {proved} bound {bound:?}");
+                    assert!(score <= 2906);
+                    assert!(proved || bound.is_some_and(|b| b >= 2906));
+                }
+                other => panic!("{solver:?} with {ms} ms: {other:?}"),
+            }
+        }
+    }
+}

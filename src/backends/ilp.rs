@@ -18,10 +18,13 @@
 //! Solver trouble is typed: infeasible → no solution; anything else (microlp's "Singular matrix",
 //! an unbounded status, a value that is not 0 or 1, a grid with a cell left empty, even a panic
 //! inside the solver) → [`BackendError::Failed`] with the solver's words. `Limits.deadline` becomes
-//! the solver's own time limit (both solvers check it inside their loops); an expiry is always
-//! [`BackendError::TimedOut`] or an incomplete optimum, never "no solution".
+//! the solver's own time limit (both solvers check it inside their loops); microlp, which can
+//! overrun its limit, also runs on a worker thread that is abandoned shortly after the deadline.
+//! An expiry is always [`BackendError::TimedOut`] or an incomplete optimum, never "no solution".
 
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::thread;
 use std::time::Duration;
 
 use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, WithTimeLimit};
@@ -89,16 +92,19 @@ impl Ilp {
     /// Errors when the solver asked for is not compiled into this build.
     pub fn new(options: &IlpOptions) -> Result<Ilp, BackendError> {
         if !options.solver.available() {
-            return Err(BackendError::Unsupported(format!(
-                "the {} solver is not in this build (rebuild with `--features {}`)",
-                options.solver.name(),
-                options.solver.name()
-            )));
+            return Err(not_compiled_in(options.solver));
         }
         Ok(Ilp {
             solver: options.solver,
         })
     }
+}
+
+fn not_compiled_in(solver: IlpSolver) -> BackendError {
+    BackendError::Unsupported(format!(
+        "the {0} solver is not in this build (rebuild with `--features {0}`)",
+        solver.name()
+    ))
 }
 
 /// What one solver call found.
@@ -115,6 +121,9 @@ enum Outcome {
 
 /// Tolerance for reading a binary variable as 0 or 1.
 const INTEGRALITY: f64 = 1e-6;
+
+/// How long past the deadline [`within_deadline`] waits for a solver that overruns its time limit.
+const GRACE: Duration = Duration::from_millis(50);
 
 /// How close to the deadline a solver failure counts as the time-out it probably is.
 const DEADLINE_SLACK: Duration = Duration::from_millis(20);
@@ -175,7 +184,9 @@ impl Ilp {
         let result = match self.solver {
             IlpSolver::Microlp => {
                 let m = with_limit(problem.using(good_lp::microlp), seconds);
-                solve_with(m, constraints, &xs, |s| s.into_inner().stats().best_bound)
+                within_deadline(limits, move || {
+                    solve_with(m, constraints, &xs, |s| s.into_inner().stats().best_bound)
+                })?
             }
             #[cfg(feature = "highs")]
             IlpSolver::Highs => {
@@ -183,7 +194,7 @@ impl Ilp {
                 solve_with(m, constraints, &xs, |_| None)
             }
             #[cfg(not(feature = "highs"))]
-            IlpSolver::Highs => unreachable!("Ilp::new refuses solvers not compiled in"),
+            IlpSolver::Highs => return Err(not_compiled_in(self.solver)),
         };
         match result {
             Ok(Ok(found)) => found.map_err(|v| {
@@ -218,6 +229,34 @@ impl Ilp {
                 self.solver.name()
             ))
         })
+    }
+}
+
+/// Runs `job` on a worker thread and waits for it until the deadline plus [`GRACE`]. microlp checks
+/// its time limit only between simplex phases and can overrun it by a good fraction of a second;
+/// on expiry the thread is abandoned (it stops by itself at its own time limit soon after, and
+/// its answer is dropped) and the result is a time-out. Without a deadline, runs `job` here.
+fn within_deadline<T: Send + 'static>(
+    limits: &Limits,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, BackendError> {
+    let Some(remaining) = limits.remaining() else {
+        return Ok(job());
+    };
+    let (tx, rx) = mpsc::channel();
+    thread::Builder::new()
+        .name("ilp-solver".into())
+        .spawn(move || {
+            // The receiver is gone when the caller gave up: nothing to do then.
+            let _ = tx.send(job());
+        })
+        .map_err(|e| BackendError::Failed(format!("cannot start the solver thread: {e}")))?;
+    match rx.recv_timeout(remaining + GRACE) {
+        Ok(v) => Ok(v),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(BackendError::TimedOut),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(BackendError::Failed(
+            "the solver thread ended without an answer".into(),
+        )),
     }
 }
 
@@ -370,5 +409,39 @@ impl Backend for Ilp {
             .filter(|&b| b >= score)
             .min();
         Ok(Optimum::Incomplete { score, grid, bound })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Shape;
+    use std::sync::Arc;
+
+    fn pyramid(givens: Vec<crate::model::Value>) -> Puzzle {
+        Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), givens)
+            .unwrap()
+            .with_weights(Arc::new(Weights::pyramid(4)))
+            .unwrap()
+    }
+
+    #[test]
+    fn simple_bound_is_exact_on_a_full_grid_and_admissible_on_the_empty_one() {
+        let full = vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        let p = pyramid(full.clone());
+        let w = p.weights().unwrap();
+        let m = IlpModel::build(&p, true, Reduction::Givens).unwrap();
+        assert_eq!(simple_bound(&m, w), w.score(&Grid::new(4, full)));
+
+        let empty = pyramid(vec![0; 16]);
+        let m = IlpModel::build(&empty, true, Reduction::Givens).unwrap();
+        let best = match Ilp::new(&IlpOptions::default())
+            .unwrap()
+            .optimize(&empty, &Limits::none())
+        {
+            Ok(Optimum::Optimal { score, .. }) => score,
+            other => panic!("{other:?}"),
+        };
+        assert!(simple_bound(&m, w) >= best);
     }
 }

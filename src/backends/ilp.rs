@@ -190,7 +190,14 @@ impl Ilp {
             }
             #[cfg(feature = "highs")]
             IlpSolver::Highs => {
-                let m = with_limit(problem.using(good_lp::highs).set_threads(1), seconds);
+                // Zero gaps: HiGHS's default relative gap (1e-4) would stop short of a proof,
+                // which good_lp then reports as a gap-limited, unproved solution.
+                let m = problem
+                    .using(good_lp::highs)
+                    .set_threads(1)
+                    .set_option("mip_rel_gap", 0.0)
+                    .set_option("mip_abs_gap", 0.0);
+                let m = with_limit(m, seconds);
                 solve_with(m, constraints, &xs, |_| None)
             }
             #[cfg(not(feature = "highs"))]

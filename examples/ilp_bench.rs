@@ -60,22 +60,44 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
-/// CPU time of this thread so far (Linux `/proc/thread-self/schedstat`), falling back to wall
-/// time elsewhere. On a shared, loaded machine wall time mostly measures the other processes;
-/// with no deadline the solver runs on the calling thread, so thread CPU time is its cost.
+/// CPU time of this thread (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on Linux), or wall time
+/// elsewhere. On a shared, loaded machine wall time mostly measures the other processes; with no
+/// deadline the solver runs on the calling thread, so thread CPU time is its cost.
 #[derive(Clone, Copy)]
 enum Clock {
     Cpu(Duration),
     Wall(Instant),
 }
 
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Option<Duration> {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec (64-bit Linux layout) for the call's duration.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
 impl Clock {
     fn now() -> Clock {
-        let cpu = std::fs::read_to_string("/proc/thread-self/schedstat")
-            .ok()
-            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok());
-        match cpu {
-            Some(ns) => Clock::Cpu(Duration::from_nanos(ns)),
+        match thread_cpu_time() {
+            Some(t) => Clock::Cpu(t),
             None => Clock::Wall(Instant::now()),
         }
     }

@@ -17,6 +17,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::sat::SatOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format::{self, Format, ReadOptions};
@@ -196,6 +197,10 @@ enum Command {
         /// unless --output is given).
         #[arg(long)]
         stats: bool,
+        /// LP objective: maximise Σ weight × digit with `pyramid` or a weights file; none
+        /// (feasibility only) when absent.
+        #[arg(long, value_name = "pyramid|FILE")]
+        weights: Option<String>,
         #[command(flatten)]
         cnf: CnfArgs,
         #[command(flatten)]
@@ -209,6 +214,8 @@ enum Command {
 enum EncodeTarget {
     /// DIMACS CNF.
     Dimacs,
+    /// CPLEX LP integer program (objective: the weights of --weights).
+    Lp,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,6 +298,9 @@ struct EngineArgs {
     /// sat: check each DRAT proof with varisat's checker as it is produced.
     #[arg(long, help_heading = "SAT backend")]
     check_proof: bool,
+    /// ilp: the MIP solver, `microlp` (pure Rust, default) or `highs` (builds with `--features highs`).
+    #[arg(long, default_value = "microlp", help_heading = "ILP backend")]
+    ilp_solver: IlpSolver,
 }
 
 /// Which CNF encoding to build (the `sat` backends and `encode --to dimacs`).
@@ -392,6 +402,9 @@ impl EngineArgs {
                 simplify: e.simplify,
                 proof: self.proof.clone(),
                 check_proof: self.check_proof,
+            },
+            ilp: IlpOptions {
+                solver: self.ilp_solver,
             },
         }
     }
@@ -595,10 +608,19 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             index,
             output,
             stats,
+            weights,
             cnf,
             input,
         } => {
-            return encode(file, to, index, output, stats, &cnf, &input);
+            let weights = weights.map(|w| batch::WeightsSpec::parse(&w)).transpose()?;
+            let request = EncodeRequest {
+                to,
+                index,
+                output,
+                stats,
+                weights,
+            };
+            return encode(file, request, &cnf, &input);
         }
         Command::Backends => {
             for kind in BackendKind::all() {
@@ -651,26 +673,41 @@ fn judge(
     }
 }
 
-/// `encode`: one puzzle of the input, written as DIMACS (or its statistics).
-fn encode(
-    file: Option<PathBuf>,
+/// What `encode` was asked for.
+struct EncodeRequest {
     to: EncodeTarget,
     index: Option<usize>,
     output: Option<PathBuf>,
     stats: bool,
+    weights: Option<batch::WeightsSpec>,
+}
+
+/// `encode`: one puzzle of the input, written as DIMACS (or its statistics) or CPLEX LP.
+fn encode(
+    file: Option<PathBuf>,
+    req: EncodeRequest,
     cnf: &CnfArgs,
     input: &InputArgs,
 ) -> Result<ExitCode, UsageError> {
+    if req.stats && req.to != EncodeTarget::Dimacs {
+        return Err(UsageError(
+            "--stats describes the CNF: use it with --to dimacs".into(),
+        ));
+    }
     let mut tally = batch::Tally::default();
     let mut items = Vec::new();
     let files: Vec<PathBuf> = file.into_iter().collect();
-    batch::each_puzzle(&files, &input.read_options(), None, &mut tally, |it| {
-        items.push(it)
-    });
+    batch::each_puzzle(
+        &files,
+        &input.read_options(),
+        req.weights.as_ref(),
+        &mut tally,
+        |it| items.push(it),
+    );
     if tally.bad_input {
         return Ok(ExitCode::from(2));
     }
-    let item = match (index, items.len()) {
+    let item = match (req.index, items.len()) {
         (_, 0) => return Err(UsageError("no puzzle in the input".into())),
         (None, 1) => &items[0],
         (None, k) => {
@@ -683,20 +720,26 @@ fn encode(
             .ok_or_else(|| UsageError(format!("--index {i}: the input holds {k} puzzles")))?,
     };
     let mut buf = Vec::new();
-    let encode_stats = match to {
-        EncodeTarget::Dimacs => {
+    let encode_stats = match req.to {
+        EncodeTarget::Dimacs => Some(
             sudoku_lab::sat::encode::to_dimacs(&item.puzzle, &cnf.encode_options(), &mut buf)
-                .map_err(|e| UsageError(e.to_string()))?
+                .map_err(|e| UsageError(e.to_string()))?,
+        ),
+        EncodeTarget::Lp => {
+            let objective = item.puzzle.weights().is_some();
+            sudoku_lab::lp_writer::write_lp(&item.puzzle, objective, &mut buf)
+                .map_err(|e| UsageError(e.to_string()))?;
+            None
         }
     };
-    match &output {
+    match &req.output {
         Some(path) => std::fs::write(path, &buf)
             .map_err(|e| UsageError(format!("{}: {e}", path.display())))?,
-        None if !stats => batch::write_stdout(&buf),
+        None if !req.stats => batch::write_stdout(&buf),
         None => {}
     }
-    if stats {
-        batch::write_stdout(encode_stats.to_string().as_bytes());
+    if let Some(st) = encode_stats.filter(|_| req.stats) {
+        batch::write_stdout(st.to_string().as_bytes());
     }
     Ok(ExitCode::SUCCESS)
 }

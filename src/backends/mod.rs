@@ -10,6 +10,7 @@ use std::str::FromStr;
 use crate::backend::{Backend, BackendError};
 
 pub mod dfs;
+pub mod ilp;
 pub mod sat;
 
 /// Every backend this build knows.
@@ -19,6 +20,8 @@ pub enum BackendKind {
     Dfs,
     /// CNF encodings solved in process by varisat.
     Sat,
+    /// 0-1 integer program through good_lp (microlp, or HiGHS with the `highs` feature).
+    Ilp,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in.
@@ -32,6 +35,11 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
         BackendKind::Sat,
         "sat",
         "CNF encoding solved in process by varisat (incremental, DRAT proofs)",
+    ),
+    (
+        BackendKind::Ilp,
+        "ilp",
+        "0-1 integer program solved by microlp or HiGHS (good_lp)",
     ),
 ];
 
@@ -85,6 +93,8 @@ impl FromStr for BackendKind {
 pub struct BackendOptions {
     /// `sat`: encoding, at-most-one, simplification, proofs.
     pub sat: sat::SatOptions,
+    /// `ilp`: which MIP solver (`--ilp-solver`).
+    pub ilp: ilp::IlpOptions,
 }
 
 /// Builds the backend of the given kind.
@@ -95,5 +105,6 @@ pub fn create(
     Ok(match kind {
         BackendKind::Dfs => Box::new(dfs::Dfs::new()),
         BackendKind::Sat => Box::new(sat::Sat::new(options.sat.clone())),
+        BackendKind::Ilp => Box::new(ilp::Ilp::new(&options.ilp)?),
     })
 }

@@ -1,0 +1,454 @@
+//! The solver-free integer program of a puzzle, shared by the `ilp` backend
+//! ([`crate::backends::ilp`]) and the CPLEX LP writer ([`crate::lp_writer`]), so the two can never
+//! drift.
+//!
+//! Variables are binaries `x(cell, digit)`: 1 when `cell` holds `digit`. Only *free* cells get
+//! variables, and only for the digits their houses still allow: givens (and, with
+//! [`Reduction::Singles`], every digit forced by naked and hidden singles) are fixed and removed
+//! from the program. Constraints, all `Σ x = 1`:
+//! - one per free cell: the cell holds exactly one digit;
+//! - one per (house, digit) that the fixed cells of the house do not already place: the digit
+//!   appears exactly once among the house's free cells. Houses are the model's houses, so jigsaw
+//!   regions and diagonals need nothing special.
+//!
+//! The objective (when asked for) maximises `Σ weight(cell) × digit(cell)`. Every house's free
+//! cells hold a fixed multiset of digits, so the sum of the free cells' digits is a constant; the
+//! program therefore uses the reduced coefficients `(weight − min weight) × digit`, all ≥ 0, and
+//! [`IlpObjective::offset`] adds back the constant, so `offset + Σ coef × x` is the score of the
+//! whole grid, givens included.
+
+use crate::model::{Grid, Puzzle, Value};
+
+/// Largest side the integer program is built for (candidate sets are `u64` masks; a side-64 grid
+/// already has 262,144 variables, far past what the solvers handle quickly).
+pub const MAX_SIDE: usize = 64;
+
+/// How much is removed from the program before it is handed to a solver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reduction {
+    /// Remove the givens and the digits they exclude from their houses' other cells.
+    #[default]
+    Givens,
+    /// Also fix every naked single (a cell with one candidate) and hidden single (a digit with one
+    /// place in a house), repeatedly, before building the program.
+    Singles,
+}
+
+/// Why no program was built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelBuildError {
+    /// The puzzle has no solution; found while fixing givens (and singles).
+    #[error("no solution: {0}")]
+    Infeasible(String),
+    #[error("the integer program handles sides up to {MAX_SIDE}, this grid has side {0}")]
+    TooLarge(usize),
+    #[error("an objective was asked for but the puzzle has no weights")]
+    NoWeights,
+}
+
+/// One binary variable: `cell` (row-major, 0-based) holds `digit` (1-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct XVar {
+    pub cell: u32,
+    pub digit: Value,
+}
+
+/// The documented name of a variable in exports and messages: `x_r{row}c{col}_d{digit}`, all
+/// 1-based (`x_r1c2_d3`: row 1, column 2 holds 3).
+pub fn var_name(n: usize, x: XVar) -> String {
+    let cell = x.cell as usize;
+    format!("x_r{}c{}_d{}", cell / n + 1, cell % n + 1, x.digit)
+}
+
+/// What a constraint row stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    /// The free cell holds exactly one digit.
+    Cell(u32),
+    /// `digit` appears exactly once among the free cells of `house`.
+    House { house: u32, digit: Value },
+}
+
+/// A constraint `Σ x[v] = 1` over the variable indices in `vars`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub kind: RowKind,
+    pub vars: Vec<u32>,
+}
+
+/// The objective: maximise `offset + Σ coef[v] × x[v]`, which equals the grid's score.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IlpObjective {
+    /// One coefficient per variable, all ≥ 0.
+    pub coef: Vec<i64>,
+    /// Score contributed by the fixed cells plus the constant removed from the coefficients.
+    pub offset: i64,
+}
+
+/// The integer program of one puzzle.
+#[derive(Debug, Clone)]
+pub struct IlpModel {
+    n: usize,
+    /// Digit of every fixed cell (givens and forced singles), 0 for free cells.
+    fixed: Vec<Value>,
+    vars: Vec<XVar>,
+    rows: Vec<Row>,
+    objective: Option<IlpObjective>,
+}
+
+impl IlpModel {
+    /// Builds the program of `puzzle`, with the weighted objective when `objective` is set.
+    pub fn build(
+        puzzle: &Puzzle,
+        objective: bool,
+        reduction: Reduction,
+    ) -> Result<IlpModel, ModelBuildError> {
+        let n = puzzle.size();
+        if n > MAX_SIDE {
+            return Err(ModelBuildError::TooLarge(n));
+        }
+        let weights = match objective {
+            true => Some(puzzle.weights().ok_or(ModelBuildError::NoWeights)?),
+            false => None,
+        };
+        let mut c = Candidates::new(puzzle)?;
+        if reduction == Reduction::Singles {
+            c.propagate_singles()?;
+        }
+        let shape = puzzle.shape();
+
+        // Variables, grouped by cell in ascending digit order.
+        let mut vars = Vec::new();
+        let mut var_of = vec![u32::MAX; n * n * n];
+        let mut rows = Vec::new();
+        for cell in 0..n * n {
+            if c.values[cell] != 0 {
+                continue;
+            }
+            let first = vars.len() as u32;
+            for digit in bits(c.cand[cell]) {
+                var_of[cell * n + digit as usize - 1] = vars.len() as u32;
+                vars.push(XVar {
+                    cell: cell as u32,
+                    digit,
+                });
+            }
+            rows.push(Row {
+                kind: RowKind::Cell(cell as u32),
+                vars: (first..vars.len() as u32).collect(),
+            });
+        }
+        for (h, cells) in shape.houses().enumerate() {
+            for digit in bits(c.full & !c.used[h]) {
+                let vs: Vec<u32> = cells
+                    .iter()
+                    .map(|&cell| var_of[cell as usize * n + digit as usize - 1])
+                    .filter(|&v| v != u32::MAX)
+                    .collect();
+                if vs.is_empty() {
+                    return Err(ModelBuildError::Infeasible(format!(
+                        "{digit} has no place left in {}",
+                        shape.house_name(h)
+                    )));
+                }
+                rows.push(Row {
+                    kind: RowKind::House {
+                        house: h as u32,
+                        digit,
+                    },
+                    vars: vs,
+                });
+            }
+        }
+        let objective = weights.map(|w| {
+            let w = w.as_slice();
+            let free_w = (0..n * n)
+                .filter(|&cell| c.values[cell] == 0)
+                .map(|cell| w[cell]);
+            let w_min = free_w.min().unwrap_or(0);
+            let fixed_score: i64 = (0..n * n).map(|cell| w[cell] * c.values[cell] as i64).sum();
+            let fixed_digits: i64 = c.values.iter().map(|&v| v as i64).sum();
+            let all_digits = (n * n * (n + 1) / 2) as i64;
+            IlpObjective {
+                coef: vars
+                    .iter()
+                    .map(|x| (w[x.cell as usize] - w_min) * x.digit as i64)
+                    .collect(),
+                offset: fixed_score + w_min * (all_digits - fixed_digits),
+            }
+        });
+        Ok(IlpModel {
+            n,
+            fixed: c.values,
+            vars,
+            rows,
+            objective,
+        })
+    }
+
+    /// Side of the grid.
+    pub fn size(&self) -> usize {
+        self.n
+    }
+    /// Digits of the fixed cells, row-major, 0 for free cells.
+    pub fn fixed(&self) -> &[Value] {
+        &self.fixed
+    }
+    /// Number of free cells (cells with variables).
+    pub fn free_cells(&self) -> usize {
+        self.fixed.iter().filter(|&&v| v == 0).count()
+    }
+    pub fn vars(&self) -> &[XVar] {
+        &self.vars
+    }
+    /// Every constraint row, each `Σ x = 1`: cell rows first, then house rows.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+    pub fn objective(&self) -> Option<&IlpObjective> {
+        self.objective.as_ref()
+    }
+
+    /// The grid given by the variables at 1 (`ones` yields variable indices). Errors when a free
+    /// cell gets no digit or two digits.
+    pub fn decode(&self, ones: impl IntoIterator<Item = usize>) -> Result<Grid, String> {
+        let mut cells = self.fixed.clone();
+        for v in ones {
+            let x = self.vars.get(v).ok_or_else(|| format!("no variable {v}"))?;
+            let slot = &mut cells[x.cell as usize];
+            if *slot != 0 {
+                return Err(format!(
+                    "row {}, column {} gets two digits",
+                    x.cell as usize / self.n + 1,
+                    x.cell as usize % self.n + 1
+                ));
+            }
+            *slot = x.digit;
+        }
+        if let Some(cell) = cells.iter().position(|&v| v == 0) {
+            return Err(format!(
+                "row {}, column {} gets no digit",
+                cell / self.n + 1,
+                cell % self.n + 1
+            ));
+        }
+        Ok(Grid::new(self.n, cells))
+    }
+
+    /// The variable indices that encode `grid` (one per free cell), for no-good cuts.
+    pub fn encode(&self, grid: &Grid) -> Vec<u32> {
+        let g = grid.cells();
+        (0..self.vars.len() as u32)
+            .filter(|&v| {
+                let x = self.vars[v as usize];
+                g[x.cell as usize] == x.digit
+            })
+            .collect()
+    }
+}
+
+/// Ascending digits whose bit (`digit − 1`) is set in `mask`.
+fn bits(mut mask: u64) -> impl Iterator<Item = Value> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let d = mask.trailing_zeros() as Value + 1;
+            mask &= mask - 1;
+            d
+        })
+    })
+}
+
+/// Candidate digits of every cell (bit `d − 1` for digit `d`), and the digits placed per house.
+struct Candidates<'a> {
+    puzzle: &'a Puzzle,
+    full: u64,
+    values: Vec<Value>,
+    cand: Vec<u64>,
+    used: Vec<u64>,
+}
+
+impl<'a> Candidates<'a> {
+    /// Places the givens; errors when two givens clash or a free cell has no candidate.
+    fn new(puzzle: &'a Puzzle) -> Result<Candidates<'a>, ModelBuildError> {
+        let n = puzzle.size();
+        let shape = puzzle.shape();
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut used = vec![0u64; shape.house_count()];
+        for (cell, &v) in puzzle.givens().iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            for &h in shape.houses_of(cell) {
+                let bit = 1u64 << (v - 1);
+                if used[h as usize] & bit != 0 {
+                    return Err(ModelBuildError::Infeasible(format!(
+                        "the given {v} appears twice in {}",
+                        shape.house_name(h as usize)
+                    )));
+                }
+                used[h as usize] |= bit;
+            }
+        }
+        let mut c = Candidates {
+            puzzle,
+            full,
+            values: puzzle.givens().to_vec(),
+            cand: vec![0; n * n],
+            used,
+        };
+        for cell in 0..n * n {
+            if c.values[cell] == 0 {
+                let taken = shape
+                    .houses_of(cell)
+                    .iter()
+                    .fold(0, |m, &h| m | c.used[h as usize]);
+                c.cand[cell] = full & !taken;
+                c.no_candidate(cell)?;
+            }
+        }
+        Ok(c)
+    }
+
+    fn no_candidate(&self, cell: usize) -> Result<(), ModelBuildError> {
+        if self.values[cell] == 0 && self.cand[cell] == 0 {
+            let n = self.puzzle.size();
+            return Err(ModelBuildError::Infeasible(format!(
+                "row {}, column {} has no digit left",
+                cell / n + 1,
+                cell % n + 1
+            )));
+        }
+        Ok(())
+    }
+
+    /// Fixes `digit` in `cell` and removes it from the candidates of the cell's peers.
+    fn place(&mut self, cell: usize, digit: Value) -> Result<(), ModelBuildError> {
+        let shape = self.puzzle.shape();
+        let bit = 1u64 << (digit - 1);
+        self.values[cell] = digit;
+        self.cand[cell] = 0;
+        for &h in shape.houses_of(cell) {
+            self.used[h as usize] |= bit;
+            for &peer in shape.house(h as usize) {
+                let peer = peer as usize;
+                if self.cand[peer] & bit != 0 {
+                    self.cand[peer] &= !bit;
+                    self.no_candidate(peer)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Naked and hidden singles until nothing changes.
+    fn propagate_singles(&mut self) -> Result<(), ModelBuildError> {
+        let shape = self.puzzle.shape();
+        let cells = self.values.len();
+        loop {
+            let mut changed = false;
+            for cell in 0..cells {
+                let m = self.cand[cell];
+                if self.values[cell] == 0 && m.count_ones() == 1 {
+                    self.place(cell, m.trailing_zeros() as Value + 1)?;
+                    changed = true;
+                }
+            }
+            for h in 0..shape.house_count() {
+                for digit in bits(self.full & !self.used[h]) {
+                    let bit = 1u64 << (digit - 1);
+                    let mut places = shape
+                        .house(h)
+                        .iter()
+                        .filter(|&&c| self.cand[c as usize] & bit != 0);
+                    match (places.next(), places.next()) {
+                        (None, _) => {
+                            return Err(ModelBuildError::Infeasible(format!(
+                                "{digit} has no place left in {}",
+                                shape.house_name(h)
+                            )))
+                        }
+                        (Some(&c), None) => {
+                            self.place(c as usize, digit)?;
+                            changed = true;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Shape, Weights};
+    use std::sync::Arc;
+
+    fn puzzle(n: usize, givens: &str) -> Puzzle {
+        let shape = Arc::new(Shape::standard(n, false).unwrap());
+        let g = givens
+            .chars()
+            .map(|ch| ch.to_digit(10).unwrap_or(0) as Value)
+            .collect();
+        Puzzle::new(shape, g).unwrap()
+    }
+
+    #[test]
+    fn empty_4x4_has_all_variables_and_rows() {
+        let m = IlpModel::build(&puzzle(4, &".".repeat(16)), false, Reduction::Singles).unwrap();
+        assert_eq!(m.vars().len(), 64);
+        // 16 cell rows + 12 houses × 4 digits.
+        assert_eq!(m.rows().len(), 16 + 48);
+        assert!(m.rows().iter().all(|r| r.vars.len() == 4));
+    }
+
+    #[test]
+    fn givens_remove_variables_and_rows() {
+        let p = puzzle(4, "1...............");
+        let m = IlpModel::build(&p, false, Reduction::Givens).unwrap();
+        // Cell 0 is gone; its 7 peers lose digit 1.
+        assert_eq!(m.vars().len(), 64 - 4 - 7);
+        assert_eq!(m.free_cells(), 15);
+        assert!(!m
+            .rows()
+            .iter()
+            .any(|r| matches!(r.kind, RowKind::House { house: 0, digit: 1 })));
+    }
+
+    #[test]
+    fn singles_solve_an_easy_puzzle_completely() {
+        let p = puzzle(4, ".2343.1221.3432.");
+        let m = IlpModel::build(&p, false, Reduction::Singles).unwrap();
+        assert_eq!(m.free_cells(), 0);
+        assert!(m.vars().is_empty());
+        let g = m.decode([]).unwrap();
+        crate::check::verify(&p, &g).unwrap();
+    }
+
+    #[test]
+    fn clashing_givens_are_infeasible() {
+        let p = puzzle(4, "11..............");
+        assert!(matches!(
+            IlpModel::build(&p, false, Reduction::Givens),
+            Err(ModelBuildError::Infeasible(_))
+        ));
+    }
+
+    #[test]
+    fn objective_offset_gives_the_score() {
+        let p = puzzle(4, "1...............")
+            .with_weights(Arc::new(Weights::pyramid(4)))
+            .unwrap();
+        let m = IlpModel::build(&p, true, Reduction::Givens).unwrap();
+        let grid = Grid::new(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]);
+        let obj = m.objective().unwrap();
+        let ones = m.encode(&grid);
+        let value: i64 = obj.offset + ones.iter().map(|&v| obj.coef[v as usize]).sum::<i64>();
+        assert_eq!(value, p.weights().unwrap().score(&grid));
+        assert_eq!(m.decode(ones.iter().map(|&v| v as usize)).unwrap(), grid);
+    }
+}

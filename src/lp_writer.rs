@@ -1,0 +1,213 @@
+//! Writes a puzzle's integer program ([`crate::ilp_model`]) in CPLEX LP format, for external MIP
+//! solvers (`glpsol --lp`, `cbc`, HiGHS, CPLEX, Gurobi…). good_lp has no writer, so this is ours;
+//! it reads the same [`IlpModel`] the `ilp` backend solves, so the two cannot drift.
+//!
+//! Naming (all 1-based):
+//! - `x_r{row}c{col}_d{digit}`: binary, 1 when the cell at `row`, `col` holds `digit`. Only free
+//!   cells and the digits their houses allow have variables; givens are removed.
+//! - `one`: fixed to 1 by its bounds; its objective coefficient carries the constant part of the
+//!   score, so the reported optimum is the score of the whole grid, givens included.
+//! - rows `cell_r{row}c{col}` (one digit per cell) and `{house}_d{digit}` with house `row{i}`,
+//!   `col{i}`, `box{i}` (or `region{i}` for jigsaw), `diag{i}`: the digit once in the house.
+//!
+//! With an objective the program maximises `Σ (weight − min weight) × digit × x + offset × one`
+//! (see [`crate::ilp_model`] for why the reduced weights give the same optimum); without one, the
+//! objective is `0 one` (pure feasibility). A puzzle whose givens already clash gets a one-row
+//! program that is infeasible, with the reason in a comment.
+
+use std::io::{self, Write};
+
+use crate::ilp_model::{var_name, IlpModel, ModelBuildError, Reduction, RowKind};
+use crate::model::{Puzzle, Regions, Shape};
+
+/// Why no LP file was written.
+#[derive(Debug, thiserror::Error)]
+pub enum LpError {
+    #[error("{0}")]
+    Model(ModelBuildError),
+    #[error("writing the LP file: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Terms per line: keeps lines well under the 255 characters some LP readers accept.
+const TERMS_PER_LINE: usize = 6;
+
+/// Writes the program of `puzzle` (with its weighted objective when `objective` is set) in CPLEX
+/// LP format. Only the givens are removed; no further propagation, so the file is the plain model.
+pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<(), LpError> {
+    let n = puzzle.size();
+    writeln!(
+        w,
+        "\\ sudoku-lab integer program: {n}x{n}, {}, {}",
+        region_word(puzzle.shape()),
+        if objective {
+            "maximise the weighted score"
+        } else {
+            "feasibility"
+        }
+    )?;
+    writeln!(
+        w,
+        "\\ x_rRcC_dD = 1 when row R, column C holds digit D (1-based); one = 1 carries the constant score"
+    )?;
+    let model = match IlpModel::build(puzzle, objective, Reduction::Givens) {
+        Ok(m) => m,
+        Err(ModelBuildError::Infeasible(why)) => {
+            writeln!(w, "\\ no solution: {why}")?;
+            write!(
+                w,
+                "Maximize\n obj: 0 one\nSubject To\n no_solution: one = 0\nBounds\n one = 1\nEnd\n"
+            )?;
+            return Ok(());
+        }
+        Err(e) => return Err(LpError::Model(e)),
+    };
+    let names: Vec<String> = model.vars().iter().map(|&x| var_name(n, x)).collect();
+
+    writeln!(w, "Maximize")?;
+    let mut terms: Vec<(i64, &str)> = Vec::new();
+    if let Some(o) = model.objective() {
+        terms.extend(
+            o.coef
+                .iter()
+                .zip(&names)
+                .filter(|(&c, _)| c != 0)
+                .map(|(&c, name)| (c, name.as_str())),
+        );
+    }
+    let offset = model.objective().map_or(0, |o| o.offset);
+    terms.push((offset, "one"));
+    write_terms(w, " obj:", &terms)?;
+    writeln!(w)?;
+
+    writeln!(w, "Subject To")?;
+    for row in model.rows() {
+        let label = match row.kind {
+            RowKind::Cell(cell) => {
+                let cell = cell as usize;
+                format!(" cell_r{}c{}:", cell / n + 1, cell % n + 1)
+            }
+            RowKind::House { house, digit } => {
+                format!(" {}_d{digit}:", house_label(puzzle.shape(), house as usize))
+            }
+        };
+        let terms: Vec<(i64, &str)> = row
+            .vars
+            .iter()
+            .map(|&v| (1, names[v as usize].as_str()))
+            .collect();
+        write_terms(w, &label, &terms)?;
+        writeln!(w, " = 1")?;
+    }
+
+    writeln!(w, "Bounds\n one = 1\nBinary")?;
+    for chunk in names.chunks(TERMS_PER_LINE) {
+        writeln!(w, " {}", chunk.join(" "))?;
+    }
+    writeln!(w, "End")?;
+    Ok(())
+}
+
+/// `label c1 x1 + c2 x2 …`, wrapped every few terms (continuation lines start with spaces); no
+/// final newline.
+fn write_terms(w: &mut impl Write, label: &str, terms: &[(i64, &str)]) -> io::Result<()> {
+    write!(w, "{label}")?;
+    for (i, &(c, name)) in terms.iter().enumerate() {
+        if i > 0 && i % TERMS_PER_LINE == 0 {
+            write!(w, "\n   ")?;
+        }
+        let sign = match (c < 0, i > 0) {
+            (true, _) => " -",
+            (false, true) => " +",
+            (false, false) => "",
+        };
+        match c.unsigned_abs() {
+            1 if name != "one" => write!(w, "{sign} {name}")?,
+            a => write!(w, "{sign} {a} {name}")?,
+        }
+    }
+    Ok(())
+}
+
+fn region_word(shape: &Shape) -> String {
+    let regions = match shape.regions() {
+        Regions::Boxes { rows, cols } => format!("{rows}x{cols} boxes"),
+        Regions::Jigsaw(_) => "jigsaw regions".to_string(),
+    };
+    match shape.diagonals() {
+        true => format!("{regions}, diagonals"),
+        false => regions,
+    }
+}
+
+/// `row3`, `col5`, `box2` / `region2`, `diag1` (1-based).
+fn house_label(shape: &Shape, h: usize) -> String {
+    let n = shape.size();
+    let region = match shape.regions() {
+        Regions::Boxes { .. } => "box",
+        Regions::Jigsaw(_) => "region",
+    };
+    match h {
+        _ if h < n => format!("row{}", h + 1),
+        _ if h < 2 * n => format!("col{}", h - n + 1),
+        _ if h < 3 * n => format!("{region}{}", h - 2 * n + 1),
+        _ => format!("diag{}", h - 3 * n + 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Value, Weights};
+    use std::sync::Arc;
+
+    fn lp(givens: Vec<Value>, objective: bool) -> String {
+        let shape = Arc::new(Shape::standard(4, false).unwrap());
+        let p = Puzzle::new(shape, givens)
+            .unwrap()
+            .with_weights(Arc::new(Weights::pyramid(4)))
+            .unwrap();
+        let mut out = Vec::new();
+        write_lp(&p, objective, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn sections_and_names() {
+        let mut g = vec![0; 16];
+        g[0] = 1;
+        let text = lp(g, true);
+        for part in [
+            "Maximize\n obj:",
+            "Subject To\n",
+            "Bounds\n one = 1\n",
+            "Binary\n",
+            "End\n",
+        ] {
+            assert!(text.contains(part), "missing {part:?} in\n{text}");
+        }
+        assert!(text.contains(" cell_r1c2: x_r1c2_d2 + x_r1c2_d3 + x_r1c2_d4 = 1\n"));
+        assert!(!text.contains("x_r1c1_"), "the given cell has no variables");
+        assert!(
+            !text.contains("row1_d1:"),
+            "the given digit has no row constraint"
+        );
+        assert!(text.contains(" row1_d2:"));
+        assert!(text.lines().all(|l| l.len() < 255));
+    }
+
+    #[test]
+    fn feasibility_has_a_zero_objective() {
+        let text = lp(vec![0; 16], false);
+        assert!(text.contains(" obj: 0 one\n"), "{text}");
+    }
+
+    #[test]
+    fn clashing_givens_write_an_infeasible_program() {
+        let mut g = vec![0; 16];
+        g[0] = 2;
+        g[1] = 2;
+        let text = lp(g, true);
+        assert!(text.contains("no_solution: one = 0"), "{text}");
+    }
+}

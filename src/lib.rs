@@ -16,5 +16,6 @@
 pub mod backend;
 pub mod backends;
 pub mod check;
+pub mod exact_cover;
 pub mod model;
 pub mod task;

@@ -10,20 +10,30 @@ use std::str::FromStr;
 use crate::backend::{Backend, BackendError};
 
 pub mod dfs;
+pub mod dlx;
 
 /// Every backend this build knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BackendKind {
     /// Hand-written bitmask search.
     Dfs,
+    /// Dancing-links exact cover (Knuth's Algorithm X).
+    Dlx,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in.
-const NAMES: &[(BackendKind, &str, &str)] = &[(
-    BackendKind::Dfs,
-    "dfs",
-    "bitmask depth-first search with singles propagation",
-)];
+const NAMES: &[(BackendKind, &str, &str)] = &[
+    (
+        BackendKind::Dfs,
+        "dfs",
+        "bitmask depth-first search with singles propagation",
+    ),
+    (
+        BackendKind::Dlx,
+        "dlx",
+        "dancing-links exact cover (Knuth's Algorithm X)",
+    ),
+];
 
 impl BackendKind {
     /// All backends compiled into this build, in a stable order.
@@ -72,14 +82,18 @@ impl FromStr for BackendKind {
 /// Options of every backend, resolved from the command line (or set by library users) before
 /// any work starts. Each backend reads only its own part.
 #[derive(Debug, Clone, Default)]
-pub struct BackendOptions {}
+pub struct BackendOptions {
+    /// Options of the `dlx` backend.
+    pub dlx: dlx::DlxOptions,
+}
 
 /// Builds the backend of the given kind.
 pub fn create(
     kind: BackendKind,
-    _options: &BackendOptions,
+    options: &BackendOptions,
 ) -> Result<Box<dyn Backend>, BackendError> {
     Ok(match kind {
         BackendKind::Dfs => Box::new(dfs::Dfs),
+        BackendKind::Dlx => Box::new(dlx::Dlx::new(options.dlx.clone())),
     })
 }

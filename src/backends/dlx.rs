@@ -16,7 +16,7 @@
 //! anything large is allocated, and puzzles over [`DlxOptions::memory_budget`] are refused.
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted};
+use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
 use crate::model::{Grid, Puzzle, Value};
 
 /// Default memory budget for one exact-cover matrix: 1 GiB.
@@ -54,8 +54,8 @@ impl Dlx {
 struct Instance {
     matrix: ExactCover,
     rows: Vec<(u32, Value)>,
-    /// Columns `0..cell_columns` are the empty cells' columns.
-    cell_columns: usize,
+    /// The column of each empty cell (`u32::MAX` for givens).
+    cell_col: Vec<u32>,
 }
 
 impl Instance {
@@ -133,6 +133,93 @@ impl<'p> Candidates<'p> {
     }
 }
 
+/// An admissible upper bound on the score of any completion of a partial grid, for `optimize`.
+///
+/// For each family of houses that partitions the grid (rows, columns, regions) and each house of
+/// it, the open cells can score at most the smaller of (a) the sum of each open cell's best
+/// remaining placement and (b) the rearrangement bound: the house's missing digits paired, largest
+/// with largest, with its open cells sorted by weight (the best any bijection can do). Summing
+/// over the houses of one family bounds the grid; the smallest family total is kept.
+struct ScoreBound<'a> {
+    n: usize,
+    weights: &'a [i64],
+    givens: &'a [Value],
+    cell_col: &'a [u32],
+    /// For the first `3n` houses, their cells by decreasing weight, `n` per house.
+    by_weight: Vec<u32>,
+    /// Scratch: the current grid and each open cell's best remaining placement score.
+    value: Vec<Value>,
+    cell_max: Vec<i64>,
+    present: Vec<bool>,
+}
+
+impl<'a> ScoreBound<'a> {
+    fn new(puzzle: &'a Puzzle, weights: &'a [i64], cell_col: &'a [u32]) -> ScoreBound<'a> {
+        let n = puzzle.size();
+        let mut by_weight = Vec::with_capacity(3 * n * n);
+        for h in 0..3 * n {
+            let start = by_weight.len();
+            by_weight.extend_from_slice(puzzle.shape().house(h));
+            by_weight[start..].sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
+        }
+        ScoreBound {
+            n,
+            weights,
+            givens: puzzle.givens(),
+            cell_col,
+            by_weight,
+            value: vec![0; n * n],
+            cell_max: vec![0; n * n],
+            present: vec![false; n + 1],
+        }
+    }
+
+    /// The bound on the score of the non-given cells under the partial solution in `view`, or
+    /// `None` when an open cell has no placement left (a dead end).
+    fn eval(&mut self, view: &View<'_>, rows: &[(u32, Value)], row_score: &[i64]) -> Option<i64> {
+        let n = self.n;
+        self.value.copy_from_slice(self.givens);
+        let mut placed = 0i64;
+        for r in view.chosen_rows() {
+            let (cell, d) = rows[r];
+            self.value[cell as usize] = d;
+            placed += row_score[r];
+        }
+        for cell in 0..n * n {
+            if self.value[cell] == 0 {
+                let first = view.rows_in(self.cell_col[cell] as usize).next()?;
+                self.cell_max[cell] = row_score[first];
+            }
+        }
+        let mut best = i64::MAX;
+        for family in 0..3 {
+            let mut total = 0i64;
+            for h in family * n..(family + 1) * n {
+                let cells = &self.by_weight[h * n..(h + 1) * n];
+                self.present.iter_mut().for_each(|p| *p = false);
+                let mut cell_max = 0i64;
+                for &c in cells {
+                    let v = self.value[c as usize];
+                    self.present[v as usize] = true;
+                    if v == 0 {
+                        cell_max += self.cell_max[c as usize];
+                    }
+                }
+                let mut digits = (1..=n).rev().filter(|&d| !self.present[d]);
+                let rearranged: i64 = cells
+                    .iter()
+                    .filter(|&&c| self.value[c as usize] == 0)
+                    .zip(&mut digits)
+                    .map(|(&c, d)| self.weights[c as usize] * d as i64)
+                    .sum();
+                total += cell_max.min(rearranged);
+            }
+            best = best.min(total);
+        }
+        Some(placed + best)
+    }
+}
+
 fn matrix_error(e: ExactCoverError) -> BackendError {
     BackendError::Failed(format!("dlx: building the exact-cover matrix: {e}"))
 }
@@ -153,14 +240,19 @@ impl Dlx {
         let givens = puzzle.givens();
         const NONE: u32 = u32::MAX;
 
-        // Columns: empty cells first, then the (house, digit) pairs not given.
+        // Columns: empty cells first, then the (house, digit) pairs not given. With scores, the
+        // cells that can score most come first, so they win ties when choosing a column.
+        let mut open: Vec<usize> = (0..givens.len()).filter(|&c| givens[c] == 0).collect();
+        if let Some(score) = scores {
+            let top = n as Value;
+            open.sort_by_key(|&c| std::cmp::Reverse(score(c, 1).max(score(c, top))));
+        }
         let mut cell_col = vec![NONE; givens.len()];
         let mut columns = 0usize;
-        for (cell, _) in givens.iter().enumerate().filter(|(_, &v)| v == 0) {
+        for &cell in &open {
             cell_col[cell] = columns as u32;
             columns += 1;
         }
-        let cell_columns = columns;
         let mut house_digit_col = vec![NONE; shape.house_count() * n];
         for h in 0..shape.house_count() {
             for d in 1..=n {
@@ -217,7 +309,7 @@ impl Dlx {
         Ok(Some(Instance {
             matrix,
             rows: placements,
-            cell_columns,
+            cell_col,
         }))
     }
 }
@@ -283,7 +375,7 @@ impl Backend for Dlx {
             .iter()
             .map(|&(c, d)| score(c as usize, d))
             .collect();
-        let cell_columns = inst.cell_columns;
+        let mut bound = ScoreBound::new(puzzle, w, &inst.cell_col);
         let mut best: Option<(i64, Vec<usize>)> = None;
         let mut root_bound: Option<i64> = None;
         let mut timed_out = false;
@@ -292,22 +384,13 @@ impl Backend for Dlx {
             loop {
                 let beat = best.as_ref().map(|(s, _)| *s);
                 let step = search.next_solution_pruned(|view| {
-                    // Score so far plus each open cell's best remaining placement. Cell columns
-                    // come first in the list of uncovered columns.
-                    let mut bound = base + view.chosen_rows().map(|r| row_score[r]).sum::<i64>();
-                    for c in view.uncovered_columns() {
-                        if c >= cell_columns {
-                            break;
-                        }
-                        match view.rows_in(c).next() {
-                            Some(r) => bound += row_score[r],
-                            None => return false,
-                        }
-                    }
+                    let Some(b) = bound.eval(view, &inst.rows, &row_score) else {
+                        return false;
+                    };
                     if view.depth() == 0 {
-                        root_bound.get_or_insert(bound);
+                        root_bound.get_or_insert(base + b);
                     }
-                    beat.is_none_or(|b| bound > b)
+                    beat.is_none_or(|best| base + b > best)
                 });
                 match step {
                     Ok(Some(solution)) => {

@@ -16,6 +16,7 @@
 pub mod backend;
 pub mod backends;
 pub mod check;
+pub mod exact_cover;
 pub mod format;
 pub mod generate;
 pub mod ilp_model;

@@ -10,6 +10,7 @@ use std::str::FromStr;
 use crate::backend::{Backend, BackendError};
 
 pub mod dfs;
+pub mod dlx;
 pub mod ilp;
 pub mod sat;
 
@@ -22,25 +23,18 @@ pub enum BackendKind {
     Sat,
     /// 0-1 integer program through good_lp (microlp, or HiGHS with the `highs` feature).
     Ilp,
+    /// Dancing-links exact cover (Knuth's Algorithm X).
+    Dlx,
 }
 
-/// `(kind, name, one-line description)` for every backend compiled in.
+/// `(kind, name, one-line description)` for every backend compiled in, in the order
+/// `xcheck`, `bench` and the tests list them.
+#[rustfmt::skip]
 const NAMES: &[(BackendKind, &str, &str)] = &[
-    (
-        BackendKind::Dfs,
-        "dfs",
-        "bitmask depth-first search with singles propagation",
-    ),
-    (
-        BackendKind::Sat,
-        "sat",
-        "CNF encoding solved in process by varisat (incremental, DRAT proofs)",
-    ),
-    (
-        BackendKind::Ilp,
-        "ilp",
-        "0-1 integer program solved by microlp or HiGHS (good_lp)",
-    ),
+    (BackendKind::Dfs, "dfs", "bitmask depth-first search with singles propagation"),
+    (BackendKind::Dlx, "dlx", "dancing-links exact cover (Knuth's Algorithm X)"),
+    (BackendKind::Sat, "sat", "CNF encoding solved in process by varisat (incremental, DRAT proofs)"),
+    (BackendKind::Ilp, "ilp", "0-1 integer program solved by microlp or HiGHS (good_lp)"),
 ];
 
 impl BackendKind {
@@ -95,6 +89,8 @@ pub struct BackendOptions {
     pub sat: sat::SatOptions,
     /// `ilp`: which MIP solver (`--ilp-solver`).
     pub ilp: ilp::IlpOptions,
+    /// Options of the `dlx` backend.
+    pub dlx: dlx::DlxOptions,
 }
 
 /// Builds the backend of the given kind.
@@ -106,5 +102,6 @@ pub fn create(
         BackendKind::Dfs => Box::new(dfs::Dfs::new()),
         BackendKind::Sat => Box::new(sat::Sat::new(options.sat.clone())),
         BackendKind::Ilp => Box::new(ilp::Ilp::new(&options.ilp)?),
+        BackendKind::Dlx => Box::new(dlx::Dlx::new(options.dlx.clone())),
     })
 }

@@ -30,13 +30,15 @@ use crate::sat::encode::{self, Amo, Decoder, EncodeOptions, Encoding, Numbering}
 use crate::sat::objective::Objective;
 use crate::sat::{dimacs, ClauseSink, Cnf, Lit, Var, VarisatSink};
 
-/// Options of the `sat` backend (`--encoding`, `--amo`, `--no-simplify`, `--proof`,
-/// `--check-proof`).
+/// Options of the `sat` backend (`--encoding`, `--amo`, `--no-simplify`, `--no-propagate`,
+/// `--proof`, `--check-proof`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SatOptions {
     pub encoding: Encoding,
     pub amo: Amo,
     pub simplify: bool,
+    /// With `simplify`, also fix naked and hidden singles before encoding.
+    pub propagate: bool,
     /// Write a DRAT proof of every unsatisfiable answer here.
     pub proof: Option<PathBuf>,
     /// Check the proof with varisat's checker while it is produced.
@@ -50,6 +52,7 @@ impl Default for SatOptions {
             encoding: e.encoding,
             amo: e.amo,
             simplify: e.simplify,
+            propagate: true,
             proof: None,
             check_proof: false,
         }
@@ -62,6 +65,7 @@ impl SatOptions {
             encoding: self.encoding,
             amo: self.amo,
             simplify: self.simplify,
+            propagate: self.propagate,
         }
     }
 }

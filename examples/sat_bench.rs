@@ -14,6 +14,16 @@ use sudoku_lab::backends::{self, sat::SatOptions, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::model::{Puzzle, Shape};
 
+/// CPU time of this thread in seconds (Linux `/proc`; `None` elsewhere). The machine may be
+/// shared, so wall time alone overstates the cost.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn read_set(path: &std::path::Path, max: usize, shape: &Arc<Shape>) -> Option<Vec<Puzzle>> {
     let text = std::fs::read_to_string(path).ok()?;
     let puzzles = text
@@ -62,6 +72,7 @@ fn main() {
             continue;
         };
         let start = Instant::now();
+        let cpu0 = cpu_seconds();
         let mut unique = 0;
         let mut answers = Vec::with_capacity(puzzles.len());
         for p in &puzzles {
@@ -70,11 +81,15 @@ fn main() {
             answers.push(c);
         }
         let secs = start.elapsed().as_secs_f64();
+        let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
         for (p, c) in puzzles.iter().zip(&answers) {
             check::verify_witnesses(p, c.count, &c.witnesses).expect("checked");
         }
+        let per_cpu = cpu.map_or(String::new(), |c| {
+            format!(", CPU {c:.2} s = {:.0} puzzles/s", puzzles.len() as f64 / c)
+        });
         println!(
-            "{name:32} {:6} puzzles {:8.3} s {:9.0} puzzles/s ({unique} unique)",
+            "{name:32} {:6} puzzles wall {:7.3} s = {:6.0} puzzles/s{per_cpu} ({unique} unique)",
             puzzles.len(),
             secs,
             puzzles.len() as f64 / secs
@@ -88,12 +103,16 @@ fn main() {
     let p = Puzzle::new(shape, g).expect("81 digits");
     let runs = 20;
     let start = Instant::now();
+    let cpu0 = cpu_seconds();
     let mut count = 0;
     for _ in 0..runs {
         count = backend.count(&p, 1_000_000, &none).expect("count").count;
     }
+    let cpu = cpu_seconds().zip(cpu0).map_or(String::new(), |(b, a)| {
+        format!(", CPU {:.2} ms", (b - a) * 1000.0 / runs as f64)
+    });
     println!(
-        "count of the 122-solution puzzle: {count} in {:.2} ms",
+        "count of the 122-solution puzzle: {count} in wall {:.2} ms{cpu} (mean of {runs})",
         start.elapsed().as_secs_f64() * 1000.0 / runs as f64
     );
 }

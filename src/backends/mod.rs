@@ -19,6 +19,9 @@ pub enum BackendKind {
     Dfs,
     /// CNF encodings solved in process by varisat.
     Sat,
+    /// The same encodings solved by CaDiCaL (feature `cadical`).
+    #[cfg(feature = "cadical")]
+    Cadical,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in.
@@ -32,6 +35,12 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
         BackendKind::Sat,
         "sat",
         "CNF encoding solved in process by varisat (incremental, DRAT proofs)",
+    ),
+    #[cfg(feature = "cadical")]
+    (
+        BackendKind::Cadical,
+        "cadical",
+        "CNF encoding solved in process by CaDiCaL (feature `cadical`)",
     ),
 ];
 
@@ -95,5 +104,10 @@ pub fn create(
     Ok(match kind {
         BackendKind::Dfs => Box::new(dfs::Dfs),
         BackendKind::Sat => Box::new(sat::Sat::new(options.sat.clone())),
+        #[cfg(feature = "cadical")]
+        BackendKind::Cadical => Box::new(sat::Sat::with_engine(
+            options.sat.clone(),
+            sat::EngineKind::Cadical,
+        )),
     })
 }

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use sudoku_lab::backend::Limits;
+use sudoku_lab::backend::{Limits, Optimum};
 use sudoku_lab::backends::{self, sat::SatOptions, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::model::{Puzzle, Shape};
@@ -93,6 +93,38 @@ fn main() {
             puzzles.len(),
             secs,
             puzzles.len() as f64 / secs
+        );
+    }
+    // Optimize: the NOIP 2009 samples (pyramid weights) and the empty 9×9.
+    let weights = Arc::new(sudoku_lab::model::Weights::pyramid(9));
+    let mut cases = Vec::new();
+    for i in 0..3 {
+        let path = format!("tests/data/sat/noip2009-sample{i}.in");
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            let g: Vec<u16> = text
+                .split_whitespace()
+                .filter_map(|t| t.parse().ok())
+                .collect();
+            cases.push((path, g));
+        }
+    }
+    cases.push(("empty 9x9".into(), vec![0; 81]));
+    for (name, g) in cases {
+        let p = Puzzle::new(shape.clone(), g)
+            .and_then(|p| p.with_weights(weights.clone()))
+            .expect("9x9");
+        let start = Instant::now();
+        let cpu0 = cpu_seconds();
+        let o = backend.optimize(&p, &none).expect("optimize");
+        let cpu = cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
+        let result = match o {
+            Optimum::Optimal { score, .. } => format!("optimal {score}"),
+            Optimum::Incomplete { score, .. } => format!("not proved {score}"),
+            Optimum::NoSolution => "no solution".into(),
+        };
+        println!(
+            "optimize {name}: {result}, wall {:.2} s, CPU {cpu:.2} s",
+            start.elapsed().as_secs_f64()
         );
     }
     let p122 = "8.........59.......76...........2468....9.217...6..593...751946...936182...824735";

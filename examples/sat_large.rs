@@ -6,7 +6,8 @@
 //! Without files it runs every `../shared/data/large/sudoku-N-k.txt` with `N ≤ 225` (skipping,
 //! with a message, when the folder is missing). Files hold `N` rows of `N` whitespace-separated
 //! numbers (`0` or `.` empty), or one line of `N²` characters. `SAT_ENCODING` and `SAT_AMO`
-//! pick the encoding (default: the backend's).
+//! pick the encoding (default: the backend's), `SAT_BACKEND` the backend (`sat`, or `cadical`
+//! in a build with `--features cadical`).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -66,8 +67,12 @@ fn main() {
     if let Ok(a) = std::env::var("SAT_AMO") {
         sat.amo = a.parse().expect("SAT_AMO");
     }
-    println!("encoding {}, amo {}", sat.encoding, sat.amo);
-    let backend = backends::create(BackendKind::Sat, &BackendOptions { sat }).expect("sat");
+    let kind: BackendKind = std::env::var("SAT_BACKEND")
+        .unwrap_or_else(|_| "sat".into())
+        .parse()
+        .expect("SAT_BACKEND");
+    println!("backend {kind}, encoding {}, amo {}", sat.encoding, sat.amo);
+    let backend = backends::create(kind, &BackendOptions { sat }).expect("backend");
     for f in files {
         let p = match read(&f) {
             Ok(p) => p,

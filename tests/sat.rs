@@ -433,3 +433,30 @@ proptest! {
         }
     }
 }
+
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_counts_and_optimizes() {
+    let b = backends::create(BackendKind::Cadical, &BackendOptions::default()).unwrap();
+    let a = task::run(
+        b.as_ref(),
+        &empty(4),
+        Task::Count { limit: 1000 },
+        &Limits::none(),
+    )
+    .unwrap();
+    assert_eq!(a.count(), Some((288, true)));
+    let a = task::run(
+        b.as_ref(),
+        &parse_line(P122),
+        Task::Count { limit: 1000 },
+        &Limits::none(),
+    )
+    .unwrap();
+    assert_eq!(a.count(), Some((122, true)));
+    for i in 0..3 {
+        let (p, want) = noip(i);
+        let a = task::run(b.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+        assert_eq!(optimum(&a), (want, true));
+    }
+}

@@ -9,10 +9,20 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use sudoku_lab::backend::Limits;
+use sudoku_lab::backend::{Limits, Optimum};
 use sudoku_lab::backends::{self, sat::SatOptions, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::model::{Puzzle, Shape};
+
+/// CPU time of this thread in seconds (Linux `/proc`; `None` elsewhere). The machine may be
+/// shared, so wall time alone overstates the cost.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
 
 fn read_set(path: &std::path::Path, max: usize, shape: &Arc<Shape>) -> Option<Vec<Puzzle>> {
     let text = std::fs::read_to_string(path).ok()?;
@@ -69,6 +79,7 @@ fn main() {
             continue;
         };
         let start = Instant::now();
+        let cpu0 = cpu_seconds();
         let mut unique = 0;
         let mut answers = Vec::with_capacity(puzzles.len());
         for p in &puzzles {
@@ -77,14 +88,50 @@ fn main() {
             answers.push(c);
         }
         let secs = start.elapsed().as_secs_f64();
+        let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
         for (p, c) in puzzles.iter().zip(&answers) {
             check::verify_witnesses(p, c.count, &c.witnesses).expect("checked");
         }
+        let per_cpu = cpu.map_or(String::new(), |c| {
+            format!(", CPU {c:.2} s = {:.0} puzzles/s", puzzles.len() as f64 / c)
+        });
         println!(
-            "{name:32} {:6} puzzles {:8.3} s {:9.0} puzzles/s ({unique} unique)",
+            "{name:32} {:6} puzzles wall {:7.3} s = {:6.0} puzzles/s{per_cpu} ({unique} unique)",
             puzzles.len(),
             secs,
             puzzles.len() as f64 / secs
+        );
+    }
+    // Optimize: the NOIP 2009 samples (pyramid weights) and the empty 9×9.
+    let weights = Arc::new(sudoku_lab::model::Weights::pyramid(9));
+    let mut cases = Vec::new();
+    for i in 0..3 {
+        let path = format!("tests/data/sat/noip2009-sample{i}.in");
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            let g: Vec<u16> = text
+                .split_whitespace()
+                .filter_map(|t| t.parse().ok())
+                .collect();
+            cases.push((path, g));
+        }
+    }
+    cases.push(("empty 9x9".into(), vec![0; 81]));
+    for (name, g) in cases {
+        let p = Puzzle::new(shape.clone(), g)
+            .and_then(|p| p.with_weights(weights.clone()))
+            .expect("9x9");
+        let start = Instant::now();
+        let cpu0 = cpu_seconds();
+        let o = backend.optimize(&p, &none).expect("optimize");
+        let cpu = cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
+        let result = match o {
+            Optimum::Optimal { score, .. } => format!("optimal {score}"),
+            Optimum::Incomplete { score, .. } => format!("not proved {score}"),
+            Optimum::NoSolution => "no solution".into(),
+        };
+        println!(
+            "optimize {name}: {result}, wall {:.2} s, CPU {cpu:.2} s",
+            start.elapsed().as_secs_f64()
         );
     }
     let p122 = "8.........59.......76...........2468....9.217...6..593...751946...936182...824735";
@@ -95,12 +142,16 @@ fn main() {
     let p = Puzzle::new(shape, g).expect("81 digits");
     let runs = 20;
     let start = Instant::now();
+    let cpu0 = cpu_seconds();
     let mut count = 0;
     for _ in 0..runs {
         count = backend.count(&p, 1_000_000, &none).expect("count").count;
     }
+    let cpu = cpu_seconds().zip(cpu0).map_or(String::new(), |(b, a)| {
+        format!(", CPU {:.2} ms", (b - a) * 1000.0 / runs as f64)
+    });
     println!(
-        "count of the 122-solution puzzle: {count} in {:.2} ms",
+        "count of the 122-solution puzzle: {count} in wall {:.2} ms{cpu} (mean of {runs})",
         start.elapsed().as_secs_f64() * 1000.0 / runs as f64
     );
 }

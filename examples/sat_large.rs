@@ -5,7 +5,9 @@
 //! ```
 //! Without files it runs every `../shared/data/large/sudoku-N-k.txt` with `N ≤ 225` (skipping,
 //! with a message, when the folder is missing). Files hold `N` rows of `N` whitespace-separated
-//! numbers (`0` or `.` empty), or one line of `N²` characters.
+//! numbers (`0` or `.` empty), or one line of `N²` characters. `SAT_ENCODING` and `SAT_AMO`
+//! pick the encoding (default: the backend's), `SAT_BACKEND` the backend (`sat`, or `cadical`
+//! in a build with `--features cadical`).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -58,14 +60,26 @@ fn main() {
         found.sort();
         files = found.into_iter().map(|(_, p)| p).collect();
     }
+    let mut sat = SatOptions::default();
+    if let Ok(e) = std::env::var("SAT_ENCODING") {
+        sat.encoding = e.parse().expect("SAT_ENCODING");
+    }
+    if let Ok(a) = std::env::var("SAT_AMO") {
+        sat.amo = a.parse().expect("SAT_AMO");
+    }
+    let kind: BackendKind = std::env::var("SAT_BACKEND")
+        .unwrap_or_else(|_| "sat".into())
+        .parse()
+        .expect("SAT_BACKEND");
+    println!("backend {kind}, encoding {}, amo {}", sat.encoding, sat.amo);
     let backend = backends::create(
-        BackendKind::Sat,
+        kind,
         &BackendOptions {
-            sat: SatOptions::default(),
+            sat,
             ..Default::default()
         },
     )
-    .expect("sat");
+    .expect("backend");
     for f in files {
         let p = match read(&f) {
             Ok(p) => p,

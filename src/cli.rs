@@ -17,6 +17,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::sat::SatOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
@@ -285,7 +286,7 @@ struct BackendArgs {
 }
 
 /// Options every backend may read, and the time limit.
-#[derive(Args, Debug, Default)]
+#[derive(Args, Debug)]
 struct EngineArgs {
     /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution").
     #[arg(long, value_name = "SECONDS")]
@@ -298,6 +299,12 @@ struct EngineArgs {
     /// sat: check each DRAT proof with varisat's checker as it is produced.
     #[arg(long, help_heading = "SAT backend")]
     check_proof: bool,
+    /// sat: do not fix naked and hidden singles before encoding (they are fixed by default).
+    #[arg(long, help_heading = "SAT backend")]
+    no_propagate: bool,
+    /// dlx: largest exact-cover matrix to build, in MiB; larger puzzles are refused.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY_BUDGET >> 20, help_heading = "DLX backend")]
+    dlx_memory_mib: usize,
     /// ilp: the MIP solver, `microlp` (pure Rust, default) or `highs` (builds with `--features highs`).
     #[arg(long, default_value = "microlp", help_heading = "ILP backend")]
     ilp_solver: IlpSolver,
@@ -324,6 +331,7 @@ impl CnfArgs {
             encoding: self.encoding,
             amo: self.amo,
             simplify: !self.no_simplify,
+            propagate: false,
         }
     }
 }
@@ -400,11 +408,15 @@ impl EngineArgs {
                 encoding: e.encoding,
                 amo: e.amo,
                 simplify: e.simplify,
+                propagate: e.simplify && !self.no_propagate,
                 proof: self.proof.clone(),
                 check_proof: self.check_proof,
             },
             ilp: IlpOptions {
                 solver: self.ilp_solver,
+            },
+            dlx: DlxOptions {
+                memory_budget: self.dlx_memory_mib.saturating_mul(1 << 20),
             },
         }
     }
@@ -591,7 +603,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 .map(|w| w.parse())
                 .transpose()
                 .map_err(|e| UsageError(format!("--weights: {e}")))?;
-            let checker = EngineArgs::default().create(&backend)?;
+            let kind: BackendKind = backend.parse().map_err(UsageError)?;
+            let checker = backends::create(kind, &BackendOptions::default())
+                .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
             let generator =
                 Generator::new(opts, checker.as_ref()).map_err(|e| UsageError(e.to_string()))?;
             for puzzle in generator.take(count) {

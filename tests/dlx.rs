@@ -311,6 +311,7 @@ fn memory_budget_refuses_large_matrices() {
             dlx: dlx::DlxOptions {
                 memory_budget: 4096,
             },
+            ..Default::default()
         },
     )
     .unwrap();

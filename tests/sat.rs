@@ -54,6 +54,7 @@ fn clauses(puzzle: &Puzzle, encoding: Encoding, amo: Amo, simplify: bool) -> Cnf
         encoding,
         amo,
         simplify,
+        propagate: false,
     };
     encode::encode(puzzle, &opts, Numbering::Formula, &mut cnf);
     cnf
@@ -109,11 +110,12 @@ fn empty_4x4_has_288_solutions_under_every_encoding() {
     let p = empty(4);
     for encoding in Encoding::ALL {
         for amo in Amo::ALL {
-            for simplify in [true, false] {
+            for (simplify, propagate) in [(true, true), (true, false), (false, false)] {
                 let b = sat_with(SatOptions {
                     encoding,
                     amo,
                     simplify,
+                    propagate,
                     ..Default::default()
                 });
                 let a = task::run(b.as_ref(), &p, Task::Count { limit: 1000 }, &Limits::none())
@@ -163,6 +165,7 @@ fn dimacs_round_trip() {
                 encoding,
                 amo: Amo::Commander,
                 simplify,
+                propagate: false,
             };
             let mut text = Vec::new();
             let stats = encode::to_dimacs(&p, &opts, &mut text).unwrap();
@@ -214,6 +217,13 @@ fn judge_samples_optimize() {
             assert_eq!(optimum(&a), (want, true), "sample {i} {encoding}");
         }
     }
+}
+
+/// Proving the optimum of the empty 9×9 pyramid is slow for varisat with the totalizer bound
+/// (minutes in release): run with `cargo test --release --test sat -- --ignored`.
+#[test]
+#[ignore]
+fn empty_9x9_pyramid_optimum() {
     let p = empty(9)
         .with_weights(Arc::new(Weights::pyramid(9)))
         .unwrap();
@@ -253,9 +263,10 @@ fn unsolvable_and_clashing_puzzles() {
     let p = parse_line(
         "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",
     );
-    for simplify in [true, false] {
+    for (simplify, propagate) in [(true, true), (true, false), (false, false)] {
         let b = sat_with(SatOptions {
             simplify,
+            propagate,
             ..Default::default()
         });
         for t in [Task::Solve, Task::Unique, Task::Count { limit: 5 }] {
@@ -263,9 +274,23 @@ fn unsolvable_and_clashing_puzzles() {
             assert_eq!(a, Answer::NoSolution);
         }
     }
-    let clash = parse_line("11..............");
-    let a = task::run(sat().as_ref(), &clash, Task::Unique, &Limits::none()).unwrap();
-    assert_eq!(a, Answer::NoSolution);
+    for clash in [
+        "11..............",
+        "1...1...........",
+        "12..34..........",
+        "1..2.3..4..1....",
+    ] {
+        let clash = parse_line(clash);
+        for propagate in [true, false] {
+            let b = sat_with(SatOptions {
+                propagate,
+                ..Default::default()
+            });
+            let a = task::run(b.as_ref(), &clash, Task::Unique, &Limits::none()).unwrap();
+            let d = task::run(dfs().as_ref(), &clash, Task::Unique, &Limits::none()).unwrap();
+            assert_eq!(a.status(), d.status());
+        }
+    }
 }
 
 #[test]
@@ -398,8 +423,9 @@ proptest! {
 
     #[test]
     fn sat_agrees_with_dfs(p in arb_puzzle(), encoding in prop::sample::select(Encoding::ALL.to_vec()),
-                           amo in prop::sample::select(Amo::ALL.to_vec()), simplify in any::<bool>()) {
-        let s = sat_with(SatOptions { encoding, amo, simplify, ..Default::default() });
+                           amo in prop::sample::select(Amo::ALL.to_vec()), simplify in any::<bool>(),
+                           propagate in any::<bool>()) {
+        let s = sat_with(SatOptions { encoding, amo, simplify, propagate, ..Default::default() });
         let d = dfs();
         let none = Limits::none();
         let tasks = [Task::Solve, Task::Count { limit: 20 }, Task::Unique, Task::Optimize];
@@ -412,5 +438,32 @@ proptest! {
                 prop_assert_eq!(optimum(&a), optimum(&b));
             }
         }
+    }
+}
+
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_counts_and_optimizes() {
+    let b = backends::create(BackendKind::Cadical, &BackendOptions::default()).unwrap();
+    let a = task::run(
+        b.as_ref(),
+        &empty(4),
+        Task::Count { limit: 1000 },
+        &Limits::none(),
+    )
+    .unwrap();
+    assert_eq!(a.count(), Some((288, true)));
+    let a = task::run(
+        b.as_ref(),
+        &parse_line(P122),
+        Task::Count { limit: 1000 },
+        &Limits::none(),
+    )
+    .unwrap();
+    assert_eq!(a.count(), Some((122, true)));
+    for i in 0..3 {
+        let (p, want) = noip(i);
+        let a = task::run(b.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+        assert_eq!(optimum(&a), (want, true));
     }
 }

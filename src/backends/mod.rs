@@ -25,6 +25,9 @@ pub enum BackendKind {
     Ilp,
     /// Dancing-links exact cover (Knuth's Algorithm X).
     Dlx,
+    /// The same encodings solved by CaDiCaL (feature `cadical`).
+    #[cfg(feature = "cadical")]
+    Cadical,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in, in the order
@@ -35,6 +38,9 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     (BackendKind::Dlx, "dlx", "dancing-links exact cover (Knuth's Algorithm X)"),
     (BackendKind::Sat, "sat", "CNF encoding solved in process by varisat (incremental, DRAT proofs)"),
     (BackendKind::Ilp, "ilp", "0-1 integer program solved by microlp or HiGHS (good_lp)"),
+    /// The same encodings solved by CaDiCaL (feature `cadical`).
+    #[cfg(feature = "cadical")]
+    Cadical,
 ];
 
 impl BackendKind {
@@ -103,5 +109,10 @@ pub fn create(
         BackendKind::Sat => Box::new(sat::Sat::new(options.sat.clone())),
         BackendKind::Ilp => Box::new(ilp::Ilp::new(&options.ilp)?),
         BackendKind::Dlx => Box::new(dlx::Dlx::new(options.dlx.clone())),
+        #[cfg(feature = "cadical")]
+        BackendKind::Cadical => Box::new(sat::Sat::with_engine(
+            options.sat.clone(),
+            sat::EngineKind::Cadical,
+        )),
     })
 }

@@ -30,13 +30,15 @@ use crate::sat::encode::{self, Amo, Decoder, EncodeOptions, Encoding, Numbering}
 use crate::sat::objective::Objective;
 use crate::sat::{dimacs, ClauseSink, Cnf, Lit, Var, VarisatSink};
 
-/// Options of the `sat` backend (`--encoding`, `--amo`, `--no-simplify`, `--proof`,
-/// `--check-proof`).
+/// Options of the `sat` backend (`--encoding`, `--amo`, `--no-simplify`, `--no-propagate`,
+/// `--proof`, `--check-proof`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SatOptions {
     pub encoding: Encoding,
     pub amo: Amo,
     pub simplify: bool,
+    /// With `simplify`, also fix naked and hidden singles before encoding.
+    pub propagate: bool,
     /// Write a DRAT proof of every unsatisfiable answer here.
     pub proof: Option<PathBuf>,
     /// Check the proof with varisat's checker while it is produced.
@@ -50,6 +52,7 @@ impl Default for SatOptions {
             encoding: e.encoding,
             amo: e.amo,
             simplify: e.simplify,
+            propagate: true,
             proof: None,
             check_proof: false,
         }
@@ -62,32 +65,141 @@ impl SatOptions {
             encoding: self.encoding,
             amo: self.amo,
             simplify: self.simplify,
+            propagate: self.propagate,
         }
     }
 }
 
-/// The varisat backend.
+/// The SAT backend: `sat` (varisat) or `cadical`.
 pub struct Sat {
     options: SatOptions,
+    engine: EngineKind,
 }
 
 impl Sat {
+    /// The `sat` backend (varisat).
     pub fn new(options: SatOptions) -> Sat {
-        Sat { options }
+        Sat::with_engine(options, EngineKind::Varisat)
+    }
+    pub fn with_engine(options: SatOptions, engine: EngineKind) -> Sat {
+        Sat { options, engine }
+    }
+}
+
+/// An incremental SAT solver the backend drives.
+trait Engine: ClauseSink {
+    /// Satisfiable?
+    fn solve(&mut self) -> Result<bool, BackendError>;
+    /// Truth values of variables `0..n` after a satisfiable call.
+    fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError>;
+}
+
+impl Engine for VarisatSink<'_> {
+    fn solve(&mut self) -> Result<bool, BackendError> {
+        self.solver.solve().map_err(failed)
+    }
+    fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
+        let model = self
+            .solver
+            .model()
+            .ok_or_else(|| failed("varisat reported SAT without a model"))?;
+        let mut value = vec![false; n];
+        for l in model {
+            if l.is_positive() && l.index() < n {
+                value[l.index()] = true;
+            }
+        }
+        Ok(value)
+    }
+}
+
+/// The in-process solvers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineKind {
+    Varisat,
+    /// CaDiCaL through rustsat (feature `cadical`).
+    #[cfg(feature = "cadical")]
+    Cadical,
+}
+
+#[cfg(feature = "cadical")]
+mod cadical {
+    //! CaDiCaL as an [`Engine`]; a terminator stops it at the deadline.
+    use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
+    use rustsat::types::TernaryVal;
+    use rustsat_cadical::CaDiCaL;
+
+    use super::{failed, Engine};
+    use crate::backend::BackendError;
+    use crate::sat::{ClauseSink, Lit, Var};
+
+    pub struct CadicalSink {
+        solver: CaDiCaL<'static, 'static>,
+        n_vars: u32,
+    }
+
+    impl CadicalSink {
+        pub fn new(deadline: Option<std::time::Instant>) -> CadicalSink {
+            let mut solver = CaDiCaL::default();
+            if let Some(d) = deadline {
+                solver.attach_terminator(move || {
+                    if std::time::Instant::now() >= d {
+                        ControlSignal::Terminate
+                    } else {
+                        ControlSignal::Continue
+                    }
+                });
+            }
+            CadicalSink { solver, n_vars: 0 }
+        }
+    }
+
+    impl ClauseSink for CadicalSink {
+        fn n_vars(&self) -> u32 {
+            self.n_vars
+        }
+        fn reserve_vars(&mut self, n: u32) {
+            self.n_vars = self.n_vars.max(n);
+        }
+        fn add_clause(&mut self, lits: &[Lit]) {
+            if let Some(m) = lits.iter().map(|l| l.vidx32() + 1).max() {
+                self.reserve_vars(m);
+            }
+            // Only fails on out-of-memory, which CaDiCaL reports by aborting anyway.
+            let _ = self.solver.add_clause_ref(lits);
+        }
+    }
+
+    impl Engine for CadicalSink {
+        fn solve(&mut self) -> Result<bool, BackendError> {
+            match self.solver.solve().map_err(failed)? {
+                SolverResult::Sat => Ok(true),
+                SolverResult::Unsat => Ok(false),
+                SolverResult::Interrupted => Err(BackendError::TimedOut),
+            }
+        }
+        fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
+            (0..n)
+                .map(|v| {
+                    let l = Var::new(v as u32).pos_lit();
+                    Ok(self.solver.lit_val(l).map_err(failed)? == TernaryVal::True)
+                })
+                .collect()
+        }
     }
 }
 
 /// A puzzle loaded into an incremental solver; also records every clause when a proof will be
 /// needed.
-struct Session {
-    sink: VarisatSink<'static>,
+struct Session<E: Engine> {
+    sink: E,
     record: Option<Cnf>,
     decoder: Decoder,
     /// The last call was unsatisfiable.
     unsat: bool,
 }
 
-impl ClauseSink for Session {
+impl<E: Engine> ClauseSink for Session<E> {
     fn n_vars(&self) -> u32 {
         self.sink.n_vars()
     }
@@ -109,10 +221,9 @@ fn failed(e: impl std::fmt::Display) -> BackendError {
     BackendError::Failed(e.to_string())
 }
 
-impl Session {
-    fn new(puzzle: &Puzzle, opts: &SatOptions) -> Session {
+impl<E: Engine> Session<E> {
+    fn new(puzzle: &Puzzle, opts: &SatOptions, mut sink: E) -> Session<E> {
         let mut record = opts.proof.as_ref().map(|_| Cnf::new());
-        let mut sink = VarisatSink::new(varisat::Solver::new());
         let enc = match &mut record {
             None => encode::encode(
                 puzzle,
@@ -136,21 +247,11 @@ impl Session {
 
     /// The next solution, or `None` once the formula is unsatisfiable.
     fn next(&mut self) -> Result<Option<Grid>, BackendError> {
-        if !self.sink.solver.solve().map_err(failed)? {
+        if !self.sink.solve()? {
             self.unsat = true;
             return Ok(None);
         }
-        let model = self
-            .sink
-            .solver
-            .model()
-            .ok_or_else(|| failed("varisat reported SAT without a model"))?;
-        let mut value = vec![false; self.sink.n_vars() as usize];
-        for l in model {
-            if l.is_positive() && l.index() < value.len() {
-                value[l.index()] = true;
-            }
-        }
+        let value = self.sink.values(self.sink.n_vars() as usize)?;
         Ok(Some(self.decoder.decode(|v: Var| value[v.idx()])))
     }
 
@@ -220,14 +321,15 @@ enum Outcome {
 /// Progress reported by `optimize`: a better grid and the upper bound on the score.
 type Improved<'a> = &'a mut dyn FnMut(i64, &Grid, i64);
 
-fn count(
+fn count<E: Engine>(
     puzzle: &Puzzle,
     opts: &SatOptions,
+    engine: E,
     limit: u64,
     cancel: &AtomicBool,
 ) -> Result<Count, BackendError> {
     let limit = limit.max(1);
-    let mut s = Session::new(puzzle, opts);
+    let mut s = Session::new(puzzle, opts, engine);
     let mut count = 0;
     let mut witnesses = Vec::new();
     while count < limit {
@@ -251,16 +353,17 @@ fn count(
     })
 }
 
-fn optimize(
+fn optimize<E: Engine>(
     puzzle: &Puzzle,
     opts: &SatOptions,
+    engine: E,
     improved: Improved<'_>,
     cancel: &AtomicBool,
 ) -> Result<Optimum, BackendError> {
     if puzzle.weights().is_none() {
         return Err(BackendError::Unsupported("optimize needs weights".into()));
     }
-    let mut s = Session::new(puzzle, opts);
+    let mut s = Session::new(puzzle, opts, engine);
     let Some(mut best) = s.next()? else {
         s.finish_proof(opts)?;
         return Ok(Optimum::NoSolution);
@@ -292,16 +395,49 @@ fn optimize(
     })
 }
 
-fn execute(
-    puzzle: &Puzzle,
-    opts: &SatOptions,
+/// Everything a run needs, movable to a worker thread.
+struct Run {
+    puzzle: Puzzle,
+    opts: SatOptions,
+    engine: EngineKind,
+    /// Stops engines that can be interrupted (CaDiCaL); varisat ignores it.
+    #[cfg_attr(not(feature = "cadical"), allow(dead_code))]
+    deadline: Option<std::time::Instant>,
     job: Job,
+}
+
+fn execute(
+    run: &Run,
     improved: Improved<'_>,
     cancel: &AtomicBool,
 ) -> Result<Outcome, BackendError> {
-    match job {
-        Job::Count(limit) => count(puzzle, opts, limit, cancel).map(Outcome::Count),
-        Job::Optimize => optimize(puzzle, opts, improved, cancel).map(Outcome::Optimum),
+    match run.engine {
+        EngineKind::Varisat => execute_with(
+            run,
+            VarisatSink::new(varisat::Solver::new()),
+            improved,
+            cancel,
+        ),
+        #[cfg(feature = "cadical")]
+        EngineKind::Cadical => execute_with(
+            run,
+            cadical::CadicalSink::new(run.deadline),
+            improved,
+            cancel,
+        ),
+    }
+}
+
+fn execute_with<E: Engine>(
+    run: &Run,
+    engine: E,
+    improved: Improved<'_>,
+    cancel: &AtomicBool,
+) -> Result<Outcome, BackendError> {
+    let (p, o) = (&run.puzzle, &run.opts);
+    match run.job {
+        Job::Count(limit) => count(p, o, engine, limit, cancel).map(Outcome::Count),
+        Job::Optimize => optimize(p, o, engine, improved, cancel).map(Outcome::Optimum),
     }
 }
 
@@ -313,18 +449,19 @@ enum Msg {
 impl Sat {
     /// Runs `job` on this thread, or on a worker thread abandoned at the deadline.
     fn run(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Outcome, BackendError> {
+        let run = Run {
+            puzzle: puzzle.clone(),
+            opts: self.options.clone(),
+            engine: self.engine,
+            deadline: limits.deadline,
+            job,
+        };
         let Some(deadline) = limits.deadline else {
-            return execute(
-                puzzle,
-                &self.options,
-                job,
-                &mut |_, _, _| {},
-                &AtomicBool::new(false),
-            );
+            return execute(&run, &mut |_, _, _| {}, &AtomicBool::new(false));
         };
         let (tx, rx) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
-        let (p, o, c) = (puzzle.clone(), self.options.clone(), cancel.clone());
+        let c = cancel.clone();
         std::thread::Builder::new()
             .name("sat-worker".into())
             .spawn(move || {
@@ -336,7 +473,7 @@ impl Sat {
                         bound,
                     });
                 };
-                let r = execute(&p, &o, job, &mut improved, &c);
+                let r = execute(&run, &mut improved, &c);
                 let _ = tx.send(Msg::Done(r));
             })
             .map_err(failed)?;
@@ -367,7 +504,11 @@ impl Sat {
 
 impl Backend for Sat {
     fn name(&self) -> &'static str {
-        "sat"
+        match self.engine {
+            EngineKind::Varisat => "sat",
+            #[cfg(feature = "cadical")]
+            EngineKind::Cadical => "cadical",
+        }
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

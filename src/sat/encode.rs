@@ -143,6 +143,10 @@ pub struct EncodeOptions {
     pub amo: Amo,
     /// Simplify the givens away (default); `false` keeps the plain form with unit clauses.
     pub simplify: bool,
+    /// With `simplify`: also fix the cells found by naked and hidden singles, repeated until
+    /// nothing changes (off by default for files, on in the `sat` backend). Sound: every fixed
+    /// value holds in every solution.
+    pub propagate: bool,
 }
 
 impl Default for EncodeOptions {
@@ -151,6 +155,7 @@ impl Default for EncodeOptions {
             encoding: Encoding::Extended,
             amo: Amo::Auto,
             simplify: true,
+            propagate: false,
         }
     }
 }
@@ -255,6 +260,7 @@ impl fmt::Display for EncodeStats {
 #[derive(Debug, Clone)]
 pub struct Decoder {
     n: usize,
+    /// Givens and the digits fixed by simplification (0 for free cells).
     givens: Vec<Value>,
     /// Free `(variable, digit)` pairs of cell `c`: `cands[start[c]..start[c + 1]]`.
     start: Vec<u32>,
@@ -270,6 +276,11 @@ impl Decoder {
     /// The free `(variable, digit)` pairs of a cell (empty for a given or a fixed cell).
     pub fn candidates(&self, cell: usize) -> &[(Var, Value)] {
         &self.cands[self.start[cell] as usize..self.start[cell + 1] as usize]
+    }
+    /// The digit of every cell fixed before solving (givens, and cells fixed by
+    /// simplification), 0 for the others.
+    pub fn fixed(&self) -> &[Value] {
+        &self.givens
     }
     /// Cells whose digit the solver decides.
     pub fn free_cells(&self) -> &[u32] {
@@ -447,23 +458,16 @@ pub fn encode<S: ClauseSink + ?Sized>(
     let givens = puzzle.givens();
     let base = sink.n_vars();
 
-    // State of every x(c, d): TRUE, FALSE, or a variable index.
-    let mut state = vec![0u32; n * n * n];
-    if opts.simplify {
-        for (c, &g) in givens.iter().enumerate() {
-            if g == 0 {
-                continue;
-            }
-            state[c * n..(c + 1) * n].fill(FALSE);
-            for &h in shape.houses_of(c) {
-                for &p in shape.house(h as usize) {
-                    let i = p as usize * n + g as usize - 1;
-                    if state[i] != TRUE {
-                        state[i] = FALSE;
-                    }
-                }
-            }
-            state[c * n + g as usize - 1] = TRUE;
+    // State of every x(c, d): TRUE, FALSE, or (for now 0) free; later a variable index.
+    let (mut state, conflict) = if opts.simplify {
+        fixed_values(puzzle, opts.propagate)
+    } else {
+        (vec![0u32; n * n * n], false)
+    };
+    let mut fixed = givens.to_vec();
+    for (c, f) in fixed.iter_mut().enumerate() {
+        if let Some(d) = state[c * n..(c + 1) * n].iter().position(|&v| v == TRUE) {
+            *f = d as Value + 1;
         }
     }
     let mut start = Vec::with_capacity(n * n + 1);
@@ -519,6 +523,10 @@ pub fn encode<S: ClauseSink + ?Sized>(
     };
     b.out.end_part(Part::CellVars);
 
+    if conflict {
+        // Givens (or their consequences) contradict each other: no solution.
+        b.out.add_clause(&[]);
+    }
     if !opts.simplify {
         for (c, &g) in givens.iter().enumerate() {
             if g != 0 {
@@ -558,12 +566,137 @@ pub fn encode<S: ClauseSink + ?Sized>(
     Encoded {
         decoder: Decoder {
             n,
-            givens: givens.to_vec(),
+            givens: fixed,
             start,
             cands,
             free_cells,
         },
         stats: b.out.stats,
+    }
+}
+
+/// The values fixed by the givens: a given's own variable TRUE, the other digits of its cell and
+/// its digit in every peer FALSE (Kwon & Jain). With `propagate`, naked singles (a cell with one
+/// candidate left) and hidden singles (a digit with one place left in a house) are placed too,
+/// until nothing changes. Returns the states and whether a contradiction was met (two givens
+/// clash, or a placement hits an eliminated value): then the puzzle has no solution and the
+/// encoding adds the empty clause.
+fn fixed_values(puzzle: &Puzzle, propagate: bool) -> (Vec<u32>, bool) {
+    let shape = puzzle.shape();
+    let n = shape.size();
+    let mut p = Propagator {
+        n,
+        shape,
+        state: vec![0u32; n * n * n],
+        cell_count: vec![n as u32; n * n],
+        house_count: vec![n as u32; shape.house_count() * n],
+        queue: Vec::new(),
+        propagate,
+        conflict: false,
+    };
+    for (c, &g) in puzzle.givens().iter().enumerate() {
+        if g != 0 {
+            p.place(c, g as usize - 1);
+        }
+    }
+    while let Some(item) = p.queue.pop() {
+        match item {
+            Single::Cell(c) => {
+                let c = c as usize;
+                if p.cell_count[c] == 1 {
+                    if let Some(d) = (0..n).find(|&d| p.state[c * n + d] == 0) {
+                        p.place(c, d);
+                    }
+                }
+            }
+            Single::House(h, d) => {
+                let (h, d) = (h as usize, d as usize);
+                if p.house_count[h * n + d] == 1 {
+                    if let Some(&c) = shape
+                        .house(h)
+                        .iter()
+                        .find(|&&c| p.state[c as usize * n + d] == 0)
+                    {
+                        p.place(c as usize, d);
+                    }
+                }
+            }
+        }
+        if p.conflict {
+            break;
+        }
+    }
+    (p.state, p.conflict)
+}
+
+enum Single {
+    Cell(u32),
+    House(u32, u32),
+}
+
+/// Givens placement and singles propagation over the `n³` cell variables.
+struct Propagator<'a> {
+    n: usize,
+    shape: &'a crate::model::Shape,
+    state: Vec<u32>,
+    /// Non-false digits per cell.
+    cell_count: Vec<u32>,
+    /// Non-false places per (house, digit).
+    house_count: Vec<u32>,
+    queue: Vec<Single>,
+    propagate: bool,
+    conflict: bool,
+}
+
+impl Propagator<'_> {
+    fn place(&mut self, c: usize, d: usize) {
+        let n = self.n;
+        match self.state[c * n + d] {
+            TRUE => return,
+            FALSE => {
+                self.conflict = true;
+                return;
+            }
+            _ => self.state[c * n + d] = TRUE,
+        }
+        for e in 0..n {
+            if e != d {
+                self.eliminate(c, e);
+            }
+        }
+        let shape = self.shape;
+        for &h in shape.houses_of(c) {
+            for &q in shape.house(h as usize) {
+                if q as usize != c {
+                    self.eliminate(q as usize, d);
+                }
+            }
+        }
+    }
+
+    fn eliminate(&mut self, c: usize, d: usize) {
+        let n = self.n;
+        match self.state[c * n + d] {
+            FALSE => return,
+            TRUE => {
+                // A clash between givens (or placements).
+                self.conflict = true;
+                return;
+            }
+            _ => self.state[c * n + d] = FALSE,
+        }
+        self.cell_count[c] -= 1;
+        if self.propagate && self.cell_count[c] <= 1 {
+            self.queue.push(Single::Cell(c as u32));
+        }
+        let shape = self.shape;
+        for &h in shape.houses_of(c) {
+            let i = h as usize * n + d;
+            self.house_count[i] -= 1;
+            if self.propagate && self.house_count[i] <= 1 {
+                self.queue.push(Single::House(h, d as u32));
+            }
+        }
     }
 }
 

@@ -38,14 +38,14 @@ impl Objective {
         let n = puzzle.size() as i64;
         let free = decoder.free_cells();
         let m = free.iter().map(|&c| w[c as usize]).min().unwrap_or(0);
-        // Cells that are not free are givens (in any puzzle with a solution).
+        // Cells that are not free are fixed (in any puzzle with a solution).
         let mut is_free = vec![false; w.len()];
         for &c in free {
             is_free[c as usize] = true;
         }
         let fixed = || {
-            puzzle
-                .givens()
+            decoder
+                .fixed()
                 .iter()
                 .zip(w)
                 .zip(&is_free)

@@ -489,30 +489,13 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             engine,
             json,
         } => {
-            let task = match task {
-                TaskArg::Solve => Task::Solve,
-                TaskArg::Count => Task::Count { limit },
-                TaskArg::Unique => Task::Unique,
-                TaskArg::Optimize => Task::Optimize,
-            };
-            let names: Vec<String> = if backends.is_empty() {
-                BackendKind::all()
-                    .iter()
-                    .map(|k| k.name().to_string())
-                    .collect()
-            } else {
-                backends
-            };
-            let backends = names
-                .iter()
-                .map(|n| engine.create(n))
-                .collect::<Result<Vec<_>, _>>()?;
+            let task = task.with_limit(limit);
+            let backends = engine.create_all(&backends)?;
+            let weights = optimize_weights(task, &weights)?;
             let config = xcheck::Config {
                 task,
                 read: input.read_options(),
-                weights: (task == Task::Optimize)
-                    .then(|| batch::WeightsSpec::parse(&weights))
-                    .transpose()?,
+                weights,
                 timeout: engine.timeout()?,
                 jobs: match jobs {
                     Some(0) => return Err(UsageError("--jobs must be at least 1".into())),
@@ -540,9 +523,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let config = bench::Config {
                 task,
                 read: input.read_options(),
-                weights: (task == Task::Optimize)
-                    .then(|| batch::WeightsSpec::parse(&weights))
-                    .transpose()?,
+                weights: optimize_weights(task, &weights)?,
                 timeout: engine.timeout()?,
                 max_puzzles,
                 csv,
@@ -685,6 +666,13 @@ fn judge(
             Ok(ExitCode::from(e.exit_code()))
         }
     }
+}
+
+/// The weights to attach: only when the task is `optimize`.
+fn optimize_weights(task: Task, spec: &str) -> Result<Option<batch::WeightsSpec>, UsageError> {
+    (task == Task::Optimize)
+        .then(|| batch::WeightsSpec::parse(spec))
+        .transpose()
 }
 
 /// What `encode` was asked for.

@@ -49,7 +49,14 @@ fn main() {
         "sat backend: encoding {}, amo {}, simplify {}",
         sat.encoding, sat.amo, sat.simplify
     );
-    let backend = backends::create(BackendKind::Sat, &BackendOptions { sat }).expect("sat");
+    let backend = backends::create(
+        BackendKind::Sat,
+        &BackendOptions {
+            sat,
+            ..Default::default()
+        },
+    )
+    .expect("sat");
     let shape = Arc::new(Shape::standard(9, false).expect("9x9"));
     let none = Limits::none();
     for (name, limit) in [

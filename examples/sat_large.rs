@@ -62,6 +62,7 @@ fn main() {
         BackendKind::Sat,
         &BackendOptions {
             sat: SatOptions::default(),
+            ..Default::default()
         },
     )
     .expect("sat");

@@ -30,7 +30,14 @@ fn parse_line(line: &str) -> Puzzle {
 }
 
 fn sat_with(o: SatOptions) -> Box<dyn sudoku_lab::backend::Backend> {
-    backends::create(BackendKind::Sat, &BackendOptions { sat: o }).unwrap()
+    backends::create(
+        BackendKind::Sat,
+        &BackendOptions {
+            sat: o,
+            ..Default::default()
+        },
+    )
+    .unwrap()
 }
 
 fn sat() -> Box<dyn sudoku_lab::backend::Backend> {

@@ -11,6 +11,7 @@ use crate::backend::{Backend, BackendError};
 
 pub mod dfs;
 pub mod sat;
+pub mod sat_ext;
 
 /// Every backend this build knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -19,6 +20,8 @@ pub enum BackendKind {
     Dfs,
     /// CNF encodings solved in process by varisat.
     Sat,
+    /// The same CNF handed to an external SAT solver (`--sat-cmd`).
+    SatExt,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in.
@@ -33,12 +36,34 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
         "sat",
         "CNF encoding solved in process by varisat (incremental, DRAT proofs)",
     ),
+    (
+        BackendKind::SatExt,
+        "sat-ext",
+        "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)",
+    ),
 ];
 
+/// Backends that cannot run on default options (`sat-ext` needs `--sat-cmd`): named, parsed and
+/// described like the others, but left out of [`BackendKind::all`].
+const NEEDS_OPTIONS: &[BackendKind] = &[BackendKind::SatExt];
+
 impl BackendKind {
-    /// All backends compiled into this build, in a stable order.
+    /// All backends compiled into this build that run on default options, in a stable order
+    /// ("every backend" for cross-checks and benchmarks).
     pub fn all() -> Vec<BackendKind> {
+        Self::every()
+            .into_iter()
+            .filter(|k| !k.needs_options())
+            .collect()
+    }
+    /// All backends compiled into this build, including those [`create`] refuses without their
+    /// options (e.g. `sat-ext` without a solver command).
+    pub fn every() -> Vec<BackendKind> {
         NAMES.iter().map(|&(k, _, _)| k).collect()
+    }
+    /// `true` for a backend that needs options before it can run (see [`BackendKind::every`]).
+    pub fn needs_options(self) -> bool {
+        NEEDS_OPTIONS.contains(&self)
     }
     pub fn name(self) -> &'static str {
         NAMES
@@ -85,6 +110,8 @@ impl FromStr for BackendKind {
 pub struct BackendOptions {
     /// `sat`: encoding, at-most-one, simplification, proofs.
     pub sat: sat::SatOptions,
+    /// `sat-ext`: the solver command; its encoding options are those of `sat`.
+    pub sat_ext: sat_ext::SatExtOptions,
 }
 
 /// Builds the backend of the given kind.
@@ -95,5 +122,6 @@ pub fn create(
     Ok(match kind {
         BackendKind::Dfs => Box::new(dfs::Dfs::new()),
         BackendKind::Sat => Box::new(sat::Sat::new(options.sat.clone())),
+        BackendKind::SatExt => Box::new(sat_ext::SatExt::new(&options.sat_ext, &options.sat)?),
     })
 }

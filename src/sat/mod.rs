@@ -18,6 +18,7 @@ pub use rustsat::types::{Lit, Var};
 
 pub mod dimacs;
 pub mod encode;
+pub mod external;
 pub mod objective;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.

@@ -59,7 +59,7 @@ impl SatExt {
         })
     }
 
-    /// The solver's program name.
+    /// The solver command as given.
     pub fn solver_name(&self) -> &str {
         self.solver.name()
     }

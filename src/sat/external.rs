@@ -54,7 +54,7 @@ pub const OUT_PLACEHOLDER: &str = "{out}";
 pub struct SolverCommand {
     /// The program and its arguments, placeholders still in place.
     words: Vec<String>,
-    /// The program's file name, used in error messages.
+    /// The command as given, naming the solver in error messages.
     name: String,
     /// The answer is read from the `{out}` file rather than stdout.
     uses_out_file: bool,
@@ -78,25 +78,25 @@ impl SolverCommand {
         };
         let mut words = shlex::split(command).ok_or_else(|| bad("unbalanced quotes"))?;
         let program = words.first().ok_or_else(|| bad("empty command"))?;
-        let name = Path::new(program)
+        let program_name = Path::new(program)
             .file_name()
             .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned());
         let mentions = |words: &[String], p: &str| words[1..].iter().any(|w| w.contains(p));
         if !mentions(&words, CNF_PLACEHOLDER) {
             words.push(CNF_PLACEHOLDER.into());
         }
-        if name.starts_with("minisat") && !mentions(&words, OUT_PLACEHOLDER) {
+        if program_name.starts_with("minisat") && !mentions(&words, OUT_PLACEHOLDER) {
             words.push(OUT_PLACEHOLDER.into());
         }
         let uses_out_file = mentions(&words, OUT_PLACEHOLDER);
         Ok(SolverCommand {
             words,
-            name,
+            name: command.trim().to_string(),
             uses_out_file,
         })
     }
 
-    /// The program's file name (for messages).
+    /// The command as given (names the solver in messages).
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -161,11 +161,10 @@ impl SolverCommand {
         let answer = parse_answer(&answer_text, cnf.n_vars(), self.uses_out_file)
             .map_err(|msg| self.failed(format!("{msg} in {where_}; {}", context())))?;
         let code = status.code();
-        let agrees = match (&answer, code) {
-            (_, Some(0)) => true,
-            (SatAnswer::Sat(_), Some(10)) | (SatAnswer::Unsat, Some(20)) => true,
-            _ => false,
-        };
+        let agrees = matches!(
+            (&answer, code),
+            (_, Some(0)) | (SatAnswer::Sat(_), Some(10)) | (SatAnswer::Unsat, Some(20))
+        );
         if !agrees {
             let said = match answer {
                 SatAnswer::Sat(_) => "SATISFIABLE",
@@ -393,7 +392,7 @@ mod tests {
         assert!(!c.uses_out_file());
         let c = SolverCommand::parse("/usr/bin/minisat -verb=0").unwrap();
         assert_eq!(c.words, ["/usr/bin/minisat", "-verb=0", "{}", "{out}"]);
-        assert_eq!(c.name(), "minisat");
+        assert_eq!(c.name(), "/usr/bin/minisat -verb=0");
         assert!(c.uses_out_file());
         let c = SolverCommand::parse("sh -c 'my-solver < {}' --model={out}").unwrap();
         assert_eq!(c.words, ["sh", "-c", "my-solver < {}", "--model={out}"]);

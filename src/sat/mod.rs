@@ -20,6 +20,7 @@ pub mod dimacs;
 pub mod encode;
 pub mod external;
 pub mod objective;
+pub mod reference;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.
 pub trait ClauseSink {

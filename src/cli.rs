@@ -20,6 +20,7 @@ use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::sat::SatOptions;
+use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format::{self, Format, ReadOptions};
 use sudoku_lab::generate::{self, GenerateOptions, Generator};
@@ -299,6 +300,10 @@ struct EngineArgs {
     /// sat: check each DRAT proof with varisat's checker as it is produced.
     #[arg(long, help_heading = "SAT backend")]
     check_proof: bool,
+    /// sat-ext: the external SAT solver command, e.g. "cadical -q", "picosat", "minisat" (the CNF
+    /// path is appended, or replaces `{}`).
+    #[arg(long, value_name = "CMD", help_heading = "SAT backend")]
+    sat_cmd: Option<String>,
     /// sat: do not fix naked and hidden singles before encoding (they are fixed by default).
     #[arg(long, help_heading = "SAT backend")]
     no_propagate: bool,
@@ -417,6 +422,9 @@ impl EngineArgs {
             },
             dlx: DlxOptions {
                 memory_budget: self.dlx_memory_mib.saturating_mul(1 << 20),
+            },
+            sat_ext: SatExtOptions {
+                command: self.sat_cmd.clone(),
             },
         }
     }

@@ -13,6 +13,7 @@ pub mod dfs;
 pub mod dlx;
 pub mod ilp;
 pub mod sat;
+pub mod sat_ext;
 
 /// Every backend this build knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -28,6 +29,8 @@ pub enum BackendKind {
     /// The same encodings solved by CaDiCaL (feature `cadical`).
     #[cfg(feature = "cadical")]
     Cadical,
+    /// The same CNF handed to an external SAT solver (`--sat-cmd`).
+    SatExt,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in, in the order
@@ -38,15 +41,32 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     (BackendKind::Dlx, "dlx", "dancing-links exact cover (Knuth's Algorithm X)"),
     (BackendKind::Sat, "sat", "CNF encoding solved in process by varisat (incremental, DRAT proofs)"),
     (BackendKind::Ilp, "ilp", "0-1 integer program solved by microlp or HiGHS (good_lp)"),
-    /// The same encodings solved by CaDiCaL (feature `cadical`).
     #[cfg(feature = "cadical")]
-    Cadical,
+    (BackendKind::Cadical, "cadical", "CNF encoding solved in process by CaDiCaL (feature `cadical`)"),
+    (BackendKind::SatExt, "sat-ext", "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)"),
 ];
 
+/// Backends that cannot run on default options (`sat-ext` needs `--sat-cmd`): named, parsed and
+/// described like the others, but left out of [`BackendKind::all`].
+const NEEDS_OPTIONS: &[BackendKind] = &[BackendKind::SatExt];
+
 impl BackendKind {
-    /// All backends compiled into this build, in a stable order.
+    /// All backends compiled into this build that run on default options, in a stable order
+    /// ("every backend" for cross-checks and benchmarks).
     pub fn all() -> Vec<BackendKind> {
+        Self::every()
+            .into_iter()
+            .filter(|k| !k.needs_options())
+            .collect()
+    }
+    /// All backends compiled into this build, including those [`create`] refuses without their
+    /// options (e.g. `sat-ext` without a solver command).
+    pub fn every() -> Vec<BackendKind> {
         NAMES.iter().map(|&(k, _, _)| k).collect()
+    }
+    /// `true` for a backend that needs options before it can run (see [`BackendKind::every`]).
+    pub fn needs_options(self) -> bool {
+        NEEDS_OPTIONS.contains(&self)
     }
     pub fn name(self) -> &'static str {
         NAMES
@@ -97,6 +117,8 @@ pub struct BackendOptions {
     pub ilp: ilp::IlpOptions,
     /// Options of the `dlx` backend.
     pub dlx: dlx::DlxOptions,
+    /// `sat-ext`: the solver command; its encoding options are those of `sat`.
+    pub sat_ext: sat_ext::SatExtOptions,
 }
 
 /// Builds the backend of the given kind.
@@ -114,5 +136,6 @@ pub fn create(
             options.sat.clone(),
             sat::EngineKind::Cadical,
         )),
+        BackendKind::SatExt => Box::new(sat_ext::SatExt::new(&options.sat_ext, &options.sat)?),
     })
 }

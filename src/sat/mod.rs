@@ -18,7 +18,9 @@ pub use rustsat::types::{Lit, Var};
 
 pub mod dimacs;
 pub mod encode;
+pub mod external;
 pub mod objective;
+pub mod reference;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.
 pub trait ClauseSink {

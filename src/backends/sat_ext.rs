@@ -1,0 +1,235 @@
+//! `sat-ext`: the CNF of [`crate::sat::encode`] handed to any external, SAT-competition-style
+//! solver (`--sat-cmd "CMD"`), one process per question.
+//!
+//! * The formula is written in the *formula* numbering (the one of `sudoku-lab encode --to
+//!   dimacs`) to a DIMACS file in a private temporary directory, with the same encoding options as
+//!   the `sat` backend (`--encoding`, `--amo`, `--no-simplify`; its proof options do not apply).
+//!   How the command line is completed (`{}` for the CNF, `{out}` for an answer file, MiniSat
+//!   detected by name) and how the answer is read and checked: [`crate::sat::external`].
+//! * `solve` / `count`: after each solution a blocking clause over the chosen-digit literals of
+//!   the free cells is appended, the file rewritten and the solver run again, until it answers
+//!   UNSATISFIABLE or the limit is reached (limit 2 for uniqueness).
+//! * `optimize`: the score bound of [`crate::sat::objective`] ("score > best so far") is added
+//!   as clauses after each solution and the solver rerun; the final UNSATISFIABLE proves the
+//!   optimum. At the deadline the best grid so far comes back as [`Optimum::Incomplete`].
+//! * Deadlines: the solver is killed (with its process group) at [`Limits::deadline`], giving
+//!   [`BackendError::TimedOut`].
+//! * Never a wrong answer: besides the checks of [`crate::sat::external`] (the model must satisfy
+//!   every clause written), every free cell must decode to exactly one digit; anything else is
+//!   [`BackendError::Failed`] naming the solver. [`crate::task::run`] then checks the grid itself.
+
+use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backends::sat::SatOptions;
+use crate::model::{Grid, Puzzle};
+use crate::sat::encode::{self, Decoder, EncodeOptions, Numbering};
+use crate::sat::external::{ExternalError, SatAnswer, SolverCommand};
+use crate::sat::objective::Objective;
+use crate::sat::{ClauseSink, Cnf};
+
+/// Options of the `sat-ext` backend (`--sat-cmd`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SatExtOptions {
+    /// The solver command line, e.g. `"cadical -q"`, `"picosat"`, `"minisat"` or
+    /// `"kissat {} --no-binary"`; see [`crate::sat::external`] for the placeholders.
+    pub command: Option<String>,
+}
+
+/// The external-solver backend.
+#[derive(Debug)]
+pub struct SatExt {
+    solver: SolverCommand,
+    encode: EncodeOptions,
+}
+
+impl SatExt {
+    /// The backend for `options.command`, encoding as `sat` describes. Without a command, or
+    /// with one that cannot be split, this is [`BackendError::Unsupported`].
+    pub fn new(options: &SatExtOptions, sat: &SatOptions) -> Result<SatExt, BackendError> {
+        let command = options.command.as_deref().ok_or_else(|| {
+            BackendError::Unsupported(
+                "sat-ext needs --sat-cmd (a SAT solver command, e.g. \"cadical\", \"picosat\" or \"minisat\")"
+                    .into(),
+            )
+        })?;
+        let solver = SolverCommand::parse(command)
+            .map_err(|e| BackendError::Unsupported(format!("sat-ext: {e}")))?;
+        Ok(SatExt {
+            solver,
+            encode: sat.encode_options(),
+        })
+    }
+
+    /// The solver command as given.
+    pub fn solver_name(&self) -> &str {
+        self.solver.name()
+    }
+}
+
+fn backend_error(e: ExternalError) -> BackendError {
+    match e {
+        ExternalError::TimedOut { .. } => BackendError::TimedOut,
+        other => BackendError::Failed(other.to_string()),
+    }
+}
+
+/// One puzzle's formula, growing with blocking and objective clauses, and the directory its
+/// files live in.
+struct Session<'a> {
+    ext: &'a SatExt,
+    cnf: Cnf,
+    /// Clauses of the encoding itself (the rest were added afterwards).
+    encoded: usize,
+    header: Vec<String>,
+    decoder: Decoder,
+    dir: tempfile::TempDir,
+    limits: Limits,
+}
+
+impl<'a> Session<'a> {
+    fn new(ext: &'a SatExt, puzzle: &Puzzle, limits: &Limits) -> Result<Session<'a>, BackendError> {
+        let mut cnf = Cnf::new();
+        let enc = encode::encode(puzzle, &ext.encode, Numbering::Formula, &mut cnf);
+        let dir = tempfile::Builder::new()
+            .prefix("sudoku-lab-sat-ext")
+            .tempdir()
+            .map_err(|e| BackendError::Failed(format!("sat-ext: temporary directory: {e}")))?;
+        Ok(Session {
+            ext,
+            encoded: cnf.n_clauses(),
+            header: encode::dimacs_header(puzzle, &ext.encode, &enc.stats),
+            cnf,
+            decoder: enc.decoder,
+            dir,
+            limits: *limits,
+        })
+    }
+
+    fn failed(&self, msg: String) -> BackendError {
+        BackendError::Failed(format!("SAT solver '{}': {msg}", self.ext.solver.name()))
+    }
+
+    /// Runs the solver on the current formula: the next solution, or `None` when there is none.
+    fn next(&mut self) -> Result<Option<Grid>, BackendError> {
+        if self.limits.expired() {
+            return Err(BackendError::TimedOut);
+        }
+        let mut comments = self.header.clone();
+        let added = self.cnf.n_clauses() - self.encoded;
+        if added > 0 {
+            comments.push(format!(
+                "plus {added} clauses added by sat-ext (blocking clauses / objective bound)"
+            ));
+        }
+        let answer = self
+            .ext
+            .solver
+            .solve(&self.cnf, &comments, self.dir.path(), self.limits.deadline)
+            .map_err(backend_error)?;
+        let SatAnswer::Sat(values) = answer else {
+            return Ok(None);
+        };
+        let value = |v: crate::sat::Var| values.get(v.idx()).copied().flatten() == Some(true);
+        for &c in self.decoder.free_cells() {
+            let digits = self
+                .decoder
+                .candidates(c as usize)
+                .iter()
+                .filter(|&&(v, _)| value(v))
+                .count();
+            if digits != 1 {
+                return Err(self.failed(format!(
+                    "its model puts {digits} digits in cell {} (row {}, column {}), expected exactly one",
+                    c,
+                    c as usize / self.decoder.size() + 1,
+                    c as usize % self.decoder.size() + 1
+                )));
+            }
+        }
+        let grid = self.decoder.decode(value);
+        if let Some(c) = grid.cells().iter().position(|&d| d == 0) {
+            return Err(self.failed(format!("its model leaves cell {c} empty")));
+        }
+        Ok(Some(grid))
+    }
+
+    /// Excludes `grid` from further solutions.
+    fn block(&mut self, grid: &Grid) {
+        let mut clause = Vec::new();
+        self.decoder.blocking_clause(grid, &mut clause);
+        self.cnf.add_clause(&clause);
+    }
+}
+
+impl Backend for SatExt {
+    fn name(&self) -> &'static str {
+        "sat-ext"
+    }
+
+    fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
+        Session::new(self, puzzle, limits)?.next()
+    }
+
+    fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
+        let limit = limit.max(1);
+        let mut s = Session::new(self, puzzle, limits)?;
+        let mut count = 0;
+        let mut witnesses = Vec::new();
+        while count < limit {
+            let Some(g) = s.next()? else {
+                break;
+            };
+            count += 1;
+            s.block(&g);
+            if witnesses.len() < 2 {
+                witnesses.push(g);
+            }
+        }
+        Ok(Count {
+            count,
+            complete: count < limit,
+            witnesses,
+        })
+    }
+
+    fn optimize(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Optimum, BackendError> {
+        let Some(weights) = puzzle.weights() else {
+            return Err(BackendError::Unsupported("optimize needs weights".into()));
+        };
+        let mut s = Session::new(self, puzzle, limits)?;
+        let Some(mut best) = s.next()? else {
+            return Ok(Optimum::NoSolution);
+        };
+        let mut obj = Objective::new(puzzle, &s.decoder)
+            .map_err(|e| BackendError::Unsupported(e.to_string()))?;
+        loop {
+            let loss = obj.loss(puzzle, &best);
+            // Loss 0 is the bound itself: optimal without a further call.
+            if !obj.require_loss_at_most(loss - 1, &mut s.cnf) {
+                break;
+            }
+            match s.next() {
+                Ok(Some(g)) if obj.loss(puzzle, &g) < loss => best = g,
+                Ok(Some(g)) => {
+                    return Err(s.failed(format!(
+                        "its model scores {}, not better than {} as the bound requires",
+                        weights.score(&g),
+                        weights.score(&best)
+                    )))
+                }
+                Ok(None) => break,
+                Err(BackendError::TimedOut) => {
+                    return Ok(Optimum::Incomplete {
+                        score: weights.score(&best),
+                        grid: best,
+                        bound: Some(obj.score_bound()),
+                    })
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Optimum::Optimal {
+            score: weights.score(&best),
+            grid: best,
+        })
+    }
+}

@@ -267,7 +267,9 @@ impl<'a> BoardSearch<'a> {
     /// `true` when the deadline has passed (looked at every [`CLOCK_EVERY`] nodes).
     fn out_of_time(&mut self) -> bool {
         self.visited += 1;
-        if self.visited % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.visited.is_multiple_of(CLOCK_EVERY)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             self.found.timed_out = true;
         }
         self.found.timed_out

@@ -506,9 +506,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// `true` when the deadline has passed (looked at every [`CLOCK_EVERY`] nodes).
     fn out_of_time(&mut self) -> bool {
         self.visited += 1;
-        if self.visited.is_multiple_of(CLOCK_EVERY)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        // Optimizing nodes are costly (bounds on every child): look at the clock at each one.
+        let look = self.opt.is_some() || self.visited.is_multiple_of(CLOCK_EVERY);
+        if look && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.found.timed_out = true;
         }
         self.found.timed_out

@@ -1036,4 +1036,31 @@ mod tests {
         assert_eq!(f.count, 0);
         assert!(!f.timed_out);
     }
+
+    #[test]
+    fn board_and_generic_kernels_agree() {
+        for shape in [
+            Shape::standard(4, false).unwrap(),
+            Shape::standard(4, true).unwrap(),
+            Shape::standard(6, false).unwrap(),
+        ] {
+            let t = Tables::new(&shape);
+            // The first row fixed: 12, a few and 39,168 solutions.
+            let mut givens = vec![0; shape.cells()];
+            for (c, v) in givens.iter_mut().take(shape.size()).enumerate() {
+                *v = c as Value + 1;
+            }
+            let job = || Job::Count { limit: u64::MAX };
+            let generic = Search::<u16, 81, 29, 2>::run(&t, &givens, job(), &Limits::none());
+            let board = run(&t, &givens, job(), &Limits::none());
+            assert!(t.board.is_some());
+            assert_eq!(generic.count, board.count);
+            assert_eq!(generic.witnesses[0], board.witnesses[0]);
+        }
+        let t = tables(4, false);
+        assert_eq!(
+            run(&t, &[0; 16], Job::Count { limit: 1000 }, &Limits::none()).count,
+            288
+        );
+    }
 }

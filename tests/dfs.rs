@@ -124,6 +124,42 @@ fn optimize_matches_brute_force_with_any_weights() {
 }
 
 #[test]
+fn optimize_matches_brute_force_on_6x6_and_x_grids() {
+    // 6×6 with its first row fixed (39,168 solutions) and the 4×4 X-grid, random weights.
+    let mut rng = Rng(0x2545f4914f6cdd1d);
+    let mut six = vec![0; 36];
+    for (c, v) in six.iter_mut().take(6).enumerate() {
+        *v = c as Value + 1;
+    }
+    let cases = [
+        (standard(6), six),
+        (Arc::new(Shape::standard(4, true).unwrap()), vec![0; 16]),
+    ];
+    for (shape, givens) in cases {
+        for _ in 0..3 {
+            let cells = shape.cells();
+            let weights: Vec<i64> = (0..cells).map(|_| rng.below(61) as i64 - 30).collect();
+            let p = puzzle(&shape, givens.clone())
+                .with_weights(Arc::new(
+                    Weights::new(shape.size(), weights.clone()).unwrap(),
+                ))
+                .unwrap();
+            let mut best = i64::MIN;
+            naive_solutions(&p, &mut |g| {
+                best = best.max(g.iter().zip(&weights).map(|(&v, &w)| v as i64 * w).sum());
+                true
+            });
+            assert_eq!(
+                optimum(&p),
+                best,
+                "side {}, weights {weights:?}",
+                shape.size()
+            );
+        }
+    }
+}
+
+#[test]
 fn optimize_without_solution_or_weights() {
     let mut g = vec![0; 16];
     g[0] = 1;

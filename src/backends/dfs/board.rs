@@ -301,7 +301,7 @@ impl<'a> BoardSearch<'a> {
     fn leaf(&mut self, b: &Board) -> bool {
         self.found.count += 1;
         if self.found.witnesses.len() < 2 {
-            let mut g = vec![0; self.t.peers.len()];
+            let mut g = vec![0; self.t.peers.len()]; // one entry per cell
             for (d, &p) in b.pos[..self.t.n].iter().enumerate() {
                 let mut p = p;
                 while p != 0 {

@@ -14,6 +14,10 @@
 //! rather than wall-clock time, because the benchmark machine is shared and wall-clock figures
 //! swing with its load; where that file is missing (not Linux) wall-clock time is used.
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

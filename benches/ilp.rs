@@ -6,6 +6,10 @@
 //! cargo bench --bench ilp [--features highs]
 //! ```
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;

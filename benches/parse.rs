@@ -1,6 +1,10 @@
 //! Parsing speed of the puzzle readers on the shared data sets (one group per data set). Files
 //! missing from `../shared/data` are skipped with a note.
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;

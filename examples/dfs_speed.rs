@@ -2,6 +2,10 @@
 //! `cargo run --release --example dfs_speed -- FILE [LIMIT]` counts every 81-character puzzle of
 //! FILE with LIMIT (default 2: solve + uniqueness; use a huge LIMIT to count all solutions);
 //! LIMIT 0 instead maximizes the NOIP 2009 pyramid score of the first puzzle (20 s limit).
+
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::sync::Arc;
 use std::time::Instant;
 use sudoku_lab::backend::{Backend, Limits};

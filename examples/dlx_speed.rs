@@ -11,6 +11,10 @@
 //!
 //! Prints a clear message and skips any data set that is missing.
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;

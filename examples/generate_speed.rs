@@ -3,6 +3,10 @@
 //! (FILTER: only configurations whose name contains it).
 //! Prints, per configuration, the time to generate COUNT puzzles (default 100) and the mean givens.
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::Instant;
 
 use sudoku_lab::backends::{self, BackendKind};

@@ -8,6 +8,10 @@
 //! ```
 //! Add `--features highs` to time HiGHS. Every answer passes through `task::run` (the checker).
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

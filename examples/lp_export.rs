@@ -6,6 +6,10 @@
 //! cargo run --example lp_export
 //! ```
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -1,6 +1,10 @@
 //! Times `format::read_puzzles` on the files given (default: the 17-clue set):
 //! `cargo run --release --example parse_speed -- ../shared/data/9x9/17_clue.txt`.
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::Instant;
 
 use sudoku_lab::format::{read_puzzles, ReadOptions};

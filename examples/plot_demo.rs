@@ -1,6 +1,10 @@
 //! Synthetic timings for three backends on two files, to preview the bench plot and table:
 //! `cargo run --example plot_demo -- [OUT.svg]` (default `target/plot_demo.svg`).
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -9,6 +9,10 @@
 //! pick the encoding (default: the backend's), `SAT_BACKEND` the backend (`sat`, or `cadical`
 //! in a build with `--features cadical`).
 
+/// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -578,7 +578,8 @@ pub fn encode<S: ClauseSink + ?Sized>(
 /// The values fixed by the givens: a given's own variable TRUE, the other digits of its cell and
 /// its digit in every peer FALSE (Kwon & Jain). With `propagate`, naked singles (a cell with one
 /// candidate left) and hidden singles (a digit with one place left in a house) are placed too,
-/// until nothing changes. Returns the states and whether a contradiction was met (two givens
+/// and locked candidates eliminated (see [`Propagator::locked_candidates`]), until nothing
+/// changes. Returns the states and whether a contradiction was met (two givens
 /// clash, or a placement hits an eliminated value): then the puzzle has no solution and the
 /// encoding adds the empty clause.
 fn fixed_values(puzzle: &Puzzle, propagate: bool) -> (Vec<u32>, bool) {
@@ -599,31 +600,10 @@ fn fixed_values(puzzle: &Puzzle, propagate: bool) -> (Vec<u32>, bool) {
             p.place(c, g as usize - 1);
         }
     }
-    while let Some(item) = p.queue.pop() {
-        match item {
-            Single::Cell(c) => {
-                let c = c as usize;
-                if p.cell_count[c] == 1 {
-                    if let Some(d) = (0..n).find(|&d| p.state[c * n + d] == 0) {
-                        p.place(c, d);
-                    }
-                }
-            }
-            Single::House(h, d) => {
-                let (h, d) = (h as usize, d as usize);
-                if p.house_count[h * n + d] == 1 {
-                    if let Some(&c) = shape
-                        .house(h)
-                        .iter()
-                        .find(|&&c| p.state[c as usize * n + d] == 0)
-                    {
-                        p.place(c as usize, d);
-                    }
-                }
-            }
-        }
-        if p.conflict {
-            break;
+    p.drain();
+    if propagate {
+        while !p.conflict && p.locked_candidates() {
+            p.drain();
         }
     }
     (p.state, p.conflict)
@@ -649,6 +629,88 @@ struct Propagator<'a> {
 }
 
 impl Propagator<'_> {
+    /// Places the singles found so far, and those they lead to.
+    fn drain(&mut self) {
+        let n = self.n;
+        let shape = self.shape;
+        while let Some(item) = self.queue.pop() {
+            match item {
+                Single::Cell(c) => {
+                    let c = c as usize;
+                    if self.cell_count[c] == 1 {
+                        if let Some(d) = (0..n).find(|&d| self.state[c * n + d] == 0) {
+                            self.place(c, d);
+                        }
+                    }
+                }
+                Single::House(h, d) => {
+                    let (h, d) = (h as usize, d as usize);
+                    if self.house_count[h * n + d] == 1 {
+                        if let Some(&c) = shape
+                            .house(h)
+                            .iter()
+                            .find(|&&c| self.state[c as usize * n + d] == 0)
+                        {
+                            self.place(c as usize, d);
+                        }
+                    }
+                }
+            }
+            if self.conflict {
+                return;
+            }
+        }
+    }
+
+    /// Locked candidates, for any two houses (box–line "pointing" and "claiming", and the same
+    /// between jigsaw regions, lines and diagonals): when every place left for digit `d` in house
+    /// `A` lies inside house `B`, `d` is eliminated from the rest of `B`. Returns whether anything
+    /// was eliminated.
+    fn locked_candidates(&mut self) -> bool {
+        let n = self.n;
+        let shape = self.shape;
+        let mut changed = false;
+        let mut drop: Vec<u32> = Vec::new();
+        for a in 0..shape.house_count() {
+            for d in 0..n {
+                let count_a = self.house_count[a * n + d];
+                if count_a < 2 {
+                    continue; // placed, or a single already handled
+                }
+                let state = &self.state;
+                let open = |c: u32| state[c as usize * n + d] == 0;
+                let cells = shape.house(a);
+                let Some(&first) = cells.iter().find(|&&c| open(c)) else {
+                    continue;
+                };
+                for &b in shape.houses_of(first as usize) {
+                    let b = b as usize;
+                    if b == a || self.house_count[b * n + d] <= count_a {
+                        continue; // nothing outside A in B
+                    }
+                    let in_house =
+                        |c: u32, h: usize| shape.houses_of(c as usize).contains(&(h as u32));
+                    if cells.iter().all(|&c| !open(c) || in_house(c, b)) {
+                        drop.extend(
+                            shape
+                                .house(b)
+                                .iter()
+                                .filter(|&&c| open(c) && !in_house(c, a)),
+                        );
+                    }
+                }
+                for c in drop.drain(..) {
+                    self.eliminate(c as usize, d);
+                    changed = true;
+                }
+                if self.conflict {
+                    return false;
+                }
+            }
+        }
+        changed
+    }
+
     fn place(&mut self, c: usize, d: usize) {
         let n = self.n;
         match self.state[c * n + d] {

@@ -5,6 +5,8 @@
 //! cargo run --release --example sat_bench [-- [DATA_DIR] [MAX_PUZZLES] [ENCODING] [AMO]]
 //! ```
 //! DATA_DIR defaults to `../shared/data/9x9`; sets missing there are skipped with a message.
+//! `SAT_PROPAGATE=0` turns off the singles / locked-candidates pass before encoding
+//! (`--no-propagate`), for a pure-SAT comparison.
 
 /// mimalloc: varisat and the matrix builders allocate many small vectors per puzzle.
 #[global_allocator]
@@ -59,9 +61,10 @@ fn main() {
     if let Some(a) = args.get(3) {
         sat.amo = a.parse().expect("amo");
     }
+    sat.propagate = std::env::var("SAT_PROPAGATE").map_or(true, |v| v != "0");
     println!(
-        "sat backend: encoding {}, amo {}, simplify {}",
-        sat.encoding, sat.amo, sat.simplify
+        "sat backend: encoding {}, amo {}, simplify {}, propagate {}",
+        sat.encoding, sat.amo, sat.simplify, sat.propagate
     );
     let backend = backends::create(
         BackendKind::Sat,

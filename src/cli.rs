@@ -304,7 +304,8 @@ struct EngineArgs {
     /// path is appended, or replaces `{}`).
     #[arg(long, value_name = "CMD", help_heading = "SAT backend")]
     sat_cmd: Option<String>,
-    /// sat: do not fix naked and hidden singles before encoding (they are fixed by default).
+    /// sat: do not fix naked / hidden singles and locked candidates before encoding (they are by
+    /// default; the SAT solver then sees only what those simple rules leave open).
     #[arg(long, help_heading = "SAT backend")]
     no_propagate: bool,
     /// dlx: largest exact-cover matrix to build, in MiB; larger puzzles are refused.

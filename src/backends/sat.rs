@@ -37,7 +37,7 @@ pub struct SatOptions {
     pub encoding: Encoding,
     pub amo: Amo,
     pub simplify: bool,
-    /// With `simplify`, also fix naked and hidden singles before encoding.
+    /// With `simplify`, also fix naked / hidden singles and locked candidates before encoding.
     pub propagate: bool,
     /// Write a DRAT proof of every unsatisfiable answer here.
     pub proof: Option<PathBuf>,

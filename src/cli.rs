@@ -627,8 +627,13 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             return encode(file, request, &cnf, &input);
         }
         Command::Backends => {
-            for kind in BackendKind::all() {
-                println!("{:<8} {}", kind.name(), kind.description());
+            for kind in BackendKind::every() {
+                let note = if kind.needs_options() {
+                    " (needs its options; not in the default set of xcheck and bench)"
+                } else {
+                    ""
+                };
+                println!("{:<8} {}{note}", kind.name(), kind.description());
             }
             return Ok(ExitCode::SUCCESS);
         }

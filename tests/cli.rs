@@ -209,3 +209,17 @@ fn xcheck_agrees_on_the_shipped_samples() {
         );
     }
 }
+
+#[test]
+fn backends_lists_every_compiled_backend() {
+    let o = bin().arg("backends").output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for kind in sudoku_lab::backends::BackendKind::every() {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(kind.name()))
+            .unwrap_or_else(|| panic!("no line for {kind}: {out}"));
+        assert_eq!(line.contains("needs its options"), kind.needs_options(), "{line}");
+    }
+}

@@ -167,10 +167,13 @@ impl BenchRow {
         }
     }
 
-    /// Timed puzzles per second of total time; `None` when nothing was timed or the total is zero.
+    /// Timed puzzles per second of total time; `None` when nothing was timed, the total is zero,
+    /// or no puzzle was answered (a row of time-outs and failures has no throughput to speak of:
+    /// its rate would only restate the time limit).
     pub fn puzzles_per_sec(&self) -> Option<f64> {
         let secs = self.stats.total.as_secs_f64();
-        (self.stats.count > 0 && secs > 0.0).then(|| self.stats.count as f64 / secs)
+        (self.stats.count > 0 && secs > 0.0 && self.answered > 0)
+            .then(|| self.stats.count as f64 / secs)
     }
 
     fn record(&self) -> RowRecord {

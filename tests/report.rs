@@ -138,6 +138,13 @@ fn bench_rows_tally_outcomes() {
     assert_eq!(none.puzzles_per_sec(), None);
     let zero = BenchRow::from_samples("f", "b", "solve", &[(Outcome::Answered, ms(0))]);
     assert_eq!(zero.puzzles_per_sec(), None);
+    let unanswered = BenchRow::from_samples(
+        "f",
+        "b",
+        "solve",
+        &[(Outcome::TimedOut, ms(200)), (Outcome::Failed, ms(3))],
+    );
+    assert_eq!(unanswered.puzzles_per_sec(), None);
 }
 
 #[test]

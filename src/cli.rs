@@ -203,6 +203,11 @@ enum Command {
         /// (feasibility only) when absent.
         #[arg(long, value_name = "pyramid|FILE")]
         weights: Option<String>,
+        /// DIMACS: also fix naked / hidden singles and locked candidates before encoding, as the
+        /// in-process `sat` backend does, so the file is the formula that backend solves (the
+        /// header lists the fixed digits needed to decode a model).
+        #[arg(long)]
+        propagate: bool,
         #[command(flatten)]
         cnf: CnfArgs,
         #[command(flatten)]
@@ -613,6 +618,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             output,
             stats,
             weights,
+            propagate,
             cnf,
             input,
         } => {
@@ -623,6 +629,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 output,
                 stats,
                 weights,
+                propagate,
             };
             return encode(file, request, &cnf, &input);
         }
@@ -696,6 +703,7 @@ struct EncodeRequest {
     output: Option<PathBuf>,
     stats: bool,
     weights: Option<batch::WeightsSpec>,
+    propagate: bool,
 }
 
 /// `encode`: one puzzle of the input, written as DIMACS (or its statistics) or CPLEX LP.
@@ -710,6 +718,16 @@ fn encode(
             "--stats describes the CNF: use it with --to dimacs".into(),
         ));
     }
+    if req.propagate && (req.to != EncodeTarget::Dimacs || cnf.no_simplify) {
+        return Err(UsageError(
+            "--propagate simplifies the CNF further: use it with --to dimacs and without --no-simplify"
+                .into(),
+        ));
+    }
+    let encode_options = EncodeOptions {
+        propagate: req.propagate,
+        ..cnf.encode_options()
+    };
     let mut tally = batch::Tally::default();
     let mut items = Vec::new();
     let files: Vec<PathBuf> = file.into_iter().collect();
@@ -738,7 +756,7 @@ fn encode(
     let mut buf = Vec::new();
     let encode_stats = match req.to {
         EncodeTarget::Dimacs => Some(
-            sudoku_lab::sat::encode::to_dimacs(&item.puzzle, &cnf.encode_options(), &mut buf)
+            sudoku_lab::sat::encode::to_dimacs(&item.puzzle, &encode_options, &mut buf)
                 .map_err(|e| UsageError(e.to_string()))?,
         ),
         EncodeTarget::Lp => {

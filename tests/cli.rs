@@ -220,6 +220,39 @@ fn backends_lists_every_compiled_backend() {
             .lines()
             .find(|l| l.split_whitespace().next() == Some(kind.name()))
             .unwrap_or_else(|| panic!("no line for {kind}: {out}"));
-        assert_eq!(line.contains("needs its options"), kind.needs_options(), "{line}");
+        assert_eq!(
+            line.contains("needs its options"),
+            kind.needs_options(),
+            "{line}"
+        );
     }
+}
+
+#[test]
+fn encode_writes_dimacs_and_propagate_shrinks_it() {
+    // Singles leave 50 cells open here; locked candidates then fix every one.
+    let puzzle =
+        ".................1.....2.3...2...4....3.5......41....6.5.6......7.....2..8.91....\n";
+    let total = |o: &Output| -> Vec<u64> {
+        let out = stdout(o);
+        let line = out.lines().find(|l| l.starts_with("total")).unwrap_or("");
+        line.split_whitespace()
+            .skip(1)
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    let plain = run(&["encode", "--stats"], puzzle);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    let plain = total(&plain);
+    assert!(plain[1] > 0, "{plain:?}");
+    let propagated = run(&["encode", "--stats", "--propagate"], puzzle);
+    assert_eq!(propagated.status.code(), Some(0), "{}", stderr(&propagated));
+    assert_eq!(total(&propagated), vec![729, 0, 0]);
+    // The DIMACS itself names what is fixed, so a model can be decoded.
+    let cnf = stdout(&run(&["encode", "--propagate"], puzzle));
+    assert!(cnf.contains("p cnf 729 0"), "{cnf}");
+    assert!(cnf.contains("fixed digits"), "{cnf}");
+    let bad = run(&["encode", "--propagate", "--no-simplify"], puzzle);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--propagate"), "{}", stderr(&bad));
 }

@@ -96,7 +96,7 @@ impl<'a> Session<'a> {
         Ok(Session {
             ext,
             encoded: cnf.n_clauses(),
-            header: encode::dimacs_header(puzzle, &ext.encode, &enc.stats),
+            header: encode::dimacs_header(puzzle, &ext.encode, &enc.stats, enc.decoder.fixed()),
             cnf,
             decoder: enc.decoder,
             dir,

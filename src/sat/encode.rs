@@ -848,7 +848,15 @@ fn define_or<S: ClauseSink + ?Sized>(
 }
 
 /// The comment header of a DIMACS file: how to decode a model.
-pub fn dimacs_header(puzzle: &Puzzle, opts: &EncodeOptions, stats: &EncodeStats) -> Vec<String> {
+///
+/// `fixed` is the digit of every cell fixed before encoding ([`Decoder::fixed`]); it differs from
+/// the givens only with `propagate`, and is then written out so that a model can be decoded.
+pub fn dimacs_header(
+    puzzle: &Puzzle,
+    opts: &EncodeOptions,
+    stats: &EncodeStats,
+    fixed: &[Value],
+) -> Vec<String> {
     let n = puzzle.size();
     let mut h = vec![
         format!(
@@ -870,14 +878,25 @@ pub fn dimacs_header(puzzle: &Puzzle, opts: &EncodeOptions, stats: &EncodeStats)
             stats.total().vars
         ),
     ];
-    if opts.simplify {
+    let propagated = opts.simplify && opts.propagate;
+    let listed = if propagated {
         h.push(
-            "given cells keep their given digit (their variables, fixed by simplification, appear in no clause)"
+            "given cells and the cells fixed by propagation (singles, locked candidates) keep the digits listed below (their variables appear in no clause)"
                 .into(),
         );
-    }
-    h.push("givens (row by row, 0 = empty):".into());
-    for row in puzzle.givens().chunks(n) {
+        h.push("fixed digits (row by row, 0 = left to the solver):".into());
+        fixed
+    } else {
+        if opts.simplify {
+            h.push(
+                "given cells keep their given digit (their variables, fixed by simplification, appear in no clause)"
+                    .into(),
+            );
+        }
+        h.push("givens (row by row, 0 = empty):".into());
+        puzzle.givens()
+    };
+    for row in listed.chunks(n) {
         let r: Vec<String> = row.iter().map(|v| v.to_string()).collect();
         h.push(format!("  {}", r.join(" ")));
     }
@@ -894,15 +913,30 @@ pub fn to_dimacs(
 ) -> io::Result<EncodeStats> {
     let mut cnf = Cnf::new();
     let enc = encode(puzzle, opts, Numbering::Formula, &mut cnf);
-    dimacs::write(&cnf, &dimacs_header(puzzle, opts, &enc.stats), out)?;
+    let header = dimacs_header(puzzle, opts, &enc.stats, enc.decoder.fixed());
+    dimacs::write(&cnf, &header, out)?;
     Ok(enc.stats)
 }
 
-/// The grid a DIMACS model (formula numbering, as written by [`to_dimacs`]) stands for.
-/// `model` holds the true literals (DIMACS numbers, positive or negative, any order).
-pub fn decode_dimacs_model(puzzle: &Puzzle, model: &[i64]) -> Grid {
+/// The grid a DIMACS model (formula numbering, as written by [`to_dimacs`] with the same
+/// `opts`) stands for. `model` holds the true literals (DIMACS numbers, positive or negative, any
+/// order); cells fixed before encoding (givens, and with `propagate` the propagated cells) come
+/// from the puzzle.
+pub fn decode_dimacs_model(puzzle: &Puzzle, opts: &EncodeOptions, model: &[i64]) -> Grid {
     let n = puzzle.size();
-    let mut cells = puzzle.givens().to_vec();
+    let mut cells = if opts.simplify && opts.propagate {
+        let (state, _) = fixed_values(puzzle, true);
+        state
+            .chunks(n)
+            .map(|c| {
+                c.iter()
+                    .position(|&s| s == TRUE)
+                    .map_or(0, |d| d as Value + 1)
+            })
+            .collect()
+    } else {
+        puzzle.givens().to_vec()
+    };
     for &x in model {
         if x > 0 && (x as usize) <= n * n * n {
             let i = x as usize - 1;

@@ -256,3 +256,41 @@ fn encode_writes_dimacs_and_propagate_shrinks_it() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("--propagate"), "{}", stderr(&bad));
 }
+
+#[test]
+fn xcheck_ctrl_c_prints_the_summary_so_far_and_exits_130() {
+    // Far more work than the test waits for: every unique puzzle of test_puzzles, many times.
+    let text = std::fs::read_to_string(data("9x9/test_puzzles.counts")).unwrap();
+    let unique: Vec<&str> = text
+        .lines()
+        .filter(|l| l.split(':').nth(1) == Some("1"))
+        .map(|l| &l[..81])
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.txt");
+    std::fs::write(&path, unique.repeat(3000).join("\n")).unwrap();
+    let child = bin()
+        .args(["xcheck", "--jobs", "1", "--backends", "dfs,sat"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The shell's built-in kill: no procps needed.
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(130), "{out}{}", stderr(&o));
+    let first = out.lines().next().unwrap_or("");
+    assert!(first.starts_with("interrupted: "), "{out}");
+    assert!(
+        first.ends_with(&format!(" of {} puzzles checked", unique.len() * 3000)),
+        "{out}"
+    );
+    assert!(out.contains("0 disagreements, 0 failures"), "{out}");
+}

@@ -200,5 +200,9 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
     if disagreements > 0 || failures > 0 {
         return ExitCode::from(1);
     }
+    if done < items.len() {
+        // Stopped by Ctrl-C: not everything was checked (128 + SIGINT, as shells report it).
+        return ExitCode::from(130);
+    }
     tally.exit_code()
 }

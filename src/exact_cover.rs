@@ -269,53 +269,123 @@ impl ExactCover {
         (-(self.nodes[q].top as i64) - 1) as usize
     }
 
-    fn cover(&mut self, i: usize) {
-        let mut p = self.nodes[i].down;
-        while p as usize != i {
-            self.hide(p);
-            p = self.nodes[p as usize].down;
-        }
-        let (l, r) = (self.llink[i], self.rlink[i]);
-        self.rlink[l as usize] = r;
-        self.llink[r as usize] = l;
+    // The hot loops below (cover, hide and their inverses, and the column choice) index the node
+    // and link arrays without bounds checks, through these accessors.
+    //
+    // SAFETY (the invariant they rely on): every link in the matrix is in range. `reset` creates
+    // `items + 1` headers whose `up`/`down` point to themselves and whose `llink`/`rlink` are in
+    // `0..=items` (`llink` and `rlink` have `items + 1` entries), plus one spacer with links 0.
+    // `add_row` checks every column (`c < items`) before it pushes nodes, so a row node's `top`
+    // is a header index in `1..=items` and its `up`/`down` are existing nodes; a spacer's `up` is
+    // its row's first node and its `down` the previous row's last node. Cover, hide and their
+    // inverses only ever store values read from other links (or the index of the node being
+    // restored), so the invariant holds throughout a search. Nodes are only removed by `reset`,
+    // which needs `&mut self` and so cannot run while a [`Search`] borrows the matrix. Debug
+    // builds check every index.
+
+    #[inline(always)]
+    fn node(&self, i: u32) -> &Node {
+        debug_assert!((i as usize) < self.nodes.len(), "node {i} out of range");
+        // SAFETY: `i` is a link read from the matrix, in range by the invariant above.
+        unsafe { self.nodes.get_unchecked(i as usize) }
     }
 
+    #[inline(always)]
+    fn node_mut(&mut self, i: u32) -> &mut Node {
+        debug_assert!((i as usize) < self.nodes.len(), "node {i} out of range");
+        // SAFETY: as for `node`.
+        unsafe { self.nodes.get_unchecked_mut(i as usize) }
+    }
+
+    /// Unlinks column header `i` (`1..=items`) from the list of uncovered columns.
+    #[inline(always)]
+    fn unlink_column(&mut self, i: u32) {
+        debug_assert!((i as usize) < self.llink.len());
+        // SAFETY: `i` and its neighbours are in `0..=items`, the length of `llink` and `rlink`.
+        unsafe {
+            let (l, r) = (
+                *self.llink.get_unchecked(i as usize),
+                *self.rlink.get_unchecked(i as usize),
+            );
+            debug_assert!((l as usize) < self.rlink.len() && (r as usize) < self.llink.len());
+            *self.rlink.get_unchecked_mut(l as usize) = r;
+            *self.llink.get_unchecked_mut(r as usize) = l;
+        }
+    }
+
+    /// Links column header `i` back into the list of uncovered columns (undoes `unlink_column`).
+    #[inline(always)]
+    fn relink_column(&mut self, i: u32) {
+        debug_assert!((i as usize) < self.llink.len());
+        // SAFETY: as for `unlink_column`.
+        unsafe {
+            let (l, r) = (
+                *self.llink.get_unchecked(i as usize),
+                *self.rlink.get_unchecked(i as usize),
+            );
+            debug_assert!((l as usize) < self.rlink.len() && (r as usize) < self.llink.len());
+            *self.rlink.get_unchecked_mut(l as usize) = i;
+            *self.llink.get_unchecked_mut(r as usize) = i;
+        }
+    }
+
+    /// The next uncovered column after header `i` (0 is the root).
+    #[inline(always)]
+    fn next_column(&self, i: u32) -> u32 {
+        debug_assert!((i as usize) < self.rlink.len());
+        // SAFETY: `i` is the root or a header, in `0..=items`.
+        unsafe { *self.rlink.get_unchecked(i as usize) }
+    }
+
+    fn cover(&mut self, i: usize) {
+        let i = i as u32;
+        let mut p = self.node(i).down;
+        while p != i {
+            self.hide(p);
+            p = self.node(p).down;
+        }
+        self.unlink_column(i);
+    }
+
+    /// Removes the nodes of `p`'s row, other than `p`, from their columns.
+    #[inline(always)]
     fn hide(&mut self, p: u32) {
         let mut q = p + 1;
         while q != p {
-            let Node { up, down, top } = self.nodes[q as usize];
+            let Node { up, down, top } = *self.node(q);
             if top <= 0 {
                 q = up;
             } else {
-                self.nodes[up as usize].down = down;
-                self.nodes[down as usize].up = up;
-                self.nodes[top as usize].top -= 1;
+                self.node_mut(up).down = down;
+                self.node_mut(down).up = up;
+                self.node_mut(top as u32).top -= 1;
                 q += 1;
             }
         }
     }
 
     fn uncover(&mut self, i: usize) {
-        let (l, r) = (self.llink[i], self.rlink[i]);
-        self.rlink[l as usize] = i as u32;
-        self.llink[r as usize] = i as u32;
-        let mut p = self.nodes[i].up;
-        while p as usize != i {
+        let i = i as u32;
+        self.relink_column(i);
+        let mut p = self.node(i).up;
+        while p != i {
             self.unhide(p);
-            p = self.nodes[p as usize].up;
+            p = self.node(p).up;
         }
     }
 
+    /// Puts back the nodes removed by `hide(p)`, in reverse order.
+    #[inline(always)]
     fn unhide(&mut self, p: u32) {
         let mut q = p - 1;
         while q != p {
-            let Node { up, down, top } = self.nodes[q as usize];
+            let Node { up, down, top } = *self.node(q);
             if top <= 0 {
                 q = down;
             } else {
-                self.nodes[up as usize].down = q;
-                self.nodes[down as usize].up = q;
-                self.nodes[top as usize].top += 1;
+                self.node_mut(up).down = q;
+                self.node_mut(down).up = q;
+                self.node_mut(top as u32).top += 1;
                 q -= 1;
             }
         }
@@ -325,7 +395,7 @@ impl ExactCover {
     fn cover_others(&mut self, x: u32) {
         let mut p = x + 1;
         while p != x {
-            let Node { up, top, .. } = self.nodes[p as usize];
+            let Node { up, top, .. } = *self.node(p);
             if top <= 0 {
                 p = up;
             } else {
@@ -339,7 +409,7 @@ impl ExactCover {
     fn uncover_others(&mut self, x: u32) {
         let mut p = x - 1;
         while p != x {
-            let Node { down, top, .. } = self.nodes[p as usize];
+            let Node { down, top, .. } = *self.node(p);
             if top <= 0 {
                 p = down;
             } else {
@@ -353,17 +423,17 @@ impl ExactCover {
     fn choose(&self) -> usize {
         let mut best = 0usize;
         let mut best_len = i32::MAX;
-        let mut p = self.rlink[0] as usize;
+        let mut p = self.next_column(0);
         while p != 0 {
-            let len = self.nodes[p].top;
+            let len = self.node(p).top;
             if len < best_len {
                 best_len = len;
-                best = p;
+                best = p as usize;
                 if len <= 1 {
                     break;
                 }
             }
-            p = self.rlink[p] as usize;
+            p = self.next_column(p);
         }
         best
     }

@@ -188,11 +188,11 @@ impl Masks {
                 }
             }
         }
+        m.drain(shape, &mut queue)?;
+        // Hidden singles, placed at once (with everything they imply), until a sweep over all
+        // houses finds none.
         loop {
-            while let Some(c) = queue.pop() {
-                m.place(shape, c as usize, &mut queue)?;
-            }
-            // Hidden singles; every open mask has two candidates or more here.
+            let mut progress = false;
             for h in 0..shape.house_count() {
                 let (mut once, mut twice) = (0u64, 0u64);
                 for &c in shape.house(h) {
@@ -207,20 +207,32 @@ impl Masks {
                 while hidden != 0 {
                     let bit = hidden & hidden.wrapping_neg();
                     hidden ^= bit;
-                    // A cell already claimed by another hidden single of this house has lost
-                    // `bit`: then the digit has no cell left.
+                    if m.house[h] & bit != 0 {
+                        continue; // placed meanwhile by the singles it implied
+                    }
+                    // No cell left for `bit` (an earlier placement took its only one): no solution.
                     let &c = shape
                         .house(h)
                         .iter()
                         .find(|&&c| m.cell[c as usize] & bit != 0)?;
                     m.cell[c as usize] = bit;
                     queue.push(c);
+                    m.drain(shape, &mut queue)?;
+                    progress = true;
                 }
             }
-            if queue.is_empty() {
+            if !progress {
                 return Some(m);
             }
         }
+    }
+
+    /// Places every queued naked single, and those they imply in turn. `None` on a contradiction.
+    fn drain(&mut self, shape: &Shape, queue: &mut Vec<u32>) -> Option<()> {
+        while let Some(c) = queue.pop() {
+            self.place(shape, c as usize, queue)?;
+        }
+        Some(())
     }
 
     /// Places the single candidate of `cell` (if it is still open) and removes it from the
@@ -234,6 +246,8 @@ impl Masks {
         self.cell[cell] = 0;
         self.fixed[cell] = bit.trailing_zeros() as Value + 1;
         for &h in shape.houses_of(cell) {
+            // A placement clears its digit from every peer, so no peer holds it yet.
+            debug_assert_eq!(self.house[h as usize] & bit, 0);
             self.house[h as usize] |= bit;
             for &p in shape.house(h as usize) {
                 let cands = &mut self.cell[p as usize];

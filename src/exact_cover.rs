@@ -127,22 +127,20 @@ impl ExactCover {
         self.stamp.clear();
         self.stamp.resize(items + 1, 0);
         self.generation = 0;
-        for i in 0..=items {
-            self.nodes.push(Node {
-                up: i as u32,
-                down: i as u32,
-                top: 0,
-            });
-            let (l, r) = if i == 0 {
-                (primary, if primary == 0 { 0 } else { 1 })
-            } else if i <= primary {
-                (i - 1, if i == primary { 0 } else { i + 1 })
-            } else {
-                (i, i)
-            };
-            self.llink.push(l as u32);
-            self.rlink.push(r as u32);
-        }
+        // Headers link to themselves; primary columns form a circular list through the root,
+        // secondary ones link to themselves only.
+        self.nodes.extend((0..=items as u32).map(|i| Node {
+            up: i,
+            down: i,
+            top: 0,
+        }));
+        let (primary_u32, items_u32) = (primary as u32, items as u32);
+        self.llink.push(primary_u32);
+        self.llink.extend(0..primary_u32);
+        self.llink.extend(primary_u32 + 1..=items_u32);
+        self.rlink.extend(1..=primary_u32);
+        self.rlink.push(0);
+        self.rlink.extend(primary_u32 + 1..=items_u32);
         self.last_spacer = self.nodes.len() as u32;
         self.nodes.push(Node::default());
         Ok(())
@@ -189,18 +187,20 @@ impl ExactCover {
             self.stamp[c + 1] = tag;
         }
         let first = self.nodes.len() as u32;
-        for &c in columns {
-            let item = c + 1;
-            let node = self.nodes.len() as u32;
-            let up = self.nodes[item].up;
-            self.nodes.push(Node {
-                up,
-                down: item as u32,
-                top: item as i32,
-            });
+        self.nodes.extend(columns.iter().map(|&c| Node {
+            up: 0,
+            down: c as u32 + 1,
+            top: c as i32 + 1,
+        }));
+        // Link each new node at the bottom of its column.
+        for node in first..self.nodes.len() as u32 {
+            let item = self.nodes[node as usize].down as usize;
+            let header = &mut self.nodes[item];
+            let up = header.up;
+            header.up = node;
+            header.top += 1;
+            self.nodes[node as usize].up = up;
             self.nodes[up as usize].down = node;
-            self.nodes[item].up = node;
-            self.nodes[item].top += 1;
         }
         let last = self.nodes.len() as u32 - 1;
         self.nodes[self.last_spacer as usize].down = last;
@@ -347,21 +347,44 @@ impl ExactCover {
         self.unlink_column(i);
     }
 
-    /// Removes the nodes of `p`'s row, other than `p`, from their columns.
+    /// Removes the nodes of `p`'s row, other than `p`, from their columns: first those after
+    /// `p` up to the row's closing spacer, then (from the row's first node, the spacer's `up`)
+    /// those before `p`, which need no spacer test.
     #[inline(always)]
     fn hide(&mut self, p: u32) {
         let mut q = p + 1;
-        while q != p {
+        loop {
             let Node { up, down, top } = *self.node(q);
             if top <= 0 {
                 q = up;
-            } else {
-                self.node_mut(up).down = down;
-                self.node_mut(down).up = up;
-                self.node_mut(top as u32).top -= 1;
-                q += 1;
+                break;
             }
+            self.unlink_node(up, down, top);
+            q += 1;
         }
+        while q != p {
+            let Node { up, down, top } = *self.node(q);
+            self.unlink_node(up, down, top);
+            q += 1;
+        }
+    }
+
+    /// Takes a row node with links `up`/`down` out of column `top`.
+    #[inline(always)]
+    fn unlink_node(&mut self, up: u32, down: u32, top: i32) {
+        debug_assert!(top > 0, "a row node");
+        self.node_mut(up).down = down;
+        self.node_mut(down).up = up;
+        self.node_mut(top as u32).top -= 1;
+    }
+
+    /// Puts row node `q` (with links `up`/`down`) back into column `top`.
+    #[inline(always)]
+    fn relink_node(&mut self, q: u32, up: u32, down: u32, top: i32) {
+        debug_assert!(top > 0, "a row node");
+        self.node_mut(up).down = q;
+        self.node_mut(down).up = q;
+        self.node_mut(top as u32).top += 1;
     }
 
     fn uncover(&mut self, i: usize) {
@@ -374,20 +397,25 @@ impl ExactCover {
         }
     }
 
-    /// Puts back the nodes removed by `hide(p)`, in reverse order.
+    /// Puts back the nodes removed by `hide(p)`, in reverse order: those before `p` down to the
+    /// row's first node (the spacer before the row), then, from the row's last node (that
+    /// spacer's `down`), those after `p`.
     #[inline(always)]
     fn unhide(&mut self, p: u32) {
         let mut q = p - 1;
-        while q != p {
+        loop {
             let Node { up, down, top } = *self.node(q);
             if top <= 0 {
                 q = down;
-            } else {
-                self.node_mut(up).down = q;
-                self.node_mut(down).up = q;
-                self.node_mut(top as u32).top += 1;
-                q -= 1;
+                break;
             }
+            self.relink_node(q, up, down, top);
+            q -= 1;
+        }
+        while q != p {
+            let Node { up, down, top } = *self.node(q);
+            self.relink_node(q, up, down, top);
+            q -= 1;
         }
     }
 

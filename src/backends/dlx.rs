@@ -737,3 +737,34 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod wide_tests {
+    use super::*;
+    use crate::model::Regions;
+    use std::sync::Arc;
+
+    #[test]
+    fn grids_over_64_skip_the_singles_pass() {
+        // 65×65 with 5×13 boxes: a patterned full grid with its first row and column blanked.
+        // Candidates come from the givens alone (`Wide`), and the unique solution comes back.
+        let (n, r, c) = (65, 5, 13);
+        let shape = Shape::new(n, Regions::Boxes { rows: r, cols: c }, false).unwrap();
+        let full: Vec<Value> = (0..n * n)
+            .map(|cell| {
+                let (row, col) = (cell / n, cell % n);
+                ((c * (row % r) + row / r + col) % n + 1) as Value
+            })
+            .collect();
+        let mut givens = full.clone();
+        for i in 0..n {
+            givens[i] = 0;
+            givens[i * n] = 0;
+        }
+        let p = Puzzle::new(Arc::new(shape), givens).unwrap();
+        assert!(matches!(Candidates::new(&p), Some(Candidates::Wide(_))));
+        let count = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
+        assert_eq!((count.count, count.complete), (1, true));
+        assert_eq!(count.witnesses[0].cells(), &full[..]);
+    }
+}

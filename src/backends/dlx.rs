@@ -2,9 +2,11 @@
 //! [`crate::exact_cover`].
 //!
 //! Before the matrix is built, grids up to 64×64 get a *singles pass* on candidate bitmasks: from
-//! the givens, a cell left with one candidate is placed (naked single) and a digit left with one
-//! cell in a house is placed there (hidden single), until nothing changes. A contradiction found
-//! there (a cell or a house digit with no place left) means no solution without any search. The
+//! the givens, a cell left with one candidate is placed (naked single), a digit left with one
+//! cell in a house is placed there (hidden single), and when the cells of a house that can hold a
+//! digit all lie in another house too, the digit is removed from that house's other cells
+//! (locked candidates), until nothing changes. A contradiction found there (a cell or a house
+//! digit with no place left) means no solution without any search. The
 //! givens and the placed singles together are the *fixed* cells; solutions are reported as full
 //! grids including them. Larger grids skip the pass: only the givens are fixed.
 //!
@@ -131,11 +133,13 @@ impl<'p> Candidates<'p> {
     }
 }
 
-/// Naked and hidden singles on `u64` candidate masks (`n ≤ 64`), propagated from the givens.
+/// Naked and hidden singles and locked candidates on `u64` candidate masks (`n ≤ 64`),
+/// propagated from the givens.
 ///
 /// A cell left with one candidate is placed (*naked single*), and so is a digit left with one
-/// cell in a house (*hidden single*); each placement removes its digit from its peers, until
-/// nothing changes. What remains open is what the exact-cover search has to decide.
+/// cell in a house (*hidden single*); each placement removes its digit from its peers. When no
+/// single is left, *locked candidates* remove more (see [`Masks::locked_candidates`]); all of it
+/// repeats until nothing changes. What remains open is what the exact-cover search has to decide.
 struct Masks {
     /// Givens and placed singles; 0 for the open cells.
     fixed: Vec<Value>,
@@ -189,42 +193,115 @@ impl Masks {
             }
         }
         m.drain(shape, &mut queue)?;
-        // Hidden singles, placed at once (with everything they imply), until a sweep over all
-        // houses finds none.
         loop {
-            let mut progress = false;
-            for h in 0..shape.house_count() {
-                let (mut once, mut twice) = (0u64, 0u64);
-                for &c in shape.house(h) {
-                    let cands = m.cell[c as usize];
-                    twice |= once & cands;
-                    once |= cands;
-                }
-                if once | m.house[h] != full {
-                    return None;
-                }
-                let mut hidden = once & !twice;
-                while hidden != 0 {
-                    let bit = hidden & hidden.wrapping_neg();
-                    hidden ^= bit;
-                    if m.house[h] & bit != 0 {
-                        continue; // placed meanwhile by the singles it implied
-                    }
-                    // No cell left for `bit` (an earlier placement took its only one): no solution.
-                    let &c = shape
-                        .house(h)
-                        .iter()
-                        .find(|&&c| m.cell[c as usize] & bit != 0)?;
-                    m.cell[c as usize] = bit;
-                    queue.push(c);
-                    m.drain(shape, &mut queue)?;
-                    progress = true;
-                }
-            }
-            if !progress {
+            if !m.hidden_singles(shape, full, &mut queue)?
+                && !m.locked_candidates(shape, full, &mut queue)?
+            {
                 return Some(m);
             }
         }
+    }
+
+    /// One sweep of hidden singles over the houses, each placed at once with everything it
+    /// implies. `Some(true)` when something was placed, `None` on a contradiction.
+    fn hidden_singles(&mut self, shape: &Shape, full: u64, queue: &mut Vec<u32>) -> Option<bool> {
+        let mut progress = false;
+        for h in 0..shape.house_count() {
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &c in shape.house(h) {
+                let cands = self.cell[c as usize];
+                twice |= once & cands;
+                once |= cands;
+            }
+            if once | self.house[h] != full {
+                return None;
+            }
+            let mut hidden = once & !twice;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden ^= bit;
+                if self.house[h] & bit != 0 {
+                    continue; // placed meanwhile by the singles it implied
+                }
+                // No cell left for `bit` (an earlier placement took its only one): no solution.
+                let &c = shape
+                    .house(h)
+                    .iter()
+                    .find(|&&c| self.cell[c as usize] & bit != 0)?;
+                self.cell[c as usize] = bit;
+                queue.push(c);
+                self.drain(shape, queue)?;
+                progress = true;
+            }
+        }
+        Some(progress)
+    }
+
+    /// Locked candidates: when the cells of house `h` that can hold digit `d` all lie in another
+    /// house too, `d` goes in that house's part of `h`, so it is removed from its other cells.
+    /// `Some(true)` when a candidate was removed, `None` on a contradiction.
+    fn locked_candidates(
+        &mut self,
+        shape: &Shape,
+        full: u64,
+        queue: &mut Vec<u32>,
+    ) -> Option<bool> {
+        let mut progress = false;
+        for h in 0..shape.house_count() {
+            let mut open = full & !self.house[h];
+            while open != 0 {
+                let bit = open & open.wrapping_neg();
+                open ^= bit;
+                // The other houses holding every cell of `h` that can take `bit`: those of the
+                // first such cell, kept while every later one is in them too.
+                let cells = shape.house(h);
+                let Some(k) = cells.iter().position(|&c| self.cell[c as usize] & bit != 0) else {
+                    continue;
+                };
+                let mut common = [0u32; 8];
+                let mut len = 0;
+                for &x in shape.houses_of(cells[k] as usize) {
+                    if x as usize != h && len < common.len() {
+                        common[len] = x;
+                        len += 1;
+                    }
+                }
+                for &c in &cells[k + 1..] {
+                    if len == 0 {
+                        break;
+                    }
+                    if self.cell[c as usize] & bit != 0 {
+                        let theirs = shape.houses_of(c as usize);
+                        let mut kept = 0;
+                        for i in 0..len {
+                            if theirs.contains(&common[i]) {
+                                common[kept] = common[i];
+                                kept += 1;
+                            }
+                        }
+                        len = kept;
+                    }
+                }
+                for &h2 in &common[..len] {
+                    for &p in shape.house(h2 as usize) {
+                        let cands = self.cell[p as usize];
+                        if cands & bit != 0 && !shape.houses_of(p as usize).contains(&(h as u32)) {
+                            let left = cands & !bit;
+                            if left == 0 {
+                                return None;
+                            }
+                            self.cell[p as usize] = left;
+                            if left & (left - 1) == 0 {
+                                queue.push(p);
+                            }
+                            progress = true;
+                        }
+                    }
+                }
+            }
+        }
+        self.drain(shape, queue)?;
+        Some(progress)
     }
 
     /// Places every queued naked single, and those they imply in turn. `None` on a contradiction.
@@ -734,6 +811,37 @@ mod tests {
             assert_eq!((c.count, c.complete), (count, complete), "limit {limit}");
             assert_eq!(c.witnesses.len(), count.min(2) as usize);
             assert_ne!(c.witnesses.first(), c.witnesses.get(1));
+        }
+    }
+}
+
+#[cfg(test)]
+mod locked_tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn locked_candidates_leave_the_rest_of_the_line() {
+        // Box 0 is full but for (0,1) and (0,2): digits 1 and 9 must go there, in row 0, so the
+        // rest of row 0 loses them. Singles alone would not remove them.
+        let mut givens = vec![0 as Value; 81];
+        for (cell, v) in [(0, 8), (9, 2), (10, 3), (11, 4), (18, 5), (19, 6), (20, 7)] {
+            givens[cell] = v;
+        }
+        let p = Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), givens).unwrap();
+        let m = Masks::new(&p).unwrap();
+        assert_eq!((m.cell[1], m.cell[2]), (0b1_0000_0001, 0b1_0000_0001));
+        for cell in 3..9 {
+            assert_eq!(m.cell[cell], 0b0_0111_1110, "cell {cell}: 2..=7 only");
+        }
+        // Below row 0 the columns 3..8 keep 1 and 9.
+        assert_ne!(m.cell[27 + 3] & 0b1_0000_0001, 0);
+        let dlx = Dlx::default().count(&p, 50, &Limits::none()).unwrap();
+        let dfs = crate::backends::dfs::Dfs::new().count(&p, 50, &Limits::none());
+        assert_eq!((dlx.count, dlx.complete), (50, false));
+        assert_eq!(dlx.count, dfs.unwrap().count);
+        for w in &dlx.witnesses {
+            assert!(matches!(w.cells()[1], 1 | 9) && matches!(w.cells()[2], 1 | 9));
         }
     }
 }

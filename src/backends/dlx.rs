@@ -6,16 +6,17 @@
 //! cell in a house is placed there (hidden single), and when the cells of a house that can hold a
 //! digit all lie in another house too, the digit is removed from that house's other cells
 //! (locked candidates), until nothing changes. A contradiction found there (a cell or a house
-//! digit with no place left) means no solution without any search. The
-//! givens and the placed singles together are the *fixed* cells; solutions are reported as full
-//! grids including them. Larger grids skip the pass: only the givens are fixed.
+//! digit with no place left) means no solution without any search. The givens and the placed
+//! singles together are the *fixed* cells; solutions are reported as full grids including them,
+//! and `optimize` scores them as part of its base. Larger grids skip the pass: only the givens
+//! are fixed.
 //!
 //! Rows are the `(cell, digit)` placements still possible: one per remaining candidate of each
 //! open cell. Primary columns are one per open cell ("filled once") and one per `(house, digit)`
 //! not yet fixed ("placed once in the house"), for every house of the shape: rows, columns, boxes
 //! or jigsaw regions, diagonals. Fixed cells are not rows at all, and the columns they cover are
-//! left out, so the matrix holds only the open part of the grid (for many 17-clue 9×9 puzzles,
-//! nothing at all).
+//! left out, so the matrix holds only the open part of the grid (nothing at all for a puzzle the
+//! pass solves).
 //!
 //! Counting stores the first two solutions as witnesses and afterwards only counts, without
 //! building solution row lists.

@@ -20,7 +20,9 @@
 //! row's first node and `down` (of the spacer before a row) to its last node, so no left/right
 //! links are needed. Uncovered primary columns form a circular list through `llink`/`rlink`
 //! headed by the root; secondary columns link only to themselves, so they are never branched on.
-//! The search branches on the uncovered primary column with the fewest rows left.
+//! The search branches on the uncovered primary column with the fewest rows left; the scan for it
+//! stops at a column with at most one row, and a primary column emptied by the latest covers (the
+//! `hint`) is taken without scanning, since it ends the branch.
 
 use std::time::Instant;
 
@@ -80,6 +82,10 @@ pub struct ExactCover {
     stamp: Vec<u32>,
     /// Bumped by every [`ExactCover::add_row`] call.
     generation: u32,
+    /// The last column whose row count `hide` brought down to 0 (0 for none): tried first by the
+    /// column choice, so a dead end is seen without scanning. It may be secondary, covered or have
+    /// regained rows since: the choice checks.
+    hint: u32,
 }
 
 impl ExactCover {
@@ -127,22 +133,21 @@ impl ExactCover {
         self.stamp.clear();
         self.stamp.resize(items + 1, 0);
         self.generation = 0;
-        for i in 0..=items {
-            self.nodes.push(Node {
-                up: i as u32,
-                down: i as u32,
-                top: 0,
-            });
-            let (l, r) = if i == 0 {
-                (primary, if primary == 0 { 0 } else { 1 })
-            } else if i <= primary {
-                (i - 1, if i == primary { 0 } else { i + 1 })
-            } else {
-                (i, i)
-            };
-            self.llink.push(l as u32);
-            self.rlink.push(r as u32);
-        }
+        self.hint = 0;
+        // Headers link to themselves; primary columns form a circular list through the root,
+        // secondary ones link to themselves only.
+        self.nodes.extend((0..=items as u32).map(|i| Node {
+            up: i,
+            down: i,
+            top: 0,
+        }));
+        let (primary_u32, items_u32) = (primary as u32, items as u32);
+        self.llink.push(primary_u32);
+        self.llink.extend(0..primary_u32);
+        self.llink.extend(primary_u32 + 1..=items_u32);
+        self.rlink.extend(1..=primary_u32);
+        self.rlink.push(0);
+        self.rlink.extend(primary_u32 + 1..=items_u32);
         self.last_spacer = self.nodes.len() as u32;
         self.nodes.push(Node::default());
         Ok(())
@@ -189,18 +194,20 @@ impl ExactCover {
             self.stamp[c + 1] = tag;
         }
         let first = self.nodes.len() as u32;
-        for &c in columns {
-            let item = c + 1;
-            let node = self.nodes.len() as u32;
-            let up = self.nodes[item].up;
-            self.nodes.push(Node {
-                up,
-                down: item as u32,
-                top: item as i32,
-            });
+        self.nodes.extend(columns.iter().map(|&c| Node {
+            up: 0,
+            down: c as u32 + 1,
+            top: c as i32 + 1,
+        }));
+        // Link each new node at the bottom of its column.
+        for node in first..self.nodes.len() as u32 {
+            let item = self.nodes[node as usize].down as usize;
+            let header = &mut self.nodes[item];
+            let up = header.up;
+            header.up = node;
+            header.top += 1;
+            self.nodes[node as usize].up = up;
             self.nodes[up as usize].down = node;
-            self.nodes[item].up = node;
-            self.nodes[item].top += 1;
         }
         let last = self.nodes.len() as u32 - 1;
         self.nodes[self.last_spacer as usize].down = last;
@@ -269,55 +276,165 @@ impl ExactCover {
         (-(self.nodes[q].top as i64) - 1) as usize
     }
 
-    fn cover(&mut self, i: usize) {
-        let mut p = self.nodes[i].down;
-        while p as usize != i {
-            self.hide(p);
-            p = self.nodes[p as usize].down;
-        }
-        let (l, r) = (self.llink[i], self.rlink[i]);
-        self.rlink[l as usize] = r;
-        self.llink[r as usize] = l;
+    // The hot loops below (cover, hide and their inverses, and the column choice) index the node
+    // and link arrays without bounds checks, through these accessors.
+    //
+    // SAFETY (the invariant they rely on): every link in the matrix is in range. `reset` creates
+    // `items + 1` headers whose `up`/`down` point to themselves and whose `llink`/`rlink` are in
+    // `0..=items` (`llink` and `rlink` have `items + 1` entries), plus one spacer with links 0.
+    // `add_row` checks every column (`c < items`) before it pushes nodes, so a row node's `top`
+    // is a header index in `1..=items` and its `up`/`down` are existing nodes; a spacer's `up` is
+    // its row's first node and its `down` the previous row's last node. Cover, hide and their
+    // inverses only ever store values read from other links (or the index of the node being
+    // restored), so the invariant holds throughout a search. Nodes are only removed by `reset`,
+    // which needs `&mut self` and so cannot run while a [`Search`] borrows the matrix. Debug
+    // builds check every index.
+
+    #[inline(always)]
+    fn node(&self, i: u32) -> &Node {
+        debug_assert!((i as usize) < self.nodes.len(), "node {i} out of range");
+        // SAFETY: `i` is a link read from the matrix, in range by the invariant above.
+        unsafe { self.nodes.get_unchecked(i as usize) }
     }
 
+    #[inline(always)]
+    fn node_mut(&mut self, i: u32) -> &mut Node {
+        debug_assert!((i as usize) < self.nodes.len(), "node {i} out of range");
+        // SAFETY: as for `node`.
+        unsafe { self.nodes.get_unchecked_mut(i as usize) }
+    }
+
+    /// Unlinks column header `i` (`1..=items`) from the list of uncovered columns.
+    #[inline(always)]
+    fn unlink_column(&mut self, i: u32) {
+        debug_assert!((i as usize) < self.llink.len());
+        // SAFETY: `i` and its neighbours are in `0..=items`, the length of `llink` and `rlink`.
+        unsafe {
+            let (l, r) = (
+                *self.llink.get_unchecked(i as usize),
+                *self.rlink.get_unchecked(i as usize),
+            );
+            debug_assert!((l as usize) < self.rlink.len() && (r as usize) < self.llink.len());
+            *self.rlink.get_unchecked_mut(l as usize) = r;
+            *self.llink.get_unchecked_mut(r as usize) = l;
+        }
+    }
+
+    /// Links column header `i` back into the list of uncovered columns (undoes `unlink_column`).
+    #[inline(always)]
+    fn relink_column(&mut self, i: u32) {
+        debug_assert!((i as usize) < self.llink.len());
+        // SAFETY: as for `unlink_column`.
+        unsafe {
+            let (l, r) = (
+                *self.llink.get_unchecked(i as usize),
+                *self.rlink.get_unchecked(i as usize),
+            );
+            debug_assert!((l as usize) < self.rlink.len() && (r as usize) < self.llink.len());
+            *self.rlink.get_unchecked_mut(l as usize) = i;
+            *self.llink.get_unchecked_mut(r as usize) = i;
+        }
+    }
+
+    /// The uncovered column before header `i` (0 is the root).
+    #[inline(always)]
+    fn prev_column(&self, i: u32) -> u32 {
+        debug_assert!((i as usize) < self.llink.len());
+        // SAFETY: `i` is the root or a header, in `0..=items`.
+        unsafe { *self.llink.get_unchecked(i as usize) }
+    }
+
+    /// The next uncovered column after header `i` (0 is the root).
+    #[inline(always)]
+    fn next_column(&self, i: u32) -> u32 {
+        debug_assert!((i as usize) < self.rlink.len());
+        // SAFETY: `i` is the root or a header, in `0..=items`.
+        unsafe { *self.rlink.get_unchecked(i as usize) }
+    }
+
+    fn cover(&mut self, i: usize) {
+        let i = i as u32;
+        let mut p = self.node(i).down;
+        while p != i {
+            self.hide(p);
+            p = self.node(p).down;
+        }
+        self.unlink_column(i);
+    }
+
+    /// Removes the nodes of `p`'s row, other than `p`, from their columns: first those after
+    /// `p` up to the row's closing spacer, then (from the row's first node, the spacer's `up`)
+    /// those before `p`, which need no spacer test.
+    #[inline(always)]
     fn hide(&mut self, p: u32) {
         let mut q = p + 1;
-        while q != p {
-            let Node { up, down, top } = self.nodes[q as usize];
+        loop {
+            let Node { up, down, top } = *self.node(q);
             if top <= 0 {
                 q = up;
-            } else {
-                self.nodes[up as usize].down = down;
-                self.nodes[down as usize].up = up;
-                self.nodes[top as usize].top -= 1;
-                q += 1;
+                break;
             }
+            self.unlink_node(up, down, top);
+            q += 1;
         }
+        while q != p {
+            let Node { up, down, top } = *self.node(q);
+            self.unlink_node(up, down, top);
+            q += 1;
+        }
+    }
+
+    /// Takes a row node with links `up`/`down` out of column `top`.
+    #[inline(always)]
+    fn unlink_node(&mut self, up: u32, down: u32, top: i32) {
+        debug_assert!(top > 0, "a row node");
+        self.node_mut(up).down = down;
+        self.node_mut(down).up = up;
+        let len = &mut self.node_mut(top as u32).top;
+        *len -= 1;
+        if *len == 0 {
+            self.hint = top as u32;
+        }
+    }
+
+    /// Puts row node `q` (with links `up`/`down`) back into column `top`.
+    #[inline(always)]
+    fn relink_node(&mut self, q: u32, up: u32, down: u32, top: i32) {
+        debug_assert!(top > 0, "a row node");
+        self.node_mut(up).down = q;
+        self.node_mut(down).up = q;
+        self.node_mut(top as u32).top += 1;
     }
 
     fn uncover(&mut self, i: usize) {
-        let (l, r) = (self.llink[i], self.rlink[i]);
-        self.rlink[l as usize] = i as u32;
-        self.llink[r as usize] = i as u32;
-        let mut p = self.nodes[i].up;
-        while p as usize != i {
+        let i = i as u32;
+        self.relink_column(i);
+        let mut p = self.node(i).up;
+        while p != i {
             self.unhide(p);
-            p = self.nodes[p as usize].up;
+            p = self.node(p).up;
         }
     }
 
+    /// Puts back the nodes removed by `hide(p)`, in reverse order: those before `p` down to the
+    /// row's first node (the spacer before the row), then, from the row's last node (that
+    /// spacer's `down`), those after `p`.
+    #[inline(always)]
     fn unhide(&mut self, p: u32) {
         let mut q = p - 1;
-        while q != p {
-            let Node { up, down, top } = self.nodes[q as usize];
+        loop {
+            let Node { up, down, top } = *self.node(q);
             if top <= 0 {
                 q = down;
-            } else {
-                self.nodes[up as usize].down = q;
-                self.nodes[down as usize].up = q;
-                self.nodes[top as usize].top += 1;
-                q -= 1;
+                break;
             }
+            self.relink_node(q, up, down, top);
+            q -= 1;
+        }
+        while q != p {
+            let Node { up, down, top } = *self.node(q);
+            self.relink_node(q, up, down, top);
+            q -= 1;
         }
     }
 
@@ -325,7 +442,7 @@ impl ExactCover {
     fn cover_others(&mut self, x: u32) {
         let mut p = x + 1;
         while p != x {
-            let Node { up, top, .. } = self.nodes[p as usize];
+            let Node { up, top, .. } = *self.node(p);
             if top <= 0 {
                 p = up;
             } else {
@@ -339,7 +456,7 @@ impl ExactCover {
     fn uncover_others(&mut self, x: u32) {
         let mut p = x - 1;
         while p != x {
-            let Node { down, top, .. } = self.nodes[p as usize];
+            let Node { down, top, .. } = *self.node(p);
             if top <= 0 {
                 p = down;
             } else {
@@ -351,19 +468,29 @@ impl ExactCover {
 
     /// The uncovered primary column with the fewest rows left (0 when all are covered).
     fn choose(&self) -> usize {
+        // The hint, if it is still an uncovered primary column (its left neighbour links back to
+        // it) with no row left: a dead end, whatever the scan would find.
+        let h = self.hint;
+        if h != 0
+            && h as usize <= self.primary
+            && self.node(h).top == 0
+            && self.next_column(self.prev_column(h)) == h
+        {
+            return h as usize;
+        }
         let mut best = 0usize;
         let mut best_len = i32::MAX;
-        let mut p = self.rlink[0] as usize;
+        let mut p = self.next_column(0);
         while p != 0 {
-            let len = self.nodes[p].top;
+            let len = self.node(p).top;
             if len < best_len {
                 best_len = len;
-                best = p;
+                best = p as usize;
                 if len <= 1 {
                     break;
                 }
             }
-            p = self.rlink[p] as usize;
+            p = self.next_column(p);
         }
         best
     }
@@ -646,5 +773,69 @@ mod tests {
             assert!(s.next_solution().unwrap().is_some());
         }
         assert_eq!(m.search().count_solutions(10), Ok(2));
+    }
+
+    /// Every exact cover of random small matrices (with secondary columns), against brute force
+    /// over all row subsets: covers the column choice (scan, early exit, dead-end hint).
+    #[test]
+    fn random_matrices_match_brute_force() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let mut with_solutions = 0;
+        for _ in 0..300 {
+            let primary = 1 + next(6) as usize;
+            let secondary = next(3) as usize;
+            let columns = primary + secondary;
+            let rows: Vec<Vec<usize>> = (0..1 + next(12))
+                .map(|_| {
+                    // Each row has a primary column: the engine only picks rows through them.
+                    let mut row: Vec<usize> = (0..columns).filter(|_| next(3) == 0).collect();
+                    if row.first().is_none_or(|&c| c >= primary) {
+                        row.insert(0, next(primary as u64) as usize);
+                    }
+                    row
+                })
+                .collect();
+            let mut m = ExactCover::new(primary, secondary).unwrap();
+            for r in &rows {
+                m.add_row(r).unwrap();
+            }
+            let mut found: Vec<Vec<usize>> = m
+                .search()
+                .map(|mut s| {
+                    s.sort();
+                    s
+                })
+                .collect();
+            found.sort();
+            let mut want = Vec::new();
+            for subset in 0u32..1 << rows.len() {
+                let mut hits = vec![0; columns];
+                let chosen: Vec<usize> =
+                    (0..rows.len()).filter(|&r| subset >> r & 1 != 0).collect();
+                for &r in &chosen {
+                    for &c in &rows[r] {
+                        hits[c] += 1;
+                    }
+                }
+                if hits[..primary].iter().all(|&h| h == 1)
+                    && hits[primary..].iter().all(|&h| h <= 1)
+                {
+                    want.push(chosen);
+                }
+            }
+            want.sort();
+            assert_eq!(found, want, "rows {rows:?}, {primary} primary");
+            with_solutions += usize::from(!want.is_empty());
+        }
+        assert!(
+            with_solutions > 20,
+            "only {with_solutions} matrices had a cover"
+        );
     }
 }

@@ -1,11 +1,25 @@
 //! `dlx`: Sudoku as exact cover, solved by the generic dancing-links engine in
 //! [`crate::exact_cover`].
 //!
-//! Rows are the `(cell, digit)` placements consistent with the givens (a digit already given in
-//! one of the cell's houses is skipped). Primary columns are one per empty cell ("filled once") and
-//! one per `(house, digit)` not yet given ("placed once in the house"), for every house of the
-//! shape: rows, columns, boxes or jigsaw regions, diagonals. Givens are not rows at all, and the
-//! columns they cover are left out, so a 17-clue 9×9 matrix has only the open part of the grid.
+//! Before the matrix is built, grids up to 64×64 get a *singles pass* on candidate bitmasks: from
+//! the givens, a cell left with one candidate is placed (naked single), a digit left with one
+//! cell in a house is placed there (hidden single), and when the cells of a house that can hold a
+//! digit all lie in another house too, the digit is removed from that house's other cells
+//! (locked candidates), until nothing changes. A contradiction found there (a cell or a house
+//! digit with no place left) means no solution without any search. The givens and the placed
+//! singles together are the *fixed* cells; solutions are reported as full grids including them,
+//! and `optimize` scores them as part of its base. Larger grids skip the pass: only the givens
+//! are fixed.
+//!
+//! Rows are the `(cell, digit)` placements still possible: one per remaining candidate of each
+//! open cell. Primary columns are one per open cell ("filled once") and one per `(house, digit)`
+//! not yet fixed ("placed once in the house"), for every house of the shape: rows, columns, boxes
+//! or jigsaw regions, diagonals. Fixed cells are not rows at all, and the columns they cover are
+//! left out, so the matrix holds only the open part of the grid (nothing at all for a puzzle the
+//! pass solves).
+//!
+//! Counting stores the first two solutions as witnesses and afterwards only counts, without
+//! building solution row lists.
 //!
 //! `optimize` enumerates solutions with branch and bound: rows are added in decreasing score
 //! (`weight × digit`) order, so the first row left in a cell's column is that cell's best
@@ -17,7 +31,7 @@
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
-use crate::model::{Grid, Puzzle, Value};
+use crate::model::{Grid, Puzzle, Shape, Value};
 
 /// Default memory budget for one exact-cover matrix: 1 GiB.
 pub const DEFAULT_MEMORY_BUDGET: usize = 1 << 30;
@@ -54,23 +68,285 @@ impl Dlx {
 struct Instance {
     matrix: ExactCover,
     rows: Vec<(u32, Value)>,
-    /// The column of each empty cell (`u32::MAX` for givens).
+    /// The column of each open cell (`u32::MAX` for fixed cells).
     cell_col: Vec<u32>,
+    /// The givens and the singles placed before the search (0 for open cells).
+    fixed: Vec<Value>,
 }
 
 impl Instance {
-    fn grid(&self, puzzle: &Puzzle, solution: &[usize]) -> Grid {
-        let mut cells = puzzle.givens().to_vec();
+    fn grid(&self, n: usize, solution: &[usize]) -> Grid {
+        let mut cells = self.fixed.clone();
         for &r in solution {
             let (cell, digit) = self.rows[r];
             cells[cell as usize] = digit;
         }
-        Grid::new(puzzle.size(), cells)
+        Grid::new(n, cells)
     }
 }
 
-/// Candidate digits of every cell as bitsets over `1..=n`, from the digits given in each house.
-struct Candidates<'p> {
+/// Candidate digits of every open cell, and the digits already placed in every house.
+enum Candidates<'p> {
+    /// `n ≤ 64`: one mask per cell and per house after the singles pass.
+    Masks(Masks),
+    /// Larger grids: candidates computed from the givens alone.
+    Wide(Wide<'p>),
+}
+
+impl<'p> Candidates<'p> {
+    /// `None` when the puzzle has no solution: two givens clash, or (for `n ≤ 64`) the singles
+    /// pass ran into a contradiction.
+    fn new(puzzle: &'p Puzzle) -> Option<Candidates<'p>> {
+        if puzzle.size() <= 64 {
+            Masks::new(puzzle).map(Candidates::Masks)
+        } else {
+            Wide::new(puzzle).map(Candidates::Wide)
+        }
+    }
+
+    /// The grid as far as it is fixed: the givens, plus the singles found by the pass.
+    fn fixed(&self) -> &[Value] {
+        match self {
+            Candidates::Masks(m) => &m.fixed,
+            Candidates::Wide(w) => w.puzzle.givens(),
+        }
+    }
+
+    fn placed_in(&self, house: usize, digit: usize) -> bool {
+        match self {
+            Candidates::Masks(m) => m.house[house] >> (digit - 1) & 1 != 0,
+            Candidates::Wide(w) => w.given_in(house, digit),
+        }
+    }
+
+    /// Calls `f(digit)` for every candidate of the open cell `cell`, in increasing order.
+    fn for_each(&mut self, cell: usize, mut f: impl FnMut(Value)) {
+        match self {
+            Candidates::Masks(m) => {
+                let mut free = m.cell[cell];
+                while free != 0 {
+                    f(free.trailing_zeros() as Value + 1);
+                    free &= free - 1;
+                }
+            }
+            Candidates::Wide(w) => w.for_each(cell, f),
+        }
+    }
+}
+
+/// Naked and hidden singles and locked candidates on `u64` candidate masks (`n ≤ 64`),
+/// propagated from the givens.
+///
+/// A cell left with one candidate is placed (*naked single*), and so is a digit left with one
+/// cell in a house (*hidden single*); each placement removes its digit from its peers. When no
+/// single is left, *locked candidates* remove more (see [`Masks::locked_candidates`]); all of it
+/// repeats until nothing changes. What remains open is what the exact-cover search has to decide.
+struct Masks {
+    /// Givens and placed singles; 0 for the open cells.
+    fixed: Vec<Value>,
+    /// Candidates of each open cell (bit `d - 1` for digit `d`); 0 for fixed cells.
+    cell: Vec<u64>,
+    /// Digits fixed in each house.
+    house: Vec<u64>,
+}
+
+impl Masks {
+    /// `None` on a contradiction: clashing givens, a cell without candidates, or a digit with no
+    /// cell left in a house.
+    fn new(puzzle: &Puzzle) -> Option<Masks> {
+        let shape = puzzle.shape();
+        let n = puzzle.size();
+        debug_assert!(n <= 64);
+        let full = u64::MAX >> (64 - n);
+        let givens = puzzle.givens();
+        let mut house = vec![0u64; shape.house_count()];
+        for (c, &v) in givens.iter().enumerate() {
+            if v != 0 {
+                let bit = 1u64 << (v - 1);
+                for &h in shape.houses_of(c) {
+                    if house[h as usize] & bit != 0 {
+                        return None;
+                    }
+                    house[h as usize] |= bit;
+                }
+            }
+        }
+        let mut m = Masks {
+            fixed: givens.to_vec(),
+            cell: vec![0; givens.len()],
+            house,
+        };
+        let mut queue = Vec::new();
+        for (c, &v) in givens.iter().enumerate() {
+            if v == 0 {
+                let seen = shape
+                    .houses_of(c)
+                    .iter()
+                    .fold(0, |a, &h| a | m.house[h as usize]);
+                let cands = full & !seen;
+                if cands == 0 {
+                    return None;
+                }
+                m.cell[c] = cands;
+                if cands & (cands - 1) == 0 {
+                    queue.push(c as u32);
+                }
+            }
+        }
+        m.drain(shape, &mut queue)?;
+        loop {
+            if !m.hidden_singles(shape, full, &mut queue)?
+                && !m.locked_candidates(shape, full, &mut queue)?
+            {
+                return Some(m);
+            }
+        }
+    }
+
+    /// One sweep of hidden singles over the houses, each placed at once with everything it
+    /// implies. `Some(true)` when something was placed, `None` on a contradiction.
+    fn hidden_singles(&mut self, shape: &Shape, full: u64, queue: &mut Vec<u32>) -> Option<bool> {
+        let mut progress = false;
+        for h in 0..shape.house_count() {
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &c in shape.house(h) {
+                let cands = self.cell[c as usize];
+                twice |= once & cands;
+                once |= cands;
+            }
+            if once | self.house[h] != full {
+                return None;
+            }
+            let mut hidden = once & !twice;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden ^= bit;
+                if self.house[h] & bit != 0 {
+                    continue; // placed meanwhile by the singles it implied
+                }
+                // No cell left for `bit` (an earlier placement took its only one): no solution.
+                let &c = shape
+                    .house(h)
+                    .iter()
+                    .find(|&&c| self.cell[c as usize] & bit != 0)?;
+                self.cell[c as usize] = bit;
+                queue.push(c);
+                self.drain(shape, queue)?;
+                progress = true;
+            }
+        }
+        Some(progress)
+    }
+
+    /// Locked candidates: when the cells of house `h` that can hold digit `d` all lie in another
+    /// house too, `d` goes in that house's part of `h`, so it is removed from its other cells.
+    /// `Some(true)` when a candidate was removed, `None` on a contradiction.
+    fn locked_candidates(
+        &mut self,
+        shape: &Shape,
+        full: u64,
+        queue: &mut Vec<u32>,
+    ) -> Option<bool> {
+        let mut progress = false;
+        for h in 0..shape.house_count() {
+            let mut open = full & !self.house[h];
+            while open != 0 {
+                let bit = open & open.wrapping_neg();
+                open ^= bit;
+                // The other houses holding every cell of `h` that can take `bit`: those of the
+                // first such cell, kept while every later one is in them too.
+                let cells = shape.house(h);
+                let Some(k) = cells.iter().position(|&c| self.cell[c as usize] & bit != 0) else {
+                    continue;
+                };
+                let mut common = [0u32; 8];
+                let mut len = 0;
+                for &x in shape.houses_of(cells[k] as usize) {
+                    if x as usize != h && len < common.len() {
+                        common[len] = x;
+                        len += 1;
+                    }
+                }
+                for &c in &cells[k + 1..] {
+                    if len == 0 {
+                        break;
+                    }
+                    if self.cell[c as usize] & bit != 0 {
+                        let theirs = shape.houses_of(c as usize);
+                        let mut kept = 0;
+                        for i in 0..len {
+                            if theirs.contains(&common[i]) {
+                                common[kept] = common[i];
+                                kept += 1;
+                            }
+                        }
+                        len = kept;
+                    }
+                }
+                for &h2 in &common[..len] {
+                    for &p in shape.house(h2 as usize) {
+                        let cands = self.cell[p as usize];
+                        if cands & bit != 0 && !shape.houses_of(p as usize).contains(&(h as u32)) {
+                            let left = cands & !bit;
+                            if left == 0 {
+                                return None;
+                            }
+                            self.cell[p as usize] = left;
+                            if left & (left - 1) == 0 {
+                                queue.push(p);
+                            }
+                            progress = true;
+                        }
+                    }
+                }
+            }
+        }
+        self.drain(shape, queue)?;
+        Some(progress)
+    }
+
+    /// Places every queued naked single, and those they imply in turn. `None` on a contradiction.
+    fn drain(&mut self, shape: &Shape, queue: &mut Vec<u32>) -> Option<()> {
+        while let Some(c) = queue.pop() {
+            self.place(shape, c as usize, queue)?;
+        }
+        Some(())
+    }
+
+    /// Places the single candidate of `cell` (if it is still open) and removes it from the
+    /// peers, queueing those left with one candidate. `None` on a contradiction.
+    fn place(&mut self, shape: &Shape, cell: usize, queue: &mut Vec<u32>) -> Option<()> {
+        let bit = self.cell[cell];
+        if bit == 0 {
+            return Some(()); // queued twice, placed already
+        }
+        debug_assert_eq!(bit & (bit - 1), 0);
+        self.cell[cell] = 0;
+        self.fixed[cell] = bit.trailing_zeros() as Value + 1;
+        for &h in shape.houses_of(cell) {
+            // A placement clears its digit from every peer, so no peer holds it yet.
+            debug_assert_eq!(self.house[h as usize] & bit, 0);
+            self.house[h as usize] |= bit;
+            for &p in shape.house(h as usize) {
+                let cands = &mut self.cell[p as usize];
+                if *cands & bit != 0 {
+                    *cands &= !bit;
+                    if *cands == 0 {
+                        return None;
+                    }
+                    if *cands & (*cands - 1) == 0 {
+                        queue.push(p);
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// Candidate digits of every cell as multi-word bitsets over `1..=n`, from the digits given in
+/// each house (for `n > 64`, where no singles pass is made).
+struct Wide<'p> {
     puzzle: &'p Puzzle,
     words: usize,
     /// `used[h * words..][..words]`: digits given in house `h` (bit `d - 1`).
@@ -78,9 +354,9 @@ struct Candidates<'p> {
     scratch: Vec<u64>,
 }
 
-impl<'p> Candidates<'p> {
+impl<'p> Wide<'p> {
     /// `None` when two givens clash.
-    fn new(puzzle: &'p Puzzle) -> Option<Candidates<'p>> {
+    fn new(puzzle: &'p Puzzle) -> Option<Wide<'p>> {
         let shape = puzzle.shape();
         let words = puzzle.size().div_ceil(64);
         let mut used = vec![0u64; shape.house_count() * words];
@@ -97,7 +373,7 @@ impl<'p> Candidates<'p> {
                 *word |= bit;
             }
         }
-        Some(Candidates {
+        Some(Wide {
             puzzle,
             words,
             used,
@@ -143,7 +419,8 @@ impl<'p> Candidates<'p> {
 struct ScoreBound<'a> {
     n: usize,
     weights: &'a [i64],
-    givens: &'a [Value],
+    /// Givens and singles placed before the search.
+    fixed: &'a [Value],
     cell_col: &'a [u32],
     /// For the first `3n` houses, their cells by decreasing weight, `n` per house.
     by_weight: Vec<u32>,
@@ -154,7 +431,12 @@ struct ScoreBound<'a> {
 }
 
 impl<'a> ScoreBound<'a> {
-    fn new(puzzle: &'a Puzzle, weights: &'a [i64], cell_col: &'a [u32]) -> ScoreBound<'a> {
+    fn new(
+        puzzle: &Puzzle,
+        weights: &'a [i64],
+        fixed: &'a [Value],
+        cell_col: &'a [u32],
+    ) -> ScoreBound<'a> {
         let n = puzzle.size();
         let mut by_weight = Vec::with_capacity(3 * n * n);
         for h in 0..3 * n {
@@ -165,7 +447,7 @@ impl<'a> ScoreBound<'a> {
         ScoreBound {
             n,
             weights,
-            givens: puzzle.givens(),
+            fixed,
             cell_col,
             by_weight,
             value: vec![0; n * n],
@@ -174,11 +456,11 @@ impl<'a> ScoreBound<'a> {
         }
     }
 
-    /// The bound on the score of the non-given cells under the partial solution in `view`, or
+    /// The bound on the score of the open (non-fixed) cells under the partial solution in `view`, or
     /// `None` when an open cell has no placement left (a dead end).
     fn eval(&mut self, view: &View<'_>, rows: &[(u32, Value)], row_score: &[i64]) -> Option<i64> {
         let n = self.n;
-        self.value.copy_from_slice(self.givens);
+        self.value.copy_from_slice(self.fixed);
         let mut placed = 0i64;
         for r in view.chosen_rows() {
             let (cell, d) = rows[r];
@@ -225,8 +507,9 @@ fn matrix_error(e: ExactCoverError) -> BackendError {
 }
 
 impl Dlx {
-    /// Builds the matrix of `puzzle` (`None` when givens clash). With `scores`, rows are added in
-    /// decreasing `scores(cell, digit)` order.
+    /// Builds the matrix of `puzzle` (`None` when it has no solution: givens clash, or the singles
+    /// pass found a contradiction). With `scores`, rows are added in decreasing
+    /// `scores(cell, digit)` order.
     fn build(
         &self,
         puzzle: &Puzzle,
@@ -237,17 +520,17 @@ impl Dlx {
         };
         let shape = puzzle.shape();
         let n = puzzle.size();
-        let givens = puzzle.givens();
+        let fixed = cands.fixed().to_vec();
         const NONE: u32 = u32::MAX;
 
-        // Columns: empty cells first, then the (house, digit) pairs not given. With scores, the
+        // Columns: open cells first, then the (house, digit) pairs not fixed. With scores, the
         // cells that can score most come first, so they win ties when choosing a column.
-        let mut open: Vec<usize> = (0..givens.len()).filter(|&c| givens[c] == 0).collect();
+        let mut open: Vec<usize> = (0..fixed.len()).filter(|&c| fixed[c] == 0).collect();
         if let Some(score) = scores {
             let top = n as Value;
             open.sort_by_key(|&c| std::cmp::Reverse(score(c, 1).max(score(c, top))));
         }
-        let mut cell_col = vec![NONE; givens.len()];
+        let mut cell_col = vec![NONE; fixed.len()];
         let mut columns = 0usize;
         for &cell in &open {
             cell_col[cell] = columns as u32;
@@ -256,7 +539,7 @@ impl Dlx {
         let mut house_digit_col = vec![NONE; shape.house_count() * n];
         for h in 0..shape.house_count() {
             for d in 1..=n {
-                if !cands.given_in(h, d) {
+                if !cands.placed_in(h, d) {
                     house_digit_col[h * n + d - 1] = columns as u32;
                     columns += 1;
                 }
@@ -265,7 +548,7 @@ impl Dlx {
 
         // Exact size first, so an oversized matrix is refused before it is allocated.
         let (mut rows, mut entries) = (0usize, 0usize);
-        for cell in (0..givens.len()).filter(|&c| givens[c] == 0) {
+        for &cell in &open {
             let per_row = 1 + shape.houses_of(cell).len();
             cands.for_each(cell, |_| {
                 rows += 1;
@@ -284,7 +567,7 @@ impl Dlx {
         }
 
         let mut placements = Vec::with_capacity(rows);
-        for cell in (0..givens.len()).filter(|&c| givens[c] == 0) {
+        for &cell in &open {
             cands.for_each(cell, |d| placements.push((cell as u32, d)));
         }
         if let Some(score) = scores {
@@ -310,6 +593,7 @@ impl Dlx {
             matrix,
             rows: placements,
             cell_col,
+            fixed,
         }))
     }
 }
@@ -335,15 +619,20 @@ impl Backend for Dlx {
         let mut count = 0u64;
         let mut found: Vec<Vec<usize>> = Vec::new();
         let mut search = inst.matrix.search().with_deadline(limits.deadline);
-        while count < limit {
+        // The first two solutions are kept as witnesses; the rest are only counted.
+        while count < limit && found.len() < 2 {
             match search.next_solution() {
                 Ok(Some(solution)) => {
                     count += 1;
-                    if found.len() < 2 {
-                        found.push(solution.to_vec());
-                    }
+                    found.push(solution.to_vec());
                 }
                 Ok(None) => break,
+                Err(Interrupted) => return Err(BackendError::TimedOut),
+            }
+        }
+        if count < limit && found.len() == 2 {
+            match search.count_solutions(limit - count) {
+                Ok(more) => count += more,
                 Err(Interrupted) => return Err(BackendError::TimedOut),
             }
         }
@@ -351,7 +640,7 @@ impl Backend for Dlx {
         Ok(Count {
             count,
             complete: count < limit,
-            witnesses: found.iter().map(|s| inst.grid(puzzle, s)).collect(),
+            witnesses: found.iter().map(|s| inst.grid(puzzle.size(), s)).collect(),
         })
     }
 
@@ -364,8 +653,8 @@ impl Backend for Dlx {
         let Some(mut inst) = self.build(puzzle, Some(&score))? else {
             return Ok(Optimum::NoSolution);
         };
-        let base: i64 = puzzle
-            .givens()
+        let base: i64 = inst
+            .fixed
             .iter()
             .enumerate()
             .map(|(cell, &v)| score(cell, v))
@@ -375,7 +664,7 @@ impl Backend for Dlx {
             .iter()
             .map(|&(c, d)| score(c as usize, d))
             .collect();
-        let mut bound = ScoreBound::new(puzzle, w, &inst.cell_col);
+        let mut bound = ScoreBound::new(puzzle, w, &inst.fixed, &inst.cell_col);
         let mut best: Option<(i64, Vec<usize>)> = None;
         let mut root_bound: Option<i64> = None;
         let mut timed_out = false;
@@ -412,13 +701,179 @@ impl Backend for Dlx {
             (None, true) => return Err(BackendError::TimedOut),
             (Some((score, s)), false) => Optimum::Optimal {
                 score,
-                grid: inst.grid(puzzle, &s),
+                grid: inst.grid(puzzle.size(), &s),
             },
             (Some((score, s)), true) => Optimum::Incomplete {
                 score,
-                grid: inst.grid(puzzle, &s),
+                grid: inst.grid(puzzle.size(), &s),
                 bound: root_bound,
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn puzzle(n: usize, line: &str) -> Puzzle {
+        let givens = line
+            .bytes()
+            .map(|b| if b == b'.' { 0 } else { (b - b'0') as Value })
+            .collect();
+        Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
+    }
+
+    fn digits(cells: &[Value]) -> String {
+        cells.iter().map(|v| v.to_string()).collect()
+    }
+
+    const EASY: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    const EASY_SOLUTION: &str =
+        "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+
+    #[test]
+    fn singles_alone_solve_an_easy_puzzle_before_the_search() {
+        let p = puzzle(9, EASY);
+        let m = Masks::new(&p).unwrap();
+        assert_eq!(digits(&m.fixed), EASY_SOLUTION);
+        assert!(m.cell.iter().all(|&c| c == 0));
+        // Nothing is left for the matrix, yet the solution is the full grid.
+        let inst = Dlx::default().build(&p, None).unwrap().unwrap();
+        assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
+        let c = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
+        assert_eq!((c.count, c.complete), (1, true));
+        assert_eq!(digits(c.witnesses[0].cells()), EASY_SOLUTION);
+    }
+
+    #[test]
+    fn singles_pass_keeps_only_open_candidates() {
+        // Remove four givens from the easy puzzle: singles no longer finish it (294 solutions).
+        // Every solution must keep what the pass fixed, the matrix holds only the open cells'
+        // candidates, and the count agrees with `dfs`.
+        let mut line: Vec<u8> = EASY.bytes().collect();
+        for i in [2, 4, 6, 9] {
+            line[i] = b'.';
+        }
+        let p = puzzle(9, std::str::from_utf8(&line).unwrap());
+        let m = Masks::new(&p).unwrap();
+        let open = m.fixed.iter().filter(|&&v| v == 0).count();
+        assert!(open > 0, "the thinned puzzle needs a search");
+        let inst = Dlx::default().build(&p, None).unwrap().unwrap();
+        assert_eq!(
+            inst.matrix.rows(),
+            m.cell
+                .iter()
+                .map(|c| c.count_ones() as usize)
+                .sum::<usize>()
+        );
+        let c = Dlx::default()
+            .count(&p, 1_000_000, &Limits::none())
+            .unwrap();
+        let dfs = crate::backends::dfs::Dfs::new().count(&p, 1_000_000, &Limits::none());
+        assert_eq!((c.count, c.complete), (294, true));
+        assert_eq!(c.count, dfs.unwrap().count);
+        for w in &c.witnesses {
+            // Every witness is a full grid that keeps the givens and the singles.
+            assert!(w.cells().iter().all(|&v| v != 0));
+            for (cell, &v) in m.fixed.iter().enumerate() {
+                if v != 0 {
+                    assert_eq!(w.cells()[cell], v);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hidden_single_clash_means_no_solution() {
+        // 4×4: row 1 holds 1 and 2 right of the first box, column 1 holds them below it, so box 0
+        // needs both 1 and 2 in its one remaining cell (row 0, column 0). The givens do not clash.
+        let p = puzzle(4, "......12.1...2..");
+        assert!(Wide::new(&p).is_some(), "no clash among the givens");
+        assert!(Masks::new(&p).is_none());
+        assert!(Dlx::default().build(&p, None).unwrap().is_none());
+        let c = Dlx::default().count(&p, 5, &Limits::none()).unwrap();
+        assert_eq!((c.count, c.complete, c.witnesses.len()), (0, true, 0));
+    }
+
+    #[test]
+    fn counting_past_the_witnesses() {
+        // An empty 4×4 grid: 288 solutions; two witnesses kept, the rest only counted.
+        let p = puzzle(4, &".".repeat(16));
+        for (limit, count, complete) in [
+            (1, 1, false),
+            (2, 2, false),
+            (3, 3, false),
+            (1000, 288, true),
+        ] {
+            let c = Dlx::default().count(&p, limit, &Limits::none()).unwrap();
+            assert_eq!((c.count, c.complete), (count, complete), "limit {limit}");
+            assert_eq!(c.witnesses.len(), count.min(2) as usize);
+            assert_ne!(c.witnesses.first(), c.witnesses.get(1));
+        }
+    }
+}
+
+#[cfg(test)]
+mod locked_tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn locked_candidates_leave_the_rest_of_the_line() {
+        // Box 0 is full but for (0,1) and (0,2): digits 1 and 9 must go there, in row 0, so the
+        // rest of row 0 loses them. Singles alone would not remove them.
+        let mut givens = vec![0 as Value; 81];
+        for (cell, v) in [(0, 8), (9, 2), (10, 3), (11, 4), (18, 5), (19, 6), (20, 7)] {
+            givens[cell] = v;
+        }
+        let p = Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), givens).unwrap();
+        let m = Masks::new(&p).unwrap();
+        assert_eq!((m.cell[1], m.cell[2]), (0b1_0000_0001, 0b1_0000_0001));
+        for cell in 3..9 {
+            assert_eq!(m.cell[cell], 0b0_0111_1110, "cell {cell}: 2..=7 only");
+        }
+        // Below row 0 the columns 3..8 keep 1 and 9.
+        assert_ne!(m.cell[27 + 3] & 0b1_0000_0001, 0);
+        let dlx = Dlx::default().count(&p, 50, &Limits::none()).unwrap();
+        let dfs = crate::backends::dfs::Dfs::new().count(&p, 50, &Limits::none());
+        assert_eq!((dlx.count, dlx.complete), (50, false));
+        assert_eq!(dlx.count, dfs.unwrap().count);
+        for w in &dlx.witnesses {
+            assert!(matches!(w.cells()[1], 1 | 9) && matches!(w.cells()[2], 1 | 9));
+        }
+    }
+}
+
+#[cfg(test)]
+mod wide_tests {
+    use super::*;
+    use crate::model::Regions;
+    use std::sync::Arc;
+
+    #[test]
+    fn grids_over_64_skip_the_singles_pass() {
+        // 65×65 with 5×13 boxes: a patterned full grid with its first row and column blanked.
+        // Candidates come from the givens alone (`Wide`), and the unique solution comes back.
+        let (n, r, c) = (65, 5, 13);
+        let shape = Shape::new(n, Regions::Boxes { rows: r, cols: c }, false).unwrap();
+        let full: Vec<Value> = (0..n * n)
+            .map(|cell| {
+                let (row, col) = (cell / n, cell % n);
+                ((c * (row % r) + row / r + col) % n + 1) as Value
+            })
+            .collect();
+        let mut givens = full.clone();
+        for i in 0..n {
+            givens[i] = 0;
+            givens[i * n] = 0;
+        }
+        let p = Puzzle::new(Arc::new(shape), givens).unwrap();
+        assert!(matches!(Candidates::new(&p), Some(Candidates::Wide(_))));
+        let count = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
+        assert_eq!((count.count, count.complete), (1, true));
+        assert_eq!(count.witnesses[0].cells(), &full[..]);
     }
 }

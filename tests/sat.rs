@@ -224,16 +224,7 @@ fn propagated_dimacs_export_decodes_to_the_known_solution() {
         let mut out = Vec::new();
         encode::to_dimacs(&p, &opts, &mut out).unwrap();
         let cnf = dimacs::read(&out[..]).unwrap();
-        let mut sink = sudoku_lab::sat::VarisatSink::new(varisat::Solver::new());
-        cnf.feed(&mut sink);
-        assert!(sink.solver.solve().unwrap(), "{}", f[0]);
-        let model: Vec<i64> = sink
-            .solver
-            .model()
-            .unwrap()
-            .iter()
-            .map(|l| l.to_dimacs() as i64)
-            .collect();
+        let model = sudoku_lab::sat::varisat_model(&cnf).unwrap().expect(f[0]);
         let grid = encode::decode_dimacs_model(&p, &opts, &model);
         assert_eq!(generate_line(&grid), f[2], "{}", f[0]);
         // Without the propagated digits the model alone does not fill the grid.

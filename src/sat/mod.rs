@@ -111,6 +111,21 @@ impl<'a> VarisatSink<'a> {
     }
 }
 
+/// Solves `cnf` with a fresh varisat solver: the model as DIMACS literals (every variable,
+/// positive when true), `None` when unsatisfiable. For reading back an exported formula, e.g.
+/// with [`encode::decode_dimacs_model`].
+pub fn varisat_model(cnf: &Cnf) -> Result<Option<Vec<i64>>, varisat::solver::SolverError> {
+    let mut sink = VarisatSink::new(varisat::Solver::new());
+    cnf.feed(&mut sink);
+    if !sink.solver.solve()? {
+        return Ok(None);
+    }
+    Ok(sink
+        .solver
+        .model()
+        .map(|m| m.iter().map(|l| l.to_dimacs() as i64).collect()))
+}
+
 impl ClauseSink for VarisatSink<'_> {
     fn n_vars(&self) -> u32 {
         self.n_vars

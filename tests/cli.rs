@@ -257,6 +257,7 @@ fn encode_writes_dimacs_and_propagate_shrinks_it() {
 
 #[test]
 fn xcheck_ctrl_c_prints_the_summary_so_far_and_exits_130() {
+    use std::io::{BufRead, BufReader, Read};
     // Far more work than the test waits for: every unique puzzle of test_puzzles, many times.
     let text = std::fs::read_to_string(data("9x9/test_puzzles.counts")).unwrap();
     let unique: Vec<&str> = text
@@ -267,28 +268,42 @@ fn xcheck_ctrl_c_prints_the_summary_so_far_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("many.txt");
     std::fs::write(&path, unique.repeat(3000).join("\n")).unwrap();
-    let child = bin()
-        .args(["xcheck", "--jobs", "1", "--backends", "dfs,sat"])
+    let mut child = bin()
+        .args(["xcheck", "--json", "--jobs", "1", "--backends", "dfs,sat"])
         .arg(&path)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The first streamed result shows the run (and its Ctrl-C handler) has started.
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(first.contains("\"verdict\":\"agreed\""), "{first}");
     // The shell's built-in kill: no procps needed.
     let killed = Command::new("sh")
         .args(["-c", &format!("kill -INT {}", child.id())])
         .status()
         .unwrap();
     assert!(killed.success());
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
     let o = child.wait_with_output().unwrap();
-    let out = stdout(&o);
-    assert_eq!(o.status.code(), Some(130), "{out}{}", stderr(&o));
-    let first = out.lines().next().unwrap_or("");
-    assert!(first.starts_with("interrupted: "), "{out}");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let summary = err.lines().next().unwrap_or("");
+    assert!(summary.starts_with("interrupted: "), "{err}");
     assert!(
-        first.ends_with(&format!(" of {} puzzles checked", unique.len() * 3000)),
-        "{out}"
+        summary.ends_with(&format!(" of {} puzzles checked", unique.len() * 3000)),
+        "{err}"
     );
-    assert!(out.contains("0 disagreements, 0 failures"), "{out}");
+    // Every puzzle counted in the summary was streamed before the program ended.
+    let checked: usize = summary["interrupted: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(1 + rest.lines().count(), checked, "{err}");
+    assert!(err.contains("0 disagreements, 0 failures"), "{err}");
 }

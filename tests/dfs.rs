@@ -100,6 +100,16 @@ fn noip2009_pyramid_optima() {
     }
 }
 
+/// The samples finish within the cheap first try; the empty grid needs the restart with the
+/// Lagrangian bound (bound 2909 at the root against 2906; the cheap bounds give 2967).
+#[test]
+fn empty_9x9_pyramid_optimum_is_2906() {
+    let p = puzzle(&standard(9), vec![0; 81])
+        .with_weights(Arc::new(Weights::pyramid(9)))
+        .unwrap();
+    assert_eq!(optimum(&p), 2906);
+}
+
 #[test]
 fn optimize_matches_brute_force_with_any_weights() {
     // 4×4 grids, every solution enumerated naively; weights include negative ones.

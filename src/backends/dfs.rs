@@ -25,7 +25,9 @@
 //!   and extra houses move weight onto the rows without changing any solution's score; the rows'
 //!   rearrangement pairing under the moved weights is a bound for any multipliers. They are tuned
 //!   by subgradient descent at the root and re-tuned briefly at each node (the empty 9×9 pyramid:
-//!   bound 2909 at the root against the optimum 2906, where the other two give 2967).
+//!   bound 2909 at the root against the optimum 2906, where the other two give 2967). Tuning
+//!   costs more than it saves when the other bounds are tight, so it is only brought in when a
+//!   first try without it has not finished within a small node budget.
 //!
 //! Optimizing, the search branches on the highest digit still missing in the house where it has
 //! the fewest places (or on a cell with two candidates), tries every child on a copy first and
@@ -274,6 +276,10 @@ const LAGRANGE_SCALE: i128 = 16;
 /// Subgradient steps when re-tuning the multipliers at a node.
 const RETUNE_ITERATIONS: usize = 30;
 
+/// Nodes an optimization may visit with the cheap bounds alone before it starts over with the
+/// Lagrangian bound (see [`Search::optimize_in_passes`]).
+const CHEAP_OPTIMIZE_NODES: u64 = 1_000;
+
 /// Lagrangian bound. Every house holds each digit once, so its digits sum to `T = n(n+1)/2`;
 /// for any multipliers `λ_h` on the houses other than rows, every solution's score equals
 /// `T·Σλ_h + Σ_c w'_c·v_c` with `w'_c = w_c − Σ_{h ∋ c} λ_h`, and the second sum is at most the
@@ -299,6 +305,10 @@ struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
     queue: Vec<u16>,
     visited: u64,
     deadline: Option<Instant>,
+    /// Optimizing without the Lagrangian bound first: give up (and start over with it) past this
+    /// many nodes.
+    node_budget: Option<u64>,
+    over_budget: bool,
     limit: u64,
     /// Optimizing: only scores above this are sought (see [`Search::optimize_in_passes`]).
     floor: i64,
@@ -351,6 +361,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             queue,
             visited: 0,
             deadline: limits.deadline,
+            node_budget: None,
+            over_budget: false,
             limit,
             floor: i64::MIN,
             opt,
@@ -371,20 +383,39 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// with a tight bound, a grid at the target is found (and proved optimal) after a small
     /// search, where plain branch and bound wanders among weak grids first. A pass finding
     /// nothing proves the optimum is below its target, which then tightens the reported bound.
+    ///
+    /// Tuning and re-tuning the Lagrangian multipliers costs more than it saves on puzzles whose
+    /// cheap bounds are already tight (the NOIP samples: 10× slower with it), so a first try runs
+    /// without it under a budget of [`CHEAP_OPTIMIZE_NODES`] nodes; only past that does the search
+    /// start over with the Lagrangian bound.
     fn optimize_in_passes(&mut self) {
+        let root = self.nodes[0].clone();
+        self.node_budget = Some(self.visited + CHEAP_OPTIMIZE_NODES);
+        self.passes(&root);
+        self.node_budget = None;
+        if !self.over_budget {
+            return;
+        }
+        self.over_budget = false;
+        self.found = Found::default();
         let lagrange = self.tune_lagrange(0, None, 200);
         if let Some(o) = self.opt.as_mut() {
             o.lagrange = Some(lagrange);
         }
+        self.passes(&root);
+    }
+
+    /// The falling-target passes of [`Search::optimize_in_passes`] from the propagated `root`.
+    fn passes(&mut self, root: &Node<M, C, H, W>) {
         let root_bound = self.bound(0);
         self.found.root_bound = Some(root_bound);
-        let root = self.nodes[0].clone();
         let (mut target, mut step) = (root_bound, 1i64);
         loop {
             self.floor = target.saturating_sub(1);
             self.nodes[0] = root.clone();
             self.descend(0);
-            if self.found.best.is_some() || self.found.timed_out || target == i64::MIN {
+            let stopped = self.found.timed_out || self.over_budget;
+            if self.found.best.is_some() || stopped || target == i64::MIN {
                 return;
             }
             self.found.root_bound = Some(self.floor); // no grid reaches `target`
@@ -525,7 +556,10 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         if look && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.found.timed_out = true;
         }
-        self.found.timed_out
+        if self.node_budget.is_some_and(|b| self.visited > b) {
+            self.over_budget = true;
+        }
+        self.found.timed_out || self.over_budget
     }
 
     /// Searches below the propagated node `nodes[d]`.

@@ -61,11 +61,7 @@ fn main() -> Result<(), report::ReportError> {
                 .map(|&us| (Outcome::Answered, Duration::from_nanos((us * 1e3) as u64)))
                 .collect();
             rows.push(BenchRow::from_samples(file, backend, "solve", &samples));
-            series.push(PlotSeries {
-                file: file.into(),
-                backend: backend.into(),
-                times_us,
-            });
+            series.push(PlotSeries::from_samples(file, backend, &samples));
         }
     }
     report::write_table(&rows, &mut std::io::stdout().lock())?;

@@ -119,6 +119,16 @@ pub enum Outcome {
     Failed,
 }
 
+impl Outcome {
+    /// A checked answer came back (whether or not it agreed with the other backends).
+    pub fn answered(self) -> bool {
+        matches!(
+            self,
+            Outcome::Answered | Outcome::Agreed | Outcome::Disagreed
+        )
+    }
+}
+
 /// One line of a `bench` or `xcheck` summary: how `backend` did on `task` over the puzzles of
 /// `file`. `stats` covers the durations the caller timed (normally every attempt, timed-out and
 /// failed ones included, so `puzzles_per_sec` is the throughput actually seen).
@@ -157,9 +167,7 @@ impl BenchRow {
             backend: backend.into(),
             task: task.into(),
             puzzles: samples.len(),
-            answered: count(|o| {
-                matches!(o, Outcome::Answered | Outcome::Agreed | Outcome::Disagreed)
-            }),
+            answered: count(Outcome::answered),
             agreed: cross_checked.then(|| count(|o| o == Outcome::Agreed)),
             timed_out: count(|o| o == Outcome::TimedOut),
             failed: count(|o| o == Outcome::Failed),

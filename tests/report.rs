@@ -306,6 +306,7 @@ fn series(file: &str, backend: &str, times_us: Vec<f64>) -> PlotSeries {
         file: file.into(),
         backend: backend.into(),
         times_us,
+        unanswered: 0,
     }
 }
 
@@ -386,4 +387,57 @@ fn svg_marks_missing_backends_and_rejects_empty_input() {
         report::plot_svg(&s, &bad, "bad path"),
         Err(ReportError::Plot(_))
     ));
+}
+
+#[test]
+fn svg_shows_unanswered_puzzles_and_never_crowns_a_backend_that_missed_some() {
+    let path = tmp("report_unanswered.svg");
+    let samples = |outcomes: &[(Outcome, u64)]| -> Vec<(Outcome, Duration)> {
+        outcomes.iter().map(|&(o, t)| (o, us(t))).collect()
+    };
+    let s = [
+        // Refused in microseconds: fastest, but it answered nothing.
+        PlotSeries::from_samples(
+            "big.txt",
+            "dfs",
+            &samples(&[(Outcome::Failed, 3), (Outcome::Failed, 4)]),
+        ),
+        // One fast answer, one time-out.
+        PlotSeries::from_samples(
+            "big.txt",
+            "dlx",
+            &samples(&[(Outcome::Answered, 20), (Outcome::TimedOut, 10_000_000)]),
+        ),
+        // Slower, but it answered both.
+        PlotSeries::from_samples(
+            "big.txt",
+            "sat",
+            &samples(&[(Outcome::Answered, 300), (Outcome::Answered, 500)]),
+        ),
+    ];
+    assert_eq!((s[0].times_us.len(), s[0].unanswered), (0, 2));
+    assert_eq!((s[1].times_us.clone(), s[1].unanswered), (vec![20.0], 1));
+    report::plot_svg(&s, &path, "unanswered").unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text_elements(&svg, "big.txt — 2 puzzles"), 1);
+    assert_eq!(text_elements(&svg, "no answer (2 timed out or failed)"), 1);
+    assert_eq!(text_elements(&svg, "p90 20.0 µs · 1 unanswered"), 1);
+    // Title, caption, and sat's median: the only backend that answered everything.
+    assert_eq!(svg.matches("font-weight=\"bold\"").count(), 3, "{svg}");
+    let bold_median = svg
+        .split("</text>")
+        .filter(|c| c.contains("font-weight=\"bold\"") && c.contains("median"))
+        .map(|c| c.rsplit_once('>').unwrap().1.trim().to_string())
+        .collect::<Vec<_>>();
+    assert_eq!(bold_median, ["median 300 µs"]);
+
+    // Nothing answered at all is still a plot.
+    let none = [PlotSeries::from_samples(
+        "x.txt",
+        "dfs",
+        &samples(&[(Outcome::TimedOut, 1_000_000)]),
+    )];
+    report::plot_svg(&none, &path, "none").unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text_elements(&svg, "no answer (1 timed out or failed)"), 1);
 }

@@ -87,8 +87,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                 samples.push((outcome, time));
                 pb.inc(1);
             }
-            let times: Vec<Duration> = samples.iter().map(|&(_, t)| t).collect();
-            series.push(PlotSeries::from_durations(&label, b.name(), &times));
+            series.push(PlotSeries::from_samples(&label, b.name(), &samples));
             rows.push(BenchRow::from_samples(
                 &label,
                 b.name(),

@@ -2,7 +2,10 @@
 //! time per puzzle on a shared logarithmic axis, over a strip of individual puzzle times.
 //!
 //! Row `i` of every panel is the same backend in the same colour, so a reader compares panels
-//! row by row; within a panel the leftmost box wins, and its median is printed in bold.
+//! row by row. Boxes show answered puzzles only; puzzles a backend timed out on or failed
+//! (refused, solver error) are counted beside its row, and a row with no answer says so instead
+//! of drawing a box. Within a panel the median printed in bold is the lowest among the backends
+//! that answered every puzzle.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -20,9 +23,11 @@ use super::{fmt_micros, percentile, ReportError};
 pub struct PlotSeries {
     pub file: String,
     pub backend: String,
-    /// Times per puzzle in microseconds. Values below [`MIN_US`] (zero included) are drawn at
-    /// [`MIN_US`]; NaN is ignored.
+    /// Times per answered puzzle in microseconds. Values below [`MIN_US`] (zero included) are
+    /// drawn at [`MIN_US`]; NaN is ignored.
     pub times_us: Vec<f64>,
+    /// Puzzles attempted without an answer (timed out, refused, failed): counted, not drawn.
+    pub unanswered: usize,
 }
 
 impl PlotSeries {
@@ -36,6 +41,24 @@ impl PlotSeries {
             file: file.into(),
             backend: backend.into(),
             times_us: times.iter().map(|t| t.as_nanos() as f64 / 1000.0).collect(),
+            unanswered: 0,
+        }
+    }
+
+    /// A series from `bench` samples: the times of answered puzzles, and how many were not.
+    pub fn from_samples(
+        file: impl Into<String>,
+        backend: impl Into<String>,
+        samples: &[(super::Outcome, std::time::Duration)],
+    ) -> PlotSeries {
+        let answered: Vec<std::time::Duration> = samples
+            .iter()
+            .filter(|(o, _)| o.answered())
+            .map(|&(_, t)| t)
+            .collect();
+        PlotSeries {
+            unanswered: samples.len() - answered.len(),
+            ..PlotSeries::from_durations(file, backend, &answered)
         }
     }
 }
@@ -104,12 +127,15 @@ struct Grouped {
     backends: Vec<String>,
     /// `dists[file][backend]`, `None` when that pair has no finite time.
     dists: Vec<Vec<Option<Dist>>>,
+    /// `unanswered[file][backend]`: puzzles without an answer.
+    unanswered: Vec<Vec<usize>>,
 }
 
 fn group(series: &[PlotSeries]) -> Grouped {
     let mut files: Vec<String> = Vec::new();
     let mut backends: Vec<String> = Vec::new();
     let mut times: HashMap<(usize, usize), Vec<f64>> = HashMap::new();
+    let mut missed: HashMap<(usize, usize), usize> = HashMap::new();
     let index = |list: &mut Vec<String>, name: &str| {
         list.iter().position(|n| n == name).unwrap_or_else(|| {
             list.push(name.to_string());
@@ -119,6 +145,7 @@ fn group(series: &[PlotSeries]) -> Grouped {
     for s in series {
         let f = index(&mut files, &s.file);
         let b = index(&mut backends, &s.backend);
+        *missed.entry((f, b)).or_default() += s.unanswered;
         let v = times.entry((f, b)).or_default();
         v.extend(
             s.times_us
@@ -138,10 +165,18 @@ fn group(series: &[PlotSeries]) -> Grouped {
                 .collect()
         })
         .collect();
+    let unanswered = (0..files.len())
+        .map(|f| {
+            (0..backends.len())
+                .map(|b| missed.get(&(f, b)).copied().unwrap_or(0))
+                .collect()
+        })
+        .collect();
     Grouped {
         files,
         backends,
         dists,
+        unanswered,
     }
 }
 
@@ -149,7 +184,11 @@ fn group(series: &[PlotSeries]) -> Grouped {
 /// tenth of a decade of room on both sides so no time sits on the frame.
 fn axis_range(g: &Grouped) -> Option<(f64, f64)> {
     let all = g.dists.iter().flatten().flatten();
-    let lo = all.clone().map(|d| d.sorted[0]).reduce(f64::min)?;
+    let Some(lo) = all.clone().map(|d| d.sorted[0]).reduce(f64::min) else {
+        // Nothing answered anywhere: still a plot (every row says so), over 1 µs – 1 s.
+        let attempted = g.unanswered.iter().flatten().any(|&u| u > 0);
+        return attempted.then_some((1.0, 1e6));
+    };
     let hi = all.map(|d| d.sorted[d.sorted.len() - 1]).reduce(f64::max)?;
     let lo = 10f64.powf((lo.log10() - 0.1).floor());
     let hi = 10f64.powf((hi.log10() + 0.1).ceil()).min(f64::MAX);
@@ -172,9 +211,8 @@ fn jitter(k: usize) -> f64 {
 /// a legend under `title` names the backends, a footer explains the glyphs.
 ///
 /// Files and backends appear in the order they first occur in `series`; pass short file names
-/// (the panel captions are not wrapped). What to include is the caller's choice: timing every
-/// attempt (timed-out puzzles at their time limit) shows the throughput actually seen.
-/// Fails with [`ReportError::NoData`] when no series holds a time.
+/// (the panel captions are not wrapped). Fails with [`ReportError::NoData`] when no series holds
+/// a time or an unanswered puzzle.
 pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), ReportError> {
     let g = group(series);
     let (lo, hi) = axis_range(&g).ok_or(ReportError::NoData)?;
@@ -193,7 +231,7 @@ pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), R
     let (body, footer) = rest.split_vertically(panel_h * rows as u32);
     draw_header(&header, title, &g.backends)?;
     let key = format!(
-        "box: p25–p75 · black bar: median · ◆: p90 · whiskers: min–max · dots: puzzles (≤{MAX_DOTS} per row, by rank) · times below {MIN_US} µs drawn at {MIN_US} µs"
+        "box: p25–p75 · black bar: median · ◆: p90 · whiskers: min–max · dots: puzzles (≤{MAX_DOTS} per row, by rank) · answered puzzles only · bold: fastest median of the rows with no unanswered puzzle"
     );
     footer
         .draw(&Text::new(
@@ -260,7 +298,10 @@ fn draw_panel(
 ) -> Result<(), ReportError> {
     let nb = g.backends.len();
     let dists = &g.dists[f];
-    let puzzles = dists.iter().flatten().map(|d| d.sorted.len()).max();
+    let unanswered = &g.unanswered[f];
+    let puzzles = (0..nb)
+        .map(|b| dists[b].as_ref().map_or(0, |d| d.sorted.len()) + unanswered[b])
+        .max();
     let caption = format!(
         "{} — {} puzzle{}",
         g.files[f],
@@ -312,6 +353,7 @@ fn draw_panel(
         .map_err(plot_err)?;
 
     let fastest = (0..nb)
+        .filter(|&b| unanswered[b] == 0)
         .filter_map(|b| dists[b].as_ref().map(|d| (b, d.q(50))))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(b, _)| b);
@@ -326,8 +368,12 @@ fn draw_panel(
         ))
         .map_err(plot_err)?;
         let Some(d) = dist else {
+            let what = match unanswered[b] {
+                0 => "no data".to_string(),
+                k => format!("no answer ({k} timed out or failed)"),
+            };
             root.draw(&Text::new(
-                "no data",
+                what,
                 (axis_x + 10, axis_y),
                 text(14, FontStyle::Italic, GREY, HPos::Left),
             ))
@@ -346,8 +392,12 @@ fn draw_panel(
             text(14, weight, BLACK, HPos::Left),
         ))
         .map_err(plot_err)?;
+        let missed = match unanswered[b] {
+            0 => String::new(),
+            k => format!(" · {k} unanswered"),
+        };
         root.draw(&Text::new(
-            format!("p90 {}", fmt_micros(d.q(90))),
+            format!("p90 {}{missed}", fmt_micros(d.q(90))),
             (text_x, chart.backend_coord(&(hi, y - 0.2)).1),
             text(12, FontStyle::Normal, GREY, HPos::Left),
         ))

@@ -19,7 +19,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
-use sudoku_lab::backends::sat::SatOptions;
+use sudoku_lab::backends::sat::{CadicalConfig, SatOptions};
 use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format::{self, Format, ReadOptions};
@@ -309,6 +309,15 @@ struct EngineArgs {
     /// path is appended, or replaces `{}`).
     #[arg(long, value_name = "CMD", help_heading = "SAT backend")]
     sat_cmd: Option<String>,
+    /// cadical: CaDiCaL's option preset — default, sat (stable mode only; helps some hard
+    /// satisfiable grids), unsat or plain (no pre/inprocessing). Needs `--features cadical`.
+    #[arg(
+        long,
+        value_name = "CONFIG",
+        default_value = "default",
+        help_heading = "SAT backend"
+    )]
+    cadical_config: CadicalConfig,
     /// sat: do not fix naked / hidden singles and locked candidates before encoding (they are by
     /// default; the SAT solver then sees only what those simple rules leave open).
     #[arg(long, help_heading = "SAT backend")]
@@ -422,6 +431,7 @@ impl EngineArgs {
                 propagate: e.simplify && !self.no_propagate,
                 proof: self.proof.clone(),
                 check_proof: self.check_proof,
+                cadical_config: self.cadical_config,
             },
             ilp: IlpOptions {
                 solver: self.ilp_solver,

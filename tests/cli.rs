@@ -125,6 +125,13 @@ fn missing_file_and_unknown_backend_are_usage_errors() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/puzzles.txt"));
+    let o = run(&["solve", "--cadical-config", "fast"], MAGIC1);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown CaDiCaL configuration 'fast'"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&["solve", "--backend", "nosuch"], MAGIC1);
     assert_eq!(o.status.code(), Some(2));
     assert!(

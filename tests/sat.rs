@@ -557,4 +557,24 @@ fn cadical_counts_and_optimizes() {
         let a = task::run(b.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
         assert_eq!(optimum(&a), (want, true));
     }
+    // Every CaDiCaL preset counts the same.
+    use sudoku_lab::backends::sat::CadicalConfig;
+    for &(config, name) in CadicalConfig::NAMES {
+        let opts = BackendOptions {
+            sat: SatOptions {
+                cadical_config: config,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let b = backends::create(BackendKind::Cadical, &opts).unwrap();
+        let a = task::run(
+            b.as_ref(),
+            &parse_line(P122),
+            Task::Count { limit: 1000 },
+            &Limits::none(),
+        )
+        .unwrap();
+        assert_eq!(a.count(), Some((122, true)), "{name}");
+    }
 }

@@ -43,6 +43,58 @@ pub struct SatOptions {
     pub proof: Option<PathBuf>,
     /// Check the proof with varisat's checker while it is produced.
     pub check_proof: bool,
+    /// CaDiCaL's option preset for the `cadical` backend (`--cadical-config`); varisat ignores it.
+    pub cadical_config: CadicalConfig,
+}
+
+/// CaDiCaL's built-in option presets, set before any clause is added (`--cadical-config`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CadicalConfig {
+    /// CaDiCaL's defaults.
+    #[default]
+    Default,
+    /// Tuned for satisfiable formulas (stable mode only): `sudoku-64-1` in 6.6 s instead of
+    /// 10–14 s, but `sudoku-81-1` three times slower.
+    Sat,
+    /// Tuned for unsatisfiable formulas (no stable mode, no local search).
+    Unsat,
+    /// No preprocessing or inprocessing.
+    Plain,
+}
+
+impl CadicalConfig {
+    pub const NAMES: &'static [(CadicalConfig, &'static str)] = &[
+        (CadicalConfig::Default, "default"),
+        (CadicalConfig::Sat, "sat"),
+        (CadicalConfig::Unsat, "unsat"),
+        (CadicalConfig::Plain, "plain"),
+    ];
+
+    pub fn name(self) -> &'static str {
+        CadicalConfig::NAMES
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("default", |(_, n)| n)
+    }
+}
+
+impl std::fmt::Display for CadicalConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for CadicalConfig {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        CadicalConfig::NAMES
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(s))
+            .map(|&(c, _)| c)
+            .ok_or_else(|| {
+                format!("unknown CaDiCaL configuration '{s}' (known: default, sat, unsat, plain)")
+            })
+    }
 }
 
 impl Default for SatOptions {
@@ -55,6 +107,7 @@ impl Default for SatOptions {
             propagate: true,
             proof: None,
             check_proof: false,
+            cadical_config: CadicalConfig::Default,
         }
     }
 }
@@ -129,7 +182,7 @@ mod cadical {
     use rustsat::types::TernaryVal;
     use rustsat_cadical::CaDiCaL;
 
-    use super::{failed, Engine};
+    use super::{failed, CadicalConfig, Engine};
     use crate::backend::BackendError;
     use crate::sat::{ClauseSink, Lit, Var};
 
@@ -139,8 +192,19 @@ mod cadical {
     }
 
     impl CadicalSink {
-        pub fn new(deadline: Option<std::time::Instant>) -> CadicalSink {
+        pub fn new(
+            deadline: Option<std::time::Instant>,
+            config: CadicalConfig,
+        ) -> Result<CadicalSink, BackendError> {
             let mut solver = CaDiCaL::default();
+            let preset = match config {
+                CadicalConfig::Default => rustsat_cadical::Config::Default,
+                CadicalConfig::Sat => rustsat_cadical::Config::Sat,
+                CadicalConfig::Unsat => rustsat_cadical::Config::Unsat,
+                CadicalConfig::Plain => rustsat_cadical::Config::Plain,
+            };
+            // Only possible before any clause is added, which is the case here.
+            solver.set_configuration(preset).map_err(failed)?;
             if let Some(d) = deadline {
                 solver.attach_terminator(move || {
                     if std::time::Instant::now() >= d {
@@ -150,7 +214,7 @@ mod cadical {
                     }
                 });
             }
-            CadicalSink { solver, n_vars: 0 }
+            Ok(CadicalSink { solver, n_vars: 0 })
         }
     }
 
@@ -421,7 +485,7 @@ fn execute(
         #[cfg(feature = "cadical")]
         EngineKind::Cadical => execute_with(
             run,
-            cadical::CadicalSink::new(run.deadline),
+            cadical::CadicalSink::new(run.deadline, run.opts.cadical_config)?,
             improved,
             cancel,
         ),

@@ -310,11 +310,13 @@ struct EngineArgs {
     #[arg(long, value_name = "CMD", help_heading = "SAT backend")]
     sat_cmd: Option<String>,
     /// cadical: CaDiCaL's option preset — default, sat (stable mode only; helps some hard
-    /// satisfiable grids), unsat or plain (no pre/inprocessing). Needs `--features cadical`.
+    /// satisfiable grids), unsat, plain (no pre/inprocessing), race (default and sat on two
+    /// threads, first answer wins) or auto (race from 25×25 up, default below). Needs
+    /// `--features cadical`.
     #[arg(
         long,
         value_name = "CONFIG",
-        default_value = "default",
+        default_value = "auto",
         help_heading = "SAT backend"
     )]
     cadical_config: CadicalConfig,

@@ -568,5 +568,30 @@ fn cadical_counts_and_optimizes() {
         )
         .unwrap();
         assert_eq!(a.count(), Some((122, true)), "{name}");
+        let (p, want) = noip(0);
+        let a = task::run(b.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+        assert_eq!(optimum(&a), (want, true), "{name}");
+        // 25×25: `auto` races here; with and without a deadline (worker threads either way).
+        let p = empty(25);
+        for limits in [Limits::none(), Limits::timeout(Duration::from_secs(60))] {
+            let a = task::run(b.as_ref(), &p, Task::Count { limit: 2 }, &limits).unwrap();
+            assert_eq!(a.count(), Some((2, false)), "{name}");
+        }
     }
+}
+
+#[test]
+fn cadical_auto_races_from_25x25_up() {
+    use sudoku_lab::backends::sat::CadicalConfig::{self, *};
+    assert_eq!(Auto.presets(9), &[Default]);
+    assert_eq!(Auto.presets(16), &[Default]);
+    assert_eq!(Auto.presets(25), &[Default, Sat]);
+    assert_eq!(Race.presets(4), &[Default, Sat]);
+    assert_eq!(Sat.presets(225), &[Sat]);
+    // Every name parses back to its preset.
+    for &(c, name) in CadicalConfig::NAMES {
+        assert_eq!(name.parse::<CadicalConfig>(), Ok(c));
+    }
+    let err = "fast".parse::<CadicalConfig>().unwrap_err();
+    assert!(err.contains("race") && err.contains("auto"), "{err}");
 }

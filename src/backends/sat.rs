@@ -12,6 +12,10 @@
 //!   abandons the thread: it stops at its next solver call, but a long single call keeps running
 //!   (and holding its memory) in the background until it finishes. Without a deadline everything
 //!   runs on the calling thread.
+//! * `cadical` (feature): the same driver over CaDiCaL, which a terminator stops at the deadline.
+//!   [`CadicalConfig::Race`] (what `auto` picks from 25×25 up) runs one worker per preset on a
+//!   shared cancel flag: the first answer wins and stops the others; an error is reported only
+//!   once every worker has stopped.
 //! * Proofs: with [`SatOptions::proof`], every answer that ends in an unsatisfiable call (no
 //!   solution, a complete count such as "unique", a proved optimum) is re-derived by a fresh
 //!   varisat run on the final formula (encoding + blocking / bound clauses), which writes a DRAT

@@ -12,6 +12,9 @@ use sudoku_lab::sat::encode::{self, Amo, EncodeOptions, Encoding, Numbering, Par
 use sudoku_lab::sat::{dimacs, Cnf};
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
+/// magictour_top1465 #1 (unique).
+const MAGIC1: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
 /// A puzzle with 122 solutions (serg_benchmark.counts).
 const P122: &str =
     "8.........59.......76...........2468....9.217...6..593...751946...936182...824735";
@@ -447,6 +450,57 @@ fn proofs_are_written_and_checked() {
         Answer::Optimum { score, proved: true, .. } if score == want
     ));
     assert!(std::fs::metadata(&proof).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The DRAT proofs are checked by a checker that shares no code with varisat: `rate`
+/// (krobelus/rate, `cargo install rate`; `.ci/run` installs it). Skipped, visibly, without it.
+#[test]
+fn proofs_pass_an_independent_checker() {
+    let dir = std::env::temp_dir().join(format!("sudoku-lab-rate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let proof = dir.join("p.drat");
+    let b = sat_with(SatOptions {
+        proof: Some(proof.clone()),
+        ..Default::default()
+    });
+    let no_solution = parse_line(
+        "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",
+    );
+    let (noip0, want) = noip(0);
+    let cases: [(&str, &Puzzle, Task); 3] = [
+        ("no solution", &no_solution, Task::Solve),
+        ("unique", &parse_line(MAGIC1), Task::Count { limit: 2 }),
+        ("optimum", &noip0, Task::Optimize),
+    ];
+    for (what, p, task) in cases {
+        let _ = std::fs::remove_file(&proof);
+        let a = task::run(b.as_ref(), p, task, &Limits::none()).unwrap();
+        match what {
+            "no solution" => assert_eq!(a, Answer::NoSolution),
+            "unique" => assert_eq!(a.count(), Some((1, true))),
+            _ => assert!(matches!(a, Answer::Optimum { score, proved: true, .. } if score == want)),
+        }
+        let cnf = dir.join("p.drat.cnf");
+        let out = match std::process::Command::new("rate")
+            .arg(&cnf)
+            .arg(&proof)
+            .output()
+        {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!("skipped: rate not installed (cargo install rate)");
+                return;
+            }
+            Err(e) => panic!("running rate: {e}"),
+            Ok(out) => out,
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.lines().any(|l| l == "s VERIFIED"),
+            "{what}: rate rejected the proof: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -139,6 +139,16 @@ fn missing_file_and_unknown_backend_are_usage_errors() {
         "{}",
         stderr(&o)
     );
+    // A backend this build left out says which feature brings it.
+    if !cfg!(feature = "cadical") {
+        let o = run(&["solve", "--backend", "cadical"], MAGIC1);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("needs a build with `--features cadical`"),
+            "{}",
+            stderr(&o)
+        );
+    }
 }
 
 #[test]

@@ -46,6 +46,10 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     (BackendKind::SatExt, "sat-ext", "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)"),
 ];
 
+/// `(backend name, cargo feature)` for the backends a build may leave out, so that asking for one
+/// says how to get it.
+const FEATURE_GATED: &[(&str, &str)] = &[("cadical", "cadical")];
+
 /// Backends that cannot run on default options (`sat-ext` needs `--sat-cmd`): named, parsed and
 /// described like the others, but left out of [`BackendKind::all`].
 const NEEDS_OPTIONS: &[BackendKind] = &[BackendKind::SatExt];
@@ -99,8 +103,13 @@ impl FromStr for BackendKind {
             .map(|&(k, _, _)| k)
             .ok_or_else(|| {
                 let names: Vec<&str> = NAMES.iter().map(|&(_, n, _)| n).collect();
+                let feature = FEATURE_GATED
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(s))
+                    .map(|(_, f)| format!("; '{s}' needs a build with `--features {f}`"))
+                    .unwrap_or_default();
                 format!(
-                    "unknown backend '{s}' (this build has: {})",
+                    "unknown backend '{s}' (this build has: {}{feature})",
                     names.join(", ")
                 )
             })

@@ -578,6 +578,50 @@ proptest! {
     }
 }
 
+/// With `--proof`, `auto` does not race on a 25×25 (two racers would write one file): the proof
+/// of "no solution" is written once and passes `rate` when it is installed.
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_with_a_proof_does_not_race() {
+    let dir = std::env::temp_dir().join(format!("sudoku-lab-cadical-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let proof = dir.join("p.drat");
+    let opts = BackendOptions {
+        sat: SatOptions {
+            proof: Some(proof.clone()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let b = backends::create(BackendKind::Cadical, &opts).unwrap();
+    // Row 0 holds 2..=25 in columns 1..; its first cell must be 1, which column 0 already has.
+    let n = 25;
+    let mut givens = vec![0u16; n * n];
+    for (c, g) in givens.iter_mut().enumerate().take(n).skip(1) {
+        *g = c as u16 + 1;
+    }
+    givens[5 * n] = 1;
+    let p = Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap();
+    let a = task::run(
+        b.as_ref(),
+        &p,
+        Task::Solve,
+        &Limits::timeout(Duration::from_secs(60)),
+    );
+    assert_eq!(a.unwrap(), Answer::NoSolution);
+    let cnf = dir.join("p.drat.cnf");
+    assert!(std::fs::metadata(&proof).is_ok() && std::fs::metadata(&cnf).is_ok());
+    if let Ok(out) = std::process::Command::new("rate")
+        .arg(&cnf)
+        .arg(&proof)
+        .output()
+    {
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.lines().any(|l| l == "s VERIFIED"), "{stdout}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[cfg(feature = "cadical")]
 #[test]
 fn cadical_counts_and_optimizes() {
@@ -646,6 +690,13 @@ fn cadical_auto_races_from_25x25_up() {
     for &(c, name) in CadicalConfig::NAMES {
         assert_eq!(name.parse::<CadicalConfig>(), Ok(c));
     }
+    // Never a race with a proof to write.
+    let proving = SatOptions {
+        proof: Some("p.drat".into()),
+        ..SatOptions::default()
+    };
+    assert_eq!(proving.cadical_presets(225), &[Default]);
+    assert_eq!(SatOptions::default().cadical_presets(225), &[Default, Sat]);
     let err = "fast".parse::<CadicalConfig>().unwrap_err();
     assert!(err.contains("race") && err.contains("auto"), "{err}");
 }

@@ -144,6 +144,18 @@ impl Default for SatOptions {
 }
 
 impl SatOptions {
+    /// The CaDiCaL presets a `cadical` run uses on a grid of side `n`: those of
+    /// [`CadicalConfig::presets`], but only the first when a proof is to be written (racers would
+    /// write one file at the same time).
+    pub fn cadical_presets(&self, n: usize) -> &'static [CadicalConfig] {
+        let presets = self.cadical_config.presets(n);
+        if self.proof.is_some() {
+            &presets[..1]
+        } else {
+            presets
+        }
+    }
+
     pub fn encode_options(&self) -> EncodeOptions {
         EncodeOptions {
             encoding: self.encoding,
@@ -550,12 +562,12 @@ enum Msg {
 
 impl Sat {
     /// The runs that answer `job`: one, or one per preset when CaDiCaL races (see
-    /// [`CadicalConfig::presets`]).
+    /// [`SatOptions::cadical_presets`]).
     fn runs(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Vec<Run> {
         let presets: &[CadicalConfig] = match self.engine {
             EngineKind::Varisat => &[CadicalConfig::Default],
             #[cfg(feature = "cadical")]
-            EngineKind::Cadical => self.options.cadical_config.presets(puzzle.size()),
+            EngineKind::Cadical => self.options.cadical_presets(puzzle.size()),
         };
         presets
             .iter()

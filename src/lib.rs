@@ -13,6 +13,10 @@
 //! assert_eq!(answer.count(), Some((288, true)));
 //! ```
 
+// Module docs are written for readers of the source and link its private items; build the docs
+// with `cargo doc --document-private-items` to follow those links.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod backend;
 pub mod backends;
 pub mod check;

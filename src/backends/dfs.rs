@@ -14,6 +14,11 @@
 //! unsolved cell with the fewest candidates, trying candidates by lowest set bit (highest-value first
 //! when optimizing), on a copy of the node, so backtracking is free.
 //!
+//! Looking for one solution (`solve`), the generic kernel *restarts*: runs of geometrically
+//! growing node budgets, each after the first in a random order, because search without learning
+//! has heavy tails on large grids (one early wrong choice can cost more than many fresh starts;
+//! see [`Search::solve_with_restarts`]). Counting and uniqueness stay one exhaustive run.
+//!
 //! `optimize` is branch-and-bound; the bound on what a node can still reach is the least of three
 //! admissible bounds, valid for any weights (negative ones included):
 //! - *house bound*: for each family of houses partitioning the grid (rows, columns, regions), the
@@ -55,6 +60,9 @@ use board::{BoardSearch, BoardTables};
 
 /// Largest side the bitmask search handles (one bit per digit in a `u64`).
 pub const MAX_SIDE: usize = 64;
+
+/// Node budget of the first run of a one-solution search (see [`Search::solve_with_restarts`]).
+const RESTART_NODES: u64 = 2_000;
 
 /// How many nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
@@ -273,6 +281,8 @@ struct Found {
     timed_out: bool,
     /// Search nodes visited (1 when propagation at the root settles everything).
     nodes: u64,
+    /// Runs abandoned at their node budget by [`Search::solve_with_restarts`].
+    restarts: u64,
 }
 
 /// Runs `job` with the kernel instance fitting the side.
@@ -359,6 +369,12 @@ struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
     /// Optimizing: only scores above this are sought (see [`Search::optimize_in_passes`]).
     floor: i64,
     opt: Option<Opt<'w>>,
+    /// Randomised order (0: the plain deterministic one): a xorshift state that rotates where
+    /// [`Search::pick`] starts scanning and which candidate goes first (see
+    /// [`Search::solve_with_restarts`]).
+    rng: u64,
+    /// Node budget of the first run of [`Search::solve_with_restarts`].
+    restart_nodes: u64,
     /// Propagation also applies locked candidates: at the root only, where they pay (a 25×25
     /// file from 10 s+ to 10 ms); at every node they cost more than they save.
     locked: bool,
@@ -370,6 +386,17 @@ type Go = bool;
 
 impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a, 'w, M, C, H, W> {
     fn run(t: &'a Tables, givens: &[Value], job: Job<'w>, limits: &Limits) -> Found {
+        Self::run_with(t, givens, job, limits, RESTART_NODES)
+    }
+
+    /// [`Search::run`] with the first node budget of [`Search::solve_with_restarts`].
+    fn run_with(
+        t: &'a Tables,
+        givens: &[Value],
+        job: Job<'w>,
+        limits: &Limits,
+        restart_nodes: u64,
+    ) -> Found {
         debug_assert!(t.cells <= C && t.houses <= H && t.cells.div_ceil(64) <= W);
         let full = M::first(t.n);
         let mut root = Node {
@@ -415,6 +442,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             limit,
             floor: i64::MIN,
             opt,
+            rng: 0,
+            restart_nodes,
             locked: true,
             found: Found::default(),
         };
@@ -423,12 +452,49 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         if root_ok {
             if s.opt.is_some() {
                 s.optimize_in_passes();
+            } else if s.limit == 1 {
+                s.solve_with_restarts();
             } else {
                 s.descend(0);
             }
         }
         s.found.nodes = s.visited;
         s.found
+    }
+
+    /// One solution, searched in runs of growing node budgets ([`RESTART_NODES`], then 1.5 times
+    /// the previous one), each but the first in a new random order, until one finishes. Search
+    /// without learning has heavy tails on large grids: an early wrong choice can cost more than
+    /// many fresh starts. The budgets grow without bound, so a last run is complete and "no
+    /// solution" is still a proof; geometric growth keeps what that proof costs within about
+    /// three times one complete run (the Luby sequence, tried too, cost up to eight times on
+    /// unsolvable 16×16 puzzles).
+    fn solve_with_restarts(&mut self) {
+        let root = self.nodes[0].clone();
+        let mut budget = self.restart_nodes.max(2);
+        for run in 1u64.. {
+            self.node_budget = Some(self.visited.saturating_add(budget));
+            budget = budget.saturating_add(budget / 2);
+            self.descend(0);
+            if !self.over_budget {
+                break;
+            }
+            self.over_budget = false;
+            self.found.restarts += 1;
+            self.nodes[0] = root.clone();
+            self.rng = 0x9e37_79b9_7f4a_7c15 ^ run.wrapping_mul(0xd1b5_4a32_d192_ed03);
+        }
+        self.node_budget = None;
+    }
+
+    /// Next value of the xorshift state.
+    fn random(&mut self) -> u64 {
+        let mut x = self.rng;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.rng = x;
+        x
     }
 
     /// Branch and bound in passes of falling ambition. Pass `i` seeks only grids scoring at
@@ -613,11 +679,15 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         // Optimizing, ties go to the heaviest cell: its digit moves the bound most.
         let weight = |c: usize| self.opt.as_ref().map_or(0, |o| o.weights[c].unsigned_abs());
         let mut best = (0, self.full, u32::MAX, 0);
-        for (w, &word) in node.unsolved[..self.t.cells.div_ceil(64)]
-            .iter()
-            .enumerate()
-        {
-            let mut bits = word;
+        let words = self.t.cells.div_ceil(64);
+        // Randomised runs start the scan at another word, so ties go elsewhere.
+        let start = if self.rng == 0 {
+            0
+        } else {
+            (self.rng % words as u64) as usize
+        };
+        for w in (start..words).chain(0..start) {
+            let mut bits = node.unsolved[w];
             while bits != 0 {
                 let c = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -739,6 +809,13 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         while cands != M::ZERO {
             let digit = if high_first {
                 M::bit(cands.high())
+            } else if self.rng != 0 {
+                let k = (self.random() % u64::from(cands.ones())) as u32;
+                let mut m = cands;
+                for _ in 0..k {
+                    m ^= m.lowbit();
+                }
+                m.lowbit()
             } else {
                 cands.lowbit()
             };
@@ -1171,6 +1248,66 @@ mod tests {
         );
         let f = Search::<u16, 81, 29, 2>::run(&t, &p, Job::Count { limit: 2 }, &Limits::none());
         assert_eq!((f.count, f.nodes), (1, 1));
+    }
+
+    #[test]
+    fn restarts_keep_answers_and_proofs() {
+        // With a first budget of one node every search restarts many times, in random orders.
+        // 16×16: the first two rows of a valid grid fixed (many solutions), then the same with
+        // a clash planted where only search finds it (no solution).
+        let t = tables(16, false);
+        let mut g = vec![0; 256];
+        for c in 0..16 {
+            g[c] = (c + 1) as Value;
+            g[16 + c] = ((c + 4) % 16 + 1) as Value;
+        }
+        let f = Search::<u16, 256, 50, 4>::run_with(
+            &t,
+            &g,
+            Job::Count { limit: 1 },
+            &Limits::none(),
+            1,
+        );
+        assert_eq!(f.count, 1);
+        assert!(f.restarts > 0 && !f.timed_out);
+        let solved: Vec<Value> = f.witnesses[0].clone();
+        assert!(solved.iter().zip(&g).all(|(&s, &g)| g == 0 || s == g));
+        // No solution, but only search shows it (a count-0 puzzle from tdoku's tests): the
+        // last, complete run still proves it.
+        let t = tables(9, false);
+        let bad = givens(
+            "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",
+        );
+        let f = Search::<u16, 81, 29, 2>::run_with(
+            &t,
+            &bad,
+            Job::Count { limit: 1 },
+            &Limits::none(),
+            1,
+        );
+        assert!(f.restarts > 0);
+        // tdoku's test puzzles (counts 0 to 847): restarting runs find a solution exactly when
+        // there is one.
+        let mut restarted = 0;
+        for line in include_str!("../../tests/data/9x9/test_puzzles.counts").lines() {
+            let mut parts = line.split(':');
+            let (Some(p), Some(count)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            let count: u64 = count.parse().unwrap();
+            let g = givens(p);
+            let f = Search::<u16, 81, 29, 2>::run_with(
+                &t,
+                &g,
+                Job::Count { limit: 1 },
+                &Limits::none(),
+                1,
+            );
+            assert_eq!(f.count, count.min(1), "{p}");
+            restarted += f.restarts;
+        }
+        assert!(restarted > 0);
+        assert_eq!((f.count, f.timed_out), (0, false));
     }
 
     #[test]

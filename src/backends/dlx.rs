@@ -19,7 +19,9 @@
 //! pass solves).
 //!
 //! Counting stores the first two solutions as witnesses and afterwards only counts, without
-//! building solution row lists.
+//! building solution row lists. Looking for one solution on grids over 9×9, the search restarts
+//! ([`Dlx::solve_with_restarts`]): runs of growing node budgets, each after the first on a
+//! matrix built in a new random order, against the heavy tails of search without learning.
 //!
 //! `optimize` enumerates solutions with branch and bound: rows are added in decreasing score
 //! (`weight × digit`) order, so the first row left in a cell's column is that cell's best
@@ -31,7 +33,11 @@
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
+use crate::generate::GenRng;
 use crate::model::{Grid, Puzzle, Shape, Value};
+
+/// Node budget of the first run of a one-solution search (see [`Dlx::solve_with_restarts`]).
+const RESTART_NODES: u64 = 2_000;
 
 /// Default memory budget for one exact-cover matrix: 1 GiB.
 pub const DEFAULT_MEMORY_BUDGET: usize = 1 << 30;
@@ -507,14 +513,84 @@ fn matrix_error(e: ExactCoverError) -> BackendError {
 }
 
 impl Dlx {
+    /// One solution (and the number of runs abandoned), in runs of growing node budgets
+    /// (`first_budget` plus one node per open cell, then half as much again each time), each run after the first on a matrix built in a new random order, until one
+    /// finishes: search without learning has heavy tails on large grids (see `dfs`, which does
+    /// the same). The budgets grow without bound, so the last run is complete and "no solution"
+    /// is a proof.
+    fn solve_with_restarts(
+        &self,
+        puzzle: &Puzzle,
+        limits: &Limits,
+        first_budget: u64,
+    ) -> Result<(Count, u64), BackendError> {
+        let mut budget = 0u64;
+        for run in 0u64.. {
+            let shuffle = (run > 0).then(|| run.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let Some(mut inst) = self.build(puzzle, None, shuffle)? else {
+                return Ok((
+                    Count {
+                        count: 0,
+                        complete: true,
+                        witnesses: vec![],
+                    },
+                    run,
+                ));
+            };
+            if run == 0 {
+                // A search without a wrong turn still enters one node per open cell.
+                budget = first_budget.max(2) + inst.matrix.primary_columns() as u64;
+            }
+            let (mut nodes, mut cut) = (0u64, false);
+            let mut search = inst.matrix.search().with_deadline(limits.deadline);
+            let found = match search.next_solution_pruned(|_| {
+                nodes += 1;
+                cut |= nodes > budget;
+                !cut
+            }) {
+                Ok(s) => s.map(<[usize]>::to_vec),
+                Err(Interrupted) => return Err(BackendError::TimedOut),
+            };
+            drop(search);
+            match found {
+                Some(rows) => {
+                    let grid = inst.grid(puzzle.size(), &rows);
+                    return Ok((
+                        Count {
+                            count: 1,
+                            complete: false,
+                            witnesses: vec![grid],
+                        },
+                        run,
+                    ));
+                }
+                None if !cut => {
+                    return Ok((
+                        Count {
+                            count: 0,
+                            complete: true,
+                            witnesses: vec![],
+                        },
+                        run,
+                    ))
+                }
+                None => budget = budget.saturating_add(budget / 2),
+            }
+        }
+        unreachable!("the run loop only ends by returning")
+    }
+
     /// Builds the matrix of `puzzle` (`None` when it has no solution: givens clash, or the singles
     /// pass found a contradiction). With `scores`, rows are added in decreasing
-    /// `scores(cell, digit)` order.
+    /// `scores(cell, digit)` order; with `shuffle`, cell columns and rows in a random order from
+    /// that seed (ties in the column choice and the row tried first then fall elsewhere).
     fn build(
         &self,
         puzzle: &Puzzle,
         scores: Option<&dyn Fn(usize, Value) -> i64>,
+        shuffle: Option<u64>,
     ) -> Result<Option<Instance>, BackendError> {
+        let mut rng = shuffle.map(GenRng::seed);
         let Some(mut cands) = Candidates::new(puzzle) else {
             return Ok(None);
         };
@@ -526,6 +602,9 @@ impl Dlx {
         // Columns: open cells first, then the (house, digit) pairs not fixed. With scores, the
         // cells that can score most come first, so they win ties when choosing a column.
         let mut open: Vec<usize> = (0..fixed.len()).filter(|&c| fixed[c] == 0).collect();
+        if let Some(rng) = &mut rng {
+            rng.shuffle(&mut open);
+        }
         if let Some(score) = scores {
             let top = n as Value;
             open.sort_by_key(|&c| std::cmp::Reverse(score(c, 1).max(score(c, top))));
@@ -570,6 +649,9 @@ impl Dlx {
         for &cell in &open {
             cands.for_each(cell, |d| placements.push((cell as u32, d)));
         }
+        if let Some(rng) = &mut rng {
+            rng.shuffle(&mut placements);
+        }
         if let Some(score) = scores {
             placements.sort_by_key(|&(cell, d)| std::cmp::Reverse(score(cell as usize, d)));
         }
@@ -609,7 +691,13 @@ impl Backend for Dlx {
     }
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
-        let Some(mut inst) = self.build(puzzle, None)? else {
+        // 9×9 searches are short whatever the order: restarts would only repeat work there.
+        if limit == 1 && puzzle.size() > 9 {
+            return self
+                .solve_with_restarts(puzzle, limits, RESTART_NODES)
+                .map(|(count, _restarts)| count);
+        }
+        let Some(mut inst) = self.build(puzzle, None, None)? else {
             return Ok(Count {
                 count: 0,
                 complete: true,
@@ -650,7 +738,7 @@ impl Backend for Dlx {
             .ok_or_else(|| BackendError::Unsupported("optimize needs weights".into()))?
             .as_slice();
         let score = |cell: usize, d: Value| w[cell] * d as i64;
-        let Some(mut inst) = self.build(puzzle, Some(&score))? else {
+        let Some(mut inst) = self.build(puzzle, Some(&score), None)? else {
             return Ok(Optimum::NoSolution);
         };
         let base: i64 = inst
@@ -741,7 +829,7 @@ mod tests {
         assert_eq!(digits(&m.fixed), EASY_SOLUTION);
         assert!(m.cell.iter().all(|&c| c == 0));
         // Nothing is left for the matrix, yet the solution is the full grid.
-        let inst = Dlx::default().build(&p, None).unwrap().unwrap();
+        let inst = Dlx::default().build(&p, None, None).unwrap().unwrap();
         assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
         let c = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
         assert_eq!((c.count, c.complete), (1, true));
@@ -761,7 +849,7 @@ mod tests {
         let m = Masks::new(&p).unwrap();
         let open = m.fixed.iter().filter(|&&v| v == 0).count();
         assert!(open > 0, "the thinned puzzle needs a search");
-        let inst = Dlx::default().build(&p, None).unwrap().unwrap();
+        let inst = Dlx::default().build(&p, None, None).unwrap().unwrap();
         assert_eq!(
             inst.matrix.rows(),
             m.cell
@@ -793,9 +881,34 @@ mod tests {
         let p = puzzle(4, "......12.1...2..");
         assert!(Wide::new(&p).is_some(), "no clash among the givens");
         assert!(Masks::new(&p).is_none());
-        assert!(Dlx::default().build(&p, None).unwrap().is_none());
+        assert!(Dlx::default().build(&p, None, None).unwrap().is_none());
         let c = Dlx::default().count(&p, 5, &Limits::none()).unwrap();
         assert_eq!((c.count, c.complete, c.witnesses.len()), (0, true, 0));
+    }
+
+    #[test]
+    fn restarts_keep_answers_and_proofs() {
+        // A first budget of one node (plus the open cells) makes hard searches restart on
+        // shuffled matrices; tdoku's test puzzles (counts 0 to 847) must still get a solution
+        // exactly when they have one, and the count-0 ones a complete last run.
+        let dlx = Dlx::new(DlxOptions::default());
+        let mut restarts = 0;
+        for line in include_str!("../../tests/data/9x9/test_puzzles.counts").lines() {
+            let mut parts = line.split(':');
+            let (Some(p), Some(count)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            let want: u64 = count.parse().unwrap();
+            let (c, r) = dlx
+                .solve_with_restarts(&puzzle(9, p), &Limits::none(), 1)
+                .unwrap();
+            assert_eq!(c.count, want.min(1), "{p}");
+            if let Some(g) = c.witnesses.first() {
+                crate::check::verify(&puzzle(9, p), g).unwrap();
+            }
+            restarts += r;
+        }
+        assert!(restarts > 0);
     }
 
     #[test]

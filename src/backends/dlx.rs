@@ -514,10 +514,10 @@ fn matrix_error(e: ExactCoverError) -> BackendError {
 
 impl Dlx {
     /// One solution (and the number of runs abandoned), in runs of growing node budgets
-    /// (`first_budget` plus one node per open cell, then half as much again each time), each run after the first on a matrix built in a new random order, until one
-    /// finishes: search without learning has heavy tails on large grids (see `dfs`, which does
-    /// the same). The budgets grow without bound, so the last run is complete and "no solution"
-    /// is a proof.
+    /// (`first_budget` plus one node per open cell, then half as much again each time), each run
+    /// after the first on a matrix built in a new random order, until one finishes: search
+    /// without learning has heavy tails on large grids (`dfs` does the same). The budgets grow
+    /// without bound, so the last run is complete and "no solution" is a proof.
     fn solve_with_restarts(
         &self,
         puzzle: &Puzzle,

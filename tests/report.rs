@@ -307,6 +307,7 @@ fn series(file: &str, backend: &str, times_us: Vec<f64>) -> PlotSeries {
         backend: backend.into(),
         times_us,
         unanswered: 0,
+        timed_out: 0,
     }
 }
 
@@ -414,13 +415,30 @@ fn svg_shows_unanswered_puzzles_and_never_crowns_a_backend_that_missed_some() {
             "sat",
             &samples(&[(Outcome::Answered, 300), (Outcome::Answered, 500)]),
         ),
+        // Nothing in time; then one of each kind of miss.
+        PlotSeries::from_samples(
+            "big.txt",
+            "ilp",
+            &samples(&[(Outcome::TimedOut, 10), (Outcome::TimedOut, 10)]),
+        ),
+        PlotSeries::from_samples(
+            "big.txt",
+            "sat-ext",
+            &samples(&[(Outcome::TimedOut, 10), (Outcome::Failed, 10)]),
+        ),
     ];
     assert_eq!((s[0].times_us.len(), s[0].unanswered), (0, 2));
     assert_eq!((s[1].times_us.clone(), s[1].unanswered), (vec![20.0], 1));
+    assert_eq!((s[0].timed_out, s[1].timed_out), (0, 1));
     report::plot_svg(&s, &path, "unanswered").unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text_elements(&svg, "big.txt — 2 puzzles"), 1);
-    assert_eq!(text_elements(&svg, "no answer (2 timed out or failed)"), 1);
+    assert_eq!(text_elements(&svg, "no answer (2 refused or failed)"), 1);
+    assert_eq!(text_elements(&svg, "no answer (2 timed out)"), 1);
+    assert_eq!(
+        text_elements(&svg, "no answer (1 timed out, 1 refused or failed)"),
+        1
+    );
     assert_eq!(text_elements(&svg, "p90 20.0 µs · 1 unanswered"), 1);
     // Title, caption, and sat's median: the only backend that answered everything.
     assert_eq!(svg.matches("font-weight=\"bold\"").count(), 3, "{svg}");
@@ -439,5 +457,5 @@ fn svg_shows_unanswered_puzzles_and_never_crowns_a_backend_that_missed_some() {
     )];
     report::plot_svg(&none, &path, "none").unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text_elements(&svg, "no answer (1 timed out or failed)"), 1);
+    assert_eq!(text_elements(&svg, "no answer (1 timed out)"), 1);
 }

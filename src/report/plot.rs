@@ -28,6 +28,8 @@ pub struct PlotSeries {
     pub times_us: Vec<f64>,
     /// Puzzles attempted without an answer (timed out, refused, failed): counted, not drawn.
     pub unanswered: usize,
+    /// Of those, the ones that ran out of time (the rest were refused or failed).
+    pub timed_out: usize,
 }
 
 impl PlotSeries {
@@ -42,6 +44,7 @@ impl PlotSeries {
             backend: backend.into(),
             times_us: times.iter().map(|t| t.as_nanos() as f64 / 1000.0).collect(),
             unanswered: 0,
+            timed_out: 0,
         }
     }
 
@@ -58,6 +61,10 @@ impl PlotSeries {
             .collect();
         PlotSeries {
             unanswered: samples.len() - answered.len(),
+            timed_out: samples
+                .iter()
+                .filter(|(o, _)| *o == super::Outcome::TimedOut)
+                .count(),
             ..PlotSeries::from_durations(file, backend, &answered)
         }
     }
@@ -129,6 +136,8 @@ struct Grouped {
     dists: Vec<Vec<Option<Dist>>>,
     /// `unanswered[file][backend]`: puzzles without an answer.
     unanswered: Vec<Vec<usize>>,
+    /// `timed_out[file][backend]`: of those, the ones that ran out of time.
+    timed_out: Vec<Vec<usize>>,
 }
 
 fn group(series: &[PlotSeries]) -> Grouped {
@@ -136,6 +145,7 @@ fn group(series: &[PlotSeries]) -> Grouped {
     let mut backends: Vec<String> = Vec::new();
     let mut times: HashMap<(usize, usize), Vec<f64>> = HashMap::new();
     let mut missed: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut late: HashMap<(usize, usize), usize> = HashMap::new();
     let index = |list: &mut Vec<String>, name: &str| {
         list.iter().position(|n| n == name).unwrap_or_else(|| {
             list.push(name.to_string());
@@ -146,6 +156,7 @@ fn group(series: &[PlotSeries]) -> Grouped {
         let f = index(&mut files, &s.file);
         let b = index(&mut backends, &s.backend);
         *missed.entry((f, b)).or_default() += s.unanswered;
+        *late.entry((f, b)).or_default() += s.timed_out;
         let v = times.entry((f, b)).or_default();
         v.extend(
             s.times_us
@@ -165,18 +176,22 @@ fn group(series: &[PlotSeries]) -> Grouped {
                 .collect()
         })
         .collect();
-    let unanswered = (0..files.len())
-        .map(|f| {
-            (0..backends.len())
-                .map(|b| missed.get(&(f, b)).copied().unwrap_or(0))
-                .collect()
-        })
-        .collect();
+    let table = |counts: &HashMap<(usize, usize), usize>| -> Vec<Vec<usize>> {
+        (0..files.len())
+            .map(|f| {
+                (0..backends.len())
+                    .map(|b| counts.get(&(f, b)).copied().unwrap_or(0))
+                    .collect()
+            })
+            .collect()
+    };
+    let (unanswered, timed_out) = (table(&missed), table(&late));
     Grouped {
         files,
         backends,
         dists,
         unanswered,
+        timed_out,
     }
 }
 
@@ -368,9 +383,11 @@ fn draw_panel(
         ))
         .map_err(plot_err)?;
         let Some(d) = dist else {
-            let what = match unanswered[b] {
-                0 => "no data".to_string(),
-                k => format!("no answer ({k} timed out or failed)"),
+            let what = match (unanswered[b], g.timed_out[f][b]) {
+                (0, _) => "no data".to_string(),
+                (k, t) if t == k => format!("no answer ({k} timed out)"),
+                (k, 0) => format!("no answer ({k} refused or failed)"),
+                (k, t) => format!("no answer ({t} timed out, {} refused or failed)", k - t),
             };
             root.draw(&Text::new(
                 what,

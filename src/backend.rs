@@ -48,6 +48,17 @@ pub struct Count {
     pub witnesses: Vec<Grid>,
 }
 
+impl Count {
+    /// The complete answer "no solution".
+    pub fn none() -> Count {
+        Count {
+            count: 0,
+            complete: true,
+            witnesses: Vec::new(),
+        }
+    }
+}
+
 /// The answer to "what is the best score?".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Optimum {

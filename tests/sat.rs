@@ -15,6 +15,9 @@ use sudoku_lab::task::{self, Answer, RunError, Task};
 /// magictour_top1465 #1 (unique).
 const MAGIC1: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+/// No solution, but only search shows it (tdoku's test puzzles, count 0).
+const NO_SOLUTION: &str =
+    "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.";
 /// A puzzle with 122 solutions (serg_benchmark.counts).
 const P122: &str =
     "8.........59.......76...........2468....9.217...6..593...751946...936182...824735";
@@ -346,9 +349,7 @@ fn judge_samples_solve_and_count() {
 
 #[test]
 fn unsolvable_and_clashing_puzzles() {
-    let p = parse_line(
-        "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",
-    );
+    let p = parse_line(NO_SOLUTION);
     for (simplify, propagate) in [(true, true), (true, false), (false, false)] {
         let b = sat_with(SatOptions {
             simplify,
@@ -432,9 +433,7 @@ fn proofs_are_written_and_checked() {
         ..Default::default()
     });
     // No solution.
-    let p = parse_line(
-        "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",
-    );
+    let p = parse_line(NO_SOLUTION);
     assert_eq!(
         task::run(b.as_ref(), &p, Task::Solve, &Limits::none()).unwrap(),
         Answer::NoSolution
@@ -464,9 +463,7 @@ fn proofs_pass_an_independent_checker() {
         proof: Some(proof.clone()),
         ..Default::default()
     });
-    let no_solution = parse_line(
-        "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.",
-    );
+    let no_solution = parse_line(NO_SOLUTION);
     let (noip0, want) = noip(0);
     let cases: [(&str, &Puzzle, Task); 3] = [
         ("no solution", &no_solution, Task::Solve),

@@ -1289,21 +1289,17 @@ mod tests {
         // tdoku's test puzzles (counts 0 to 847): restarting runs find a solution exactly when
         // there is one.
         let mut restarted = 0;
-        for line in include_str!("../../tests/data/9x9/test_puzzles.counts").lines() {
-            let mut parts = line.split(':');
-            let (Some(p), Some(count)) = (parts.next(), parts.next()) else {
-                continue;
-            };
-            let count: u64 = count.parse().unwrap();
-            let g = givens(p);
+        let text = include_str!("../../tests/data/9x9/test_puzzles.counts");
+        for entry in crate::format::read_counts(text, false) {
+            let entry = entry.unwrap();
             let f = Search::<u16, 81, 29, 2>::run_with(
                 &t,
-                &g,
+                entry.puzzle.givens(),
                 Job::Count { limit: 1 },
                 &Limits::none(),
                 1,
             );
-            assert_eq!(f.count, count.min(1), "{p}");
+            assert_eq!(f.count, entry.count.min(1), "line {}", entry.line);
             restarted += f.restarts;
         }
         assert!(restarted > 0);

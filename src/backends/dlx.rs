@@ -528,14 +528,7 @@ impl Dlx {
         for run in 0u64.. {
             let shuffle = (run > 0).then(|| run.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let Some(mut inst) = self.build(puzzle, None, shuffle)? else {
-                return Ok((
-                    Count {
-                        count: 0,
-                        complete: true,
-                        witnesses: vec![],
-                    },
-                    run,
-                ));
+                return Ok((Count::none(), run));
             };
             if run == 0 {
                 // A search without a wrong turn still enters one node per open cell.
@@ -552,30 +545,19 @@ impl Dlx {
                 Err(Interrupted) => return Err(BackendError::TimedOut),
             };
             drop(search);
-            match found {
-                Some(rows) => {
-                    let grid = inst.grid(puzzle.size(), &rows);
-                    return Ok((
-                        Count {
-                            count: 1,
-                            complete: false,
-                            witnesses: vec![grid],
-                        },
-                        run,
-                    ));
-                }
-                None if !cut => {
-                    return Ok((
-                        Count {
-                            count: 0,
-                            complete: true,
-                            witnesses: vec![],
-                        },
-                        run,
-                    ))
-                }
-                None => budget = budget.saturating_add(budget / 2),
+            if cut && found.is_none() {
+                budget = budget.saturating_add(budget / 2);
+                continue;
             }
+            let count = match found {
+                Some(rows) => Count {
+                    count: 1,
+                    complete: false,
+                    witnesses: vec![inst.grid(puzzle.size(), &rows)],
+                },
+                None => Count::none(),
+            };
+            return Ok((count, run));
         }
         unreachable!("the run loop only ends by returning")
     }
@@ -698,11 +680,7 @@ impl Backend for Dlx {
                 .map(|(count, _restarts)| count);
         }
         let Some(mut inst) = self.build(puzzle, None, None)? else {
-            return Ok(Count {
-                count: 0,
-                complete: true,
-                witnesses: vec![],
-            });
+            return Ok(Count::none());
         };
         let mut count = 0u64;
         let mut found: Vec<Vec<usize>> = Vec::new();
@@ -893,18 +871,15 @@ mod tests {
         // exactly when they have one, and the count-0 ones a complete last run.
         let dlx = Dlx::new(DlxOptions::default());
         let mut restarts = 0;
-        for line in include_str!("../../tests/data/9x9/test_puzzles.counts").lines() {
-            let mut parts = line.split(':');
-            let (Some(p), Some(count)) = (parts.next(), parts.next()) else {
-                continue;
-            };
-            let want: u64 = count.parse().unwrap();
+        let text = include_str!("../../tests/data/9x9/test_puzzles.counts");
+        for entry in crate::format::read_counts(text, false) {
+            let entry = entry.unwrap();
             let (c, r) = dlx
-                .solve_with_restarts(&puzzle(9, p), &Limits::none(), 1)
+                .solve_with_restarts(&entry.puzzle, &Limits::none(), 1)
                 .unwrap();
-            assert_eq!(c.count, want.min(1), "{p}");
+            assert_eq!(c.count, entry.count.min(1), "line {}", entry.line);
             if let Some(g) = c.witnesses.first() {
-                crate::check::verify(&puzzle(9, p), g).unwrap();
+                crate::check::verify(&entry.puzzle, g).unwrap();
             }
             restarts += r;
         }

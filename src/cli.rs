@@ -647,11 +647,10 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         }
         Command::Backends => {
             for kind in BackendKind::every() {
-                let note = if kind.needs_options() {
-                    " (needs its options; not in the default set of xcheck and bench)"
-                } else {
-                    ""
-                };
+                let note = kind
+                    .opt_in()
+                    .map(|why| format!(" (not in the default set of xcheck and bench: {why})"))
+                    .unwrap_or_default();
                 println!("{:<8} {}{note}", kind.name(), kind.description());
             }
             return Ok(ExitCode::SUCCESS);

@@ -236,8 +236,8 @@ fn backends_lists_every_compiled_backend() {
             .find(|l| l.split_whitespace().next() == Some(kind.name()))
             .unwrap_or_else(|| panic!("no line for {kind}: {out}"));
         assert_eq!(
-            line.contains("needs its options"),
-            kind.needs_options(),
+            line.contains("not in the default set"),
+            kind.opt_in().is_some(),
             "{line}"
         );
     }

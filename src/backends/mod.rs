@@ -12,6 +12,7 @@ use crate::backend::{Backend, BackendError};
 pub mod dfs;
 pub mod dlx;
 pub mod ilp;
+pub mod isotope;
 pub mod sat;
 pub mod sat_ext;
 
@@ -31,6 +32,8 @@ pub enum BackendKind {
     Cadical,
     /// The same CNF handed to an external SAT solver (`--sat-cmd`).
     SatExt,
+    /// Algebraic completion of cyclic-pattern grids (solve only, incomplete).
+    Isotope,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in, in the order
@@ -44,15 +47,23 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     #[cfg(feature = "cadical")]
     (BackendKind::Cadical, "cadical", "CNF encoding solved in process by CaDiCaL (feature `cadical`)"),
     (BackendKind::SatExt, "sat-ext", "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)"),
+    (BackendKind::Isotope, "isotope", "algebra, no search: completes grids of the cyclic pattern form (isotopes of Z_n) that generators emit; solve only"),
 ];
 
 /// `(backend name, cargo feature)` for the backends a build may leave out, so that asking for one
 /// says how to get it.
 const FEATURE_GATED: &[(&str, &str)] = &[("cadical", "cadical")];
 
-/// Backends that cannot run on default options (`sat-ext` needs `--sat-cmd`): named, parsed and
-/// described like the others, but left out of [`BackendKind::all`].
-const NEEDS_OPTIONS: &[BackendKind] = &[BackendKind::SatExt];
+/// Backends left out of the default set ([`BackendKind::all`]) of `xcheck` and `bench`, with the
+/// reason: `sat-ext` cannot run without `--sat-cmd`, `isotope` answers only `solve` and only for
+/// one form of grid. They are named, parsed and described like the others.
+const OPT_IN: &[(BackendKind, &str)] = &[
+    (BackendKind::SatExt, "needs --sat-cmd"),
+    (
+        BackendKind::Isotope,
+        "solve only, and only grids of one form",
+    ),
+];
 
 impl BackendKind {
     /// All backends compiled into this build that run on default options, in a stable order
@@ -60,17 +71,18 @@ impl BackendKind {
     pub fn all() -> Vec<BackendKind> {
         Self::every()
             .into_iter()
-            .filter(|k| !k.needs_options())
+            .filter(|k| k.opt_in().is_none())
             .collect()
     }
-    /// All backends compiled into this build, including those [`create`] refuses without their
-    /// options (e.g. `sat-ext` without a solver command).
+    /// All backends compiled into this build, including the opt-in ones (see
+    /// [`BackendKind::opt_in`]).
     pub fn every() -> Vec<BackendKind> {
         NAMES.iter().map(|&(k, _, _)| k).collect()
     }
-    /// `true` for a backend that needs options before it can run (see [`BackendKind::every`]).
-    pub fn needs_options(self) -> bool {
-        NEEDS_OPTIONS.contains(&self)
+    /// Why this backend is left out of the default set of `xcheck` and `bench` (`None` when it is
+    /// in): it needs options before it can run, or it answers only some tasks or puzzles.
+    pub fn opt_in(self) -> Option<&'static str> {
+        OPT_IN.iter().find(|(k, _)| *k == self).map(|&(_, why)| why)
     }
     pub fn name(self) -> &'static str {
         NAMES
@@ -146,5 +158,6 @@ pub fn create(
             sat::EngineKind::Cadical,
         )),
         BackendKind::SatExt => Box::new(sat_ext::SatExt::new(&options.sat_ext, &options.sat)?),
+        BackendKind::Isotope => Box::new(isotope::Isotope::new()),
     })
 }

@@ -50,8 +50,7 @@ impl Isotope {
 /// Why a puzzle cannot be completed as an isotope of ℤₙ.
 fn refuse(why: &str) -> BackendError {
     BackendError::Unsupported(format!(
-        "isotope: {why} (this method only completes grids of the cyclic pattern form, see \
-         `sudoku-lab backends`; try a search backend)"
+        "{why}; this method only completes grids of the cyclic pattern form (try a search backend)"
     ))
 }
 

@@ -422,11 +422,17 @@ fn a_tiny_deadline_times_out_promptly_or_answers_correctly() {
     assert_eq!(a.count(), Some((122, true)));
 }
 
-#[test]
-fn proofs_are_written_and_checked() {
-    let dir = std::env::temp_dir().join(format!("sudoku-lab-sat-proof-{}", std::process::id()));
+/// A fresh temp folder for one test's proof files, and the proof path `p.drat` in it.
+fn proof_dir(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("sudoku-lab-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let proof = dir.join("p.drat");
+    (dir, proof)
+}
+
+#[test]
+fn proofs_are_written_and_checked() {
+    let (dir, proof) = proof_dir("sat-proof");
     let b = sat_with(SatOptions {
         proof: Some(proof.clone()),
         check_proof: true,
@@ -456,9 +462,7 @@ fn proofs_are_written_and_checked() {
 /// (krobelus/rate, `cargo install rate`; `.ci/run` installs it). Skipped, visibly, without it.
 #[test]
 fn proofs_pass_an_independent_checker() {
-    let dir = std::env::temp_dir().join(format!("sudoku-lab-rate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let proof = dir.join("p.drat");
+    let (dir, proof) = proof_dir("rate");
     let b = sat_with(SatOptions {
         proof: Some(proof.clone()),
         ..Default::default()
@@ -580,9 +584,7 @@ proptest! {
 #[cfg(feature = "cadical")]
 #[test]
 fn cadical_with_a_proof_does_not_race() {
-    let dir = std::env::temp_dir().join(format!("sudoku-lab-cadical-proof-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let proof = dir.join("p.drat");
+    let (dir, proof) = proof_dir("cadical-proof");
     let opts = BackendOptions {
         sat: SatOptions {
             proof: Some(proof.clone()),

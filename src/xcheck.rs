@@ -12,7 +12,9 @@
 //!
 //! Besides, a "no solution" from one backend next to a verified grid from another is a
 //! disagreement whatever the task, and it is plain which side is wrong.
-//! A time-out is not a disagreement: it is counted apart.
+//! A time-out, or a refusal (the backend cannot take this puzzle or task: `dfs` above 64×64,
+//! `isotope` anything but `solve` on a cyclic-pattern grid), is neither a disagreement nor a
+//! failure: both leave the comparison to the backends that answered, and are counted apart.
 
 use std::time::{Duration, Instant};
 
@@ -31,6 +33,13 @@ pub struct BackendRun {
 impl BackendRun {
     pub fn timed_out(&self) -> bool {
         matches!(self.result, Err(RunError::Backend(BackendError::TimedOut)))
+    }
+    /// The backend cannot take this puzzle or task ([`BackendError::Unsupported`]).
+    pub fn refused(&self) -> bool {
+        matches!(
+            self.result,
+            Err(RunError::Backend(BackendError::Unsupported(_)))
+        )
     }
     /// A short description of what the backend said, for reports.
     pub fn said(&self) -> String {
@@ -94,7 +103,8 @@ pub fn compare(task: Task, runs: &[BackendRun]) -> Verdict {
     let failures: Vec<String> = runs
         .iter()
         .filter_map(|r| match &r.result {
-            Err(RunError::Backend(BackendError::TimedOut)) | Ok(_) => None,
+            Err(RunError::Backend(BackendError::TimedOut | BackendError::Unsupported(_)))
+            | Ok(_) => None,
             Err(e) => Some(format!("{}: {e}", r.backend)),
         })
         .collect();
@@ -124,7 +134,7 @@ pub fn compare(task: Task, runs: &[BackendRun]) -> Verdict {
         ));
     }
     let Some(&(_, first)) = answered.first() else {
-        return Verdict::Agreed; // everyone timed out
+        return Verdict::Agreed; // everyone timed out or refused
     };
     match task {
         Task::Solve => {} // statuses already agree (grid vs none handled above)
@@ -338,12 +348,27 @@ mod tests {
     }
 
     #[test]
-    fn timeouts_and_failures() {
+    fn timeouts_refusals_and_failures() {
         let runs = [
             run("a", Ok(Answer::NoSolution)),
             run("b", Err(RunError::Backend(BackendError::TimedOut))),
+            run(
+                "c",
+                Err(RunError::Backend(BackendError::Unsupported(
+                    "n > 64".into(),
+                ))),
+            ),
         ];
         assert_eq!(compare(Task::Solve, &runs), Verdict::Agreed);
+        assert!(runs[1].timed_out() && runs[2].refused() && !runs[2].timed_out());
+        let solver_failure = Err(RunError::Backend(BackendError::Failed("crash".into())));
+        assert!(matches!(
+            compare(
+                Task::Solve,
+                &[run("a", Ok(Answer::NoSolution)), run("b", solver_failure)]
+            ),
+            Verdict::Failure(_)
+        ));
         let bad = Err(RunError::Check {
             backend: "b",
             failure: CheckFailure::SameWitnesses,

@@ -226,6 +226,33 @@ fn xcheck_agrees_on_the_shipped_samples() {
 }
 
 #[test]
+fn xcheck_counts_refusals_apart_from_failures() {
+    // dfs refuses a 225×225 grid; isotope answers it: not a failure, but exit 2 with a row.
+    let o = bin()
+        .args([
+            "xcheck",
+            "--task",
+            "solve",
+            "--backends",
+            "dfs,isotope",
+            &data("large/sudoku-225-1.txt"),
+        ])
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}{}", stderr(&o));
+    assert!(
+        out.contains("1 puzzles, task solve: 0 disagreements, 0 failures, 1 refusals"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("refused: puzzle 1 (") && l.contains("): dfs: ")),
+        "{out}"
+    );
+}
+
+#[test]
 fn backends_lists_every_compiled_backend() {
     let o = bin().arg("backends").output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -1,8 +1,9 @@
 //! `sudoku-lab xcheck`: every puzzle through every selected backend, in parallel over puzzles,
 //! with a row for each disagreement or failure and a per-backend summary at the end.
 //!
-//! Exit codes: 1 on any disagreement or checker/solver failure, else 2 if some input was bad,
-//! else 3 if some backend timed out, else 0.
+//! Exit codes: 1 on any disagreement or checker/solver failure, else 2 if some input was bad or
+//! some backend refused a puzzle (it cannot take that size or task), else 3 if some backend timed
+//! out, else 0. Refusals and time-outs are not failures: the backends that answered are compared.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -74,7 +75,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
 
     // Per backend, in the order given: how each puzzle ended and how long it took.
     let mut samples: Vec<Vec<(Outcome, Duration)>> = vec![Vec::new(); backends.len()];
-    let (mut disagreements, mut failures) = (0usize, 0usize);
+    let (mut disagreements, mut failures, mut refusals) = (0usize, 0usize, 0usize);
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(config.jobs)
         .build()
@@ -133,6 +134,11 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
             if runs.iter().any(BackendRun::timed_out) {
                 tally.timed_out = true;
             }
+            let refused = runs.iter().filter(|r| r.refused()).count();
+            if refused > 0 {
+                refusals += refused;
+                tally.bad_input = true;
+            }
             if config.json {
                 let rec = JsonPuzzle {
                     index: item.index,
@@ -148,6 +154,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                             status: match &r.result {
                                 Ok(a) => a.status(),
                                 Err(_) if r.timed_out() => "timeout",
+                                Err(_) if r.refused() => "refused",
                                 Err(_) => "error",
                             },
                             said: r.said(),
@@ -159,12 +166,20 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                 let mut line = serde_json::to_string(&rec).expect("records serialise");
                 line.push('\n');
                 progress.suspend(|| batch::write_stdout(line.as_bytes()));
-            } else if let Some(d) = detail {
-                let row = format!(
-                    "{word}: puzzle {} ({}:{}): {d}\n",
-                    item.index, item.file, item.line
-                );
-                progress.suspend(|| batch::write_stdout(row.as_bytes()));
+            } else {
+                let mut rows = String::new();
+                let at = format!("puzzle {} ({}:{})", item.index, item.file, item.line);
+                if let Some(d) = detail {
+                    rows.push_str(&format!("{word}: {at}: {d}\n"));
+                }
+                for r in runs.iter().filter(|r| r.refused()) {
+                    if let Err(e) = &r.result {
+                        rows.push_str(&format!("refused: {at}: {}: {e}\n", r.backend));
+                    }
+                }
+                if !rows.is_empty() {
+                    progress.suspend(|| batch::write_stdout(rows.as_bytes()));
+                }
             }
             progress.inc(1);
         }
@@ -178,7 +193,8 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
     }
     summary.extend(
         format!(
-            "{done} puzzles, task {}: {disagreements} disagreements, {failures} failures\n",
+            "{done} puzzles, task {}: {disagreements} disagreements, {failures} failures, \
+             {refusals} refusals\n",
             config.task.name()
         )
         .bytes(),

@@ -119,7 +119,7 @@ fn refuses_every_task_but_solve() {
 }
 
 /// `sudoku-225-1` (rkkautsar/sudoku-solver's data, copied into tests/data): no search backend
-/// here, nor CaDiCaL or Kissat in many minutes, finds its solution; its givens fit the pattern.
+/// here, nor CaDiCaL or CryptoMiniSat in 10–15 minutes, finds its solution; its givens fit the pattern.
 #[test]
 fn solves_sudoku_225_1_from_the_command_line() {
     let path = format!(

@@ -107,8 +107,7 @@ pub fn complete(puzzle: &Puzzle, limits: &Limits) -> Result<Grid, BackendError> 
             uses[u].push(k as u32);
         }
     }
-    let in_row = |r: usize| uses[r].len();
-    let r0 = (0..n).max_by_key(|&r| in_row(r)).unwrap_or(0);
+    let r0 = (0..n).max_by_key(|&r| uses[r].len()).unwrap_or(0);
     let first = uses[r0]
         .first()
         .map(|&k| equations[k as usize])

@@ -115,7 +115,10 @@ pub enum Outcome {
     Disagreed,
     /// The time limit passed first.
     TimedOut,
-    /// Any other error: unsupported, solver failure, answer rejected by the checker.
+    /// The backend cannot take this puzzle or task (size, form, missing weights): no answer, and
+    /// no sign of a bug either.
+    Refused,
+    /// Any other error: solver failure, answer rejected by the checker.
     Failed,
 }
 
@@ -144,6 +147,7 @@ pub struct BenchRow {
     /// For cross-checks: answers that agree with the other backends; `None` for plain benches.
     pub agreed: Option<usize>,
     pub timed_out: usize,
+    pub refused: usize,
     pub failed: usize,
     pub stats: Stats,
 }
@@ -170,6 +174,7 @@ impl BenchRow {
             answered: count(Outcome::answered),
             agreed: cross_checked.then(|| count(|o| o == Outcome::Agreed)),
             timed_out: count(|o| o == Outcome::TimedOut),
+            refused: count(|o| o == Outcome::Refused),
             failed: count(|o| o == Outcome::Failed),
             stats: Stats::from_durations(&times),
         }
@@ -194,6 +199,7 @@ impl BenchRow {
             answered: self.answered,
             agreed: self.agreed,
             timed_out: self.timed_out,
+            refused: self.refused,
             failed: self.failed,
             puzzles_per_sec: self.puzzles_per_sec(),
             total_s: self.stats.total.as_secs_f64(),
@@ -217,6 +223,7 @@ pub struct RowRecord {
     pub answered: usize,
     pub agreed: Option<usize>,
     pub timed_out: usize,
+    pub refused: usize,
     pub failed: usize,
     pub puzzles_per_sec: Option<f64>,
     pub total_s: f64,
@@ -262,6 +269,7 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
     }
     header.extend([
         "timeout",
+        "refused",
         "failed",
         "puzzles/s",
         "total",
@@ -286,6 +294,7 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
             }
             c.extend([
                 r.timed_out.to_string(),
+                r.refused.to_string(),
                 r.failed.to_string(),
                 r.puzzles_per_sec()
                     .map_or("-".into(), |p| format!("{p:.1}")),

@@ -250,6 +250,20 @@ fn xcheck_counts_refusals_apart_from_failures() {
             .any(|l| l.starts_with("refused: puzzle 1 (") && l.contains("): dfs: ")),
         "{out}"
     );
+    // Summary columns: puzzles answered agreed timeout refused failed.
+    let row = |name: &str| -> Vec<String> {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("no {name} row: {out}"));
+        line.split_whitespace()
+            .skip(3)
+            .take(6)
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(row("dfs"), ["1", "0", "-", "0", "1", "0"], "{out}");
+    assert_eq!(row("isotope"), ["1", "1", "1", "0", "0", "0"], "{out}");
 }
 
 #[test]

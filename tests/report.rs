@@ -91,6 +91,7 @@ fn rows() -> Vec<BenchRow> {
             (Outcome::Answered, us(100)),
             (Outcome::Answered, us(300)),
             (Outcome::TimedOut, us(2000)),
+            (Outcome::Refused, us(50)),
             (Outcome::Failed, us(600)),
         ],
     );
@@ -116,23 +117,25 @@ fn bench_rows_tally_outcomes() {
             bench.answered,
             bench.agreed,
             bench.timed_out,
+            bench.refused,
             bench.failed
         ),
-        (4, 2, None, 1, 1)
+        (5, 2, None, 1, 1, 1)
     );
-    assert_eq!(bench.stats.total, us(3000));
+    assert_eq!(bench.stats.total, us(3050));
     assert_eq!(bench.stats.median, us(300));
     let pps = bench.puzzles_per_sec().unwrap();
-    assert!((pps - 4.0 / 0.003).abs() < 1e-6, "{pps}");
+    assert!((pps - 5.0 / 0.00305).abs() < 1e-6, "{pps}");
     assert_eq!(
         (
             xcheck.puzzles,
             xcheck.answered,
             xcheck.agreed,
             xcheck.timed_out,
+            xcheck.refused,
             xcheck.failed
         ),
-        (3, 3, Some(2), 0, 0)
+        (3, 3, Some(2), 0, 0, 0)
     );
     let none = BenchRow::from_samples("f", "b", "solve", &[]);
     assert_eq!(none.puzzles_per_sec(), None);
@@ -165,6 +168,7 @@ fn table_is_aligned_and_shows_the_numbers() {
             "answered",
             "agreed",
             "timeout",
+            "refused",
             "failed",
             "puzzles/s",
             "total",
@@ -184,15 +188,15 @@ fn table_is_aligned_and_shows_the_numbers() {
     assert_eq!(col(lines[0], "backend"), col(lines[1], "dfs"));
     assert_eq!(col(lines[0], "backend"), col(lines[2], "dlx"));
     let bench: Vec<&str> = lines[1].split_whitespace().collect();
-    // puzzles answered agreed timeout failed pps total median p90 max
+    // puzzles answered agreed timeout refused failed pps total median p90 max
     assert_eq!(
         bench[3..],
-        ["4", "2", "-", "1", "1", "1333.3", "3.00", "ms", "300", "2000", "2000"]
+        ["5", "2", "-", "1", "1", "1", "1639.3", "3.05", "ms", "300", "2000", "2000"]
     );
     let xcheck: Vec<&str> = lines[2].split_whitespace().collect();
     assert_eq!(
-        xcheck[xcheck.len() - 11..],
-        ["3", "3", "2", "0", "0", "50000.0", "60.0", "µs", "20.0", "30.0", "30.0"][..]
+        xcheck[xcheck.len() - 12..],
+        ["3", "3", "2", "0", "0", "0", "50000.0", "60.0", "µs", "20.0", "30.0", "30.0"][..]
     );
 
     // Without cross-checked rows there is no agreed column.
@@ -207,15 +211,16 @@ fn expected_records() -> Vec<RowRecord> {
             file: "easy.txt".into(),
             backend: "dfs".into(),
             task: "solve".into(),
-            puzzles: 4,
+            puzzles: 5,
             answered: 2,
             agreed: None,
             timed_out: 1,
+            refused: 1,
             failed: 1,
-            puzzles_per_sec: Some(4.0 / 0.003),
-            total_s: 0.003,
-            min_us: 100.0,
-            mean_us: 750.0,
+            puzzles_per_sec: Some(5.0 / 0.00305),
+            total_s: 0.00305,
+            min_us: 50.0,
+            mean_us: 610.0,
             median_us: 300.0,
             p90_us: 2000.0,
             max_us: 2000.0,
@@ -228,6 +233,7 @@ fn expected_records() -> Vec<RowRecord> {
             answered: 3,
             agreed: Some(2),
             timed_out: 0,
+            refused: 0,
             failed: 0,
             puzzles_per_sec: Some(3.0 / 0.00006),
             total_s: 0.00006,
@@ -249,7 +255,10 @@ fn assert_records_match(got: &[RowRecord]) {
             (&g.file, &g.backend, &g.task, g.puzzles, g.answered, g.agreed),
             (&w.file, &w.backend, &w.task, w.puzzles, w.answered, w.agreed)
         );
-        assert_eq!((g.timed_out, g.failed), (w.timed_out, w.failed));
+        assert_eq!(
+            (g.timed_out, g.refused, g.failed),
+            (w.timed_out, w.refused, w.failed)
+        );
         assert!(close(
             g.puzzles_per_sec.unwrap(),
             w.puzzles_per_sec.unwrap()
@@ -273,11 +282,11 @@ fn csv_reads_back() {
     report::write_csv(&rows(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with(
-        "file,backend,task,puzzles,answered,agreed,timed_out,failed,puzzles_per_sec,total_s,"
+        "file,backend,task,puzzles,answered,agreed,timed_out,refused,failed,puzzles_per_sec,total_s,"
     ));
     // The quoted file name survives; an absent `agreed` is an empty field.
     assert!(text.contains("\"hard, \"\"quoted\"\".txt\""), "{text}");
-    assert!(text.contains("easy.txt,dfs,solve,4,2,,1,1,"), "{text}");
+    assert!(text.contains("easy.txt,dfs,solve,5,2,,1,1,1,"), "{text}");
     let got: Vec<RowRecord> = csv::Reader::from_reader(text.as_bytes())
         .deserialize()
         .collect::<Result<_, _>>()

@@ -12,6 +12,7 @@ use serde::Serialize;
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::format::{self, ReadOptions};
 use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
+use sudoku_lab::report::Outcome;
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
 use super::UsageError;
@@ -52,6 +53,15 @@ pub struct Config {
     pub timeout: Option<Duration>,
     pub json: bool,
     pub grid_output: bool,
+}
+
+/// How a task error counts in `bench` and `xcheck` summaries.
+pub fn error_outcome(e: &RunError) -> Outcome {
+    match e {
+        RunError::Backend(BackendError::TimedOut) => Outcome::TimedOut,
+        RunError::Backend(BackendError::Unsupported(_)) => Outcome::Refused,
+        RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => Outcome::Failed,
+    }
 }
 
 /// What went wrong over the batch, for the exit code.

@@ -77,11 +77,8 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                     Err(e) => {
                         let msg = format!("{}:{}:1: {}: {e}\n", item.file, item.line, b.name());
                         pb.suspend(|| eprint!("{msg}"));
-                        if tally.record_error(e) == "timeout" {
-                            Outcome::TimedOut
-                        } else {
-                            Outcome::Failed
-                        }
+                        tally.record_error(e);
+                        batch::error_outcome(e)
                     }
                 };
                 samples.push((outcome, time));

@@ -109,14 +109,10 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         for (i, runs, verdict) in rx {
             let item = &items[i];
             for (r, s) in runs.iter().zip(samples.iter_mut()) {
-                let outcome = if r.timed_out() {
-                    Outcome::TimedOut
-                } else if r.result.is_err() {
-                    Outcome::Failed
-                } else if verdict == Verdict::Agreed {
-                    Outcome::Agreed
-                } else {
-                    Outcome::Disagreed
+                let outcome = match &r.result {
+                    Err(e) => batch::error_outcome(e),
+                    Ok(_) if verdict == Verdict::Agreed => Outcome::Agreed,
+                    Ok(_) => Outcome::Disagreed,
                 };
                 s.push((outcome, r.time));
             }

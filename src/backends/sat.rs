@@ -6,12 +6,13 @@
 //! * `optimize`: the score as a pseudo-Boolean bound ([`crate::sat::objective`]); after each
 //!   solution the bound is tightened to "strictly better" on the same solver, and the final
 //!   unsatisfiable call proves optimality.
-//! * Deadlines: varisat cannot be interrupted, so with a deadline the work runs on a worker thread
-//!   and the caller waits with `recv_timeout`. At the deadline the caller returns
+//! * Deadlines: varisat has no interrupt, so with a deadline the work runs on a worker thread and
+//!   the caller waits with `recv_timeout`. At the deadline the caller returns
 //!   [`BackendError::TimedOut`] (or, for `optimize`, the best grid found so far, not proved) and
-//!   abandons the thread: it stops at its next solver call, but a long single call keeps running
-//!   (and holding its memory) in the background until it finishes. Without a deadline everything
-//!   runs on the calling thread.
+//!   abandons the thread. From 25×25 up the thread stops within milliseconds: its solver writes a
+//!   throw-away proof to a [`StopWriter`] that fails once the deadline passes, which ends the
+//!   solve (below that size the proof's cost outweighs it, and runs are short anyway). Without a
+//!   deadline everything runs on the calling thread.
 //! * `cadical` (feature): the same driver over CaDiCaL, which a terminator stops at the deadline.
 //!   [`CadicalConfig::Race`] (what `auto` picks from 25×25 up) runs one worker per preset on a
 //!   shared cancel flag: the first answer wins and stops the others; an error is reported only
@@ -192,7 +193,14 @@ trait Engine: ClauseSink {
 
 impl Engine for VarisatSink<'_> {
     fn solve(&mut self) -> Result<bool, BackendError> {
-        self.solver.solve().map_err(failed)
+        match self.solver.solve() {
+            Err(varisat::solver::SolverError::ProofIoError { cause })
+                if cause.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                Err(BackendError::TimedOut)
+            }
+            r => r.map_err(failed),
+        }
     }
     fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
         let model = self
@@ -509,13 +517,49 @@ fn optimize<E: Engine>(
     })
 }
 
+/// Smallest side whose varisat runs with a deadline get a [`StopWriter`]. Writing the proof costs
+/// time: measured with `bench --timeout 1000` against no deadline, ≈ 30 % on forum_hardest_1106
+/// (`unique`) and 20–40 % on random 16×16 puzzles, ≤ 15 % on random 25×25 and nothing
+/// measurable on the large files (encoding dominates there). Below this size varisat answers in
+/// milliseconds anyway, so an abandoned run soon ends by itself.
+const STOP_WRITER_MIN_SIZE: usize = 25;
+
+/// How a varisat run with a deadline stops: varisat has no interrupt, but it stops solving at
+/// the first proof write that fails. So such a run writes its proof (varisat's own format, which
+/// allows adding clauses between calls) here, where it is thrown away until the deadline passes
+/// or the run is cancelled; then writes fail with [`std::io::ErrorKind::TimedOut`], which
+/// [`Engine::solve`] reports as [`BackendError::TimedOut`]. Proof steps reach the writer every few
+/// kilobytes (varisat buffers them), so an abandoned run stops within milliseconds instead of
+/// running on in the background.
+struct StopWriter {
+    deadline: Option<std::time::Instant>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl std::io::Write for StopWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let late = self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d);
+        if late || self.cancel.load(Ordering::Relaxed) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "deadline passed",
+            ));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Everything a run needs, movable to a worker thread.
 struct Run {
     puzzle: Puzzle,
     opts: SatOptions,
     engine: EngineKind,
-    /// Stops engines that can be interrupted (CaDiCaL); varisat ignores it.
-    #[cfg_attr(not(feature = "cadical"), allow(dead_code))]
+    /// Stops the engine: CaDiCaL through its terminator, varisat through [`StopWriter`].
     deadline: Option<std::time::Instant>,
     job: Job,
 }
@@ -526,12 +570,17 @@ fn execute(
     cancel: &Arc<AtomicBool>,
 ) -> Result<Outcome, BackendError> {
     match run.engine {
-        EngineKind::Varisat => execute_with(
-            run,
-            VarisatSink::new(varisat::Solver::new()),
-            improved,
-            cancel,
-        ),
+        EngineKind::Varisat => {
+            let mut solver = varisat::Solver::new();
+            if run.deadline.is_some() && run.puzzle.size() >= STOP_WRITER_MIN_SIZE {
+                let stop = StopWriter {
+                    deadline: run.deadline,
+                    cancel: cancel.clone(),
+                };
+                solver.write_proof(stop, varisat::ProofFormat::Varisat);
+            }
+            execute_with(run, VarisatSink::new(solver), improved, cancel)
+        }
         #[cfg(feature = "cadical")]
         EngineKind::Cadical => execute_with(
             run,

@@ -317,6 +317,7 @@ fn series(file: &str, backend: &str, times_us: Vec<f64>) -> PlotSeries {
         times_us,
         unanswered: 0,
         timed_out: 0,
+        refused: 0,
     }
 }
 
@@ -410,7 +411,7 @@ fn svg_shows_unanswered_puzzles_and_never_crowns_a_backend_that_missed_some() {
         PlotSeries::from_samples(
             "big.txt",
             "dfs",
-            &samples(&[(Outcome::Failed, 3), (Outcome::Failed, 4)]),
+            &samples(&[(Outcome::Refused, 3), (Outcome::Refused, 4)]),
         ),
         // One fast answer, one time-out.
         PlotSeries::from_samples(
@@ -435,19 +436,23 @@ fn svg_shows_unanswered_puzzles_and_never_crowns_a_backend_that_missed_some() {
             "sat-ext",
             &samples(&[(Outcome::TimedOut, 10), (Outcome::Failed, 10)]),
         ),
+        PlotSeries::from_samples(
+            "big.txt",
+            "isotope",
+            &samples(&[(Outcome::Refused, 10), (Outcome::Failed, 10)]),
+        ),
     ];
     assert_eq!((s[0].times_us.len(), s[0].unanswered), (0, 2));
     assert_eq!((s[1].times_us.clone(), s[1].unanswered), (vec![20.0], 1));
     assert_eq!((s[0].timed_out, s[1].timed_out), (0, 1));
+    assert_eq!((s[0].refused, s[4].refused, s[5].refused), (2, 0, 1));
     report::plot_svg(&s, &path, "unanswered").unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text_elements(&svg, "big.txt — 2 puzzles"), 1);
-    assert_eq!(text_elements(&svg, "no answer (2 refused or failed)"), 1);
+    assert_eq!(text_elements(&svg, "no answer (2 refused)"), 1);
     assert_eq!(text_elements(&svg, "no answer (2 timed out)"), 1);
-    assert_eq!(
-        text_elements(&svg, "no answer (1 timed out, 1 refused or failed)"),
-        1
-    );
+    assert_eq!(text_elements(&svg, "no answer (1 timed out, 1 failed)"), 1);
+    assert_eq!(text_elements(&svg, "no answer (1 refused, 1 failed)"), 1);
     assert_eq!(text_elements(&svg, "p90 20.0 µs · 1 unanswered"), 1);
     // Title, caption, and sat's median: the only backend that answered everything.
     assert_eq!(svg.matches("font-weight=\"bold\"").count(), 3, "{svg}");

@@ -2,8 +2,8 @@
 //! time per puzzle on a shared logarithmic axis, over a strip of individual puzzle times.
 //!
 //! Row `i` of every panel is the same backend in the same colour, so a reader compares panels
-//! row by row. Boxes show answered puzzles only; puzzles a backend timed out on or failed
-//! (refused, solver error) are counted beside its row, and a row with no answer says so instead
+//! row by row. Boxes show answered puzzles only; puzzles a backend timed out on, refused or
+//! failed on are counted beside its row, and a row with no answer says so instead
 //! of drawing a box. Within a panel the median printed in bold is the lowest among the backends
 //! that answered every puzzle.
 
@@ -28,8 +28,10 @@ pub struct PlotSeries {
     pub times_us: Vec<f64>,
     /// Puzzles attempted without an answer (timed out, refused, failed): counted, not drawn.
     pub unanswered: usize,
-    /// Of those, the ones that ran out of time (the rest were refused or failed).
+    /// Of those, the ones that ran out of time.
     pub timed_out: usize,
+    /// Of those, the ones the backend refused (size, form, task); the rest failed.
+    pub refused: usize,
 }
 
 impl PlotSeries {
@@ -45,6 +47,7 @@ impl PlotSeries {
             times_us: times.iter().map(|t| t.as_nanos() as f64 / 1000.0).collect(),
             unanswered: 0,
             timed_out: 0,
+            refused: 0,
         }
     }
 
@@ -59,12 +62,11 @@ impl PlotSeries {
             .filter(|(o, _)| o.answered())
             .map(|&(_, t)| t)
             .collect();
+        let count = |outcome| samples.iter().filter(|(o, _)| *o == outcome).count();
         PlotSeries {
             unanswered: samples.len() - answered.len(),
-            timed_out: samples
-                .iter()
-                .filter(|(o, _)| *o == super::Outcome::TimedOut)
-                .count(),
+            timed_out: count(super::Outcome::TimedOut),
+            refused: count(super::Outcome::Refused),
             ..PlotSeries::from_durations(file, backend, &answered)
         }
     }
@@ -138,6 +140,8 @@ struct Grouped {
     unanswered: Vec<Vec<usize>>,
     /// `timed_out[file][backend]`: of those, the ones that ran out of time.
     timed_out: Vec<Vec<usize>>,
+    /// `refused[file][backend]`: of those, the ones the backend refused.
+    refused: Vec<Vec<usize>>,
 }
 
 fn group(series: &[PlotSeries]) -> Grouped {
@@ -146,6 +150,7 @@ fn group(series: &[PlotSeries]) -> Grouped {
     let mut times: HashMap<(usize, usize), Vec<f64>> = HashMap::new();
     let mut missed: HashMap<(usize, usize), usize> = HashMap::new();
     let mut late: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut declined: HashMap<(usize, usize), usize> = HashMap::new();
     let index = |list: &mut Vec<String>, name: &str| {
         list.iter().position(|n| n == name).unwrap_or_else(|| {
             list.push(name.to_string());
@@ -157,6 +162,7 @@ fn group(series: &[PlotSeries]) -> Grouped {
         let b = index(&mut backends, &s.backend);
         *missed.entry((f, b)).or_default() += s.unanswered;
         *late.entry((f, b)).or_default() += s.timed_out;
+        *declined.entry((f, b)).or_default() += s.refused;
         let v = times.entry((f, b)).or_default();
         v.extend(
             s.times_us
@@ -185,13 +191,14 @@ fn group(series: &[PlotSeries]) -> Grouped {
             })
             .collect()
     };
-    let (unanswered, timed_out) = (table(&missed), table(&late));
+    let (unanswered, timed_out, refused) = (table(&missed), table(&late), table(&declined));
     Grouped {
         files,
         backends,
         dists,
         unanswered,
         timed_out,
+        refused,
     }
 }
 
@@ -383,11 +390,17 @@ fn draw_panel(
         ))
         .map_err(plot_err)?;
         let Some(d) = dist else {
-            let what = match (unanswered[b], g.timed_out[f][b]) {
-                (0, _) => "no data".to_string(),
-                (k, t) if t == k => format!("no answer ({k} timed out)"),
-                (k, 0) => format!("no answer ({k} refused or failed)"),
-                (k, t) => format!("no answer ({t} timed out, {} refused or failed)", k - t),
+            let (k, t, r) = (unanswered[b], g.timed_out[f][b], g.refused[f][b]);
+            let what = if k == 0 {
+                "no data".to_string()
+            } else {
+                let kinds = [(t, "timed out"), (r, "refused"), (k - t - r, "failed")];
+                let said: Vec<String> = kinds
+                    .iter()
+                    .filter(|(count, _)| *count > 0)
+                    .map(|(count, kind)| format!("{count} {kind}"))
+                    .collect();
+                format!("no answer ({})", said.join(", "))
             };
             root.draw(&Text::new(
                 what,

@@ -34,6 +34,13 @@ const MAGIC1: &str =
 const CLASH: &str =
     "11...............................................................................";
 
+/// Exit code 2 (bad input or usage) with `words` in the error output.
+fn assert_usage_error(o: &Output, words: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(words), "expected '{words}' in: {err}");
+}
+
 fn data(path: &str) -> String {
     format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -123,31 +130,15 @@ fn missing_file_and_unknown_backend_are_usage_errors() {
         .args(["solve", "/nonexistent/puzzles.txt"])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("/nonexistent/puzzles.txt"));
+    assert_usage_error(&o, "/nonexistent/puzzles.txt");
     let o = run(&["solve", "--cadical-config", "fast"], MAGIC1);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("unknown CaDiCaL configuration 'fast'"),
-        "{}",
-        stderr(&o)
-    );
+    assert_usage_error(&o, "unknown CaDiCaL configuration 'fast'");
     let o = run(&["solve", "--backend", "nosuch"], MAGIC1);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("unknown backend 'nosuch'"),
-        "{}",
-        stderr(&o)
-    );
+    assert_usage_error(&o, "unknown backend 'nosuch'");
     // A backend this build left out says which feature brings it.
     if !cfg!(feature = "cadical") {
         let o = run(&["solve", "--backend", "cadical"], MAGIC1);
-        assert_eq!(o.status.code(), Some(2));
-        assert!(
-            stderr(&o).contains("needs a build with `--features cadical`"),
-            "{}",
-            stderr(&o)
-        );
+        assert_usage_error(&o, "needs a build with `--features cadical`");
     }
 }
 
@@ -167,8 +158,7 @@ fn non_utf8_input_names_line_and_column() {
         .write_all(b"................\n..\xff\n")
         .unwrap();
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("<stdin>:2:3"), "{}", stderr(&o));
+    assert_usage_error(&o, "<stdin>:2:3");
 }
 
 #[test]
@@ -309,8 +299,7 @@ fn encode_writes_dimacs_and_propagate_shrinks_it() {
     assert!(cnf.contains("p cnf 729 0"), "{cnf}");
     assert!(cnf.contains("fixed digits"), "{cnf}");
     let bad = run(&["encode", "--propagate", "--no-simplify"], puzzle);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(stderr(&bad).contains("--propagate"), "{}", stderr(&bad));
+    assert_usage_error(&bad, "--propagate");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_lab::format::{read_counts, read_puzzles, ReadOptions};
+use sudoku_lab::format::{read_puzzles, ReadOptions};
 
 const SETS: &[&str] = &[
     "9x9/17_clue.txt",
@@ -30,15 +30,9 @@ fn parse(c: &mut Criterion) {
             .sample_size(10)
             .measurement_time(Duration::from_secs(3))
             .throughput(Throughput::Bytes(text.len() as u64));
-        if rel.ends_with(".counts") {
-            group.bench_function("read_counts", |b| {
-                b.iter(|| read_counts(black_box(&text), false).len())
-            });
-        } else {
-            group.bench_function("read_puzzles", |b| {
-                b.iter(|| read_puzzles(black_box(&text), &ReadOptions::default()).len())
-            });
-        }
+        group.bench_function("read_puzzles", |b| {
+            b.iter(|| read_puzzles(black_box(&text), &ReadOptions::default()).len())
+        });
         group.finish();
     }
 }

@@ -20,8 +20,13 @@
 //! and column, and reading goes on with the next puzzle. The caller adds the file name and handles
 //! non-UTF-8 input (everything here takes `&str`).
 //!
-//! Also here: [`read_counts`] for the data sets' `puzzle:count[:solution]` files, [`read_weights`]
-//! for `optimize` weights, and the writers [`write_line`], [`write_grid`] and [`write_json`].
+//! A line puzzle may carry its known answer, as in the data sets' `.counts` files:
+//! `puzzle:count[:solution]` (the exact number of solutions, optionally one solution, which must
+//! solve the puzzle) becomes [`Entry::expected`], which `xcheck` and the solving commands hold
+//! every answer against.
+//!
+//! Also here: [`read_weights`] for `optimize` weights, and the writers [`write_line`],
+//! [`write_grid`] and [`write_json`].
 //!
 //! ```
 //! use sudoku_lab::format::{read_puzzles, write_line, ReadOptions};
@@ -38,7 +43,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use crate::check;
 use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
+use crate::task::Expected;
 
 /// Largest side the line format (one symbol per cell) can express.
 pub const MAX_LINE_SIDE: usize = 35;
@@ -93,6 +100,8 @@ pub struct Entry {
     /// 1-based line where the puzzle starts.
     pub line: usize,
     pub puzzle: Puzzle,
+    /// The known answer written after the puzzle (`puzzle:count[:solution]`, line format only).
+    pub expected: Option<Expected>,
 }
 
 /// What is wrong with the input, and where (1-based line and column, in characters).
@@ -251,15 +260,10 @@ pub(crate) fn push_symbols(
             ..*t
         };
         let v = symbol_value(c).ok_or_else(|| {
-            let hint = if c == ':' {
-                " (a `puzzle:count` file? read it with read_counts)"
-            } else {
-                ""
-            };
             ParseError::at(
                 &at,
                 format!(
-                    "bad symbol '{}': expected 1-9, A-Z or an empty marker (. 0 _ ? -){hint}",
+                    "bad symbol '{}': expected 1-9, A-Z or an empty marker (. 0 _ ? -)",
                     c.escape_debug()
                 ),
             )
@@ -490,9 +494,20 @@ fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 fn read_line_puzzle(line: &str, lineno: usize, shapes: &mut Shapes) -> Result<Entry, ParseError> {
     let mut toks = line_tokens(line, lineno);
-    let Some(t) = toks.next() else {
+    let Some(first) = toks.next() else {
         return Err(ParseError::new(lineno, 1, "empty line"));
     };
+    let mut fields = first.text.split(':').scan(first.col, |col, text| {
+        let t = Token {
+            text,
+            col: *col,
+            ..first
+        };
+        *col += text.chars().count() + 1;
+        Some(t)
+    });
+    let t = fields.next().unwrap_or(first);
+    let known: Vec<Token<'_>> = fields.collect();
     let puzzle = line_puzzle(&t, toks.next(), shapes)?;
     if let Some(extra) = toks.next() {
         return Err(ParseError::at(
@@ -503,10 +518,74 @@ fn read_line_puzzle(line: &str, lineno: usize, shapes: &mut Shapes) -> Result<En
             ),
         ));
     }
+    let expected = match known.as_slice() {
+        [] => None,
+        [count] => Some(read_expected(&puzzle, count, None)?),
+        [count, solution] => Some(read_expected(&puzzle, count, Some(solution))?),
+        [_, _, extra, ..] => {
+            return Err(ParseError::new(
+                lineno,
+                extra.col - 1,
+                format!(
+                    "{} ':'-separated fields, expected puzzle:count[:solution]",
+                    known.len() + 1
+                ),
+            ))
+        }
+    };
     Ok(Entry {
         line: lineno,
         puzzle,
+        expected,
     })
+}
+
+/// The `count[:solution]` after a line puzzle. The solution must solve the puzzle (an empty
+/// solution field counts as absent).
+fn read_expected(
+    puzzle: &Puzzle,
+    count: &Token<'_>,
+    solution: Option<&Token<'_>>,
+) -> Result<Expected, ParseError> {
+    let c = count.text.parse::<u64>().map_err(|_| {
+        ParseError::at(
+            count,
+            format!(
+                "bad solution count '{}' after the puzzle (puzzle:count[:solution])",
+                count.text
+            ),
+        )
+    })?;
+    let solution = match solution {
+        Some(s) if !s.text.is_empty() => {
+            let n = puzzle.size();
+            let len = s.text.chars().count();
+            if len != n * n {
+                return Err(ParseError::at(
+                    s,
+                    format!("the solution has {len} symbols, expected {}", n * n),
+                ));
+            }
+            let mut cells = Vec::with_capacity(n * n);
+            push_symbols(s, n, &mut cells)?;
+            let grid = Grid::new(n, cells);
+            check::verify(puzzle, &grid).map_err(|e| {
+                ParseError::at(
+                    s,
+                    format!("the solution given does not solve the puzzle: {e}"),
+                )
+            })?;
+            if c == 0 {
+                return Err(ParseError::at(
+                    count,
+                    "a solution is given but the count says there is none",
+                ));
+            }
+            Some(grid)
+        }
+        _ => None,
+    };
+    Ok(Expected { count: c, solution })
 }
 
 /// A line puzzle from its symbols token and, for a jigsaw, its region-labels token.
@@ -524,7 +603,7 @@ fn line_puzzle(
         return Puzzle::new(shape, givens).map_err(|e| model_error(t, e));
     }
     // Slow path, with a precise error.
-    // Report a foreign character before a length that it may explain (`puzzle:count`).
+    // Report a foreign character before a length that it may explain.
     if let Some((i, (b, _))) = t
         .text
         .char_indices()
@@ -732,6 +811,7 @@ fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry
     Ok(Entry {
         line: first.line,
         puzzle: Puzzle::new(shape, givens).map_err(|e| model_error(&first, e))?,
+        expected: None,
     })
 }
 
@@ -880,6 +960,7 @@ fn json_board(
     result.map(|puzzle| Entry {
         line: start.line,
         puzzle,
+        expected: None,
     })
 }
 
@@ -955,90 +1036,7 @@ fn json_board_inner(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Counts and weights files
-
-/// One line of a `puzzle:count[:solution]` file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CountEntry {
-    pub line: usize,
-    pub puzzle: Puzzle,
-    /// The exact number of solutions.
-    pub count: u64,
-    /// A solution, when given (an empty third field counts as absent).
-    pub solution: Option<Grid>,
-}
-
-/// Reads a `puzzle:count[:solution]` file (line-format puzzles, as in the data sets' `.counts`).
-pub fn read_counts(text: &str, diagonals: bool) -> Vec<Result<CountEntry, ParseError>> {
-    let mut shapes = Shapes::new(diagonals);
-    content_lines(text)
-        .map(|(i, l)| read_count_line(l, i, &mut shapes))
-        .collect()
-}
-
-fn read_count_line(
-    line: &str,
-    lineno: usize,
-    shapes: &mut Shapes,
-) -> Result<CountEntry, ParseError> {
-    let t = line_tokens(line, lineno)
-        .next()
-        .ok_or_else(|| ParseError::new(lineno, 1, "empty line"))?;
-    if t.text.len() != line.trim().len() {
-        return Err(ParseError::new(
-            lineno,
-            t.end_col(),
-            "expected puzzle:count[:solution] with no spaces",
-        ));
-    }
-    let mut fields = vec![];
-    let mut col = t.col;
-    for f in t.text.split(':') {
-        fields.push(Token { text: f, col, ..t });
-        col += f.chars().count() + 1;
-    }
-    if !(2..=3).contains(&fields.len()) {
-        return Err(ParseError::at(
-            &t,
-            format!(
-                "{} ':'-separated fields, expected puzzle:count[:solution]",
-                fields.len()
-            ),
-        ));
-    }
-    let puzzle = line_puzzle(&fields[0], None, shapes)?;
-    let count = fields[1].text.parse::<u64>().map_err(|_| {
-        ParseError::at(
-            &fields[1],
-            format!("bad solution count '{}'", fields[1].text),
-        )
-    })?;
-    let solution = match fields.get(2) {
-        Some(s) if !s.text.is_empty() => {
-            let n = puzzle.size();
-            if s.text.chars().count() != n * n {
-                return Err(ParseError::at(
-                    s,
-                    format!(
-                        "solution has {} symbols, expected {}",
-                        s.text.chars().count(),
-                        n * n
-                    ),
-                ));
-            }
-            let mut cells = Vec::with_capacity(n * n);
-            push_symbols(s, n, &mut cells)?;
-            Some(Grid::new(n, cells))
-        }
-        _ => None,
-    };
-    Ok(CountEntry {
-        line: lineno,
-        puzzle,
-        count,
-        solution,
-    })
-}
+// Weights files
 
 /// Reads a weights file for a grid of side `n`: `n` rows of `n` integers (whitespace-separated,
 /// `#` comments and blank lines skipped).

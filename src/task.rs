@@ -93,6 +93,56 @@ impl Answer {
             _ => None,
         }
     }
+    /// A short description for reports: the status, the count (`>=` for "at least") or the
+    /// score (with "(optimal)" or "(not proved)").
+    pub fn summary(&self) -> String {
+        match self {
+            Answer::Counted {
+                count, complete, ..
+            } => format!("{}{count}", if *complete { "" } else { ">=" }),
+            Answer::Optimum { score, proved, .. } => {
+                let how = if *proved { "optimal" } else { "not proved" };
+                format!("{score} ({how})")
+            }
+            a => a.status().to_string(),
+        }
+    }
+}
+
+/// A known answer that comes with a puzzle (the `puzzle:count[:solution]` lines of the data
+/// sets' `.counts` files): its exact number of solutions and, optionally, one solution. Any
+/// answer can be held against it, whatever the task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expected {
+    pub count: u64,
+    /// A solution of the puzzle (the reader checks that it is one).
+    pub solution: Option<Grid>,
+}
+
+impl Expected {
+    /// How `answer` contradicts the known answer, if it does: its count (exact, or "at least")
+    /// against the known count, the existence of a grid against a count of 0, and a grid against
+    /// the known solution when that solution is the only one.
+    pub fn contradiction(&self, answer: &Answer) -> Option<String> {
+        let count_ok = match answer.count() {
+            Some((c, true)) => c == self.count,
+            Some((c, false)) => self.count >= c,
+            None => answer.grid().is_none() || self.count > 0,
+        };
+        if !count_ok {
+            return Some(match self.count {
+                0 => "expected no solution".to_string(),
+                1 => "expected exactly 1 solution".to_string(),
+                c => format!("expected exactly {c} solutions"),
+            });
+        }
+        match (&self.solution, answer.grid()) {
+            (Some(s), Some(g)) if self.count == 1 && s != g => {
+                Some("expected the one solution the input gives, a different grid".to_string())
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Why a task produced no answer.
@@ -175,5 +225,88 @@ pub fn run(
                 bound,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(k: u16) -> Grid {
+        Grid::new(1, vec![k])
+    }
+    fn known(count: u64, solution: Option<u16>) -> Expected {
+        Expected {
+            count,
+            solution: solution.map(g),
+        }
+    }
+    fn counted(count: u64, complete: bool) -> Answer {
+        Answer::Counted {
+            count,
+            complete,
+            first: g(1),
+        }
+    }
+
+    #[test]
+    fn counts_are_held_against_the_known_count() {
+        let three = known(3, None);
+        assert_eq!(three.contradiction(&counted(3, true)), None);
+        assert_eq!(three.contradiction(&counted(2, false)), None); // "at least 2"
+        assert_eq!(three.contradiction(&counted(3, false)), None);
+        let msg = three.contradiction(&counted(2, true)).unwrap();
+        assert_eq!(msg, "expected exactly 3 solutions");
+        assert!(three.contradiction(&counted(4, false)).is_some());
+        assert!(three.contradiction(&Answer::NoSolution).is_some());
+        assert!(three.contradiction(&Answer::Unique(g(1))).is_some());
+        assert_eq!(three.contradiction(&Answer::Multiple(g(1), g(2))), None);
+        assert_eq!(three.contradiction(&Answer::Solved(g(1))), None);
+    }
+
+    #[test]
+    fn none_and_unique_against_the_known_count() {
+        let none = known(0, None);
+        assert_eq!(none.contradiction(&Answer::NoSolution), None);
+        let msg = none.contradiction(&Answer::Solved(g(1))).unwrap();
+        assert_eq!(msg, "expected no solution");
+        let optimum = Answer::Optimum {
+            score: 1,
+            grid: g(1),
+            proved: true,
+            bound: None,
+        };
+        assert!(none.contradiction(&optimum).is_some());
+        let one = known(1, None);
+        assert_eq!(one.contradiction(&Answer::Unique(g(1))), None);
+        assert!(one.contradiction(&Answer::Multiple(g(1), g(2))).is_some());
+        assert!(one.contradiction(&Answer::NoSolution).is_some());
+    }
+
+    #[test]
+    fn the_only_solution_must_be_the_grid_returned() {
+        let one = known(1, Some(1));
+        assert_eq!(one.contradiction(&Answer::Solved(g(1))), None);
+        assert_eq!(one.contradiction(&Answer::Unique(g(1))), None);
+        let msg = one.contradiction(&Answer::Unique(g(2))).unwrap();
+        assert!(msg.contains("a different grid"), "{msg}");
+        assert!(one.contradiction(&Answer::Solved(g(2))).is_some());
+        // With several solutions, the one given is just one of them.
+        let two = known(2, Some(1));
+        assert_eq!(two.contradiction(&Answer::Solved(g(2))), None);
+    }
+
+    #[test]
+    fn summaries() {
+        assert_eq!(counted(5, false).summary(), ">=5");
+        assert_eq!(counted(5, true).summary(), "5");
+        assert_eq!(Answer::NoSolution.summary(), "none");
+        let optimum = Answer::Optimum {
+            score: 7,
+            grid: g(1),
+            proved: false,
+            bound: Some(9),
+        };
+        assert_eq!(optimum.summary(), "7 (not proved)");
     }
 }

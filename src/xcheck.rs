@@ -15,12 +15,16 @@
 //! A time-out, or a refusal (the backend cannot take this puzzle or task: `dfs` above 64×64,
 //! `isotope` anything but `solve` on a cyclic-pattern grid), is neither a disagreement nor a
 //! failure: both leave the comparison to the backends that answered, and are counted apart.
+//!
+//! A puzzle read with a known answer (`puzzle:count[:solution]`, [`Expected`]) brings one more
+//! voice: [`verdict`] holds every answer against it too, and a contradiction is a disagreement
+//! (either the data or the backend is wrong; the row says which answers were given).
 
 use std::time::{Duration, Instant};
 
 use crate::backend::{Backend, BackendError, Limits};
 use crate::model::Puzzle;
-use crate::task::{self, Answer, RunError, Task};
+use crate::task::{self, Answer, Expected, RunError, Task};
 
 /// One backend's result on one puzzle.
 #[derive(Debug, Clone)]
@@ -41,25 +45,10 @@ impl BackendRun {
             Err(RunError::Backend(BackendError::Unsupported(_)))
         )
     }
-    /// A short description of what the backend said, for reports.
+    /// A short description of what the backend said, for reports ([`Answer::summary`]).
     pub fn said(&self) -> String {
         match &self.result {
-            Ok(Answer::Counted {
-                count, complete, ..
-            }) => {
-                format!("{}{count}", if *complete { "" } else { ">=" })
-            }
-            Ok(Answer::Optimum { score, proved, .. }) => {
-                format!(
-                    "{score}{}",
-                    if *proved {
-                        " (optimal)"
-                    } else {
-                        " (not proved)"
-                    }
-                )
-            }
-            Ok(a) => a.status().to_string(),
+            Ok(a) => a.summary(),
             Err(e) => format!("error: {e}"),
         }
     }
@@ -96,6 +85,43 @@ pub fn run_all(
             }
         })
         .collect()
+}
+
+/// [`compare`], then, when the puzzle comes with a known answer, every answer against it: a
+/// backend that contradicts it is a disagreement even when all the backends agree.
+pub fn verdict(task: Task, runs: &[BackendRun], expected: Option<&Expected>) -> Verdict {
+    let verdict = compare(task, runs);
+    let Some(expected) = expected else {
+        return verdict;
+    };
+    if verdict != Verdict::Agreed {
+        return verdict;
+    }
+    // Backends grouped by how they contradict the known answer.
+    let mut wrong: Vec<(String, Vec<String>)> = Vec::new();
+    for r in runs {
+        let Some(why) = r
+            .result
+            .as_ref()
+            .ok()
+            .and_then(|a| expected.contradiction(a))
+        else {
+            continue;
+        };
+        let said = format!("{} said {}", r.backend, r.said());
+        match wrong.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, who)) => who.push(said),
+            None => wrong.push((why, vec![said])),
+        }
+    }
+    if wrong.is_empty() {
+        return Verdict::Agreed;
+    }
+    let parts: Vec<String> = wrong
+        .into_iter()
+        .map(|(why, who)| format!("{why}, but {}", who.join(", ")))
+        .collect();
+    Verdict::Disagreement(parts.join("; "))
 }
 
 /// Compares the answers of several backends to the same task on the same puzzle.
@@ -224,6 +250,35 @@ mod tests {
             result,
             time: Duration::ZERO,
         }
+    }
+
+    #[test]
+    fn a_known_answer_is_one_more_voice() {
+        let known = Expected {
+            count: 0,
+            solution: None,
+        };
+        let runs = [
+            run("a", Ok(Answer::Solved(g(1)))),
+            run("b", Ok(Answer::Solved(g(1)))),
+            run("c", Err(RunError::Backend(BackendError::TimedOut))),
+        ];
+        assert_eq!(verdict(Task::Solve, &runs, None), Verdict::Agreed);
+        assert_eq!(
+            verdict(Task::Solve, &runs, Some(&known)),
+            Verdict::Disagreement("expected no solution, but a said solved, b said solved".into())
+        );
+        let runs = [run("a", Ok(Answer::NoSolution))];
+        assert_eq!(verdict(Task::Solve, &runs, Some(&known)), Verdict::Agreed);
+        // A disagreement between backends is reported as such first.
+        let runs = [
+            run("a", Ok(Answer::Solved(g(1)))),
+            run("b", Ok(Answer::NoSolution)),
+        ];
+        let Verdict::Disagreement(d) = verdict(Task::Solve, &runs, Some(&known)) else {
+            panic!("not a disagreement");
+        };
+        assert!(d.starts_with("b found no solution"), "{d}");
     }
 
     #[test]

@@ -256,6 +256,88 @@ fn xcheck_counts_refusals_apart_from_failures() {
     assert_eq!(row("isotope"), ["1", "1", "1", "0", "0", "0"], "{out}");
 }
 
+/// Line puzzles may carry their known answer (`puzzle:count[:solution]`, as in the data sets'
+/// `.counts` files); every command holds its answers against it.
+#[test]
+fn known_answers_in_the_input_are_checked() {
+    let counts = data("9x9/test_puzzles.counts");
+    let o = run(&["count", &counts], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 43);
+    let o = run(
+        &[
+            "xcheck",
+            "--task",
+            "unique",
+            "--backends",
+            "dfs,dlx,sat",
+            &counts,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("43 puzzles, task unique: 0 disagreements"));
+
+    // This puzzle has 3 solutions; the input claims 4.
+    let three = "8.........95.......67.........472968...913245...856137....9.716...6.8492......583";
+    let wrong = format!("# known answers\n{three}:4\n");
+    let o = run(&["count", "-"], &wrong);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "3\n", "the answer is still printed");
+    assert!(
+        stderr(&o).contains("<stdin>:2:1: wrong answer: dfs said 3; expected exactly 4 solutions"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(
+        &[
+            "xcheck",
+            "--task",
+            "count",
+            "--backends",
+            "dfs,dlx,sat",
+            "-",
+        ],
+        &wrong,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let expected_row = "disagreement: puzzle 1 (<stdin>:2): expected exactly 4 solutions, \
+                        but dfs said 3, dlx said 3, sat said 3";
+    assert!(stdout(&o).contains(expected_row), "{}", stdout(&o));
+    // `unique` on the empty 4×4 (288 solutions) claimed to have one.
+    let empty = format!("{}:1:1234341221434321\n", ".".repeat(16));
+    let o = run(&["unique", "--backend", "dlx", "-"], &empty);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("dlx said multiple; expected exactly 1 solution"),
+        "{}",
+        stderr(&o)
+    );
+    // bench: `agreed` counts the answers that match the known ones.
+    let both = format!("{three}:3\n{three}:4\n");
+    let o = run(
+        &["bench", "--backends", "dfs", "--task", "count", "-"],
+        &both,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("<stdin>:2:1: wrong answer: dfs said 3"));
+    let row: Vec<String> = stdout(&o)
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some("dfs"))
+        .unwrap()
+        .split_whitespace()
+        .skip(3)
+        .take(3)
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        row,
+        ["2", "2", "1"],
+        "puzzles answered agreed: {}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn backends_lists_every_compiled_backend() {
     let o = bin().arg("backends").output().unwrap();

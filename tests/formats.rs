@@ -10,11 +10,11 @@ use proptest::prelude::*;
 use sudoku_lab::backend::Limits;
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format::{
-    self, detect, read_counts, read_puzzles, read_weights, write_grid, write_json, write_line,
-    Entry, Format, ParseError, ReadOptions,
+    self, detect, read_puzzles, read_weights, write_grid, write_json, write_line, Entry, Format,
+    ParseError, ReadOptions,
 };
 use sudoku_lab::model::{Grid, Puzzle, Regions, Value, Weights};
-use sudoku_lab::task::{self, Answer, Task};
+use sudoku_lab::task::{self, Answer, Expected, Task};
 
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -64,7 +64,8 @@ fn digits(s: &str) -> Grid {
 // Good files
 
 /// `(file under tests/data/formats, format detected, puzzles, side)`; every file there must be
-/// listed (`.counts` and weights files are read by their own readers below).
+/// listed (`.counts` files, line puzzles with known answers, and weights files are checked
+/// below).
 const FILES: &[(&str, Format, usize, usize)] = &[
     ("line_9x9.txt", Format::Line, 7, 9),
     ("line_jigsaw.txt", Format::Line, 1, 9),
@@ -104,11 +105,9 @@ fn every_format_file_reads_as_expected() {
             .to_string();
         let text = fs::read_to_string(&path).unwrap();
         if rel.ends_with(".counts") {
-            let entries: Vec<_> = read_counts(&text, false)
-                .into_iter()
-                .map(|r| r.unwrap_or_else(|e| panic!("{rel}: {e}")))
-                .collect();
+            let entries = all_ok(&text, &auto());
             assert!(!entries.is_empty(), "{rel}");
+            assert!(entries.iter().all(|e| e.expected.is_some()), "{rel}");
             continue;
         }
         if rel.starts_with("weights") {
@@ -226,26 +225,39 @@ fn plain_judge_inputs_are_puzzles_too() {
 
 #[test]
 fn counts_file_agrees_with_the_solver() {
-    let entries: Vec<_> = read_counts(&read("formats/test_puzzles.counts"), false)
-        .into_iter()
-        .map(Result::unwrap)
-        .collect();
+    let entries = all_ok(&read("formats/test_puzzles.counts"), &auto());
     assert_eq!(entries.len(), 43);
-    assert!(entries.iter().any(|e| e.count == 0) && entries.iter().any(|e| e.count > 1));
+    let known = |e: &Entry| e.expected.clone().unwrap();
+    assert!(entries.iter().any(|e| known(e).count == 0));
+    assert!(entries.iter().any(|e| known(e).count > 1));
     for e in &entries {
-        let limit = e.count + 1;
-        let answer = solve(&e.puzzle, Task::Count { limit });
-        assert_eq!(answer.count(), Some((e.count, true)), "line {}", e.line);
-        if let (Some(sol), 1) = (&e.solution, e.count) {
+        let Expected { count, solution } = known(e);
+        let answer = solve(&e.puzzle, Task::Count { limit: count + 1 });
+        assert_eq!(answer.count(), Some((count, true)), "line {}", e.line);
+        if let (Some(sol), 1) = (&solution, count) {
             assert_eq!(answer.grid(), Some(sol), "line {}", e.line);
         }
+        assert_eq!(known(e).contradiction(&answer), None, "line {}", e.line);
     }
-    let serg = read_counts(
+    // serg_benchmark's form: an empty solution field.
+    let serg = all_ok(
         "8.........95.......76.........426798...571243...893165......916....3.487....1.532:872:\n",
-        false,
+        &auto(),
     );
-    assert_eq!(serg[0].as_ref().unwrap().count, 872);
-    assert_eq!(serg[0].as_ref().unwrap().solution, None);
+    assert_eq!(
+        serg[0].expected,
+        Some(Expected {
+            count: 872,
+            solution: None
+        })
+    );
+    // A puzzle without a known answer on the next line of the same file.
+    let mixed = all_ok(
+        &format!("{}:288\n{}\n", ".".repeat(16), ".".repeat(16)),
+        &auto(),
+    );
+    assert_eq!(mixed[0].expected.as_ref().map(|k| k.count), Some(288));
+    assert_eq!(mixed[1].expected, None);
 }
 
 #[test]
@@ -305,8 +317,6 @@ fn bad_symbol() {
     assert!(e.message.contains("'*'"), "{e}");
     let e = one_err("1 2 3 4\n3 4 1 2\n2 1 x 3\n4 3 2 1\n", &auto());
     assert_eq!((e.line, e.col), (3, 5), "{e}");
-    let e = one_err(&format!("{}:1\n", ".".repeat(81)), &auto());
-    assert!(e.message.contains("read_counts"), "{e}");
 }
 
 #[test]
@@ -446,11 +456,32 @@ fn bad_weights_and_counts() {
         (e.line, e.col) == (2, 3) && e.message.contains("too large"),
         "{e}"
     );
-    let bad_count = format!("# c\n{}:many\n", ".".repeat(81));
-    let e = read_counts(&bad_count, false).remove(0).unwrap_err();
-    assert_eq!((e.line, e.col), (2, 83), "{e}");
-    let bad_solution = format!("{}:1:123\n", ".".repeat(81));
-    assert!(read_counts(&bad_solution, false).remove(0).is_err());
+}
+
+#[test]
+fn bad_known_answer() {
+    let at = |text: &str| {
+        let e = one_err(text, &auto());
+        ((e.line, e.col), e.message)
+    };
+    let empty = ".".repeat(16);
+    let (pos, msg) = at(&format!("# c\n{}:many\n", ".".repeat(81)));
+    assert_eq!(pos, (2, 83), "{msg}");
+    assert!(msg.contains("bad solution count 'many'"), "{msg}");
+    let (pos, msg) = at(&format!("{empty}:1:123\n"));
+    assert_eq!(pos, (1, 20), "{msg}");
+    assert!(msg.contains("3 symbols, expected 16"), "{msg}");
+    // A grid that is not a solution of the puzzle: rows repeat.
+    let (pos, msg) = at(&format!("{empty}:1:{}\n", "1234".repeat(4)));
+    assert_eq!(pos, (1, 20), "{msg}");
+    assert!(msg.contains("does not solve the puzzle"), "{msg}");
+    // A solution next to a count of 0.
+    let (pos, msg) = at(&format!("{empty}:0:1234341221434321\n"));
+    assert_eq!(pos, (1, 18), "{msg}");
+    assert!(msg.contains("count says there is none"), "{msg}");
+    let (pos, msg) = at(&format!("{empty}:1:1234341221434321:x\n"));
+    assert_eq!(pos, (1, 36), "{msg}");
+    assert!(msg.contains("4 ':'-separated fields"), "{msg}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -525,7 +556,6 @@ proptest! {
         for format in [None, Some(Format::Line), Some(Format::Grid), Some(Format::Json)] {
             let _ = read_puzzles(&text, &ReadOptions { format, diagonals });
         }
-        let _ = read_counts(&text, diagonals);
         for n in [1, 2, 4, 9] {
             let _ = read_weights(&text, n);
         }

@@ -13,7 +13,7 @@ use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::format::{self, ReadOptions};
 use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
 use sudoku_lab::report::Outcome;
-use sudoku_lab::task::{self, Answer, RunError, Task};
+use sudoku_lab::task::{self, Answer, Expected, RunError, Task};
 
 use super::UsageError;
 
@@ -192,6 +192,17 @@ pub struct Item {
     /// 1-based line where the puzzle starts.
     pub line: usize,
     pub puzzle: Puzzle,
+    /// The known answer the input gave with the puzzle (`puzzle:count[:solution]`).
+    pub expected: Option<Expected>,
+}
+
+impl Item {
+    /// When `answer` (from `backend`) contradicts the known answer given with the puzzle, what
+    /// to report: "dfs said 2; expected: the puzzle has exactly 3 solutions".
+    pub fn wrong_answer(&self, backend: &str, answer: &Answer) -> Option<String> {
+        let why = self.expected.as_ref()?.contradiction(answer)?;
+        Some(format!("{backend} said {}; {why}", answer.summary()))
+    }
 }
 
 /// Reads every puzzle of every file (standard input when `files` is empty), attaching weights
@@ -255,6 +266,7 @@ pub fn each_puzzle(
                 file: name.clone(),
                 line: entry.line,
                 puzzle,
+                expected: entry.expected,
             });
         }
     }
@@ -293,6 +305,11 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
             let text_out = match &result {
                 Ok(answer) => {
                     fill_record(&mut record, answer);
+                    if let Some(wrong) = item.wrong_answer(backend.name(), answer) {
+                        eprintln!("{}:{}:1: wrong answer: {wrong}", item.file, item.line);
+                        outcomes.failed = true;
+                        record.error = Some(format!("wrong answer: {wrong}"));
+                    }
                     text_answer(answer, config.grid_output)
                 }
                 Err(e) => {

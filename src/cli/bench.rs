@@ -73,7 +73,18 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                 let result = task::run(b.as_ref(), &item.puzzle, config.task, &limits);
                 let time = start.elapsed();
                 let outcome = match &result {
-                    Ok(_) => Outcome::Answered,
+                    // With a known answer, `agreed` counts the answers that match it.
+                    Ok(answer) => match item.wrong_answer(b.name(), answer) {
+                        None if item.expected.is_some() => Outcome::Agreed,
+                        None => Outcome::Answered,
+                        Some(wrong) => {
+                            let msg =
+                                format!("{}:{}:1: wrong answer: {wrong}\n", item.file, item.line);
+                            pb.suspend(|| eprint!("{msg}"));
+                            tally.failed = true;
+                            Outcome::Disagreed
+                        }
+                    },
                     Err(e) => {
                         let msg = format!("{}:{}:1: {}: {e}\n", item.file, item.line, b.name());
                         pb.suspend(|| eprint!("{msg}"));

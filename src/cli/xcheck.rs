@@ -101,7 +101,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                         }
                         let runs =
                             xcheck::run_all(backends, &item.puzzle, config.task, config.timeout);
-                        let verdict = xcheck::compare(config.task, &runs);
+                        let verdict = xcheck::verdict(config.task, &runs, item.expected.as_ref());
                         let _ = tx.send((i, runs, verdict));
                     });
             })

@@ -125,6 +125,18 @@ fn a_bad_puzzle_is_reported_with_its_location_and_the_batch_goes_on() {
 }
 
 #[test]
+fn an_input_without_puzzles_is_said_so() {
+    let o = run(&["solve"], "# only a comment\n\n");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("warning: <stdin>: no puzzle in this input"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn missing_file_and_unknown_backend_are_usage_errors() {
     let o = bin()
         .args(["solve", "/nonexistent/puzzles.txt"])

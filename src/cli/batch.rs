@@ -228,7 +228,11 @@ pub fn each_puzzle(
                 continue;
             }
         };
-        for entry in format::read_puzzles(&text, read) {
+        let entries = format::read_puzzles(&text, read);
+        if entries.is_empty() {
+            eprintln!("sudoku-lab: warning: {name}: no puzzle in this input");
+        }
+        for entry in entries {
             index += 1;
             let entry = match entry {
                 Ok(e) => e,

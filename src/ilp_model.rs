@@ -18,9 +18,10 @@
 //! whole grid, givens included.
 
 use crate::model::{Grid, Puzzle, Value};
+use crate::propagate::{Candidates, Level};
 
-/// Largest side the integer program is built for (candidate sets are `u64` masks; a side-64 grid
-/// already has 262,144 variables, far past what the solvers handle quickly).
+/// Largest side the integer program is built for (a side-64 grid already has 262,144 variables,
+/// far past what the solvers handle quickly).
 pub const MAX_SIDE: usize = 64;
 
 /// How much is removed from the program before it is handed to a solver.
@@ -111,10 +112,15 @@ impl IlpModel {
             true => Some(puzzle.weights().ok_or(ModelBuildError::NoWeights)?),
             false => None,
         };
-        let mut c = Candidates::new(puzzle)?;
-        if reduction == Reduction::Singles {
-            c.propagate_singles()?;
+        let level = match reduction {
+            Reduction::Givens => Level::Givens,
+            Reduction::Singles => Level::Singles,
+        };
+        let c = Candidates::new(puzzle, level);
+        if let Some(why) = c.contradiction() {
+            return Err(ModelBuildError::Infeasible(why.to_string()));
         }
+        let fixed = c.fixed();
         let shape = puzzle.shape();
 
         // Variables, grouped by cell in ascending digit order.
@@ -122,11 +128,11 @@ impl IlpModel {
         let mut var_of = vec![u32::MAX; n * n * n];
         let mut rows = Vec::new();
         for cell in 0..n * n {
-            if c.values[cell] != 0 {
+            if fixed[cell] != 0 {
                 continue;
             }
             let first = vars.len() as u32;
-            for digit in bits(c.cand[cell]) {
+            for digit in c.digits(cell) {
                 var_of[cell * n + digit as usize - 1] = vars.len() as u32;
                 vars.push(XVar {
                     cell: cell as u32,
@@ -139,7 +145,7 @@ impl IlpModel {
             });
         }
         for (h, cells) in shape.houses().enumerate() {
-            for digit in bits(c.full & !c.used[h]) {
+            for digit in (1..=n as Value).filter(|&d| !c.placed_in(h, d)) {
                 let vs: Vec<u32> = cells
                     .iter()
                     .map(|&cell| var_of[cell as usize * n + digit as usize - 1])
@@ -163,11 +169,11 @@ impl IlpModel {
         let objective = weights.map(|w| {
             let w = w.as_slice();
             let free_w = (0..n * n)
-                .filter(|&cell| c.values[cell] == 0)
+                .filter(|&cell| fixed[cell] == 0)
                 .map(|cell| w[cell]);
             let w_min = free_w.min().unwrap_or(0);
-            let fixed_score: i64 = (0..n * n).map(|cell| w[cell] * c.values[cell] as i64).sum();
-            let fixed_digits: i64 = c.values.iter().map(|&v| v as i64).sum();
+            let fixed_score: i64 = (0..n * n).map(|cell| w[cell] * fixed[cell] as i64).sum();
+            let fixed_digits: i64 = fixed.iter().map(|&v| v as i64).sum();
             let all_digits = (n * n * (n + 1) / 2) as i64;
             IlpObjective {
                 coef: vars
@@ -179,7 +185,7 @@ impl IlpModel {
         });
         Ok(IlpModel {
             n,
-            fixed: c.values,
+            fixed: fixed.to_vec(),
             vars,
             rows,
             objective,
@@ -244,141 +250,6 @@ impl IlpModel {
                 g[x.cell as usize] == x.digit
             })
             .collect()
-    }
-}
-
-/// Ascending digits whose bit (`digit − 1`) is set in `mask`.
-fn bits(mut mask: u64) -> impl Iterator<Item = Value> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let d = mask.trailing_zeros() as Value + 1;
-            mask &= mask - 1;
-            d
-        })
-    })
-}
-
-/// Candidate digits of every cell (bit `d − 1` for digit `d`), and the digits placed per house.
-struct Candidates<'a> {
-    puzzle: &'a Puzzle,
-    full: u64,
-    values: Vec<Value>,
-    cand: Vec<u64>,
-    used: Vec<u64>,
-}
-
-impl<'a> Candidates<'a> {
-    /// Places the givens; errors when two givens clash or a free cell has no candidate.
-    fn new(puzzle: &'a Puzzle) -> Result<Candidates<'a>, ModelBuildError> {
-        let n = puzzle.size();
-        let shape = puzzle.shape();
-        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let mut used = vec![0u64; shape.house_count()];
-        for (cell, &v) in puzzle.givens().iter().enumerate() {
-            if v == 0 {
-                continue;
-            }
-            for &h in shape.houses_of(cell) {
-                let bit = 1u64 << (v - 1);
-                if used[h as usize] & bit != 0 {
-                    return Err(ModelBuildError::Infeasible(format!(
-                        "the given {v} appears twice in {}",
-                        shape.house_name(h as usize)
-                    )));
-                }
-                used[h as usize] |= bit;
-            }
-        }
-        let mut c = Candidates {
-            puzzle,
-            full,
-            values: puzzle.givens().to_vec(),
-            cand: vec![0; n * n],
-            used,
-        };
-        for cell in 0..n * n {
-            if c.values[cell] == 0 {
-                let taken = shape
-                    .houses_of(cell)
-                    .iter()
-                    .fold(0, |m, &h| m | c.used[h as usize]);
-                c.cand[cell] = full & !taken;
-                c.no_candidate(cell)?;
-            }
-        }
-        Ok(c)
-    }
-
-    fn no_candidate(&self, cell: usize) -> Result<(), ModelBuildError> {
-        if self.values[cell] == 0 && self.cand[cell] == 0 {
-            let n = self.puzzle.size();
-            return Err(ModelBuildError::Infeasible(format!(
-                "row {}, column {} has no digit left",
-                cell / n + 1,
-                cell % n + 1
-            )));
-        }
-        Ok(())
-    }
-
-    /// Fixes `digit` in `cell` and removes it from the candidates of the cell's peers.
-    fn place(&mut self, cell: usize, digit: Value) -> Result<(), ModelBuildError> {
-        let shape = self.puzzle.shape();
-        let bit = 1u64 << (digit - 1);
-        self.values[cell] = digit;
-        self.cand[cell] = 0;
-        for &h in shape.houses_of(cell) {
-            self.used[h as usize] |= bit;
-            for &peer in shape.house(h as usize) {
-                let peer = peer as usize;
-                if self.cand[peer] & bit != 0 {
-                    self.cand[peer] &= !bit;
-                    self.no_candidate(peer)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Naked and hidden singles until nothing changes.
-    fn propagate_singles(&mut self) -> Result<(), ModelBuildError> {
-        let shape = self.puzzle.shape();
-        let cells = self.values.len();
-        loop {
-            let mut changed = false;
-            for cell in 0..cells {
-                let m = self.cand[cell];
-                if self.values[cell] == 0 && m.count_ones() == 1 {
-                    self.place(cell, m.trailing_zeros() as Value + 1)?;
-                    changed = true;
-                }
-            }
-            for h in 0..shape.house_count() {
-                for digit in bits(self.full & !self.used[h]) {
-                    let bit = 1u64 << (digit - 1);
-                    let mut places = shape
-                        .house(h)
-                        .iter()
-                        .filter(|&&c| self.cand[c as usize] & bit != 0);
-                    match (places.next(), places.next()) {
-                        (None, _) => {
-                            return Err(ModelBuildError::Infeasible(format!(
-                                "{digit} has no place left in {}",
-                                shape.house_name(h)
-                            )))
-                        }
-                        (Some(&c), None) => {
-                            self.place(c as usize, digit)?;
-                            changed = true;
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            if !changed {
-                return Ok(());
-            }
-        }
     }
 }
 

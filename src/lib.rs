@@ -27,6 +27,7 @@ pub mod ilp_model;
 pub mod judge;
 pub mod lp_writer;
 pub mod model;
+pub mod propagate;
 pub mod report;
 pub mod sat;
 pub mod task;

@@ -1,15 +1,12 @@
 //! `dlx`: Sudoku as exact cover, solved by the generic dancing-links engine in
 //! [`crate::exact_cover`].
 //!
-//! Before the matrix is built, grids up to 64×64 get a *singles pass* on candidate bitmasks: from
-//! the givens, a cell left with one candidate is placed (naked single), a digit left with one
-//! cell in a house is placed there (hidden single), and when the cells of a house that can hold a
-//! digit all lie in another house too, the digit is removed from that house's other cells
-//! (locked candidates), until nothing changes. A contradiction found there (a cell or a house
-//! digit with no place left) means no solution without any search. The givens and the placed
-//! singles together are the *fixed* cells; solutions are reported as full grids including them,
-//! and `optimize` scores them as part of its base. Larger grids skip the pass: only the givens
-//! are fixed.
+//! Before the matrix is built, a *singles pass* ([`crate::propagate`], shared with `sat` and
+//! `ilp`): naked and hidden singles and locked candidates, until nothing changes. A
+//! contradiction found there (a cell or a house digit with no place left) means no solution
+//! without any search. The givens and the placed singles together are the *fixed* cells;
+//! solutions are reported as full grids including them, and `optimize` scores them as part of
+//! its base.
 //!
 //! Rows are the `(cell, digit)` placements still possible: one per remaining candidate of each
 //! open cell. Primary columns are one per open cell ("filled once") and one per `(house, digit)`
@@ -34,7 +31,8 @@
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
 use crate::generate::GenRng;
-use crate::model::{Grid, Puzzle, Shape, Value};
+use crate::model::{Grid, Puzzle, Value};
+use crate::propagate::{Candidates, Level};
 
 /// Node budget of the first run of a one-solution search (see [`Dlx::solve_with_restarts`]).
 const RESTART_NODES: u64 = 2_000;
@@ -88,330 +86,6 @@ impl Instance {
             cells[cell as usize] = digit;
         }
         Grid::new(n, cells)
-    }
-}
-
-/// Candidate digits of every open cell, and the digits already placed in every house.
-enum Candidates<'p> {
-    /// `n ≤ 64`: one mask per cell and per house after the singles pass.
-    Masks(Masks),
-    /// Larger grids: candidates computed from the givens alone.
-    Wide(Wide<'p>),
-}
-
-impl<'p> Candidates<'p> {
-    /// `None` when the puzzle has no solution: two givens clash, or (for `n ≤ 64`) the singles
-    /// pass ran into a contradiction.
-    fn new(puzzle: &'p Puzzle) -> Option<Candidates<'p>> {
-        if puzzle.size() <= 64 {
-            Masks::new(puzzle).map(Candidates::Masks)
-        } else {
-            Wide::new(puzzle).map(Candidates::Wide)
-        }
-    }
-
-    /// The grid as far as it is fixed: the givens, plus the singles found by the pass.
-    fn fixed(&self) -> &[Value] {
-        match self {
-            Candidates::Masks(m) => &m.fixed,
-            Candidates::Wide(w) => w.puzzle.givens(),
-        }
-    }
-
-    fn placed_in(&self, house: usize, digit: usize) -> bool {
-        match self {
-            Candidates::Masks(m) => m.house[house] >> (digit - 1) & 1 != 0,
-            Candidates::Wide(w) => w.given_in(house, digit),
-        }
-    }
-
-    /// Calls `f(digit)` for every candidate of the open cell `cell`, in increasing order.
-    fn for_each(&mut self, cell: usize, mut f: impl FnMut(Value)) {
-        match self {
-            Candidates::Masks(m) => {
-                let mut free = m.cell[cell];
-                while free != 0 {
-                    f(free.trailing_zeros() as Value + 1);
-                    free &= free - 1;
-                }
-            }
-            Candidates::Wide(w) => w.for_each(cell, f),
-        }
-    }
-}
-
-/// Naked and hidden singles and locked candidates on `u64` candidate masks (`n ≤ 64`),
-/// propagated from the givens.
-///
-/// A cell left with one candidate is placed (*naked single*), and so is a digit left with one
-/// cell in a house (*hidden single*); each placement removes its digit from its peers. When no
-/// single is left, *locked candidates* remove more (see [`Masks::locked_candidates`]); all of it
-/// repeats until nothing changes. What remains open is what the exact-cover search has to decide.
-struct Masks {
-    /// Givens and placed singles; 0 for the open cells.
-    fixed: Vec<Value>,
-    /// Candidates of each open cell (bit `d - 1` for digit `d`); 0 for fixed cells.
-    cell: Vec<u64>,
-    /// Digits fixed in each house.
-    house: Vec<u64>,
-}
-
-impl Masks {
-    /// `None` on a contradiction: clashing givens, a cell without candidates, or a digit with no
-    /// cell left in a house.
-    fn new(puzzle: &Puzzle) -> Option<Masks> {
-        let shape = puzzle.shape();
-        let n = puzzle.size();
-        debug_assert!(n <= 64);
-        let full = u64::MAX >> (64 - n);
-        let givens = puzzle.givens();
-        let mut house = vec![0u64; shape.house_count()];
-        for (c, &v) in givens.iter().enumerate() {
-            if v != 0 {
-                let bit = 1u64 << (v - 1);
-                for &h in shape.houses_of(c) {
-                    if house[h as usize] & bit != 0 {
-                        return None;
-                    }
-                    house[h as usize] |= bit;
-                }
-            }
-        }
-        let mut m = Masks {
-            fixed: givens.to_vec(),
-            cell: vec![0; givens.len()],
-            house,
-        };
-        let mut queue = Vec::new();
-        for (c, &v) in givens.iter().enumerate() {
-            if v == 0 {
-                let seen = shape
-                    .houses_of(c)
-                    .iter()
-                    .fold(0, |a, &h| a | m.house[h as usize]);
-                let cands = full & !seen;
-                if cands == 0 {
-                    return None;
-                }
-                m.cell[c] = cands;
-                if cands & (cands - 1) == 0 {
-                    queue.push(c as u32);
-                }
-            }
-        }
-        m.drain(shape, &mut queue)?;
-        loop {
-            if !m.hidden_singles(shape, full, &mut queue)?
-                && !m.locked_candidates(shape, full, &mut queue)?
-            {
-                return Some(m);
-            }
-        }
-    }
-
-    /// One sweep of hidden singles over the houses, each placed at once with everything it
-    /// implies. `Some(true)` when something was placed, `None` on a contradiction.
-    fn hidden_singles(&mut self, shape: &Shape, full: u64, queue: &mut Vec<u32>) -> Option<bool> {
-        let mut progress = false;
-        for h in 0..shape.house_count() {
-            let (mut once, mut twice) = (0u64, 0u64);
-            for &c in shape.house(h) {
-                let cands = self.cell[c as usize];
-                twice |= once & cands;
-                once |= cands;
-            }
-            if once | self.house[h] != full {
-                return None;
-            }
-            let mut hidden = once & !twice;
-            while hidden != 0 {
-                let bit = hidden & hidden.wrapping_neg();
-                hidden ^= bit;
-                if self.house[h] & bit != 0 {
-                    continue; // placed meanwhile by the singles it implied
-                }
-                // No cell left for `bit` (an earlier placement took its only one): no solution.
-                let &c = shape
-                    .house(h)
-                    .iter()
-                    .find(|&&c| self.cell[c as usize] & bit != 0)?;
-                self.cell[c as usize] = bit;
-                queue.push(c);
-                self.drain(shape, queue)?;
-                progress = true;
-            }
-        }
-        Some(progress)
-    }
-
-    /// Locked candidates: when the cells of house `h` that can hold digit `d` all lie in another
-    /// house too, `d` goes in that house's part of `h`, so it is removed from its other cells.
-    /// `Some(true)` when a candidate was removed, `None` on a contradiction.
-    fn locked_candidates(
-        &mut self,
-        shape: &Shape,
-        full: u64,
-        queue: &mut Vec<u32>,
-    ) -> Option<bool> {
-        let mut progress = false;
-        for h in 0..shape.house_count() {
-            let mut open = full & !self.house[h];
-            while open != 0 {
-                let bit = open & open.wrapping_neg();
-                open ^= bit;
-                // The other houses holding every cell of `h` that can take `bit`: those of the
-                // first such cell, kept while every later one is in them too.
-                let cells = shape.house(h);
-                let Some(k) = cells.iter().position(|&c| self.cell[c as usize] & bit != 0) else {
-                    continue;
-                };
-                let mut common = [0u32; 8];
-                let mut len = 0;
-                for &x in shape.houses_of(cells[k] as usize) {
-                    if x as usize != h && len < common.len() {
-                        common[len] = x;
-                        len += 1;
-                    }
-                }
-                for &c in &cells[k + 1..] {
-                    if len == 0 {
-                        break;
-                    }
-                    if self.cell[c as usize] & bit != 0 {
-                        let theirs = shape.houses_of(c as usize);
-                        let mut kept = 0;
-                        for i in 0..len {
-                            if theirs.contains(&common[i]) {
-                                common[kept] = common[i];
-                                kept += 1;
-                            }
-                        }
-                        len = kept;
-                    }
-                }
-                for &h2 in &common[..len] {
-                    for &p in shape.house(h2 as usize) {
-                        let cands = self.cell[p as usize];
-                        if cands & bit != 0 && !shape.houses_of(p as usize).contains(&(h as u32)) {
-                            let left = cands & !bit;
-                            if left == 0 {
-                                return None;
-                            }
-                            self.cell[p as usize] = left;
-                            if left & (left - 1) == 0 {
-                                queue.push(p);
-                            }
-                            progress = true;
-                        }
-                    }
-                }
-            }
-        }
-        self.drain(shape, queue)?;
-        Some(progress)
-    }
-
-    /// Places every queued naked single, and those they imply in turn. `None` on a contradiction.
-    fn drain(&mut self, shape: &Shape, queue: &mut Vec<u32>) -> Option<()> {
-        while let Some(c) = queue.pop() {
-            self.place(shape, c as usize, queue)?;
-        }
-        Some(())
-    }
-
-    /// Places the single candidate of `cell` (if it is still open) and removes it from the
-    /// peers, queueing those left with one candidate. `None` on a contradiction.
-    fn place(&mut self, shape: &Shape, cell: usize, queue: &mut Vec<u32>) -> Option<()> {
-        let bit = self.cell[cell];
-        if bit == 0 {
-            return Some(()); // queued twice, placed already
-        }
-        debug_assert_eq!(bit & (bit - 1), 0);
-        self.cell[cell] = 0;
-        self.fixed[cell] = bit.trailing_zeros() as Value + 1;
-        for &h in shape.houses_of(cell) {
-            // A placement clears its digit from every peer, so no peer holds it yet.
-            debug_assert_eq!(self.house[h as usize] & bit, 0);
-            self.house[h as usize] |= bit;
-            for &p in shape.house(h as usize) {
-                let cands = &mut self.cell[p as usize];
-                if *cands & bit != 0 {
-                    *cands &= !bit;
-                    if *cands == 0 {
-                        return None;
-                    }
-                    if *cands & (*cands - 1) == 0 {
-                        queue.push(p);
-                    }
-                }
-            }
-        }
-        Some(())
-    }
-}
-
-/// Candidate digits of every cell as multi-word bitsets over `1..=n`, from the digits given in
-/// each house (for `n > 64`, where no singles pass is made).
-struct Wide<'p> {
-    puzzle: &'p Puzzle,
-    words: usize,
-    /// `used[h * words..][..words]`: digits given in house `h` (bit `d - 1`).
-    used: Vec<u64>,
-    scratch: Vec<u64>,
-}
-
-impl<'p> Wide<'p> {
-    /// `None` when two givens clash.
-    fn new(puzzle: &'p Puzzle) -> Option<Wide<'p>> {
-        let shape = puzzle.shape();
-        let words = puzzle.size().div_ceil(64);
-        let mut used = vec![0u64; shape.house_count() * words];
-        for (cell, &v) in puzzle.givens().iter().enumerate() {
-            if v == 0 {
-                continue;
-            }
-            let (w, bit) = ((v as usize - 1) / 64, 1u64 << ((v - 1) % 64));
-            for &h in shape.houses_of(cell) {
-                let word = &mut used[h as usize * words + w];
-                if *word & bit != 0 {
-                    return None;
-                }
-                *word |= bit;
-            }
-        }
-        Some(Wide {
-            puzzle,
-            words,
-            used,
-            scratch: vec![0; words],
-        })
-    }
-
-    fn given_in(&self, house: usize, digit: usize) -> bool {
-        self.used[house * self.words + (digit - 1) / 64] & (1u64 << ((digit - 1) % 64)) != 0
-    }
-
-    /// Calls `f(digit)` for every candidate of the empty cell `cell`, in increasing order.
-    fn for_each(&mut self, cell: usize, mut f: impl FnMut(Value)) {
-        let n = self.puzzle.size();
-        let words = self.words;
-        self.scratch.iter_mut().for_each(|w| *w = 0);
-        for &h in self.puzzle.shape().houses_of(cell) {
-            let u = &self.used[h as usize * words..][..words];
-            for (s, &u) in self.scratch.iter_mut().zip(u) {
-                *s |= u;
-            }
-        }
-        for (w, &u) in self.scratch.iter().enumerate() {
-            let mut free = !u;
-            if w == words - 1 && !n.is_multiple_of(64) {
-                free &= (1u64 << (n % 64)) - 1;
-            }
-            while free != 0 {
-                f((w * 64 + free.trailing_zeros() as usize + 1) as Value);
-                free &= free - 1;
-            }
-        }
     }
 }
 
@@ -573,11 +247,12 @@ impl Dlx {
         shuffle: Option<u64>,
     ) -> Result<Option<Instance>, BackendError> {
         let mut rng = shuffle.map(GenRng::seed);
-        let Some(mut cands) = Candidates::new(puzzle) else {
-            return Ok(None);
-        };
         let shape = puzzle.shape();
         let n = puzzle.size();
+        let cands = Candidates::new(puzzle, Level::Locked);
+        if cands.contradiction().is_some() {
+            return Ok(None);
+        }
         let fixed = cands.fixed().to_vec();
         const NONE: u32 = u32::MAX;
 
@@ -600,7 +275,7 @@ impl Dlx {
         let mut house_digit_col = vec![NONE; shape.house_count() * n];
         for h in 0..shape.house_count() {
             for d in 1..=n {
-                if !cands.placed_in(h, d) {
+                if !cands.placed_in(h, d as Value) {
                     house_digit_col[h * n + d - 1] = columns as u32;
                     columns += 1;
                 }
@@ -610,11 +285,9 @@ impl Dlx {
         // Exact size first, so an oversized matrix is refused before it is allocated.
         let (mut rows, mut entries) = (0usize, 0usize);
         for &cell in &open {
-            let per_row = 1 + shape.houses_of(cell).len();
-            cands.for_each(cell, |_| {
-                rows += 1;
-                entries += per_row;
-            });
+            let k = cands.count(cell) as usize;
+            rows += k;
+            entries += k * (1 + shape.houses_of(cell).len());
         }
         let bytes = ExactCover::bytes_needed(columns, rows, entries)
             .saturating_add(rows.saturating_mul(std::mem::size_of::<(u32, Value)>()));
@@ -629,7 +302,7 @@ impl Dlx {
 
         let mut placements = Vec::with_capacity(rows);
         for &cell in &open {
-            cands.for_each(cell, |d| placements.push((cell as u32, d)));
+            placements.extend(cands.digits(cell).map(|d| (cell as u32, d)));
         }
         if let Some(rng) = &mut rng {
             rng.shuffle(&mut placements);
@@ -781,6 +454,7 @@ impl Backend for Dlx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Shape;
     use std::sync::Arc;
 
     fn puzzle(n: usize, line: &str) -> Puzzle {
@@ -803,9 +477,9 @@ mod tests {
     #[test]
     fn singles_alone_solve_an_easy_puzzle_before_the_search() {
         let p = puzzle(9, EASY);
-        let m = Masks::new(&p).unwrap();
-        assert_eq!(digits(&m.fixed), EASY_SOLUTION);
-        assert!(m.cell.iter().all(|&c| c == 0));
+        let m = Candidates::new(&p, Level::Locked);
+        assert_eq!(digits(m.fixed()), EASY_SOLUTION);
+        assert!((0..81).all(|c| m.count(c) == 0));
         // Nothing is left for the matrix, yet the solution is the full grid.
         let inst = Dlx::default().build(&p, None, None).unwrap().unwrap();
         assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
@@ -824,16 +498,13 @@ mod tests {
             line[i] = b'.';
         }
         let p = puzzle(9, std::str::from_utf8(&line).unwrap());
-        let m = Masks::new(&p).unwrap();
-        let open = m.fixed.iter().filter(|&&v| v == 0).count();
+        let m = Candidates::new(&p, Level::Locked);
+        let open = m.fixed().iter().filter(|&&v| v == 0).count();
         assert!(open > 0, "the thinned puzzle needs a search");
         let inst = Dlx::default().build(&p, None, None).unwrap().unwrap();
         assert_eq!(
             inst.matrix.rows(),
-            m.cell
-                .iter()
-                .map(|c| c.count_ones() as usize)
-                .sum::<usize>()
+            (0..81).map(|c| m.count(c) as usize).sum::<usize>()
         );
         let c = Dlx::default()
             .count(&p, 1_000_000, &Limits::none())
@@ -844,7 +515,7 @@ mod tests {
         for w in &c.witnesses {
             // Every witness is a full grid that keeps the givens and the singles.
             assert!(w.cells().iter().all(|&v| v != 0));
-            for (cell, &v) in m.fixed.iter().enumerate() {
+            for (cell, &v) in m.fixed().iter().enumerate() {
                 if v != 0 {
                     assert_eq!(w.cells()[cell], v);
                 }
@@ -857,8 +528,9 @@ mod tests {
         // 4×4: row 1 holds 1 and 2 right of the first box, column 1 holds them below it, so box 0
         // needs both 1 and 2 in its one remaining cell (row 0, column 0). The givens do not clash.
         let p = puzzle(4, "......12.1...2..");
-        assert!(Wide::new(&p).is_some(), "no clash among the givens");
-        assert!(Masks::new(&p).is_none());
+        let givens = Candidates::new(&p, Level::Givens);
+        assert_eq!(givens.contradiction(), None, "no clash among the givens");
+        assert!(Candidates::new(&p, Level::Locked).contradiction().is_some());
         assert!(Dlx::default().build(&p, None, None).unwrap().is_none());
         let c = Dlx::default().count(&p, 5, &Limits::none()).unwrap();
         assert_eq!((c.count, c.complete, c.witnesses.len()), (0, true, 0));
@@ -908,6 +580,7 @@ mod tests {
 #[cfg(test)]
 mod locked_tests {
     use super::*;
+    use crate::model::Shape;
     use std::sync::Arc;
 
     #[test]
@@ -919,13 +592,14 @@ mod locked_tests {
             givens[cell] = v;
         }
         let p = Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), givens).unwrap();
-        let m = Masks::new(&p).unwrap();
-        assert_eq!((m.cell[1], m.cell[2]), (0b1_0000_0001, 0b1_0000_0001));
+        let m = Candidates::new(&p, Level::Locked);
+        let digits = |cell| m.digits(cell).collect::<Vec<_>>();
+        assert_eq!((digits(1), digits(2)), (vec![1, 9], vec![1, 9]));
         for cell in 3..9 {
-            assert_eq!(m.cell[cell], 0b0_0111_1110, "cell {cell}: 2..=7 only");
+            assert_eq!(digits(cell), [2, 3, 4, 5, 6, 7], "cell {cell}: 2..=7 only");
         }
         // Below row 0 the columns 3..8 keep 1 and 9.
-        assert_ne!(m.cell[27 + 3] & 0b1_0000_0001, 0);
+        assert!(m.has(27 + 3, 1) && m.has(27 + 3, 9));
         let dlx = Dlx::default().count(&p, 50, &Limits::none()).unwrap();
         let dfs = crate::backends::dfs::Dfs::new().count(&p, 50, &Limits::none());
         assert_eq!((dlx.count, dlx.complete), (50, false));
@@ -939,13 +613,13 @@ mod locked_tests {
 #[cfg(test)]
 mod wide_tests {
     use super::*;
-    use crate::model::Regions;
+    use crate::model::{Regions, Shape};
     use std::sync::Arc;
 
     #[test]
-    fn grids_over_64_skip_the_singles_pass() {
-        // 65×65 with 5×13 boxes: a patterned full grid with its first row and column blanked.
-        // Candidates come from the givens alone (`Wide`), and the unique solution comes back.
+    fn grids_over_64_get_the_singles_pass_too() {
+        // 65×65 with 5×13 boxes (candidate sets of two words): a patterned full grid with its
+        // first row and column blanked. Singles fill them in before any matrix is built.
         let (n, r, c) = (65, 5, 13);
         let shape = Shape::new(n, Regions::Boxes { rows: r, cols: c }, false).unwrap();
         let full: Vec<Value> = (0..n * n)
@@ -960,7 +634,9 @@ mod wide_tests {
             givens[i * n] = 0;
         }
         let p = Puzzle::new(Arc::new(shape), givens).unwrap();
-        assert!(matches!(Candidates::new(&p), Some(Candidates::Wide(_))));
+        let inst = Dlx::default().build(&p, None, None).unwrap().unwrap();
+        assert_eq!(inst.fixed, full, "everything fixed by singles");
+        assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
         let count = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
         assert_eq!((count.count, count.complete), (1, true));
         assert_eq!(count.witnesses[0].cells(), &full[..]);

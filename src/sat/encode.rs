@@ -23,7 +23,8 @@
 //!
 //! **Propagation** (`propagate`, on in the `sat` backend, off for exported files): before
 //! encoding, naked and hidden singles are placed and locked candidates eliminated (any two
-//! houses) until nothing changes; the values so fixed are simplified away like givens. Sound
+//! houses) until nothing changes ([`crate::propagate`], shared with `dlx` and `ilp`); the values
+//! so fixed are simplified away like givens. Sound
 //! (each holds in every solution), so counts are unchanged; many 17-clue puzzles reach the solver
 //! as an empty formula.
 //!
@@ -37,6 +38,7 @@ use rustsat::encodings::am1::{self, Encode as _};
 
 use super::{dimacs, with_rustsat, ClauseSink, Cnf, Lit, Var};
 use crate::model::{Grid, Puzzle, Value};
+use crate::propagate::{Candidates, Level};
 
 /// Which clauses to generate (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -582,190 +584,30 @@ pub fn encode<S: ClauseSink + ?Sized>(
 }
 
 /// The values fixed by the givens: a given's own variable TRUE, the other digits of its cell and
-/// its digit in every peer FALSE (Kwon & Jain). With `propagate`, naked singles (a cell with one
-/// candidate left) and hidden singles (a digit with one place left in a house) are placed too,
-/// and locked candidates eliminated (see [`Propagator::locked_candidates`]), until nothing
-/// changes. Returns the states and whether a contradiction was met (two givens
-/// clash, or a placement hits an eliminated value): then the puzzle has no solution and the
-/// encoding adds the empty clause.
+/// its digit in every peer FALSE (Kwon & Jain). With `propagate`, the singles and locked
+/// candidates of [`propagate`](crate::propagate) fix and remove more. Returns the states and
+/// whether a contradiction was met: then the puzzle has no solution and the encoding adds the
+/// empty clause.
 fn fixed_values(puzzle: &Puzzle, propagate: bool) -> (Vec<u32>, bool) {
-    let shape = puzzle.shape();
-    let n = shape.size();
-    let mut p = Propagator {
-        n,
-        shape,
-        state: vec![0u32; n * n * n],
-        cell_count: vec![n as u32; n * n],
-        house_count: vec![n as u32; shape.house_count() * n],
-        queue: Vec::new(),
-        propagate,
-        conflict: false,
+    let level = if propagate {
+        Level::Locked
+    } else {
+        Level::Givens
     };
-    for (c, &g) in puzzle.givens().iter().enumerate() {
-        if g != 0 {
-            p.place(c, g as usize - 1);
-        }
-    }
-    p.drain();
-    if propagate {
-        while !p.conflict && p.locked_candidates() {
-            p.drain();
-        }
-    }
-    (p.state, p.conflict)
-}
-
-enum Single {
-    Cell(u32),
-    House(u32, u32),
-}
-
-/// Givens placement and singles propagation over the `n³` cell variables.
-struct Propagator<'a> {
-    n: usize,
-    shape: &'a crate::model::Shape,
-    state: Vec<u32>,
-    /// Non-false digits per cell.
-    cell_count: Vec<u32>,
-    /// Non-false places per (house, digit).
-    house_count: Vec<u32>,
-    queue: Vec<Single>,
-    propagate: bool,
-    conflict: bool,
-}
-
-impl Propagator<'_> {
-    /// Places the singles found so far, and those they lead to.
-    fn drain(&mut self) {
-        let n = self.n;
-        let shape = self.shape;
-        while let Some(item) = self.queue.pop() {
-            match item {
-                Single::Cell(c) => {
-                    let c = c as usize;
-                    if self.cell_count[c] == 1 {
-                        if let Some(d) = (0..n).find(|&d| self.state[c * n + d] == 0) {
-                            self.place(c, d);
-                        }
-                    }
-                }
-                Single::House(h, d) => {
-                    let (h, d) = (h as usize, d as usize);
-                    if self.house_count[h * n + d] == 1 {
-                        if let Some(&c) = shape
-                            .house(h)
-                            .iter()
-                            .find(|&&c| self.state[c as usize * n + d] == 0)
-                        {
-                            self.place(c as usize, d);
-                        }
-                    }
-                }
-            }
-            if self.conflict {
-                return;
+    let c = Candidates::new(puzzle, level);
+    let n = puzzle.size();
+    let mut state = vec![FALSE; n * n * n];
+    for (cell, &v) in c.fixed().iter().enumerate() {
+        let s = &mut state[cell * n..][..n];
+        if v != 0 {
+            s[v as usize - 1] = TRUE;
+        } else {
+            for d in c.digits(cell) {
+                s[d as usize - 1] = 0;
             }
         }
     }
-
-    /// Locked candidates, for any two houses (box–line "pointing" and "claiming", and the same
-    /// between jigsaw regions, lines and diagonals): when every place left for digit `d` in house
-    /// `A` lies inside house `B`, `d` is eliminated from the rest of `B`. Returns whether anything
-    /// was eliminated.
-    fn locked_candidates(&mut self) -> bool {
-        let n = self.n;
-        let shape = self.shape;
-        let mut changed = false;
-        let mut drop: Vec<u32> = Vec::new();
-        for a in 0..shape.house_count() {
-            for d in 0..n {
-                let count_a = self.house_count[a * n + d];
-                if count_a < 2 {
-                    continue; // placed, or a single already handled
-                }
-                let state = &self.state;
-                let open = |c: u32| state[c as usize * n + d] == 0;
-                let cells = shape.house(a);
-                let Some(&first) = cells.iter().find(|&&c| open(c)) else {
-                    continue;
-                };
-                for &b in shape.houses_of(first as usize) {
-                    let b = b as usize;
-                    if b == a || self.house_count[b * n + d] <= count_a {
-                        continue; // nothing outside A in B
-                    }
-                    let in_house =
-                        |c: u32, h: usize| shape.houses_of(c as usize).contains(&(h as u32));
-                    if cells.iter().all(|&c| !open(c) || in_house(c, b)) {
-                        drop.extend(
-                            shape
-                                .house(b)
-                                .iter()
-                                .filter(|&&c| open(c) && !in_house(c, a)),
-                        );
-                    }
-                }
-                for c in drop.drain(..) {
-                    self.eliminate(c as usize, d);
-                    changed = true;
-                }
-                if self.conflict {
-                    return false;
-                }
-            }
-        }
-        changed
-    }
-
-    fn place(&mut self, c: usize, d: usize) {
-        let n = self.n;
-        match self.state[c * n + d] {
-            TRUE => return,
-            FALSE => {
-                self.conflict = true;
-                return;
-            }
-            _ => self.state[c * n + d] = TRUE,
-        }
-        for e in 0..n {
-            if e != d {
-                self.eliminate(c, e);
-            }
-        }
-        let shape = self.shape;
-        for &h in shape.houses_of(c) {
-            for &q in shape.house(h as usize) {
-                if q as usize != c {
-                    self.eliminate(q as usize, d);
-                }
-            }
-        }
-    }
-
-    fn eliminate(&mut self, c: usize, d: usize) {
-        let n = self.n;
-        match self.state[c * n + d] {
-            FALSE => return,
-            TRUE => {
-                // A clash between givens (or placements).
-                self.conflict = true;
-                return;
-            }
-            _ => self.state[c * n + d] = FALSE,
-        }
-        self.cell_count[c] -= 1;
-        if self.propagate && self.cell_count[c] <= 1 {
-            self.queue.push(Single::Cell(c as u32));
-        }
-        let shape = self.shape;
-        for &h in shape.houses_of(c) {
-            let i = h as usize * n + d;
-            self.house_count[i] -= 1;
-            if self.propagate && self.house_count[i] <= 1 {
-                self.queue.push(Single::House(h, d as u32));
-            }
-        }
-    }
+    (state, c.contradiction().is_some())
 }
 
 /// Triads: for every line (row or column) `L`, region `R` meeting it and digit `d`, a value

@@ -460,28 +460,42 @@ fn bad_weights_and_counts() {
 
 #[test]
 fn bad_known_answer() {
-    let at = |text: &str| {
-        let e = one_err(text, &auto());
-        ((e.line, e.col), e.message)
-    };
     let empty = ".".repeat(16);
-    let (pos, msg) = at(&format!("# c\n{}:many\n", ".".repeat(81)));
-    assert_eq!(pos, (2, 83), "{msg}");
-    assert!(msg.contains("bad solution count 'many'"), "{msg}");
-    let (pos, msg) = at(&format!("{empty}:1:123\n"));
-    assert_eq!(pos, (1, 20), "{msg}");
-    assert!(msg.contains("3 symbols, expected 16"), "{msg}");
-    // A grid that is not a solution of the puzzle: rows repeat.
-    let (pos, msg) = at(&format!("{empty}:1:{}\n", "1234".repeat(4)));
-    assert_eq!(pos, (1, 20), "{msg}");
-    assert!(msg.contains("does not solve the puzzle"), "{msg}");
-    // A solution next to a count of 0.
-    let (pos, msg) = at(&format!("{empty}:0:1234341221434321\n"));
-    assert_eq!(pos, (1, 18), "{msg}");
-    assert!(msg.contains("count says there is none"), "{msg}");
-    let (pos, msg) = at(&format!("{empty}:1:1234341221434321:x\n"));
-    assert_eq!(pos, (1, 36), "{msg}");
-    assert!(msg.contains("4 ':'-separated fields"), "{msg}");
+    // (input, line and column of the error, words of the message)
+    let cases = [
+        (
+            format!("# c\n{}:many\n", ".".repeat(81)),
+            (2, 83),
+            "bad solution count 'many'",
+        ),
+        (
+            format!("{empty}:1:123\n"),
+            (1, 20),
+            "3 symbols, expected 16",
+        ),
+        // A grid that is not a solution of the puzzle: rows repeat.
+        (
+            format!("{empty}:1:{}\n", "1234".repeat(4)),
+            (1, 20),
+            "does not solve the puzzle",
+        ),
+        // A solution next to a count of 0.
+        (
+            format!("{empty}:0:1234341221434321\n"),
+            (1, 18),
+            "count says there is none",
+        ),
+        (
+            format!("{empty}:1:1234341221434321:x\n"),
+            (1, 36),
+            "4 ':'-separated fields",
+        ),
+    ];
+    for (text, pos, words) in cases {
+        let e = one_err(&text, &auto());
+        assert_eq!((e.line, e.col), pos, "{e}");
+        assert!(e.message.contains(words), "{e}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

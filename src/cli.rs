@@ -168,6 +168,10 @@ enum Command {
         /// Remove givens only while the puzzle stays uniquely solvable.
         #[arg(long)]
         unique: bool,
+        /// Write each puzzle's known answer after it, `puzzle:1:solution` (needs `--unique`), so
+        /// that `xcheck`, `solve`, `count`… check every backend against it.
+        #[arg(long, requires = "unique")]
+        with_answer: bool,
         /// How many puzzles.
         #[arg(long, default_value_t = 1, value_name = "M")]
         count: usize,
@@ -565,6 +569,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             diagonals,
             givens,
             unique,
+            with_answer,
             count,
             seed,
             weights,
@@ -613,11 +618,15 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             let kind: BackendKind = backend.parse().map_err(UsageError)?;
             let checker = backends::create(kind, &BackendOptions::default())
                 .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
-            let generator =
+            let mut generator =
                 Generator::new(opts, checker.as_ref()).map_err(|e| UsageError(e.to_string()))?;
-            for puzzle in generator.take(count) {
-                let line = puzzle
-                    .and_then(|p| generate::to_line(&p))
+            for _ in 0..count {
+                let line = generator
+                    .generate_with_solution()
+                    .and_then(|(p, solution)| {
+                        let answer = with_answer.then_some((1, &solution));
+                        generate::to_line_with_answer(&p, answer)
+                    })
                     .map_err(|e| UsageError(e.to_string()))?;
                 batch::write_stdout(format!("{line}\n").as_bytes());
             }

@@ -714,15 +714,26 @@ fn region_size(n: usize, region: &[u32], start: usize, seen: &mut [u32], epoch: 
 /// One line: `n²` symbols (`.` empty, `1`–`9`, `A`–`Z`), then for jigsaw a space and `n²` region
 /// labels (`0`–`9`, `A`–`Z`). Errors for sides above [`MAX_LINE_SIDE`].
 pub fn to_line(puzzle: &Puzzle) -> Result<String, GenerateError> {
+    to_line_with_answer(puzzle, None)
+}
+
+/// [`to_line`], with the puzzle's known answer `(count, a solution)` written after the puzzle
+/// as `puzzle:count:solution` (the form [`crate::format`] reads back as
+/// [`Entry::expected`](crate::format::Entry::expected)).
+pub fn to_line_with_answer(
+    puzzle: &Puzzle,
+    answer: Option<(u64, &Grid)>,
+) -> Result<String, GenerateError> {
     let n = puzzle.size();
     if n > MAX_LINE_SIDE {
         return Err(GenerateError::TooLargeForLine(n));
     }
-    let mut line: String = puzzle
-        .givens()
-        .iter()
-        .map(|&v| symbol(v).unwrap_or('?'))
-        .collect();
+    let symbols =
+        |cells: &[Value]| -> String { cells.iter().map(|&v| symbol(v).unwrap_or('?')).collect() };
+    let mut line = symbols(puzzle.givens());
+    if let Some((count, solution)) = answer {
+        line.push_str(&format!(":{count}:{}", symbols(solution.cells())));
+    }
     if let Regions::Jigsaw(map) = puzzle.shape().regions() {
         line.push(' ');
         line.extend(map.iter().map(|&r| region_label(r)));

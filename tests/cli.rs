@@ -351,6 +351,34 @@ fn known_answers_in_the_input_are_checked() {
 }
 
 #[test]
+fn generated_puzzles_can_carry_their_answers() {
+    let args = ["generate", "--count", "3", "--unique", "--seed", "3"];
+    let o = run(&[&args[..], &["--with-answer"]].concat(), "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 3);
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(':').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert_eq!(fields[1], "1");
+        let u = run(&["unique", "-"], &format!("{}\n", fields[0]));
+        assert_eq!(stdout(&u), format!("unique {}\n", fields[2]));
+    }
+    // The same puzzles as without the answers.
+    let puzzles: String = text
+        .lines()
+        .map(|l| format!("{}\n", l.split(':').next().unwrap()))
+        .collect();
+    assert_eq!(stdout(&run(&args, "")), puzzles);
+    let x = run(
+        &["xcheck", "--task", "unique", "--backends", "dfs,dlx", "-"],
+        &text,
+    );
+    assert_eq!(x.status.code(), Some(0), "{}", stdout(&x));
+    assert_usage_error(&run(&["generate", "--with-answer"], ""), "--unique");
+}
+
+#[test]
 fn backends_lists_every_compiled_backend() {
     let o = bin().arg("backends").output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

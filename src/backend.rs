@@ -91,6 +91,23 @@ pub enum BackendError {
 
 /// A solving backend. One file per implementation under `src/backends/`; constructed only by
 /// [`crate::backends::create`].
+///
+/// Call it through [`crate::task::run`], which checks every answer; calling the trait directly
+/// gives unchecked answers.
+///
+/// ```
+/// use std::sync::Arc;
+/// use sudoku_lab::backend::{Backend, Limits};
+/// use sudoku_lab::backends::{self, BackendKind};
+/// use sudoku_lab::model::{Puzzle, Shape};
+///
+/// let empty = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), vec![0; 16]).unwrap();
+/// for kind in [BackendKind::Dfs, BackendKind::Dlx, BackendKind::Sat] {
+///     let backend: Box<dyn Backend> = backends::create(kind, &Default::default()).unwrap();
+///     let count = backend.count(&empty, 1000, &Limits::none()).unwrap();
+///     assert_eq!((count.count, count.complete), (288, true), "{}", backend.name());
+/// }
+/// ```
 pub trait Backend: Send + Sync {
     /// Short name, as given to `--backend`.
     fn name(&self) -> &'static str;

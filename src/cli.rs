@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
@@ -219,6 +219,24 @@ enum Command {
     },
     /// List the backends compiled into this build.
     Backends,
+    /// Print a shell completion script for this command, generated from its flags.
+    ///
+    /// Install for bash: `sudoku-lab completions bash > ~/.local/share/bash-completion/completions/sudoku-lab`;
+    /// zsh: `sudoku-lab completions zsh > ~/.zfunc/_sudoku-lab` (with `~/.zfunc` in `fpath`);
+    /// fish: `sudoku-lab completions fish > ~/.config/fish/completions/sudoku-lab.fish`.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), generated from the same flags as `--help`.
+    ///
+    /// View it with `sudoku-lab man | man -l -`; install it with
+    /// `sudoku-lab man > ~/.local/share/man/man1/sudoku-lab.1`. `sudoku-lab man solve` prints the
+    /// page of one command (`sudoku-lab-solve(1)`, every flag in full).
+    Man {
+        /// A command whose own page to print (default: the main page).
+        command: Option<String>,
+    },
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -653,6 +671,31 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 propagate,
             };
             return encode(file, request, &cnf, &input);
+        }
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "sudoku-lab", &mut out);
+            batch::write_stdout(&out);
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Man { command } => {
+            let mut cli = Cli::command();
+            cli.build();
+            let page = match command {
+                None => clap_mangen::Man::new(cli),
+                Some(name) => {
+                    let sub = cli
+                        .find_subcommand(&name)
+                        .cloned()
+                        .ok_or_else(|| UsageError(format!("man: no command '{name}'")))?;
+                    clap_mangen::Man::new(sub).title(format!("sudoku-lab-{name}"))
+                }
+            };
+            let mut out = Vec::new();
+            page.render(&mut out)
+                .map_err(|e| UsageError(format!("man page: {e}")))?;
+            batch::write_stdout(&out);
+            return Ok(ExitCode::SUCCESS);
         }
         Command::Backends => {
             for kind in BackendKind::every() {

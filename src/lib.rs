@@ -2,14 +2,35 @@
 //! backends behind one trait ([`backend`], [`backends`]), and one independent checker ([`check`])
 //! that every answer passes through ([`task`]).
 //!
+//! A puzzle is a [`model::Shape`] (side, boxes or jigsaw regions, optional diagonals) plus givens
+//! and optional weights. [`backends::create`] builds any backend by name; [`task::run`] asks it one
+//! of the four tasks (solve, count, unique, optimize) and verifies the answer before returning it.
+//! [`format`](mod@format) reads and writes the text formats, [`xcheck`] compares backends, [`report`] turns
+//! timings into tables and plots.
+//!
 //! ```
 //! use std::sync::Arc;
-//! use sudoku_lab::{backends, model::{Shape, Puzzle}, task::{self, Task, Answer}, backend::Limits};
+//! use sudoku_lab::backend::Limits;
+//! use sudoku_lab::backends::{self, BackendKind};
+//! use sudoku_lab::model::{Puzzle, Shape};
+//! use sudoku_lab::task::{self, Answer, Task};
 //!
+//! // A 4×4 puzzle (2×2 boxes), row by row, 0 for an empty cell.
 //! let shape = Arc::new(Shape::standard(4, false).unwrap());
-//! let puzzle = Puzzle::new(shape, vec![0; 16]).unwrap();
-//! let dfs = backends::create(backends::BackendKind::Dfs, &Default::default()).unwrap();
-//! let answer = task::run(dfs.as_ref(), &puzzle, Task::Count { limit: 1000 }, &Limits::none()).unwrap();
+//! let puzzle = Puzzle::new(shape, vec![1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2]).unwrap();
+//!
+//! // Any backend, by kind; the options are each backend's defaults.
+//! let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+//!
+//! // The answer comes back only once the independent checker has accepted it.
+//! let answer = task::run(dfs.as_ref(), &puzzle, Task::Unique, &Limits::none()).unwrap();
+//! let Answer::Unique(grid) = &answer else { panic!("expected one solution, got {answer:?}") };
+//! println!("{}: {grid}", answer.status()); // "unique: 1324423124133142" (line format)
+//! assert_eq!(grid.to_string(), "1324423124133142");
+//!
+//! // The empty 4×4 grid has 288 solutions.
+//! let empty = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), vec![0; 16]).unwrap();
+//! let answer = task::run(dfs.as_ref(), &empty, Task::Count { limit: 1000 }, &Limits::none()).unwrap();
 //! assert_eq!(answer.count(), Some((288, true)));
 //! ```
 

@@ -57,6 +57,28 @@ pub enum Regions {
 }
 
 /// The geometry of a puzzle: side, regions and every house. Shared between the puzzles of a batch.
+///
+/// Houses are numbered rows first (`0..n`), then columns (`n..2n`), then regions (`2n..3n`), then
+/// the two diagonals when asked for.
+///
+/// ```
+/// use sudoku_lab::model::{Regions, Shape};
+///
+/// let classic = Shape::standard(9, false).unwrap();
+/// assert_eq!((classic.size(), classic.cells(), classic.house_count()), (9, 81, 27));
+/// assert_eq!(classic.regions(), &Regions::Boxes { rows: 3, cols: 3 });
+///
+/// // 6×6 takes 2×3 boxes; X-Sudoku adds the two main diagonals as houses.
+/// let x6 = Shape::standard(6, true).unwrap();
+/// assert_eq!(x6.regions(), &Regions::Boxes { rows: 2, cols: 3 });
+/// assert_eq!(x6.house_count(), 3 * 6 + 2);
+///
+/// // A jigsaw: the region of every cell, row by row (here a 4×4 with four L-free strips).
+/// let strips = Shape::new(4, Regions::Jigsaw(vec![0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]), false);
+/// assert!(strips.is_ok());
+/// // A side with no box shape (7) needs jigsaw regions.
+/// assert!(Shape::standard(7, false).is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shape {
     n: usize,
@@ -358,6 +380,25 @@ impl Weights {
 }
 
 /// A puzzle: a shape, the givens (0 = empty) and optional weights for `optimize`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use sudoku_lab::model::{Puzzle, Shape, Weights};
+///
+/// let shape = Arc::new(Shape::standard(9, false).unwrap());
+/// // Givens row by row, 0 for empty; clashing givens are allowed (the puzzle has no solution).
+/// let puzzle = Puzzle::new(shape.clone(), vec![0; 81]).unwrap();
+/// // Weights for `optimize`: NOIP 2009's pyramid, 6 on the border up to 10 in the centre.
+/// let weighted = puzzle.with_weights(Arc::new(Weights::pyramid(9))).unwrap();
+/// assert_eq!(weighted.weights().unwrap().as_slice()[40], 10);
+///
+/// // Wrong cell counts and out-of-range digits are errors that name the cell.
+/// assert!(Puzzle::new(shape.clone(), vec![0; 80]).is_err());
+/// let mut givens = vec![0; 81];
+/// givens[10] = 10;
+/// let e = Puzzle::new(shape, givens).unwrap_err();
+/// assert!(e.to_string().contains("row 2"), "{e}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Puzzle {
     shape: Arc<Shape>,

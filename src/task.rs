@@ -159,6 +159,27 @@ pub enum RunError {
 }
 
 /// Runs `task` on `backend` and verifies the answer with [`crate::check`].
+///
+/// A backend that returns a wrong grid, a count that does not fit the limit, or two equal
+/// "different" solutions gets [`RunError::Check`], never an answer.
+///
+/// ```
+/// use std::time::Duration;
+/// use sudoku_lab::backend::Limits;
+/// use sudoku_lab::backends::{self, BackendKind};
+/// use sudoku_lab::format::{read_puzzles, ReadOptions};
+/// use sudoku_lab::task::{run, Answer, Task};
+///
+/// // The first puzzle of magictour_top1465, in line format.
+/// let line = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+/// let puzzle = read_puzzles(line, &ReadOptions::default()).remove(0).unwrap().puzzle;
+/// let sat = backends::create(BackendKind::Sat, &Default::default()).unwrap();
+/// let limits = Limits::timeout(Duration::from_secs(60));
+/// match run(sat.as_ref(), &puzzle, Task::Unique, &limits).unwrap() {
+///     Answer::Unique(grid) => assert_eq!(grid.get(0, 0), 4),
+///     other => panic!("magictour's first puzzle has one solution, not {other:?}"),
+/// }
+/// ```
 pub fn run(
     backend: &dyn Backend,
     puzzle: &Puzzle,

@@ -44,7 +44,7 @@ fn a_timed_out_varisat_run_stops_its_thread() {
         matches!(result, Err(RunError::Backend(BackendError::TimedOut))),
         "{result:?}"
     );
-    // The abandoned thread must end soon after the deadline (it used to run on for minutes).
+    // The abandoned thread must end soon after the deadline (otherwise it would run on for minutes).
     let start = Instant::now();
     while sat_workers() > 0 {
         assert!(

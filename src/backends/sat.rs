@@ -10,7 +10,7 @@
 //!   the caller waits with `recv_timeout`. At the deadline the caller returns
 //!   [`BackendError::TimedOut`] (or, for `optimize`, the best grid found so far, not proved) and
 //!   abandons the thread. From 25×25 up the thread stops within milliseconds: its solver writes a
-//!   throw-away proof to a [`StopWriter`] that fails once the deadline passes, which ends the
+//!   discarded proof to a [`StopWriter`] that fails once the deadline passes, which ends the
 //!   solve (below that size the proof's cost outweighs it, and runs are short anyway). Without a
 //!   deadline everything runs on the calling thread.
 //! * `cadical` (feature): the same driver over CaDiCaL, which a terminator stops at the deadline.

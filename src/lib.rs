@@ -38,6 +38,11 @@
 // with `cargo doc --document-private-items` to follow those links.
 #![allow(rustdoc::private_intra_doc_links)]
 
+/// The README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod backend;
 pub mod backends;
 pub mod check;

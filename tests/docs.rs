@@ -64,3 +64,98 @@ fn man_pages_generate() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no command 'no-such-command'"));
 }
+
+/// The `sh` block of the README's "Quick tour", one command a line.
+fn quick_tour() -> Vec<String> {
+    let readme = include_str!("../README.md");
+    let section = readme
+        .split("## Quick tour")
+        .nth(1)
+        .expect("README has a Quick tour");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the Quick tour has an sh block");
+    block
+        .lines()
+        .filter(|l| l.starts_with("sudoku-lab "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_quick_tour_command_runs_as_written() {
+    let commands = quick_tour();
+    assert!(commands.len() >= 10, "{commands:?}");
+    let seen: std::collections::BTreeSet<&str> = commands
+        .iter()
+        .filter_map(|c| c.split_whitespace().nth(1))
+        .collect();
+    for command in [
+        "solve",
+        "count",
+        "unique",
+        "optimize",
+        "judge",
+        "xcheck",
+        "bench",
+        "generate",
+        "encode",
+        "backends",
+        "completions",
+        "man",
+    ] {
+        assert!(
+            seen.contains(command),
+            "no example of `{command}` in the tour"
+        );
+    }
+    // Run in a scratch folder that sees the repository's test data, so files the commands
+    // write (plots, CSV, LP, completions) land there.
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests"),
+        dir.path().join("tests"),
+    )
+    .unwrap();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_sudoku-lab"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for line in &commands {
+        let o = Command::new("sh")
+            .args(["-c", &format!("set -e; {line}")])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "`{line}` failed:\n{}{}",
+            stdout(&o),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let wrote_file = line.contains(" > ") || line.contains(" -o ") || line.contains("--plot");
+        assert!(
+            wrote_file || !o.stdout.is_empty(),
+            "`{line}` printed nothing"
+        );
+    }
+    for file in [
+        "bench.svg",
+        "bench.csv",
+        "sample0.lp",
+        "sudoku-lab.bash",
+        "sudoku-lab-xcheck.1",
+    ] {
+        let len = std::fs::metadata(dir.path().join(file)).map_or(0, |m| m.len());
+        assert!(len > 0, "{file} was not written");
+    }
+}

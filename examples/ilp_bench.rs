@@ -1,4 +1,4 @@
-//! Timings of the `ilp` backend for the README table: per-puzzle median time of a proved optimum
+//! Timings of the `ilp` backend for docs/benchmarks.md: per-puzzle median time of a proved optimum
 //! on the NOIP 2009 samples and on `tests/data/pyramid50.txt` (50 pyramid puzzles, 24–30 givens),
 //! the empty 9×9 pyramid, and solve + unique throughput on `magictour_top1465` (first puzzles).
 //!

@@ -22,7 +22,7 @@ fn sat_workers() -> usize {
 
 #[test]
 fn a_timed_out_varisat_run_stops_its_thread() {
-    // sudoku-64-1: varisat finds no solution in minutes (see the README's large-grid table).
+    // sudoku-64-1: varisat finds no solution in minutes (docs/benchmarks.md, large grids).
     let path = format!(
         "{}/tests/data/large/sudoku-64-1.txt",
         env!("CARGO_MANIFEST_DIR")

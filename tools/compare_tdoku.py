@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Same-run speed of `dfs` against tdoku on the 9x9 sets (docs/benchmarks.md): for each set, runs
+`sudoku-lab bench --backends dfs` (one thread, checker included, parsing outside the clock) and
+tdoku's solving loop timed the same way, alternately, RUNS times each, and prints the median
+puzzles/s of each and their ratio. `--task unique` is solve + uniqueness check (tdoku: count limit 2);
+serg_benchmark is counted in full (limit 1,000,000).
+
+The tdoku binary comes from ../shared/tools/peer-bench/build-tdoku-rate.sh, run on a checkout of
+tdoku kept outside this repository. `--other NAME=BINARY` adds another sudoku-lab binary (e.g. an
+older build) to the same run.
+
+usage: python3 tools/compare_tdoku.py TDOKU_RATE [--runs 5] [--data ../shared/data/9x9]
+           [--sudoku-lab target/release/sudoku-lab] [--other NAME=BINARY ...] [SET ...]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+
+SETS = ["17_clue", "magictour_top1465", "forum_hardest_1905_11plus", "forum_hardest_1106",
+        "serg_benchmark"]
+COUNT_ALL = 1_000_000
+
+
+def lab_rate(binary, path, count_all):
+    task = ["--task", "count", "--limit", str(COUNT_ALL)] if count_all else ["--task", "unique"]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "rows.json")
+        subprocess.run([binary, "bench", "--backends", "dfs", *task, "--json", out, path],
+                       check=True, stdout=subprocess.DEVNULL)
+        with open(out) as f:
+            row = json.load(f)[0]
+    if row["answered"] != row["puzzles"] or row["failed"]:
+        raise SystemExit(f"{binary}: not every puzzle of {path} answered")
+    return row["puzzles"] / row["total_s"]
+
+
+def tdoku_rate(binary, path, count_all):
+    with open(path) as f:
+        out = subprocess.run([binary, str(COUNT_ALL if count_all else 2)], stdin=f, check=True,
+                             capture_output=True, text=True).stdout.split()
+    return float(out[out.index("puzzles") + 1]) / float(out[out.index("seconds") + 1])
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("tdoku")
+    p.add_argument("sets", nargs="*", default=SETS)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--data", default="../shared/data/9x9")
+    p.add_argument("--sudoku-lab", default="target/release/sudoku-lab")
+    p.add_argument("--other", action="append", default=[], metavar="NAME=BINARY")
+    a = p.parse_intermixed_args()
+    labs = [("dfs", a.sudoku_lab)] + [tuple(o.split("=", 1)) for o in a.other]
+    names = [n for n, _ in labs]
+    print("| set | " + " | ".join(f"`{n}` puzzles/s" for n in names)
+          + " | tdoku puzzles/s | " + " | ".join(f"`{n}` / tdoku" for n in names) + " |")
+    print("|---|" + "---:|" * (2 * len(names) + 1))
+    for name in a.sets:
+        path = os.path.join(a.data, name + ".txt")
+        count_all = name == "serg_benchmark"
+        rates = {n: [] for n in names + ["tdoku"]}
+        for _ in range(a.runs):
+            for n, binary in labs:
+                rates[n].append(lab_rate(binary, path, count_all))
+            rates["tdoku"].append(tdoku_rate(a.tdoku, path, count_all))
+        med = {n: statistics.median(r) for n, r in rates.items()}
+        label = name + (" (full count)" if count_all else "")
+        print(f"| {label} | " + " | ".join(f"{med[n]:,.0f}" for n in names)
+              + f" | {med['tdoku']:,.0f} | "
+              + " | ".join(f"{med[n] / med['tdoku']:.2f}" for n in names) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

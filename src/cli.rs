@@ -19,7 +19,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
-use sudoku_lab::backends::sat::{CadicalConfig, SatOptions};
+use sudoku_lab::backends::sat::{CadicalConfig, SatOptimizer, SatOptions};
 use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format::{self, Format, ReadOptions};
@@ -342,6 +342,16 @@ struct EngineArgs {
         help_heading = "SAT backend"
     )]
     cadical_config: CadicalConfig,
+    /// sat, cadical, sat-ext: how `optimize` searches — core (core-guided MaxSAT: lower bounds from
+    /// unsatisfiable cores, OLL with stratification; the default) or linear (each solution must be
+    /// beaten, until unsatisfiable; sat-ext always searches this way).
+    #[arg(
+        long,
+        value_name = "METHOD",
+        default_value = "core",
+        help_heading = "SAT backend"
+    )]
+    sat_opt: SatOptimizer,
     /// sat: do not fix naked / hidden singles and locked candidates before encoding (they are by
     /// default; the SAT solver then sees only what those simple rules leave open).
     #[arg(long, help_heading = "SAT backend")]
@@ -456,6 +466,7 @@ impl EngineArgs {
                 proof: self.proof.clone(),
                 check_proof: self.check_proof,
                 cadical_config: self.cadical_config,
+                optimizer: self.sat_opt,
             },
             ilp: IlpOptions {
                 solver: self.ilp_solver,

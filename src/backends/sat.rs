@@ -32,8 +32,9 @@ use std::sync::{mpsc, Arc};
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{Grid, Puzzle};
 use crate::sat::encode::{self, Amo, Decoder, EncodeOptions, Encoding, Numbering};
+use crate::sat::maxsat::{self, MaxSatResult};
 use crate::sat::objective::Objective;
-use crate::sat::{dimacs, ClauseSink, Cnf, Lit, Var, VarisatSink};
+use crate::sat::{dimacs, to_varisat, ClauseSink, Cnf, Lit, Var, VarisatSink};
 
 /// Options of the `sat` backend (`--encoding`, `--amo`, `--no-simplify`, `--no-propagate`,
 /// `--proof`, `--check-proof`).
@@ -50,6 +51,45 @@ pub struct SatOptions {
     pub check_proof: bool,
     /// CaDiCaL's option preset for the `cadical` backend (`--cadical-config`); varisat ignores it.
     pub cadical_config: CadicalConfig,
+    /// How `optimize` searches (`--sat-opt`).
+    pub optimizer: SatOptimizer,
+}
+
+/// The optimisation algorithm of the SAT backends (`--sat-opt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SatOptimizer {
+    /// Core-guided MaxSAT ([`crate::sat::maxsat`]: OLL with stratification, weight-aware core
+    /// extraction, trimming, exhaustion and hardening): raises a lower bound from unsatisfiable
+    /// cores until a solution meets it.
+    #[default]
+    Core,
+    /// Solution-improving linear search: after each solution, a generalized-totalizer bound
+    /// demands a strictly better one, until unsatisfiable.
+    Linear,
+}
+
+impl SatOptimizer {
+    pub const NAMES: &'static [(SatOptimizer, &'static str)] = &[
+        (SatOptimizer::Core, "core"),
+        (SatOptimizer::Linear, "linear"),
+    ];
+    pub fn name(self) -> &'static str {
+        SatOptimizer::NAMES
+            .iter()
+            .find(|(o, _)| *o == self)
+            .map_or("core", |(_, n)| n)
+    }
+}
+
+impl std::str::FromStr for SatOptimizer {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SatOptimizer::NAMES
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(s))
+            .map(|&(o, _)| o)
+            .ok_or_else(|| format!("unknown SAT optimisation '{s}' (core or linear)"))
+    }
 }
 
 /// CaDiCaL's built-in option presets, set before any clause is added (`--cadical-config`), or a
@@ -140,6 +180,7 @@ impl Default for SatOptions {
             proof: None,
             check_proof: false,
             cadical_config: CadicalConfig::Auto,
+            optimizer: SatOptimizer::Core,
         }
     }
 }
@@ -186,13 +227,21 @@ impl Sat {
 /// An incremental SAT solver the backend drives.
 trait Engine: ClauseSink {
     /// Satisfiable?
-    fn solve(&mut self) -> Result<bool, BackendError>;
+    fn solve(&mut self) -> Result<bool, BackendError> {
+        self.solve_assuming(&[])
+    }
+    /// Satisfiable with every literal of `assumptions` true?
+    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError>;
+    /// After an unsatisfiable [`Engine::solve_assuming`]: assumptions that cannot all hold.
+    fn core(&mut self) -> Result<Vec<Lit>, BackendError>;
     /// Truth values of variables `0..n` after a satisfiable call.
     fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError>;
 }
 
 impl Engine for VarisatSink<'_> {
-    fn solve(&mut self) -> Result<bool, BackendError> {
+    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
+        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+        self.solver.assume(&lits);
         match self.solver.solve() {
             Err(varisat::solver::SolverError::ProofIoError { cause })
                 if cause.kind() == std::io::ErrorKind::TimedOut =>
@@ -201,6 +250,16 @@ impl Engine for VarisatSink<'_> {
             }
             r => r.map_err(failed),
         }
+    }
+    fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
+        let core = self
+            .solver
+            .failed_core()
+            .ok_or_else(|| failed("varisat reported no core"))?;
+        Ok(core
+            .iter()
+            .map(|l| Var::new(l.index() as u32).lit(l.is_negative()))
+            .collect())
     }
     fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
         let model = self
@@ -229,7 +288,7 @@ pub enum EngineKind {
 #[cfg(feature = "cadical")]
 mod cadical {
     //! CaDiCaL as an [`Engine`]; a terminator stops it at the deadline.
-    use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
+    use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
     use rustsat::types::TernaryVal;
     use rustsat_cadical::CaDiCaL;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -293,12 +352,22 @@ mod cadical {
     }
 
     impl Engine for CadicalSink {
-        fn solve(&mut self) -> Result<bool, BackendError> {
-            match self.solver.solve().map_err(failed)? {
+        fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
+            match self.solver.solve_assumps(assumptions).map_err(failed)? {
                 SolverResult::Sat => Ok(true),
                 SolverResult::Unsat => Ok(false),
                 SolverResult::Interrupted => Err(BackendError::TimedOut),
             }
+        }
+        fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
+            // rustsat gives the core as a clause: the negated assumptions.
+            Ok(self
+                .solver
+                .core()
+                .map_err(failed)?
+                .into_iter()
+                .map(|l| !l)
+                .collect())
         }
         fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
             (0..n)
@@ -336,6 +405,18 @@ impl<E: Engine> ClauseSink for Session<E> {
         if let Some(r) = &mut self.record {
             r.add_clause(lits);
         }
+    }
+}
+
+impl<E: Engine> maxsat::Oracle for Session<E> {
+    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
+        self.sink.solve_assuming(assumptions)
+    }
+    fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
+        self.sink.core()
+    }
+    fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
+        self.sink.values(n)
     }
 }
 
@@ -386,38 +467,10 @@ impl<E: Engine> Session<E> {
 
     /// Writes (and optionally checks) the DRAT proof of the final unsatisfiable call.
     fn prove(&self, path: &Path, check: bool) -> Result<(), BackendError> {
-        let Some(cnf) = &self.record else {
-            return Ok(());
-        };
-        let mut cnf_path = path.as_os_str().to_owned();
-        cnf_path.push(".cnf");
-        let comments = [format!(
-            "formula refuted by the DRAT proof in {} (sudoku-lab sat backend, compact numbering)",
-            path.display()
-        )];
-        let mut f = File::create(&cnf_path).map_err(failed)?;
-        dimacs::write(cnf, &comments, &mut f).map_err(failed)?;
-        let out = BufWriter::new(File::create(path).map_err(failed)?);
-        let mut solver = varisat::Solver::new();
-        solver.write_proof(out, varisat::ProofFormat::Drat);
-        if check {
-            solver.enable_self_checking();
+        match &self.record {
+            Some(cnf) => prove(cnf, path, check),
+            None => Ok(()),
         }
-        let mut sink = VarisatSink::new(solver);
-        cnf.feed(&mut sink);
-        let sat = sink
-            .solver
-            .solve()
-            .map_err(|e| failed(format!("proof run: {e}")))?;
-        sink.solver
-            .close_proof()
-            .map_err(|e| failed(format!("proof: {e}")))?;
-        if sat {
-            return Err(failed(
-                "proof run found the final formula satisfiable (solver disagreement)",
-            ));
-        }
-        Ok(())
     }
 
     fn finish_proof(&self, opts: &SatOptions) -> Result<(), BackendError> {
@@ -426,6 +479,40 @@ impl<E: Engine> Session<E> {
             _ => Ok(()),
         }
     }
+}
+
+/// Writes `cnf` next to `path` (as `path.cnf`) and a DRAT proof that it is unsatisfiable to
+/// `path`, from a fresh varisat run (checked as it goes with `check`).
+fn prove(cnf: &Cnf, path: &Path, check: bool) -> Result<(), BackendError> {
+    let mut cnf_path = path.as_os_str().to_owned();
+    cnf_path.push(".cnf");
+    let comments = [format!(
+        "formula refuted by the DRAT proof in {} (sudoku-lab sat backend, compact numbering)",
+        path.display()
+    )];
+    let mut f = File::create(&cnf_path).map_err(failed)?;
+    dimacs::write(cnf, &comments, &mut f).map_err(failed)?;
+    let out = BufWriter::new(File::create(path).map_err(failed)?);
+    let mut solver = varisat::Solver::new();
+    solver.write_proof(out, varisat::ProofFormat::Drat);
+    if check {
+        solver.enable_self_checking();
+    }
+    let mut sink = VarisatSink::new(solver);
+    cnf.feed(&mut sink);
+    let sat = sink
+        .solver
+        .solve()
+        .map_err(|e| failed(format!("proof run: {e}")))?;
+    sink.solver
+        .close_proof()
+        .map_err(|e| failed(format!("proof: {e}")))?;
+    if sat {
+        return Err(failed(
+            "proof run found the final formula satisfiable (solver disagreement)",
+        ));
+    }
+    Ok(())
 }
 
 /// What to compute.
@@ -486,12 +573,42 @@ fn optimize<E: Engine>(
         return Err(BackendError::Unsupported("optimize needs weights".into()));
     }
     let mut s = Session::new(puzzle, opts, engine);
-    let Some(mut best) = s.next()? else {
+    // The formula before any bound: what a proof of optimality refutes, with "better than the
+    // optimum" added.
+    let base = s.record.clone();
+    let Some(first) = s.next()? else {
         s.finish_proof(opts)?;
         return Ok(Optimum::NoSolution);
     };
     let mut obj =
         Objective::new(puzzle, &s.decoder).map_err(|e| BackendError::Unsupported(e.to_string()))?;
+    let best = match opts.optimizer {
+        SatOptimizer::Linear => optimize_linear(puzzle, &mut s, &mut obj, first, improved, cancel)?,
+        SatOptimizer::Core => optimize_core(puzzle, &mut s, first, improved, cancel)?,
+    };
+    if let (Some(path), Some(mut cnf)) = (&opts.proof, base) {
+        // No grid loses less than the optimum: the formula with "loss < optimum's" is refuted.
+        if obj.require_loss_at_most(obj.loss(puzzle, &best) - 1, &mut cnf) {
+            prove(&cnf, path, opts.check_proof)?;
+        } else {
+            // Loss 0 is optimal by the bound alone: nothing to refute.
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    let score = puzzle.weights().map_or(0, |w| w.score(&best));
+    Ok(Optimum::Optimal { score, grid: best })
+}
+
+/// Solution-improving search: demand a strictly smaller loss after each solution, until
+/// unsatisfiable.
+fn optimize_linear<E: Engine>(
+    puzzle: &Puzzle,
+    s: &mut Session<E>,
+    obj: &mut Objective,
+    mut best: Grid,
+    improved: Improved<'_>,
+    cancel: &AtomicBool,
+) -> Result<Grid, BackendError> {
     let score_of = |g: &Grid| puzzle.weights().map_or(0, |w| w.score(g));
     loop {
         improved(score_of(&best), &best, obj.score_bound());
@@ -499,22 +616,76 @@ fn optimize<E: Engine>(
             return Err(BackendError::TimedOut);
         }
         let loss = obj.loss(puzzle, &best);
-        if !obj.require_loss_at_most(loss - 1, &mut s) {
+        if !obj.require_loss_at_most(loss - 1, s) {
             // Loss 0 is the bound itself: optimal without a further call.
-            break;
+            return Ok(best);
         }
         match s.next()? {
             Some(g) => best = g,
-            None => {
-                s.finish_proof(opts)?;
-                break;
+            None => return Ok(best),
+        }
+    }
+}
+
+/// Core-guided search ([`maxsat::minimize`]). Each free cell `c` loses `best(c) − w(c)·d` when it
+/// holds `d`, `best(c)` its best candidate's `w(c)·d'` (so losses are never negative, whatever the
+/// sign of the weight): the soft literal `¬x(c, d)` of that weight. The score is then the sum of
+/// the best values (and the givens' scores) minus the loss.
+fn optimize_core<E: Engine>(
+    puzzle: &Puzzle,
+    s: &mut Session<E>,
+    first: Grid,
+    improved: Improved<'_>,
+    cancel: &AtomicBool,
+) -> Result<Grid, BackendError> {
+    let weights = puzzle.weights().map(|w| w.as_slice()).unwrap_or(&[]);
+    let score_of = |g: &Grid| puzzle.weights().map_or(0, |w| w.score(g));
+    let decoder = s.decoder.clone();
+    let mut soft = Vec::new();
+    let mut bound: i64 = 0;
+    let mut free = vec![false; weights.len()];
+    for &c in decoder.free_cells() {
+        let c = c as usize;
+        free[c] = true;
+        let w = weights[c];
+        let cands = decoder.candidates(c);
+        let best = cands.iter().map(|&(_, d)| w * d as i64).max().unwrap_or(0);
+        bound += best;
+        for &(v, d) in cands {
+            let loss = best - w * d as i64;
+            if loss > 0 {
+                soft.push((!v.pos_lit(), loss as u64));
             }
         }
     }
-    Ok(Optimum::Optimal {
-        score: score_of(&best),
-        grid: best,
-    })
+    bound += (0..weights.len())
+        .filter(|&c| !free[c])
+        .map(|c| weights[c] * decoder.fixed()[c] as i64)
+        .sum::<i64>();
+    improved(score_of(&first), &first, bound);
+    let decode = |values: &[bool]| decoder.decode(|v: Var| values[v.idx()]);
+    let mut cost = |values: &[bool]| (bound - score_of(&decode(values))).max(0) as u64;
+    let mut progress = |values: &[bool], _cost: u64, lb: u64| {
+        let g = decode(values);
+        improved(score_of(&g), &g, bound - lb as i64);
+    };
+    let stop = || cancel.load(Ordering::Relaxed);
+    match maxsat::minimize(s, &soft, &mut cost, &mut progress, &stop)? {
+        MaxSatResult::Done {
+            values,
+            cost,
+            lower_bound,
+        } if cost == lower_bound => Ok(decode(&values)),
+        MaxSatResult::Done {
+            cost, lower_bound, ..
+        } => Err(failed(format!(
+            "core-guided search ended with a solution of loss {cost} and a lower bound of {lower_bound}"
+        ))),
+        // A solution is in hand, so the formula is satisfiable.
+        MaxSatResult::Unsatisfiable => Err(failed(
+            "core-guided search found no solution where one exists (solver disagreement)",
+        )),
+    }
 }
 
 /// Smallest side whose varisat runs with a deadline get a [`StopWriter`]. Writing the proof costs

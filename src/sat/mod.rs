@@ -19,6 +19,7 @@ pub use rustsat::types::{Lit, Var};
 pub mod dimacs;
 pub mod encode;
 pub mod external;
+pub mod maxsat;
 pub mod objective;
 pub mod reference;
 

@@ -12,13 +12,16 @@
 use rustsat::encodings::pb::{BoundUpper, BoundUpperIncremental, GeneralizedTotalizer};
 
 use super::encode::Decoder;
-use super::{with_rustsat, ClauseSink};
+use super::{with_rustsat, ClauseSink, Lit};
 use crate::model::{Grid, Puzzle, Weights};
 
-/// `score = offset − loss` and the totalizer over the loss.
+/// `score = offset − loss`, the loss as weighted literals, and the totalizer over the loss (built
+/// on the first bound).
 pub struct Objective {
     offset: i64,
-    gte: GeneralizedTotalizer,
+    /// `(x(c, d), (w(c) − m)·(dmax(c) − d))` for every positive loss weight.
+    terms: Vec<(Lit, usize)>,
+    gte: Option<GeneralizedTotalizer>,
     weight_sum: i64,
 }
 
@@ -76,7 +79,8 @@ impl Objective {
         let given_score: i64 = fixed().map(|(&g, &wc)| g as i64 * wc).sum();
         Ok(Objective {
             offset: given_score + m * s + max_part as i64,
-            gte: lits.into_iter().collect(),
+            terms: lits,
+            gte: None,
             weight_sum: weight_sum as i64,
         })
     }
@@ -85,6 +89,12 @@ impl Objective {
     pub fn loss(&self, puzzle: &Puzzle, grid: &Grid) -> i64 {
         let score = puzzle.weights().map_or(0, |w| w.score(grid));
         self.offset - score
+    }
+
+    /// The loss as weighted literals: a solution loses `w` for each `(x, w)` with `x` true, and
+    /// nothing else.
+    pub fn terms(&self) -> impl Iterator<Item = (Lit, u64)> + '_ {
+        self.terms.iter().map(|&(l, w)| (l, w as u64))
     }
 
     /// An upper bound on the score of any solution (loss 0).
@@ -102,13 +112,16 @@ impl Objective {
             return true;
         }
         let ub = ub as usize;
-        let gte = &mut self.gte;
+        let terms = &self.terms;
+        let gte = self
+            .gte
+            .get_or_insert_with(|| terms.iter().copied().collect());
         with_rustsat(sink, |col, vars| {
             // Our collectors never run out of memory.
             let _ = gte.encode_ub_change(ub..=ub, col, vars);
         });
         // Encoded just above, so enforcing cannot fail.
-        if let Ok(units) = self.gte.enforce_ub(ub) {
+        if let Ok(units) = gte.enforce_ub(ub) {
             for u in units {
                 sink.add_clause(&[u]);
             }

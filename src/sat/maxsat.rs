@@ -1,0 +1,491 @@
+//! Core-guided weighted MaxSAT: OLL with the refinements of RC2, over any incremental SAT solver
+//! that answers under assumptions and reports a core ([`Oracle`]).
+//!
+//! The instance is a hard formula (already in the solver) and *soft literals* `(a, w)`: a solution
+//! pays `w` when `a` is false. Minimise the total cost.
+//!
+//! **OLL** (Morgado, Dodaro, Marques-Silva 2014; Andres et al. 2012): solve with every soft literal
+//! assumed true. When that is unsatisfiable, the solver returns a *core*: soft literals that cannot
+//! all be true. With `m` the least weight in the core, every solution pays at least `m` more than
+//! the lower bound so far, so `lb += m`; each core literal's weight drops by `m`, and a *totalizer*
+//! over the core's violations (`¬a` for each `a`) gets the new soft literal "at most one of them is
+//! violated", weight `m`. When such a sum literal "at most `b`" is itself in a later core, its sum
+//! gets the next soft literal "at most `b + 1`". The cost of any solution is at least `lb` plus the
+//! weights of the soft literals it falsifies, so the first solution that satisfies every soft
+//! literal still in play costs exactly `lb`: it is optimal.
+//!
+//! Refinements that matter on weighted instances (RC2: Ignatiev, Morgado, Marques-Silva, *RC2: an
+//! Efficient MaxSAT Solver*, JSAT 2019):
+//! - *Stratification* (Ansótegui, Bonet, Gabàs, Levy 2013): assume only the soft literals of weight
+//!   at least a level, starting high; descend when the solver says SAT. Levels are *diversity
+//!   based*: a level is skipped while the soft literals it would add have too few distinct weights
+//!   for it to pay (ratio of literals to distinct weights at most [`DIVERSITY`]).
+//! - *Weight-aware core extraction* (Berg, Järvisalo 2017): the soft literals a core creates are
+//!   held back until the solver says SAT again, so that several disjoint cores are found first.
+//! - *Core trimming*: re-solve under the core alone while it shrinks (at most [`TRIM_ROUNDS`]).
+//!   This also checks every core: a core the solver satisfies on its own is discarded for the last
+//!   set it refuted (see [`Search::verified_core`]), so a wrong core cannot raise the bound.
+//! - *Core exhaustion*: a new sum's bound is raised while "at most `b`" is unsatisfiable on its own.
+//! - *Hardening and solution improvement*: every model is a solution whose cost is an upper bound
+//!   `ub` (reported at once, so a time-out still has its best grid); an original soft literal
+//!   whose weight exceeds `ub − lb` holds in every optimal solution and becomes a hard unit clause.
+//!
+//! The search stops when `lb` meets `ub`.
+
+use std::collections::HashMap;
+
+use super::{ClauseSink, Lit};
+use crate::backend::BackendError;
+
+/// Stratification: descend past a level while (soft literals at or above it) / (distinct weights at
+/// or above it) is at most this (RC2's default).
+const DIVERSITY: f64 = 1.25;
+
+/// Core trimming: at most this many re-solves under the core alone (RC2's default).
+const TRIM_ROUNDS: usize = 5;
+
+/// An incremental SAT solver that answers under assumptions.
+pub trait Oracle: ClauseSink {
+    /// Is the formula satisfiable with every literal of `assumptions` true?
+    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError>;
+    /// After an unsatisfiable [`Oracle::solve_assuming`]: assumptions that cannot all hold (empty
+    /// when the formula itself is unsatisfiable).
+    fn core(&mut self) -> Result<Vec<Lit>, BackendError>;
+    /// The value of every variable `0..n` after a satisfiable call.
+    fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError>;
+}
+
+/// The end of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MaxSatResult {
+    /// The hard formula has no model.
+    Unsatisfiable,
+    /// The best model found and its cost (the caller's), with the lower bound proved; `cost ==
+    /// lower_bound` means optimal (a lower bound above the cost would be a solver error).
+    Done {
+        values: Vec<bool>,
+        cost: u64,
+        lower_bound: u64,
+    },
+}
+
+/// One incremental totalizer: `outputs[k]` is implied when at least `k + 1` inputs are true. Only
+/// that direction is encoded, which is all a lower bound needs.
+struct Totalizer {
+    /// Nodes of the sum tree, leaves first; the root is last.
+    nodes: Vec<TotNode>,
+    inputs: usize,
+}
+
+struct TotNode {
+    /// `out[k]`: at least `k + 1` of the node's leaves are true (built up to `out.len()`).
+    out: Vec<Lit>,
+    /// Leaves below this node.
+    leaves: usize,
+    children: Option<(usize, usize)>,
+}
+
+impl Totalizer {
+    /// A totalizer over `inputs`, with outputs up to "at least `upto`" built.
+    fn new(inputs: &[Lit], upto: usize, sink: &mut impl ClauseSink) -> Totalizer {
+        let mut nodes: Vec<TotNode> = inputs
+            .iter()
+            .map(|&l| TotNode {
+                out: vec![l],
+                leaves: 1,
+                children: None,
+            })
+            .collect();
+        let mut level: Vec<usize> = (0..nodes.len()).collect();
+        while level.len() > 1 {
+            let mut next = Vec::with_capacity(level.len().div_ceil(2));
+            for pair in level.chunks(2) {
+                if let [a, b] = *pair {
+                    nodes.push(TotNode {
+                        out: Vec::new(),
+                        leaves: nodes[a].leaves + nodes[b].leaves,
+                        children: Some((a, b)),
+                    });
+                    next.push(nodes.len() - 1);
+                } else {
+                    next.push(pair[0]);
+                }
+            }
+            level = next;
+        }
+        let mut t = Totalizer {
+            nodes,
+            inputs: inputs.len(),
+        };
+        t.extend(upto, sink);
+        t
+    }
+
+    fn root(&self) -> usize {
+        self.nodes.len() - 1
+    }
+
+    /// Builds the outputs up to "at least `upto`" (capped at the number of inputs).
+    fn extend(&mut self, upto: usize, sink: &mut impl ClauseSink) {
+        let root = self.root();
+        self.extend_node(root, upto.min(self.inputs), sink);
+    }
+
+    fn extend_node(&mut self, node: usize, upto: usize, sink: &mut impl ClauseSink) {
+        let upto = upto.min(self.nodes[node].leaves);
+        let have = self.nodes[node].out.len();
+        let Some((a, b)) = self.nodes[node].children else {
+            return;
+        };
+        if have >= upto {
+            return;
+        }
+        self.extend_node(a, upto, sink);
+        self.extend_node(b, upto, sink);
+        for _ in have..upto {
+            let v = sink.new_var().pos_lit();
+            self.nodes[node].out.push(v);
+        }
+        let (oa, ob) = (self.nodes[a].out.clone(), self.nodes[b].out.clone());
+        let out = &self.nodes[node].out;
+        // a ≥ i and b ≥ j imply out ≥ i + j, for the sums newly in range.
+        for k in have + 1..=upto {
+            let o = out[k - 1];
+            for i in 0..=k.min(oa.len()) {
+                let j = k - i;
+                if j > ob.len() {
+                    continue;
+                }
+                let mut clause = Vec::with_capacity(3);
+                if i > 0 {
+                    clause.push(!oa[i - 1]);
+                }
+                if j > 0 {
+                    clause.push(!ob[j - 1]);
+                }
+                clause.push(o);
+                sink.add_clause(&clause);
+            }
+        }
+    }
+
+    /// The literal "at least `k` inputs are true" (`1 ≤ k ≤ inputs`), building it if needed.
+    fn at_least(&mut self, k: usize, sink: &mut impl ClauseSink) -> Lit {
+        self.extend(k, sink);
+        self.nodes[self.root()].out[k - 1]
+    }
+}
+
+/// A soft literal that stands for a totalizer bound: "at most `bound` of sum `sum` are violated".
+#[derive(Clone, Copy)]
+struct SumBound {
+    sum: usize,
+    bound: usize,
+}
+
+/// The search state.
+struct Search {
+    /// Soft literals in play and their remaining weights.
+    weight: HashMap<Lit, u64>,
+    /// Soft literals that are totalizer bounds.
+    bounds: HashMap<Lit, SumBound>,
+    sums: Vec<Totalizer>,
+    /// New soft literals held back until the next model (weight-aware core extraction).
+    pending: Vec<(Lit, u64)>,
+    lb: u64,
+}
+
+impl Search {
+    fn add_soft(&mut self, lit: Lit, w: u64) {
+        *self.weight.entry(lit).or_insert(0) += w;
+    }
+
+    /// The assumptions at a stratification level, in a fixed order (the search is deterministic).
+    fn assumptions(&self, level: u64) -> Vec<Lit> {
+        let mut a: Vec<Lit> = self
+            .weight
+            .iter()
+            .filter(|&(_, &w)| w >= level)
+            .map(|(&l, _)| l)
+            .collect();
+        a.sort_unstable();
+        a
+    }
+
+    /// The next level below `level` (diversity based); `None` when `level` already takes every
+    /// soft literal.
+    fn next_level(&self, level: u64) -> Option<u64> {
+        let mut ws: Vec<u64> = self
+            .weight
+            .values()
+            .copied()
+            .filter(|&w| w < level)
+            .collect();
+        if ws.is_empty() {
+            return None;
+        }
+        ws.sort_unstable_by(|a, b| b.cmp(a));
+        let above = self.weight.values().filter(|&&w| w >= level).count();
+        let mut distinct: Vec<u64> = self
+            .weight
+            .values()
+            .copied()
+            .filter(|&w| w >= level)
+            .collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let (mut count, mut kinds) = (above, distinct.len());
+        let mut i = 0;
+        loop {
+            let w = ws[i];
+            kinds += 1;
+            while i < ws.len() && ws[i] == w {
+                count += 1;
+                i += 1;
+            }
+            if i == ws.len() || count as f64 / kinds as f64 > DIVERSITY {
+                return Some(w);
+            }
+        }
+    }
+
+    /// Takes a core into the lower bound and reformulates (OLL). Returns the core's weight.
+    fn relax(&mut self, core: &[Lit], oracle: &mut impl Oracle) -> Result<u64, BackendError> {
+        let m = core.iter().map(|l| self.weight[l]).min().unwrap_or(0);
+        self.lb += m;
+        let mut violations = Vec::with_capacity(core.len());
+        for &l in core {
+            let w = self.weight.get_mut(&l).expect("core literals are soft");
+            *w -= m;
+            if *w == 0 {
+                self.weight.remove(&l);
+            }
+            violations.push(!l);
+            // A bound "at most b" in a core: its sum now also offers "at most b + 1".
+            if let Some(&SumBound { sum, bound }) = self.bounds.get(&l) {
+                if bound + 1 < self.sums[sum].inputs {
+                    let next = !self.sums[sum].at_least(bound + 2, oracle);
+                    self.bounds.insert(
+                        next,
+                        SumBound {
+                            sum,
+                            bound: bound + 1,
+                        },
+                    );
+                    self.pending.push((next, m));
+                }
+            }
+        }
+        if core.len() == 1 {
+            // That literal is false in every solution.
+            oracle.add_clause(&[!core[0]]);
+            return Ok(m);
+        }
+        let mut t = Totalizer::new(&violations, 2, oracle);
+        let sum = self.sums.len();
+        // Exhaustion: "at most b" while it is unsatisfiable on its own, each step worth `m`.
+        let mut bound = 1;
+        while bound < violations.len() {
+            let lit = !t.at_least(bound + 1, oracle);
+            if oracle.solve_assuming(&[lit])? {
+                self.bounds.insert(lit, SumBound { sum, bound });
+                self.pending.push((lit, m));
+                break;
+            }
+            self.lb += m;
+            bound += 1;
+        }
+        self.sums.push(t);
+        Ok(m)
+    }
+
+    /// A core that is certainly one, as small as trimming makes it. `unsat` is a set of
+    /// assumptions the last call refuted. The solver's core is re-solved on its own: while it is
+    /// refuted and shrinks, go on from it (trimming, at most [`TRIM_ROUNDS`] times); a "core" the
+    /// solver then satisfies is discarded for the last refuted set. (varisat 0.2 occasionally
+    /// reports a core that is satisfiable; such a core would make the lower bound wrong.)
+    fn verified_core(
+        &self,
+        unsat: &[Lit],
+        oracle: &mut impl Oracle,
+    ) -> Result<Vec<Lit>, BackendError> {
+        let mut refuted = unsat.to_vec();
+        let mut core = oracle.core()?;
+        for _ in 0..=TRIM_ROUNDS {
+            if core.len() >= refuted.len() || oracle.solve_assuming(&core)? {
+                break;
+            }
+            refuted = core;
+            core = oracle.core()?;
+        }
+        Ok(refuted)
+    }
+
+    /// Makes hard every original soft literal that no solution as good as `ub` can falsify. (Bounds
+    /// of sums are left soft: hardening them slowed the search on the pyramid instances.)
+    fn harden(&mut self, ub: u64, oracle: &mut impl Oracle) {
+        let slack = ub.saturating_sub(self.lb);
+        let hard: Vec<Lit> = self
+            .weight
+            .iter()
+            .filter(|&(l, &w)| w > slack && !self.bounds.contains_key(l))
+            .map(|(&l, _)| l)
+            .collect();
+        for l in hard {
+            oracle.add_clause(&[l]);
+        }
+    }
+}
+
+/// Minimises the cost of falsified soft literals. `cost` evaluates a model (the caller knows what
+/// a model means; it must be at least the soft cost of that model's falsified literals, and equal
+/// to it for the result to be exact); `progress` hears of every better model and the lower bound
+/// at that point; `stop` is polled between solver calls.
+pub fn minimize(
+    oracle: &mut impl Oracle,
+    soft: &[(Lit, u64)],
+    cost: &mut dyn FnMut(&[bool]) -> u64,
+    progress: &mut dyn FnMut(&[bool], u64, u64),
+    stop: &dyn Fn() -> bool,
+) -> Result<MaxSatResult, BackendError> {
+    let mut s = Search {
+        weight: HashMap::new(),
+        bounds: HashMap::new(),
+        sums: Vec::new(),
+        pending: Vec::new(),
+        lb: 0,
+    };
+    for &(l, w) in soft {
+        if w > 0 {
+            s.add_soft(l, w);
+        }
+    }
+    let mut best: Option<(Vec<bool>, u64)> = None;
+    let mut level = s.weight.values().copied().max().unwrap_or(0);
+    loop {
+        if stop() {
+            return Err(BackendError::TimedOut);
+        }
+        let assumptions = s.assumptions(level);
+        if oracle.solve_assuming(&assumptions)? {
+            let values = oracle.values(oracle.n_vars() as usize)?;
+            let c = cost(&values);
+            if best.as_ref().is_none_or(|(_, b)| c < *b) {
+                progress(&values, c, s.lb);
+                best = Some((values, c));
+            }
+            let ub = best.as_ref().map_or(u64::MAX, |b| b.1);
+            if ub <= s.lb {
+                break;
+            }
+            s.harden(ub, oracle);
+            if !s.pending.is_empty() {
+                for (l, w) in std::mem::take(&mut s.pending) {
+                    s.add_soft(l, w);
+                }
+                continue;
+            }
+            match s.next_level(level) {
+                Some(next) => level = next,
+                // Every soft literal held: this model's cost is the lower bound.
+                None => break,
+            }
+        } else {
+            let core = s.verified_core(&assumptions, oracle)?;
+            if core.is_empty() {
+                return Ok(MaxSatResult::Unsatisfiable);
+            }
+            s.relax(&core, oracle)?;
+            if best.as_ref().is_some_and(|b| b.1 <= s.lb) {
+                break;
+            }
+        }
+    }
+    match best {
+        None => Ok(MaxSatResult::Unsatisfiable),
+        Some((values, cost)) => Ok(MaxSatResult::Done {
+            values,
+            cost,
+            lower_bound: s.lb,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::{Var, VarisatSink};
+
+    struct Solver<'a>(VarisatSink<'a>);
+    impl ClauseSink for Solver<'_> {
+        fn n_vars(&self) -> u32 {
+            self.0.n_vars()
+        }
+        fn reserve_vars(&mut self, n: u32) {
+            self.0.reserve_vars(n)
+        }
+        fn add_clause(&mut self, lits: &[Lit]) {
+            self.0.add_clause(lits)
+        }
+    }
+    impl Oracle for Solver<'_> {
+        fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
+            let a: Vec<_> = assumptions
+                .iter()
+                .map(|&l| crate::sat::to_varisat(l))
+                .collect();
+            self.0.solver.assume(&a);
+            self.0
+                .solver
+                .solve()
+                .map_err(|e| BackendError::Failed(e.to_string()))
+        }
+        fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
+            Ok(self
+                .0
+                .solver
+                .failed_core()
+                .unwrap()
+                .iter()
+                .map(|l| Var::new(l.index() as u32).lit(l.is_negative()))
+                .collect())
+        }
+        fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
+            let model = self.0.solver.model().unwrap();
+            let mut v = vec![false; n];
+            for l in model {
+                if l.is_positive() && l.index() < n {
+                    v[l.index()] = true;
+                }
+            }
+            Ok(v)
+        }
+    }
+
+    #[test]
+    fn totalizer_outputs_follow_the_count() {
+        for n in 1..=6usize {
+            let mut s = Solver(VarisatSink::new(varisat::Solver::new()));
+            let inputs: Vec<Lit> = (0..n).map(|_| s.new_var().pos_lit()).collect();
+            let mut t = Totalizer::new(&inputs, 1, &mut s);
+            let outs: Vec<Lit> = (1..=n).map(|k| t.at_least(k, &mut s)).collect();
+            for bits in 0..1u32 << n {
+                let count = bits.count_ones() as usize;
+                for k in 1..=n {
+                    let mut a: Vec<Lit> = (0..n)
+                        .map(|i| {
+                            if bits >> i & 1 == 1 {
+                                inputs[i]
+                            } else {
+                                !inputs[i]
+                            }
+                        })
+                        .collect();
+                    a.push(!outs[k - 1]);
+                    let sat = s.solve_assuming(&a).unwrap();
+                    assert_eq!(sat, count < k, "n {n} inputs {bits:b} k {k}");
+                }
+            }
+        }
+    }
+}

@@ -4,8 +4,7 @@ NOIP 2009 pyramid optimum of the empty 9x9 grid (2906) on a plain pairwise one-h
 cell c holding digit d violates a soft clause of cost weight(c) * (9 - d).
 
 usage: python3 tools/rc2_pyramid.py [--runs 5] [--solver g4] [--wcnf FILE]
-       (needs `pip install python-sat`; --wcnf solves that file instead, e.g. from
-       `sudoku-lab encode --to wcnf`)
+       (needs `pip install python-sat`; --wcnf solves that WCNF file instead)
 """
 import argparse
 import statistics

@@ -281,6 +281,10 @@ struct PuzzleArgs {
     /// How to print grids in text mode.
     #[arg(long, value_enum, default_value_t = OutputArg::Line)]
     output: OutputArg,
+    /// Puzzles answered in parallel (default: all cores). Output keeps the input order and
+    /// streams. With --proof, one job (every proof goes to the same file).
+    #[arg(long, short)]
+    jobs: Option<usize>,
 }
 
 /// How puzzles are read.
@@ -556,11 +560,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 read: input.read_options(),
                 weights,
                 timeout: engine.timeout()?,
-                jobs: match jobs {
-                    Some(0) => return Err(UsageError("--jobs must be at least 1".into())),
-                    Some(j) => j,
-                    None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                },
+                jobs: jobs_arg(jobs)?,
                 json,
             };
             return Ok(xcheck::run(&backends, &config, &files));
@@ -727,6 +727,11 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         timeout: args.backend.engine.timeout()?,
         json: args.json,
         grid_output: args.output == OutputArg::Grid,
+        jobs: if args.backend.engine.proof.is_some() {
+            1
+        } else {
+            jobs_arg(args.jobs)?
+        },
     };
     Ok(batch::run(backend.as_ref(), &config, &args.files))
 }
@@ -760,6 +765,15 @@ fn judge(
             eprintln!("{name}: {e}");
             Ok(ExitCode::from(e.exit_code()))
         }
+    }
+}
+
+/// `--jobs`: at least 1; all cores when not given.
+fn jobs_arg(jobs: Option<usize>) -> Result<usize, UsageError> {
+    match jobs {
+        Some(0) => Err(UsageError("--jobs must be at least 1".into())),
+        Some(j) => Ok(j),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
 }
 

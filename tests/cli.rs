@@ -476,3 +476,49 @@ fn xcheck_ctrl_c_prints_the_summary_so_far_and_exits_130() {
     assert_eq!(1 + rest.lines().count(), checked, "{err}");
     assert!(err.contains("0 disagreements, 0 failures"), "{err}");
 }
+
+#[test]
+fn jobs_keep_the_order_the_messages_and_the_exit_code_of_one_job() {
+    // Known counts, with a bad line every so often: every job count must print exactly what one
+    // job prints, on both streams, and end the same way.
+    let known = std::fs::read_to_string(data("9x9/test_puzzles.counts")).unwrap();
+    let mut input = String::new();
+    for (i, line) in known.lines().enumerate() {
+        input.push_str(line);
+        input.push('\n');
+        if i % 17 == 5 {
+            input.push_str(&MAGIC1.replacen('.', "x", 1));
+            input.push('\n');
+        }
+    }
+    let strip_times = |s: String| {
+        s.lines()
+            .map(|l| l.split(",\"time_us\"").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    for args in [
+        &["count", "--limit", "1000"][..],
+        &["unique"],
+        &["solve", "--json"],
+        &["optimize"],
+    ] {
+        let one = run(&[args, &["-j", "1"]].concat(), &input);
+        assert_eq!(one.status.code(), Some(2), "{args:?}: {}", stderr(&one));
+        assert!(
+            stderr(&one).contains("<stdin>:7:2: error"),
+            "{}",
+            stderr(&one)
+        );
+        for jobs in ["2", "3"] {
+            let many = run(&[args, &["--jobs", jobs]].concat(), &input);
+            assert_eq!(many.status.code(), one.status.code(), "{args:?} -j {jobs}");
+            assert_eq!(stderr(&many), stderr(&one), "{args:?} -j {jobs}");
+            assert_eq!(
+                strip_times(stdout(&many)),
+                strip_times(stdout(&one)),
+                "{args:?} -j {jobs}"
+            );
+        }
+    }
+    assert_usage_error(&run(&["solve", "--jobs", "0"], MAGIC1), "--jobs");
+}

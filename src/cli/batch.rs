@@ -1,10 +1,13 @@
 //! Runs one task over every puzzle of every input, printing each answer as soon as it is checked.
 //! A bad puzzle is reported (file, line, column) and the batch goes on; the exit code sums up.
+//! Puzzles are answered on several threads (`--jobs`); output keeps the input order.
 
+use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -53,6 +56,8 @@ pub struct Config {
     pub timeout: Option<Duration>,
     pub json: bool,
     pub grid_output: bool,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
 }
 
 /// How a task error counts in `bench` and `xcheck` summaries.
@@ -215,6 +220,32 @@ pub fn each_puzzle(
     tally: &mut Tally,
     mut f: impl FnMut(Item),
 ) {
+    each_entry(files, read, weights, |entry| match entry {
+        Entry::Puzzle(item) => f(item),
+        Entry::Bad(msg) => {
+            eprintln!("{msg}");
+            tally.bad_input = true;
+        }
+        Entry::Warning(msg) => eprintln!("{msg}"),
+    });
+}
+
+/// What reading the input yields, in input order.
+pub enum Entry {
+    Puzzle(Item),
+    /// Bad input (an unreadable file, a bad puzzle): the full message, file:line:col first.
+    Bad(String),
+    /// Worth saying, not an error.
+    Warning(String),
+}
+
+/// [`each_puzzle`], handing over the messages too, for callers that must keep them in order.
+fn each_entry(
+    files: &[PathBuf],
+    read: &ReadOptions,
+    weights: Option<&WeightsSpec>,
+    mut f: impl FnMut(Entry),
+) {
     let stdin = [PathBuf::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
     let mut index = 0;
@@ -223,22 +254,25 @@ pub fn each_puzzle(
         let (name, text) = match read_source(path) {
             Ok((name, text)) => (Arc::<str>::from(name), text),
             Err(msg) => {
-                eprintln!("sudoku-lab: error: {msg}");
-                tally.bad_input = true;
+                f(Entry::Bad(format!("sudoku-lab: error: {msg}")));
                 continue;
             }
         };
         let entries = format::read_puzzles(&text, read);
         if entries.is_empty() {
-            eprintln!("sudoku-lab: warning: {name}: no puzzle in this input");
+            f(Entry::Warning(format!(
+                "sudoku-lab: warning: {name}: no puzzle in this input"
+            )));
         }
         for entry in entries {
             index += 1;
             let entry = match entry {
                 Ok(e) => e,
                 Err(e) => {
-                    eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.message);
-                    tally.bad_input = true;
+                    f(Entry::Bad(format!(
+                        "{name}:{}:{}: error: {}",
+                        e.line, e.col, e.message
+                    )));
                     continue;
                 }
             };
@@ -256,84 +290,237 @@ pub fn each_puzzle(
                 puzzle = match attached {
                     Ok(p) => p,
                     Err(msg) => {
-                        eprintln!(
+                        f(Entry::Bad(format!(
                             "{name}:{}:1: error: weights for this puzzle: {msg}",
                             entry.line
-                        );
-                        tally.bad_input = true;
+                        )));
                         continue;
                     }
                 };
             }
-            f(Item {
+            f(Entry::Puzzle(Item {
                 index,
                 file: name.clone(),
                 line: entry.line,
                 puzzle,
                 expected: entry.expected,
-            });
+            }));
         }
     }
 }
 
-/// Runs the batch over `files` (standard input when empty) and returns the exit code.
-pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
-    let mut tally = Tally::default();
-    let mut outcomes = Tally::default();
-    each_puzzle(
-        files,
-        &config.read,
-        config.weights.as_ref(),
-        &mut tally,
-        |item| {
-            let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
-            let start = Instant::now();
-            let result = task::run(backend, &item.puzzle, config.task, &limits);
-            let time_us = start.elapsed().as_micros() as u64;
-            let mut record = Record {
-                index: item.index,
-                file: &item.file,
-                line: item.line,
-                task: config.task.name(),
-                backend: backend.name(),
-                status: "error",
-                solution: None,
-                count: None,
-                complete: None,
-                score: None,
-                proved: None,
-                bound: None,
-                error: None,
-                time_us,
-            };
-            let text_out = match &result {
-                Ok(answer) => {
-                    fill_record(&mut record, answer);
-                    if let Some(wrong) = item.wrong_answer(backend.name(), answer) {
-                        eprintln!("{}:{}:1: wrong answer: {wrong}", item.file, item.line);
-                        outcomes.failed = true;
-                        record.error = Some(format!("wrong answer: {wrong}"));
-                    }
-                    text_answer(answer, config.grid_output)
-                }
-                Err(e) => {
-                    record.status = outcomes.record_error(e);
-                    record.error = Some(e.to_string());
-                    eprintln!("{}:{}:1: {e}", item.file, item.line);
-                    format!("{}\n", record.status)
-                }
-            };
-            if config.json {
-                let mut line = serde_json::to_string(&record).expect("records serialise");
-                line.push('\n');
-                write_stdout(line.as_bytes());
-            } else {
-                write_stdout(text_out.as_bytes());
+/// What one entry of the input gives: standard output and standard error text, and how it ended.
+#[derive(Default)]
+struct Done {
+    out: String,
+    err: String,
+    tally: Tally,
+}
+
+/// Runs the task on one puzzle and renders what is to be printed for it.
+fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
+    let mut done = Done::default();
+    let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
+    let start = Instant::now();
+    // A panic in a backend fails this puzzle only: the batch goes on and nothing after it is
+    // lost (the panic message has already gone to standard error).
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        task::run(backend, &item.puzzle, config.task, &limits)
+    }))
+    .unwrap_or_else(|_| {
+        Err(RunError::Backend(BackendError::Failed(format!(
+            "internal error: {} panicked on this puzzle",
+            backend.name()
+        ))))
+    });
+    let time_us = start.elapsed().as_micros() as u64;
+    let mut record = Record {
+        index: item.index,
+        file: &item.file,
+        line: item.line,
+        task: config.task.name(),
+        backend: backend.name(),
+        status: "error",
+        solution: None,
+        count: None,
+        complete: None,
+        score: None,
+        proved: None,
+        bound: None,
+        error: None,
+        time_us,
+    };
+    let text_out = match &result {
+        Ok(answer) => {
+            fill_record(&mut record, answer);
+            if let Some(wrong) = item.wrong_answer(backend.name(), answer) {
+                done.err = format!("{}:{}:1: wrong answer: {wrong}\n", item.file, item.line);
+                done.tally.failed = true;
+                record.error = Some(format!("wrong answer: {wrong}"));
             }
-        },
-    );
-    tally.merge(&outcomes);
+            text_answer(answer, config.grid_output)
+        }
+        Err(e) => {
+            record.status = done.tally.record_error(e);
+            record.error = Some(e.to_string());
+            done.err = format!("{}:{}:1: {e}\n", item.file, item.line);
+            format!("{}\n", record.status)
+        }
+    };
+    done.out = if config.json {
+        let mut line = serde_json::to_string(&record).expect("records serialise");
+        line.push('\n');
+        line
+    } else {
+        text_out
+    };
+    done
+}
+
+/// How many entries may be read ahead of the first one not yet printed: bounds the memory that
+/// a slow puzzle can hold up behind it.
+const WINDOW: usize = 1 << 14;
+/// Puzzles handed to a worker at a time, and the longest a worker holds answers back before
+/// sending them on: batching keeps thread hand-offs rare when puzzles take microseconds.
+const CHUNK: usize = 64;
+const HOLD: Duration = Duration::from_millis(2);
+
+/// Runs the batch over `files` (standard input when empty) on `config.jobs` worker threads and
+/// returns the exit code.
+///
+/// One thread reads and parses, the workers take puzzles a chunk at a time, and this thread
+/// prints each answer (with its messages on standard error) in input order as soon as everything
+/// before it is printed. Workers pass answers on at least every few milliseconds and output is
+/// flushed whenever nothing further is ready, so a slow puzzle's answer shows at once while fast
+/// ones are written in large blocks.
+pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
+    let jobs = config.jobs.max(1);
+    let (work_tx, work_rx) = mpsc::sync_channel::<Vec<(usize, Item)>>(2 * jobs);
+    let work_rx = Mutex::new(work_rx);
+    let (done_tx, done_rx) = mpsc::channel::<Vec<(usize, Done)>>();
+    let printed = (Mutex::new(0usize), Condvar::new());
+    let mut tally = Tally::default();
+    std::thread::scope(|scope| {
+        let printed = &printed;
+        let reader_done = done_tx.clone();
+        scope.spawn(move || {
+            let mut seq = 0;
+            let mut chunk = Vec::with_capacity(CHUNK);
+            let mut ok = true;
+            each_entry(files, &config.read, config.weights.as_ref(), |entry| {
+                if !ok {
+                    return;
+                }
+                if seq % CHUNK == 0 {
+                    // Reading never runs more than WINDOW entries ahead of printing. What is
+                    // read goes out before waiting: printing may need it to move on.
+                    let (lock, cv) = printed;
+                    let mut p = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    if seq >= *p + WINDOW && !chunk.is_empty() {
+                        drop(p);
+                        ok &= work_tx.send(std::mem::take(&mut chunk)).is_ok();
+                        p = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    }
+                    while seq >= *p + WINDOW {
+                        p = cv.wait(p).unwrap_or_else(|e| e.into_inner());
+                    }
+                }
+                match entry {
+                    Entry::Puzzle(item) => chunk.push((seq, item)),
+                    Entry::Bad(msg) | Entry::Warning(msg) => {
+                        let mut done = Done {
+                            err: msg + "\n",
+                            ..Done::default()
+                        };
+                        done.tally.bad_input = !done.err.starts_with("sudoku-lab: warning");
+                        ok &= reader_done.send(vec![(seq, done)]).is_ok();
+                    }
+                }
+                seq += 1;
+                if chunk.len() == CHUNK {
+                    ok &= work_tx.send(std::mem::take(&mut chunk)).is_ok();
+                }
+            });
+            if !chunk.is_empty() {
+                let _ = work_tx.send(chunk);
+            }
+        });
+        for _ in 0..jobs {
+            let (work_rx, done_tx) = (&work_rx, done_tx.clone());
+            scope.spawn(move || {
+                let mut held = Vec::new();
+                let mut since = Instant::now();
+                loop {
+                    let next = work_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok(chunk) = next else { break };
+                    for (seq, item) in chunk {
+                        held.push((seq, answer(backend, config, &item)));
+                        if since.elapsed() >= HOLD {
+                            if done_tx.send(std::mem::take(&mut held)).is_err() {
+                                return;
+                            }
+                            since = Instant::now();
+                        }
+                    }
+                    if !held.is_empty() && done_tx.send(std::mem::take(&mut held)).is_err() {
+                        return;
+                    }
+                    since = Instant::now();
+                }
+            });
+        }
+        drop(done_tx);
+        print_in_order(done_rx, printed, &mut tally);
+    });
     tally.exit_code()
+}
+
+/// Prints results in sequence order as they arrive, moving the reader's window on.
+fn print_in_order(
+    results: mpsc::Receiver<Vec<(usize, Done)>>,
+    printed: &(Mutex<usize>, Condvar),
+    tally: &mut Tally,
+) {
+    let mut waiting: BTreeMap<usize, Done> = BTreeMap::new();
+    let mut next = 0;
+    let mut out = String::new();
+    let flush = |out: &mut String| {
+        if !out.is_empty() {
+            write_stdout(out.as_bytes());
+            out.clear();
+        }
+    };
+    let mut incoming = results.recv().ok();
+    while let Some(batch) = incoming {
+        waiting.extend(batch);
+        let before = next;
+        while let Some(done) = waiting.remove(&next) {
+            out.push_str(&done.out);
+            if !done.err.is_empty() {
+                // Messages go out after the answers before them.
+                flush(&mut out);
+                eprint!("{}", done.err);
+            }
+            tally.merge(&done.tally);
+            next += 1;
+        }
+        if next / CHUNK != before / CHUNK {
+            let (lock, cv) = printed;
+            *lock.lock().unwrap_or_else(|e| e.into_inner()) = next;
+            cv.notify_all();
+        }
+        if out.len() >= 1 << 16 {
+            flush(&mut out);
+        }
+        incoming = match results.try_recv() {
+            Ok(r) => Some(r),
+            Err(_) => {
+                flush(&mut out);
+                results.recv().ok()
+            }
+        };
+    }
+    flush(&mut out);
 }
 
 fn grid_json(g: &Grid) -> serde_json::Value {

@@ -19,6 +19,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
+use sudoku_lab::backends::maxsat_ext::MaxSatExtOptions;
 use sudoku_lab::backends::sat::{CadicalConfig, SatOptimizer, SatOptions};
 use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
@@ -186,7 +187,7 @@ enum Command {
         backend: String,
     },
     /// Write a puzzle's encoding for external tools: DIMACS CNF (with a comment header giving
-    /// the variable numbering) or a CPLEX LP integer program.
+    /// the variable numbering), a CPLEX LP integer program, or weighted MaxSAT (WCNF).
     Encode {
         /// Puzzle file (`-` or none: standard input).
         file: Option<PathBuf>,
@@ -203,8 +204,8 @@ enum Command {
         /// unless --output is given).
         #[arg(long)]
         stats: bool,
-        /// LP objective: maximise Σ weight × digit with `pyramid` or a weights file; none
-        /// (feasibility only) when absent.
+        /// Objective: maximise Σ weight × digit with `pyramid` or a weights file. LP: none
+        /// (feasibility only) when absent; WCNF: pyramid when absent.
         #[arg(long, value_name = "pyramid|FILE")]
         weights: Option<String>,
         /// DIMACS: also fix naked / hidden singles and locked candidates before encoding, as the
@@ -245,6 +246,10 @@ enum EncodeTarget {
     Dimacs,
     /// CPLEX LP integer program (objective: the weights of --weights).
     Lp,
+    /// Weighted MaxSAT (MaxSAT Evaluation WCNF: `h` hard clauses, weighted soft clauses): the
+    /// DIMACS encoding plus the objective of --weights (default pyramid); the header says how
+    /// a cost becomes a score.
+    Wcnf,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -335,6 +340,11 @@ struct EngineArgs {
     /// path is appended, or replaces `{}`).
     #[arg(long, value_name = "CMD", help_heading = "SAT backend")]
     sat_cmd: Option<String>,
+    /// maxsat-ext: the external weighted MaxSAT solver command, e.g. "rc2.py" (python-sat) or
+    /// "open-wbo"; it reads WCNF (the file path is appended, or replaces `{}`) and prints
+    /// MaxSAT Evaluation `s` / `o` / `v` lines.
+    #[arg(long, value_name = "CMD", help_heading = "SAT backend")]
+    maxsat_cmd: Option<String>,
     /// cadical: CaDiCaL's option preset — default, sat (stable mode only; helps some hard
     /// satisfiable grids), unsat, plain (no pre/inprocessing), race (default and sat on two
     /// threads, first answer wins) or auto (race from 25×25 up, default below). Needs
@@ -480,6 +490,9 @@ impl EngineArgs {
             },
             sat_ext: SatExtOptions {
                 command: self.sat_cmd.clone(),
+            },
+            maxsat_ext: MaxSatExtOptions {
+                command: self.maxsat_cmd.clone(),
             },
         }
     }
@@ -672,7 +685,10 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             cnf,
             input,
         } => {
-            let weights = weights.map(|w| batch::WeightsSpec::parse(&w)).transpose()?;
+            let weights = weights
+                .or_else(|| (to == EncodeTarget::Wcnf).then(|| "pyramid".into()))
+                .map(|w| batch::WeightsSpec::parse(&w))
+                .transpose()?;
             let request = EncodeRequest {
                 to,
                 index,
@@ -847,6 +863,11 @@ fn encode(
             sudoku_lab::sat::encode::to_dimacs(&item.puzzle, &encode_options, &mut buf)
                 .map_err(|e| UsageError(e.to_string()))?,
         ),
+        EncodeTarget::Wcnf => {
+            sudoku_lab::sat::wcnf::to_wcnf(&item.puzzle, &encode_options, &mut buf)
+                .map_err(|e| UsageError(e.to_string()))?;
+            None
+        }
         EncodeTarget::Lp => {
             let objective = item.puzzle.weights().is_some();
             sudoku_lab::lp_writer::write_lp(&item.puzzle, objective, &mut buf)

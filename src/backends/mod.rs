@@ -13,6 +13,7 @@ pub mod dfs;
 pub mod dlx;
 pub mod ilp;
 pub mod isotope;
+pub mod maxsat_ext;
 pub mod sat;
 pub mod sat_ext;
 
@@ -32,6 +33,8 @@ pub enum BackendKind {
     Cadical,
     /// The same CNF handed to an external SAT solver (`--sat-cmd`).
     SatExt,
+    /// The optimisation as WCNF handed to an external MaxSAT solver (`--maxsat-cmd`).
+    MaxSatExt,
     /// Algebraic completion of cyclic-pattern grids (solve only, incomplete).
     Isotope,
 }
@@ -47,6 +50,7 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     #[cfg(feature = "cadical")]
     (BackendKind::Cadical, "cadical", "CNF encoding solved in process by CaDiCaL (feature `cadical`)"),
     (BackendKind::SatExt, "sat-ext", "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)"),
+    (BackendKind::MaxSatExt, "maxsat-ext", "weighted MaxSAT (WCNF) solved by an external MaxSAT solver (--maxsat-cmd, e.g. rc2.py); optimize only"),
     (BackendKind::Isotope, "isotope", "algebra, no search: completes grids of the cyclic pattern form (isotopes of Z_n) that generators emit; solve only"),
 ];
 
@@ -55,10 +59,12 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
 const FEATURE_GATED: &[(&str, &str)] = &[("cadical", "cadical")];
 
 /// Backends left out of the default set ([`BackendKind::all`]) of `xcheck` and `bench`, with the
-/// reason: `sat-ext` cannot run without `--sat-cmd`, `isotope` answers only `solve` and only for
+/// reason: `sat-ext` and `maxsat-ext` cannot run without a solver command (and `maxsat-ext`
+/// answers only `optimize`), `isotope` answers only `solve` and only for
 /// one form of grid. They are named, parsed and described like the others.
 const OPT_IN: &[(BackendKind, &str)] = &[
     (BackendKind::SatExt, "needs --sat-cmd"),
+    (BackendKind::MaxSatExt, "needs --maxsat-cmd; optimize only"),
     (
         BackendKind::Isotope,
         "solve only, and only grids of one form",
@@ -140,6 +146,8 @@ pub struct BackendOptions {
     pub dlx: dlx::DlxOptions,
     /// `sat-ext`: the solver command; its encoding options are those of `sat`.
     pub sat_ext: sat_ext::SatExtOptions,
+    /// `maxsat-ext`: the MaxSAT solver command; its encoding options are those of `sat`.
+    pub maxsat_ext: maxsat_ext::MaxSatExtOptions,
 }
 
 /// Builds the backend of the given kind.
@@ -158,6 +166,10 @@ pub fn create(
             sat::EngineKind::Cadical,
         )),
         BackendKind::SatExt => Box::new(sat_ext::SatExt::new(&options.sat_ext, &options.sat)?),
+        BackendKind::MaxSatExt => Box::new(maxsat_ext::MaxSatExt::new(
+            &options.maxsat_ext,
+            &options.sat,
+        )?),
         BackendKind::Isotope => Box::new(isotope::Isotope::new()),
     })
 }

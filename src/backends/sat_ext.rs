@@ -128,28 +128,10 @@ impl<'a> Session<'a> {
         let SatAnswer::Sat(values) = answer else {
             return Ok(None);
         };
-        let value = |v: crate::sat::Var| values.get(v.idx()).copied().flatten() == Some(true);
-        for &c in self.decoder.free_cells() {
-            let digits = self
-                .decoder
-                .candidates(c as usize)
-                .iter()
-                .filter(|&&(v, _)| value(v))
-                .count();
-            if digits != 1 {
-                return Err(self.failed(format!(
-                    "its model puts {digits} digits in cell {} (row {}, column {}), expected exactly one",
-                    c,
-                    c as usize / self.decoder.size() + 1,
-                    c as usize % self.decoder.size() + 1
-                )));
-            }
-        }
-        let grid = self.decoder.decode(value);
-        if let Some(c) = grid.cells().iter().position(|&d| d == 0) {
-            return Err(self.failed(format!("its model leaves cell {c} empty")));
-        }
-        Ok(Some(grid))
+        self.decoder
+            .decode_checked(&values)
+            .map(Some)
+            .map_err(|msg| self.failed(msg))
     }
 
     /// Excludes `grid` from further solutions.

@@ -305,6 +305,31 @@ impl Decoder {
         }
         Grid::new(self.n, cells)
     }
+    /// The grid of an external solver's model (`values[i]` for variable `i`), refusing a model
+    /// that puts other than exactly one digit in a free cell, or leaves a cell empty.
+    pub fn decode_checked(&self, values: &[Option<bool>]) -> Result<Grid, String> {
+        let value = |v: Var| values.get(v.idx()).copied().flatten() == Some(true);
+        for &c in &self.free_cells {
+            let digits = self
+                .candidates(c as usize)
+                .iter()
+                .filter(|&&(v, _)| value(v))
+                .count();
+            if digits != 1 {
+                return Err(format!(
+                    "its model puts {digits} digits in cell {} (row {}, column {}), expected exactly one",
+                    c,
+                    c as usize / self.n + 1,
+                    c as usize % self.n + 1
+                ));
+            }
+        }
+        let grid = self.decode(value);
+        match grid.cells().iter().position(|&d| d == 0) {
+            Some(c) => Err(format!("its model leaves cell {c} empty")),
+            None => Ok(grid),
+        }
+    }
     /// The clause excluding `grid`: the negated chosen-digit literal of every free cell.
     pub fn blocking_clause(&self, grid: &Grid, out: &mut Vec<Lit>) {
         out.clear();

@@ -40,7 +40,7 @@ pub enum ExternalError {
     #[error("{solver}: timed out")]
     TimedOut { solver: String },
     /// The solver could not be run, crashed, or printed something that is not a valid answer.
-    #[error("SAT solver '{solver}': {msg}")]
+    #[error("solver '{solver}': {msg}")]
     Failed { solver: String, msg: String },
 }
 
@@ -106,7 +106,8 @@ impl SolverCommand {
         self.uses_out_file
     }
 
-    fn failed(&self, msg: impl Into<String>) -> ExternalError {
+    /// An error naming this solver.
+    pub fn failed(&self, msg: impl Into<String>) -> ExternalError {
         ExternalError::Failed {
             solver: self.name.clone(),
             msg: msg.into(),
@@ -123,46 +124,15 @@ impl SolverCommand {
         dir: &Path,
         deadline: Option<Instant>,
     ) -> Result<SatAnswer, ExternalError> {
-        let io_err = |what: &str, e: io::Error| self.failed(format!("{what}: {e}"));
         let cnf_path = dir.join("formula.cnf");
-        let out_path = dir.join("answer.out");
-        let (stdout_path, stderr_path) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
-        {
-            let mut f = File::create(&cnf_path).map_err(|e| io_err("writing the CNF", e))?;
-            dimacs::write(cnf, comments, &mut f).map_err(|e| io_err("writing the CNF", e))?;
-            f.flush().map_err(|e| io_err("writing the CNF", e))?;
-        }
-        match fs::remove_file(&out_path) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                return Err(io_err("removing the old answer file", e))
-            }
-            _ => {}
-        }
-        let status = self.run(&cnf_path, &out_path, &stdout_path, &stderr_path, deadline)?;
-        let stdout = read_lossy(&stdout_path);
-        let stderr = read_lossy(&stderr_path);
-        let (answer_text, where_) = if self.uses_out_file {
-            (read_lossy(&out_path), "its answer file")
-        } else {
-            (stdout.clone(), "stdout")
-        };
-        let context = || {
-            let mut c = format!("exit {}", describe(&status));
-            let tail = tail(&format!("{stdout}{stderr}{answer_text}"));
-            if !tail.is_empty() {
-                c += &format!("; output ends: «{tail}»");
-            }
-            c
-        };
-        #[cfg(unix)]
-        if let Some(sig) = std::os::unix::process::ExitStatusExt::signal(&status) {
-            return Err(self.failed(format!("crashed (signal {sig}); {}", context())));
-        }
-        let answer = parse_answer(&answer_text, cnf.n_vars(), self.uses_out_file)
-            .map_err(|msg| self.failed(format!("{msg} in {where_}; {}", context())))?;
-        let code = status.code();
+        self.write_input(&cnf_path, |f| dimacs::write(cnf, comments, f))?;
+        let run = self.run_on(&cnf_path, dir, deadline)?;
+        let answer =
+            parse_answer(&run.answer, cnf.n_vars(), self.uses_out_file).map_err(|msg| {
+                self.failed(format!("{msg} in {}; {}", run.answer_from, run.context()))
+            })?;
         let agrees = matches!(
-            (&answer, code),
+            (&answer, run.status.code()),
             (_, Some(0)) | (SatAnswer::Sat(_), Some(10)) | (SatAnswer::Unsat, Some(20))
         );
         if !agrees {
@@ -172,13 +142,64 @@ impl SolverCommand {
             };
             return Err(self.failed(format!(
                 "exit status disagrees with the answer {said}; {}",
-                context()
+                run.context()
             )));
         }
         if let SatAnswer::Sat(values) = &answer {
-            check_model(cnf, values).map_err(|msg| self.failed(format!("{msg}; {}", context())))?;
+            check_model(cnf, values)
+                .map_err(|msg| self.failed(format!("{msg}; {}", run.context())))?;
         }
         Ok(answer)
+    }
+
+    /// Writes the solver's input file with `write`.
+    pub fn write_input(
+        &self,
+        path: &Path,
+        write: impl FnOnce(&mut File) -> io::Result<()>,
+    ) -> Result<(), ExternalError> {
+        let err = |e: io::Error| self.failed(format!("writing {}: {e}", path.display()));
+        let mut f = File::create(path).map_err(err)?;
+        write(&mut f).map_err(err)?;
+        f.flush().map_err(err)
+    }
+
+    /// Runs the solver on `input` (its `{}`), with `{out}` and the captured output in `dir`,
+    /// until it exits or the deadline passes. A crash (signal) is an error; the answer is not
+    /// read yet.
+    pub fn run_on(
+        &self,
+        input: &Path,
+        dir: &Path,
+        deadline: Option<Instant>,
+    ) -> Result<Finished, ExternalError> {
+        let out_path = dir.join("answer.out");
+        let (stdout_path, stderr_path) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
+        match fs::remove_file(&out_path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                return Err(self.failed(format!("removing the old answer file: {e}")))
+            }
+            _ => {}
+        }
+        let status = self.run(input, &out_path, &stdout_path, &stderr_path, deadline)?;
+        let stdout = read_lossy(&stdout_path);
+        let (answer, answer_from) = if self.uses_out_file {
+            (read_lossy(&out_path), "its answer file")
+        } else {
+            (stdout.clone(), "stdout")
+        };
+        let run = Finished {
+            status,
+            stdout,
+            stderr: read_lossy(&stderr_path),
+            answer,
+            answer_from,
+        };
+        #[cfg(unix)]
+        if let Some(sig) = std::os::unix::process::ExitStatusExt::signal(&run.status) {
+            return Err(self.failed(format!("crashed (signal {sig}); {}", run.context())));
+        }
+        Ok(run)
     }
 
     /// Starts the solver (in its own process group) and waits for it until the deadline.
@@ -230,6 +251,29 @@ impl SolverCommand {
                 Err(self.failed(format!("waiting for the solver: {e}")))
             }
         }
+    }
+}
+
+/// A solver run that ended by itself.
+pub struct Finished {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+    /// Where the answer is: stdout, or the `{out}` file.
+    pub answer: String,
+    /// "stdout" or "its answer file", for messages.
+    pub answer_from: &'static str,
+}
+
+impl Finished {
+    /// The exit status and the end of the output, to quote in an error.
+    pub fn context(&self) -> String {
+        let mut c = format!("exit {}", describe(&self.status));
+        let tail = tail(&format!("{}{}{}", self.stdout, self.stderr, self.answer));
+        if !tail.is_empty() {
+            c += &format!("; output ends: «{tail}»");
+        }
+        c
     }
 }
 

@@ -22,6 +22,7 @@ pub mod external;
 pub mod maxsat;
 pub mod objective;
 pub mod reference;
+pub mod wcnf;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.
 pub trait ClauseSink {

@@ -471,16 +471,29 @@ pub fn detect(text: &str) -> Format {
 /// Reads every puzzle of `text`. A bad puzzle yields an `Err` and reading goes on with the next
 /// one (except for JSON syntax errors, which end the text).
 pub fn read_puzzles(text: &str, opts: &ReadOptions) -> Vec<Result<Entry, ParseError>> {
+    puzzles(text, opts).collect()
+}
+
+/// [`read_puzzles`] as an iterator: the line format is read one puzzle at a time as it is
+/// consumed (a large file is never held parsed in full); the grid and JSON formats are read
+/// whole first.
+pub fn puzzles<'a>(
+    text: &'a str,
+    opts: &ReadOptions,
+) -> Box<dyn Iterator<Item = Result<Entry, ParseError>> + 'a> {
     let mut shapes = Shapes::new(opts.diagonals);
     match opts.format.unwrap_or_else(|| detect(text)) {
-        Format::Line => content_lines(text)
-            .map(|(i, l)| read_line_puzzle(l, i, &mut shapes))
-            .collect(),
-        Format::Grid => blocks(text)
-            .into_iter()
-            .map(|b| read_grid_block(&b, &mut shapes))
-            .collect(),
-        Format::Json => read_json(text, &mut shapes),
+        Format::Line => {
+            Box::new(content_lines(text).map(move |(i, l)| read_line_puzzle(l, i, &mut shapes)))
+        }
+        Format::Grid => Box::new(
+            blocks(text)
+                .into_iter()
+                .map(|b| read_grid_block(&b, &mut shapes))
+                .collect::<Vec<_>>()
+                .into_iter(),
+        ),
+        Format::Json => Box::new(read_json(text, &mut shapes).into_iter()),
     }
 }
 

@@ -316,10 +316,12 @@ impl fmt::Display for Grid {
     /// Line format when every value has a symbol, otherwise rows of space-separated numbers.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.n <= 35 {
-            for &v in &self.cells {
-                write!(f, "{}", symbol(v).unwrap_or('?'))?;
-            }
-            Ok(())
+            let line: String = self
+                .cells
+                .iter()
+                .map(|&v| symbol(v).unwrap_or('?'))
+                .collect();
+            f.write_str(&line)
         } else {
             for (i, row) in self.rows().enumerate() {
                 if i > 0 {

@@ -145,9 +145,16 @@ struct Record<'a> {
 
 /// Decodes input as UTF-8, or says where the first invalid byte is.
 pub fn decode_utf8(name: &str, bytes: &[u8]) -> Result<String, String> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Ok(s.to_string()),
+    into_utf8(name, bytes.to_vec())
+}
+
+/// [`decode_utf8`] without a copy.
+fn into_utf8(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
         Err(e) => {
+            let bytes = e.as_bytes();
+            let e = e.utf8_error();
             let before = &bytes[..e.valid_up_to()];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
             let col = before.len()
@@ -181,11 +188,11 @@ fn read_source(path: &PathBuf) -> Result<(String, String), String> {
         io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| format!("<stdin>: {e}"))?;
-        return Ok(("<stdin>".into(), decode_utf8("<stdin>", &buf)?));
+        return Ok(("<stdin>".into(), into_utf8("<stdin>", buf)?));
     }
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-    let text = decode_utf8(&name, &bytes)?;
+    let text = into_utf8(&name, bytes)?;
     Ok((name, text))
 }
 
@@ -258,13 +265,9 @@ fn each_entry(
                 continue;
             }
         };
-        let entries = format::read_puzzles(&text, read);
-        if entries.is_empty() {
-            f(Entry::Warning(format!(
-                "sudoku-lab: warning: {name}: no puzzle in this input"
-            )));
-        }
-        for entry in entries {
+        let mut any = false;
+        for entry in format::puzzles(&text, read) {
+            any = true;
             index += 1;
             let entry = match entry {
                 Ok(e) => e,
@@ -305,6 +308,11 @@ fn each_entry(
                 puzzle,
                 expected: entry.expected,
             }));
+        }
+        if !any {
+            f(Entry::Warning(format!(
+                "sudoku-lab: warning: {name}: no puzzle in this input"
+            )));
         }
     }
 }

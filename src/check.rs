@@ -65,20 +65,34 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
         }
     }
     let shape = puzzle.shape();
-    let mut seen = vec![usize::MAX; n + 1];
     for (h, house) in shape.houses().enumerate() {
-        for &cell in house {
-            let v = cells[cell as usize] as usize;
-            if seen[v] == h {
-                return Err(CheckFailure::Repeated {
-                    house: shape.house_name(h),
-                    digit: v as u16,
-                });
-            }
-            seen[v] = h;
+        if let Some(digit) = repeated(house.iter().map(|&c| cells[c as usize]), n) {
+            return Err(CheckFailure::Repeated {
+                house: shape.house_name(h),
+                digit,
+            });
         }
     }
     Ok(())
+}
+
+/// A value that occurs twice among `values` (each in `1..=n`).
+fn repeated(values: impl Iterator<Item = u16>, n: usize) -> Option<u16> {
+    if n < 128 {
+        let mut seen = 0u128;
+        for v in values {
+            let bit = 1u128 << v;
+            if seen & bit != 0 {
+                return Some(v);
+            }
+            seen |= bit;
+        }
+        None
+    } else {
+        let mut sorted: Vec<u16> = values.collect();
+        sorted.sort_unstable();
+        sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+    }
 }
 
 /// Checks a solution and that it reaches the claimed score under `weights`.

@@ -725,12 +725,17 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             return Ok(ExitCode::SUCCESS);
         }
         Command::Backends => {
+            let width = BackendKind::every()
+                .iter()
+                .map(|k| k.name().len())
+                .max()
+                .unwrap_or(8);
             for kind in BackendKind::every() {
                 let note = kind
                     .opt_in()
                     .map(|why| format!(" (not in the default set of xcheck and bench: {why})"))
                     .unwrap_or_default();
-                println!("{:<8} {}{note}", kind.name(), kind.description());
+                println!("{:<width$} {}{note}", kind.name(), kind.description());
             }
             return Ok(ExitCode::SUCCESS);
         }

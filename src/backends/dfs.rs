@@ -3,7 +3,7 @@
 //! The search knows nothing of rows, boxes or diagonals: it sees only the houses of the [`Shape`]
 //! (rows, columns, boxes or jigsaw regions, extra houses), turned once per shape into flat tables
 //! ([`Tables`]: the cells of every house, the houses of every cell, the peers of every cell) and
-//! cached in the backend, so a batch of puzzles of one shape pays for them once.
+//! cached per thread, so a batch of puzzles of one shape pays for them once per thread.
 //!
 //! Every node of the search holds, per cell, the mask of digits still possible there. Placing a
 //! digit removes it from the cell's peers; a cell left with one digit is placed in turn (*naked
@@ -48,8 +48,9 @@
 //! fits (`u16`/81 cells, `u16`/256, `u32`/1024, `u64`/4096); its node stack is allocated per
 //! puzzle and grows with the depth reached. No `unsafe`.
 
+use std::cell::RefCell;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXorAssign, Not};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
@@ -70,10 +71,15 @@ const RESTART_NODES: u64 = 2_000;
 /// How many nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
 
-/// The bitmask search backend. It caches the tables of the last shape it saw.
+/// The bitmask search backend.
 #[derive(Default)]
-pub struct Dfs {
-    cache: Mutex<Option<(Arc<Shape>, Arc<Tables>)>>,
+pub struct Dfs {}
+
+thread_local! {
+    /// The tables of the last shape this thread searched, so that a batch of puzzles of one
+    /// shape pays for them once per thread, and worker threads share nothing (no lock, no
+    /// reference count bouncing between cores).
+    static TABLES: RefCell<Option<(Arc<Shape>, Arc<Tables>)>> = const { RefCell::new(None) };
 }
 
 impl Dfs {
@@ -81,7 +87,8 @@ impl Dfs {
         Dfs::default()
     }
 
-    /// The tables of `puzzle`'s shape, from the cache when the shape is the last one seen.
+    /// The tables of `puzzle`'s shape, from this thread's cache when the shape is the last one
+    /// it saw.
     fn tables(&self, puzzle: &Puzzle) -> Result<Arc<Tables>, BackendError> {
         let n = puzzle.size();
         if n > MAX_SIDE {
@@ -90,16 +97,16 @@ impl Dfs {
             )));
         }
         let shape = puzzle.shape_arc();
-        // A poisoned lock only means another thread panicked mid-lookup; the cache is still valid.
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((s, t)) = cache.as_ref() {
-            if Arc::ptr_eq(s, shape) || **s == **shape {
-                return Ok(t.clone());
+        Ok(TABLES.with_borrow_mut(|cache| {
+            if let Some((s, t)) = cache.as_ref() {
+                if Arc::ptr_eq(s, shape) || **s == **shape {
+                    return t.clone();
+                }
             }
-        }
-        let t = Arc::new(Tables::new(shape));
-        *cache = Some((shape.clone(), t.clone()));
-        Ok(t)
+            let t = Arc::new(Tables::new(shape));
+            *cache = Some((shape.clone(), t.clone()));
+            t
+        }))
     }
 }
 

@@ -50,7 +50,7 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     #[cfg(feature = "cadical")]
     (BackendKind::Cadical, "cadical", "CNF encoding solved in process by CaDiCaL (feature `cadical`)"),
     (BackendKind::SatExt, "sat-ext", "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)"),
-    (BackendKind::MaxSatExt, "maxsat-ext", "weighted MaxSAT (WCNF) solved by an external MaxSAT solver (--maxsat-cmd, e.g. rc2.py); optimize only"),
+    (BackendKind::MaxSatExt, "maxsat-ext", "weighted MaxSAT (WCNF) solved by an external MaxSAT solver (--maxsat-cmd, e.g. rc2.py)"),
     (BackendKind::Isotope, "isotope", "algebra, no search: completes grids of the cyclic pattern form (isotopes of Z_n) that generators emit; solve only"),
 ];
 

@@ -403,7 +403,7 @@ const HOLD: Duration = Duration::from_millis(2);
 /// ones are written in large blocks.
 pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
     let jobs = config.jobs.max(1);
-    let (work_tx, work_rx) = mpsc::sync_channel::<Vec<(usize, Item)>>(2 * jobs);
+    let (work_tx, work_rx) = mpsc::sync_channel::<Vec<(usize, Item)>>(16 * jobs);
     let work_rx = Mutex::new(work_rx);
     let (done_tx, done_rx) = mpsc::channel::<Vec<(usize, Done)>>();
     let printed = (Mutex::new(0usize), Condvar::new());

@@ -41,12 +41,15 @@
 //! explores them by decreasing bound, in passes of falling targets (see
 //! [`Search::optimize_in_passes`]).
 //!
-//! Counting (and so solving and uniqueness) on grids of side ≤ 9 takes the digit-major fast path
-//! in [`board`]: one `u128` of cells per digit, a `Copy` node of ~200 bytes copied on the call stack
-//! at each branch, no allocation in the search. Everything else uses one generic kernel
-//! ([`Search`]), instantiated with fixed-capacity node arrays and the narrowest mask type that
-//! fits (`u16`/81 cells, `u16`/256, `u32`/1024, `u64`/4096); its node stack is allocated per
-//! puzzle and grows with the depth reached. No `unsafe`.
+//! Counting (and so solving and uniqueness) on standard 9×9 grids (3×3 boxes, no extra houses)
+//! runs in the band kernel of [`band9`] (band-by-digit words, configuration look-ups, picked per CPU
+//! at run time); it also settles "no solution" before `optimize` searches. On other grids of side
+//! ≤ 9 counting takes the digit-major fast path in [`board`]: one `u128` of cells per digit, a
+//! `Copy` node of ~200 bytes copied on the call stack at each branch, no allocation in the search.
+//! Everything else uses one generic kernel ([`Search`]), instantiated with fixed-capacity node
+//! arrays and the narrowest mask type that fits (`u16`/81 cells, `u16`/256, `u32`/1024,
+//! `u64`/4096); its node stack is allocated per puzzle and grows with the depth reached. The only
+//! `unsafe` is the call into the CPU-specific copy of the band kernel.
 
 use std::cell::RefCell;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXorAssign, Not};

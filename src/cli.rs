@@ -7,6 +7,7 @@
 
 mod batch;
 mod bench;
+mod fuzz;
 mod xcheck;
 
 use std::io::{self, Read};
@@ -143,6 +144,65 @@ enum Command {
         plot: Option<PathBuf>,
         #[command(flatten)]
         input: InputArgs,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Generate random puzzles and cross-check backends on them until two disagree or an answer
+    /// fails the checker; then shrink the puzzle and print it with a regression line.
+    ///
+    /// Case I of seed S is generated from its own seed, so `--seed S --case I --puzzles 1` replays
+    /// it. Cases mix unique, random, sparse, clashing and altered puzzles of the asked shape.
+    /// The fault reported is always the lowest case number, whatever --jobs. Shrinking drops
+    /// givens (delta debugging), lowers given values, then drops diagonals and jigsaw regions
+    /// where the fault allows, keeping a cut only while the same backends disagree the same way.
+    /// Exit 1 when a fault was found, 0 when the budget ran out without one.
+    Fuzz {
+        /// Comma-separated backends to compare (at least one; the checker judges each answer).
+        #[arg(long, value_delimiter = ',', required = true)]
+        backends: Vec<String>,
+        /// Side of the grid, with its standard boxes (default 9).
+        #[arg(long, conflicts_with = "boxes")]
+        size: Option<usize>,
+        /// Box shape rows×columns, e.g. `2x3`.
+        #[arg(long, value_name = "RxC")]
+        boxes: Option<String>,
+        /// Random jigsaw regions (new ones for every case).
+        #[arg(long, conflicts_with = "boxes")]
+        jigsaw: bool,
+        /// Both main diagonals are houses too (X-Sudoku).
+        #[arg(long)]
+        diagonals: bool,
+        /// The task every backend answers.
+        #[arg(long, value_enum, default_value_t = TaskArg::Unique)]
+        task: TaskArg,
+        /// Count limit for `--task count`.
+        #[arg(long, default_value_t = DEFAULT_COUNT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
+        limit: u64,
+        /// Weights for `--task optimize`: `random` (new ones per case, in -20..=50), `pyramid`,
+        /// or a file of n rows of n integers.
+        #[arg(long, default_value = "random", value_name = "random|pyramid|FILE")]
+        weights: String,
+        /// Stop after this many seconds (default 60, unless --puzzles is given).
+        #[arg(long, value_name = "S")]
+        seconds: Option<f64>,
+        /// Stop after this many cases (puzzles).
+        #[arg(long, value_name = "M")]
+        puzzles: Option<u64>,
+        /// Seed of the run (default: from the clock, printed so that the run can be replayed).
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// Start at this case number (with `--puzzles 1`: replay one case).
+        #[arg(long, value_name = "I", default_value_t = 0)]
+        case: u64,
+        /// Cases checked in parallel (default: all cores).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+        /// Shrinking trials at most (each runs every backend once); 0 reports the fault unshrunk.
+        #[arg(long, value_name = "N", default_value_t = sudoku_lab::fuzz::DEFAULT_SHRINK_TRIALS)]
+        shrink_trials: usize,
+        /// Append the regression line (`puzzle:count[:solution]`) to this file.
+        #[arg(long, value_name = "FILE")]
+        regressions: Option<PathBuf>,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -512,6 +572,23 @@ impl EngineArgs {
             names.iter().map(|n| self.create(n)).collect()
         }
     }
+    /// The flags that change what a backend answers, to repeat in a replay command: the time
+    /// limit and the external solver commands.
+    fn replay_flags(&self) -> String {
+        let mut flags = String::new();
+        if let Some(t) = self.timeout {
+            flags.push_str(&format!(" --timeout {t}"));
+        }
+        for (flag, cmd) in [
+            ("--sat-cmd", &self.sat_cmd),
+            ("--maxsat-cmd", &self.maxsat_cmd),
+        ] {
+            if let Some(cmd) = cmd {
+                flags.push_str(&format!(" {flag} {}", quote(cmd)));
+            }
+        }
+        flags
+    }
     fn timeout(&self) -> Result<Option<Duration>, UsageError> {
         match self.timeout {
             None => Ok(None),
@@ -619,10 +696,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         } => {
             let mut opts = GenerateOptions::new(size.unwrap_or(9));
             if let Some(b) = boxes {
-                let (r, c) = b
-                    .split_once(['x', 'X', '×'])
-                    .and_then(|(r, c)| Some((r.trim().parse().ok()?, c.trim().parse().ok()?)))
-                    .ok_or_else(|| UsageError(format!("--boxes takes RxC, e.g. 3x3, not '{b}'")))?;
+                let (r, c) = boxes_arg(&b)?;
                 let n: usize = r * c;
                 if Shape::default_boxes(n) != Some((r, c)) {
                     return Err(UsageError(format!(
@@ -641,13 +715,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                     format::MAX_LINE_SIDE
                 )));
             }
-            let seed = seed.unwrap_or_else(|| {
-                let s = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as u64);
-                eprintln!("seed: {s}");
-                s
-            });
+            let seed = seed.unwrap_or_else(clock_seed);
             opts.jigsaw = jigsaw;
             opts.diagonals = diagonals;
             opts.givens = givens;
@@ -673,6 +741,87 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 batch::write_stdout(format!("{line}\n").as_bytes());
             }
             return Ok(ExitCode::SUCCESS);
+        }
+        Command::Fuzz {
+            backends,
+            size,
+            boxes,
+            jigsaw,
+            diagonals,
+            task,
+            limit,
+            weights,
+            seconds,
+            puzzles,
+            seed,
+            case,
+            jobs,
+            shrink_trials,
+            regressions,
+            engine,
+        } => {
+            let mut options = sudoku_lab::fuzz::FuzzOptions::new(size.unwrap_or(9));
+            if let Some(b) = boxes {
+                let (r, c) = boxes_arg(&b)?;
+                options = sudoku_lab::fuzz::FuzzOptions {
+                    boxes: Some((r, c)),
+                    ..sudoku_lab::fuzz::FuzzOptions::new(r * c)
+                };
+            }
+            let task = task.with_limit(limit);
+            options.jigsaw = jigsaw;
+            options.diagonals = diagonals;
+            options.task = task;
+            options.timeout = engine.timeout()?;
+            options.weights = match weights.as_str() {
+                "random" => sudoku_lab::fuzz::FuzzWeights::Random,
+                "pyramid" => sudoku_lab::fuzz::FuzzWeights::Pyramid,
+                file => sudoku_lab::fuzz::FuzzWeights::Fixed(std::sync::Arc::new(
+                    batch::WeightsSpec::parse(file)?
+                        .for_size(options.size)
+                        .map_err(UsageError)?,
+                )),
+            };
+            let deadline = match (seconds, puzzles) {
+                (Some(s), _) if !(s.is_finite() && s > 0.0 && s < 1e9) => {
+                    return Err(UsageError(format!(
+                        "--seconds must be a positive number, not {s}"
+                    )))
+                }
+                (Some(s), _) => Some(std::time::Instant::now() + Duration::from_secs_f64(s)),
+                (None, Some(_)) => None,
+                (None, None) => Some(std::time::Instant::now() + Duration::from_secs(60)),
+            };
+            let fuzzed = engine.create_all(&backends)?;
+            let reference = engine.create("dfs")?;
+            options
+                .validate(reference.as_ref())
+                .map_err(|e| UsageError(e.to_string()))?;
+            let seed = seed.unwrap_or_else(clock_seed);
+            let mut replay = format!(" --task {}", task.name());
+            if let Task::Count { limit } = task {
+                replay.push_str(&format!(" --limit {limit}"));
+            }
+            if diagonals {
+                replay.push_str(" --diagonals");
+            }
+            if task == Task::Optimize && weights != "random" {
+                replay.push_str(&format!(" --weights {}", quote(&weights)));
+            }
+            replay.push_str(&engine.replay_flags());
+            let config = fuzz::Config {
+                options,
+                names: backends,
+                seed,
+                first: case,
+                cases: puzzles,
+                deadline,
+                jobs: jobs_arg(jobs)?,
+                shrink_trials,
+                regressions,
+                replay_flags: replay,
+            };
+            return Ok(fuzz::run(&fuzzed, reference.as_ref(), &config));
         }
         Command::Encode {
             file,
@@ -790,6 +939,27 @@ fn judge(
 }
 
 /// `--jobs`: at least 1; all cores when not given.
+/// `--boxes RxC`.
+fn boxes_arg(b: &str) -> Result<(usize, usize), UsageError> {
+    b.split_once(['x', 'X', '×'])
+        .and_then(|(r, c)| Some((r.trim().parse().ok()?, c.trim().parse().ok()?)))
+        .ok_or_else(|| UsageError(format!("--boxes takes RxC, e.g. 3x3, not '{b}'")))
+}
+
+/// A seed from the clock, printed on standard error so that the run can be replayed.
+fn clock_seed() -> u64 {
+    let s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    eprintln!("seed: {s}");
+    s
+}
+
+/// `s` as one shell word.
+fn quote(s: &str) -> String {
+    shlex::try_quote(s).map_or_else(|_| s.to_string(), |q| q.into_owned())
+}
+
 fn jobs_arg(jobs: Option<usize>) -> Result<usize, UsageError> {
     match jobs {
         Some(0) => Err(UsageError("--jobs must be at least 1".into())),

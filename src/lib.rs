@@ -6,7 +6,7 @@
 //! and optional weights. [`backends::create`] builds any backend by name; [`task::run`] asks it one
 //! of the four tasks (solve, count, unique, optimize) and verifies the answer before returning it.
 //! [`format`](mod@format) reads and writes the text formats, [`xcheck`] compares backends, [`report`] turns
-//! timings into tables and plots.
+//! timings into tables and plots, [`fuzz`] generates puzzles until backends disagree and shrinks what it finds.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -48,6 +48,7 @@ pub mod backends;
 pub mod check;
 pub mod exact_cover;
 pub mod format;
+pub mod fuzz;
 pub mod generate;
 pub mod ilp_model;
 pub mod judge;

@@ -90,6 +90,11 @@ impl BackendKind {
     pub fn opt_in(self) -> Option<&'static str> {
         OPT_IN.iter().find(|(k, _)| *k == self).map(|&(_, why)| why)
     }
+    /// The answers come from a program outside this build (an external solver), so they are not
+    /// the project's own reference.
+    pub fn is_external(self) -> bool {
+        matches!(self, BackendKind::SatExt | BackendKind::MaxSatExt)
+    }
     pub fn name(self) -> &'static str {
         NAMES
             .iter()

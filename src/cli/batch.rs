@@ -39,7 +39,7 @@ impl WeightsSpec {
         ))
     }
 
-    fn for_size(&self, n: usize) -> Result<Weights, String> {
+    pub fn for_size(&self, n: usize) -> Result<Weights, String> {
         match self {
             WeightsSpec::Pyramid => Ok(Weights::pyramid(n)),
             WeightsSpec::File(name, text) => format::read_weights(text, n)

@@ -1,0 +1,364 @@
+//! `sudoku-lab fuzz`: generated cases through several backends on worker threads until the first
+//! fault (a disagreement or a failure), which is shrunk and reported with a regression line.
+//!
+//! The fault reported is the one of the lowest case number, whatever the number of jobs: once a
+//! fault is found, workers finish the cases below it and start none above it. So a run with a
+//! given seed reports the same case every time (given backends that answer the same every time).
+//!
+//! Exit codes: 1 a fault was found, 0 the budget ran out without one (time-outs and refusals are
+//! counted, not faults), 2 bad options.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use sudoku_lab::backend::Backend;
+use sudoku_lab::backends::BackendKind;
+use sudoku_lab::fuzz::{self, Case, FuzzOptions, Shrinker, Signature};
+use sudoku_lab::generate;
+use sudoku_lab::model::{Puzzle, Regions};
+use sudoku_lab::xcheck::{BackendRun, Verdict};
+
+/// What the run was asked for, resolved from the flags.
+pub struct Config {
+    pub options: FuzzOptions,
+    /// The backend names as given (for the replay command).
+    pub names: Vec<String>,
+    pub seed: u64,
+    /// First case number.
+    pub first: u64,
+    /// Stop after this many cases…
+    pub cases: Option<u64>,
+    /// …or at this instant.
+    pub deadline: Option<Instant>,
+    pub jobs: usize,
+    /// Shrinking trials; 0 reports the fault as found.
+    pub shrink_trials: usize,
+    /// Append the regression line to this file.
+    pub regressions: Option<PathBuf>,
+    /// Flags to repeat in the replay command (task, limit, shape, engine options).
+    pub replay_flags: String,
+}
+
+/// The first fault found, in case order.
+struct Fault {
+    case: Case,
+    runs: Vec<BackendRun>,
+    verdict: Verdict,
+}
+
+/// Counters shared by the workers.
+#[derive(Default)]
+struct Counters {
+    done: AtomicU64,
+    timed_out: AtomicU64,
+    refused: AtomicU64,
+}
+
+pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Config) -> ExitCode {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = interrupted.clone();
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    }
+    let progress = progress_bar(config.cases);
+    let next = AtomicU64::new(config.first);
+    let end = config
+        .cases
+        .map_or(u64::MAX, |m| config.first.saturating_add(m));
+    let first_fault = AtomicU64::new(u64::MAX);
+    let fault: Mutex<Option<Fault>> = Mutex::new(None);
+    let gen_error: Mutex<Option<(u64, String)>> = Mutex::new(None);
+    let counters = Counters::default();
+    let started = Instant::now();
+
+    std::thread::scope(|scope| {
+        for _ in 0..config.jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let out_of_budget = i >= end
+                    || config.deadline.is_some_and(|d| Instant::now() >= d)
+                    || interrupted.load(Ordering::SeqCst);
+                if out_of_budget || i > first_fault.load(Ordering::SeqCst) {
+                    break;
+                }
+                let case = match fuzz::make_case(&config.options, config.seed, i, reference) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        let mut slot = gen_error.lock().unwrap_or_else(|p| p.into_inner());
+                        if slot.as_ref().is_none_or(|(j, _)| i < *j) {
+                            *slot = Some((i, e.to_string()));
+                        }
+                        first_fault.fetch_min(i, Ordering::SeqCst);
+                        break;
+                    }
+                };
+                let (runs, verdict) = fuzz::check(
+                    backends,
+                    &case.puzzle,
+                    config.options.task,
+                    config.options.timeout,
+                );
+                count_ends(&runs, &counters);
+                counters.done.fetch_add(1, Ordering::Relaxed);
+                progress.inc(1);
+                if verdict != Verdict::Agreed {
+                    let mut slot = fault.lock().unwrap_or_else(|p| p.into_inner());
+                    if slot.as_ref().is_none_or(|f| i < f.case.index) {
+                        *slot = Some(Fault {
+                            case,
+                            runs,
+                            verdict,
+                        });
+                    }
+                    first_fault.fetch_min(i, Ordering::SeqCst);
+                }
+            });
+        }
+    });
+    progress.finish_and_clear();
+    let elapsed = started.elapsed();
+    let done = counters.done.load(Ordering::SeqCst);
+    let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
+    let extras = ends_summary(&counters);
+    let fault = fault.into_inner().unwrap_or_else(|p| p.into_inner());
+    let gen_error = gen_error.into_inner().unwrap_or_else(|p| p.into_inner());
+
+    if let Some((i, e)) =
+        gen_error.filter(|(i, _)| fault.as_ref().is_none_or(|f| *i < f.case.index))
+    {
+        eprintln!(
+            "sudoku-lab: error: case {i} of seed {} could not be generated: {e}",
+            config.seed
+        );
+        return ExitCode::from(1);
+    }
+    let Some(fault) = fault else {
+        println!(
+            "no fault in {done} cases (seed {}, cases {}..{}), {rate:.0} cases/s{extras}",
+            config.seed,
+            config.first,
+            config.first + done
+        );
+        return ExitCode::SUCCESS;
+    };
+    println!(
+        "fault in case {} of seed {} (case seed {}, a {} puzzle with {} givens), after {done} cases{extras}",
+        fault.case.index,
+        config.seed,
+        fault.case.seed,
+        fault.case.kind.name(),
+        fuzz::given_count(&fault.case.puzzle),
+    );
+    describe(&fault.case.puzzle, &fault.runs, &fault.verdict);
+    let path = if config.shrink_trials == 0 {
+        vec![fault.case.puzzle.clone()]
+    } else {
+        shrink(backends, config, &fault)
+    };
+    let trusted = trusted_backend(backends, &fault, config.options.task);
+    let line = fuzz::regression_line(
+        &path,
+        trusted.unwrap_or(reference),
+        fuzz::REGRESSION_COUNT_LIMIT,
+        config.options.timeout,
+    );
+    let trusted_name = trusted.unwrap_or(reference).name();
+    match line {
+        Some((line, puzzle)) => {
+            println!(
+                "regression line ({} givens, solutions counted by {trusted_name}):",
+                fuzz::given_count(&puzzle)
+            );
+            println!("{line}");
+            if let Some(file) = &config.regressions {
+                if let Err(e) = append_line(file, &line) {
+                    eprintln!(
+                        "sudoku-lab: error: cannot append to {}: {e}",
+                        file.display()
+                    );
+                }
+            }
+            let file = config
+                .regressions
+                .as_ref()
+                .map_or("FILE".to_string(), |f| f.display().to_string());
+            println!(
+                "replay: sudoku-lab xcheck --backends {}{} {file}",
+                config.names.join(","),
+                config.replay_flags
+            );
+        }
+        None => println!(
+            "no regression line: {trusted_name} could not count the solutions of any puzzle on \
+             the way exactly (limit {})",
+            fuzz::REGRESSION_COUNT_LIMIT
+        ),
+    }
+    ExitCode::from(1)
+}
+
+/// Shrinks the fault and prints the result; returns the path of kept puzzles.
+fn shrink(backends: &[Box<dyn Backend>], config: &Config, fault: &Fault) -> Vec<Puzzle> {
+    let mut shrinker = Shrinker::new(backends, config.options.task, config.options.timeout);
+    shrinker.max_trials = config.shrink_trials;
+    let spinner = progress_bar(None);
+    spinner.set_message("shrinking");
+    let shrunk = shrinker.shrink(
+        &fault.case.puzzle,
+        fault.runs.clone(),
+        fault.verdict.clone(),
+    );
+    spinner.finish_and_clear();
+    let Some(shrunk) = shrunk else {
+        return vec![fault.case.puzzle.clone()];
+    };
+    println!(
+        "shrunk in {} trials{} to {} givens{}:",
+        shrunk.trials,
+        if shrunk.cut_short {
+            " (trial budget spent)"
+        } else {
+            ""
+        },
+        fuzz::given_count(&shrunk.puzzle),
+        shape_note(&fault.case.puzzle, &shrunk.puzzle),
+    );
+    describe(&shrunk.puzzle, &shrunk.runs, &shrunk.verdict);
+    shrunk.path
+}
+
+/// How shrinking changed the shape, if it did.
+fn shape_note(before: &Puzzle, after: &Puzzle) -> String {
+    let mut notes = Vec::new();
+    if before.shape().diagonals() && !after.shape().diagonals() {
+        notes.push("without the diagonals");
+    }
+    if before.shape().regions() != after.shape().regions() {
+        if let Regions::Boxes { .. } = after.shape().regions() {
+            notes.push("with standard boxes");
+        }
+    }
+    if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join(", "))
+    }
+}
+
+/// The puzzle, what each backend said, and the verdict, indented.
+fn describe(puzzle: &Puzzle, runs: &[BackendRun], verdict: &Verdict) {
+    let line = generate::to_line(puzzle).unwrap_or_else(|_| "(too large for a line)".into());
+    println!("  puzzle: {line}");
+    if puzzle.shape().diagonals() {
+        println!("  (with both diagonals as houses: --diagonals)");
+    }
+    if let Some(w) = puzzle.weights() {
+        println!("  weights (a --weights file):");
+        for row in w.as_slice().chunks(puzzle.size()) {
+            let row: Vec<String> = row.iter().map(|x| x.to_string()).collect();
+            println!("    {}", row.join(" "));
+        }
+    }
+    for r in runs {
+        println!("  {}: {}", r.backend, r.said());
+    }
+    match verdict {
+        Verdict::Agreed => {}
+        Verdict::Disagreement(why) => println!("  disagreement: {why}"),
+        Verdict::Failure(why) => println!("  failure: {why}"),
+    }
+}
+
+/// A built-in backend on the side of the most backends that answered, to count the regression
+/// puzzle's solutions; `None` to use the reference (`dfs`).
+fn trusted_backend<'a>(
+    backends: &'a [Box<dyn Backend>],
+    fault: &Fault,
+    task: sudoku_lab::task::Task,
+) -> Option<&'a dyn Backend> {
+    let sig = Signature::of(task, &fault.runs, &fault.verdict)?;
+    let mut answered: Vec<&Vec<&'static str>> = sig
+        .groups
+        .iter()
+        .filter(|(label, _)| label == "answered")
+        .map(|(_, who)| who)
+        .collect();
+    answered.sort_by_key(|who| std::cmp::Reverse(who.len()));
+    let largest = answered.first()?;
+    // Only a strict majority is trusted; a tie says nothing about who is right.
+    if answered.get(1).is_some_and(|w| w.len() == largest.len()) {
+        return None;
+    }
+    largest.iter().find_map(|name| {
+        let kind: BackendKind = name.parse().ok()?;
+        if kind.is_external() {
+            return None;
+        }
+        backends
+            .iter()
+            .find(|b| b.name() == *name)
+            .map(|b| b.as_ref())
+    })
+}
+
+fn count_ends(runs: &[BackendRun], counters: &Counters) {
+    for r in runs {
+        if r.timed_out() {
+            counters.timed_out.fetch_add(1, Ordering::Relaxed);
+        } else if r.refused() {
+            counters.refused.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+fn ends_summary(c: &Counters) -> String {
+    let (t, r) = (
+        c.timed_out.load(Ordering::SeqCst),
+        c.refused.load(Ordering::SeqCst),
+    );
+    let mut s = String::new();
+    if t > 0 {
+        s.push_str(&format!("; {t} answers timed out"));
+    }
+    if r > 0 {
+        s.push_str(&format!("; {r} refusals"));
+    }
+    s
+}
+
+fn append_line(file: &PathBuf, line: &str) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)?;
+    writeln!(f, "{line}")
+}
+
+/// Cases done and cases/s on standard error (hidden when it is not a terminal); a bar when the
+/// number of cases is known.
+fn progress_bar(len: Option<u64>) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let (pb, template) = match len {
+        Some(n) => (
+            ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
+            "{bar:40} {pos}/{len} cases  {per_sec}  {msg} {elapsed}",
+        ),
+        None => (
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+            "{spinner} {pos} cases  {per_sec}  {msg} {elapsed}",
+        ),
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        pb.set_style(style);
+    }
+    pb.enable_steady_tick(Duration::from_millis(200));
+    pb
+}

@@ -121,4 +121,11 @@ pub trait Backend: Send + Sync {
     /// The maximum of `Σ weight × digit` over all solutions, using the puzzle's weights.
     /// Returns [`BackendError::Unsupported`] when the puzzle has no weights.
     fn optimize(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Optimum, BackendError>;
+
+    /// Whether the backend reads the puzzle's [`Puzzle::constraints`] (Killer cages). When it
+    /// does not, [`crate::task::run`] refuses puzzles that have any, so that a backend that sees
+    /// only houses is never taken at its word on them.
+    fn takes_constraints(&self) -> bool {
+        false
+    }
 }

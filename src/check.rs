@@ -1,5 +1,6 @@
 //! The one independent checker: every grid a backend returns is verified here before it is
-//! reported. It shares no code with any backend — only the model's list of houses.
+//! reported. It shares no code with any backend — only the model's houses and constraints
+//! (Killer cages: distinct digits, and their sum).
 
 use crate::model::{Grid, Puzzle, Weights};
 
@@ -24,6 +25,8 @@ pub enum CheckFailure {
     },
     #[error("{house} holds {digit} twice")]
     Repeated { house: String, digit: u16 },
+    #[error("cage {cage}: {problem}")]
+    Cage { cage: usize, problem: String },
     #[error("claimed score {claimed}, the grid scores {actual}")]
     WrongScore { claimed: i64, actual: i64 },
     #[error("claimed {claimed} solutions but {given} witness grids were returned")]
@@ -35,7 +38,7 @@ pub enum CheckFailure {
 }
 
 /// Checks that `grid` solves `puzzle`: right size, every value in `1..=n`, every given kept, and
-/// every house a permutation of `1..=n`.
+/// every house a permutation of `1..=n`, every cage's digits distinct and adding up to its sum.
 pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
     let n = puzzle.size();
     if grid.size() != n {
@@ -63,6 +66,22 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
                 found: v,
             });
         }
+    }
+    for (i, cage) in puzzle.cages().enumerate() {
+        let digits = || cage.cells().iter().map(|&c| cells[c as usize]);
+        let problem = if let Some(d) = repeated(digits(), n) {
+            format!("digit {d} twice")
+        } else {
+            let total: u32 = digits().map(u32::from).sum();
+            if total == cage.sum() {
+                continue;
+            }
+            format!("digits add up to {total}, the cage says {}", cage.sum())
+        };
+        return Err(CheckFailure::Cage {
+            cage: i + 1,
+            problem,
+        });
     }
     let shape = puzzle.shape();
     if n < 64 {

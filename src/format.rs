@@ -102,6 +102,8 @@ pub struct Entry {
     pub puzzle: Puzzle,
     /// The known answer written after the puzzle (`puzzle:count[:solution]`, line format only).
     pub expected: Option<Expected>,
+    /// What is odd but allowed (a Killer cage in several pieces), with where it was read.
+    pub warnings: Vec<ParseError>,
 }
 
 /// What is wrong with the input, and where (1-based line and column, in characters).
@@ -448,6 +450,9 @@ pub fn detect(text: &str) -> Format {
     match toks.as_slice() {
         // A grid row of two values would be a 2×2 grid: two runs of symbols are a line jigsaw.
         [a, _] if a.len() > 1 => Format::Line,
+        // Three or four tokens of which the first is long: a line Killer (cage labels and sums,
+        // after region labels for a jigsaw). A grid row that short has one-symbol values.
+        [a, _, _] | [a, _, _, _] if a.chars().count() > 2 => Format::Line,
         [t] if (2..=MAX_LINE_SIDE).contains(&t.chars().count()) => {
             let k = t.chars().count();
             let block = 1 + lines
@@ -521,15 +526,27 @@ fn read_line_puzzle(line: &str, lineno: usize, shapes: &mut Shapes) -> Result<En
     });
     let t = fields.next().unwrap_or(first);
     let known: Vec<Token<'_>> = fields.collect();
-    let puzzle = line_puzzle(&t, toks.next(), shapes)?;
-    if let Some(extra) = toks.next() {
-        return Err(ParseError::at(
-            &extra,
-            format!(
-                "unexpected '{}' after the puzzle: a line holds the puzzle, then optionally its region labels",
-                extra.text
-            ),
-        ));
+    // After the givens: region labels (jigsaw), cage labels and sums (Killer), or both.
+    let rest: Vec<Token<'_>> = toks.collect();
+    let (regions, cages) = match rest.as_slice() {
+        [] => (None, None),
+        [r] => (Some(*r), None),
+        [c, sums] => (None, Some((*c, *sums))),
+        [r, c, sums] => (Some(*r), Some((*c, *sums))),
+        [_, _, _, extra, ..] => {
+            return Err(ParseError::at(
+                extra,
+                format!(
+                    "unexpected '{}' after the puzzle: a line holds the puzzle, then optionally its region labels, then optionally cage labels and cage sums",
+                    extra.text
+                ),
+            ))
+        }
+    };
+    let mut puzzle = line_puzzle(&t, regions, shapes)?;
+    let mut warnings = vec![];
+    if let Some((labels, sums)) = cages {
+        puzzle = line_cages(puzzle, &labels, &sums, &mut warnings)?;
     }
     let expected = match known.as_slice() {
         [] => None,
@@ -550,6 +567,111 @@ fn read_line_puzzle(line: &str, lineno: usize, shapes: &mut Shapes) -> Result<En
         line: lineno,
         puzzle,
         expected,
+        warnings,
+    })
+}
+
+/// The Killer cages of a line puzzle: `labels` gives every cell's cage (`.` for none; labels
+/// `0-9a-zA-Z`, case-sensitive, cages numbered in order of first appearance) and `sums` the cage
+/// sums in that order, comma-separated: at most 62 cages (the JSON form has no such limit). A
+/// cage that is not in one piece gets a warning.
+fn line_cages(
+    puzzle: Puzzle,
+    labels: &Token<'_>,
+    sums: &Token<'_>,
+    warnings: &mut Vec<ParseError>,
+) -> Result<Puzzle, ParseError> {
+    let n = puzzle.size();
+    let len = labels.text.chars().count();
+    if len != n * n {
+        return Err(ParseError::at(
+            labels,
+            format!(
+                "{len} cage labels, the {} puzzle needs {} (one per cell, '.' for a cell in no cage)",
+                describe(n),
+                n * n
+            ),
+        ));
+    }
+    let mut order: Vec<char> = vec![];
+    let mut cells: Vec<Vec<u32>> = vec![];
+    for (i, c) in labels.text.chars().enumerate() {
+        if c == '.' {
+            continue;
+        }
+        if !c.is_ascii_alphanumeric() {
+            return Err(ParseError::new(
+                labels.line,
+                labels.col + i,
+                format!(
+                    "bad cage label '{}': use 0-9, a-z, A-Z, or '.' for no cage",
+                    c.escape_debug()
+                ),
+            ));
+        }
+        let k = match order.iter().position(|&o| o == c) {
+            Some(k) => k,
+            None => {
+                order.push(c);
+                cells.push(vec![]);
+                order.len() - 1
+            }
+        };
+        cells[k].push(i as u32);
+    }
+    let mut values = vec![];
+    let mut col = sums.col;
+    for field in sums.text.split(',') {
+        let at = Token {
+            col,
+            text: field,
+            ..*sums
+        };
+        col += field.chars().count() + 1;
+        values.push((
+            field.parse::<u32>().map_err(|_| {
+                ParseError::at(
+                    &at,
+                    format!(
+                        "bad cage sum '{field}': cage sums are whole numbers separated by commas"
+                    ),
+                )
+            })?,
+            at,
+        ));
+    }
+    if values.len() != cells.len() {
+        return Err(ParseError::at(
+            sums,
+            format!(
+                "{} cage sums for {} cages (one per distinct label, in order of first appearance)",
+                values.len(),
+                cells.len()
+            ),
+        ));
+    }
+    let cages: Vec<model::Cage> = cells
+        .into_iter()
+        .zip(&values)
+        .map(|(c, &(sum, _))| model::Cage::new(c, sum))
+        .collect();
+    for (cage, (label, (_, at))) in cages.iter().zip(order.iter().zip(&values)) {
+        if !cage.connected(n) {
+            warnings.push(ParseError::at(
+                at,
+                format!(
+                    "cage '{label}' is not in one piece (allowed: some puzzles use such cages)"
+                ),
+            ));
+        }
+    }
+    let constraints = cages.into_iter().map(model::Constraint::Cage).collect();
+    puzzle.with_constraints(constraints).map_err(|e| match e {
+        ModelError::BadCage { cage, message } => ParseError::at(
+            &values[cage - 1].1,
+            format!("cage '{}': {message}", order[cage - 1]),
+        ),
+        e => model_error(sums, e),
     })
 }
 
@@ -825,6 +947,7 @@ fn read_grid_block(block: &[(usize, &str)], shapes: &mut Shapes) -> Result<Entry
         line: first.line,
         puzzle: Puzzle::new(shape, givens).map_err(|e| model_error(&first, e))?,
         expected: None,
+        warnings: vec![],
     })
 }
 
@@ -974,6 +1097,7 @@ fn json_board(
         line: start.line,
         puzzle,
         expected: None,
+        warnings: vec![],
     })
 }
 

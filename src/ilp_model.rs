@@ -5,11 +5,14 @@
 //! Variables are binaries `x(cell, digit)`: 1 when `cell` holds `digit`. Only *free* cells get
 //! variables, and only for the digits their houses still allow: givens (and, with
 //! [`Reduction::Singles`], every digit forced by naked and hidden singles) are fixed and removed
-//! from the program. Constraints, all `Σ x = 1`:
-//! - one per free cell: the cell holds exactly one digit;
+//! from the program. Constraints:
+//! - one per free cell: the cell holds exactly one digit (`Σ x = 1`);
 //! - one per (house, digit) that the fixed cells of the house do not already place: the digit
-//!   appears exactly once among the house's free cells. Houses are the model's houses, so jigsaw
-//!   regions and diagonals need nothing special.
+//!   appears exactly once among the house's free cells (`Σ x = 1`). Houses are the model's houses,
+//!   so jigsaw regions and diagonals need nothing special;
+//! - for each Killer cage: its free cells take no digit a fixed cell of the cage holds (those
+//!   variables are not created), each other digit at most once (`Σ x ≤ 1`), and their digits add
+//!   up to the cage sum less the fixed cells' digits (`Σ digit · x = rest`).
 //!
 //! The objective (when asked for) maximises `Σ weight(cell) × digit(cell)`. Every house's free
 //! cells hold a fixed multiset of digits, so the sum of the free cells' digits is a constant; the
@@ -68,13 +71,40 @@ pub enum RowKind {
     Cell(u32),
     /// `digit` appears exactly once among the free cells of `house`.
     House { house: u32, digit: Value },
+    /// `digit` appears at most once among the free cells of `cage` (0-based).
+    CageDigit { cage: u32, digit: Value },
+    /// The digits of the free cells of `cage` add up to `rest`.
+    CageSum { cage: u32, rest: i64 },
 }
 
-/// A constraint `Σ x[v] = 1` over the variable indices in `vars`.
+/// The relation of a row's left side to its right side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sense {
+    Eq,
+    AtMost,
+}
+
+/// A linear constraint over the variable indices in `vars`: `Σ coef × x[v]` (sense) `rhs`, the
+/// coefficient 1, or the variable's digit in a cage sum ([`IlpModel::coef`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     pub kind: RowKind,
     pub vars: Vec<u32>,
+}
+
+impl Row {
+    pub fn sense(&self) -> Sense {
+        match self.kind {
+            RowKind::CageDigit { .. } => Sense::AtMost,
+            _ => Sense::Eq,
+        }
+    }
+    pub fn rhs(&self) -> i64 {
+        match self.kind {
+            RowKind::CageSum { rest, .. } => rest,
+            _ => 1,
+        }
+    }
 }
 
 /// The objective: maximise `offset + Σ coef[v] × x[v]`, which equals the grid's score.
@@ -123,6 +153,24 @@ impl IlpModel {
         let fixed = c.fixed();
         let shape = puzzle.shape();
 
+        // Cages: each free cell's cage, and the digits the cage's fixed cells hold.
+        let mut cage_of = vec![u32::MAX; n * n];
+        let mut cage_fixed: Vec<Vec<bool>> = vec![];
+        for (k, cage) in puzzle.cages().enumerate() {
+            let mut held = vec![false; n + 1];
+            for &cell in cage.cells() {
+                cage_of[cell as usize] = k as u32;
+                let d = fixed[cell as usize] as usize;
+                if d != 0 && std::mem::replace(&mut held[d], true) {
+                    return Err(ModelBuildError::Infeasible(format!(
+                        "cage {} holds {d} twice",
+                        k + 1
+                    )));
+                }
+            }
+            cage_fixed.push(held);
+        }
+
         // Variables, grouped by cell in ascending digit order.
         let mut vars = Vec::new();
         let mut var_of = vec![u32::MAX; n * n * n];
@@ -132,12 +180,23 @@ impl IlpModel {
                 continue;
             }
             let first = vars.len() as u32;
+            let held = cage_fixed.get(cage_of[cell] as usize);
             for digit in c.digits(cell) {
+                if held.is_some_and(|h| h[digit as usize]) {
+                    continue;
+                }
                 var_of[cell * n + digit as usize - 1] = vars.len() as u32;
                 vars.push(XVar {
                     cell: cell as u32,
                     digit,
                 });
+            }
+            if first == vars.len() as u32 {
+                return Err(ModelBuildError::Infeasible(format!(
+                    "row {}, column {} has no digit left",
+                    cell / n + 1,
+                    cell % n + 1
+                )));
             }
             rows.push(Row {
                 kind: RowKind::Cell(cell as u32),
@@ -165,6 +224,53 @@ impl IlpModel {
                     vars: vs,
                 });
             }
+        }
+        for (k, cage) in puzzle.cages().enumerate() {
+            let free: Vec<usize> = cage
+                .cells()
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| fixed[c] == 0)
+                .collect();
+            let fixed_sum: i64 = cage.cells().iter().map(|&c| fixed[c as usize] as i64).sum();
+            let rest = cage.sum() as i64 - fixed_sum;
+            let cage = k as u32;
+            if free.is_empty() {
+                if rest != 0 {
+                    return Err(ModelBuildError::Infeasible(format!(
+                        "cage {} is full and adds up to {fixed_sum}, not {}",
+                        k + 1,
+                        rest + fixed_sum
+                    )));
+                }
+                continue;
+            }
+            let of_digit = |d: usize| -> Vec<u32> {
+                free.iter()
+                    .map(|&c| var_of[c * n + d - 1])
+                    .filter(|&v| v != u32::MAX)
+                    .collect()
+            };
+            for digit in 1..=n {
+                let vs = of_digit(digit);
+                if vs.len() > 1 {
+                    let digit = digit as Value;
+                    rows.push(Row {
+                        kind: RowKind::CageDigit { cage, digit },
+                        vars: vs,
+                    });
+                }
+            }
+            let all = free
+                .iter()
+                .flat_map(|&c| &var_of[c * n..(c + 1) * n])
+                .copied()
+                .filter(|&v| v != u32::MAX)
+                .collect();
+            rows.push(Row {
+                kind: RowKind::CageSum { cage, rest },
+                vars: all,
+            });
         }
         let objective = weights.map(|w| {
             let w = w.as_slice();
@@ -207,9 +313,16 @@ impl IlpModel {
     pub fn vars(&self) -> &[XVar] {
         &self.vars
     }
-    /// Every constraint row, each `Σ x = 1`: cell rows first, then house rows.
+    /// Every constraint row: cell rows first, then house rows, then cage rows.
     pub fn rows(&self) -> &[Row] {
         &self.rows
+    }
+    /// The coefficient of variable `v` in `row`: its digit in a cage sum, else 1.
+    pub fn coef(&self, row: &Row, v: u32) -> i64 {
+        match row.kind {
+            RowKind::CageSum { .. } => self.vars[v as usize].digit as i64,
+            _ => 1,
+        }
     }
     pub fn objective(&self) -> Option<&IlpObjective> {
         self.objective.as_ref()

@@ -17,7 +17,7 @@
 
 use std::io::{self, Write};
 
-use crate::ilp_model::{var_name, IlpModel, ModelBuildError, Reduction, RowKind};
+use crate::ilp_model::{var_name, IlpModel, ModelBuildError, Reduction, RowKind, Sense};
 use crate::model::{Puzzle, Regions, Shape};
 
 /// Why no LP file was written.
@@ -90,14 +90,20 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
             RowKind::House { house, digit } => {
                 format!(" {}_d{digit}:", house_label(puzzle.shape(), house as usize))
             }
+            RowKind::CageDigit { cage, digit } => format!(" cage{}_d{digit}:", cage + 1),
+            RowKind::CageSum { cage, .. } => format!(" cage{}_sum:", cage + 1),
         };
         let terms: Vec<(i64, &str)> = row
             .vars
             .iter()
-            .map(|&v| (1, names[v as usize].as_str()))
+            .map(|&v| (model.coef(row, v), names[v as usize].as_str()))
             .collect();
         write_terms(w, &label, &terms)?;
-        writeln!(w, " = 1")?;
+        let sense = match row.sense() {
+            Sense::Eq => "=",
+            Sense::AtMost => "<=",
+        };
+        writeln!(w, " {sense} {}", row.rhs())?;
     }
 
     writeln!(w, "Bounds\n one = 1\nBinary")?;

@@ -1,9 +1,15 @@
 //! The shared, solver-free puzzle model: a [`Shape`] (side, regions, extra houses), a [`Puzzle`]
-//! (shape + givens + optional per-cell weights) and a [`Grid`] (a filled answer).
+//! (shape + givens + optional constraints + optional per-cell weights) and a [`Grid`] (a filled
+//! answer).
 //!
-//! Backends see only *houses*: sets of exactly `n` cells that must hold each digit `1..=n` once.
-//! Rows, columns, boxes or jigsaw regions, and the optional diagonals are all houses, so a new
-//! variant needs no backend change.
+//! Most backends see only *houses*: sets of exactly `n` cells that must hold each digit `1..=n`
+//! once. Rows, columns, boxes or jigsaw regions, and the optional diagonals are all houses, so such
+//! a variant needs no backend change.
+//!
+//! What houses cannot say goes in the puzzle's [`Constraint`] list: today the Killer [`Cage`]
+//! (distinct digits with a given sum). A new kind joins the enum, the checker
+//! ([`crate::check::verify`]) and the backends that take it; the others refuse puzzles that carry
+//! a kind they do not know (see [`crate::backend::Backend::takes_constraints`]).
 //!
 //! Cells are numbered row-major, `cell = row * n + col`, from 0. Digits are `1..=n`; `0` is empty.
 //! Houses are numbered rows `0..n`, columns `n..2n`, regions `2n..3n`, then extra houses.
@@ -45,6 +51,60 @@ pub enum ModelError {
     BadRegions(String),
     #[error("weights invalid: {0}")]
     BadWeights(String),
+    #[error("cage {cage}: {message}")]
+    BadCage { cage: usize, message: String },
+}
+
+/// A Killer cage: its cells hold distinct digits adding up to `sum`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cage {
+    cells: Vec<u32>,
+    sum: u32,
+}
+
+impl Cage {
+    /// A cage over `cells` (row-major indices) with `sum`; checked against a side by
+    /// [`Puzzle::with_constraints`].
+    pub fn new(cells: Vec<u32>, sum: u32) -> Cage {
+        Cage { cells, sum }
+    }
+    pub fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+    pub fn sum(&self) -> u32 {
+        self.sum
+    }
+    /// The least and greatest sums of `k` distinct digits of `1..=n`; every sum between them is
+    /// reached by some set of digits.
+    pub fn sum_range(k: usize, n: usize) -> (u32, u32) {
+        let (k, n) = (k as u32, n as u32);
+        (k * (k + 1) / 2, k * (2 * n + 1 - k) / 2)
+    }
+    /// Whether the cells form one piece (orthogonally connected) in a grid of side `n`.
+    pub fn connected(&self, n: usize) -> bool {
+        let Some(&first) = self.cells.first() else {
+            return true;
+        };
+        let mut seen = vec![first];
+        let mut todo = vec![first];
+        while let Some(c) = todo.pop() {
+            let (r, col) = (c as usize / n, c as usize % n);
+            for &d in &self.cells {
+                let (dr, dc) = (d as usize / n, d as usize % n);
+                if r.abs_diff(dr) + col.abs_diff(dc) == 1 && !seen.contains(&d) {
+                    seen.push(d);
+                    todo.push(d);
+                }
+            }
+        }
+        seen.len() == self.cells.len()
+    }
+}
+
+/// A rule beyond the houses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Constraint {
+    Cage(Cage),
 }
 
 /// How the grid is cut into its third family of houses.
@@ -405,6 +465,7 @@ impl Weights {
 pub struct Puzzle {
     shape: Arc<Shape>,
     givens: Vec<Value>,
+    constraints: Arc<[Constraint]>,
     weights: Option<Arc<Weights>>,
 }
 
@@ -431,8 +492,64 @@ impl Puzzle {
         Ok(Puzzle {
             shape,
             givens,
+            constraints: Arc::new([]),
             weights: None,
         })
+    }
+    /// The same puzzle with `constraints` (replacing any it had). Each cage has 1 to `n` distinct
+    /// cells of the grid and a sum that `k` distinct digits can reach; no cell is in two cages.
+    /// Givens inside a cage are allowed (they may make the puzzle unsolvable, not invalid).
+    pub fn with_constraints(mut self, constraints: Vec<Constraint>) -> Result<Puzzle, ModelError> {
+        let n = self.size();
+        let mut owner = vec![usize::MAX; n * n];
+        for (i, Constraint::Cage(cage)) in constraints.iter().enumerate() {
+            let bad = |message: String| ModelError::BadCage {
+                cage: i + 1,
+                message,
+            };
+            let k = cage.cells.len();
+            if k == 0 || k > n {
+                return Err(bad(format!(
+                    "{k} cells: a cage holds 1 to {n} cells (its digits are distinct)"
+                )));
+            }
+            for &c in &cage.cells {
+                let c = c as usize;
+                if c >= n * n {
+                    return Err(bad(format!("cell index {c} is outside the grid")));
+                }
+                if owner[c] != usize::MAX {
+                    let what = if owner[c] == i {
+                        "twice".to_string()
+                    } else {
+                        format!("also in cage {}", owner[c] + 1)
+                    };
+                    return Err(bad(format!(
+                        "the cell at row {}, column {} is {what}",
+                        c / n + 1,
+                        c % n + 1
+                    )));
+                }
+                owner[c] = i;
+            }
+            let (lo, hi) = Cage::sum_range(k, n);
+            if !(lo..=hi).contains(&cage.sum) {
+                return Err(bad(format!(
+                    "sum {} cannot be made of {k} distinct digits 1..={n} ({lo} to {hi})",
+                    cage.sum
+                )));
+            }
+        }
+        self.constraints = constraints.into();
+        Ok(self)
+    }
+    /// The rules beyond the houses (empty for a plain Sudoku).
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+    /// The Killer cages among the constraints.
+    pub fn cages(&self) -> impl Iterator<Item = &Cage> + '_ {
+        self.constraints.iter().map(|Constraint::Cage(c)| c)
     }
     /// The same puzzle with weights attached (replacing any it had).
     pub fn with_weights(mut self, weights: Arc<Weights>) -> Result<Puzzle, ModelError> {

@@ -190,6 +190,9 @@ pub fn run(
         backend: backend.name(),
         failure,
     };
+    if !puzzle.constraints().is_empty() && !backend.takes_constraints() {
+        return Err(BackendError::Unsupported("Killer cages".into()).into());
+    }
     match task {
         Task::Solve => match backend.solve(puzzle, limits)? {
             None => Ok(Answer::NoSolution),

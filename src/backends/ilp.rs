@@ -31,7 +31,7 @@ use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, W
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::ilp_model::{var_name, IlpModel, ModelBuildError, Reduction};
+use crate::ilp_model::{var_name, IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{Grid, Puzzle, Weights};
 
 /// The MIP solver behind the `ilp` backend.
@@ -172,11 +172,22 @@ impl Ilp {
             }
         }
         let sum = |vars: &[u32]| -> Expression { vars.iter().map(|&v| xs[v as usize]).sum() };
+        let row = |r: &Row| -> Constraint {
+            let lhs: Expression = r
+                .vars
+                .iter()
+                .map(|&v| model.coef(r, v) as f64 * xs[v as usize])
+                .sum();
+            match r.sense() {
+                Sense::Eq => lhs.eq(r.rhs() as f64),
+                Sense::AtMost => lhs.leq(r.rhs() as f64),
+            }
+        };
         let free = model.free_cells() as f64;
         let constraints: Vec<Constraint> = model
             .rows()
             .iter()
-            .map(|r| sum(&r.vars).eq(1))
+            .map(row)
             .chain(cuts.iter().map(|c| sum(c).leq(free - 1.0)))
             .collect();
         let problem = pv.maximise(goal);
@@ -350,6 +361,10 @@ fn simple_bound(model: &IlpModel, weights: &Weights) -> i64 {
 }
 
 impl Backend for Ilp {
+    fn takes_constraints(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "ilp"
     }

@@ -279,6 +279,12 @@ fn each_entry(
                     continue;
                 }
             };
+            for w in &entry.warnings {
+                f(Entry::Warning(format!(
+                    "{name}:{}:{}: warning: {}",
+                    w.line, w.col, w.message
+                )));
+            }
             let mut puzzle = entry.puzzle;
             if let Some(spec) = weights {
                 let n = puzzle.size();

@@ -61,7 +61,9 @@ use crate::model::{Grid, Puzzle, Shape, Value};
 
 mod band9;
 mod board;
+mod cages;
 use board::{BoardSearch, BoardTables};
+use cages::Cages;
 
 pub use band9::variant as kernel9_variant;
 
@@ -249,6 +251,9 @@ trait Mask:
     fn lowbit(self) -> Self;
     /// At most one bit set.
     fn at_most_one(self) -> bool;
+    fn to_u64(self) -> u64;
+    /// The low bits of `v` (only digits of the side are ever given).
+    fn from_u64(v: u64) -> Self;
 }
 
 macro_rules! impl_mask {
@@ -271,6 +276,10 @@ macro_rules! impl_mask {
             fn lowbit(self) -> Self { self & self.wrapping_neg() }
             #[inline]
             fn at_most_one(self) -> bool { self & self.wrapping_sub(1) == 0 }
+            #[inline]
+            fn to_u64(self) -> u64 { self as u64 }
+            #[inline]
+            fn from_u64(v: u64) -> Self { v as $t }
         }
     )*};
 }
@@ -301,8 +310,17 @@ struct Found {
     restarts: u64,
 }
 
-/// Runs `job` with the kernel instance fitting the side.
-fn run(t: &Tables, givens: &[Value], job: Job, limits: &Limits) -> Found {
+/// Runs `job` with the kernel instance fitting the side. Killer cages take the generic kernel.
+fn run(t: &Tables, givens: &[Value], cages: Option<&Cages>, job: Job, limits: &Limits) -> Found {
+    if cages.is_some() {
+        let r = RESTART_NODES;
+        return match t.n {
+            0..=9 => Search::<u16, 81, 29, 2>::run_with(t, givens, cages, job, limits, r),
+            10..=16 => Search::<u16, 256, 50, 4>::run_with(t, givens, cages, job, limits, r),
+            17..=32 => Search::<u32, 1024, 98, 16>::run_with(t, givens, cages, job, limits, r),
+            _ => Search::<u64, 4096, 194, 64>::run_with(t, givens, cages, job, limits, r),
+        };
+    }
     match job {
         Job::Count { limit } if t.standard9 => return band9::count(givens, limit, limits.deadline),
         Job::Count { limit } => {
@@ -408,6 +426,8 @@ struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
     /// Propagation also applies locked candidates: at the root only, where they pay (a 25×25
     /// file from 10 s+ to 10 ms); at every node they cost more than they save.
     locked: bool,
+    /// The puzzle's Killer cages, narrowed at every node once the singles are done.
+    cages: Option<&'a Cages>,
     found: Found,
 }
 
@@ -416,13 +436,15 @@ type Go = bool;
 
 impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a, 'w, M, C, H, W> {
     fn run(t: &'a Tables, givens: &[Value], job: Job<'w>, limits: &Limits) -> Found {
-        Self::run_with(t, givens, job, limits, RESTART_NODES)
+        Self::run_with(t, givens, None, job, limits, RESTART_NODES)
     }
 
-    /// [`Search::run`] with the first node budget of [`Search::solve_with_restarts`].
+    /// [`Search::run`] with Killer cages and the first node budget of
+    /// [`Search::solve_with_restarts`].
     fn run_with(
         t: &'a Tables,
         givens: &[Value],
+        cages: Option<&'a Cages>,
         job: Job<'w>,
         limits: &Limits,
         restart_nodes: u64,
@@ -475,6 +497,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             rng: 0,
             restart_nodes,
             locked: true,
+            cages,
             found: Found::default(),
         };
         let root_ok = s.propagate(0);
@@ -647,6 +670,16 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 }
             }
             if self.queue.is_empty() {
+                if let Some(cages) = self.cages {
+                    match Self::narrow_cages(cages, node, &mut self.queue) {
+                        None => {
+                            self.queue.clear();
+                            return false;
+                        }
+                        Some(true) => continue,
+                        Some(false) => {}
+                    }
+                }
                 if !self.locked {
                     return true;
                 }
@@ -657,6 +690,47 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 }
             }
         }
+    }
+
+    /// Killer cages: the open cells of each cage keep only the digits of its combinations still
+    /// possible ([`Cages::allowed`]). `Some(true)` when a candidate was removed (cells left with
+    /// one digit are queued), `None` on a contradiction.
+    fn narrow_cages(
+        cages: &Cages,
+        node: &mut Node<M, C, H, W>,
+        queue: &mut Vec<u16>,
+    ) -> Option<bool> {
+        let mut progress = false;
+        for i in 0..cages.len() {
+            let cells = cages.cells(i);
+            let (mut fixed, mut count, mut open) = (0u64, 0, 0u64);
+            for &c in cells {
+                let m = node.cands[c as usize];
+                if m.at_most_one() {
+                    fixed |= m.to_u64();
+                    count += 1;
+                } else {
+                    open |= m.to_u64();
+                }
+            }
+            let allowed = M::from_u64(cages.allowed(i, fixed, count, open)?);
+            for &c in cells {
+                let m = node.cands[c as usize];
+                if m.at_most_one() || m & !allowed == M::ZERO {
+                    continue;
+                }
+                let m = m & allowed;
+                node.cands[c as usize] = m;
+                progress = true;
+                if m == M::ZERO {
+                    return None;
+                }
+                if m.at_most_one() {
+                    queue.push(c);
+                }
+            }
+        }
+        Some(progress)
     }
 
     /// Locked candidates: a digit whose places in one house all lie where it overlaps another
@@ -1158,11 +1232,16 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
 impl Dfs {
     fn search(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Found, BackendError> {
         let t = self.tables(puzzle)?;
-        Ok(run(&t, puzzle.givens(), job, limits))
+        let cages = Cages::new(puzzle).map_err(BackendError::Unsupported)?;
+        Ok(run(&t, puzzle.givens(), cages.as_ref(), job, limits))
     }
 }
 
 impl Backend for Dfs {
+    fn takes_constraints(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "dfs"
     }
@@ -1294,6 +1373,7 @@ mod tests {
         let f = Search::<u16, 256, 50, 4>::run_with(
             &t,
             &g,
+            None,
             Job::Count { limit: 1 },
             &Limits::none(),
             1,
@@ -1311,6 +1391,7 @@ mod tests {
         let f = Search::<u16, 81, 29, 2>::run_with(
             &t,
             &bad,
+            None,
             Job::Count { limit: 1 },
             &Limits::none(),
             1,
@@ -1326,6 +1407,7 @@ mod tests {
             let f = Search::<u16, 81, 29, 2>::run_with(
                 &t,
                 entry.puzzle.givens(),
+                None,
                 Job::Count { limit: 1 },
                 &Limits::none(),
                 1,
@@ -1364,14 +1446,21 @@ mod tests {
             }
             let job = || Job::Count { limit: u64::MAX };
             let generic = Search::<u16, 81, 29, 2>::run(&t, &givens, job(), &Limits::none());
-            let board = run(&t, &givens, job(), &Limits::none());
+            let board = run(&t, &givens, None, job(), &Limits::none());
             assert!(t.board.is_some());
             assert_eq!(generic.count, board.count);
             assert_eq!(generic.witnesses[0], board.witnesses[0]);
         }
         let t = tables(4, false);
         assert_eq!(
-            run(&t, &[0; 16], Job::Count { limit: 1000 }, &Limits::none()).count,
+            run(
+                &t,
+                &[0; 16],
+                None,
+                Job::Count { limit: 1000 },
+                &Limits::none()
+            )
+            .count,
             288
         );
     }

@@ -28,7 +28,7 @@ use sudoku_lab::format::{self, Format, ReadOptions};
 use sudoku_lab::generate::{self, GenerateOptions, Generator};
 use sudoku_lab::judge::Problem;
 use sudoku_lab::model::Shape;
-use sudoku_lab::sat::encode::{Amo, EncodeOptions, Encoding};
+use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 
 #[derive(Parser, Debug)]
@@ -448,6 +448,11 @@ struct CnfArgs {
     /// bimander or commander.
     #[arg(long, default_value_t = Amo::default(), help_heading = "SAT encoding")]
     amo: Amo,
+    /// Killer cage sums: combinations (default; a selector per digit set reaching the sum), or
+    /// the pseudo-Boolean `Σ digit·x = sum` as gte (generalized totalizer), dpw (dynamic
+    /// polynomial watchdog) or adder (binary adder).
+    #[arg(long, default_value_t = CageEncoding::default(), help_heading = "SAT encoding")]
+    cage_encoding: CageEncoding,
     /// Keep the plain encoding: do not simplify the givens away.
     #[arg(long, help_heading = "SAT encoding")]
     no_simplify: bool,
@@ -460,6 +465,7 @@ impl CnfArgs {
             amo: self.amo,
             simplify: !self.no_simplify,
             propagate: false,
+            cage: self.cage_encoding,
         }
     }
 }
@@ -535,6 +541,7 @@ impl EngineArgs {
             sat: SatOptions {
                 encoding: e.encoding,
                 amo: e.amo,
+                cage: e.cage,
                 simplify: e.simplify,
                 propagate: e.simplify && !self.no_propagate,
                 proof: self.proof.clone(),

@@ -80,6 +80,40 @@ impl Cage {
         let (k, n) = (k as u32, n as u32);
         (k * (k + 1) / 2, k * (2 * n + 1 - k) / 2)
     }
+    /// Every set of distinct digits of `1..=n`, as many as the cage has cells, adding up to its
+    /// sum: digit masks, bit `d - 1` for digit `d`, largest digits first. `None` when there are
+    /// more than `most` (large cages of large grids have millions), or when `n > 64`.
+    pub fn combinations(&self, n: usize, most: usize) -> Option<Vec<u64>> {
+        fn go(top: u32, k: u32, sum: i64, chosen: u64, most: usize, out: &mut Vec<u64>) -> bool {
+            if k == 0 {
+                if sum == 0 {
+                    out.push(chosen);
+                }
+                return out.len() <= most;
+            }
+            // The k smallest and the k largest digits of 1..=top bound what they can add up to.
+            let (k64, t64) = (k as i64, top as i64);
+            if k > top || sum < k64 * (k64 + 1) / 2 || sum > k64 * (2 * t64 - k64 + 1) / 2 {
+                return true;
+            }
+            (1..=top).rev().all(|d| {
+                go(
+                    d - 1,
+                    k - 1,
+                    sum - d as i64,
+                    chosen | 1 << (d - 1),
+                    most,
+                    out,
+                )
+            })
+        }
+        if n > 64 {
+            return None;
+        }
+        let mut out = vec![];
+        let k = self.cells.len() as u32;
+        go(n as u32, k, self.sum as i64, 0, most, &mut out).then_some(out)
+    }
     /// Whether the cells form one piece (orthogonally connected) in a grid of side `n`.
     pub fn connected(&self, n: usize) -> bool {
         let Some(&first) = self.cells.first() else {
@@ -588,6 +622,20 @@ impl Puzzle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cage_combinations() {
+        let masks = |cells: usize, sum: u32| {
+            Cage::new((0..cells as u32).collect(), sum)
+                .combinations(9, 1000)
+                .unwrap()
+        };
+        assert_eq!(masks(2, 3), vec![0b11]); // 1 + 2
+        assert_eq!(masks(3, 15).len(), 8); // the lines of the 3×3 magic square
+        assert_eq!(masks(9, 45), vec![0x1ff]);
+        assert!(masks(2, 18).is_empty()); // 9 + 9 is not two distinct digits
+        assert_eq!(Cage::new(vec![0, 1, 2, 3], 20).combinations(9, 3), None);
+    }
 
     #[test]
     fn default_box_shapes() {

@@ -31,7 +31,7 @@ use std::sync::{mpsc, Arc};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{Grid, Puzzle};
-use crate::sat::encode::{self, Amo, Decoder, EncodeOptions, Encoding, Numbering};
+use crate::sat::encode::{self, Amo, CageEncoding, Decoder, EncodeOptions, Encoding, Numbering};
 use crate::sat::maxsat::{self, MaxSatResult};
 use crate::sat::objective::Objective;
 use crate::sat::{dimacs, to_varisat, ClauseSink, Cnf, Lit, Var, VarisatSink};
@@ -42,6 +42,8 @@ use crate::sat::{dimacs, to_varisat, ClauseSink, Cnf, Lit, Var, VarisatSink};
 pub struct SatOptions {
     pub encoding: Encoding,
     pub amo: Amo,
+    /// How Killer cage sums are encoded (`--cage-encoding`).
+    pub cage: CageEncoding,
     pub simplify: bool,
     /// With `simplify`, also fix naked / hidden singles and locked candidates before encoding.
     pub propagate: bool,
@@ -175,6 +177,7 @@ impl Default for SatOptions {
         SatOptions {
             encoding: e.encoding,
             amo: e.amo,
+            cage: e.cage,
             simplify: e.simplify,
             propagate: true,
             proof: None,
@@ -204,6 +207,7 @@ impl SatOptions {
             amo: self.amo,
             simplify: self.simplify,
             propagate: self.propagate,
+            cage: self.cage,
         }
     }
 }
@@ -890,6 +894,10 @@ impl Sat {
 }
 
 impl Backend for Sat {
+    fn takes_constraints(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         match self.engine {
             EngineKind::Varisat => "sat",

@@ -143,6 +143,10 @@ impl<'a> Session<'a> {
 }
 
 impl Backend for SatExt {
+    fn takes_constraints(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "sat-ext"
     }

@@ -11,6 +11,14 @@
 //! | `house-amo` | each digit at most once per house                    | all                     |
 //! | `house-alo` | each digit at least once per house                   | extended, triad         |
 //! | `triad`     | `t(line, region, d)` ⇔ some cell of line ∩ region holds `d`; exactly one triad per (line, d) and per (region, direction, d) | triad |
+//! | `cage`      | Killer cages: each digit at most once per cage, and the sum, by the [`CageEncoding`] chosen | all, when the puzzle has cages |
+//!
+//! **Cage sums** (`--cage-encoding`): `combinations` (default) gives each cage a selector
+//! variable per set of digits that reaches its sum, exactly one selected, and a variable per digit
+//! "the cage holds `d`" tied to the cells; the pseudo-Boolean encodings state `Σ d · x(c, d) = S`
+//! over the cage's cells directly, through rustsat: `gte` (generalized totalizer) and `dpw`
+//! (dynamic polynomial watchdog) as two upper bounds (the sum, and the sum of the digits left
+//! out), `adder` (binary adder) as both bounds at once.
 //!
 //! On an empty 9×9 with pairwise at-most-one: minimal 8,829 clauses, efficient 11,745, extended
 //! 11,988. The `triad` encoding adds intersection variables so that unit propagation finds locked
@@ -35,9 +43,12 @@ use std::fmt;
 use std::io;
 
 use rustsat::encodings::am1::{self, Encode as _};
+use rustsat::encodings::pb::{
+    BinaryAdder, BoundBoth, BoundUpper, DynamicPolyWatchdog, GeneralizedTotalizer,
+};
 
 use super::{dimacs, with_rustsat, ClauseSink, Cnf, Lit, Var};
-use crate::model::{Grid, Puzzle, Value};
+use crate::model::{Cage, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
 
 /// Which clauses to generate (see the module table).
@@ -67,6 +78,41 @@ pub enum Amo {
     Bimander,
     /// Commander, groups of 4 (rustsat `Commander`).
     Commander,
+}
+
+/// How a Killer cage's sum becomes clauses (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum CageEncoding {
+    /// A selector per digit set reaching the sum; exactly one selected.
+    #[default]
+    Combinations,
+    /// `Σ d·x = S` as two generalized-totalizer upper bounds.
+    Gte,
+    /// `Σ d·x = S` as two dynamic-polynomial-watchdog upper bounds.
+    Dpw,
+    /// `Σ d·x = S` as a binary adder with both bounds.
+    Adder,
+}
+
+/// Most digit sets a cage may have under [`CageEncoding::Combinations`]; past it the cage is
+/// encoded as with [`CageEncoding::Gte`].
+pub const MAX_CAGE_COMBINATIONS: usize = 20_000;
+
+impl CageEncoding {
+    pub const ALL: [CageEncoding; 4] = [
+        CageEncoding::Combinations,
+        CageEncoding::Gte,
+        CageEncoding::Dpw,
+        CageEncoding::Adder,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            CageEncoding::Combinations => "combinations",
+            CageEncoding::Gte => "gte",
+            CageEncoding::Dpw => "dpw",
+            CageEncoding::Adder => "adder",
+        }
+    }
 }
 
 /// Largest group `Amo::Auto` encodes pairwise.
@@ -143,6 +189,7 @@ macro_rules! from_str_by_name {
 }
 from_str_by_name!(Encoding, "encoding");
 from_str_by_name!(Amo, "at-most-one encoding");
+from_str_by_name!(CageEncoding, "cage encoding");
 
 /// Everything that selects an encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -155,6 +202,8 @@ pub struct EncodeOptions {
     /// candidates, repeated until nothing changes (off by default for files, on in the `sat` backend). Sound: every fixed
     /// value holds in every solution.
     pub propagate: bool,
+    /// How Killer cages are encoded (ignored without cages).
+    pub cage: CageEncoding,
 }
 
 impl Default for EncodeOptions {
@@ -164,6 +213,7 @@ impl Default for EncodeOptions {
             amo: Amo::Auto,
             simplify: true,
             propagate: false,
+            cage: CageEncoding::Combinations,
         }
     }
 }
@@ -189,6 +239,7 @@ pub enum Part {
     HouseAmo,
     HouseAlo,
     Triad,
+    Cage,
     Objective,
     Blocking,
 }
@@ -203,6 +254,7 @@ impl Part {
             Part::HouseAmo => "house-amo",
             Part::HouseAlo => "house-alo",
             Part::Triad => "triad",
+            Part::Cage => "cage",
             Part::Objective => "objective",
             Part::Blocking => "blocking",
         }
@@ -596,6 +648,10 @@ pub fn encode<S: ClauseSink + ?Sized>(
         encode_triads(puzzle, &val, &mut b);
         b.out.end_part(Part::Triad);
     }
+    for cage in puzzle.cages() {
+        encode_cage(cage, n, opts.cage, &val, &mut b);
+    }
+    b.out.end_part(Part::Cage);
     Encoded {
         decoder: Decoder {
             n,
@@ -605,6 +661,168 @@ pub fn encode<S: ClauseSink + ?Sized>(
             free_cells,
         },
         stats: b.out.stats,
+    }
+}
+
+/// One Killer cage (see the module docs): each digit at most once, and the sum.
+fn encode_cage<S: ClauseSink + ?Sized>(
+    cage: &Cage,
+    n: usize,
+    how: CageEncoding,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    let cells = cage.cells();
+    for d in 0..n {
+        b.amo(cells.iter().map(|&c| val(c as usize, d)));
+    }
+    // The digits already fixed in the cage, and the free (literal, digit) pairs.
+    let mut fixed = 0u64;
+    let mut fixed_sum = 0i64;
+    let mut terms: Vec<(Lit, usize)> = vec![];
+    for &c in cells {
+        for d in 0..n {
+            match val(c as usize, d) {
+                Val::True => {
+                    fixed |= 1 << d;
+                    fixed_sum += d as i64 + 1;
+                }
+                Val::False => {}
+                Val::Lit(l) => terms.push((l, d + 1)),
+            }
+        }
+    }
+    let rest = cage.sum() as i64 - fixed_sum;
+    let total: i64 = terms.iter().map(|&(_, d)| d as i64).sum();
+    if rest < 0 || (terms.is_empty() && rest != 0) {
+        b.out.add_clause(&[]);
+        return;
+    }
+    if terms.is_empty() {
+        return;
+    }
+    let combos = match how {
+        CageEncoding::Combinations => cage.combinations(n, MAX_CAGE_COMBINATIONS),
+        _ => None,
+    };
+    if let Some(combos) = combos {
+        let combos: Vec<u64> = combos.into_iter().filter(|&k| k & fixed == fixed).collect();
+        cage_combinations(cells, n, &combos, fixed, val, b);
+        return;
+    }
+    let rest = rest as usize;
+    // Σ d·x ≤ rest, and Σ d·¬x ≤ total − rest (every free cell has exactly one true digit).
+    let Some(slack) = (total as usize).checked_sub(rest) else {
+        b.out.add_clause(&[]);
+        return;
+    };
+    let negated: Vec<(Lit, usize)> = terms.iter().map(|&(l, d)| (!l, d)).collect();
+    match how {
+        CageEncoding::Adder => {
+            let adder: BinaryAdder = terms.into_iter().collect();
+            pb_bound(b, adder, |e, col, vars| {
+                e.encode_both(rest..=rest, col, vars).ok()?;
+                e.enforce_eq(rest).ok()
+            });
+        }
+        CageEncoding::Dpw => {
+            for (lits, ub) in [(terms, rest), (negated, slack)] {
+                let dpw: DynamicPolyWatchdog = lits.into_iter().collect();
+                pb_bound(b, dpw, |e, col, vars| {
+                    e.encode_ub(ub..=ub, col, vars).ok()?;
+                    e.enforce_ub(ub).ok()
+                });
+            }
+        }
+        _ => {
+            for (lits, ub) in [(terms, rest), (negated, slack)] {
+                let gte: GeneralizedTotalizer = lits.into_iter().collect();
+                pb_bound(b, gte, |e, col, vars| {
+                    e.encode_ub(ub..=ub, col, vars).ok()?;
+                    e.enforce_ub(ub).ok()
+                });
+            }
+        }
+    }
+}
+
+/// Runs a rustsat pseudo-Boolean encoding and adds the unit clauses that enforce its bound; the
+/// empty clause when the bound cannot be met.
+fn pb_bound<S: ClauseSink + ?Sized, E>(
+    b: &mut Builder<'_, S>,
+    mut encoding: E,
+    run: impl FnOnce(
+        &mut E,
+        &mut super::RsCollector<'_, Counting<'_, S>>,
+        &mut super::RsVars,
+    ) -> Option<Vec<Lit>>,
+) {
+    let units = with_rustsat(&mut b.out, |col, vars| run(&mut encoding, col, vars));
+    match units {
+        Some(units) => units.into_iter().for_each(|u| b.out.add_clause(&[u])),
+        None => b.out.add_clause(&[]),
+    }
+}
+
+/// A cage by its digit sets: a selector per set (exactly one true), and `y(d)` "the cage holds
+/// `d`", implied by each cell holding `d` and implying one of them; a selector forbids the digits
+/// outside its set and requires those in it.
+fn cage_combinations<S: ClauseSink + ?Sized>(
+    cells: &[u32],
+    n: usize,
+    combos: &[u64],
+    fixed: u64,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    let in_cage = |d: usize| -> Vec<Lit> {
+        cells
+            .iter()
+            .filter_map(|&c| match val(c as usize, d) {
+                Val::Lit(l) => Some(l),
+                _ => None,
+            })
+            .collect()
+    };
+    match combos {
+        [] => b.out.add_clause(&[]),
+        [k] => {
+            // One set: its free digits must appear, the others may not.
+            for d in (0..n).filter(|&d| fixed >> d & 1 == 0) {
+                let lits = in_cage(d);
+                if k >> d & 1 != 0 {
+                    b.out.add_clause(&lits);
+                } else {
+                    lits.iter().for_each(|&l| b.out.add_clause(&[!l]));
+                }
+            }
+        }
+        _ => {
+            let first = b.out.n_vars();
+            b.out.reserve_vars(first + (combos.len() + n) as u32);
+            let sel = |j: usize| Var::new(first + j as u32).pos_lit();
+            let y = |d: usize| Var::new(first + (combos.len() + d) as u32).pos_lit();
+            b.out
+                .add_clause(&(0..combos.len()).map(sel).collect::<Vec<_>>());
+            b.buf = (0..combos.len()).map(sel).collect();
+            b.amo_lits();
+            for d in (0..n).filter(|&d| fixed >> d & 1 == 0) {
+                let lits = in_cage(d);
+                for &l in &lits {
+                    b.out.add_clause(&[!l, y(d)]);
+                }
+                let mut holds = lits.clone();
+                holds.push(!y(d));
+                b.out.add_clause(&holds);
+                for (j, &k) in combos.iter().enumerate() {
+                    if k >> d & 1 != 0 {
+                        b.out.add_clause(&[!sel(j), y(d)]);
+                    } else {
+                        b.out.add_clause(&[!sel(j), !y(d)]);
+                    }
+                }
+            }
+        }
     }
 }
 

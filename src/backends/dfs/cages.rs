@@ -1,7 +1,7 @@
 //! Killer cages for the generic kernel of `dfs`.
 //!
 //! Once per puzzle, each cage gets the table of its *combinations*: the sets of distinct digits
-//! of its size that reach its sum (as digit masks, bit `d - 1` for digit `d`). During propagation
+//! of its size that reach its sum ([`crate::model::Cage::combinations`]). During propagation
 //! a combination is still possible when it holds every digit already fixed in the cage and its
 //! other digits are among the candidates of the cage's open cells; the union of those is what the
 //! open cells may still take ([`Cages::allowed`]). A cage with no possible combination, or two
@@ -30,16 +30,12 @@ impl Cages {
             combos: vec![],
         };
         for (i, cage) in puzzle.cages().enumerate() {
-            let k = cage.cells().len();
-            let mut combos = vec![];
-            combinations(n as u32, k as u32, cage.sum() as i64, 0, &mut combos);
-            if combos.len() > MAX_COMBINATIONS {
-                return Err(format!(
-                    "cage {} has {} digit combinations, dfs takes at most {MAX_COMBINATIONS}",
-                    i + 1,
-                    combos.len()
-                ));
-            }
+            let combos = cage.combinations(n, MAX_COMBINATIONS).ok_or_else(|| {
+                format!(
+                    "cage {} has more than {MAX_COMBINATIONS} digit combinations",
+                    i + 1
+                )
+            })?;
             cages
                 .cells
                 .push(cage.cells().iter().map(|&c| c as u16).collect());
@@ -72,48 +68,5 @@ impl Cages {
             }
         }
         (allowed != 0).then_some(allowed & !fixed)
-    }
-}
-
-/// Pushes onto `out` every set of `k` distinct digits of `1..=top` adding up to `sum`, joined to
-/// `chosen` (larger digits already picked).
-fn combinations(top: u32, k: u32, sum: i64, chosen: u64, out: &mut Vec<u64>) {
-    if out.len() > MAX_COMBINATIONS {
-        return;
-    }
-    if k == 0 {
-        if sum == 0 {
-            out.push(chosen);
-        }
-        return;
-    }
-    // The k smallest and the k largest digits of 1..=top bound what they can add up to.
-    let (k64, t64) = (k as i64, top as i64);
-    if k > top || sum < k64 * (k64 + 1) / 2 || sum > k64 * (2 * t64 - k64 + 1) / 2 {
-        return;
-    }
-    for d in (1..=top).rev() {
-        combinations(d - 1, k - 1, sum - d as i64, chosen | 1 << (d - 1), out);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn combinations_of_known_cages() {
-        let mut out = vec![];
-        combinations(9, 2, 3, 0, &mut out);
-        assert_eq!(out, vec![0b11]); // 1 + 2
-        out.clear();
-        combinations(9, 3, 15, 0, &mut out);
-        assert_eq!(out.len(), 8); // the eight lines of the 3×3 magic square
-        out.clear();
-        combinations(9, 9, 45, 0, &mut out);
-        assert_eq!(out, vec![0x1ff]);
-        out.clear();
-        combinations(9, 2, 18, 0, &mut out);
-        assert!(out.is_empty()); // 9 + 9 is not two distinct digits
     }
 }

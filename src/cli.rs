@@ -245,6 +245,14 @@ enum Command {
         /// Backend used for the uniqueness checks of `--unique`.
         #[arg(long, short, default_value = "dfs")]
         backend: String,
+        /// Killer Sudoku: the full grid cut into random connected cages of distinct digits, with
+        /// no givens unless `--givens` asks; with `--unique`, cages are split until one solution
+        /// is left.
+        #[arg(long)]
+        killer: bool,
+        /// Cage sizes of `--killer`, e.g. `2..5` (the default).
+        #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5")]
+        cage_sizes: String,
     },
     /// Write a puzzle's encoding for external tools: DIMACS CNF (with a comment header giving
     /// the variable numbering), a CPLEX LP integer program, or weighted MaxSAT (WCNF).
@@ -700,6 +708,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             seed,
             weights,
             backend,
+            killer,
+            cage_sizes,
         } => {
             let mut opts = GenerateOptions::new(size.unwrap_or(9));
             if let Some(b) = boxes {
@@ -728,6 +738,18 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             opts.givens = givens;
             opts.unique = unique;
             opts.seed = seed;
+            if killer {
+                let sizes = cage_sizes
+                    .split_once("..")
+                    .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+                    .filter(|&(a, b)| 1 <= a && a <= b)
+                    .ok_or_else(|| {
+                        UsageError(format!(
+                            "--cage-sizes takes A..B with 1 ≤ A ≤ B, e.g. 2..5 (got '{cage_sizes}')"
+                        ))
+                    })?;
+                opts.killer = Some(sizes);
+            }
             opts.weights = weights
                 .map(|w| w.parse())
                 .transpose()

@@ -42,7 +42,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::backend::{Backend, Limits};
 use crate::check::{self, CheckFailure};
-use crate::model::{symbol, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
+use crate::model::{
+    symbol, Cage, Constraint, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights,
+};
 use crate::task::{self, Answer, RunError, Task};
 
 /// Largest side the generator handles (one bit per digit in a `u64`, like the `dfs` backend).
@@ -77,6 +79,8 @@ pub enum GenerateError {
         "side {0} cannot be written in line format (at most {MAX_LINE_SIDE}: one symbol per digit)"
     )]
     TooLargeForLine(usize),
+    #[error("{0} cages cannot be written in line format (at most 62 labels); use larger cages")]
+    TooManyCages(usize),
     #[error("no full grid found for side {n} within the search budget ({attempts} restarts)")]
     NoFullGrid { n: usize, attempts: usize },
     #[error(
@@ -168,6 +172,10 @@ pub struct GenerateOptions {
     pub seed: u64,
     /// Weights attached to every puzzle (`--weights pyramid`); the line output is unchanged.
     pub weights: Option<WeightScheme>,
+    /// Killer cages of sizes in this range (`--killer`, `--cage-sizes A..B`): the full grid cut
+    /// into random connected cages of distinct digits, and no givens unless `givens` asks. With
+    /// `unique`, cages are split until the solution is unique.
+    pub killer: Option<(usize, usize)>,
 }
 
 impl GenerateOptions {
@@ -182,6 +190,7 @@ impl GenerateOptions {
             unique: false,
             seed: 0,
             weights: None,
+            killer: None,
         }
     }
 }
@@ -258,6 +267,17 @@ impl<'a> Generator<'a> {
             (true, Some(_)) => UNIQUE_ATTEMPTS,
             _ => 1,
         };
+        if let Some(sizes) = self.opts.killer {
+            let (shape, grid) = self.shape_and_grid()?;
+            let keep = self.opts.givens.unwrap_or(0);
+            let puzzle = blank(&shape, &grid, &mut self.rng, keep)?;
+            let puzzle = self.killer(puzzle, &grid, sizes)?;
+            let puzzle = match &self.weights {
+                Some(w) => puzzle.with_weights(w.clone())?,
+                None => puzzle,
+            };
+            return Ok((puzzle, grid));
+        }
         let mut best = usize::MAX;
         for _ in 0..attempts {
             let (shape, grid) = self.shape_and_grid()?;
@@ -326,6 +346,139 @@ impl<'a> Generator<'a> {
         }
         Ok(Puzzle::new(shape.clone(), givens)?)
     }
+}
+
+impl Generator<'_> {
+    /// `puzzle` with random cages cut from `grid` (see [`random_cages`]); with `unique`, a cage
+    /// holding a cell where two solutions differ is split into connected pieces, until one
+    /// solution is left.
+    fn killer(
+        &mut self,
+        puzzle: Puzzle,
+        grid: &Grid,
+        sizes: (usize, usize),
+    ) -> Result<Puzzle, GenerateError> {
+        let n = puzzle.size();
+        let mut cages = random_cages(n, grid, sizes, &mut self.rng);
+        loop {
+            let constraints = cages
+                .iter()
+                .map(|cells| {
+                    let sum = cells.iter().map(|&c| grid.cells()[c as usize] as u32).sum();
+                    Constraint::Cage(Cage::new(cells.clone(), sum))
+                })
+                .collect();
+            let caged = puzzle.clone().with_constraints(constraints)?;
+            if !self.opts.unique {
+                return Ok(caged);
+            }
+            let (a, b) = match task::run(self.backend, &caged, Task::Unique, &self.limits)? {
+                Answer::Unique(_) => return Ok(caged),
+                Answer::Multiple(a, b) => (a, b),
+                other => {
+                    return Err(GenerateError::Internal(format!(
+                        "{} backend answered '{}' for cages cut from a full grid",
+                        self.backend.name(),
+                        other.status()
+                    )))
+                }
+            };
+            let differ: Vec<u32> = (0..(n * n) as u32)
+                .filter(|&c| a.cells()[c as usize] != b.cells()[c as usize])
+                .collect();
+            let cell = differ[self.rng.below(differ.len())];
+            let k = cages
+                .iter()
+                .position(|c| c.contains(&cell))
+                .ok_or_else(|| {
+                    GenerateError::Internal(format!("cell {cell} differs but is in no cage"))
+                })?;
+            let cage = cages.swap_remove(k);
+            cages.extend(split_cage(n, &cage, cell));
+        }
+    }
+}
+
+/// Cuts `grid` into connected cages of distinct digits: from each cell not yet taken, in random
+/// order, a cage grows by random neighbours not taken whose digit it does not hold yet, to a size
+/// drawn from `sizes` (smaller when it runs out of such neighbours).
+pub fn random_cages(
+    n: usize,
+    grid: &Grid,
+    sizes: (usize, usize),
+    rng: &mut GenRng,
+) -> Vec<Vec<u32>> {
+    let digits = grid.cells();
+    let mut taken = vec![false; n * n];
+    let mut order: Vec<usize> = (0..n * n).collect();
+    rng.shuffle(&mut order);
+    let mut cages = vec![];
+    for start in order {
+        if taken[start] {
+            continue;
+        }
+        let (lo, hi) = (
+            sizes.0.clamp(1, n),
+            sizes.1.clamp(1, n).max(sizes.0.clamp(1, n)),
+        );
+        let target = lo + rng.below(hi - lo + 1);
+        let mut cage = vec![start];
+        taken[start] = true;
+        while cage.len() < target {
+            let frontier: Vec<usize> = cage
+                .iter()
+                .flat_map(|&c| neighbours(n, c))
+                .filter(|&d| !taken[d] && cage.iter().all(|&c| digits[c] != digits[d]))
+                .collect();
+            if frontier.is_empty() {
+                break;
+            }
+            let next = frontier[rng.below(frontier.len())];
+            taken[next] = true;
+            cage.push(next);
+        }
+        cages.push(cage.into_iter().map(|c| c as u32).collect());
+    }
+    cages
+}
+
+/// `cage` split in two around `cell`: the cell with about half the cage grown from it by
+/// neighbours, then each connected piece of the rest.
+fn split_cage(n: usize, cage: &[u32], cell: u32) -> Vec<Vec<u32>> {
+    let near = |a: u32, b: u32| {
+        let (a, b) = (a as usize, b as usize);
+        (a / n).abs_diff(b / n) + (a % n).abs_diff(b % n) == 1
+    };
+    let mut first = vec![cell];
+    let half = (cage.len() / 2).max(1);
+    while first.len() < half {
+        let Some(&next) = cage
+            .iter()
+            .find(|&&c| !first.contains(&c) && first.iter().any(|&f| near(f, c)))
+        else {
+            break;
+        };
+        first.push(next);
+    }
+    let mut rest: Vec<u32> = cage
+        .iter()
+        .copied()
+        .filter(|c| !first.contains(c))
+        .collect();
+    let mut pieces = vec![first];
+    while let Some(seed) = rest.pop() {
+        let mut piece = vec![seed];
+        let mut i = 0;
+        while i < piece.len() {
+            let c = piece[i];
+            let (joined, left): (Vec<u32>, Vec<u32>) = rest.iter().partition(|&&d| near(c, d));
+            piece.extend(joined);
+            rest = left;
+            i += 1;
+        }
+        pieces.push(piece);
+    }
+    pieces
 }
 
 impl Iterator for Generator<'_> {
@@ -738,8 +891,36 @@ pub fn to_line_with_answer(
         line.push(' ');
         line.extend(map.iter().map(|&r| region_label(r)));
     }
+    let cages: Vec<&Cage> = puzzle.cages().collect();
+    if !cages.is_empty() {
+        if cages.len() > CAGE_LABELS.len() {
+            return Err(GenerateError::TooManyCages(cages.len()));
+        }
+        // Labels in order of first appearance, which is how the reader numbers the cages.
+        let mut label = vec!['.'; n * n];
+        let mut first: Vec<(u32, usize)> = cages
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (c.cells().iter().copied().min().unwrap_or(0), k))
+            .collect();
+        first.sort_unstable();
+        let mut sums = vec![];
+        for (i, &(_, k)) in first.iter().enumerate() {
+            for &c in cages[k].cells() {
+                label[c as usize] = CAGE_LABELS[i] as char;
+            }
+            sums.push(cages[k].sum().to_string());
+        }
+        line.push(' ');
+        line.extend(label);
+        line.push(' ');
+        line.push_str(&sums.join(","));
+    }
     Ok(line)
 }
+
+/// Cage labels of the line format, in the order given to cages.
+const CAGE_LABELS: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// `0`–`9`, then `A`–`Z` (labels up to 35).
 fn region_label(r: u32) -> char {

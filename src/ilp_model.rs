@@ -11,8 +11,12 @@
 //!   appears exactly once among the house's free cells (`Σ x = 1`). Houses are the model's houses,
 //!   so jigsaw regions and diagonals need nothing special;
 //! - for each Killer cage: its free cells take no digit a fixed cell of the cage holds (those
-//!   variables are not created), each other digit at most once (`Σ x ≤ 1`), and their digits add
-//!   up to the cage sum less the fixed cells' digits (`Σ digit · x = rest`).
+//!   variables are not created). Then, when the cage has at most [`MAX_CAGE_SETS`] digit sets
+//!   reaching its sum (with the fixed digits), a binary `z(cage, j)` per set, exactly one chosen
+//!   (`Σ z = 1`), and each digit appears among the free cells as often as the chosen set holds it
+//!   (`Σ x − Σ z = 0`): a much tighter relaxation than the sum alone. Otherwise each digit at
+//!   most once (`Σ x ≤ 1`) and the digits add up to the cage sum less the fixed cells' digits
+//!   (`Σ digit · x = rest`).
 //!
 //! The objective (when asked for) maximises `Σ weight(cell) × digit(cell)`. Every house's free
 //! cells hold a fixed multiset of digits, so the sum of the free cells' digits is a constant; the
@@ -64,6 +68,9 @@ pub fn var_name(n: usize, x: XVar) -> String {
     format!("x_r{}c{}_d{}", cell / n + 1, cell % n + 1, x.digit)
 }
 
+/// Most digit sets a cage may have for the set formulation; past it, the sum row.
+pub const MAX_CAGE_SETS: usize = 2_000;
+
 /// What a constraint row stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowKind {
@@ -71,10 +78,13 @@ pub enum RowKind {
     Cell(u32),
     /// `digit` appears exactly once among the free cells of `house`.
     House { house: u32, digit: Value },
-    /// `digit` appears at most once among the free cells of `cage` (0-based).
+    /// `cage` (0-based) takes exactly one of its digit sets.
+    CageSet { cage: u32 },
+    /// `digit` appears among the free cells of `cage` as often as its chosen set holds it, or (sum
+    /// formulation) at most once.
     CageDigit { cage: u32, digit: Value },
-    /// The digits of the free cells of `cage` add up to `rest`.
-    CageSum { cage: u32, rest: i64 },
+    /// The digits of the free cells of `cage` add up to the right side (sum formulation).
+    CageSum { cage: u32 },
 }
 
 /// The relation of a row's left side to its right side.
@@ -84,25 +94,26 @@ pub enum Sense {
     AtMost,
 }
 
-/// A linear constraint over the variable indices in `vars`: `Σ coef × x[v]` (sense) `rhs`, the
-/// coefficient 1, or the variable's digit in a cage sum ([`IlpModel::coef`]).
+/// A linear constraint `Σ coef[i] × var[vars[i]]` (sense) `rhs`. Variable indices below
+/// [`IlpModel::vars`]`.len()` are cell variables, the others cage-set variables.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     pub kind: RowKind,
     pub vars: Vec<u32>,
+    pub coef: Vec<i64>,
+    pub sense: Sense,
+    pub rhs: i64,
 }
 
 impl Row {
-    pub fn sense(&self) -> Sense {
-        match self.kind {
-            RowKind::CageDigit { .. } => Sense::AtMost,
-            _ => Sense::Eq,
-        }
-    }
-    pub fn rhs(&self) -> i64 {
-        match self.kind {
-            RowKind::CageSum { rest, .. } => rest,
-            _ => 1,
+    /// `Σ x = 1` over `vars`.
+    fn exactly_one(kind: RowKind, vars: Vec<u32>) -> Row {
+        Row {
+            kind,
+            coef: vec![1; vars.len()],
+            vars,
+            sense: Sense::Eq,
+            rhs: 1,
         }
     }
 }
@@ -123,6 +134,8 @@ pub struct IlpModel {
     /// Digit of every fixed cell (givens and forced singles), 0 for free cells.
     fixed: Vec<Value>,
     vars: Vec<XVar>,
+    /// The cage-set variables `z(cage, j)`, numbered after the cell variables.
+    sets: Vec<(u32, u32)>,
     rows: Vec<Row>,
     objective: Option<IlpObjective>,
 }
@@ -198,10 +211,10 @@ impl IlpModel {
                     cell % n + 1
                 )));
             }
-            rows.push(Row {
-                kind: RowKind::Cell(cell as u32),
-                vars: (first..vars.len() as u32).collect(),
-            });
+            rows.push(Row::exactly_one(
+                RowKind::Cell(cell as u32),
+                (first..vars.len() as u32).collect(),
+            ));
         }
         for (h, cells) in shape.houses().enumerate() {
             for digit in (1..=n as Value).filter(|&d| !c.placed_in(h, d)) {
@@ -216,15 +229,17 @@ impl IlpModel {
                         shape.house_name(h)
                     )));
                 }
-                rows.push(Row {
-                    kind: RowKind::House {
+                rows.push(Row::exactly_one(
+                    RowKind::House {
                         house: h as u32,
                         digit,
                     },
-                    vars: vs,
-                });
+                    vs,
+                ));
             }
         }
+        let mut sets: Vec<(u32, u32)> = vec![];
+        let first_set = vars.len() as u32;
         for (k, cage) in puzzle.cages().enumerate() {
             let free: Vec<usize> = cage
                 .cells()
@@ -234,7 +249,7 @@ impl IlpModel {
                 .collect();
             let fixed_sum: i64 = cage.cells().iter().map(|&c| fixed[c as usize] as i64).sum();
             let rest = cage.sum() as i64 - fixed_sum;
-            let cage = k as u32;
+            let cage_no = k as u32;
             if free.is_empty() {
                 if rest != 0 {
                     return Err(ModelBuildError::Infeasible(format!(
@@ -251,25 +266,75 @@ impl IlpModel {
                     .filter(|&v| v != u32::MAX)
                     .collect()
             };
+            let held: u64 = (1..=n)
+                .filter(|&d| cage_fixed[k][d])
+                .fold(0, |m, d| m | 1 << (d - 1));
+            let combos = cage.combinations(n, MAX_CAGE_SETS).map(|all| {
+                all.into_iter()
+                    .filter(|&set| set & held == held)
+                    .collect::<Vec<u64>>()
+            });
+            if let Some(combos) = combos {
+                if combos.is_empty() {
+                    return Err(ModelBuildError::Infeasible(format!(
+                        "no set of digits completes cage {}",
+                        k + 1
+                    )));
+                }
+                let z0 = first_set + sets.len() as u32;
+                sets.extend((0..combos.len() as u32).map(|j| (cage_no, j)));
+                rows.push(Row::exactly_one(
+                    RowKind::CageSet { cage: cage_no },
+                    (z0..z0 + combos.len() as u32).collect(),
+                ));
+                for digit in (1..=n).filter(|&d| !cage_fixed[k][d]) {
+                    let xs = of_digit(digit);
+                    let zs: Vec<u32> = (0..combos.len() as u32)
+                        .filter(|&j| combos[j as usize] >> (digit - 1) & 1 != 0)
+                        .map(|j| z0 + j)
+                        .collect();
+                    let mut coef = vec![1; xs.len()];
+                    coef.resize(xs.len() + zs.len(), -1);
+                    rows.push(Row {
+                        kind: RowKind::CageDigit {
+                            cage: cage_no,
+                            digit: digit as Value,
+                        },
+                        vars: xs.into_iter().chain(zs).collect(),
+                        coef,
+                        sense: Sense::Eq,
+                        rhs: 0,
+                    });
+                }
+                continue;
+            }
             for digit in 1..=n {
                 let vs = of_digit(digit);
                 if vs.len() > 1 {
-                    let digit = digit as Value;
                     rows.push(Row {
-                        kind: RowKind::CageDigit { cage, digit },
+                        kind: RowKind::CageDigit {
+                            cage: cage_no,
+                            digit: digit as Value,
+                        },
+                        coef: vec![1; vs.len()],
                         vars: vs,
+                        sense: Sense::AtMost,
+                        rhs: 1,
                     });
                 }
             }
-            let all = free
+            let all: Vec<u32> = free
                 .iter()
                 .flat_map(|&c| &var_of[c * n..(c + 1) * n])
                 .copied()
                 .filter(|&v| v != u32::MAX)
                 .collect();
             rows.push(Row {
-                kind: RowKind::CageSum { cage, rest },
+                kind: RowKind::CageSum { cage: cage_no },
+                coef: all.iter().map(|&v| vars[v as usize].digit as i64).collect(),
                 vars: all,
+                sense: Sense::Eq,
+                rhs: rest,
             });
         }
         let objective = weights.map(|w| {
@@ -293,6 +358,7 @@ impl IlpModel {
             n,
             fixed: fixed.to_vec(),
             vars,
+            sets,
             rows,
             objective,
         })
@@ -317,11 +383,19 @@ impl IlpModel {
     pub fn rows(&self) -> &[Row] {
         &self.rows
     }
-    /// The coefficient of variable `v` in `row`: its digit in a cage sum, else 1.
-    pub fn coef(&self, row: &Row, v: u32) -> i64 {
-        match row.kind {
-            RowKind::CageSum { .. } => self.vars[v as usize].digit as i64,
-            _ => 1,
+    /// Every variable: the cell variables, then the cage-set variables.
+    pub fn n_vars(&self) -> usize {
+        self.vars.len() + self.sets.len()
+    }
+    /// The documented name of variable `v`: [`var_name`] for a cell variable, `z_k{cage}_{j}`
+    /// (1-based) for the `j`-th digit set of a cage.
+    pub fn name(&self, v: usize) -> String {
+        match self.vars.get(v) {
+            Some(&x) => var_name(self.n, x),
+            None => {
+                let (cage, j) = self.sets[v - self.vars.len()];
+                format!("z_k{}_{}", cage + 1, j + 1)
+            }
         }
     }
     pub fn objective(&self) -> Option<&IlpObjective> {
@@ -333,6 +407,9 @@ impl IlpModel {
     pub fn decode(&self, ones: impl IntoIterator<Item = usize>) -> Result<Grid, String> {
         let mut cells = self.fixed.clone();
         for v in ones {
+            if (self.vars.len()..self.n_vars()).contains(&v) {
+                continue; // a cage-set variable
+            }
             let x = self.vars.get(v).ok_or_else(|| format!("no variable {v}"))?;
             let slot = &mut cells[x.cell as usize];
             if *slot != 0 {

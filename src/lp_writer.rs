@@ -17,7 +17,7 @@
 
 use std::io::{self, Write};
 
-use crate::ilp_model::{var_name, IlpModel, ModelBuildError, Reduction, RowKind, Sense};
+use crate::ilp_model::{IlpModel, ModelBuildError, Reduction, RowKind, Sense};
 use crate::model::{Puzzle, Regions, Shape};
 
 /// Why no LP file was written.
@@ -62,7 +62,7 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
         }
         Err(e) => return Err(LpError::Model(e)),
     };
-    let names: Vec<String> = model.vars().iter().map(|&x| var_name(n, x)).collect();
+    let names: Vec<String> = (0..model.n_vars()).map(|v| model.name(v)).collect();
 
     writeln!(w, "Maximize")?;
     let mut terms: Vec<(i64, &str)> = Vec::new();
@@ -90,20 +90,22 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
             RowKind::House { house, digit } => {
                 format!(" {}_d{digit}:", house_label(puzzle.shape(), house as usize))
             }
+            RowKind::CageSet { cage } => format!(" cage{}_set:", cage + 1),
             RowKind::CageDigit { cage, digit } => format!(" cage{}_d{digit}:", cage + 1),
-            RowKind::CageSum { cage, .. } => format!(" cage{}_sum:", cage + 1),
+            RowKind::CageSum { cage } => format!(" cage{}_sum:", cage + 1),
         };
         let terms: Vec<(i64, &str)> = row
             .vars
             .iter()
-            .map(|&v| (model.coef(row, v), names[v as usize].as_str()))
+            .zip(&row.coef)
+            .map(|(&v, &c)| (c, names[v as usize].as_str()))
             .collect();
         write_terms(w, &label, &terms)?;
-        let sense = match row.sense() {
+        let sense = match row.sense {
             Sense::Eq => "=",
             Sense::AtMost => "<=",
         };
-        writeln!(w, " {sense} {}", row.rhs())?;
+        writeln!(w, " {sense} {}", row.rhs)?;
     }
 
     writeln!(w, "Bounds\n one = 1\nBinary")?;

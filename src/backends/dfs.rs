@@ -636,7 +636,11 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 }
             }
             if node.left == 0 {
-                return true;
+                // A full grid still has to meet its cages' sums.
+                return match self.cages {
+                    Some(cages) => Self::narrow_cages(cages, node, &mut self.queue).is_some(),
+                    None => true,
+                };
             }
             // Hidden singles: per house, the digits seen in exactly one cell and not yet placed.
             for h in 0..t.houses {

@@ -31,7 +31,7 @@ use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, W
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::ilp_model::{var_name, IlpModel, ModelBuildError, Reduction, Row, Sense};
+use crate::ilp_model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{Grid, Puzzle, Weights};
 
 /// The MIP solver behind the `ilp` backend.
@@ -162,7 +162,7 @@ impl Ilp {
             });
         }
         let mut pv = ProblemVariables::new();
-        let xs = pv.add_vector(variable().binary(), model.vars().len());
+        let xs = pv.add_vector(variable().binary(), model.n_vars());
         let mut goal = Expression::with_capacity(if objective { xs.len() } else { 0 });
         if let (true, Some(o)) = (objective, model.objective()) {
             for (&x, &c) in xs.iter().zip(&o.coef) {
@@ -176,11 +176,12 @@ impl Ilp {
             let lhs: Expression = r
                 .vars
                 .iter()
-                .map(|&v| model.coef(r, v) as f64 * xs[v as usize])
+                .zip(&r.coef)
+                .map(|(&v, &c)| c as f64 * xs[v as usize])
                 .sum();
-            match r.sense() {
-                Sense::Eq => lhs.eq(r.rhs() as f64),
-                Sense::AtMost => lhs.leq(r.rhs() as f64),
+            match r.sense {
+                Sense::Eq => lhs.eq(r.rhs as f64),
+                Sense::AtMost => lhs.leq(r.rhs as f64),
             }
         };
         let free = model.free_cells() as f64;
@@ -219,7 +220,7 @@ impl Ilp {
                 BackendError::Failed(format!(
                     "{} returned {} = {} for a binary variable",
                     self.solver.name(),
-                    var_name(model.size(), model.vars()[v.0]),
+                    model.name(v.0),
                     v.1
                 ))
             }),

@@ -439,6 +439,7 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
                         p = cv.wait(p).unwrap_or_else(|e| e.into_inner());
                     }
                 }
+                let is_bad = matches!(entry, Entry::Bad(_));
                 match entry {
                     Entry::Puzzle(item) => chunk.push((seq, item)),
                     Entry::Bad(msg) | Entry::Warning(msg) => {
@@ -446,7 +447,7 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
                             err: msg + "\n",
                             ..Done::default()
                         };
-                        done.tally.bad_input = !done.err.starts_with("sudoku-lab: warning");
+                        done.tally.bad_input = is_bad;
                         ok &= reader_done.send(vec![(seq, done)]).is_ok();
                     }
                 }

@@ -1,0 +1,362 @@
+//! Killer cages: every backend that takes them (`dfs`, `sat` under each cage encoding, `ilp`)
+//! against an independent brute force on small grids, against each other on random Killers of
+//! 4×4, 6×6 and 9×9 for all four tasks, and the generator's `--killer` output.
+//!
+//! The brute force shares nothing with the backends or the checker: it enumerates the grids that
+//! keep the givens and fill every house, then keeps those whose cages hold distinct digits adding
+//! up to their sums.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use proptest::prelude::*;
+use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backends::{self, BackendKind, BackendOptions};
+use sudoku_lab::generate::{self, blank_solved, random_cages, GenRng, GenerateOptions, Generator};
+use sudoku_lab::model::{Cage, Constraint, Grid, Puzzle, Shape, Weights};
+use sudoku_lab::sat::encode::CageEncoding;
+use sudoku_lab::task::{self, Answer, Task};
+use sudoku_lab::xcheck::{self, Verdict};
+
+/// The backends that take cages: `dfs`, `sat` with every cage encoding, `ilp`.
+fn caged_backends() -> Vec<Box<dyn Backend>> {
+    let mut out = vec![backends::create(BackendKind::Dfs, &Default::default()).unwrap()];
+    for cage in CageEncoding::ALL {
+        let mut o = BackendOptions::default();
+        o.sat.cage = cage;
+        out.push(backends::create(BackendKind::Sat, &o).unwrap());
+    }
+    out.push(backends::create(BackendKind::Ilp, &Default::default()).unwrap());
+    out
+}
+
+/// A random Killer: a random full grid of side `n`, `keep` of its cells given, cut into cages of
+/// `sizes` cells.
+fn killer(n: usize, seed: u64, keep: usize, sizes: (usize, usize)) -> Puzzle {
+    let mut rng = GenRng::seed(seed);
+    let shape = Arc::new(Shape::standard(n, false).unwrap());
+    let (puzzle, grid) = blank_solved(&shape, &mut rng, keep).unwrap();
+    let cages = random_cages(n, &grid, sizes, &mut rng)
+        .into_iter()
+        .map(|cells| {
+            let sum = cells.iter().map(|&c| grid.cells()[c as usize] as u32).sum();
+            Constraint::Cage(Cage::new(cells, sum))
+        })
+        .collect();
+    puzzle.with_constraints(cages).unwrap()
+}
+
+/// Solutions of `puzzle` by brute force, up to `cap`.
+fn brute_count(puzzle: &Puzzle, cap: u64) -> u64 {
+    let n = puzzle.size();
+    let shape = puzzle.shape();
+    let mut grid = puzzle.givens().to_vec();
+    let fits = |grid: &[u16], cell: usize, v: u16| {
+        shape.houses_of(cell).iter().all(|&h| {
+            shape
+                .house(h as usize)
+                .iter()
+                .all(|&c| grid[c as usize] != v)
+        })
+    };
+    let cages_hold = |grid: &[u16]| {
+        puzzle.cages().all(|cage| {
+            let digits: Vec<u16> = cage.cells().iter().map(|&c| grid[c as usize]).collect();
+            let mut sorted = digits.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            sorted.len() == digits.len()
+                && digits.iter().map(|&d| d as u32).sum::<u32>() == cage.sum()
+        })
+    };
+    fn go(
+        cell: usize,
+        grid: &mut Vec<u16>,
+        n: usize,
+        cap: u64,
+        fits: &dyn Fn(&[u16], usize, u16) -> bool,
+        done: &dyn Fn(&[u16]) -> bool,
+    ) -> u64 {
+        if cell == grid.len() {
+            return done(grid) as u64;
+        }
+        if grid[cell] != 0 {
+            return go(cell + 1, grid, n, cap, fits, done);
+        }
+        let mut total = 0;
+        for v in 1..=n as u16 {
+            if fits(grid, cell, v) {
+                grid[cell] = v;
+                total += go(cell + 1, grid, n, cap - total, fits, done);
+                grid[cell] = 0;
+                if total >= cap {
+                    break;
+                }
+            }
+        }
+        total
+    }
+    // Givens that clash have no solution; the brute force would skip their check.
+    let given: Vec<usize> = (0..n * n).filter(|&c| grid[c] != 0).collect();
+    let givens_ok = given.into_iter().all(|c| {
+        let v = std::mem::replace(&mut grid[c], 0);
+        let ok = fits(&grid, c, v);
+        grid[c] = v;
+        ok
+    });
+    if !givens_ok {
+        return 0;
+    }
+    go(0, &mut grid, n, cap, &fits, &cages_hold)
+}
+
+fn count(b: &dyn Backend, p: &Puzzle, limit: u64) -> u64 {
+    match task::run(b, p, Task::Count { limit }, &Limits::none()) {
+        Ok(Answer::NoSolution) => 0,
+        Ok(Answer::Counted { count, .. }) => count,
+        Ok(a) => panic!("{}: {}", b.name(), a.status()),
+        Err(e) => panic!("{}: {e}", b.name()),
+    }
+}
+
+#[test]
+fn counts_match_a_brute_force_on_4x4_and_6x6() {
+    let backends = caged_backends();
+    let mut seen_counts = vec![];
+    for seed in 0..12 {
+        // Empty 4×4 Killers with pairs and triples (many solutions), 6×6 with a few givens.
+        let cases = [
+            killer(4, seed, 0, (2, 3)),
+            killer(4, seed + 100, 3, (1, 4)),
+            killer(6, seed, 14, (2, 4)),
+        ];
+        for p in &cases {
+            let expected = brute_count(p, 10_000);
+            seen_counts.push(expected);
+            for b in &backends {
+                assert_eq!(
+                    count(b.as_ref(), p, 10_000),
+                    expected,
+                    "{} on {}",
+                    b.name(),
+                    generate::to_line(p).unwrap()
+                );
+            }
+        }
+    }
+    // The cases are not all trivial: several solutions occur, and so does exactly one.
+    assert!(seen_counts.iter().any(|&c| c > 1), "{seen_counts:?}");
+    assert!(seen_counts.contains(&1), "{seen_counts:?}");
+}
+
+#[test]
+fn an_impossible_cage_has_no_solution() {
+    // The first row's two cages both need {1, 2}: no row can hold them.
+    let shape = Arc::new(Shape::standard(4, false).unwrap());
+    let p = Puzzle::new(shape, vec![0; 16])
+        .unwrap()
+        .with_constraints(vec![
+            Constraint::Cage(Cage::new(vec![0, 1], 3)),
+            Constraint::Cage(Cage::new(vec![2, 3], 3)),
+        ])
+        .unwrap();
+    assert_eq!(brute_count(&p, 10), 0);
+    for b in caged_backends() {
+        assert_eq!(count(b.as_ref(), &p, 10), 0, "{}", b.name());
+    }
+}
+
+#[test]
+fn backends_without_cages_refuse_killers() {
+    let p = killer(4, 3, 4, (2, 3));
+    let dlx = backends::create(BackendKind::Dlx, &Default::default()).unwrap();
+    let e = task::run(dlx.as_ref(), &p, Task::Solve, &Limits::none()).unwrap_err();
+    assert!(e.to_string().contains("Killer cages"), "{e}");
+}
+
+#[test]
+fn generated_killers_are_reproducible_and_unique() {
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    let opts = GenerateOptions {
+        killer: Some((2, 5)),
+        unique: true,
+        seed: 5,
+        ..GenerateOptions::new(9)
+    };
+    let lines = |opts: &GenerateOptions| -> Vec<String> {
+        Generator::new(opts.clone(), dfs.as_ref())
+            .unwrap()
+            .take(4)
+            .map(|p| generate::to_line(&p.unwrap()).unwrap())
+            .collect()
+    };
+    let first = lines(&opts);
+    assert_eq!(first, lines(&opts));
+    for line in &first {
+        let entries = sudoku_lab::format::read_puzzles(line, &Default::default());
+        let p = &entries[0].as_ref().unwrap().puzzle;
+        assert!(p.givens().iter().all(|&v| v == 0), "no givens by default");
+        assert!(p.cages().all(|c| c.cells().len() <= 5));
+        assert_eq!(count(dfs.as_ref(), p, 2), 1, "{line}");
+    }
+    // Without --unique the cages come straight from the cut: many solutions are common.
+    let loose = lines(&GenerateOptions {
+        unique: false,
+        ..opts
+    });
+    assert_ne!(first, loose);
+}
+
+fn random_weights(n: usize, seed: u64) -> Arc<Weights> {
+    let mut rng = GenRng::seed(seed);
+    let w = (0..n * n).map(|_| rng.below(71) as i64 - 20).collect();
+    Arc::new(Weights::new(n, w).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Every caged backend agrees on random Killers of 4×4, 6×6 and 9×9 with givens, for all four
+    /// tasks (optimize with random weights in −20..=50).
+    #[test]
+    fn caged_backends_agree(size in prop_oneof![Just(4usize), Just(6), Just(9)],
+                            seed in any::<u64>(), keep_pct in 20usize..50) {
+        let keep = size * size * keep_pct / 100;
+        let p = killer(size, seed, keep, (2, 5))
+            .with_weights(random_weights(size, seed))
+            .unwrap();
+        let backends = caged_backends();
+        let line = generate::to_line(&p).unwrap();
+        for t in [Task::Solve, Task::Count { limit: 30 }, Task::Unique, Task::Optimize] {
+            let runs = xcheck::run_all(&backends, &p, t, Some(Duration::from_secs(30)));
+            prop_assert!(!runs.iter().any(|r| r.timed_out() || r.refused()), "{line} {}", t.name());
+            prop_assert_eq!(xcheck::compare(t, &runs), Verdict::Agreed, "{} {}", line, t.name());
+        }
+    }
+}
+
+/// A grid that breaks a cage's sum, or repeats a digit in a cage, is rejected by the checker.
+#[test]
+fn the_checker_holds_cages() {
+    let shape = Arc::new(Shape::standard(4, false).unwrap());
+    let grid = Grid::new(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]);
+    let with = |cage: Cage| {
+        Puzzle::new(shape.clone(), vec![0; 16])
+            .unwrap()
+            .with_constraints(vec![Constraint::Cage(cage)])
+            .unwrap()
+    };
+    assert!(sudoku_lab::check::verify(&with(Cage::new(vec![0, 1], 3)), &grid).is_ok());
+    let e = sudoku_lab::check::verify(&with(Cage::new(vec![0, 1], 4)), &grid).unwrap_err();
+    assert!(e.to_string().contains("cage 1"), "{e}");
+    // Cells 1 and 7 both hold 2 (different houses, same cage).
+    let e = sudoku_lab::check::verify(&with(Cage::new(vec![1, 7], 4)), &grid).unwrap_err();
+    assert!(e.to_string().contains("twice"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line: the line format's errors, and a generated set cross-checked.
+
+fn lab(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+const EMPTY4: &str = "................";
+
+#[test]
+fn bad_killer_lines_name_line_and_column() {
+    let cases = [
+        // (cage labels, sums, expected error, column)
+        (
+            "0011223344556677",
+            "3,7,7,3,3,7,7",
+            "7 cage sums for 8 cages",
+            35,
+        ),
+        (
+            "0011223344556677",
+            "3,7,7,3,3,7,7,x",
+            "bad cage sum 'x'",
+            49,
+        ),
+        (
+            "0011223344556677",
+            "3,7,7,3,3,7,7,2",
+            "cage '7': sum 2 cannot be made",
+            49,
+        ),
+        ("00000...........", "15", "cage '0': 5 cells", 35),
+        ("00112233445566", "3,7,7,3,3,7,7", "14 cage labels", 18),
+        (
+            "00112233445566!7",
+            "3,7,7,3,3,7,7,3",
+            "bad cage label '!'",
+            32,
+        ),
+    ];
+    for (labels, sums, words, col) in cases {
+        let input = format!("# a comment\n{EMPTY4} {labels} {sums}\n");
+        let o = lab(&["count", "--backend", "dfs"], &input);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(words), "expected '{words}' in {err}");
+        assert!(
+            err.contains(&format!("<stdin>:2:{col}:")) || err.contains(&format!(":2:{col}:")),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_cage_in_two_pieces_is_a_warning() {
+    // Cage '0' holds cells 1 and 3 of the first row (apart), sum 3 = 1 + 2.
+    let o = lab(
+        &["count", "--backend", "dfs", "--limit", "1000"],
+        &format!("{EMPTY4} .0.0............ 3\n"),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("not in one piece"), "{err}");
+    // Half of the 288 grids put {1, 2} in the first row's second and fourth cells.
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "48");
+}
+
+#[test]
+fn xcheck_counts_a_generated_killer_set() {
+    let set = lab(
+        &[
+            "generate", "--killer", "--size", "6", "--count", "8", "--seed", "3",
+        ],
+        "",
+    );
+    assert_eq!(set.status.code(), Some(0));
+    let text = String::from_utf8(set.stdout).unwrap();
+    let o = lab(
+        &[
+            "xcheck",
+            "--task",
+            "count",
+            "--limit",
+            "1000",
+            "--backends",
+            "dfs,sat,ilp",
+        ],
+        &text,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with("8 puzzles, task count: 0 disagreements, 0 failures"),
+        "{out}"
+    );
+}

@@ -62,6 +62,7 @@ fn clauses(puzzle: &Puzzle, encoding: Encoding, amo: Amo, simplify: bool) -> Cnf
         amo,
         simplify,
         propagate: false,
+        ..EncodeOptions::default()
     };
     encode::encode(puzzle, &opts, Numbering::Formula, &mut cnf);
     cnf
@@ -256,6 +257,7 @@ fn dimacs_round_trip() {
                 amo: Amo::Commander,
                 simplify,
                 propagate: false,
+                ..EncodeOptions::default()
             };
             let mut text = Vec::new();
             let stats = encode::to_dimacs(&p, &opts, &mut text).unwrap();

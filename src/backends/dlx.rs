@@ -25,6 +25,13 @@
 //! remaining placement, and a subtree is pruned when the score so far plus the best remaining
 //! placement of every open cell (an admissible upper bound) cannot beat the best grid found.
 //!
+//! **Killer cages**: the open cells of a cage get no rows of their own. Instead the cage gets one
+//! row per *placement*: a set of distinct digits reaching the cage's sum (with the digits fixed
+//! in it), laid onto its open cells in one of the orders their candidates allow. Such a row
+//! covers the column of each of those cells and the `(house, digit)` columns of each, so exact
+//! cover keeps both the houses and the cage. Large cages of large grids have too many placements;
+//! they count against the memory budget like every row.
+//!
 //! Memory is `O(n³)` rows of `1 + houses` nodes each; the matrix size is computed exactly before
 //! anything large is allocated, and puzzles over [`DlxOptions::memory_budget`] are refused.
 
@@ -68,10 +75,11 @@ impl Dlx {
     }
 }
 
-/// A puzzle as an exact-cover matrix: row `r` places digit `rows[r].1` in cell `rows[r].0`.
+/// A puzzle as an exact-cover matrix: row `r` places the `(cell, digit)` pairs
+/// `places[span[r]..span[r + 1]]` (one pair, or a cage's placement).
 struct Instance {
     matrix: ExactCover,
-    rows: Vec<(u32, Value)>,
+    rows: Rows,
     /// The column of each open cell (`u32::MAX` for fixed cells).
     cell_col: Vec<u32>,
     /// The givens and the singles placed before the search (0 for open cells).
@@ -82,10 +90,24 @@ impl Instance {
     fn grid(&self, n: usize, solution: &[usize]) -> Grid {
         let mut cells = self.fixed.clone();
         for &r in solution {
-            let (cell, digit) = self.rows[r];
-            cells[cell as usize] = digit;
+            for &(cell, digit) in self.rows.row(r) {
+                cells[cell as usize] = digit;
+            }
         }
         Grid::new(n, cells)
+    }
+}
+
+/// What the rows of an [`Instance`] place.
+struct Rows {
+    places: Vec<(u32, Value)>,
+    span: Vec<u32>,
+}
+
+impl Rows {
+    /// The `(cell, digit)` pairs of row `r`.
+    fn row(&self, r: usize) -> &[(u32, Value)] {
+        &self.places[self.span[r] as usize..self.span[r + 1] as usize]
     }
 }
 
@@ -138,19 +160,29 @@ impl<'a> ScoreBound<'a> {
 
     /// The bound on the score of the open (non-fixed) cells under the partial solution in `view`, or
     /// `None` when an open cell has no placement left (a dead end).
-    fn eval(&mut self, view: &View<'_>, rows: &[(u32, Value)], row_score: &[i64]) -> Option<i64> {
+    fn eval(&mut self, view: &View<'_>, inst: &Rows, row_score: &[i64]) -> Option<i64> {
         let n = self.n;
         self.value.copy_from_slice(self.fixed);
         let mut placed = 0i64;
         for r in view.chosen_rows() {
-            let (cell, d) = rows[r];
-            self.value[cell as usize] = d;
+            for &(cell, d) in inst.row(r) {
+                self.value[cell as usize] = d;
+            }
             placed += row_score[r];
         }
         for cell in 0..n * n {
             if self.value[cell] == 0 {
-                let first = view.rows_in(self.cell_col[cell] as usize).next()?;
-                self.cell_max[cell] = row_score[first];
+                let mut rows = view.rows_in(self.cell_col[cell] as usize).peekable();
+                let first = *rows.peek()?;
+                self.cell_max[cell] = if inst.row(first).len() == 1 {
+                    // Rows are in decreasing score order: the first is the cell's best.
+                    row_score[first]
+                } else {
+                    // Cage placements are ordered by their total: take this cell's own best.
+                    rows.filter_map(|r| inst.row(r).iter().find(|&&(c, _)| c as usize == cell))
+                        .map(|&(_, d)| self.weights[cell] * d as i64)
+                        .max()?
+                };
             }
         }
         let mut best = i64::MAX;
@@ -282,9 +314,23 @@ impl Dlx {
             }
         }
 
-        // Exact size first, so an oversized matrix is refused before it is allocated.
-        let (mut rows, mut entries) = (0usize, 0usize);
-        for &cell in &open {
+        // The placements of the cages (their cells then get no rows of their own), then the
+        // exact size, so an oversized matrix is refused before it is allocated.
+        let Some(caged) = cage_placements(puzzle, &cands, self.options.memory_budget)? else {
+            return Ok(None);
+        };
+        let mut in_cage = vec![false; fixed.len()];
+        for p in &caged {
+            p.iter().for_each(|&(c, _)| in_cage[c as usize] = true);
+        }
+        let (mut rows, mut entries) = (caged.len(), 0usize);
+        for p in &caged {
+            entries += p
+                .iter()
+                .map(|&(c, _)| 1 + shape.houses_of(c as usize).len())
+                .sum::<usize>();
+        }
+        for &cell in open.iter().filter(|&&c| !in_cage[c]) {
             let k = cands.count(cell) as usize;
             rows += k;
             entries += k * (1 + shape.houses_of(cell).len());
@@ -300,42 +346,131 @@ impl Dlx {
             )));
         }
 
-        let mut placements = Vec::with_capacity(rows);
-        for &cell in &open {
-            placements.extend(cands.digits(cell).map(|d| (cell as u32, d)));
+        let mut placements: Vec<Vec<(u32, Value)>> = caged;
+        placements.reserve(rows - placements.len());
+        for &cell in open.iter().filter(|&&c| !in_cage[c]) {
+            placements.extend(cands.digits(cell).map(|d| vec![(cell as u32, d)]));
         }
         if let Some(rng) = &mut rng {
             rng.shuffle(&mut placements);
         }
         if let Some(score) = scores {
-            placements.sort_by_key(|&(cell, d)| std::cmp::Reverse(score(cell as usize, d)));
+            placements.sort_by_key(|p| {
+                std::cmp::Reverse(p.iter().map(|&(c, d)| score(c as usize, d)).sum::<i64>())
+            });
         }
         let mut matrix = ExactCover::default();
         matrix
             .reset(columns, 0, rows, entries)
             .map_err(matrix_error)?;
         let mut row = Vec::with_capacity(8);
-        for &(cell, d) in &placements {
+        let mut span = Vec::with_capacity(rows + 1);
+        let mut places = Vec::with_capacity(rows);
+        for p in &placements {
             row.clear();
-            row.push(cell_col[cell as usize] as usize);
-            row.extend(
-                shape
-                    .houses_of(cell as usize)
-                    .iter()
-                    .map(|&h| house_digit_col[h as usize * n + d as usize - 1] as usize),
-            );
+            for &(cell, d) in p {
+                row.push(cell_col[cell as usize] as usize);
+                row.extend(
+                    shape
+                        .houses_of(cell as usize)
+                        .iter()
+                        .map(|&h| house_digit_col[h as usize * n + d as usize - 1] as usize),
+                );
+            }
+            span.push(places.len() as u32);
+            places.extend_from_slice(p);
             matrix.add_row(&row).map_err(matrix_error)?;
         }
+        span.push(places.len() as u32);
         Ok(Some(Instance {
             matrix,
-            rows: placements,
+            rows: Rows { places, span },
             cell_col,
             fixed,
         }))
     }
 }
 
+/// The rows of every Killer cage (see the module docs): for each digit set reaching the sum with
+/// the digits fixed in the cage, each way to lay its other digits onto the cage's open cells
+/// within their candidates. `None` when a cage has no placement (no solution); refused when the
+/// placements alone would pass `budget` bytes.
+fn cage_placements(
+    puzzle: &Puzzle,
+    cands: &Candidates,
+    budget: usize,
+) -> Result<Option<Vec<Vec<(u32, Value)>>>, BackendError> {
+    let n = puzzle.size();
+    let fixed = cands.fixed();
+    let mut out: Vec<Vec<(u32, Value)>> = vec![];
+    let too_many = |k: usize| {
+        BackendError::Unsupported(format!(
+            "dlx: cage {k} has more placements than the memory budget allows"
+        ))
+    };
+    let most = budget / 64;
+    for (k, cage) in puzzle.cages().enumerate() {
+        let mut held = 0u64;
+        let mut open = vec![];
+        for &c in cage.cells() {
+            match fixed[c as usize] {
+                0 => open.push(c),
+                d if held >> (d - 1) & 1 != 0 => return Ok(None),
+                d => held |= 1 << (d - 1),
+            }
+        }
+        let sets = cage.combinations(n, most).ok_or_else(|| too_many(k + 1))?;
+        let before = out.len();
+        let mut place = vec![];
+        for set in sets.into_iter().filter(|&set| set & held == held) {
+            lay(&open, set & !held, cands, &mut place, &mut out);
+            if out.len() > most {
+                return Err(too_many(k + 1));
+            }
+        }
+        if out.len() == before && !open.is_empty() {
+            return Ok(None);
+        }
+        if open.is_empty()
+            && !cage
+                .combinations(n, 1 << 20)
+                .is_some_and(|s| s.contains(&held))
+        {
+            return Ok(None);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Every way to give each cell of `cells` a different digit of `digits` (as many as the cells)
+/// among its candidates, each pushed onto `out` after `place`.
+fn lay(
+    cells: &[u32],
+    digits: u64,
+    cands: &Candidates,
+    place: &mut Vec<(u32, Value)>,
+    out: &mut Vec<Vec<(u32, Value)>>,
+) {
+    let Some((&cell, rest)) = cells.split_first() else {
+        if !place.is_empty() {
+            out.push(place.clone());
+        }
+        return;
+    };
+    for d in cands.digits(cell as usize) {
+        if digits >> (d - 1) & 1 != 0 {
+            place.push((cell, d));
+            lay(rest, digits & !(1 << (d - 1)), cands, place, out);
+            place.pop();
+        }
+    }
+}
+
 impl Backend for Dlx {
+    fn takes_constraints(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "dlx"
     }
@@ -398,10 +533,14 @@ impl Backend for Dlx {
             .enumerate()
             .map(|(cell, &v)| score(cell, v))
             .sum();
-        let row_score: Vec<i64> = inst
-            .rows
-            .iter()
-            .map(|&(c, d)| score(c as usize, d))
+        let row_score: Vec<i64> = (0..inst.matrix.rows())
+            .map(|r| {
+                inst.rows
+                    .row(r)
+                    .iter()
+                    .map(|&(c, d)| score(c as usize, d))
+                    .sum()
+            })
             .collect();
         let mut bound = ScoreBound::new(puzzle, w, &inst.fixed, &inst.cell_col);
         let mut best: Option<(i64, Vec<usize>)> = None;

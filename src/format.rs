@@ -1065,6 +1065,7 @@ fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> 
     let is_board_list = match &value {
         J::Array(items) => {
             matches!(items.first(), Some(J::Array(rows)) if matches!(rows.first(), Some(J::Array(_))))
+                || matches!(items.first(), Some(J::Object(_)))
         }
         _ => false,
     };
@@ -1089,7 +1090,11 @@ fn json_board(
 ) -> Result<Entry, ParseError> {
     let start = cur.here();
     let end = cur.next;
-    let result = json_board_inner(board, cur, shapes, &start);
+    let mut warnings = vec![];
+    let result = match board {
+        serde_json::Value::Object(fields) => json_killer(fields, cur, shapes, &mut warnings),
+        _ => json_board_inner(board, cur, shapes, &start),
+    };
     // Re-synchronise whatever happened inside.
     cur.next = end;
     cur.skip();
@@ -1097,7 +1102,108 @@ fn json_board(
         line: start.line,
         puzzle,
         expected: None,
-        warnings: vec![],
+        warnings,
+    })
+}
+
+/// A Killer puzzle as a JSON object: `{"board": BOARD, "cages": [{"sum": S, "cells": [[ROW, COL],
+/// ...]}, ...]}`, rows and columns 1-based; errors point at the field or cage they concern.
+fn json_killer(
+    fields: &serde_json::Map<String, serde_json::Value>,
+    cur: &mut JsonCursor,
+    shapes: &mut Shapes,
+    warnings: &mut Vec<ParseError>,
+) -> Result<Puzzle, ParseError> {
+    use serde_json::Value as J;
+    let object = cur.here();
+    cur.step(); // '{'
+    let mut board = None;
+    let mut cages: Option<Vec<(Token<'static>, &J)>> = None;
+    for (key, value) in fields {
+        cur.step(); // the key
+        let at = cur.here();
+        match (key.as_str(), value) {
+            ("board", _) => {
+                let end = cur.next;
+                board = Some(json_board_inner(value, cur, shapes, &at)?);
+                cur.next = end;
+                cur.skip();
+            }
+            ("cages", J::Array(items)) => {
+                cur.step(); // '['
+                let mut list = vec![];
+                for item in items {
+                    list.push((cur.here(), item));
+                    cur.skip();
+                }
+                cur.step(); // ']'
+                cages = Some(list);
+            }
+            ("cages", _) => return Err(ParseError::at(&at, "\"cages\" must be an array")),
+            _ => {
+                return Err(ParseError::at(
+                    &at,
+                    format!("unknown field \"{key}\": a Killer object has \"board\" and \"cages\""),
+                ))
+            }
+        }
+    }
+    let puzzle = board.ok_or_else(|| ParseError::at(&object, "a Killer object needs \"board\""))?;
+    let n = puzzle.size();
+    let mut constraints = vec![];
+    let mut places = vec![];
+    for (i, (at, item)) in cages.unwrap_or_default().into_iter().enumerate() {
+        let bad = |what: &str| {
+            ParseError::at(
+                &at,
+                format!(
+                    "cage {}: {what} (a cage is {{\"sum\": S, \"cells\": [[ROW, COL], ...]}}, 1-based)",
+                    i + 1
+                ),
+            )
+        };
+        let sum = item
+            .get("sum")
+            .and_then(J::as_u64)
+            .and_then(|s| u32::try_from(s).ok())
+            .ok_or_else(|| bad("no whole-number \"sum\""))?;
+        let list = item
+            .get("cells")
+            .and_then(J::as_array)
+            .ok_or_else(|| bad("no \"cells\" array"))?;
+        let mut cells = vec![];
+        for rc in list {
+            let pair = rc
+                .as_array()
+                .map(|v| v.iter().map(J::as_u64).collect::<Vec<_>>());
+            let (r, c) = match pair.as_deref() {
+                Some(&[Some(r), Some(c)])
+                    if (1..=n as u64).contains(&r) && (1..=n as u64).contains(&c) =>
+                {
+                    (r as usize, c as usize)
+                }
+                _ => return Err(bad(&format!("cell {rc} is not [ROW, COL] within 1..={n}"))),
+            };
+            cells.push(((r - 1) * n + c - 1) as u32);
+        }
+        let cage = model::Cage::new(cells, sum);
+        if !cage.connected(n) {
+            warnings.push(ParseError::at(
+                &at,
+                format!(
+                    "cage {} is not in one piece (allowed: some puzzles use such cages)",
+                    i + 1
+                ),
+            ));
+        }
+        constraints.push(model::Constraint::Cage(cage));
+        places.push(at);
+    }
+    puzzle.with_constraints(constraints).map_err(|e| match e {
+        ModelError::BadCage { cage, message } => {
+            ParseError::at(&places[cage - 1], format!("cage {cage}: {message}"))
+        }
+        e => model_error(&object, e),
     })
 }
 

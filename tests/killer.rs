@@ -363,3 +363,30 @@ fn xcheck_counts_a_generated_killer_set() {
         "{out}"
     );
 }
+
+#[test]
+fn the_json_form_reads_like_the_line_form() {
+    let line = format!("{EMPTY4} 0011223344556677 3,7,7,3,3,7,7,3\n");
+    let json = r#"{"board": [[".",".",".","."],[".",".",".","."],[".",".",".","."],[".",".",".","."]],
+ "cages": [{"sum": 3, "cells": [[1,1],[1,2]]}, {"sum": 7, "cells": [[1,3],[1,4]]},
+           {"sum": 7, "cells": [[2,1],[2,2]]}, {"sum": 3, "cells": [[2,3],[2,4]]},
+           {"sum": 3, "cells": [[3,1],[3,2]]}, {"sum": 7, "cells": [[3,3],[3,4]]},
+           {"sum": 7, "cells": [[4,1],[4,2]]}, {"sum": 3, "cells": [[4,3],[4,4]]}]}"#;
+    let from_line = &sudoku_lab::format::read_puzzles(&line, &Default::default())[0];
+    let from_json = &sudoku_lab::format::read_puzzles(json, &Default::default())[0];
+    assert_eq!(
+        from_line.as_ref().unwrap().puzzle,
+        from_json.as_ref().unwrap().puzzle
+    );
+    let o = lab(&["count", "--limit", "1000"], json);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "16");
+    // A bad cage is named, at its own line and column.
+    let bad = json.replace(
+        r#"{"sum": 3, "cells": [[4,3]"#,
+        r#"{"sum": 30, "cells": [[4,3]"#,
+    );
+    let o = lab(&["count"], &bad);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("<stdin>:5:48: error: cage 8: sum 30"), "{err}");
+}

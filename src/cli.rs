@@ -18,6 +18,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backends::cmd::CmdOptions;
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::maxsat_ext::MaxSatExtOptions;
@@ -405,6 +406,15 @@ struct EngineArgs {
     /// MaxSAT Evaluation `s` / `o` / `v` lines.
     #[arg(long, value_name = "CMD", help_heading = "SAT backend")]
     maxsat_cmd: Option<String>,
+    /// cmd: a program speaking the line protocol, started once and kept alive. It reads
+    /// `ID solve PUZZLE` or `ID count LIMIT PUZZLE` lines (PUZZLE in line format: n² symbols,
+    /// then region labels for a jigsaw and the word `diagonals` for an X-Sudoku; uniqueness is
+    /// `count 2`) and writes, flushed, one line each: `ID SOLUTION`, `ID none`,
+    /// `ID C [SOL [SOL]]` (C ≤ LIMIT, the first min(C,2) solutions; C = LIMIT means at least)
+    /// or `ID refused REASON`. Example: `--cmd target/release/examples/line_solver`; see
+    /// docs/backends.md.
+    #[arg(long, value_name = "PROGRAM ARGS", help_heading = "cmd backend")]
+    cmd: Option<String>,
     /// cadical: CaDiCaL's option preset — default, sat (stable mode only; helps some hard
     /// satisfiable grids), unsat, plain (no pre/inprocessing), race (default and sat on two
     /// threads, first answer wins) or auto (race from 25×25 up, default below). Needs
@@ -554,6 +564,9 @@ impl EngineArgs {
             maxsat_ext: MaxSatExtOptions {
                 command: self.maxsat_cmd.clone(),
             },
+            cmd: CmdOptions {
+                command: self.cmd.clone(),
+            },
         }
     }
     fn create(&self, name: &str) -> Result<Box<dyn Backend>, UsageError> {
@@ -582,6 +595,7 @@ impl EngineArgs {
         for (flag, cmd) in [
             ("--sat-cmd", &self.sat_cmd),
             ("--maxsat-cmd", &self.maxsat_cmd),
+            ("--cmd", &self.cmd),
         ] {
             if let Some(cmd) = cmd {
                 flags.push_str(&format!(" {flag} {}", quote(cmd)));

@@ -1,7 +1,8 @@
 //! The `cmd` backend end to end: the reference solver (`examples/line_solver.rs`) through the
 //! line protocol agrees with `dfs` on every shape, and each way a program can fail (crash, hang
 //! past `--timeout`, garbage, a line for another puzzle, a wrong grid) is an error naming the
-//! program, after which the process is restarted and the batch goes on.
+//! program, after which the process is restarted and the batch goes on. The adapter
+//! (`examples/line_adapter.rs`) puts a one-line-per-puzzle program behind the protocol.
 
 mod line_solver;
 
@@ -327,4 +328,54 @@ fn bench_times_a_program_beside_dfs() {
         .unwrap_or_else(|| panic!("{rows}"));
     assert_eq!(cmd_row["answered"], 12, "{cmd_row}");
     assert_eq!(cmd_row["failed"], 0, "{cmd_row}");
+}
+
+#[test]
+fn the_adapter_puts_a_one_line_program_behind_the_protocol() {
+    // A tdoku-style program: `puzzle:count:solution` for each puzzle line, flushed by `echo`.
+    // It knows one puzzle; anything else it calls unsolvable, and on `9…` it echoes another
+    // puzzle (the adapter must notice).
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("one-liner.sh");
+    fs::write(
+        &program,
+        format!(
+            "while read p; do case \"$p\" in\n\
+               {MAGIC1}) echo \"$p:1:{MAGIC1_SOLUTION}\" ;;\n\
+               9*) echo \"{CLASH1}:0:\" ;;\n\
+               *) echo \"$p:0:\" ;;\n\
+             esac; done\n"
+        ),
+    )
+    .unwrap();
+    let cmd = format!("{} sh {}", line_solver::line_adapter(), program.display());
+    let o = run(
+        &["solve", "-j", "1", "-b", "cmd", "--cmd", &cmd],
+        &format!("{MAGIC1}\n{CLASH2}\n{TRIGGER}\n{MAGIC1}\n"),
+    );
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [MAGIC1_SOLUTION, "no solution", "error", MAGIC1_SOLUTION],
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains(&format!("the program answered for puzzle {CLASH1}")),
+        "{}",
+        stderr(&o)
+    );
+    // Counting and other sides are refused, not guessed.
+    let o = run(&["unique", "-b", "cmd", "--cmd", &cmd], MAGIC1);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("answers solve only"), "{}", stderr(&o));
+    let o = run(
+        &["solve", "-b", "cmd", "--cmd", &cmd],
+        "1...\n....\n....\n....\n",
+    );
+    assert!(
+        stderr(&o).contains("solves standard grids of side 9 only"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -256,7 +256,8 @@ impl Program {
             None => Err(io::Error::other("no standard input")),
         };
         if let Err(e) = sent {
-            return Err(self.fail(format!("cannot send question {id} ({e})")));
+            let how = self.exit_status();
+            return Err(self.fail(format!("cannot send question {id} ({e}): {how}")));
         }
         let line = match deadline {
             None => self

@@ -379,3 +379,47 @@ fn the_adapter_puts_a_one_line_program_behind_the_protocol() {
         stderr(&o)
     );
 }
+
+#[test]
+fn the_python_example_speaks_the_protocol() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let cmd = "python3 examples/line_solver.py";
+    for (generate, task) in [
+        (&["--unique", "--count", "6"][..], "unique"),
+        (&["--size", "6", "--diagonals", "--count", "10"], "count"),
+    ] {
+        let puzzles = stdout(&run(
+            &[&["generate", "--seed", "2"][..], generate].concat(),
+            "",
+        ));
+        let mut args = vec![
+            "xcheck",
+            "--task",
+            task,
+            "--limit",
+            "30",
+            "--backends",
+            "dfs,cmd",
+        ];
+        args.extend(["--cmd", cmd]);
+        if generate.contains(&"--diagonals") {
+            args.push("--diagonals");
+        }
+        let o = run(&args, &puzzles);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("0 disagreements, 0 failures, 0 refusals"));
+    }
+    let o = run(
+        &["solve", "-b", "cmd", "--cmd", cmd],
+        "3...21........3. 0000122211123333\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("refused: jigsaw regions"),
+        "{}",
+        stderr(&o)
+    );
+}

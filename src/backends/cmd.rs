@@ -94,9 +94,11 @@ impl Cmd {
             name: command.trim().to_string(),
             idle: Mutex::new(Vec::new()),
         };
-        let first = cmd
-            .start()
-            .map_err(|e| BackendError::Unsupported(e.to_string()))?;
+        // A program that cannot be started makes the backend unusable: a usage error.
+        let first = cmd.start().map_err(|e| match e {
+            BackendError::Failed(msg) => BackendError::Unsupported(msg),
+            other => other,
+        })?;
         cmd.pool().push(first);
         Ok(cmd)
     }

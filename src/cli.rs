@@ -18,6 +18,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backends::cmd::CmdOptions;
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::maxsat_ext::MaxSatExtOptions;
@@ -29,6 +30,7 @@ use sudoku_lab::generate::{self, GenerateOptions, Generator};
 use sudoku_lab::judge::Problem;
 use sudoku_lab::model::Shape;
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
+use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 
 #[derive(Parser, Debug)]
@@ -109,6 +111,10 @@ enum Command {
         /// Stream one JSON object per puzzle as results complete (summary on standard error).
         #[arg(long)]
         json: bool,
+        /// Do shard K of N of the job: the input puzzles i (from 0) with i mod N = K − 1. The N
+        /// shards together do exactly one run's work (see docs/campaigns.md).
+        #[arg(long, value_name = "K/N", default_value = "1/1")]
+        shard: Shard,
     },
     /// Time backends on puzzle files: puzzles/s and µs per puzzle (median, p90, max), with
     /// optional CSV, JSON and an SVG plot of the time distributions (one panel per file).
@@ -146,6 +152,10 @@ enum Command {
         input: InputArgs,
         #[command(flatten)]
         engine: EngineArgs,
+        /// Do shard K of N of the job: the puzzles of each file (after --max-puzzles) i (from 0) with i mod N = K − 1. The N
+        /// shards together do exactly one run's work (see docs/campaigns.md).
+        #[arg(long, value_name = "K/N", default_value = "1/1")]
+        shard: Shard,
     },
     /// Generate random puzzles and cross-check backends on them until two disagree or an answer
     /// fails the checker; then shrink the puzzle and print it with a regression line.
@@ -205,6 +215,29 @@ enum Command {
         regressions: Option<PathBuf>,
         #[command(flatten)]
         engine: EngineArgs,
+        /// Do shard K of N of the job: the cases (counted from --case) i (from 0) with i mod N = K − 1. The N
+        /// shards together do exactly one run's work (see docs/campaigns.md).
+        #[arg(long, value_name = "K/N", default_value = "1/1")]
+        shard: Shard,
+    },
+    /// Merge the JSON outputs of a campaign's shards (`bench --json` files, or `xcheck --json`
+    /// output) into the table one run would have printed, with optional CSV, JSON and plot.
+    ///
+    /// Medians, percentiles and totals are recomputed from every puzzle's time, never averaged
+    /// from the shards. A puzzle found in two inputs is an error (exit 2).
+    Report {
+        /// `bench --json` files, or files of `xcheck --json` output (one kind at a time).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also write the merged rows as CSV to this file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Also write the merged rows as JSON (with their samples, so reports merge again).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Draw the merged time distributions to this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
     },
     /// Generate random puzzles in line format (jigsaw ones followed by their region labels).
     ///
@@ -253,6 +286,10 @@ enum Command {
         /// Cage sizes of `--killer`, e.g. `2..5` (the default).
         #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5")]
         cage_sizes: String,
+        /// Do shard K of N of the job: the puzzles i (from 0) with i mod N = K − 1. The N
+        /// shards together do exactly one run's work (see docs/campaigns.md).
+        #[arg(long, value_name = "K/N", default_value = "1/1")]
+        shard: Shard,
     },
     /// Write a puzzle's encoding for external tools: DIMACS CNF (with a comment header giving
     /// the variable numbering), a CPLEX LP integer program, or weighted MaxSAT (WCNF).
@@ -413,6 +450,15 @@ struct EngineArgs {
     /// MaxSAT Evaluation `s` / `o` / `v` lines.
     #[arg(long, value_name = "CMD", help_heading = "SAT backend")]
     maxsat_cmd: Option<String>,
+    /// cmd: a program speaking the line protocol, started once and kept alive. It reads
+    /// `ID solve PUZZLE` or `ID count LIMIT PUZZLE` lines (PUZZLE in line format: n² symbols,
+    /// then region labels for a jigsaw and the word `diagonals` for an X-Sudoku; uniqueness is
+    /// `count 2`) and writes, flushed, one line each: `ID SOLUTION`, `ID none`,
+    /// `ID C [SOL [SOL]]` (C ≤ LIMIT, the first min(C,2) solutions; C = LIMIT means at least)
+    /// or `ID refused REASON`. Example: `--cmd target/release/examples/line_solver`; see
+    /// docs/backends.md.
+    #[arg(long, value_name = "PROGRAM ARGS", help_heading = "cmd backend")]
+    cmd: Option<String>,
     /// cadical: CaDiCaL's option preset — default, sat (stable mode only; helps some hard
     /// satisfiable grids), unsat, plain (no pre/inprocessing), race (default and sat on two
     /// threads, first answer wins) or auto (race from 25×25 up, default below). Needs
@@ -569,6 +615,9 @@ impl EngineArgs {
             maxsat_ext: MaxSatExtOptions {
                 command: self.maxsat_cmd.clone(),
             },
+            cmd: CmdOptions {
+                command: self.cmd.clone(),
+            },
         }
     }
     fn create(&self, name: &str) -> Result<Box<dyn Backend>, UsageError> {
@@ -597,6 +646,7 @@ impl EngineArgs {
         for (flag, cmd) in [
             ("--sat-cmd", &self.sat_cmd),
             ("--maxsat-cmd", &self.maxsat_cmd),
+            ("--cmd", &self.cmd),
         ] {
             if let Some(cmd) = cmd {
                 flags.push_str(&format!(" {flag} {}", quote(cmd)));
@@ -656,6 +706,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             input,
             engine,
             json,
+            shard,
         } => {
             let task = task.with_limit(limit);
             let backends = engine.create_all(&backends)?;
@@ -667,6 +718,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 timeout: engine.timeout()?,
                 jobs: jobs_arg(jobs)?,
                 json,
+                shard,
             };
             return Ok(xcheck::run(&backends, &config, &files));
         }
@@ -682,6 +734,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             plot,
             input,
             engine,
+            shard,
         } => {
             let task = task.with_limit(limit);
             let config = bench::Config {
@@ -690,9 +743,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 weights: optimize_weights(task, &weights)?,
                 timeout: engine.timeout()?,
                 max_puzzles,
-                csv,
-                json,
-                plot,
+                outputs: bench::Outputs { csv, json, plot },
+                shard,
             };
             return Ok(bench::run(&engine.create_all(&backends)?, &config, &files));
         }
@@ -710,6 +762,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             backend,
             killer,
             cage_sizes,
+            shard,
         } => {
             let mut opts = GenerateOptions::new(size.unwrap_or(9));
             if let Some(b) = boxes {
@@ -759,7 +812,13 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
             let mut generator =
                 Generator::new(opts, checker.as_ref()).map_err(|e| UsageError(e.to_string()))?;
-            for _ in 0..count {
+            for i in 0..count {
+                if !shard.takes(i as u64) {
+                    generator
+                        .pass_over()
+                        .map_err(|e| UsageError(e.to_string()))?;
+                    continue;
+                }
                 let line = generator
                     .generate_with_solution()
                     .and_then(|(p, solution)| {
@@ -788,6 +847,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             shrink_trials,
             regressions,
             engine,
+            shard,
         } => {
             let mut options = sudoku_lab::fuzz::FuzzOptions::new(size.unwrap_or(9));
             if let Some(b) = boxes {
@@ -849,8 +909,18 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 shrink_trials,
                 regressions,
                 replay_flags: replay,
+                shard,
             };
             return Ok(fuzz::run(&fuzzed, reference.as_ref(), &config));
+        }
+        Command::Report {
+            files,
+            csv,
+            json,
+            plot,
+        } => {
+            let outputs = bench::Outputs { csv, json, plot };
+            return bench::report(&files, &outputs).map_err(UsageError);
         }
         Command::Encode {
             file,

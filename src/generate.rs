@@ -307,6 +307,23 @@ impl<'a> Generator<'a> {
         })
     }
 
+    /// Moves past the next puzzle without building it: the random stream advances exactly as
+    /// [`Generator::generate`] would advance it, so the puzzles after it are the same (this is
+    /// how `generate --shard` leaves the other shards' puzzles). Cheap — a full grid and one
+    /// shuffle, no uniqueness check — except with both `unique` and `givens`, whose retries
+    /// depend on the checks, and for Killers, whose cages draw from the stream as they grow and
+    /// split: the puzzle is then generated.
+    pub fn pass_over(&mut self) -> Result<(), GenerateError> {
+        if (self.opts.unique && self.opts.givens.is_some()) || self.opts.killer.is_some() {
+            return self.generate_with_solution().map(|_| ());
+        }
+        // Both `blank` and `remove_unique` draw one shuffle of the cells from the stream.
+        let (shape, _) = self.shape_and_grid()?;
+        let mut order: Vec<usize> = (0..shape.cells()).collect();
+        self.rng.shuffle(&mut order);
+        Ok(())
+    }
+
     fn shape_and_grid(&mut self) -> Result<(Arc<Shape>, Grid), GenerateError> {
         match &self.shape {
             Some(shape) => {

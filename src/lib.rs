@@ -57,5 +57,6 @@ pub mod model;
 pub mod propagate;
 pub mod report;
 pub mod sat;
+pub mod shard;
 pub mod task;
 pub mod xcheck;

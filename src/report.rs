@@ -20,6 +20,10 @@
 //! report::write_table(&[row], &mut table).unwrap();
 //! assert!(String::from_utf8(table).unwrap().starts_with("file"));
 //! ```
+//! [`merge`] puts the JSON outputs of the shards of a campaign (`bench --json`, `xcheck --json`)
+//! back together into the rows one run would have given: the figures are recomputed from every
+//! puzzle's time, never averaged from the shards' summaries.
+//!
 //! The SVG is written by plotters' pure-Rust SVG backend (no font files or system libraries: text
 //! becomes `<text>` elements rendered by the viewer).
 
@@ -122,7 +126,31 @@ pub enum Outcome {
     Failed,
 }
 
+/// Every outcome with its name in JSON.
+const OUTCOME_NAMES: [(Outcome, &str); 6] = [
+    (Outcome::Answered, "answered"),
+    (Outcome::Agreed, "agreed"),
+    (Outcome::Disagreed, "disagreed"),
+    (Outcome::TimedOut, "timeout"),
+    (Outcome::Refused, "refused"),
+    (Outcome::Failed, "failed"),
+];
+
 impl Outcome {
+    /// Its name in the `samples` of `bench --json`.
+    pub fn name(self) -> &'static str {
+        OUTCOME_NAMES
+            .iter()
+            .find(|(o, _)| *o == self)
+            .map_or("?", |&(_, n)| n)
+    }
+    /// The outcome of a name given by [`Outcome::name`].
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        OUTCOME_NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|&(o, _)| o)
+    }
     /// A checked answer came back (whether or not it agreed with the other backends).
     pub fn answered(self) -> bool {
         matches!(
@@ -150,9 +178,57 @@ pub struct BenchRow {
     pub refused: usize,
     pub failed: usize,
     pub stats: Stats,
+    /// Every puzzle's outcome and time, so that shards can be merged into exactly the figures of
+    /// one run ([`merge`]).
+    pub samples: Vec<Sample>,
+}
+
+/// One timed puzzle of a [`BenchRow`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sample {
+    /// 1-based position of the puzzle in its input (bench: in its file).
+    pub index: usize,
+    #[serde(with = "outcome_name")]
+    pub outcome: Outcome,
+    /// Nanoseconds: the figures are computed from these, so a merge recomputes them exactly.
+    pub time_ns: u64,
+}
+
+fn timed(samples: &[Sample]) -> Vec<(Outcome, Duration)> {
+    samples
+        .iter()
+        .map(|s| (s.outcome, Duration::from_nanos(s.time_ns)))
+        .collect()
+}
+
+mod outcome_name {
+    use super::Outcome;
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(o.name())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
+        let name = String::deserialize(d)?;
+        Outcome::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown outcome '{name}'")))
+    }
 }
 
 impl BenchRow {
+    /// [`BenchRow::from_samples`] for puzzles that are not numbered 1, 2, … in order (a shard):
+    /// `(index, outcome, time)`.
+    pub fn from_indexed(
+        file: impl Into<String>,
+        backend: impl Into<String>,
+        task: impl Into<String>,
+        samples: &[Sample],
+    ) -> BenchRow {
+        BenchRow {
+            samples: samples.to_vec(),
+            ..BenchRow::from_samples(file, backend, task, &timed(samples))
+        }
+    }
+
     /// Tallies `(outcome, time)` samples. `agreed` is `Some` as soon as one sample is
     /// [`Outcome::Agreed`] or [`Outcome::Disagreed`].
     pub fn from_samples(
@@ -177,7 +253,21 @@ impl BenchRow {
             refused: count(|o| o == Outcome::Refused),
             failed: count(|o| o == Outcome::Failed),
             stats: Stats::from_durations(&times),
+            samples: samples
+                .iter()
+                .enumerate()
+                .map(|(i, &(outcome, t))| Sample {
+                    index: i + 1,
+                    outcome,
+                    time_ns: u64::try_from(t.as_nanos()).unwrap_or(u64::MAX),
+                })
+                .collect(),
         }
+    }
+
+    /// The `(outcome, time)` of every puzzle (for [`PlotSeries::from_samples`]).
+    pub fn timed(&self) -> Vec<(Outcome, Duration)> {
+        timed(&self.samples)
     }
 
     /// Timed puzzles per second of total time; `None` when nothing was timed, the total is zero,
@@ -345,13 +435,33 @@ pub fn write_csv(rows: &[BenchRow], out: impl Write) -> Result<(), ReportError> 
     Ok(())
 }
 
-/// Writes `rows` as a pretty-printed JSON array of [`RowRecord`] objects.
+/// A row in JSON: the [`RowRecord`] fields, then `samples`.
+#[derive(Serialize, Deserialize)]
+struct JsonRow {
+    #[serde(flatten)]
+    record: RowRecord,
+    #[serde(default)]
+    samples: Vec<Sample>,
+}
+
+/// Writes `rows` as a JSON array of [`RowRecord`] objects, each with its `samples` (one compact
+/// `{"index", "outcome", "time_ns"}` per puzzle), one row per line.
 pub fn write_json(rows: &[BenchRow], mut out: impl Write) -> Result<(), ReportError> {
-    let records: Vec<RowRecord> = rows.iter().map(BenchRow::record).collect();
-    serde_json::to_writer_pretty(&mut out, &records)?;
-    writeln!(out)?;
+    writeln!(out, "[")?;
+    for (i, r) in rows.iter().enumerate() {
+        let row = JsonRow {
+            record: r.record(),
+            samples: r.samples.clone(),
+        };
+        let comma = if i + 1 < rows.len() { "," } else { "" };
+        writeln!(out, "{}{comma}", serde_json::to_string(&row)?)?;
+    }
+    writeln!(out, "]")?;
     Ok(())
 }
+
+mod merge;
+pub use merge::{merge, Merged, XcheckTotals};
 
 mod plot;
 pub use plot::{plot_svg, PlotSeries, MIN_US};

@@ -1,7 +1,14 @@
 //! `sudoku-lab fuzz` end to end: correct backends pass a fixed budget on every shape, a run is the
-//! same whatever the number of jobs, and bad options are usage errors.
+//! same whatever the number of jobs, and bad options are usage errors. Through the `cmd` backend,
+//! deliberately wrong solvers (`examples/line_solver.rs --wrong …`) are caught within seconds
+//! from a fixed seed and shrunk, and the correct one passes a fixed budget.
+
+mod line_solver;
 
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use line_solver::line_solver;
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
@@ -127,5 +134,111 @@ fn bad_options_are_usage_errors() {
         let o = run(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(words), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// The number after `words` in `text` ("a unique puzzle with 18 givens" → 18).
+fn number_after(text: &str, words: &str) -> usize {
+    let at = text
+        .find(words)
+        .unwrap_or_else(|| panic!("no '{words}' in: {text}"));
+    text[at + words.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no number after '{words}' in: {text}"))
+}
+
+/// Fuzzes `dfs` against the reference solver run with `--wrong fault`, from seed 1: the fault is
+/// found and shrunk within a few seconds. Returns the report and the givens of the first puzzle
+/// found and of the shrunk one.
+fn wrong_solver_is_caught(fault: &str, extra: &[&str]) -> (String, usize, usize) {
+    let cmd = format!("{} --wrong {fault}", line_solver());
+    let mut args = vec![
+        "fuzz",
+        "--backends",
+        "dfs,cmd",
+        "--cmd",
+        &cmd,
+        "--seed",
+        "1",
+        "--seconds",
+        "30",
+        "-j",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    let start = Instant::now();
+    let o = run(&args);
+    let elapsed = start.elapsed();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {out}{}", stderr(&o));
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}: {out}");
+    let first = number_after(&out, "puzzle with");
+    let shrunk = number_after(&out[out.find("shrunk in").unwrap_or(0)..], " to");
+    assert!(shrunk <= first, "{out}");
+    (out, first, shrunk)
+}
+
+#[test]
+fn a_solver_that_forgets_a_diagonal_is_caught_and_shrunk_to_a_third() {
+    let (out, first, shrunk) = wrong_solver_is_caught("diagonal", &["--diagonals"]);
+    assert!(
+        3 * shrunk <= first,
+        "shrunk to {shrunk} givens from {first}: {out}"
+    );
+    assert!(
+        out.contains("checker rejected the cmd backend's answer: diagonal 2 holds"),
+        "{out}"
+    );
+    assert!(
+        out.contains("replay: sudoku-lab xcheck --backends dfs,cmd"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_solver_that_misses_a_solution_is_caught_by_the_cross_check() {
+    // Only a cross-check sees this fault: every grid the solver gives is a solution.
+    let (out, _, _) = wrong_solver_is_caught(
+        "count",
+        &["--size", "6", "--task", "count", "--limit", "50"],
+    );
+    assert!(out.contains("disagreement: dfs said"), "{out}");
+}
+
+#[test]
+fn the_correct_solver_through_cmd_passes_a_fixed_budget() {
+    for shape in [
+        &["--size", "9", "--diagonals"][..],
+        &["--size", "6", "--jigsaw"],
+        &["--size", "4", "--task", "count"],
+    ] {
+        let mut args = vec![
+            "fuzz",
+            "--backends",
+            "dfs,cmd",
+            "--cmd",
+            line_solver(),
+            "--puzzles",
+            "60",
+            "--seed",
+            "1",
+        ];
+        args.extend_from_slice(shape);
+        let o = run(&args);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}{}",
+            stdout(&o),
+            stderr(&o)
+        );
+        assert_eq!(
+            summary(&o),
+            "no fault in 60 cases (seed 1",
+            "{}",
+            stdout(&o)
+        );
     }
 }

@@ -473,3 +473,47 @@ fn svg_shows_unanswered_puzzles_and_never_crowns_a_backend_that_missed_some() {
     let svg = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text_elements(&svg, "no answer (1 timed out)"), 1);
 }
+
+#[test]
+fn merged_shards_give_exactly_the_rows_of_one_run() {
+    // 101 puzzles with distinct times and every outcome, split round robin into three shards:
+    // the merged medians, percentiles and totals are those of the whole, not of the shards.
+    let samples: Vec<(Outcome, std::time::Duration)> = (0..101u64)
+        .map(|i| {
+            let outcome =
+                [Outcome::Answered, Outcome::TimedOut, Outcome::Refused][(i % 7 % 3) as usize];
+            (
+                outcome,
+                std::time::Duration::from_nanos(1000 + (i * 7919) % 100_003),
+            )
+        })
+        .collect();
+    let whole = BenchRow::from_samples("f.txt", "dfs", "solve", &samples);
+    let mut medians: Vec<std::time::Duration> = Vec::new();
+    let shards: Vec<(String, String)> = (0..3)
+        .map(|k| {
+            let part: Vec<report::Sample> = whole
+                .samples
+                .iter()
+                .filter(|s| (s.index - 1) % 3 == k)
+                .copied()
+                .collect();
+            let row = BenchRow::from_indexed("f.txt", "dfs", "solve", &part);
+            medians.push(row.stats.median);
+            let mut out = Vec::new();
+            report::write_json(&[row], &mut out).unwrap();
+            (format!("shard{k}.json"), String::from_utf8(out).unwrap())
+        })
+        .collect();
+    assert!(
+        medians.iter().any(|&m| m != whole.stats.median),
+        "the shards' own medians are not the whole's: {medians:?}"
+    );
+    let merged = report::merge(&shards).unwrap();
+    assert_eq!(merged.rows, vec![whole]);
+    assert_eq!(merged.xcheck, None);
+    let twice = [shards[0].clone(), shards[0].clone()];
+    assert!(report::merge(&twice)
+        .unwrap_err()
+        .contains("in another input too"));
+}

@@ -364,3 +364,25 @@ fn judge_noip(input: &str) -> Puzzle {
         .with_weights(Arc::new(Weights::pyramid(9)))
         .unwrap()
 }
+
+#[test]
+fn unsat_on_a_formula_known_to_be_satisfiable_is_a_failure() {
+    // Every cell but one given: propagation fixes the last one and leaves no clause, so the
+    // formula is satisfiable whatever the solver says: UNSATISFIABLE is a lie, not "no solution".
+    let solved =
+        "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+    let puzzle = line9(&format!(".{}", &solved[1..]));
+    let (cmd, _dir) = fake_solver("pessimist-solver", "echo 's UNSATISFIABLE'; exit 20");
+    match sat_ext(&cmd).solve(&puzzle, &Limits::none()) {
+        Err(BackendError::Failed(m)) => {
+            assert!(m.contains("pessimist-solver"), "{m}");
+            assert!(
+                m.contains("UNSATISFIABLE on a formula without clauses"),
+                "{m}"
+            );
+        }
+        other => panic!("expected a failure, got {other:?}"),
+    }
+    // The same claim on a formula with clauses stays an answer (the checker cannot refute it).
+    assert_eq!(sat_ext(&cmd).solve(&clash(), &Limits::none()), Ok(None));
+}

@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use crate::backend::{Backend, BackendError};
 
+pub mod cmd;
 pub mod dfs;
 pub mod dlx;
 pub mod ilp;
@@ -37,6 +38,8 @@ pub enum BackendKind {
     MaxSatExt,
     /// Algebraic completion of cyclic-pattern grids (solve only, incomplete).
     Isotope,
+    /// Any program speaking the line protocol of [`cmd`] (`--cmd`).
+    Cmd,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in, in the order
@@ -51,6 +54,7 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     (BackendKind::Cadical, "cadical", "CNF encoding solved in process by CaDiCaL (feature `cadical`)"),
     (BackendKind::SatExt, "sat-ext", "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)"),
     (BackendKind::MaxSatExt, "maxsat-ext", "weighted MaxSAT (WCNF) solved by an external MaxSAT solver (--maxsat-cmd, e.g. rc2.py)"),
+    (BackendKind::Cmd, "cmd", "any program speaking the line protocol (--cmd): puzzles in, solutions, counts or none out; solve, count, unique"),
     (BackendKind::Isotope, "isotope", "algebra, no search: completes grids of the cyclic pattern form (isotopes of Z_n) that generators emit; solve only"),
 ];
 
@@ -59,12 +63,13 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
 const FEATURE_GATED: &[(&str, &str)] = &[("cadical", "cadical")];
 
 /// Backends left out of the default set ([`BackendKind::all`]) of `xcheck` and `bench`, with the
-/// reason: `sat-ext` and `maxsat-ext` cannot run without a solver command (and `maxsat-ext`
+/// reason: `sat-ext`, `maxsat-ext` and `cmd` cannot run without a command (and `maxsat-ext`
 /// answers only `optimize`), `isotope` answers only `solve` and only for
 /// one form of grid. They are named, parsed and described like the others.
 const OPT_IN: &[(BackendKind, &str)] = &[
     (BackendKind::SatExt, "needs --sat-cmd"),
     (BackendKind::MaxSatExt, "needs --maxsat-cmd; optimize only"),
+    (BackendKind::Cmd, "needs --cmd"),
     (
         BackendKind::Isotope,
         "solve only, and only grids of one form",
@@ -93,7 +98,10 @@ impl BackendKind {
     /// The answers come from a program outside this build (an external solver), so they are not
     /// the project's own reference.
     pub fn is_external(self) -> bool {
-        matches!(self, BackendKind::SatExt | BackendKind::MaxSatExt)
+        matches!(
+            self,
+            BackendKind::SatExt | BackendKind::MaxSatExt | BackendKind::Cmd
+        )
     }
     pub fn name(self) -> &'static str {
         NAMES
@@ -153,6 +161,8 @@ pub struct BackendOptions {
     pub sat_ext: sat_ext::SatExtOptions,
     /// `maxsat-ext`: the MaxSAT solver command; its encoding options are those of `sat`.
     pub maxsat_ext: maxsat_ext::MaxSatExtOptions,
+    /// `cmd`: the program speaking the line protocol.
+    pub cmd: cmd::CmdOptions,
 }
 
 /// Builds the backend of the given kind.
@@ -176,5 +186,6 @@ pub fn create(
             &options.sat,
         )?),
         BackendKind::Isotope => Box::new(isotope::Isotope::new()),
+        BackendKind::Cmd => Box::new(cmd::Cmd::new(&options.cmd)?),
     })
 }

@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
+use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{self, Task};
 
 use super::batch::{self, Item, Tally, WeightsSpec};
@@ -24,6 +25,13 @@ pub struct Config {
     pub timeout: Option<Duration>,
     /// Time at most this many puzzles of each file (the first ones).
     pub max_puzzles: Option<usize>,
+    pub outputs: Outputs,
+    /// Time only this share of the puzzles of each file.
+    pub shard: Shard,
+}
+
+/// Where the rows go besides the table on standard output.
+pub struct Outputs {
     pub csv: Option<PathBuf>,
     pub json: Option<PathBuf>,
     pub plot: Option<PathBuf>,
@@ -46,7 +54,6 @@ pub fn progress_bar(len: usize) -> ProgressBar {
 pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) -> ExitCode {
     let mut tally = Tally::default();
     let mut rows = Vec::new();
-    let mut series = Vec::new();
     for path in files {
         let mut items: Vec<Item> = Vec::new();
         batch::each_puzzle(
@@ -59,6 +66,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         if let Some(max) = config.max_puzzles {
             items.truncate(max);
         }
+        items.retain(|it| config.shard.takes(it.index as u64 - 1));
         let label = Path::new(path).file_name().map_or_else(
             || path.display().to_string(),
             |f| f.to_string_lossy().into_owned(),
@@ -66,7 +74,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         let pb = progress_bar(items.len() * backends.len());
         for b in backends {
             pb.set_message(format!("{label}: {}", b.name()));
-            let mut samples = Vec::with_capacity(items.len());
+            let mut indexed = Vec::with_capacity(items.len());
             for item in &items {
                 let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
                 let start = Instant::now();
@@ -92,36 +100,75 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                         batch::error_outcome(e)
                     }
                 };
-                samples.push((outcome, time));
+                indexed.push(report::Sample {
+                    index: item.index,
+                    outcome,
+                    time_ns: u64::try_from(time.as_nanos()).unwrap_or(u64::MAX),
+                });
                 pb.inc(1);
             }
-            series.push(PlotSeries::from_samples(&label, b.name(), &samples));
-            rows.push(BenchRow::from_samples(
+            rows.push(BenchRow::from_indexed(
                 &label,
                 b.name(),
                 config.task.name(),
-                &samples,
+                &indexed,
             ));
         }
         pb.finish_and_clear();
     }
-    let mut out = Vec::new();
-    let written = report::write_table(&rows, &mut out)
-        .and_then(|_| write_to(&config.csv, |f| report::write_csv(&rows, f)))
-        .and_then(|_| write_to(&config.json, |f| report::write_json(&rows, f)))
-        .and_then(|_| match &config.plot {
-            Some(p) if !series.is_empty() => {
-                let title = format!("{}: time per puzzle", config.task.name());
+    if let Err(e) = write_rows(&rows, &config.outputs, Vec::new()) {
+        eprintln!("sudoku-lab: error: cannot write the report: {e}");
+        return ExitCode::from(1);
+    }
+    tally.exit_code()
+}
+
+/// The table (after `head`) on standard output, and the files of `outputs`.
+fn write_rows(
+    rows: &[BenchRow],
+    outputs: &Outputs,
+    mut out: Vec<u8>,
+) -> Result<(), report::ReportError> {
+    let written = report::write_table(rows, &mut out)
+        .and_then(|_| write_to(&outputs.csv, |f| report::write_csv(rows, f)))
+        .and_then(|_| write_to(&outputs.json, |f| report::write_json(rows, f)))
+        .and_then(|_| match &outputs.plot {
+            Some(p) if !rows.is_empty() => {
+                let series: Vec<PlotSeries> = rows
+                    .iter()
+                    .map(|r| PlotSeries::from_samples(&r.file, &r.backend, &r.timed()))
+                    .collect();
+                let title = format!("{}: time per puzzle", rows[0].task);
                 report::plot_svg(&series, p, &title)
             }
             _ => Ok(()),
         });
     batch::write_stdout(&out);
-    if let Err(e) = written {
+    written
+}
+
+/// `sudoku-lab report`: the shards' JSON merged and written as one run's. Unreadable or
+/// inconsistent inputs are usage errors (exit 2); an output that cannot be written, exit 1.
+pub fn report(files: &[PathBuf], outputs: &Outputs) -> Result<ExitCode, String> {
+    let inputs = files
+        .iter()
+        .map(|p| {
+            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let name = p.display().to_string();
+            let text = batch::decode_utf8(&name, &bytes)?;
+            Ok((name, text))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let merged = report::merge(&inputs)?;
+    let head = merged
+        .xcheck
+        .map(|t| format!("{t}\n").into_bytes())
+        .unwrap_or_default();
+    if let Err(e) = write_rows(&merged.rows, outputs, head) {
         eprintln!("sudoku-lab: error: cannot write the report: {e}");
-        return ExitCode::from(1);
+        return Ok(ExitCode::from(1));
     }
-    tally.exit_code()
+    Ok(ExitCode::SUCCESS)
 }
 
 fn write_to(

@@ -22,6 +22,7 @@ use sudoku_lab::backends::BackendKind;
 use sudoku_lab::fuzz::{self, Case, FuzzOptions, Shrinker, Signature};
 use sudoku_lab::generate;
 use sudoku_lab::model::{Puzzle, Regions};
+use sudoku_lab::shard::Shard;
 use sudoku_lab::xcheck::{BackendRun, Verdict};
 
 /// What the run was asked for, resolved from the flags.
@@ -43,6 +44,8 @@ pub struct Config {
     pub regressions: Option<PathBuf>,
     /// Flags to repeat in the replay command (task, limit, shape, engine options).
     pub replay_flags: String,
+    /// Run only this share of the cases (counted from `first`).
+    pub shard: Shard,
 }
 
 /// The first fault found, in case order.
@@ -66,8 +69,10 @@ pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Conf
         let flag = interrupted.clone();
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let progress = progress_bar(config.cases);
-    let next = AtomicU64::new(config.first);
+    let (k, n) = (config.shard.k(), config.shard.n());
+    let progress = progress_bar(config.cases.map(|m| (m + n - k) / n));
+    // The shard's j-th case is case `first + shard.item(j)`.
+    let next = AtomicU64::new(0);
     let end = config
         .cases
         .map_or(u64::MAX, |m| config.first.saturating_add(m));
@@ -80,7 +85,9 @@ pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Conf
     std::thread::scope(|scope| {
         for _ in 0..config.jobs {
             scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
+                let i = config
+                    .first
+                    .saturating_add(config.shard.item(next.fetch_add(1, Ordering::SeqCst)));
                 let out_of_budget = i >= end
                     || config.deadline.is_some_and(|d| Instant::now() >= d)
                     || interrupted.load(Ordering::SeqCst);
@@ -139,11 +146,14 @@ pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Conf
         return ExitCode::from(1);
     }
     let Some(fault) = fault else {
+        let cases = if config.shard.is_whole() {
+            format!("cases {}..{}", config.first, config.first + done)
+        } else {
+            format!("shard {} of the cases from {}", config.shard, config.first)
+        };
         println!(
-            "no fault in {done} cases (seed {}, cases {}..{}), {rate:.0} cases/s{extras}",
-            config.seed,
-            config.first,
-            config.first + done
+            "no fault in {done} cases (seed {}, {cases}), {rate:.0} cases/s{extras}",
+            config.seed
         );
         return ExitCode::SUCCESS;
     };

@@ -17,6 +17,7 @@ use serde::Serialize;
 use sudoku_lab::backend::Backend;
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::report::{self, BenchRow, Outcome};
+use sudoku_lab::shard::Shard;
 use sudoku_lab::task::Task;
 use sudoku_lab::xcheck::{self, BackendRun, Verdict};
 
@@ -29,6 +30,8 @@ pub struct Config {
     pub timeout: Option<Duration>,
     pub jobs: usize,
     pub json: bool,
+    /// Check only this share of the input puzzles.
+    pub shard: Shard,
 }
 
 #[derive(Serialize)]
@@ -37,6 +40,8 @@ struct JsonResult<'a> {
     status: &'a str,
     said: String,
     time_us: u64,
+    /// The same time in nanoseconds, which `report` merges shards with.
+    time_ns: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -64,6 +69,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         &mut tally,
         |it| items.push(it),
     );
+    items.retain(|it| config.shard.takes(it.index as u64 - 1));
 
     let interrupted = Arc::new(AtomicBool::new(false));
     {
@@ -155,6 +161,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                             },
                             said: r.said(),
                             time_us: r.time.as_micros() as u64,
+                            time_ns: u64::try_from(r.time.as_nanos()).unwrap_or(u64::MAX),
                             error: r.result.as_ref().err().map(|e| e.to_string()),
                         })
                         .collect(),

@@ -18,6 +18,8 @@
 //! terminated by `0`, names unknown variables, assigns a variable twice or does **not satisfy
 //! every clause of the formula** is an [`ExternalError::Failed`] naming the solver and quoting
 //! the end of its output, as is a crash (signal), a missing binary or an unexpected exit code.
+//! So is UNSATISFIABLE on a formula without clauses (a puzzle that propagation solved outright):
+//! such a formula is satisfiable, whatever the solver says.
 //! At the deadline the solver's whole process group is killed ([`ExternalError::TimedOut`]).
 
 use std::fs::{self, File};
@@ -131,6 +133,13 @@ impl SolverCommand {
             parse_answer(&run.answer, cnf.n_vars(), self.uses_out_file).map_err(|msg| {
                 self.failed(format!("{msg} in {}; {}", run.answer_from, run.context()))
             })?;
+        if answer == SatAnswer::Unsat && cnf.n_clauses() == 0 {
+            return Err(self.failed(format!(
+                "claims UNSATISFIABLE on a formula without clauses, which every assignment \
+                 satisfies; {}",
+                run.context()
+            )));
+        }
         let agrees = matches!(
             (&answer, run.status.code()),
             (_, Some(0)) | (SatAnswer::Sat(_), Some(10)) | (SatAnswer::Unsat, Some(20))
@@ -226,14 +235,9 @@ impl SolverCommand {
             );
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd.spawn().map_err(|e| {
-            let hint = if e.kind() == io::ErrorKind::NotFound {
-                " (is it installed and on PATH?)"
-            } else {
-                ""
-            };
-            self.failed(format!("cannot start '{}': {e}{hint}", self.words[0]))
-        })?;
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| self.failed(cannot_start(&self.words[0], &e)))?;
         let waited = match deadline {
             None => child.wait().map(Some),
             Some(d) => child.wait_timeout(d.saturating_duration_since(Instant::now())),
@@ -277,8 +281,19 @@ impl Finished {
     }
 }
 
-/// Kills the solver and everything it started (its process group), then reaps it.
-fn kill(child: &mut Child) {
+/// "cannot start PROGRAM: why", with a hint when the program is not found.
+pub(crate) fn cannot_start(program: &str, e: &io::Error) -> String {
+    let hint = if e.kind() == io::ErrorKind::NotFound {
+        " (is it installed and on PATH?)"
+    } else {
+        ""
+    };
+    format!("cannot start '{program}': {e}{hint}")
+}
+
+/// Kills a child started with `process_group(0)` and everything it started (its process
+/// group), then reaps it.
+pub(crate) fn kill(child: &mut Child) {
     #[cfg(unix)]
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
         // SAFETY: kill(2) with a negative pid signals the process group the child leads (it was
@@ -297,7 +312,8 @@ fn read_lossy(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn describe(status: &ExitStatus) -> String {
+/// `code N` or `by signal`.
+pub(crate) fn describe(status: &ExitStatus) -> String {
     match status.code() {
         Some(c) => format!("code {c}"),
         None => "by signal".into(),
@@ -305,7 +321,7 @@ fn describe(status: &ExitStatus) -> String {
 }
 
 /// The last few non-empty lines of `text`, at most about 300 characters, on one line.
-fn tail(text: &str) -> String {
+pub(crate) fn tail(text: &str) -> String {
     let lines: Vec<&str> = text
         .lines()
         .map(str::trim)

@@ -346,7 +346,7 @@ impl Dlx {
             )));
         }
 
-        let mut placements: Vec<Vec<(u32, Value)>> = caged;
+        let mut placements: Vec<Placement> = caged;
         placements.reserve(rows - placements.len());
         for &cell in open.iter().filter(|&&c| !in_cage[c]) {
             placements.extend(cands.digits(cell).map(|d| vec![(cell as u32, d)]));
@@ -391,6 +391,9 @@ impl Dlx {
     }
 }
 
+/// The `(cell, digit)` pairs one row places.
+type Placement = Vec<(u32, Value)>;
+
 /// The rows of every Killer cage (see the module docs): for each digit set reaching the sum with
 /// the digits fixed in the cage, each way to lay its other digits onto the cage's open cells
 /// within their candidates. `None` when a cage has no placement (no solution); refused when the
@@ -399,10 +402,10 @@ fn cage_placements(
     puzzle: &Puzzle,
     cands: &Candidates,
     budget: usize,
-) -> Result<Option<Vec<Vec<(u32, Value)>>>, BackendError> {
+) -> Result<Option<Vec<Placement>>, BackendError> {
     let n = puzzle.size();
     let fixed = cands.fixed();
-    let mut out: Vec<Vec<(u32, Value)>> = vec![];
+    let mut out: Vec<Placement> = vec![];
     let too_many = |k: usize| {
         BackendError::Unsupported(format!(
             "dlx: cage {k} has more placements than the memory budget allows"
@@ -448,8 +451,8 @@ fn lay(
     cells: &[u32],
     digits: u64,
     cands: &Candidates,
-    place: &mut Vec<(u32, Value)>,
-    out: &mut Vec<Vec<(u32, Value)>>,
+    place: &mut Placement,
+    out: &mut Vec<Placement>,
 ) {
     let Some((&cell, rest)) = cells.split_first() else {
         if !place.is_empty() {

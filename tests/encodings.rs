@@ -129,3 +129,21 @@ fn every_exported_judge_sample_solves_to_a_valid_grid() {
     // 5 samples × 4 encodings, plus the plain hdu1426 export.
     assert_eq!(solved, 21);
 }
+
+#[test]
+fn every_killer_export_solves_to_the_killer_solution() {
+    let puzzle = reference::killer_sample();
+    let mut solved = 0;
+    for cage in encode::CageEncoding::ALL {
+        let path = committed().join(format!("killer9.{cage}.cnf"));
+        let cnf = dimacs::read(BufReader::new(fs::File::open(&path).unwrap())).unwrap();
+        let model = sudoku_lab::sat::varisat_model(&cnf)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{} is satisfiable", path.display()));
+        let grid = encode::decode_dimacs_model(&puzzle, &Default::default(), &model);
+        // The checker holds the cages too: distinct digits and the sums.
+        assert_eq!(check::verify(&puzzle, &grid), Ok(()), "{cage}");
+        solved += 1;
+    }
+    assert_eq!(solved, 4);
+}

@@ -68,6 +68,11 @@ impl MaxSatExt {
 }
 
 impl Backend for MaxSatExt {
+    /// The WCNF carries the cages as hard clauses (`--cage-encoding`).
+    fn takes_constraints(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "maxsat-ext"
     }

@@ -16,7 +16,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::encode::{self, Amo, EncodeOptions, EncodeStats, Encoding, Numbering};
+use super::encode::{
+    self, Amo, CageEncoding, EncodeOptions, EncodeStats, Encoding, Numbering, Part,
+};
 use super::Cnf;
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::backends::dfs::Dfs;
@@ -44,6 +46,23 @@ pub const SAMPLES: &[(Problem, &str, usize)] = &[
     (Problem::Hdu1426, "hdu1426/sample.in", 0),
     (Problem::Hdu4069, "hdu4069/sample.in", 0),
 ];
+
+/// The Killer puzzle exported under every cage encoding: the first of
+/// `benches/data/killer1000.txt` (`sudoku-lab generate --killer --unique --count 1000 --seed 1`),
+/// no givens, 32 cages of 1 to 5 cells.
+pub const KILLER_SAMPLE: &str =
+    "................................................................................. \
+     00123455566173895a66178895bcddddd9bbefggghhbbiijjjjhhkillmnopqkiilroopsktttuoopvv \
+     11,15,6,4,7,26,19,13,15,9,8,28,6,28,1,5,17,19,26,24,14,12,7,6,21,16,4,8,1,13,3,13";
+
+/// The puzzle of [`KILLER_SAMPLE`].
+pub fn killer_sample() -> Puzzle {
+    let entries = crate::format::read_puzzles(KILLER_SAMPLE, &Default::default());
+    match entries.into_iter().next() {
+        Some(Ok(entry)) => entry.puzzle,
+        other => unreachable!("the Killer sample reads: {other:?}"),
+    }
+}
 
 /// Sizes of the empty grids exported as files (larger ones appear in the tables only).
 pub const EMPTY_FILE_SIZES: &[usize] = &[9, 16];
@@ -185,6 +204,17 @@ fn exports(cases: &Path) -> Result<Vec<Export>, ReferenceError> {
             });
         }
     }
+    for cage in CageEncoding::ALL {
+        out.push(Export {
+            file: format!("killer9.{cage}.cnf"),
+            source: "`reference::KILLER_SAMPLE`".into(),
+            puzzle: killer_sample(),
+            opts: EncodeOptions {
+                cage,
+                ..EncodeOptions::default()
+            },
+        });
+    }
     Ok(out)
 }
 
@@ -246,12 +276,16 @@ pub fn regenerate(cases: &Path, out: &Path) -> Result<Vec<PathBuf>, ReferenceErr
         fs::write(&path, bytes).map_err(io_err(&path))?;
         written.push(path);
         let t = m.stats.total();
+        let encoding = match e.puzzle.cages().next() {
+            Some(_) => format!("{}, cages {}", e.opts.encoding, e.opts.cage),
+            None => e.opts.encoding.to_string(),
+        };
         let _ = writeln!(
             files_table,
             "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
             e.file,
             e.source,
-            e.opts.encoding,
+            encoding,
             e.opts.amo,
             if e.opts.simplify {
                 "simplified"
@@ -348,6 +382,39 @@ fn readme(files_table: &str) -> Result<String, ReferenceError> {
                 thousands(ts.lits),
             );
         }
+    }
+    r += "\n## Killer cages\n\n";
+    r += "`reference::KILLER_SAMPLE` (9×9, no givens, 32 cages), `extended` encoding, simplified, under each\n";
+    r +=
+        "`--cage-encoding`. Each digit is at most once per cage in all of them; the sum is then:\n";
+    r += "`combinations`, a selector variable per digit set reaching the sum (exactly one) and a variable\n";
+    r += "per digit \"the cage holds d\" tied to the cells; `gte`, `dpw`, `adder`, the pseudo-Boolean\n";
+    r += "`Σ d·x(c, d) = S` through rustsat's generalized totalizer, dynamic polynomial watchdog and binary\n";
+    r += "adder (the first two as two upper bounds: the sum, and the sum of the digits left out). The\n";
+    r += "`cage` columns count only the clauses and variables the cages add.\n\n";
+    r += "| cage encoding | cage: variables | clauses | literals | total: variables | clauses | literals | MB |\n";
+    r += "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+    let k = killer_sample();
+    for cage in CageEncoding::ALL {
+        let m = measure(
+            &k,
+            &EncodeOptions {
+                cage,
+                ..EncodeOptions::default()
+            },
+        )?;
+        let (c, t) = (m.stats.part(Part::Cage), m.stats.total());
+        let _ = writeln!(
+            r,
+            "| {cage} | {} | {} | {} | {} | {} | {} | {:.2} |",
+            thousands(c.vars),
+            thousands(c.clauses),
+            thousands(c.lits),
+            thousands(t.vars),
+            thousands(t.clauses),
+            thousands(t.lits),
+            m.bytes as f64 / 1e6
+        );
     }
     r += "\n## At-most-one variants\n\n";
     r += "Empty grids, `extended` encoding.\n\n";

@@ -95,7 +95,15 @@ fn bad_options_are_usage_errors() {
             "no box shape fits side 7",
         ),
         (
-            &["fuzz", "--backends", "dfs", "--boxes", "2x", "--puzzles", "1"][..],
+            &[
+                "fuzz",
+                "--backends",
+                "dfs",
+                "--boxes",
+                "2x",
+                "--puzzles",
+                "1",
+            ][..],
             "--boxes takes RxC",
         ),
         (

@@ -695,8 +695,8 @@ fn optimize_core<E: Engine>(
         .map(|&(v, rc)| (!v.pos_lit(), rc))
         .collect();
     let start = std::time::Instant::now();
-    let stages: [(&[(Lit, u64)], i64, bool); 2] = [(&rc, offset, true), (&plain, 0, false)];
-    for (soft, offset, budgeted) in stages {
+    // (soft literals, offset, budgeted)
+    for (soft, offset, budgeted) in [(&rc, offset, true), (&plain, 0, false)] {
         let decode = |values: &[bool]| decoder.decode(|v: Var| values[v.idx()]);
         // A solution's loss above the offset; below it would be a wrong offset.
         let below = std::cell::Cell::new(false);

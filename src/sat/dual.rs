@@ -183,12 +183,12 @@ mod tests {
                     .collect();
                 let mut loss = 0;
                 let mut reduced = r.offset;
-                for c in 0..81 {
-                    loss += theta(c, grid[c]);
+                for (c, &digit) in grid.iter().enumerate() {
+                    loss += theta(c, digit);
                     let &(v, _) = d
                         .candidates(c)
                         .iter()
-                        .find(|&&(_, dd)| dd == grid[c])
+                        .find(|&&(_, dd)| dd == digit)
                         .unwrap();
                     reduced += rc[&v];
                 }

@@ -3,9 +3,11 @@
 //! * `solve` / `count`: one incremental solver per puzzle; after each solution a blocking clause
 //!   over the chosen-digit literals of the free cells excludes it, until the formula becomes
 //!   unsatisfiable or the limit is reached (limit 2 for uniqueness).
-//! * `optimize`: the score as a pseudo-Boolean bound ([`crate::sat::objective`]); after each
-//!   solution the bound is tightened to "strictly better" on the same solver, and the final
-//!   unsatisfiable call proves optimality.
+//! * `optimize` ([`SatOptimizer::Core`], the default): the loss rewritten by reduced costs from
+//!   house duals ([`crate::sat::dual`]), then core-guided MaxSAT ([`crate::sat::maxsat`]) on the
+//!   same solver; see [`optimize_core`]. [`SatOptimizer::Linear`]: the score as a pseudo-Boolean
+//!   bound ([`crate::sat::objective`]); after each solution the bound is tightened to "strictly
+//!   better" on the same solver, and the final unsatisfiable call proves optimality.
 //! * Deadlines: varisat has no interrupt, so with a deadline the work runs on a worker thread and
 //!   the caller waits with `recv_timeout`. At the deadline the caller returns
 //!   [`BackendError::TimedOut`] (or, for `optimize`, the best grid found so far, not proved) and

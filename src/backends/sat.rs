@@ -3,9 +3,11 @@
 //! * `solve` / `count`: one incremental solver per puzzle; after each solution a blocking clause
 //!   over the chosen-digit literals of the free cells excludes it, until the formula becomes
 //!   unsatisfiable or the limit is reached (limit 2 for uniqueness).
-//! * `optimize`: the score as a pseudo-Boolean bound ([`crate::sat::objective`]); after each
-//!   solution the bound is tightened to "strictly better" on the same solver, and the final
-//!   unsatisfiable call proves optimality.
+//! * `optimize` ([`SatOptimizer::Core`], the default): the loss rewritten by reduced costs from
+//!   house duals ([`crate::sat::dual`]), then core-guided MaxSAT ([`crate::sat::maxsat`]) on the
+//!   same solver; see [`optimize_core`]. [`SatOptimizer::Linear`]: the score as a pseudo-Boolean
+//!   bound ([`crate::sat::objective`]); after each solution the bound is tightened to "strictly
+//!   better" on the same solver, and the final unsatisfiable call proves optimality.
 //! * Deadlines: varisat has no interrupt, so with a deadline the work runs on a worker thread and
 //!   the caller waits with `recv_timeout`. At the deadline the caller returns
 //!   [`BackendError::TimedOut`] (or, for `optimize`, the best grid found so far, not proved) and
@@ -31,6 +33,7 @@ use std::sync::{mpsc, Arc};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{Grid, Puzzle};
+use crate::sat::dual;
 use crate::sat::encode::{self, Amo, CageEncoding, Decoder, EncodeOptions, Encoding, Numbering};
 use crate::sat::maxsat::{self, MaxSatResult};
 use crate::sat::objective::Objective;
@@ -631,10 +634,23 @@ fn optimize_linear<E: Engine>(
     }
 }
 
-/// Core-guided search ([`maxsat::minimize`]). Each free cell `c` loses `best(c) − w(c)·d` when it
-/// holds `d`, `best(c)` its best candidate's `w(c)·d'` (so losses are never negative, whatever the
-/// sign of the weight): the soft literal `¬x(c, d)` of that weight. The score is then the sum of
-/// the best values (and the givens' scores) minus the loss.
+/// How long the core-guided search runs on the reduced costs before it starts over on the
+/// plain losses (see [`optimize_core`]).
+const REDUCED_BUDGET: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// Core-guided search ([`maxsat::minimize`]). Each free cell `c` loses `θ(c, d) = best(c) − w(c)·d`
+/// when it holds `d`, `best(c)` its best candidate's `w(c)·d'` (never negative, whatever the sign
+/// of the weight); the score is the sum of the best values (and the givens' scores) minus the
+/// loss. Two formulations of that loss, one after the other on the same solver:
+///
+/// 1. *Reduced costs* ([`dual::reduce`]): the loss is `offset + Σ rc(c, d)` in every solution,
+///    `offset` a bound from the house duals; the soft literal `¬x(c, d)` weighs `rc(c, d)`, so
+///    the cores only have to prove what lies above the offset. On the random-weights set the
+///    offset is most often the optimum itself.
+/// 2. If that has not ended within [`REDUCED_BUDGET`] (it stalls where the duals stop far below
+///    the optimum, as on the empty pyramid), the search starts over with `¬x(c, d)` weighing
+///    `θ(c, d)`. The clauses the first search left (totalizers, hardened literals, refuted
+///    literals) keep every optimal solution, so the second search proves the same optimum.
 fn optimize_core<E: Engine>(
     puzzle: &Puzzle,
     s: &mut Session<E>,
@@ -645,51 +661,94 @@ fn optimize_core<E: Engine>(
     let weights = puzzle.weights().map(|w| w.as_slice()).unwrap_or(&[]);
     let score_of = |g: &Grid| puzzle.weights().map_or(0, |w| w.score(g));
     let decoder = s.decoder.clone();
-    let mut soft = Vec::new();
+    let theta = |c: usize, d: u16| {
+        let w = weights[c];
+        let best = decoder
+            .candidates(c)
+            .iter()
+            .map(|&(_, d)| w * d as i64)
+            .max()
+            .unwrap_or(0);
+        (best - w * d as i64) as u64
+    };
+    let mut plain = Vec::new();
     let mut bound: i64 = 0;
     let mut free = vec![false; weights.len()];
     for &c in decoder.free_cells() {
         let c = c as usize;
         free[c] = true;
-        let w = weights[c];
         let cands = decoder.candidates(c);
-        let best = cands.iter().map(|&(_, d)| w * d as i64).max().unwrap_or(0);
-        bound += best;
-        for &(v, d) in cands {
-            let loss = best - w * d as i64;
-            if loss > 0 {
-                soft.push((!v.pos_lit(), loss as u64));
-            }
-        }
+        bound += cands
+            .iter()
+            .map(|&(_, d)| weights[c] * d as i64)
+            .max()
+            .unwrap_or(0);
+        plain.extend(cands.iter().map(|&(v, d)| (!v.pos_lit(), theta(c, d))));
     }
     bound += (0..weights.len())
         .filter(|&c| !free[c])
         .map(|c| weights[c] * decoder.fixed()[c] as i64)
         .sum::<i64>();
     improved(score_of(&first), &first, bound);
-    let decode = |values: &[bool]| decoder.decode(|v: Var| values[v.idx()]);
-    let mut cost = |values: &[bool]| (bound - score_of(&decode(values))).max(0) as u64;
-    let mut progress = |values: &[bool], _cost: u64, lb: u64| {
-        let g = decode(values);
-        improved(score_of(&g), &g, bound - lb as i64);
-    };
-    let stop = || cancel.load(Ordering::Relaxed);
-    match maxsat::minimize(s, &soft, &mut cost, &mut progress, &stop)? {
-        MaxSatResult::Done {
-            values,
-            cost,
-            lower_bound,
-        } if cost == lower_bound => Ok(decode(&values)),
-        MaxSatResult::Done {
-            cost, lower_bound, ..
-        } => Err(failed(format!(
-            "core-guided search ended with a solution of loss {cost} and a lower bound of {lower_bound}"
-        ))),
-        // A solution is in hand, so the formula is satisfiable.
-        MaxSatResult::Unsatisfiable => Err(failed(
-            "core-guided search found no solution where one exists (solver disagreement)",
-        )),
+    let reduced = dual::reduce(puzzle, &decoder, theta);
+    let offset = reduced.offset as i64;
+    if std::env::var_os(maxsat::TRACE_ENV).is_some_and(|v| v != "0") {
+        eprintln!("maxsat: score bound {bound}, reduced-cost offset {offset}");
     }
+    let rc: Vec<(Lit, u64)> = reduced
+        .costs
+        .iter()
+        .map(|&(v, rc)| (!v.pos_lit(), rc))
+        .collect();
+    let start = std::time::Instant::now();
+    // (soft literals, offset, budgeted)
+    for (soft, offset, budgeted) in [(&rc, offset, true), (&plain, 0, false)] {
+        let decode = |values: &[bool]| decoder.decode(|v: Var| values[v.idx()]);
+        // A solution's loss above the offset; below it would be a wrong offset.
+        let below = std::cell::Cell::new(false);
+        let mut cost = |values: &[bool]| {
+            let residual = bound - offset - score_of(&decode(values));
+            below.set(below.get() || residual < 0);
+            residual.max(0) as u64
+        };
+        let mut progress = |values: &[bool], _cost: u64, lb: u64| {
+            let g = decode(values);
+            improved(score_of(&g), &g, bound - offset - lb as i64);
+        };
+        let out_of_budget = || budgeted && start.elapsed() >= REDUCED_BUDGET;
+        let stop = || cancel.load(Ordering::Relaxed) || out_of_budget();
+        let result = maxsat::minimize(s, soft, &mut cost, &mut progress, &stop);
+        if below.get() {
+            return Err(failed(
+                "a solution lost less than the reduced-cost offset (internal error)",
+            ));
+        }
+        match result {
+            Err(BackendError::TimedOut) if out_of_budget() && !cancel.load(Ordering::Relaxed) => {
+                continue
+            }
+            Err(e) => return Err(e),
+            Ok(MaxSatResult::Done {
+                values,
+                cost,
+                lower_bound,
+            }) if cost == lower_bound => return Ok(decode(&values)),
+            Ok(MaxSatResult::Done {
+                cost, lower_bound, ..
+            }) => {
+                return Err(failed(format!(
+                    "core-guided search ended with a solution of loss {cost} and a lower bound of {lower_bound}"
+                )))
+            }
+            // A solution is in hand, so the formula is satisfiable.
+            Ok(MaxSatResult::Unsatisfiable) => {
+                return Err(failed(
+                    "core-guided search found no solution where one exists (solver disagreement)",
+                ))
+            }
+        }
+    }
+    Err(failed("core-guided search: no stage ended"))
 }
 
 /// Smallest side whose varisat runs with a deadline get a [`StopWriter`]. Writing the proof costs

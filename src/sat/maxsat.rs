@@ -33,6 +33,7 @@
 //! The search stops when `lb` meets `ub`.
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use super::{ClauseSink, Lit};
 use crate::backend::BackendError;
@@ -43,6 +44,38 @@ const DIVERSITY: f64 = 1.25;
 
 /// Core trimming: at most this many re-solves under the core alone (RC2's default).
 const TRIM_ROUNDS: usize = 5;
+
+/// Environment variable that turns on a search summary on standard error (one line per search:
+/// calls and time by kind, cores, strata, when the best solution and the final bound came).
+pub const TRACE_ENV: &str = "SUDOKU_LAB_MAXSAT_TRACE";
+
+/// What a search did, for [`TRACE_ENV`].
+#[derive(Debug, Default)]
+struct Stats {
+    /// `(calls, time)` of satisfiable and unsatisfiable calls, by [`Call`] kind.
+    sat: [(u32, Duration); 3],
+    unsat: [(u32, Duration); 3],
+    cores: u32,
+    core_lits: usize,
+    core_max: usize,
+    strata: u32,
+    /// Time of the last better solution, and of the last lower-bound increase.
+    last_ub: Duration,
+    last_lb: Duration,
+    /// [`TRACE_ENV`] is `2`: also a line for every bound that moves.
+    verbose: bool,
+}
+
+/// Why the search calls the solver.
+#[derive(Clone, Copy)]
+enum Call {
+    /// Under the soft literals of the current stratum.
+    Main = 0,
+    /// Under a core alone (trimming and checking).
+    Trim = 1,
+    /// Under a sum bound alone (exhaustion).
+    Exhaust = 2,
+}
 
 /// An incremental SAT solver that answers under assumptions.
 pub trait Oracle: ClauseSink {
@@ -193,9 +226,70 @@ struct Search {
     /// New soft literals held back until the next model (weight-aware core extraction).
     pending: Vec<(Lit, u64)>,
     lb: u64,
+    stats: Stats,
+    start: Instant,
 }
 
 impl Search {
+    /// One solver call, counted in [`Stats`].
+    fn call(
+        &mut self,
+        kind: Call,
+        assumptions: &[Lit],
+        oracle: &mut impl Oracle,
+    ) -> Result<bool, BackendError> {
+        let t = Instant::now();
+        let sat = oracle.solve_assuming(assumptions)?;
+        let slot = if sat {
+            &mut self.stats.sat[kind as usize]
+        } else {
+            &mut self.stats.unsat[kind as usize]
+        };
+        slot.0 += 1;
+        slot.1 += t.elapsed();
+        Ok(sat)
+    }
+
+    fn raise_lb(&mut self, by: u64) {
+        self.lb += by;
+        self.stats.last_lb = self.start.elapsed();
+        if self.stats.verbose {
+            eprintln!(
+                "maxsat: {:.1}ms lb {}",
+                self.stats.last_lb.as_secs_f64() * 1e3,
+                self.lb
+            );
+        }
+    }
+
+    /// The [`TRACE_ENV`] line.
+    fn trace(&self, ub: Option<u64>) {
+        let st = &self.stats;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let calls = |v: &[(u32, Duration); 3]| {
+            v.iter()
+                .map(|(n, d)| format!("{n}/{:.1}ms", ms(*d)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        eprintln!(
+            "maxsat: lb {} ub {:?} total {:.1}ms | sat main/trim/exhaust {} | unsat {} | cores {} \
+             (mean {:.1}, max {}) strata {} sums {} | last ub {:.1}ms last lb {:.1}ms",
+            self.lb,
+            ub,
+            ms(self.start.elapsed()),
+            calls(&st.sat),
+            calls(&st.unsat),
+            st.cores,
+            st.core_lits as f64 / f64::from(st.cores.max(1)),
+            st.core_max,
+            st.strata,
+            self.sums.len(),
+            ms(st.last_ub),
+            ms(st.last_lb),
+        );
+    }
+
     fn add_soft(&mut self, lit: Lit, w: u64) {
         *self.weight.entry(lit).or_insert(0) += w;
     }
@@ -252,7 +346,10 @@ impl Search {
     /// Takes a core into the lower bound and reformulates (OLL). Returns the core's weight.
     fn relax(&mut self, core: &[Lit], oracle: &mut impl Oracle) -> Result<u64, BackendError> {
         let m = core.iter().map(|l| self.weight[l]).min().unwrap_or(0);
-        self.lb += m;
+        self.raise_lb(m);
+        self.stats.cores += 1;
+        self.stats.core_lits += core.len();
+        self.stats.core_max = self.stats.core_max.max(core.len());
         let mut violations = Vec::with_capacity(core.len());
         for &l in core {
             let w = self.weight.get_mut(&l).expect("core literals are soft");
@@ -287,12 +384,12 @@ impl Search {
         let mut bound = 1;
         while bound < violations.len() {
             let lit = !t.at_least(bound + 1, oracle);
-            if oracle.solve_assuming(&[lit])? {
+            if self.call(Call::Exhaust, &[lit], oracle)? {
                 self.bounds.insert(lit, SumBound { sum, bound });
                 self.pending.push((lit, m));
                 break;
             }
-            self.lb += m;
+            self.raise_lb(m);
             bound += 1;
         }
         self.sums.push(t);
@@ -305,14 +402,14 @@ impl Search {
     /// solver then satisfies is discarded for the last refuted set. (varisat 0.2 occasionally
     /// reports a core that is satisfiable; such a core would make the lower bound wrong.)
     fn verified_core(
-        &self,
+        &mut self,
         unsat: &[Lit],
         oracle: &mut impl Oracle,
     ) -> Result<Vec<Lit>, BackendError> {
         let mut refuted = unsat.to_vec();
         let mut core = oracle.core()?;
         for _ in 0..=TRIM_ROUNDS {
-            if core.len() >= refuted.len() || oracle.solve_assuming(&core)? {
+            if core.len() >= refuted.len() || self.call(Call::Trim, &core, oracle)? {
                 break;
             }
             refuted = core;
@@ -354,7 +451,31 @@ pub fn minimize(
         sums: Vec::new(),
         pending: Vec::new(),
         lb: 0,
+        stats: Stats {
+            verbose: std::env::var_os(TRACE_ENV).is_some_and(|v| v == "2"),
+            ..Stats::default()
+        },
+        start: Instant::now(),
     };
+    let result = search(&mut s, oracle, soft, cost, progress, stop);
+    if std::env::var_os(TRACE_ENV).is_some_and(|v| v != "0") {
+        let ub = match &result {
+            Ok(MaxSatResult::Done { cost, .. }) => Some(*cost),
+            _ => None,
+        };
+        s.trace(ub);
+    }
+    result
+}
+
+fn search(
+    s: &mut Search,
+    oracle: &mut impl Oracle,
+    soft: &[(Lit, u64)],
+    cost: &mut dyn FnMut(&[bool]) -> u64,
+    progress: &mut dyn FnMut(&[bool], u64, u64),
+    stop: &dyn Fn() -> bool,
+) -> Result<MaxSatResult, BackendError> {
     for &(l, w) in soft {
         if w > 0 {
             s.add_soft(l, w);
@@ -367,11 +488,18 @@ pub fn minimize(
             return Err(BackendError::TimedOut);
         }
         let assumptions = s.assumptions(level);
-        if oracle.solve_assuming(&assumptions)? {
+        if s.call(Call::Main, &assumptions, oracle)? {
             let values = oracle.values(oracle.n_vars() as usize)?;
             let c = cost(&values);
             if best.as_ref().is_none_or(|(_, b)| c < *b) {
                 progress(&values, c, s.lb);
+                s.stats.last_ub = s.start.elapsed();
+                if s.stats.verbose {
+                    eprintln!(
+                        "maxsat: {:.1}ms ub {c}",
+                        s.stats.last_ub.as_secs_f64() * 1e3
+                    );
+                }
                 best = Some((values, c));
             }
             let ub = best.as_ref().map_or(u64::MAX, |b| b.1);
@@ -386,7 +514,10 @@ pub fn minimize(
                 continue;
             }
             match s.next_level(level) {
-                Some(next) => level = next,
+                Some(next) => {
+                    level = next;
+                    s.stats.strata += 1;
+                }
                 // Every soft literal held: this model's cost is the lower bound.
                 None => break,
             }

@@ -17,6 +17,7 @@ use rustsat::instances::ManageVars;
 pub use rustsat::types::{Lit, Var};
 
 pub mod dimacs;
+pub mod dual;
 pub mod encode;
 pub mod external;
 pub mod maxsat;

@@ -139,15 +139,8 @@ enum Command {
         /// Time only the first N puzzles of each file.
         #[arg(long, value_name = "N")]
         max_puzzles: Option<usize>,
-        /// Also write the rows as CSV to this file.
-        #[arg(long, value_name = "FILE")]
-        csv: Option<PathBuf>,
-        /// Also write the rows as JSON to this file.
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
-        /// Draw the time distributions (log scale, one panel per file) to this SVG file.
-        #[arg(long, value_name = "FILE.svg")]
-        plot: Option<PathBuf>,
+        #[command(flatten)]
+        outputs: TableOutputs,
         #[command(flatten)]
         input: InputArgs,
         #[command(flatten)]
@@ -229,15 +222,8 @@ enum Command {
         /// `bench --json` files, or files of `xcheck --json` output (one kind at a time).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Also write the merged rows as CSV to this file.
-        #[arg(long, value_name = "FILE")]
-        csv: Option<PathBuf>,
-        /// Also write the merged rows as JSON (with their samples, so reports merge again).
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
-        /// Draw the merged time distributions to this SVG file.
-        #[arg(long, value_name = "FILE.svg")]
-        plot: Option<PathBuf>,
+        #[command(flatten)]
+        outputs: TableOutputs,
     },
     /// Generate random puzzles in line format (jigsaw ones followed by their region labels).
     ///
@@ -492,6 +478,30 @@ struct EngineArgs {
     ilp_solver: IlpSolver,
 }
 
+/// Where `bench` and `report` also write their rows.
+#[derive(Args, Debug, Default)]
+struct TableOutputs {
+    /// Also write the rows as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Also write the rows, with every puzzle's time, as JSON to this file (`report` merges them).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Draw the time distributions (log scale, one panel per file) to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+}
+
+impl TableOutputs {
+    fn into_outputs(self) -> bench::Outputs {
+        bench::Outputs {
+            csv: self.csv,
+            json: self.json,
+            plot: self.plot,
+        }
+    }
+}
+
 /// Which CNF encoding to build (the `sat` backends and `encode --to dimacs`).
 #[derive(Args, Debug, Default)]
 struct CnfArgs {
@@ -729,9 +739,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             limit,
             weights,
             max_puzzles,
-            csv,
-            json,
-            plot,
+            outputs,
             input,
             engine,
             shard,
@@ -743,7 +751,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 weights: optimize_weights(task, &weights)?,
                 timeout: engine.timeout()?,
                 max_puzzles,
-                outputs: bench::Outputs { csv, json, plot },
+                outputs: outputs.into_outputs(),
                 shard,
             };
             return Ok(bench::run(&engine.create_all(&backends)?, &config, &files));
@@ -913,14 +921,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             };
             return Ok(fuzz::run(&fuzzed, reference.as_ref(), &config));
         }
-        Command::Report {
-            files,
-            csv,
-            json,
-            plot,
-        } => {
-            let outputs = bench::Outputs { csv, json, plot };
-            return bench::report(&files, &outputs).map_err(UsageError);
+        Command::Report { files, outputs } => {
+            return bench::report(&files, &outputs.into_outputs()).map_err(UsageError);
         }
         Command::Encode {
             file,

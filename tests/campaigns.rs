@@ -2,26 +2,14 @@
 //! run's work into N shares that together do exactly the whole job, and `report` merges the
 //! shards' JSON into one run's figures. No GNU parallel needed: the shards run one after another.
 
+mod common;
+use common::{run, stderr, stdout};
+
 mod line_solver;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use std::process::Output;
 
 const SAMPLES: &str = "tests/data/samples/mixed.txt";
 

@@ -1,33 +1,10 @@
 //! End-to-end tests of the `sudoku-lab` command: outputs, exit codes and error locations.
 
+mod common;
+use common::{bin, run_with, stderr, stdout};
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-}
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    // A usage error may end the program before it reads its input: a broken pipe is fine.
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 const MAGIC1: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
@@ -67,7 +44,7 @@ fn assert_solves(puzzle: &str, solution: &str) {
 
 #[test]
 fn solve_prints_a_checked_solution_per_puzzle() {
-    let o = run(&["solve"], &format!("{MAGIC1}\n{CLASH}\n"));
+    let o = run_with(&["solve"], &format!("{MAGIC1}\n{CLASH}\n"));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -78,9 +55,9 @@ fn solve_prints_a_checked_solution_per_puzzle() {
 
 #[test]
 fn count_and_limit() {
-    let o = run(&["count", "--limit", "1000"], "................\n");
+    let o = run_with(&["count", "--limit", "1000"], "................\n");
     assert_eq!(stdout(&o), "288\n");
-    let o = run(&["count", "--limit", "100"], "................\n");
+    let o = run_with(&["count", "--limit", "100"], "................\n");
     assert_eq!(stdout(&o), "at least 100\n");
     assert_eq!(o.status.code(), Some(0));
 }
@@ -88,7 +65,7 @@ fn count_and_limit() {
 #[test]
 fn unique_classifies() {
     let multi = "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
-    let o = run(&["unique"], &format!("{MAGIC1}\n{multi}\n{CLASH}\n"));
+    let o = run_with(&["unique"], &format!("{MAGIC1}\n{multi}\n{CLASH}\n"));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("unique "), "{out}");
@@ -126,7 +103,7 @@ fn a_bad_puzzle_is_reported_with_its_location_and_the_batch_goes_on() {
 
 #[test]
 fn an_input_without_puzzles_is_said_so() {
-    let o = run(&["solve"], "# only a comment\n\n");
+    let o = run_with(&["solve"], "# only a comment\n\n");
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o), "");
     assert!(
@@ -143,13 +120,13 @@ fn missing_file_and_unknown_backend_are_usage_errors() {
         .output()
         .unwrap();
     assert_usage_error(&o, "/nonexistent/puzzles.txt");
-    let o = run(&["solve", "--cadical-config", "fast"], MAGIC1);
+    let o = run_with(&["solve", "--cadical-config", "fast"], MAGIC1);
     assert_usage_error(&o, "unknown CaDiCaL configuration 'fast'");
-    let o = run(&["solve", "--backend", "nosuch"], MAGIC1);
+    let o = run_with(&["solve", "--backend", "nosuch"], MAGIC1);
     assert_usage_error(&o, "unknown backend 'nosuch'");
     // A backend this build left out says which feature brings it.
     if !cfg!(feature = "cadical") {
-        let o = run(&["solve", "--backend", "cadical"], MAGIC1);
+        let o = run_with(&["solve", "--backend", "cadical"], MAGIC1);
         assert_usage_error(&o, "needs a build with `--features cadical`");
     }
 }
@@ -175,7 +152,7 @@ fn non_utf8_input_names_line_and_column() {
 
 #[test]
 fn json_lines_carry_the_documented_fields() {
-    let o = run(
+    let o = run_with(
         &["count", "--json", "--limit", "1000"],
         &format!("................\n{CLASH}\n"),
     );
@@ -203,7 +180,7 @@ fn judge_noip2009_sample_through_the_cli() {
         let input = std::fs::read_to_string(data(&format!("cases/noip2009/sample{k}.in"))).unwrap();
         let expected =
             std::fs::read_to_string(data(&format!("cases/noip2009/sample{k}.out"))).unwrap();
-        let o = run(&["judge", "noip2009"], &input);
+        let o = run_with(&["judge", "noip2009"], &input);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert_eq!(stdout(&o), expected);
     }
@@ -273,10 +250,10 @@ fn xcheck_counts_refusals_apart_from_failures() {
 #[test]
 fn known_answers_in_the_input_are_checked() {
     let counts = data("9x9/test_puzzles.counts");
-    let o = run(&["count", &counts], "");
+    let o = run_with(&["count", &counts], "");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 43);
-    let o = run(
+    let o = run_with(
         &[
             "xcheck",
             "--task",
@@ -293,7 +270,7 @@ fn known_answers_in_the_input_are_checked() {
     // This puzzle has 3 solutions; the input claims 4.
     let three = "8.........95.......67.........472968...913245...856137....9.716...6.8492......583";
     let wrong = format!("# known answers\n{three}:4\n");
-    let o = run(&["count", "-"], &wrong);
+    let o = run_with(&["count", "-"], &wrong);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(stdout(&o), "3\n", "the answer is still printed");
     assert!(
@@ -301,7 +278,7 @@ fn known_answers_in_the_input_are_checked() {
         "{}",
         stderr(&o)
     );
-    let o = run(
+    let o = run_with(
         &[
             "xcheck",
             "--task",
@@ -318,7 +295,7 @@ fn known_answers_in_the_input_are_checked() {
     assert!(stdout(&o).contains(expected_row), "{}", stdout(&o));
     // `unique` on the empty 4×4 (288 solutions) claimed to have one.
     let empty = format!("{}:1:1234341221434321\n", ".".repeat(16));
-    let o = run(&["unique", "--backend", "dlx", "-"], &empty);
+    let o = run_with(&["unique", "--backend", "dlx", "-"], &empty);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains("dlx said multiple; expected exactly 1 solution"),
@@ -327,7 +304,7 @@ fn known_answers_in_the_input_are_checked() {
     );
     // bench: `agreed` counts the answers that match the known ones.
     let both = format!("{three}:3\n{three}:4\n");
-    let o = run(
+    let o = run_with(
         &["bench", "--backends", "dfs", "--task", "count", "-"],
         &both,
     );
@@ -353,7 +330,7 @@ fn known_answers_in_the_input_are_checked() {
 #[test]
 fn generated_puzzles_can_carry_their_answers() {
     let args = ["generate", "--count", "3", "--unique", "--seed", "3"];
-    let o = run(&[&args[..], &["--with-answer"]].concat(), "");
+    let o = run_with(&[&args[..], &["--with-answer"]].concat(), "");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     assert_eq!(text.lines().count(), 3);
@@ -361,7 +338,7 @@ fn generated_puzzles_can_carry_their_answers() {
         let fields: Vec<&str> = line.split(':').collect();
         assert_eq!(fields.len(), 3, "{line}");
         assert_eq!(fields[1], "1");
-        let u = run(&["unique", "-"], &format!("{}\n", fields[0]));
+        let u = run_with(&["unique", "-"], &format!("{}\n", fields[0]));
         assert_eq!(stdout(&u), format!("unique {}\n", fields[2]));
     }
     // The same puzzles as without the answers.
@@ -369,13 +346,13 @@ fn generated_puzzles_can_carry_their_answers() {
         .lines()
         .map(|l| format!("{}\n", l.split(':').next().unwrap()))
         .collect();
-    assert_eq!(stdout(&run(&args, "")), puzzles);
-    let x = run(
+    assert_eq!(stdout(&run_with(&args, "")), puzzles);
+    let x = run_with(
         &["xcheck", "--task", "unique", "--backends", "dfs,dlx", "-"],
         &text,
     );
     assert_eq!(x.status.code(), Some(0), "{}", stdout(&x));
-    assert_usage_error(&run(&["generate", "--with-answer"], ""), "--unique");
+    assert_usage_error(&run_with(&["generate", "--with-answer"], ""), "--unique");
 }
 
 #[test]
@@ -409,18 +386,18 @@ fn encode_writes_dimacs_and_propagate_shrinks_it() {
             .map(|x| x.parse().unwrap())
             .collect()
     };
-    let plain = run(&["encode", "--stats"], puzzle);
+    let plain = run_with(&["encode", "--stats"], puzzle);
     assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
     let plain = total(&plain);
     assert!(plain[1] > 0, "{plain:?}");
-    let propagated = run(&["encode", "--stats", "--propagate"], puzzle);
+    let propagated = run_with(&["encode", "--stats", "--propagate"], puzzle);
     assert_eq!(propagated.status.code(), Some(0), "{}", stderr(&propagated));
     assert_eq!(total(&propagated), vec![729, 0, 0]);
     // The DIMACS itself names what is fixed, so a model can be decoded.
-    let cnf = stdout(&run(&["encode", "--propagate"], puzzle));
+    let cnf = stdout(&run_with(&["encode", "--propagate"], puzzle));
     assert!(cnf.contains("p cnf 729 0"), "{cnf}");
     assert!(cnf.contains("fixed digits"), "{cnf}");
-    let bad = run(&["encode", "--propagate", "--no-simplify"], puzzle);
+    let bad = run_with(&["encode", "--propagate", "--no-simplify"], puzzle);
     assert_usage_error(&bad, "--propagate");
 }
 
@@ -502,7 +479,7 @@ fn jobs_keep_the_order_the_messages_and_the_exit_code_of_one_job() {
         &["solve", "--json"],
         &["optimize"],
     ] {
-        let one = run(&[args, &["-j", "1"]].concat(), &input);
+        let one = run_with(&[args, &["-j", "1"]].concat(), &input);
         assert_eq!(one.status.code(), Some(2), "{args:?}: {}", stderr(&one));
         assert!(
             stderr(&one).contains("<stdin>:7:2: error"),
@@ -510,7 +487,7 @@ fn jobs_keep_the_order_the_messages_and_the_exit_code_of_one_job() {
             stderr(&one)
         );
         for jobs in ["2", "3"] {
-            let many = run(&[args, &["--jobs", jobs]].concat(), &input);
+            let many = run_with(&[args, &["--jobs", jobs]].concat(), &input);
             assert_eq!(many.status.code(), one.status.code(), "{args:?} -j {jobs}");
             assert_eq!(stderr(&many), stderr(&one), "{args:?} -j {jobs}");
             assert_eq!(
@@ -520,5 +497,5 @@ fn jobs_keep_the_order_the_messages_and_the_exit_code_of_one_job() {
             );
         }
     }
-    assert_usage_error(&run(&["solve", "--jobs", "0"], MAGIC1), "--jobs");
+    assert_usage_error(&run_with(&["solve", "--jobs", "0"], MAGIC1), "--jobs");
 }

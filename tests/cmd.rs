@@ -4,36 +4,16 @@
 //! program, after which the process is restarted and the batch goes on. The adapter
 //! (`examples/line_adapter.rs`) puts a one-line-per-puzzle program behind the protocol.
 
+mod common;
+use common::{run_with, stderr, stdout};
+
 mod line_solver;
 
 use std::fs;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use line_solver::line_solver;
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 const MAGIC1: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
@@ -89,7 +69,7 @@ fn batch_goes_on_with(misbehave: &str, extra: &[&str], expected_starts: usize) -
     let (cmd, dir) = fake_program(misbehave);
     let mut args = vec!["solve", "-j", "1", "--backend", "cmd", "--cmd", &cmd];
     args.extend_from_slice(extra);
-    let o = run(&args, &format!("{CLASH1}\n{TRIGGER}\n{CLASH2}\n"));
+    let o = run_with(&args, &format!("{CLASH1}\n{TRIGGER}\n{CLASH2}\n"));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}{}", stderr(&o));
@@ -176,7 +156,7 @@ fn a_line_for_another_puzzle_is_an_error_and_the_batch_goes_on() {
 #[test]
 fn a_refusal_is_a_refusal_and_the_process_is_kept() {
     let (cmd, dir) = fake_program("echo \"$id refused only Tuesdays\"; continue");
-    let o = run(
+    let o = run_with(
         &["solve", "-j", "1", "--backend", "cmd", "--cmd", &cmd],
         &format!("{CLASH1}\n{TRIGGER}\n{CLASH2}\n"),
     );
@@ -191,10 +171,10 @@ fn a_refusal_is_a_refusal_and_the_process_is_kept() {
 
 #[test]
 fn missing_command_or_program_is_a_usage_error() {
-    let o = run(&["solve", "--backend", "cmd"], "");
+    let o = run_with(&["solve", "--backend", "cmd"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cmd needs --cmd"), "{}", stderr(&o));
-    let o = run(
+    let o = run_with(
         &["solve", "-b", "cmd", "--cmd", "no-such-solver-xyz --fast"],
         "",
     );
@@ -202,7 +182,7 @@ fn missing_command_or_program_is_a_usage_error() {
     let err = stderr(&o);
     assert!(err.contains("cannot start 'no-such-solver-xyz'"), "{err}");
     assert!(err.contains("is it installed and on PATH?"), "{err}");
-    let o = run(&["optimize", "-b", "cmd", "--cmd", line_solver()], MAGIC1);
+    let o = run_with(&["optimize", "-b", "cmd", "--cmd", line_solver()], MAGIC1);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("solve, count and unique only"),
@@ -216,7 +196,7 @@ fn the_reference_solver_answers_like_dfs_on_every_shape() {
     let ls = line_solver();
     let samples = "tests/data/samples/mixed.txt";
     for task in ["solve", "unique", "count"] {
-        let o = run(
+        let o = run_with(
             &[
                 "xcheck",
                 "--task",
@@ -248,7 +228,7 @@ fn the_reference_solver_answers_like_dfs_on_every_shape() {
     ] {
         let mut args = vec!["generate", "--count", "8", "--seed", "3"];
         args.extend_from_slice(shape);
-        let puzzles = stdout(&run(&args, ""));
+        let puzzles = stdout(&run_with(&args, ""));
         let mut args = vec![
             "xcheck",
             "--task",
@@ -263,7 +243,7 @@ fn the_reference_solver_answers_like_dfs_on_every_shape() {
         if shape.contains(&"--diagonals") {
             args.push("--diagonals");
         }
-        let o = run(&args, &puzzles);
+        let o = run_with(&args, &puzzles);
         assert_eq!(
             o.status.code(),
             Some(0),
@@ -272,7 +252,7 @@ fn the_reference_solver_answers_like_dfs_on_every_shape() {
             stderr(&o)
         );
     }
-    let o = run(&["solve", "-b", "cmd", "--cmd", ls], MAGIC1);
+    let o = run_with(&["solve", "-b", "cmd", "--cmd", ls], MAGIC1);
     assert_eq!(stdout(&o).trim(), MAGIC1_SOLUTION);
 }
 
@@ -280,7 +260,7 @@ fn the_reference_solver_answers_like_dfs_on_every_shape() {
 fn xcheck_catches_a_count_the_checker_cannot_refute() {
     // Six clues short of unique: several solutions; `--wrong count` reports one fewer.
     let cmd = format!("{} --wrong count", line_solver());
-    let o = run(
+    let o = run_with(
         &[
             "xcheck",
             "--task",
@@ -304,7 +284,7 @@ fn xcheck_catches_a_count_the_checker_cannot_refute() {
 fn bench_times_a_program_beside_dfs() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");
-    let o = run(
+    let o = run_with(
         &[
             "bench",
             "--backends",
@@ -349,7 +329,7 @@ fn the_adapter_puts_a_one_line_program_behind_the_protocol() {
     )
     .unwrap();
     let cmd = format!("{} sh {}", line_solver::line_adapter(), program.display());
-    let o = run(
+    let o = run_with(
         &["solve", "-j", "1", "-b", "cmd", "--cmd", &cmd],
         &format!("{MAGIC1}\n{CLASH2}\n{TRIGGER}\n{MAGIC1}\n"),
     );
@@ -366,10 +346,10 @@ fn the_adapter_puts_a_one_line_program_behind_the_protocol() {
         stderr(&o)
     );
     // Counting and other sides are refused, not guessed.
-    let o = run(&["unique", "-b", "cmd", "--cmd", &cmd], MAGIC1);
+    let o = run_with(&["unique", "-b", "cmd", "--cmd", &cmd], MAGIC1);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("answers solve only"), "{}", stderr(&o));
-    let o = run(
+    let o = run_with(
         &["solve", "-b", "cmd", "--cmd", &cmd],
         "1...\n....\n....\n....\n",
     );
@@ -391,7 +371,7 @@ fn the_python_example_speaks_the_protocol() {
         (&["--unique", "--count", "6"][..], "unique"),
         (&["--size", "6", "--diagonals", "--count", "10"], "count"),
     ] {
-        let puzzles = stdout(&run(
+        let puzzles = stdout(&run_with(
             &[&["generate", "--seed", "2"][..], generate].concat(),
             "",
         ));
@@ -408,11 +388,11 @@ fn the_python_example_speaks_the_protocol() {
         if generate.contains(&"--diagonals") {
             args.push("--diagonals");
         }
-        let o = run(&args, &puzzles);
+        let o = run_with(&args, &puzzles);
         assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
         assert!(stdout(&o).contains("0 disagreements, 0 failures, 0 refusals"));
     }
-    let o = run(
+    let o = run_with(
         &["solve", "-b", "cmd", "--cmd", cmd],
         "3...21........3. 0000122211123333\n",
     );

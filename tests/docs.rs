@@ -2,23 +2,10 @@
 //! completions, man pages, and every `sudoku-lab` command of the README's quick tour run as
 //! written.
 
-use std::process::{Command, Output};
+mod common;
+use common::{run, stdout};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin()
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
+use std::process::Command;
 
 #[test]
 fn completions_generate_for_every_shell() {

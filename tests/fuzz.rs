@@ -3,28 +3,15 @@
 //! deliberately wrong solvers (`examples/line_solver.rs --wrong …`) are caught within seconds
 //! from a fixed seed and shrunk, and the correct one passes a fixed budget.
 
+mod common;
+use common::{run, stderr, stdout};
+
 mod line_solver;
 
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use line_solver::line_solver;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 /// The summary without its rate (cases/s differ from run to run).
 fn summary(o: &Output) -> String {

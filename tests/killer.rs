@@ -6,6 +6,9 @@
 //! keep the givens and fill every house, then keeps those whose cages hold distinct digits adding
 //! up to their sums.
 
+mod common;
+use common::run_with;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -260,20 +263,6 @@ fn the_checker_holds_cages() {
 // ---------------------------------------------------------------------------------------------
 // The command line: the line format's errors, and a generated set cross-checked.
 
-fn lab(args: &[&str], stdin: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
 const EMPTY4: &str = "................";
 
 #[test]
@@ -309,7 +298,7 @@ fn bad_killer_lines_name_line_and_column() {
     ];
     for (labels, sums, words, col) in cases {
         let input = format!("# a comment\n{EMPTY4} {labels} {sums}\n");
-        let o = lab(&["count", "--backend", "dfs"], &input);
+        let o = run_with(&["count", "--backend", "dfs"], &input);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains(words), "expected '{words}' in {err}");
@@ -323,7 +312,7 @@ fn bad_killer_lines_name_line_and_column() {
 #[test]
 fn a_cage_in_two_pieces_is_a_warning() {
     // Cage '0' holds cells 1 and 3 of the first row (apart), sum 3 = 1 + 2.
-    let o = lab(
+    let o = run_with(
         &["count", "--backend", "dfs", "--limit", "1000"],
         &format!("{EMPTY4} .0.0............ 3\n"),
     );
@@ -336,7 +325,7 @@ fn a_cage_in_two_pieces_is_a_warning() {
 
 #[test]
 fn xcheck_counts_a_generated_killer_set() {
-    let set = lab(
+    let set = run_with(
         &[
             "generate", "--killer", "--size", "6", "--count", "8", "--seed", "3",
         ],
@@ -344,7 +333,7 @@ fn xcheck_counts_a_generated_killer_set() {
     );
     assert_eq!(set.status.code(), Some(0));
     let text = String::from_utf8(set.stdout).unwrap();
-    let o = lab(
+    let o = run_with(
         &[
             "xcheck",
             "--task",
@@ -378,14 +367,14 @@ fn the_json_form_reads_like_the_line_form() {
         from_line.as_ref().unwrap().puzzle,
         from_json.as_ref().unwrap().puzzle
     );
-    let o = lab(&["count", "--limit", "1000"], json);
+    let o = run_with(&["count", "--limit", "1000"], json);
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "16");
     // A bad cage is named, at its own line and column.
     let bad = json.replace(
         r#"{"sum": 3, "cells": [[4,3]"#,
         r#"{"sum": 30, "cells": [[4,3]"#,
     );
-    let o = lab(&["count"], &bad);
+    let o = run_with(&["count"], &bad);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("<stdin>:5:48: error: cage 8: sum 30"), "{err}");

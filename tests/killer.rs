@@ -379,3 +379,37 @@ fn the_json_form_reads_like_the_line_form() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("<stdin>:5:48: error: cage 8: sum 30"), "{err}");
 }
+
+/// The same CNF through an external SAT solver (`sat-ext`, when one is installed) and, in a build
+/// with the feature, through CaDiCaL in process: counts agree with `dfs` under every cage
+/// encoding.
+#[test]
+fn external_and_cadical_sat_take_killers() {
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    let mut others: Vec<Box<dyn Backend>> = vec![];
+    let on_path = |p: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(p).is_file()))
+    };
+    for cage in CageEncoding::ALL {
+        let mut o = BackendOptions::default();
+        o.sat.cage = cage;
+        if on_path("minisat") {
+            o.sat_ext.command = Some("minisat".into());
+            others.push(backends::create(BackendKind::SatExt, &o).unwrap());
+        }
+        #[cfg(feature = "cadical")]
+        others.push(backends::create(BackendKind::Cadical, &o).unwrap());
+    }
+    if others.is_empty() {
+        eprintln!("skipped: minisat not installed and no cadical feature");
+        return;
+    }
+    for seed in 0..4 {
+        let p = killer(4, seed, 2, (2, 3));
+        let expected = count(dfs.as_ref(), &p, 100);
+        for b in &others {
+            assert_eq!(count(b.as_ref(), &p, 100), expected, "{}", b.name());
+        }
+    }
+}

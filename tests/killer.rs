@@ -413,3 +413,25 @@ fn external_and_cadical_sat_take_killers() {
         }
     }
 }
+
+/// microlp stops on a singular matrix for this Killer (line 95 of the benchmark set) with its
+/// rows in the order built; `ilp` tries other orders and proves the one solution.
+#[test]
+fn ilp_gets_past_a_singular_matrix_by_reordering_rows() {
+    let set = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/data/killer1000.txt"
+    ))
+    .unwrap();
+    let line = set.lines().nth(94).unwrap();
+    let p = sudoku_lab::format::read_puzzles(line, &Default::default())
+        .remove(0)
+        .unwrap()
+        .puzzle;
+    let ilp = backends::create(BackendKind::Ilp, &Default::default()).unwrap();
+    let limits = Limits::timeout(Duration::from_secs(60));
+    match task::run(ilp.as_ref(), &p, Task::Unique, &limits) {
+        Ok(Answer::Unique(_)) => {}
+        other => panic!("{:?}", other.map(|a| a.status())),
+    }
+}

@@ -31,6 +31,7 @@ use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, W
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::generate::GenRng;
 use crate::ilp_model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{Grid, Puzzle, Weights};
 
@@ -139,13 +140,38 @@ impl Ilp {
     }
 
     /// Solves `model` plus the no-good `cuts` (each a list of variables of which not all may be
-    /// 1), with the objective when `objective` is set.
+    /// 1), with the objective when `objective` is set. microlp's simplex sometimes stops on a
+    /// "singular matrix" that another order of the same rows avoids: such a run is tried again
+    /// with the rows reversed, then shuffled (fixed seeds), [`SINGULAR_RETRIES`] times at most.
     fn run(
         &self,
         model: &IlpModel,
         cuts: &[Vec<u32>],
         objective: bool,
         limits: &Limits,
+    ) -> Result<Outcome, BackendError> {
+        let mut order = 0;
+        loop {
+            match self.run_ordered(model, cuts, objective, limits, order) {
+                Err(BackendError::Failed(why))
+                    if why.contains("Singular matrix") && order < SINGULAR_RETRIES =>
+                {
+                    order += 1
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// [`Ilp::run`] with the rows in order `order`: as built (0), reversed (1), or
+    /// shuffled from seed `order`.
+    fn run_ordered(
+        &self,
+        model: &IlpModel,
+        cuts: &[Vec<u32>],
+        objective: bool,
+        limits: &Limits,
+        order: u64,
     ) -> Result<Outcome, BackendError> {
         if limits.expired() {
             return Err(BackendError::TimedOut);
@@ -185,12 +211,17 @@ impl Ilp {
             }
         };
         let free = model.free_cells() as f64;
-        let constraints: Vec<Constraint> = model
+        let mut constraints: Vec<Constraint> = model
             .rows()
             .iter()
             .map(row)
             .chain(cuts.iter().map(|c| sum(c).leq(free - 1.0)))
             .collect();
+        match order {
+            0 => {}
+            1 => constraints.reverse(),
+            seed => GenRng::seed(seed).shuffle(&mut constraints),
+        }
         let problem = pv.maximise(goal);
         let seconds = limits.remaining().map(|d| d.as_secs_f64());
         let result = match self.solver {
@@ -250,6 +281,10 @@ impl Ilp {
         })
     }
 }
+
+/// How many times a run that microlp stops on a singular matrix is tried again with its rows in
+/// another order (see [`Ilp::run`]).
+const SINGULAR_RETRIES: u64 = 4;
 
 /// Runs `job` on a worker thread and waits for it until the deadline plus [`GRACE`]. microlp checks
 /// its time limit only between simplex phases and can overrun it by a good fraction of a second;

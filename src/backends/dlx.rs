@@ -423,6 +423,13 @@ fn cage_placements(
             }
         }
         let sets = cage.combinations(n, most).ok_or_else(|| too_many(k + 1))?;
+        if open.is_empty() {
+            // A full cage: its digits must be one of the sets.
+            if !sets.contains(&held) {
+                return Ok(None);
+            }
+            continue;
+        }
         let before = out.len();
         let mut place = vec![];
         for set in sets.into_iter().filter(|&set| set & held == held) {
@@ -431,14 +438,7 @@ fn cage_placements(
                 return Err(too_many(k + 1));
             }
         }
-        if out.len() == before && !open.is_empty() {
-            return Ok(None);
-        }
-        if open.is_empty()
-            && !cage
-                .combinations(n, 1 << 20)
-                .is_some_and(|s| s.contains(&held))
-        {
+        if out.len() == before {
             return Ok(None);
         }
     }
@@ -455,9 +455,7 @@ fn lay(
     out: &mut Vec<Placement>,
 ) {
     let Some((&cell, rest)) = cells.split_first() else {
-        if !place.is_empty() {
-            out.push(place.clone());
-        }
+        out.push(place.clone());
         return;
     };
     for d in cands.digits(cell as usize) {

@@ -634,23 +634,25 @@ fn optimize_linear<E: Engine>(
     }
 }
 
-/// How long the core-guided search runs on the reduced costs before it starts over on the
-/// plain losses (see [`optimize_core`]).
-const REDUCED_BUDGET: std::time::Duration = std::time::Duration::from_millis(150);
+/// How long the core-guided search runs on the duals of [`dual::Duals::Ascent`] before it starts
+/// over on those of the linear programme (see [`optimize_core`]).
+const ASCENT_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// Core-guided search ([`maxsat::minimize`]). Each free cell `c` loses `θ(c, d) = best(c) − w(c)·d`
 /// when it holds `d`, `best(c)` its best candidate's `w(c)·d'` (never negative, whatever the sign
 /// of the weight); the score is the sum of the best values (and the givens' scores) minus the
-/// loss. Two formulations of that loss, one after the other on the same solver:
+/// loss. The loss is rewritten by reduced costs ([`dual::reduce`]): it is `offset + Σ rc(c, d)`
+/// in every solution, `offset` a bound from the house duals, and the soft literal `¬x(c, d)`
+/// weighs `rc(c, d)`, so the cores only have to prove what lies above the offset. Two stages on
+/// the same solver:
 ///
-/// 1. *Reduced costs* ([`dual::reduce`]): the loss is `offset + Σ rc(c, d)` in every solution,
-///    `offset` a bound from the house duals; the soft literal `¬x(c, d)` weighs `rc(c, d)`, so
-///    the cores only have to prove what lies above the offset. On the random-weights set the
-///    offset is most often the optimum itself.
-/// 2. If that has not ended within [`REDUCED_BUDGET`] (it stalls where the duals stop far below
-///    the optimum, as on the empty pyramid), the search starts over with `¬x(c, d)` weighing
-///    `θ(c, d)`. The clauses the first search left (totalizers, hardened literals, refuted
-///    literals) keep every optimal solution, so the second search proves the same optimum.
+/// 1. Duals from coordinate ascent (microseconds). On most weighted puzzles the offset is then
+///    the optimum itself or close to it, and the search ends within [`ASCENT_BUDGET`].
+/// 2. Otherwise (the ascent stalled far below the optimum, as on the empty pyramid) the search
+///    starts over on the duals of the linear programme (milliseconds to tens of milliseconds on
+///    9×9), whose offset is the relaxation's bound. The clauses the first stage left
+///    (totalizers, hardened literals, refuted literals) keep every optimal solution, so the
+///    second stage proves the same optimum.
 fn optimize_core<E: Engine>(
     puzzle: &Puzzle,
     s: &mut Session<E>,
@@ -661,48 +663,43 @@ fn optimize_core<E: Engine>(
     let weights = puzzle.weights().map(|w| w.as_slice()).unwrap_or(&[]);
     let score_of = |g: &Grid| puzzle.weights().map_or(0, |w| w.score(g));
     let decoder = s.decoder.clone();
-    let theta = |c: usize, d: u16| {
+    let best_of = |c: usize| {
         let w = weights[c];
-        let best = decoder
+        decoder
             .candidates(c)
             .iter()
             .map(|&(_, d)| w * d as i64)
             .max()
-            .unwrap_or(0);
-        (best - w * d as i64) as u64
+            .unwrap_or(0)
     };
-    let mut plain = Vec::new();
-    let mut bound: i64 = 0;
+    let theta = |c: usize, d: u16| (best_of(c) - weights[c] * d as i64) as u64;
     let mut free = vec![false; weights.len()];
     for &c in decoder.free_cells() {
-        let c = c as usize;
-        free[c] = true;
-        let cands = decoder.candidates(c);
-        bound += cands
-            .iter()
-            .map(|&(_, d)| weights[c] * d as i64)
-            .max()
-            .unwrap_or(0);
-        plain.extend(cands.iter().map(|&(v, d)| (!v.pos_lit(), theta(c, d))));
+        free[c as usize] = true;
     }
-    bound += (0..weights.len())
-        .filter(|&c| !free[c])
-        .map(|c| weights[c] * decoder.fixed()[c] as i64)
-        .sum::<i64>();
+    let bound: i64 = (0..weights.len())
+        .map(|c| match free[c] {
+            true => best_of(c),
+            false => weights[c] * decoder.fixed()[c] as i64,
+        })
+        .sum();
     improved(score_of(&first), &first, bound);
-    let reduced = dual::reduce(puzzle, &decoder, theta);
-    let offset = reduced.offset as i64;
-    if std::env::var_os(maxsat::TRACE_ENV).is_some_and(|v| v != "0") {
-        eprintln!("maxsat: score bound {bound}, reduced-cost offset {offset}");
-    }
-    let rc: Vec<(Lit, u64)> = reduced
-        .costs
-        .iter()
-        .map(|&(v, rc)| (!v.pos_lit(), rc))
-        .collect();
+    let trace = std::env::var_os(maxsat::TRACE_ENV).is_some_and(|v| v != "0");
     let start = std::time::Instant::now();
-    // (soft literals, offset, budgeted)
-    for (soft, offset, budgeted) in [(&rc, offset, true), (&plain, 0, false)] {
+    for (duals, budget) in [
+        (dual::Duals::Ascent, Some(ASCENT_BUDGET)),
+        (dual::Duals::Lp, None),
+    ] {
+        let reduced = dual::reduce(puzzle, &decoder, theta, duals);
+        let offset = reduced.offset as i64;
+        if trace {
+            eprintln!("maxsat: score bound {bound}, {duals:?} offset {offset}");
+        }
+        let soft: Vec<(Lit, u64)> = reduced
+            .costs
+            .iter()
+            .map(|&(v, rc)| (!v.pos_lit(), rc))
+            .collect();
         let decode = |values: &[bool]| decoder.decode(|v: Var| values[v.idx()]);
         // A solution's loss above the offset; below it would be a wrong offset.
         let below = std::cell::Cell::new(false);
@@ -715,9 +712,9 @@ fn optimize_core<E: Engine>(
             let g = decode(values);
             improved(score_of(&g), &g, bound - offset - lb as i64);
         };
-        let out_of_budget = || budgeted && start.elapsed() >= REDUCED_BUDGET;
+        let out_of_budget = || budget.is_some_and(|b| start.elapsed() >= b);
         let stop = || cancel.load(Ordering::Relaxed) || out_of_budget();
-        let result = maxsat::minimize(s, soft, &mut cost, &mut progress, &stop);
+        let result = maxsat::minimize(s, &soft, &mut cost, &mut progress, &stop);
         if below.get() {
             return Err(failed(
                 "a solution lost less than the reduced-cost offset (internal error)",

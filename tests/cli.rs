@@ -499,3 +499,40 @@ fn jobs_keep_the_order_the_messages_and_the_exit_code_of_one_job() {
     }
     assert_usage_error(&run_with(&["solve", "--jobs", "0"], MAGIC1), "--jobs");
 }
+
+/// `bench --task optimize`: an optimum the deadline stopped before its proof counts as a
+/// time-out (exit code 3), not as an answer. The linear SAT search does not prove the empty
+/// pyramid within minutes; the core-guided one does in well under a second.
+#[test]
+fn bench_counts_an_unproved_optimum_as_a_time_out() {
+    let summary = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some("sat"))
+            .unwrap()
+            .split_whitespace()
+            .skip(3)
+            .take(4)
+            .map(String::from)
+            .collect()
+    };
+    let empty = data("empty9.txt");
+    let args = [
+        "bench",
+        "--task",
+        "optimize",
+        "--backends",
+        "sat",
+        "--timeout",
+    ];
+    let o = run_with(
+        &[&args[..], &["0.3", "--sat-opt", "linear", &empty]].concat(),
+        "",
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    // puzzles, answered, timeout, refused
+    assert_eq!(summary(&o), ["1", "0", "1", "0"], "{}", stdout(&o));
+    let o = run_with(&[&args[..], &["60", &empty]].concat(), "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(summary(&o), ["1", "1", "0", "0"], "{}", stdout(&o));
+}

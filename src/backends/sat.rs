@@ -233,10 +233,6 @@ impl Sat {
 
 /// An incremental SAT solver the backend drives.
 trait Engine: ClauseSink {
-    /// Satisfiable?
-    fn solve(&mut self) -> Result<bool, BackendError> {
-        self.solve_assuming(&[])
-    }
     /// Satisfiable with every literal of `assumptions` true?
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError>;
     /// After an unsatisfiable [`Engine::solve_assuming`]: assumptions that cannot all hold.
@@ -457,7 +453,12 @@ impl<E: Engine> Session<E> {
 
     /// The next solution, or `None` once the formula is unsatisfiable.
     fn next(&mut self) -> Result<Option<Grid>, BackendError> {
-        if !self.sink.solve()? {
+        self.next_assuming(&[])
+    }
+
+    /// The next solution with every literal of `assumptions` true.
+    fn next_assuming(&mut self, assumptions: &[Lit]) -> Result<Option<Grid>, BackendError> {
+        if !self.sink.solve_assuming(assumptions)? {
             self.unsat = true;
             return Ok(None);
         }
@@ -607,7 +608,7 @@ fn optimize<E: Engine>(
 }
 
 /// Solution-improving search: demand a strictly smaller loss after each solution, until
-/// unsatisfiable.
+/// unsatisfiable. Each bound is assumed for its calls only (see [`Objective::bound_loss`]).
 fn optimize_linear<E: Engine>(
     puzzle: &Puzzle,
     s: &mut Session<E>,
@@ -623,11 +624,11 @@ fn optimize_linear<E: Engine>(
             return Err(BackendError::TimedOut);
         }
         let loss = obj.loss(puzzle, &best);
-        if !obj.require_loss_at_most(loss - 1, s) {
+        let Some(bound) = obj.bound_loss(loss - 1, s) else {
             // Loss 0 is the bound itself: optimal without a further call.
             return Ok(best);
-        }
-        match s.next()? {
+        };
+        match s.next_assuming(&bound)? {
             Some(g) => best = g,
             None => return Ok(best),
         }
@@ -803,7 +804,11 @@ fn execute(
     match run.engine {
         EngineKind::Varisat => {
             let mut solver = varisat::Solver::new();
-            if run.deadline.is_some() && run.puzzle.size() >= STOP_WRITER_MIN_SIZE {
+            // An optimisation can make long calls at any size (the linear search's bound
+            // clauses grow large), so it always gets the writer.
+            let long =
+                run.puzzle.size() >= STOP_WRITER_MIN_SIZE || matches!(run.job, Job::Optimize);
+            if run.deadline.is_some() && long {
                 let stop = StopWriter {
                     deadline: run.deadline,
                     cancel: cancel.clone(),

@@ -24,7 +24,7 @@ use crate::model::{Grid, Puzzle};
 use crate::sat::encode::{self, Decoder, EncodeOptions, Numbering};
 use crate::sat::external::{ExternalError, SatAnswer, SolverCommand};
 use crate::sat::objective::Objective;
-use crate::sat::{ClauseSink, Cnf};
+use crate::sat::{ClauseSink, Cnf, Lit};
 
 /// Options of the `sat-ext` backend (`--sat-cmd`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,6 +110,12 @@ impl<'a> Session<'a> {
 
     /// Runs the solver on the current formula: the next solution, or `None` when there is none.
     fn next(&mut self) -> Result<Option<Grid>, BackendError> {
+        self.next_assuming(&[])
+    }
+
+    /// [`Session::next`] with every literal of `assumptions` true: they go into this call's file
+    /// as unit clauses, and not into the formula.
+    fn next_assuming(&mut self, assumptions: &[Lit]) -> Result<Option<Grid>, BackendError> {
         if self.limits.expired() {
             return Err(BackendError::TimedOut);
         }
@@ -120,10 +126,25 @@ impl<'a> Session<'a> {
                 "plus {added} clauses added by sat-ext (blocking clauses / objective bound)"
             ));
         }
+        let with_units;
+        let cnf = if assumptions.is_empty() {
+            &self.cnf
+        } else {
+            comments.push(format!(
+                "plus {} unit clauses: the objective bound",
+                assumptions.len()
+            ));
+            let mut cnf = self.cnf.clone();
+            for &l in assumptions {
+                cnf.add_clause(&[l]);
+            }
+            with_units = cnf;
+            &with_units
+        };
         let answer = self
             .ext
             .solver
-            .solve(&self.cnf, &comments, self.dir.path(), self.limits.deadline)
+            .solve(cnf, &comments, self.dir.path(), self.limits.deadline)
             .map_err(backend_error)?;
         let SatAnswer::Sat(values) = answer else {
             return Ok(None);
@@ -190,10 +211,10 @@ impl Backend for SatExt {
         loop {
             let loss = obj.loss(puzzle, &best);
             // Loss 0 is the bound itself: optimal without a further call.
-            if !obj.require_loss_at_most(loss - 1, &mut s.cnf) {
+            let Some(bound) = obj.bound_loss(loss - 1, &mut s.cnf) else {
                 break;
-            }
-            match s.next() {
+            };
+            match s.next_assuming(&bound) {
                 Ok(Some(g)) if obj.loss(puzzle, &g) < loss => best = g,
                 Ok(Some(g)) => {
                     return Err(s.failed(format!(

@@ -14,7 +14,7 @@ use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
 use sudoku_lab::shard::Shard;
-use sudoku_lab::task::{self, Task};
+use sudoku_lab::task::{self, Answer, Task};
 
 use super::batch::{self, Item, Tally, WeightsSpec};
 
@@ -81,6 +81,11 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                 let result = task::run(b.as_ref(), &item.puzzle, config.task, &limits);
                 let time = start.elapsed();
                 let outcome = match &result {
+                    // An optimum the deadline stopped before its proof is a time-out.
+                    Ok(Answer::Optimum { proved: false, .. }) => {
+                        tally.timed_out = true;
+                        Outcome::TimedOut
+                    }
                     // With a known answer, `agreed` counts the answers that match it.
                     Ok(answer) => match item.wrong_answer(b.name(), answer) {
                         None if item.expected.is_some() => Outcome::Agreed,

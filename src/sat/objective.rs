@@ -5,23 +5,27 @@
 //! `w − m` matters (on the 9×9 pyramid the border ring, weight 6, drops out). Writing `dmax(c)` for
 //! the largest candidate of cell `c`, the score is `offset − loss` with
 //! `loss = Σ (w(c) − m)·(dmax(c) − d)·x(c, d) ≥ 0`, so "score ≥ K" is the upper bound
-//! `loss ≤ offset − K`, encoded by rustsat's generalized totalizer (Joshi, Martins, Manquinho,
-//! *Generalized Totalizer Encoding for Pseudo-Boolean Constraints*, CP 2015) and extended lazily
-//! as the bound tightens.
+//! `loss ≤ offset − K`, encoded by rustsat's dynamic polynomial watchdog (DPW: Paxian, Reimer,
+//! Becker, *Dynamic Polynomial Watchdog Encoding for Solving Weighted MaxSAT*, SAT 2018) and
+//! extended lazily as the bound tightens. DPW's size grows with the number of terms and the bits
+//! of the weights, not with the number of distinct sums (a generalized totalizer grows with
+//! those: past 20 GB on 9×9 puzzles with random weights in [−20, 50]). Its bounds are enforced
+//! through *tares* that differ from one bound to the next, so a search assumes each bound for its
+//! calls ([`Objective::bound_loss`]) rather than adding it for good.
 
-use rustsat::encodings::pb::{BoundUpper, BoundUpperIncremental, GeneralizedTotalizer};
+use rustsat::encodings::pb::{BoundUpper, BoundUpperIncremental, DynamicPolyWatchdog};
 
 use super::encode::Decoder;
 use super::{with_rustsat, ClauseSink, Lit};
 use crate::model::{Grid, Puzzle, Weights};
 
-/// `score = offset − loss`, the loss as weighted literals, and the totalizer over the loss (built
+/// `score = offset − loss`, the loss as weighted literals, and the watchdog over the loss (built
 /// on the first bound).
 pub struct Objective {
     offset: i64,
     /// `(x(c, d), (w(c) − m)·(dmax(c) − d))` for every positive loss weight.
     terms: Vec<(Lit, usize)>,
-    gte: Option<GeneralizedTotalizer>,
+    dpw: Option<DynamicPolyWatchdog>,
     weight_sum: i64,
 }
 
@@ -30,7 +34,7 @@ pub struct Objective {
 pub enum ObjectiveError {
     #[error("optimize needs weights on the puzzle")]
     NoWeights,
-    #[error("the loss weights sum to {0}, too large for the totalizer")]
+    #[error("the loss weights sum to {0}, too large for the encoding")]
     TooLarge(i128),
 }
 
@@ -80,7 +84,7 @@ impl Objective {
         Ok(Objective {
             offset: given_score + m * s + max_part as i64,
             terms: lits,
-            gte: None,
+            dpw: None,
             weight_sum: weight_sum as i64,
         })
     }
@@ -102,29 +106,38 @@ impl Objective {
         self.offset
     }
 
-    /// Adds clauses so that every remaining solution has `loss ≤ ub`. Returns `false` when that
-    /// is impossible outright (`ub < 0`); nothing is added then.
-    pub fn require_loss_at_most(&mut self, ub: i64, sink: &mut impl ClauseSink) -> bool {
+    /// Encodes `loss ≤ ub` and returns the literals that enforce it, or `None` when that is
+    /// impossible outright (`ub < 0`; nothing is added then). The literals include the
+    /// watchdog's *tares*, which differ from one bound to the next: assume them for the calls
+    /// under this bound only, or add them as unit clauses when no other bound follows.
+    pub fn bound_loss(&mut self, ub: i64, sink: &mut impl ClauseSink) -> Option<Vec<Lit>> {
         if ub < 0 {
-            return false;
+            return None;
         }
         if ub >= self.weight_sum {
-            return true;
+            return Some(Vec::new());
         }
         let ub = ub as usize;
         let terms = &self.terms;
-        let gte = self
-            .gte
+        let dpw = self
+            .dpw
             .get_or_insert_with(|| terms.iter().copied().collect());
-        with_rustsat(sink, |col, vars| {
-            // Our collectors never run out of memory.
-            let _ = gte.encode_ub_change(ub..=ub, col, vars);
-        });
-        // Encoded just above, so enforcing cannot fail.
-        if let Ok(units) = gte.enforce_ub(ub) {
-            for u in units {
-                sink.add_clause(&[u]);
-            }
+        // Our collectors never run out of memory, and a bound encoded just before can be
+        // enforced.
+        Some(with_rustsat(sink, |col, vars| {
+            let _ = dpw.encode_ub_change(ub..=ub, col, vars);
+            dpw.enforce_ub(ub).unwrap_or_default()
+        }))
+    }
+
+    /// [`Objective::bound_loss`] as unit clauses, for a formula that gets no other bound.
+    /// Returns `false` when the bound is impossible outright (nothing is added then).
+    pub fn require_loss_at_most(&mut self, ub: i64, sink: &mut impl ClauseSink) -> bool {
+        let Some(units) = self.bound_loss(ub, sink) else {
+            return false;
+        };
+        for u in units {
+            sink.add_clause(&[u]);
         }
         true
     }

@@ -11,10 +11,11 @@
 //! * Deadlines: varisat has no interrupt, so with a deadline the work runs on a worker thread and
 //!   the caller waits with `recv_timeout`. At the deadline the caller returns
 //!   [`BackendError::TimedOut`] (or, for `optimize`, the best grid found so far, not proved) and
-//!   abandons the thread. From 25×25 up the thread stops within milliseconds: its solver writes a
-//!   discarded proof to a [`StopWriter`] that fails once the deadline passes, which ends the
-//!   solve (below that size the proof's cost outweighs it, and runs are short anyway). Without a
-//!   deadline everything runs on the calling thread.
+//!   abandons the thread. From 25×25 up, and for `optimize` at any size, the thread stops within
+//!   milliseconds: its solver writes a discarded proof to a [`StopWriter`] that fails once the
+//!   deadline passes, which ends the solve (below that size the proof's cost outweighs it for
+//!   solving and counting, whose runs are short anyway). Without a deadline everything runs on
+//!   the calling thread.
 //! * `cadical` (feature): the same driver over CaDiCaL, which a terminator stops at the deadline.
 //!   [`CadicalConfig::Race`] (what `auto` picks from 25×25 up) runs one worker per preset on a
 //!   shared cancel flag: the first answer wins and stops the others; an error is reported only
@@ -68,7 +69,7 @@ pub enum SatOptimizer {
     /// cores until a solution meets it.
     #[default]
     Core,
-    /// Solution-improving linear search: after each solution, a generalized-totalizer bound
+    /// Solution-improving linear search: after each solution, a pseudo-Boolean bound (assumed)
     /// demands a strictly better one, until unsatisfiable.
     Linear,
 }

@@ -1239,6 +1239,16 @@ impl Dfs {
         let cages = Cages::new(puzzle).map_err(BackendError::Unsupported)?;
         Ok(run(&t, puzzle.givens(), cages.as_ref(), job, limits))
     }
+
+    /// The search nodes that counting `puzzle`'s solutions up to `limit` visits (each node is one
+    /// propagation to a fixpoint; 1 when the root settles everything), with no deadline. For
+    /// measuring the search itself, as `examples/dfs_speed.rs` does.
+    pub fn count_nodes(&self, puzzle: &Puzzle, limit: u64) -> Result<u64, BackendError> {
+        let job = Job::Count {
+            limit: limit.max(1),
+        };
+        Ok(self.search(puzzle, job, &Limits::none())?.nodes)
+    }
 }
 
 impl Backend for Dfs {

@@ -210,6 +210,19 @@ mod tests {
     use crate::sat::Cnf;
     use std::sync::Arc;
 
+    /// The empty 9×9 grid with `weights`, and the decoder of its encoding.
+    fn empty_9x9(weights: Weights) -> (Puzzle, Decoder) {
+        let shape = Arc::new(Shape::standard(9, false).unwrap());
+        let puzzle = Puzzle::new(shape, vec![0; 81])
+            .unwrap()
+            .with_weights(Arc::new(weights))
+            .unwrap();
+        let mut cnf = Cnf::new();
+        let options = EncodeOptions::default();
+        let enc = encode(&puzzle, &options, Numbering::Compact, &mut cnf);
+        (puzzle, enc.decoder)
+    }
+
     /// `loss = offset + Σ rc` holds for every solution, and no `rc` is negative: checked
     /// for both kinds of duals on solutions of an empty 9×9 grid (a base grid under digit
     /// relabellings and a transposition), with weights of both signs.
@@ -222,19 +235,8 @@ mod tests {
             })
             .collect();
         let w: Vec<i64> = (0..81).map(|i| (i * 37 % 71) as i64 - 20).collect();
-        let shape = Arc::new(Shape::standard(9, false).unwrap());
-        let puzzle = Puzzle::new(shape, vec![0; 81])
-            .unwrap()
-            .with_weights(Arc::new(Weights::new(9, w.clone()).unwrap()))
-            .unwrap();
-        let mut cnf = Cnf::new();
-        let enc = encode(
-            &puzzle,
-            &EncodeOptions::default(),
-            Numbering::Compact,
-            &mut cnf,
-        );
-        let d = &enc.decoder;
+        let (puzzle, decoder) = empty_9x9(Weights::new(9, w.clone()).unwrap());
+        let d = &decoder;
         let theta = |c: usize, digit: u16| {
             let best = if w[c] >= 0 { 9 * w[c] } else { w[c] };
             (best - w[c] * i64::from(digit)) as u64
@@ -277,24 +279,13 @@ mod tests {
     /// ascent alone stops far below.
     #[test]
     fn lp_duals_reach_the_empty_pyramid_optimum() {
-        let shape = Arc::new(Shape::standard(9, false).unwrap());
         let weights = Weights::pyramid(9);
         let w = weights.as_slice().to_vec();
-        let puzzle = Puzzle::new(shape, vec![0; 81])
-            .unwrap()
-            .with_weights(Arc::new(weights))
-            .unwrap();
-        let mut cnf = Cnf::new();
-        let enc = encode(
-            &puzzle,
-            &EncodeOptions::default(),
-            Numbering::Compact,
-            &mut cnf,
-        );
+        let (puzzle, decoder) = empty_9x9(weights);
         let theta = |c: usize, digit: u16| (w[c] * (9 - i64::from(digit))) as u64;
-        let lp = reduce(&puzzle, &enc.decoder, theta, Duals::Lp);
+        let lp = reduce(&puzzle, &decoder, theta, Duals::Lp);
         assert!((2223..=2224).contains(&lp.offset), "{}", lp.offset);
-        let ascent = reduce(&puzzle, &enc.decoder, theta, Duals::Ascent);
+        let ascent = reduce(&puzzle, &decoder, theta, Duals::Ascent);
         assert!(ascent.offset < 2200, "{}", ascent.offset);
     }
 }

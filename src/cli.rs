@@ -163,18 +163,8 @@ enum Command {
         /// Comma-separated backends to compare (at least one; the checker judges each answer).
         #[arg(long, value_delimiter = ',', required = true)]
         backends: Vec<String>,
-        /// Side of the grid, with its standard boxes (default 9).
-        #[arg(long, conflicts_with = "boxes")]
-        size: Option<usize>,
-        /// Box shape rows×columns, e.g. `2x3`.
-        #[arg(long, value_name = "RxC")]
-        boxes: Option<String>,
-        /// Random jigsaw regions (new ones for every case).
-        #[arg(long, conflicts_with = "boxes")]
-        jigsaw: bool,
-        /// Both main diagonals are houses too (X-Sudoku).
-        #[arg(long)]
-        diagonals: bool,
+        #[command(flatten)]
+        shape: ShapeArgs,
         /// The task every backend answers.
         #[arg(long, value_enum, default_value_t = TaskArg::Unique)]
         task: TaskArg,
@@ -230,18 +220,8 @@ enum Command {
     /// A random full grid by randomised search, then givens removed at random (or, with
     /// `--unique`, only while the solution stays unique). The same seed gives the same output.
     Generate {
-        /// Side of the grid, with its standard boxes (default 9).
-        #[arg(long, conflicts_with = "boxes")]
-        size: Option<usize>,
-        /// Box shape rows×columns, e.g. `2x3` (line format can only carry the standard shape of a side).
-        #[arg(long, value_name = "RxC")]
-        boxes: Option<String>,
-        /// Random jigsaw regions (n connected regions of n cells) instead of boxes.
-        #[arg(long, conflicts_with = "boxes")]
-        jigsaw: bool,
-        /// Both main diagonals are houses too (X-Sudoku).
-        #[arg(long)]
-        diagonals: bool,
+        #[command(flatten)]
+        shape: ShapeArgs,
         /// Givens to keep (default about 0.4·n², or as few as uniqueness allows with `--unique`).
         #[arg(long, value_name = "K")]
         givens: Option<usize>,
@@ -411,6 +391,38 @@ struct BackendArgs {
     backend: String,
     #[command(flatten)]
     engine: EngineArgs,
+}
+
+/// The shape of the puzzles `generate` and `fuzz` make.
+#[derive(Args, Debug)]
+struct ShapeArgs {
+    /// Side of the grid, with its standard boxes (default 9).
+    #[arg(long, conflicts_with = "boxes")]
+    size: Option<usize>,
+    /// Box shape rows×columns, e.g. `2x3` (`generate`: only the standard shape of a side, the one
+    /// line format carries).
+    #[arg(long, value_name = "RxC")]
+    boxes: Option<String>,
+    /// Random jigsaw regions (n connected regions of n cells) instead of boxes; `fuzz` draws new
+    /// ones for every case.
+    #[arg(long, conflicts_with = "boxes")]
+    jigsaw: bool,
+    /// Both main diagonals are houses too (X-Sudoku).
+    #[arg(long)]
+    diagonals: bool,
+}
+
+impl ShapeArgs {
+    /// The side, and the box shape when `--boxes` gave one.
+    fn side_and_boxes(&self) -> Result<(usize, Option<(usize, usize)>), UsageError> {
+        match &self.boxes {
+            Some(b) => {
+                let (r, c) = boxes_arg(b)?;
+                Ok((r * c, Some((r, c))))
+            }
+            None => Ok((self.size.unwrap_or(9), None)),
+        }
+    }
 }
 
 /// Options every backend may read, and the time limit.
@@ -757,10 +769,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             return Ok(bench::run(&engine.create_all(&backends)?, &config, &files));
         }
         Command::Generate {
-            size,
-            boxes,
-            jigsaw,
-            diagonals,
+            shape,
             givens,
             unique,
             with_answer,
@@ -772,20 +781,16 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             cage_sizes,
             shard,
         } => {
-            let mut opts = GenerateOptions::new(size.unwrap_or(9));
-            if let Some(b) = boxes {
-                let (r, c) = boxes_arg(&b)?;
-                let n: usize = r * c;
-                if Shape::default_boxes(n) != Some((r, c)) {
-                    return Err(UsageError(format!(
-                        "line format carries only the standard box shape of side {n}; {r}x{c} is not it"
-                    )));
-                }
-                opts = GenerateOptions {
-                    boxes: Some((r, c)),
-                    ..GenerateOptions::new(n)
-                };
+            let (n, boxes) = shape.side_and_boxes()?;
+            if let Some((r, c)) = boxes.filter(|&b| Shape::default_boxes(n) != Some(b)) {
+                return Err(UsageError(format!(
+                    "line format carries only the standard box shape of side {n}; {r}x{c} is not it"
+                )));
             }
+            let mut opts = GenerateOptions {
+                boxes,
+                ..GenerateOptions::new(n)
+            };
             if opts.size > format::MAX_LINE_SIDE {
                 return Err(UsageError(format!(
                     "side {} cannot be written in line format (at most {})",
@@ -794,8 +799,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 )));
             }
             let seed = seed.unwrap_or_else(clock_seed);
-            opts.jigsaw = jigsaw;
-            opts.diagonals = diagonals;
+            opts.jigsaw = shape.jigsaw;
+            opts.diagonals = shape.diagonals;
             opts.givens = givens;
             opts.unique = unique;
             opts.seed = seed;
@@ -840,10 +845,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         }
         Command::Fuzz {
             backends,
-            size,
-            boxes,
-            jigsaw,
-            diagonals,
+            shape,
             task,
             limit,
             weights,
@@ -857,17 +859,14 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             engine,
             shard,
         } => {
-            let mut options = sudoku_lab::fuzz::FuzzOptions::new(size.unwrap_or(9));
-            if let Some(b) = boxes {
-                let (r, c) = boxes_arg(&b)?;
-                options = sudoku_lab::fuzz::FuzzOptions {
-                    boxes: Some((r, c)),
-                    ..sudoku_lab::fuzz::FuzzOptions::new(r * c)
-                };
-            }
+            let (n, boxes) = shape.side_and_boxes()?;
+            let mut options = sudoku_lab::fuzz::FuzzOptions {
+                boxes,
+                ..sudoku_lab::fuzz::FuzzOptions::new(n)
+            };
             let task = task.with_limit(limit);
-            options.jigsaw = jigsaw;
-            options.diagonals = diagonals;
+            options.jigsaw = shape.jigsaw;
+            options.diagonals = shape.diagonals;
             options.task = task;
             options.timeout = engine.timeout()?;
             options.weights = match weights.as_str() {
@@ -899,7 +898,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             if let Task::Count { limit } = task {
                 replay.push_str(&format!(" --limit {limit}"));
             }
-            if diagonals {
+            if shape.diagonals {
                 replay.push_str(" --diagonals");
             }
             if task == Task::Optimize && weights != "random" {

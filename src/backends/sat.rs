@@ -577,6 +577,7 @@ fn optimize<E: Engine>(
     engine: E,
     improved: Improved<'_>,
     cancel: &AtomicBool,
+    deadline: Option<std::time::Instant>,
 ) -> Result<Optimum, BackendError> {
     if puzzle.weights().is_none() {
         return Err(BackendError::Unsupported("optimize needs weights".into()));
@@ -593,7 +594,7 @@ fn optimize<E: Engine>(
         Objective::new(puzzle, &s.decoder).map_err(|e| BackendError::Unsupported(e.to_string()))?;
     let best = match opts.optimizer {
         SatOptimizer::Linear => optimize_linear(puzzle, &mut s, &mut obj, first, improved, cancel)?,
-        SatOptimizer::Core => optimize_core(puzzle, &mut s, first, improved, cancel)?,
+        SatOptimizer::Core => optimize_core(puzzle, &mut s, first, improved, cancel, deadline)?,
     };
     if let (Some(path), Some(mut cnf)) = (&opts.proof, base) {
         // No grid loses less than the optimum: the formula with "loss < optimum's" is refuted.
@@ -652,7 +653,8 @@ const ASCENT_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
 ///    the optimum itself or close to it, and the search ends within [`ASCENT_BUDGET`].
 /// 2. Otherwise (the ascent stalled far below the optimum, as on the empty pyramid) the search
 ///    starts over on the duals of the linear programme (milliseconds to tens of milliseconds on
-///    9×9), whose offset is the relaxation's bound. The clauses the first stage left
+///    9×9, seconds on 25×25; microlp stops at the run's deadline), whose offset is the
+///    relaxation's bound. The clauses the first stage left
 ///    (totalizers, hardened literals, refuted literals) keep every optimal solution, so the
 ///    second stage proves the same optimum.
 fn optimize_core<E: Engine>(
@@ -661,6 +663,7 @@ fn optimize_core<E: Engine>(
     first: Grid,
     improved: Improved<'_>,
     cancel: &AtomicBool,
+    deadline: Option<std::time::Instant>,
 ) -> Result<Grid, BackendError> {
     let weights = puzzle.weights().map(|w| w.as_slice()).unwrap_or(&[]);
     let score_of = |g: &Grid| puzzle.weights().map_or(0, |w| w.score(g));
@@ -690,12 +693,15 @@ fn optimize_core<E: Engine>(
     let start = std::time::Instant::now();
     for (duals, budget) in [
         (dual::Duals::Ascent, Some(ASCENT_BUDGET)),
-        (dual::Duals::Lp, None),
+        (dual::Duals::Lp { deadline }, None),
     ] {
+        let t = std::time::Instant::now();
         let reduced = dual::reduce(puzzle, &decoder, theta, duals);
         let offset = reduced.offset as i64;
         if trace {
-            eprintln!("maxsat: score bound {bound}, {duals:?} offset {offset}");
+            let (t, kind) = (t.elapsed(), format!("{duals:?}"));
+            let kind = kind.split(' ').next().unwrap_or_default();
+            eprintln!("maxsat: score bound {bound}, {kind} offset {offset} ({t:.1?})");
         }
         let soft: Vec<(Lit, u64)> = reduced
             .costs
@@ -837,7 +843,9 @@ fn execute_with<E: Engine>(
     let (p, o) = (&run.puzzle, &run.opts);
     match run.job {
         Job::Count(limit) => count(p, o, engine, limit, cancel).map(Outcome::Count),
-        Job::Optimize => optimize(p, o, engine, improved, cancel).map(Outcome::Optimum),
+        Job::Optimize => {
+            optimize(p, o, engine, improved, cancel, run.deadline).map(Outcome::Optimum)
+        }
     }
 }
 

@@ -26,6 +26,8 @@
 //!
 //! All arithmetic on the rounded duals is in integers, so every offset is exact.
 
+use std::time::Instant;
+
 use super::encode::Decoder;
 use super::Var;
 use crate::model::Puzzle;
@@ -38,8 +40,9 @@ const MAX_ROUNDS: usize = 200;
 pub enum Duals {
     /// Coordinate ascent from zero.
     Ascent,
-    /// The dual linear programme, then coordinate ascent.
-    Lp,
+    /// The dual linear programme, then coordinate ascent. microlp stops at `deadline` (then the
+    /// ascent starts from zero).
+    Lp { deadline: Option<Instant> },
 }
 
 /// The loss rewritten: `loss = offset + Σ rc(x)` over the chosen candidates `x` of a solution.
@@ -97,8 +100,8 @@ pub fn reduce(
         }
     }
     let mut u = vec![0i64; groups.len()];
-    if duals == Duals::Lp {
-        if let Some(lp) = lp_duals(&groups, &cell_range, &cell_of, &red) {
+    if let Duals::Lp { deadline } = duals {
+        if let Some(lp) = lp_duals(&groups, &cell_range, &cell_of, &red, deadline) {
             for ((members, u), x) in groups.iter().zip(&mut u).zip(lp) {
                 // Down to an integer, unless within rounding error of the next one up.
                 *u = (x + 1e-6).floor() as i64;
@@ -167,14 +170,16 @@ pub fn reduce(
 }
 
 /// The dual linear programme: maximise `Σ u + Σ v` subject to `u`-sum + `v(c) ≤ red(i)` for every
-/// candidate `i` (of cell `c`); `None` when microlp fails. The variables get wide bounds, as
-/// microlp reports some free-variable programmes of this shape as unbounded.
+/// candidate `i` (of cell `c`); `None` when microlp fails or `deadline` passes. The variables get
+/// wide bounds, as microlp reports some free-variable programmes of this shape as unbounded.
 fn lp_duals(
     groups: &[Vec<usize>],
     cell_range: &[(usize, usize)],
     cell_of: &[usize],
     red: &[i64],
+    deadline: Option<Instant>,
 ) -> Option<Vec<f64>> {
+    use good_lp::solvers::WithTimeLimit;
     use good_lp::{variable, Expression, ProblemVariables, Solution, SolverModel};
     // No optimal dual exceeds the largest cost times the number of houses of a cell in size.
     let m = (red.iter().copied().max().unwrap_or(0) as f64 + 1.0) * 8.0;
@@ -197,6 +202,11 @@ fn lp_duals(
     let mut model = vars.maximise(objective).using(good_lp::microlp);
     for (row, &r) in rows.into_iter().zip(red) {
         model = model.with(row.leq(r as f64));
+    }
+    // A solution stopped early is still a choice of duals, and every choice gives a valid bound.
+    if let Some(d) = deadline {
+        let left = d.checked_duration_since(Instant::now())?;
+        model = model.with_time_limit(left.as_secs_f64());
     }
     let solution = model.solve().ok()?;
     Some(u.iter().map(|&x| solution.value(x)).collect())
@@ -241,7 +251,7 @@ mod tests {
             let best = if w[c] >= 0 { 9 * w[c] } else { w[c] };
             (best - w[c] * i64::from(digit)) as u64
         };
-        for duals in [Duals::Ascent, Duals::Lp] {
+        for duals in [Duals::Ascent, Duals::Lp { deadline: None }] {
             let r = reduce(&puzzle, d, theta, duals);
             assert!(r.offset > 0, "the duals raise the bound");
             check_solutions(&base, d, &theta, &r);
@@ -283,7 +293,7 @@ mod tests {
         let w = weights.as_slice().to_vec();
         let (puzzle, decoder) = empty_9x9(weights);
         let theta = |c: usize, digit: u16| (w[c] * (9 - i64::from(digit))) as u64;
-        let lp = reduce(&puzzle, &decoder, theta, Duals::Lp);
+        let lp = reduce(&puzzle, &decoder, theta, Duals::Lp { deadline: None });
         assert!((2223..=2224).contains(&lp.offset), "{}", lp.offset);
         let ascent = reduce(&puzzle, &decoder, theta, Duals::Ascent);
         assert!(ascent.offset < 2200, "{}", ascent.offset);

@@ -654,9 +654,9 @@ const ASCENT_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
 /// 2. Otherwise (the ascent stalled far below the optimum, as on the empty pyramid) the search
 ///    starts over on the duals of the linear programme (milliseconds to tens of milliseconds on
 ///    9×9, seconds on 25×25; microlp stops at the run's deadline), whose offset is the
-///    relaxation's bound. The clauses the first stage left
-///    (totalizers, hardened literals, refuted literals) keep every optimal solution, so the
-///    second stage proves the same optimum.
+///    relaxation's bound. The clauses the first stage left (totalizers, hardened literals,
+///    refuted literals) keep every optimal solution, so the second stage proves the same
+///    optimum.
 fn optimize_core<E: Engine>(
     puzzle: &Puzzle,
     s: &mut Session<E>,

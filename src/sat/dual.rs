@@ -284,6 +284,70 @@ mod tests {
         }
     }
 
+    /// On generated puzzles of several shapes (givens, jigsaw regions, diagonals) with random
+    /// weights in −20..=50, `loss = offset + Σ rc` holds on the optimal grid (found by `dfs`)
+    /// for both kinds of duals, so each offset is at most the least loss. The core-guided
+    /// search reaches the second kind only on puzzles that take it over 10 ms, so it is checked
+    /// here directly.
+    #[test]
+    fn both_duals_hold_on_generated_weighted_puzzles() {
+        use crate::backend::{Backend, Limits, Optimum};
+        use crate::backends::dfs::Dfs;
+        use crate::generate::{GenRng, GenerateOptions, Generator};
+        let dfs = Dfs::new();
+        let mut rng = GenRng::seed(11);
+        // (side, jigsaw, diagonals)
+        let shapes = [
+            (4, false, false),
+            (6, false, true),
+            (6, true, false),
+            (9, false, false),
+            (9, false, true),
+            (9, true, false),
+        ];
+        for (k, &(n, jigsaw, diagonals)) in shapes.iter().cycle().take(24).enumerate() {
+            let options = GenerateOptions {
+                jigsaw,
+                diagonals,
+                givens: Some(n * n * 3 / 10),
+                seed: k as u64,
+                ..GenerateOptions::new(n)
+            };
+            let puzzle = Generator::new(options, &dfs).unwrap().generate().unwrap();
+            let w: Vec<i64> = (0..n * n).map(|_| rng.below(71) as i64 - 20).collect();
+            let puzzle = puzzle
+                .with_weights(Arc::new(Weights::new(n, w.clone()).unwrap()))
+                .unwrap();
+            let Optimum::Optimal { grid, .. } = dfs.optimize(&puzzle, &Limits::none()).unwrap()
+            else {
+                panic!("case {k}: a generated puzzle has a solution");
+            };
+            let mut cnf = Cnf::new();
+            let options = EncodeOptions::default();
+            let d = encode(&puzzle, &options, Numbering::Compact, &mut cnf).decoder;
+            let theta = |c: usize, digit: u16| {
+                let best = d.candidates(c).iter().map(|&(_, e)| w[c] * i64::from(e));
+                (best.max().unwrap() - w[c] * i64::from(digit)) as u64
+            };
+            for duals in [Duals::Ascent, Duals::Lp { deadline: None }] {
+                let r = reduce(&puzzle, &d, theta, duals);
+                let rc: std::collections::HashMap<Var, u64> = r.costs.iter().copied().collect();
+                let (mut loss, mut reduced) = (0, r.offset);
+                for &c in d.free_cells() {
+                    let digit = grid.cells()[c as usize];
+                    loss += theta(c as usize, digit);
+                    let cands = d.candidates(c as usize);
+                    let &(v, _) = cands.iter().find(|&&(_, e)| e == digit).unwrap();
+                    reduced += rc[&v];
+                }
+                assert_eq!(
+                    loss, reduced,
+                    "case {k} ({n}, {jigsaw}, {diagonals}), {duals:?}"
+                );
+            }
+        }
+    }
+
     /// On the empty pyramid the relaxation is tight (its optimum is the score 2906, a loss of
     /// 9 × 570 − 2906 = 2224): the linear programme's duals, rounded, come within one of it; the
     /// ascent alone stops far below.

@@ -325,14 +325,15 @@ fn answer_key(task: Task, answer: &Answer) -> String {
     }
 }
 
-/// Every backend on `puzzle`, and the verdict.
+/// Every backend on `puzzle` (see [`xcheck::run_all`] for `timeout` and `until`), and the verdict.
 pub fn check(
     backends: &[Box<dyn Backend>],
     puzzle: &Puzzle,
     task: Task,
     timeout: Option<Duration>,
+    until: Option<Instant>,
 ) -> (Vec<BackendRun>, Verdict) {
-    let runs = xcheck::run_all(backends, puzzle, task, timeout);
+    let runs = xcheck::run_all(backends, puzzle, task, timeout, until);
     let verdict = xcheck::verdict(task, &runs, None);
     (runs, verdict)
 }
@@ -430,7 +431,7 @@ impl<'a> Shrinker<'a> {
             return false;
         }
         p.trials += 1;
-        let (runs, verdict) = check(self.backends, &candidate, self.task, self.timeout);
+        let (runs, verdict) = check(self.backends, &candidate, self.task, self.timeout, None);
         if Signature::of(self.task, &runs, &verdict).as_ref() != Some(&p.signature) {
             return false;
         }

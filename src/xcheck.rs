@@ -65,17 +65,23 @@ pub enum Verdict {
     Failure(String),
 }
 
-/// Runs `puzzle` through every backend, each with its own `timeout`.
+/// Runs `puzzle` through every backend, each with its own `timeout`, and none past `until`.
 pub fn run_all(
     backends: &[Box<dyn Backend>],
     puzzle: &Puzzle,
     task: Task,
     timeout: Option<Duration>,
+    until: Option<Instant>,
 ) -> Vec<BackendRun> {
     backends
         .iter()
         .map(|b| {
-            let limits = timeout.map_or(Limits::none(), Limits::timeout);
+            let own = timeout.map(|t| Instant::now() + t);
+            let deadline = match (own, until) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let limits = Limits { deadline };
             let start = Instant::now();
             let result = task::run(b.as_ref(), puzzle, task, &limits);
             BackendRun {

@@ -69,7 +69,7 @@ proptest! {
             .map(|k| backends::create(k, &Default::default()).unwrap())
             .collect();
         for task in [Task::Solve, Task::Count { limit: 50 }, Task::Unique, Task::Optimize] {
-            let runs = xcheck::run_all(&backends, &p, task, Some(TIMEOUT));
+            let runs = xcheck::run_all(&backends, &p, task, Some(TIMEOUT), None);
             let verdict = xcheck::compare(task, &runs);
             let line = generate::to_line(&p).unwrap();
             let replay = format!(

@@ -52,6 +52,31 @@ fn correct_backends_pass_a_fixed_budget_on_every_shape() {
     }
 }
 
+/// `--seconds` bounds the run even while a case is in flight: from seed 3, case 7 of a 9×9
+/// `optimize` keeps `dlx` busy for minutes; with a 2 s budget its run is cut off at the budget
+/// (a time-out, not a fault).
+#[test]
+fn the_budget_cuts_off_a_case_in_flight() {
+    let start = Instant::now();
+    let o = run(&[
+        "fuzz",
+        "--backends",
+        "dfs,dlx",
+        "--task",
+        "optimize",
+        "--seconds",
+        "2",
+        "--jobs",
+        "1",
+        "--seed",
+        "3",
+    ]);
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(summary(&o).starts_with("no fault in"), "{}", stdout(&o));
+    assert!(took < Duration::from_secs(30), "{took:?}");
+}
+
 #[test]
 fn a_run_is_the_same_whatever_the_jobs_and_can_start_at_any_case() {
     let base = [

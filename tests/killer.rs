@@ -234,7 +234,7 @@ proptest! {
         let backends = caged_backends();
         let line = generate::to_line(&p).unwrap();
         for t in [Task::Solve, Task::Count { limit: 30 }, Task::Unique, Task::Optimize] {
-            let runs = xcheck::run_all(&backends, &p, t, Some(Duration::from_secs(30)));
+            let runs = xcheck::run_all(&backends, &p, t, Some(Duration::from_secs(30)), None);
             prop_assert!(!runs.iter().any(|r| r.timed_out() || r.refused()), "{line} {}", t.name());
             prop_assert_eq!(xcheck::compare(t, &runs), Verdict::Agreed, "{} {}", line, t.name());
         }

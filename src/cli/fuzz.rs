@@ -105,11 +105,13 @@ pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Conf
                         break;
                     }
                 };
+                // A case may not outlast the run's budget: past it, it is a time-out.
                 let (runs, verdict) = fuzz::check(
                     backends,
                     &case.puzzle,
                     config.options.task,
                     config.options.timeout,
+                    config.deadline,
                 );
                 count_ends(&runs, &counters);
                 counters.done.fetch_add(1, Ordering::Relaxed);

@@ -105,8 +105,13 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                         if interrupted.load(Ordering::SeqCst) {
                             return;
                         }
-                        let runs =
-                            xcheck::run_all(backends, &item.puzzle, config.task, config.timeout);
+                        let runs = xcheck::run_all(
+                            backends,
+                            &item.puzzle,
+                            config.task,
+                            config.timeout,
+                            None,
+                        );
                         let verdict = xcheck::verdict(config.task, &runs, item.expected.as_ref());
                         let _ = tx.send((i, runs, verdict));
                     });

@@ -683,7 +683,7 @@ mod tests {
             Box::new(CountsOne(dfs())),
             Box::new(IgnoresDiagonals(dfs())),
         ];
-        let (runs, verdict) = check(&backends[..2], &empty, task, None);
+        let (runs, verdict) = check(&backends[..2], &empty, task, None, None);
         let sig = Signature::of(task, &runs, &verdict).expect("a disagreement");
         assert!(!sig.failure);
         let answered = |who: &[&'static str]| ("answered".to_string(), who.to_vec());
@@ -691,7 +691,7 @@ mod tests {
             sig.groups,
             vec![answered(&["counts-one"]), answered(&["dfs"])]
         );
-        let (runs, verdict) = check(&backends, &empty, task, None);
+        let (runs, verdict) = check(&backends, &empty, task, None, None);
         let sig = Signature::of(task, &runs, &verdict).expect("a failure");
         assert!(sig.failure);
         assert_eq!(
@@ -702,7 +702,7 @@ mod tests {
                 ("checker failure".to_string(), vec!["no-diagonals"]),
             ]
         );
-        let agreed = check(&backends[..1], &empty, task, None);
+        let agreed = check(&backends[..1], &empty, task, None, None);
         assert_eq!(Signature::of(task, &agreed.0, &agreed.1), None);
     }
 
@@ -718,7 +718,7 @@ mod tests {
         let (case, runs, verdict) = (0..200)
             .find_map(|i| {
                 let case = make_case(&opts, 1, i, reference.as_ref()).unwrap();
-                let (runs, verdict) = check(&backends, &case.puzzle, task, None);
+                let (runs, verdict) = check(&backends, &case.puzzle, task, None, None);
                 (verdict != Verdict::Agreed).then_some((case, runs, verdict))
             })
             .expect("a disagreement within 200 cases");
@@ -769,7 +769,7 @@ mod tests {
         let backends: Vec<Box<dyn Backend>> = vec![dfs(), dfs()];
         let shape = Arc::new(Shape::standard(4, false).unwrap());
         let empty = Puzzle::new(shape, vec![0; 16]).unwrap();
-        let (runs, verdict) = check(&backends, &empty, Task::Unique, None);
+        let (runs, verdict) = check(&backends, &empty, Task::Unique, None, None);
         assert_eq!(verdict, Verdict::Agreed);
         assert!(Shrinker::new(&backends, Task::Unique, None)
             .shrink(&empty, runs, verdict)

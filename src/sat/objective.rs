@@ -9,7 +9,7 @@
 //! Becker, *Dynamic Polynomial Watchdog Encoding for Solving Weighted MaxSAT*, SAT 2018) and
 //! extended lazily as the bound tightens. DPW's size grows with the number of terms and the bits
 //! of the weights, not with the number of distinct sums (a generalized totalizer grows with
-//! those: past 20 GB on 9×9 puzzles with random weights in [−20, 50]). Its bounds are enforced
+//! those, far too large on 9×9 puzzles with random weights in [−20, 50]). Its bounds are enforced
 //! through *tares* that differ from one bound to the next, so a search assumes each bound for its
 //! calls ([`Objective::bound_loss`]) rather than adding it for good.
 

@@ -699,8 +699,7 @@ fn optimize_core<E: Engine>(
         let reduced = dual::reduce(puzzle, &decoder, theta, duals);
         let offset = reduced.offset as i64;
         if trace {
-            let (t, kind) = (t.elapsed(), format!("{duals:?}"));
-            let kind = kind.split(' ').next().unwrap_or_default();
+            let (t, kind) = (t.elapsed(), duals.name());
             eprintln!("maxsat: score bound {bound}, {kind} offset {offset} ({t:.1?})");
         }
         let soft: Vec<(Lit, u64)> = reduced

@@ -45,6 +45,16 @@ pub enum Duals {
     Lp { deadline: Option<Instant> },
 }
 
+impl Duals {
+    /// `ascent` or `lp`, for traces.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Duals::Ascent => "ascent",
+            Duals::Lp { .. } => "lp",
+        }
+    }
+}
+
 /// The loss rewritten: `loss = offset + Σ rc(x)` over the chosen candidates `x` of a solution.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reduced {
@@ -181,7 +191,8 @@ fn lp_duals(
 ) -> Option<Vec<f64>> {
     use good_lp::solvers::WithTimeLimit;
     use good_lp::{variable, Expression, ProblemVariables, Solution, SolverModel};
-    // No optimal dual exceeds the largest cost times the number of houses of a cell in size.
+    // Any duals give a valid bound, so a box that happened to cut off the optimal ones would only
+    // weaken the bound, never make it wrong; this one is wide (eight times the largest cost).
     let m = (red.iter().copied().max().unwrap_or(0) as f64 + 1.0) * 8.0;
     let mut vars = ProblemVariables::new();
     let u: Vec<_> = groups

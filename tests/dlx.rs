@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::{self, dlx, BackendKind, BackendOptions};
 use sudoku_lab::exact_cover::{ExactCover, Interrupted};
+use sudoku_lab::generate::GenRng;
 use sudoku_lab::model::{Puzzle, Regions, Shape, Value, Weights};
 use sudoku_lab::task::{self, Answer, Task};
 
@@ -341,21 +342,6 @@ fn deadline_is_honoured() {
 const JIGSAW: &str =
     "000111122003331122003441222003411522333444555663774588666744588667755588667777888";
 
-/// A tiny deterministic generator (splitmix64) driven by the proptest seed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn shape_of(kind: usize) -> Arc<Shape> {
     match kind {
         0 => standard(4, false),
@@ -378,7 +364,7 @@ fn shape_of(kind: usize) -> Arc<Shape> {
 fn generate(kind: usize, seed: u64, keep_pct: usize, corrupt: bool) -> Puzzle {
     let shape = shape_of(kind);
     let n = shape.size();
-    let mut rng = Rng(seed);
+    let mut rng = GenRng::seed(seed);
     let dfs = backend(BackendKind::Dfs);
     // A few random givens first, so the solved grids vary beyond relabelling (refuting an
     // unsolvable choice can take long: then fall back to the empty grid).

@@ -10,6 +10,7 @@ use std::time::Duration;
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
+use sudoku_lab::generate::GenRng;
 use sudoku_lab::ilp_model::{IlpModel, Reduction};
 use sudoku_lab::model::{Puzzle, Shape, Value, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
@@ -158,22 +159,8 @@ fn no_solution_found_by_the_solver_itself() {
     }
 }
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, k: usize) -> usize {
-        (self.next() % k as u64) as usize
-    }
-}
-
 /// A solved grid (dfs on the empty grid, digits relabelled at random) with `blanks` cells emptied.
-fn generated(n: usize, blanks: usize, rng: &mut Rng) -> Puzzle {
+fn generated(n: usize, blanks: usize, rng: &mut GenRng) -> Puzzle {
     let empty = puzzle(n, vec![0; n * n]);
     let solved = match run(dfs().as_ref(), &empty, Task::Solve) {
         Answer::Solved(g) => g,
@@ -196,7 +183,7 @@ fn generated(n: usize, blanks: usize, rng: &mut Rng) -> Puzzle {
 
 #[test]
 fn agrees_with_dfs_on_generated_puzzles() {
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut rng = GenRng::seed(0x5eed_1234_abcd_0001);
     let reference = dfs();
     for solver in solvers() {
         let b = ilp(solver);
@@ -330,7 +317,7 @@ fn cbc_optimum(lp: &Path) -> Option<Option<i64>> {
 #[test]
 fn lp_export_gives_the_same_optimum_in_glpsol_and_cbc() {
     let backend = ilp(IlpSolver::Microlp);
-    let mut rng = Rng(0x001b_e7a1);
+    let mut rng = GenRng::seed(0x001b_e7a1);
     let mut cases: Vec<(String, Puzzle)> = ["sample0", "sample1", "sample2"]
         .iter()
         .map(|name| (name.to_string(), noip(name).0))

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use sudoku_lab::backend::{BackendError, Limits};
+use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::sat::{SatOptimizer, SatOptions};
 use sudoku_lab::backends::{self, create, BackendKind, BackendOptions};
 use sudoku_lab::model::{Puzzle, Shape, Weights};
@@ -23,6 +23,11 @@ const NO_SOLUTION: &str =
 const P122: &str =
     "8.........59.......76...........2468....9.217...6..593...751946...936182...824735";
 
+/// The checked answer of backend `b` to `task` on `p`, with no limits.
+fn answer(b: &dyn Backend, p: &Puzzle, task: Task) -> Answer {
+    task::run(b, p, task, &Limits::none()).unwrap()
+}
+
 fn empty(n: usize) -> Puzzle {
     Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), vec![0; n * n]).unwrap()
 }
@@ -36,7 +41,7 @@ fn parse_line(line: &str) -> Puzzle {
     Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
 }
 
-fn sat_with(o: SatOptions) -> Box<dyn sudoku_lab::backend::Backend> {
+fn sat_with(o: SatOptions) -> Box<dyn Backend> {
     backends::create(
         BackendKind::Sat,
         &BackendOptions {
@@ -47,11 +52,11 @@ fn sat_with(o: SatOptions) -> Box<dyn sudoku_lab::backend::Backend> {
     .unwrap()
 }
 
-fn sat() -> Box<dyn sudoku_lab::backend::Backend> {
+fn sat() -> Box<dyn Backend> {
     sat_with(SatOptions::default())
 }
 
-fn dfs() -> Box<dyn sudoku_lab::backend::Backend> {
+fn dfs() -> Box<dyn Backend> {
     backends::create(BackendKind::Dfs, &BackendOptions::default()).unwrap()
 }
 
@@ -131,28 +136,16 @@ fn propagation_uses_locked_candidates() {
         ".................1.....2.3...2...4....3.5......41....6.5.6......7.....2..8.91....",
     );
     assert_eq!(free_cells_after_propagation(&p), 0);
-    let a = task::run(sat().as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
-    let d = task::run(dfs().as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
+    let a = answer(sat().as_ref(), &p, Task::Unique);
+    let d = answer(dfs().as_ref(), &p, Task::Unique);
     assert!(matches!(a, Answer::Unique(_)), "{a:?}");
     assert_eq!(a, d);
     // With diagonals as extra houses the pass stays sound: the empty 4×4 X-Sudoku keeps every
     // cell open, and its count agrees with dfs.
     let x = Puzzle::new(Arc::new(Shape::standard(4, true).unwrap()), vec![0; 16]).unwrap();
     assert_eq!(free_cells_after_propagation(&x), 16);
-    let want = task::run(
-        dfs().as_ref(),
-        &x,
-        Task::Count { limit: 100 },
-        &Limits::none(),
-    )
-    .unwrap();
-    let got = task::run(
-        sat().as_ref(),
-        &x,
-        Task::Count { limit: 100 },
-        &Limits::none(),
-    )
-    .unwrap();
+    let want = answer(dfs().as_ref(), &x, Task::Count { limit: 100 });
+    let got = answer(sat().as_ref(), &x, Task::Count { limit: 100 });
     // Witness grids may differ between backends; the count and its completeness may not.
     assert_eq!(got.count(), want.count());
     assert_eq!(got.count(), Some((48, true)));
@@ -171,8 +164,7 @@ fn empty_4x4_has_288_solutions_under_every_encoding() {
                     propagate,
                     ..Default::default()
                 });
-                let a = task::run(b.as_ref(), &p, Task::Count { limit: 1000 }, &Limits::none())
-                    .unwrap();
+                let a = answer(b.as_ref(), &p, Task::Count { limit: 1000 });
                 assert_eq!(a.count(), Some((288, true)), "{encoding} {amo} {simplify}");
             }
         }
@@ -185,14 +177,7 @@ fn every_amo_counts_a_9x9_with_givens() {
     let p = parse_line(
         "..1.....8.......4.......2.7..2.9..........1.3.7.....5.9...........84.6...7......5",
     );
-    let want = task::run(
-        dfs().as_ref(),
-        &p,
-        Task::Count { limit: 1000 },
-        &Limits::none(),
-    )
-    .unwrap()
-    .count();
+    let want = answer(dfs().as_ref(), &p, Task::Count { limit: 1000 }).count();
     for encoding in Encoding::ALL {
         for amo in [Amo::Ladder, Amo::Product, Amo::Bimander, Amo::Commander] {
             let b = sat_with(SatOptions {
@@ -200,8 +185,7 @@ fn every_amo_counts_a_9x9_with_givens() {
                 amo,
                 ..Default::default()
             });
-            let a =
-                task::run(b.as_ref(), &p, Task::Count { limit: 1000 }, &Limits::none()).unwrap();
+            let a = answer(b.as_ref(), &p, Task::Count { limit: 1000 });
             assert_eq!(a.count(), want, "{encoding} {amo}");
         }
     }
@@ -305,7 +289,7 @@ fn judge_samples_optimize() {
                 encoding,
                 ..Default::default()
             });
-            let a = task::run(b.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+            let a = answer(b.as_ref(), &p, Task::Optimize);
             assert_eq!(optimum(&a), (want, true), "sample {i} {encoding}");
         }
     }
@@ -320,7 +304,7 @@ fn empty_9x9_pyramid_optimum() {
     let p = empty(9)
         .with_weights(Arc::new(Weights::pyramid(9)))
         .unwrap();
-    let a = task::run(sat().as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+    let a = answer(sat().as_ref(), &p, Task::Optimize);
     assert_eq!(optimum(&a), (2906, true));
 }
 
@@ -335,15 +319,14 @@ fn random_weights_set_optima_agree_with_ilp_and_dfs() {
     let w = std::fs::read_to_string(format!("{dir}/weights-random9.txt")).unwrap();
     let weights = Arc::new(sudoku_lab::format::read_weights(&w, 9).unwrap());
     let ilp = create(BackendKind::Ilp, &Default::default()).unwrap();
-    let none = Limits::none();
     let entries = sudoku_lab::format::read_puzzles(&text, &Default::default());
     assert_eq!(entries.len(), 50);
     for e in entries {
         let e = e.unwrap();
         let p = e.puzzle.with_weights(weights.clone()).unwrap();
-        let by_sat = optimum(&task::run(sat().as_ref(), &p, Task::Optimize, &none).unwrap());
-        let by_ilp = optimum(&task::run(ilp.as_ref(), &p, Task::Optimize, &none).unwrap());
-        let by_dfs = optimum(&task::run(dfs().as_ref(), &p, Task::Optimize, &none).unwrap());
+        let by_sat = optimum(&answer(sat().as_ref(), &p, Task::Optimize));
+        let by_ilp = optimum(&answer(ilp.as_ref(), &p, Task::Optimize));
+        let by_dfs = optimum(&answer(dfs().as_ref(), &p, Task::Optimize));
         assert!(by_sat.1, "line {}: not proved", e.line);
         assert_eq!(by_sat, by_ilp, "line {}: sat against ilp", e.line);
         assert_eq!(by_sat, by_dfs, "line {}: sat against dfs", e.line);
@@ -362,7 +345,7 @@ fn empty_9x9_pyramid_optimum_linear() {
         optimizer: SatOptimizer::Linear,
         ..Default::default()
     });
-    let a = task::run(linear.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+    let a = answer(linear.as_ref(), &p, Task::Optimize);
     assert_eq!(optimum(&a), (2906, true));
 }
 
@@ -370,24 +353,11 @@ fn empty_9x9_pyramid_optimum_linear() {
 fn judge_samples_solve_and_count() {
     for i in 0..3 {
         let (p, _) = noip(i);
-        let want = task::run(
-            dfs().as_ref(),
-            &p,
-            Task::Count { limit: 20 },
-            &Limits::none(),
-        )
-        .unwrap()
-        .count();
-        let a = task::run(
-            sat().as_ref(),
-            &p,
-            Task::Count { limit: 20 },
-            &Limits::none(),
-        )
-        .unwrap();
+        let want = answer(dfs().as_ref(), &p, Task::Count { limit: 20 }).count();
+        let a = answer(sat().as_ref(), &p, Task::Count { limit: 20 });
         assert_eq!(a.count(), want);
         assert!(matches!(
-            task::run(sat().as_ref(), &p, Task::Solve, &Limits::none()).unwrap(),
+            answer(sat().as_ref(), &p, Task::Solve),
             Answer::Solved(_)
         ));
     }
@@ -403,7 +373,7 @@ fn unsolvable_and_clashing_puzzles() {
             ..Default::default()
         });
         for t in [Task::Solve, Task::Unique, Task::Count { limit: 5 }] {
-            let a = task::run(b.as_ref(), &p, t, &Limits::none()).unwrap();
+            let a = answer(b.as_ref(), &p, t);
             assert_eq!(a, Answer::NoSolution);
         }
     }
@@ -419,8 +389,8 @@ fn unsolvable_and_clashing_puzzles() {
                 propagate,
                 ..Default::default()
             });
-            let a = task::run(b.as_ref(), &clash, Task::Unique, &Limits::none()).unwrap();
-            let d = task::run(dfs().as_ref(), &clash, Task::Unique, &Limits::none()).unwrap();
+            let a = answer(b.as_ref(), &clash, Task::Unique);
+            let d = answer(dfs().as_ref(), &clash, Task::Unique);
             assert_eq!(a.status(), d.status());
         }
     }
@@ -486,10 +456,7 @@ fn proofs_are_written_and_checked() {
     });
     // No solution.
     let p = parse_line(NO_SOLUTION);
-    assert_eq!(
-        task::run(b.as_ref(), &p, Task::Solve, &Limits::none()).unwrap(),
-        Answer::NoSolution
-    );
+    assert_eq!(answer(b.as_ref(), &p, Task::Solve), Answer::NoSolution);
     assert!(std::fs::metadata(&proof).unwrap().len() > 0);
     let cnf = std::fs::read(dir.join("p.drat.cnf")).unwrap();
     assert!(dimacs::read(&cnf[..]).unwrap().n_clauses() > 0);
@@ -497,7 +464,7 @@ fn proofs_are_written_and_checked() {
     // Uniqueness and optimality end unsatisfiable too.
     let (q, want) = noip(0);
     assert!(matches!(
-        task::run(b.as_ref(), &q, Task::Optimize, &Limits::none()).unwrap(),
+        answer(b.as_ref(), &q, Task::Optimize),
         Answer::Optimum { score, proved: true, .. } if score == want
     ));
     assert!(std::fs::metadata(&proof).is_ok());
@@ -522,7 +489,7 @@ fn proofs_pass_an_independent_checker() {
     ];
     for (what, p, task) in cases {
         let _ = std::fs::remove_file(&proof);
-        let a = task::run(b.as_ref(), p, task, &Limits::none()).unwrap();
+        let a = answer(b.as_ref(), p, task);
         match what {
             "no solution" => assert_eq!(a, Answer::NoSolution),
             "unique" => assert_eq!(a.count(), Some((1, true))),
@@ -622,13 +589,12 @@ proptest! {
     /// Core-guided and linear optimisation agree with `dfs` and `ilp` on random weights.
     #[test]
     fn sat_optimizers_agree_with_dfs_and_ilp(p in arb_weighted()) {
-        let none = Limits::none();
-        let want = task::run(dfs().as_ref(), &p, Task::Optimize, &none).unwrap();
+        let want = answer(dfs().as_ref(), &p, Task::Optimize);
         let ilp = create(BackendKind::Ilp, &Default::default()).unwrap();
-        let by_ilp = task::run(ilp.as_ref(), &p, Task::Optimize, &none).unwrap();
+        let by_ilp = answer(ilp.as_ref(), &p, Task::Optimize);
         for optimizer in [SatOptimizer::Core, SatOptimizer::Linear] {
             let s = sat_with(SatOptions { optimizer, ..Default::default() });
-            let a = task::run(s.as_ref(), &p, Task::Optimize, &none).unwrap();
+            let a = answer(s.as_ref(), &p, Task::Optimize);
             prop_assert_eq!(a.status(), want.status(), "{:?}", optimizer);
             if want != Answer::NoSolution {
                 prop_assert_eq!(optimum(&a), optimum(&want), "{:?}", optimizer);
@@ -647,11 +613,10 @@ proptest! {
                            propagate in any::<bool>()) {
         let s = sat_with(SatOptions { encoding, amo, simplify, propagate, ..Default::default() });
         let d = dfs();
-        let none = Limits::none();
         let tasks = [Task::Solve, Task::Count { limit: 20 }, Task::Unique, Task::Optimize];
         for t in tasks {
-            let a = task::run(s.as_ref(), &p, t, &none).unwrap();
-            let b = task::run(d.as_ref(), &p, t, &none).unwrap();
+            let a = answer(s.as_ref(), &p, t);
+            let b = answer(d.as_ref(), &p, t);
             prop_assert_eq!(a.status(), b.status(), "{:?}", t);
             prop_assert_eq!(a.count(), b.count(), "{:?}", t);
             if t == Task::Optimize && a != Answer::NoSolution {
@@ -707,25 +672,13 @@ fn cadical_with_a_proof_does_not_race() {
 #[test]
 fn cadical_counts_and_optimizes() {
     let b = backends::create(BackendKind::Cadical, &BackendOptions::default()).unwrap();
-    let a = task::run(
-        b.as_ref(),
-        &empty(4),
-        Task::Count { limit: 1000 },
-        &Limits::none(),
-    )
-    .unwrap();
+    let a = answer(b.as_ref(), &empty(4), Task::Count { limit: 1000 });
     assert_eq!(a.count(), Some((288, true)));
-    let a = task::run(
-        b.as_ref(),
-        &parse_line(P122),
-        Task::Count { limit: 1000 },
-        &Limits::none(),
-    )
-    .unwrap();
+    let a = answer(b.as_ref(), &parse_line(P122), Task::Count { limit: 1000 });
     assert_eq!(a.count(), Some((122, true)));
     for i in 0..3 {
         let (p, want) = noip(i);
-        let a = task::run(b.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+        let a = answer(b.as_ref(), &p, Task::Optimize);
         assert_eq!(optimum(&a), (want, true));
     }
     // Every CaDiCaL preset counts the same.
@@ -739,16 +692,10 @@ fn cadical_counts_and_optimizes() {
             ..Default::default()
         };
         let b = backends::create(BackendKind::Cadical, &opts).unwrap();
-        let a = task::run(
-            b.as_ref(),
-            &parse_line(P122),
-            Task::Count { limit: 1000 },
-            &Limits::none(),
-        )
-        .unwrap();
+        let a = answer(b.as_ref(), &parse_line(P122), Task::Count { limit: 1000 });
         assert_eq!(a.count(), Some((122, true)), "{name}");
         let (p, want) = noip(0);
-        let a = task::run(b.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap();
+        let a = answer(b.as_ref(), &p, Task::Optimize);
         assert_eq!(optimum(&a), (want, true), "{name}");
         // 25×25: `auto` races here; with and without a deadline (worker threads either way).
         let p = empty(25);

@@ -310,15 +310,7 @@ fn known_answers_in_the_input_are_checked() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("<stdin>:2:1: wrong answer: dfs said 3"));
-    let row: Vec<String> = stdout(&o)
-        .lines()
-        .find(|l| l.split_whitespace().nth(1) == Some("dfs"))
-        .unwrap()
-        .split_whitespace()
-        .skip(3)
-        .take(3)
-        .map(String::from)
-        .collect();
+    let row = summary_columns(&o, "dfs", 3, 3);
     assert_eq!(
         row,
         ["2", "2", "1"],
@@ -500,22 +492,25 @@ fn jobs_keep_the_order_the_messages_and_the_exit_code_of_one_job() {
     assert_usage_error(&run_with(&["solve", "--jobs", "0"], MAGIC1), "--jobs");
 }
 
+/// Columns `first..first + n` of `backend`'s row in a `bench` or `xcheck` summary table.
+fn summary_columns(o: &Output, backend: &str, first: usize, n: usize) -> Vec<String> {
+    stdout(o)
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(backend))
+        .unwrap_or_else(|| panic!("no {backend} row in:\n{}", stdout(o)))
+        .split_whitespace()
+        .skip(first)
+        .take(n)
+        .map(String::from)
+        .collect()
+}
+
 /// `bench --task optimize`: an optimum the deadline stopped before its proof counts as a
 /// time-out (exit code 3), not as an answer. The linear SAT search does not prove the empty
 /// pyramid within minutes; the core-guided one does in well under a second.
 #[test]
 fn bench_counts_an_unproved_optimum_as_a_time_out() {
-    let summary = |o: &Output| -> Vec<String> {
-        stdout(o)
-            .lines()
-            .find(|l| l.split_whitespace().nth(1) == Some("sat"))
-            .unwrap()
-            .split_whitespace()
-            .skip(3)
-            .take(4)
-            .map(String::from)
-            .collect()
-    };
+    let summary = |o: &Output| summary_columns(o, "sat", 3, 4);
     let empty = data("empty9.txt");
     let args = [
         "bench",

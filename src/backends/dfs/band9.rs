@@ -565,7 +565,8 @@ impl Node {
         self.open == [0; 3]
     }
 
-    /// The digits of a solved node, row-major.
+    /// The digits of a solved node, row-major (of an unsolved one, an open cell shows one of its
+    /// candidates).
     fn grid(&self) -> Vec<Value> {
         let mut g = vec![0; 81];
         for b in 0..3 {
@@ -683,7 +684,7 @@ impl Search {
                 return true;
             }
             if node.solved() {
-                return self.leaf(&node);
+                return self.leaf(|| node.grid());
             }
             if self.found.count >= 2 && node.open_cells() <= COUNTING_ENDGAME_AT {
                 return self.endgame(&node);
@@ -769,6 +770,7 @@ impl Search {
                 }
             }
         }
+        debug_assert!((1..=ENDGAME_AT as usize).contains(&end.n));
         let left = u64::MAX >> (64 - end.n);
         self.end_search(node, &mut end, digits, left)
     }
@@ -784,15 +786,13 @@ impl Search {
     ) -> bool {
         loop {
             if left == 0 {
-                self.found.count += 1;
-                if self.found.witnesses.len() < 2 {
+                return self.leaf(|| {
                     let mut g = node.grid();
                     for (&c, &d) in end.cell[..end.n].iter().zip(&end.digit) {
                         g[c as usize] = d as Value + 1;
                     }
-                    self.found.witnesses.push(g);
-                }
-                return self.found.count < self.limit;
+                    g
+                });
             }
             self.visited += 1;
             if self.visited.is_multiple_of(CLOCK_EVERY)
@@ -863,10 +863,12 @@ impl Search {
         }
     }
 
-    fn leaf(&mut self, node: &Node) -> bool {
+    /// Counts a solution, keeping it (built by `grid`) when it is one of the first two; `false`
+    /// once the limit is reached.
+    fn leaf(&mut self, grid: impl FnOnce() -> Vec<Value>) -> bool {
         self.found.count += 1;
         if self.found.witnesses.len() < 2 {
-            self.found.witnesses.push(node.grid());
+            self.found.witnesses.push(grid());
         }
         self.found.count < self.limit
     }

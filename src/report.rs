@@ -20,7 +20,7 @@
 //! report::write_table(&[row], &mut table).unwrap();
 //! assert!(String::from_utf8(table).unwrap().starts_with("file"));
 //! ```
-//! [`merge`] puts the JSON outputs of the shards of a campaign (`bench --json`, `xcheck --json`)
+//! [`merge()`] puts the JSON outputs of the shards of a campaign (`bench --json`, `xcheck --json`)
 //! back together into the rows one run would have given: the figures are recomputed from every
 //! puzzle's time, never averaged from the shards' summaries.
 //!
@@ -179,7 +179,7 @@ pub struct BenchRow {
     pub failed: usize,
     pub stats: Stats,
     /// Every puzzle's outcome and time, so that shards can be merged into exactly the figures of
-    /// one run ([`merge`]).
+    /// one run ([`merge()`]).
     pub samples: Vec<Sample>,
 }
 

@@ -766,7 +766,7 @@ const STOP_WRITER_MIN_SIZE: usize = 25;
 /// the first proof write that fails. So such a run writes its proof (varisat's own format, which
 /// allows adding clauses between calls) here, where it is thrown away until the deadline passes
 /// or the run is cancelled; then writes fail with [`std::io::ErrorKind::TimedOut`], which
-/// [`Engine::solve`] reports as [`BackendError::TimedOut`]. Proof steps reach the writer every few
+/// [`Engine::solve_assuming`] reports as [`BackendError::TimedOut`]. Proof steps reach the writer every few
 /// kilobytes (varisat buffers them), so an abandoned run stops within milliseconds instead of
 /// running on in the background.
 struct StopWriter {

@@ -7,6 +7,7 @@ use std::io::{self, Read, Write};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -394,10 +395,44 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
 /// How many entries may be read ahead of the first one not yet printed: bounds the memory that
 /// a slow puzzle can hold up behind it.
 const WINDOW: usize = 1 << 14;
-/// Puzzles handed to a worker at a time, and the longest a worker holds answers back before
-/// sending them on: batching keeps thread hand-offs rare when puzzles take microseconds.
-const CHUNK: usize = 64;
+/// How often, in entries, the reader looks at the window and printing reports how far it got.
+const STEP: usize = 64;
+/// Puzzles are handed to a worker in chunks sized to take about this long, from the time the
+/// puzzles answered so far took: easy puzzles go by the hundred (few thread hand-offs), hard ones
+/// a few at a time (no worker left with a long tail while the others idle).
+const CHUNK_TIME: Duration = Duration::from_micros(1000);
+const CHUNK_MIN: usize = 2;
+const CHUNK_MAX: usize = 1024;
+/// The first chunks, before any puzzle is timed.
+const CHUNK_FIRST: usize = 16;
+/// The longest a worker holds answers back before sending them on.
 const HOLD: Duration = Duration::from_millis(2);
+
+/// The time the workers have taken so far, for sizing chunks.
+#[derive(Default)]
+struct Pace {
+    puzzles: AtomicU64,
+    nanos: AtomicU64,
+}
+
+impl Pace {
+    fn record(&self, puzzles: usize, took: Duration) {
+        self.puzzles.fetch_add(puzzles as u64, Ordering::Relaxed);
+        self.nanos
+            .fetch_add(took.as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    /// How many puzzles the next chunk should hold.
+    fn chunk(&self) -> usize {
+        let puzzles = self.puzzles.load(Ordering::Relaxed);
+        let nanos = self.nanos.load(Ordering::Relaxed).max(1);
+        if puzzles == 0 {
+            return CHUNK_FIRST;
+        }
+        let fit = CHUNK_TIME.as_nanos() as u64 * puzzles / nanos;
+        (fit as usize).clamp(CHUNK_MIN, CHUNK_MAX)
+    }
+}
 
 /// Runs the batch over `files` (standard input when empty) on `config.jobs` worker threads and
 /// returns the exit code.
@@ -413,19 +448,21 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
     let work_rx = Mutex::new(work_rx);
     let (done_tx, done_rx) = mpsc::channel::<Vec<(usize, Done)>>();
     let printed = (Mutex::new(0usize), Condvar::new());
+    let pace = Pace::default();
     let mut tally = Tally::default();
     std::thread::scope(|scope| {
-        let printed = &printed;
+        let (printed, pace) = (&printed, &pace);
         let reader_done = done_tx.clone();
         scope.spawn(move || {
             let mut seq = 0;
-            let mut chunk = Vec::with_capacity(CHUNK);
+            let mut chunk = Vec::new();
+            let mut size = CHUNK_FIRST;
             let mut ok = true;
             each_entry(files, &config.read, config.weights.as_ref(), |entry| {
                 if !ok {
                     return;
                 }
-                if seq % CHUNK == 0 {
+                if seq % STEP == 0 {
                     // Reading never runs more than WINDOW entries ahead of printing. What is
                     // read goes out before waiting: printing may need it to move on.
                     let (lock, cv) = printed;
@@ -441,7 +478,12 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
                 }
                 let is_bad = matches!(entry, Entry::Bad(_));
                 match entry {
-                    Entry::Puzzle(item) => chunk.push((seq, item)),
+                    Entry::Puzzle(item) => {
+                        if chunk.is_empty() {
+                            size = pace.chunk();
+                        }
+                        chunk.push((seq, item))
+                    }
                     Entry::Bad(msg) | Entry::Warning(msg) => {
                         let mut done = Done {
                             err: msg + "\n",
@@ -452,7 +494,7 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
                     }
                 }
                 seq += 1;
-                if chunk.len() == CHUNK {
+                if chunk.len() >= size {
                     ok &= work_tx.send(std::mem::take(&mut chunk)).is_ok();
                 }
             });
@@ -468,6 +510,7 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
                 loop {
                     let next = work_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
                     let Ok(chunk) = next else { break };
+                    let (start, n) = (Instant::now(), chunk.len());
                     for (seq, item) in chunk {
                         held.push((seq, answer(backend, config, &item)));
                         if since.elapsed() >= HOLD {
@@ -477,6 +520,7 @@ pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCod
                             since = Instant::now();
                         }
                     }
+                    pace.record(n, start.elapsed());
                     if !held.is_empty() && done_tx.send(std::mem::take(&mut held)).is_err() {
                         return;
                     }
@@ -519,7 +563,7 @@ fn print_in_order(
             tally.merge(&done.tally);
             next += 1;
         }
-        if next / CHUNK != before / CHUNK {
+        if next / STEP != before / STEP {
             let (lock, cv) = printed;
             *lock.lock().unwrap_or_else(|e| e.into_inner()) = next;
             cv.notify_all();

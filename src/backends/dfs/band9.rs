@@ -20,7 +20,9 @@
 //!
 //! The search branches, as tdoku does, on the configurations of one digit in one band: in the
 //! band with the fewest configurations left over all digits, the digit with the fewest (two or
-//! more); on a cell with the fewest candidates when every digit is down to one configuration.
+//! more). When every digit is down to one configuration, the endgame below takes over (on the
+//! rare node with more open cells than it holds, the search branches on a cell with the fewest
+//! candidates).
 //! Each alternative but the last runs on a copy of the 300-byte node, so backtracking is free
 //! and nothing is allocated.
 //!

@@ -901,6 +901,35 @@ mod tests {
         assert!(found.nodes < 1000, "{} nodes", found.nodes);
     }
 
+    /// `pick` now serves only settled nodes with more open cells than the endgame holds (very
+    /// sparse grids deep in a large count), which the other tests do not reach: its contract
+    /// directly, on a propagated sparse grid.
+    #[test]
+    fn pick_takes_an_open_cell_with_the_fewest_candidates() {
+        let text =
+            "000000000500000000000000000000000000000090000100000000000000000900000007000009000";
+        let mut node = Node::empty();
+        for (c, b) in text.bytes().enumerate() {
+            if b != b'0' {
+                assert!(node.place(c / 27, c % 27, (b - b'1') as usize));
+            }
+        }
+        assert!(node.propagate());
+        let candidates = |b: usize, i: usize| {
+            (0..9)
+                .filter(|&d| node.cand[9 * b + d] >> i & 1 != 0)
+                .count()
+        };
+        let (b, i) = node.pick();
+        assert!(node.open[b] >> i & 1 != 0);
+        let fewest = (0..81)
+            .filter(|&c| node.open[c / 27] >> (c % 27) & 1 != 0)
+            .map(|c| candidates(c / 27, c % 27))
+            .min()
+            .unwrap();
+        assert_eq!(candidates(b, i), fewest);
+    }
+
     #[test]
     fn peers_of_a_cell_in_its_band() {
         // Cell 0: 8 in its row, 2 in its column, 4 more in its box.

@@ -259,6 +259,15 @@ pub fn variant() -> &'static str {
     }
 }
 
+/// The minirow mask of a band word. (The masks tell the compiler every index is in range.)
+#[inline(always)]
+fn minirows_of(w: u32) -> usize {
+    (MINI[(w & 0x1ff) as usize] as usize
+        | (MINI[(w >> 9 & 0x1ff) as usize] as usize) << 3
+        | (MINI[(w >> 18 & 0x1ff) as usize] as usize) << 6)
+        & 0x1ff
+}
+
 /// One search node (see the layout above). `seen[k]` is `cand[k]` as it was when last
 /// examined, so that an unchanged word is skipped.
 #[derive(Clone, Copy)]
@@ -323,10 +332,7 @@ impl Node {
     /// The minirow mask of word `k`.
     #[inline(always)]
     fn minirows(&self, k: usize) -> usize {
-        let w = self.cand[k];
-        MINI[(w & 0x1ff) as usize] as usize
-            | (MINI[(w >> 9 & 0x1ff) as usize] as usize) << 3
-            | (MINI[(w >> 18) as usize] as usize) << 6
+        minirows_of(self.cand[k])
     }
 
     /// Where to branch (tdoku's choice): in the band whose digits have the fewest
@@ -371,10 +377,7 @@ impl Node {
                     changed &= changed - 1;
                     let (b, d) = (k / 9, k % 9);
                     let w = self.cand[k];
-                    let m = MINI[(w & 0x1ff) as usize] as usize
-                        | (MINI[(w >> 9 & 0x1ff) as usize] as usize) << 3
-                        | (MINI[(w >> 18) as usize] as usize) << 6;
-                    let p = PERM[m];
+                    let p = PERM[minirows_of(w)];
                     if p == 0 {
                         return false;
                     }
@@ -383,7 +386,7 @@ impl Node {
                     self.seen[k] = w;
                     let mut sole = (SOLE[(w & 0x1ff) as usize] as u32
                         | (SOLE[(w >> 9 & 0x1ff) as usize] as u32) << 9
-                        | (SOLE[(w >> 18) as usize] as u32) << 18)
+                        | (SOLE[(w >> 18 & 0x1ff) as usize] as u32) << 18)
                         & self.open[b];
                     while sole != 0 {
                         let i = sole.trailing_zeros() as usize;

@@ -1535,9 +1535,9 @@ mod kernel9_tests {
     }
 
     #[test]
-    fn both_builds_of_the_band_kernel_count_tdokus_test_puzzles() {
-        // Counts 0 to 847, in full, by whichever build this CPU runs (CI runs the tests a second
-        // time with SUDOKU_LAB_PORTABLE=1 for the other).
+    fn every_build_of_the_band_kernel_counts_tdokus_test_puzzles() {
+        // Counts 0 to 847, in full, by whichever build this CPU runs (CI runs the tests again
+        // with SUDOKU_LAB_PORTABLE=1 and with SUDOKU_LAB_NO_PEXT=1 for the others).
         let text = include_str!("../../tests/data/9x9/test_puzzles.counts");
         for entry in crate::format::read_puzzles(text, &Default::default()) {
             let entry = entry.unwrap();

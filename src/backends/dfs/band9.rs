@@ -34,17 +34,22 @@
 //! band, and, in a count already past its second solution, at any node with few open cells
 //! (see [`COUNTING_ENDGAME_AT`]).
 //!
-//! The same source is compiled twice: for any CPU, and on x86-64 also with `popcnt`, `bmi1`,
-//! `bmi2`, `lzcnt` and `avx2` (one-instruction bit counts and lowest-bit clears, vector compares
-//! of the changed words), the second picked at run time when the CPU has them. Setting the
-//! environment variable `SUDOKU_LAB_PORTABLE=1`, or building with the `portable` feature, keeps
-//! the first; [`variant`] tells which one runs.
+//! The same source is compiled for any CPU and, on x86-64, also with `popcnt`, `bmi1`, `bmi2`,
+//! `lzcnt` and `avx2` (one-instruction bit counts and lowest-bit clears, vector compares of the
+//! changed words), in two forms: with BMI2's `pext`/`pdep` for the minirow and stack masks where
+//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). The CPU picks
+//! at run time (see [`ops`]). Setting the environment variable `SUDOKU_LAB_PORTABLE=1`, or building
+//! with the `portable` feature, keeps the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
+//! [`variant`] tells which one runs.
 
 use std::sync::OnceLock;
 use std::time::Instant;
 
 use super::{Found, CLOCK_EVERY};
 use crate::model::Value;
+use ops::{Ops, Portable};
+
+mod ops;
 
 // Bit layout of a band word (band b holds rows 3b, 3b+1, 3b+2):
 //
@@ -228,44 +233,52 @@ static PEERS: [u32; 27] = {
     t
 };
 
-/// Whether the kernel compiled for the CPU's features may be used (see the module docs).
-fn use_native() -> bool {
-    static NATIVE: OnceLock<bool> = OnceLock::new();
-    *NATIVE.get_or_init(|| {
-        if cfg!(feature = "portable")
-            || std::env::var_os("SUDOKU_LAB_PORTABLE").is_some_and(|v| v != "0")
-        {
-            return false;
+/// The compiled variants of the kernel (see the module docs and [`ops`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kernel {
+    Portable,
+    /// x86-64-v3 features, the look-up tables for the masks.
+    Avx2,
+    /// x86-64-v3 features, `pext`/`pdep` for the masks.
+    Pext,
+}
+
+/// The variant this CPU runs (see the module docs): the best one it has, unless the environment
+/// or the `portable` feature asks for less.
+fn kernel() -> Kernel {
+    static KERNEL: OnceLock<Kernel> = OnceLock::new();
+    *KERNEL.get_or_init(|| {
+        let set = |name| std::env::var_os(name).is_some_and(|v| v != "0");
+        if cfg!(feature = "portable") || set("SUDOKU_LAB_PORTABLE") {
+            return Kernel::Portable;
         }
         #[cfg(target_arch = "x86_64")]
         {
-            std::arch::is_x86_feature_detected!("popcnt")
+            let v3 = std::arch::is_x86_feature_detected!("popcnt")
                 && std::arch::is_x86_feature_detected!("bmi1")
                 && std::arch::is_x86_feature_detected!("bmi2")
                 && std::arch::is_x86_feature_detected!("lzcnt")
-                && std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("avx2");
+            if v3 && ops::fast_pext() && !set("SUDOKU_LAB_NO_PEXT") {
+                Kernel::Pext
+            } else if v3 {
+                Kernel::Avx2
+            } else {
+                Kernel::Portable
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        false
+        Kernel::Portable
     })
 }
 
-/// The name of the compiled variant in use: `"x86-64-v3"` or `"portable"`.
+/// The name of the compiled variant in use: `"x86-64-v3+pext"`, `"x86-64-v3"` or `"portable"`.
 pub fn variant() -> &'static str {
-    if use_native() {
-        "x86-64-v3"
-    } else {
-        "portable"
+    match kernel() {
+        Kernel::Pext => "x86-64-v3+pext",
+        Kernel::Avx2 => "x86-64-v3",
+        Kernel::Portable => "portable",
     }
-}
-
-/// The minirow mask of a band word. (The masks tell the compiler every index is in range.)
-#[inline(always)]
-fn minirows_of(w: u32) -> usize {
-    (MINI[(w & 0x1ff) as usize] as usize
-        | (MINI[(w >> 9 & 0x1ff) as usize] as usize) << 3
-        | (MINI[(w >> 18 & 0x1ff) as usize] as usize) << 6)
-        & 0x1ff
 }
 
 /// One search node (see the layout above). `seen[k]` is `cand[k]` as it was when last
@@ -278,6 +291,9 @@ struct Node {
     /// 8-lane vector compares.)
     cand: [u32; 32],
     seen: [u32; 32],
+    /// `mini[k]`: the minirow mask of `seen[k]`; once [`Node::propagate`] has reached its
+    /// fixpoint (every word examined since its last change), that of `cand[k]`.
+    mini: [u16; 27],
     /// `columns_seen[d]`: the columns of digit `d + 1` in each band (9 bits per band) as they
     /// were after its last box–column reduction.
     columns_seen: [u32; 9],
@@ -294,6 +310,7 @@ impl Node {
                 c
             },
             seen: [0; 32],
+            mini: [0; 27],
             columns_seen: [0; 9],
             open: [BAND; 3],
         }
@@ -319,33 +336,18 @@ impl Node {
         true
     }
 
-    /// Bit `k` set when word `k` changed since it was last examined.
-    #[inline(always)]
-    fn changed(&self) -> u32 {
-        let mut m = 0;
-        for k in 0..32 {
-            m |= ((self.cand[k] != self.seen[k]) as u32) << k;
-        }
-        m
-    }
-
-    /// The minirow mask of word `k`.
-    #[inline(always)]
-    fn minirows(&self, k: usize) -> usize {
-        minirows_of(self.cand[k])
-    }
-
     /// Where to branch (tdoku's choice): in the band whose digits have the fewest
     /// configurations left in all, the digit with the fewest (two or more). `None` when every
     /// digit is down to one configuration everywhere.
     #[inline(always)]
     fn pick_config(&self) -> Option<(usize, u8)> {
+        debug_assert_eq!(self.cand, self.seen, "not at a fixpoint");
         let mut best: Option<(u32, usize, u8)> = None;
         for b in 0..3 {
             let mut total = 0;
             let mut pick: Option<(u32, usize, u8)> = None;
             for d in 0..9 {
-                let fits = FITS[self.minirows(9 * b + d)];
+                let fits = FITS[self.mini[9 * b + d] as usize];
                 let n = fits.count_ones();
                 total += n;
                 if n > 1 && pick.is_none_or(|p| n < p.0) {
@@ -364,11 +366,11 @@ impl Node {
     /// Every consequence the layout gives (see the module docs), to a fixpoint; `false` on a
     /// contradiction.
     #[inline(always)]
-    fn propagate(&mut self) -> bool {
+    fn propagate(&mut self, ops: impl Ops) -> bool {
         loop {
             // Box–line reduction of every changed word, and the rows left with one place.
             loop {
-                let mut changed = self.changed();
+                let mut changed = ops.changed(&self.cand, &self.seen);
                 if changed == 0 {
                     break;
                 }
@@ -377,13 +379,14 @@ impl Node {
                     changed &= changed - 1;
                     let (b, d) = (k / 9, k % 9);
                     let w = self.cand[k];
-                    let p = PERM[minirows_of(w)];
+                    let p = PERM[ops.minirows(w)];
                     if p == 0 {
                         return false;
                     }
-                    let w = w & EXPAND[p as usize];
+                    let w = w & ops.expand(p as u32);
                     self.cand[k] = w;
                     self.seen[k] = w;
+                    self.mini[k] = p;
                     let mut sole = (SOLE[(w & 0x1ff) as usize] as u32
                         | (SOLE[(w >> 9 & 0x1ff) as usize] as u32) << 9
                         | (SOLE[(w >> 18 & 0x1ff) as usize] as u32) << 18)
@@ -438,33 +441,31 @@ impl Node {
                 if packed == self.columns_seen[d] {
                     continue;
                 }
-                let mut keep = [0u32; 3];
+                let mut keep = 0;
                 for s in 0..3 {
-                    let m = (cols[0] >> (3 * s) & 7)
-                        | (cols[1] >> (3 * s) & 7) << 3
-                        | (cols[2] >> (3 * s) & 7) << 6;
-                    let p = PERM[m as usize] as u32;
+                    let p = PERM[ops.stack(packed, s)] as u32;
                     if p == 0 {
                         return false;
                     }
-                    for (b, k) in keep.iter_mut().enumerate() {
-                        *k |= (p >> (3 * b) & 7) << (3 * s);
+                    keep |= ops.unstack(p, s);
+                }
+                if keep != packed {
+                    for (b, &had) in cols.iter().enumerate() {
+                        let k = keep >> (9 * b) & 0x1ff;
+                        if k != had {
+                            self.cand[9 * b + d] &= SPREAD[k as usize];
+                            progress = true;
+                        }
                     }
                 }
-                for b in 0..3 {
-                    if keep[b] != cols[b] {
-                        self.cand[9 * b + d] &= SPREAD[keep[b] as usize];
-                        progress = true;
-                    }
-                }
-                self.columns_seen[d] = keep[0] | keep[1] << 9 | keep[2] << 18;
+                self.columns_seen[d] = keep;
             }
             if !progress {
                 let open: u32 = self.open.iter().map(|o| o.count_ones()).sum();
                 if open <= MINIROW_COUNTS_ABOVE {
                     return true;
                 }
-                match self.minirow_counts() {
+                match self.minirow_counts(ops) {
                     None => return false,
                     Some(false) => return true,
                     Some(true) => {}
@@ -481,7 +482,8 @@ impl Node {
     /// through large inconsistent subtrees. `None` on a contradiction, else whether anything
     /// changed.
     #[inline(always)]
-    fn minirow_counts(&mut self) -> Option<bool> {
+    fn minirow_counts(&mut self, ops: impl Ops) -> Option<bool> {
+        debug_assert_eq!(self.cand, self.seen, "not at a fixpoint");
         let mut progress = false;
         for b in 0..3 {
             let mut can = [0u16; 9];
@@ -490,7 +492,7 @@ impl Node {
             let (mut c1, mut c2, mut c3, mut c4) = (0u16, 0u16, 0u16, 0u16);
             let (mut m1, mut m2, mut m3, mut m4) = (0u16, 0u16, 0u16, 0u16);
             for d in 0..9 {
-                let m = self.minirows(9 * b + d);
+                let m = self.mini[9 * b + d] as usize;
                 let (c, s) = (m as u16, SURE[m]);
                 can[d] = c;
                 must[d] = s;
@@ -519,9 +521,9 @@ impl Node {
                 while t != 0 {
                     let j = t.trailing_zeros() as usize;
                     t &= t - 1;
-                    self.cand[k] &= !BOX_OF[j] | EXPAND[1 << j];
+                    self.cand[k] &= !BOX_OF[j] | ops.expand(1 << j);
                 }
-                self.cand[k] &= !EXPAND[(open & leave) as usize];
+                self.cand[k] &= !ops.expand((open & leave) as u32);
                 progress |= self.cand[k] != before;
             }
         }
@@ -605,15 +607,15 @@ pub(super) fn count(givens: &[Value], limit: u64, deadline: Option<Instant>) -> 
     if !placed {
         return s.found;
     }
-    #[cfg(target_arch = "x86_64")]
-    if use_native() {
-        // SAFETY: `use_native` has checked that the CPU has every feature `descend_native` is
-        // compiled for.
-        unsafe { s.descend_native(root) };
-        s.found.nodes = s.visited;
-        return s.found;
-    }
-    s.descend_portable(root);
+    match kernel() {
+        // SAFETY (both): `kernel` has checked that the CPU has every feature `descend_native`
+        // is compiled for, and those `Avx2::new` and `Pext::new` ask for.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Pext => unsafe { s.descend_native(root, ops::Pext::new()) },
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => unsafe { s.descend_native(root, ops::Avx2::new()) },
+        _ => s.descend_portable(root),
+    };
     s.found.nodes = s.visited;
     s.found
 }
@@ -664,19 +666,24 @@ struct Search {
 
 impl Search {
     fn descend_portable(&mut self, node: Node) -> bool {
-        self.descend(node, Search::descend_portable)
+        self.descend(node, Portable, Search::descend_portable)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-    fn descend_native(&mut self, node: Node) -> bool {
+    fn descend_native(&mut self, node: Node, ops: impl Ops) -> bool {
         // The closure inherits this function's features, so the recursive call needs no `unsafe`.
-        self.descend(node, |s, n| s.descend_native(n))
+        self.descend(node, ops, |s, n| s.descend_native(n, ops))
     }
 
     /// Propagates `node` and searches below it, recursing through `deeper`; `false` to stop.
     #[inline(always)]
-    fn descend(&mut self, mut node: Node, deeper: impl Fn(&mut Search, Node) -> bool) -> bool {
+    fn descend(
+        &mut self,
+        mut node: Node,
+        ops: impl Ops,
+        deeper: impl Fn(&mut Search, Node) -> bool,
+    ) -> bool {
         loop {
             self.visited += 1;
             if self.visited.is_multiple_of(CLOCK_EVERY)
@@ -685,7 +692,7 @@ impl Search {
                 self.found.timed_out = true;
                 return false;
             }
-            if !node.propagate() {
+            if !node.propagate(ops) {
                 return true;
             }
             if node.solved() {
@@ -701,12 +708,12 @@ impl Search {
                     let c = fits.trailing_zeros() as usize;
                     fits &= fits - 1;
                     let mut child = node;
-                    child.cand[k] &= EXPAND[CONFIGS[c] as usize];
+                    child.cand[k] &= ops.expand(CONFIGS[c] as u32);
                     if !deeper(self, child) {
                         return false;
                     }
                 }
-                node.cand[k] &= EXPAND[CONFIGS[fits.trailing_zeros() as usize] as usize];
+                node.cand[k] &= ops.expand(CONFIGS[fits.trailing_zeros() as usize] as u32);
             } else if node.open_cells() <= ENDGAME_AT {
                 return self.endgame(&node);
             } else {
@@ -917,7 +924,7 @@ mod tests {
                 assert!(node.place(c / 27, c % 27, (b - b'1') as usize));
             }
         }
-        assert!(node.propagate());
+        assert!(node.propagate(Portable));
         let candidates = |b: usize, i: usize| {
             (0..9)
                 .filter(|&d| node.cand[9 * b + d] >> i & 1 != 0)

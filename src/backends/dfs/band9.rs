@@ -367,6 +367,9 @@ impl Node {
     /// contradiction.
     #[inline(always)]
     fn propagate(&mut self, ops: impl Ops) -> bool {
+        // The words examined since the last box–column reduction: only their digits can have
+        // lost columns.
+        let mut touched = 0u32;
         loop {
             // Box–line reduction of every changed word, and the rows left with one place.
             loop {
@@ -374,6 +377,7 @@ impl Node {
                 if changed == 0 {
                     break;
                 }
+                touched |= changed;
                 while changed != 0 {
                     let k = changed.trailing_zeros() as usize;
                     changed &= changed - 1;
@@ -432,7 +436,11 @@ impl Node {
             // Box–column reduction: in each stack, a digit takes one column per band, three
             // different columns; the same permutation lookup keeps the (band, column) pairs on
             // one, and clears the digit from the rest.
-            for d in 0..9 {
+            let mut digits = (touched | touched >> 9 | touched >> 18) & 0x1ff;
+            touched = 0;
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
                 let cols = [0, 1, 2].map(|b| {
                     let w = self.cand[9 * b + d];
                     (w | w >> 9 | w >> 18) & 0x1ff

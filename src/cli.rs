@@ -28,7 +28,7 @@ use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format::{self, Format, ReadOptions};
 use sudoku_lab::generate::{self, GenerateOptions, Generator};
 use sudoku_lab::judge::Problem;
-use sudoku_lab::model::Shape;
+use sudoku_lab::model::{Shape, MAX_SIZE};
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
@@ -418,7 +418,12 @@ impl ShapeArgs {
         match &self.boxes {
             Some(b) => {
                 let (r, c) = boxes_arg(b)?;
-                Ok((r * c, Some((r, c))))
+                match r.checked_mul(c) {
+                    Some(n) if (1..=MAX_SIZE).contains(&n) => Ok((n, Some((r, c)))),
+                    _ => Err(UsageError(format!(
+                        "--boxes {b}: boxes of {r}×{c} make a side out of range (1 to {MAX_SIZE})"
+                    ))),
+                }
             }
             None => Ok((self.size.unwrap_or(9), None)),
         }
@@ -1038,7 +1043,9 @@ fn judge(
     }
 }
 
-/// `--jobs`: at least 1; all cores when not given.
+/// The most threads `--jobs` starts.
+const MAX_JOBS: usize = 1024;
+
 /// `--boxes RxC`.
 fn boxes_arg(b: &str) -> Result<(usize, usize), UsageError> {
     b.split_once(['x', 'X', '×'])
@@ -1060,9 +1067,12 @@ fn quote(s: &str) -> String {
     shlex::try_quote(s).map_or_else(|_| s.to_string(), |q| q.into_owned())
 }
 
+/// `--jobs`: 1 to [`MAX_JOBS`]; all cores when not given.
 fn jobs_arg(jobs: Option<usize>) -> Result<usize, UsageError> {
     match jobs {
-        Some(0) => Err(UsageError("--jobs must be at least 1".into())),
+        Some(j) if !(1..=MAX_JOBS).contains(&j) => Err(UsageError(format!(
+            "--jobs takes 1 to {MAX_JOBS} (one thread each), not {j}"
+        ))),
         Some(j) => Ok(j),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }

@@ -531,3 +531,31 @@ fn bench_counts_an_unproved_optimum_as_a_time_out() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(summary(&o), ["1", "1", "0", "0"], "{}", stdout(&o));
 }
+
+#[test]
+fn out_of_range_jobs_and_boxes_are_usage_errors() {
+    let huge = u64::MAX.to_string();
+    for command in ["count", "xcheck"] {
+        let o = run_with(&[command, "--jobs", &huge], MAGIC1);
+        assert_usage_error(&o, "--jobs takes 1 to 1024");
+    }
+    let o = run_with(
+        &["fuzz", "--backends", "dfs,dlx", "--jobs", "4294967296"],
+        "",
+    );
+    assert_usage_error(&o, "--jobs takes 1 to 1024");
+    // 2^64 − 1 boxes of 2 rows wrap around in a plain product.
+    let o = run_with(&["generate", "--boxes", &format!("{huge}x2")], "");
+    assert_usage_error(&o, "side out of range");
+    let o = run_with(
+        &[
+            "fuzz",
+            "--backends",
+            "dfs,dlx",
+            "--boxes",
+            "4294967296x4294967296",
+        ],
+        "",
+    );
+    assert_usage_error(&o, "side out of range");
+}

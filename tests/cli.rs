@@ -559,3 +559,14 @@ fn out_of_range_jobs_and_boxes_are_usage_errors() {
     );
     assert_usage_error(&o, "side out of range");
 }
+
+#[test]
+fn an_optimum_stopped_by_the_deadline_prints_its_grid_and_exits_3() {
+    // dlx finds grids of the empty 16×16 at once, and cannot prove the best in half a second.
+    let o = run_with(
+        &["optimize", "--backend", "dlx", "--timeout", "0.5"],
+        &".".repeat(256),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stdout(&o).contains("(not proved, bound "), "{}", stdout(&o));
+}

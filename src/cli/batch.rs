@@ -368,6 +368,11 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
     let text_out = match &result {
         Ok(answer) => {
             fill_record(&mut record, answer);
+            // An optimum the deadline stopped before its proof: the best grid is printed, and
+            // the exit code says time-out (docs/cli.md).
+            if let Answer::Optimum { proved: false, .. } = answer {
+                done.tally.timed_out = true;
+            }
             if let Some(wrong) = item.wrong_answer(backend.name(), answer) {
                 done.err = format!("{}:{}:1: wrong answer: {wrong}\n", item.file, item.line);
                 done.tally.failed = true;

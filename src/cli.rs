@@ -11,7 +11,7 @@ mod fuzz;
 mod xcheck;
 
 use std::io::{self, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -510,12 +510,22 @@ struct TableOutputs {
 }
 
 impl TableOutputs {
-    fn into_outputs(self) -> bench::Outputs {
-        bench::Outputs {
+    /// The outputs, each checked to be writable before any work starts.
+    fn into_outputs(self) -> Result<bench::Outputs, UsageError> {
+        for (path, flag) in [
+            (&self.csv, "--csv"),
+            (&self.json, "--json"),
+            (&self.plot, "--plot"),
+        ] {
+            if let Some(p) = path {
+                writable(p, flag)?;
+            }
+        }
+        Ok(bench::Outputs {
             csv: self.csv,
             json: self.json,
             plot: self.plot,
-        }
+        })
     }
 }
 
@@ -649,6 +659,9 @@ impl EngineArgs {
     }
     fn create(&self, name: &str) -> Result<Box<dyn Backend>, UsageError> {
         let kind: BackendKind = name.parse().map_err(UsageError)?;
+        if let Some(p) = &self.proof {
+            writable(p, "--proof")?;
+        }
         backends::create(kind, &self.options())
             .map_err(|e| UsageError(format!("backend {kind}: {e}")))
     }
@@ -686,7 +699,7 @@ impl EngineArgs {
             None => Ok(None),
             Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
             Some(s) => Err(UsageError(format!(
-                "--timeout must be a positive number of seconds, not {s}"
+                "--timeout takes a number of seconds above 0 and below 1e9, not {s}"
             ))),
         }
     }
@@ -768,7 +781,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 weights: optimize_weights(task, &weights)?,
                 timeout: engine.timeout()?,
                 max_puzzles,
-                outputs: outputs.into_outputs(),
+                outputs: outputs.into_outputs()?,
                 shard,
             };
             return Ok(bench::run(&engine.create_all(&backends)?, &config, &files));
@@ -910,6 +923,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 replay.push_str(&format!(" --weights {}", quote(&weights)));
             }
             replay.push_str(&engine.replay_flags());
+            if let Some(p) = &regressions {
+                writable(p, "--regressions")?;
+            }
             let config = fuzz::Config {
                 options,
                 names: backends,
@@ -926,7 +942,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             return Ok(fuzz::run(&fuzzed, reference.as_ref(), &config));
         }
         Command::Report { files, outputs } => {
-            return bench::report(&files, &outputs.into_outputs()).map_err(UsageError);
+            return bench::report(&files, &outputs.into_outputs()?).map_err(UsageError);
         }
         Command::Encode {
             file,
@@ -1041,6 +1057,17 @@ fn judge(
             Ok(ExitCode::from(e.exit_code()))
         }
     }
+}
+
+/// Checks, before any work, that the file `path` given to `flag` can be written: it is created
+/// when missing (and left as it is otherwise, for the command to write later).
+fn writable(path: &Path, flag: &str) -> Result<(), UsageError> {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| UsageError(format!("{flag} {}: cannot write: {e}", path.display())))
 }
 
 /// The most threads `--jobs` starts.

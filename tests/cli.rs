@@ -570,3 +570,28 @@ fn an_optimum_stopped_by_the_deadline_prints_its_grid_and_exits_3() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stdout(&o).contains("(not proved, bound "), "{}", stdout(&o));
 }
+
+#[test]
+fn unwritable_output_files_are_usage_errors_before_any_work() {
+    let samples = data("samples/mixed.txt");
+    let nowhere = "/nonexistent-dir/out";
+    for (args, flag) in [
+        (
+            vec!["bench", "--backends", "dfs", "--csv", nowhere, &samples],
+            "--csv",
+        ),
+        (vec!["report", &samples, "--json", nowhere], "--json"),
+        (
+            vec!["unique", "--backend", "sat", "--proof", nowhere, &samples],
+            "--proof",
+        ),
+        (
+            vec!["fuzz", "--backends", "dfs,dlx", "--regressions", nowhere],
+            "--regressions",
+        ),
+    ] {
+        let o = run_with(&args, "");
+        assert_usage_error(&o, &format!("{flag} {nowhere}: cannot write"));
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+}

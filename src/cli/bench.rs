@@ -122,19 +122,17 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         pb.finish_and_clear();
     }
     if let Err(e) = write_rows(&rows, &config.outputs, Vec::new()) {
-        eprintln!("sudoku-lab: error: cannot write the report: {e}");
+        eprintln!("sudoku-lab: error: {e}");
         return ExitCode::from(1);
     }
     tally.exit_code()
 }
 
-/// The table (after `head`) on standard output, and the files of `outputs`.
-fn write_rows(
-    rows: &[BenchRow],
-    outputs: &Outputs,
-    mut out: Vec<u8>,
-) -> Result<(), report::ReportError> {
+/// The table (after `head`) on standard output, and the files of `outputs`; an error names the
+/// file it could not write.
+fn write_rows(rows: &[BenchRow], outputs: &Outputs, mut out: Vec<u8>) -> Result<(), String> {
     let written = report::write_table(rows, &mut out)
+        .map_err(|e| format!("cannot write the table: {e}"))
         .and_then(|_| write_to(&outputs.csv, |f| report::write_csv(rows, f)))
         .and_then(|_| write_to(&outputs.json, |f| report::write_json(rows, f)))
         .and_then(|_| match &outputs.plot {
@@ -145,6 +143,7 @@ fn write_rows(
                     .collect();
                 let title = format!("{}: time per puzzle", rows[0].task);
                 report::plot_svg(&series, p, &title)
+                    .map_err(|e| format!("{}: cannot write: {e}", p.display()))
             }
             _ => Ok(()),
         });
@@ -170,7 +169,7 @@ pub fn report(files: &[PathBuf], outputs: &Outputs) -> Result<ExitCode, String> 
         .map(|t| format!("{t}\n").into_bytes())
         .unwrap_or_default();
     if let Err(e) = write_rows(&merged.rows, outputs, head) {
-        eprintln!("sudoku-lab: error: cannot write the report: {e}");
+        eprintln!("sudoku-lab: error: {e}");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
@@ -179,9 +178,12 @@ pub fn report(files: &[PathBuf], outputs: &Outputs) -> Result<ExitCode, String> 
 fn write_to(
     path: &Option<PathBuf>,
     write: impl FnOnce(File) -> Result<(), report::ReportError>,
-) -> Result<(), report::ReportError> {
+) -> Result<(), String> {
     match path {
-        Some(p) => write(File::create(p)?),
+        Some(p) => File::create(p)
+            .map_err(report::ReportError::from)
+            .and_then(write)
+            .map_err(|e| format!("{}: cannot write: {e}", p.display())),
         None => Ok(()),
     }
 }

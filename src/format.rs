@@ -1285,7 +1285,6 @@ fn json_board_inner(
 /// `#` comments and blank lines skipped).
 pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
     let mut weights = Vec::with_capacity(n * n);
-    let mut places = Vec::with_capacity(n * n);
     let mut rows = 0;
     let mut last = (0, 1);
     for (i, l) in content_lines(text) {
@@ -1308,11 +1307,26 @@ pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
             ));
         }
         for t in &toks {
-            let w = t.text.parse::<i64>().map_err(|_| {
-                ParseError::at(t, format!("bad weight '{}': expected an integer", t.text))
-            })?;
+            let w = match t.text.parse::<i64>() {
+                Ok(w) if Weights::in_range(w) => w,
+                Ok(w) => return Err(ParseError::at(t, Weights::out_of_range(w))),
+                // Digits only, but past i64.
+                Err(_)
+                    if t.text
+                        .trim_start_matches('-')
+                        .bytes()
+                        .all(|b| b.is_ascii_digit()) =>
+                {
+                    return Err(ParseError::at(t, Weights::out_of_range(t.text)))
+                }
+                Err(_) => {
+                    return Err(ParseError::at(
+                        t,
+                        format!("bad weight '{}': expected an integer", t.text),
+                    ))
+                }
+            };
             weights.push(w);
-            places.push((t.line, t.col));
         }
         rows += 1;
         last = (i, toks.last().map_or(1, Token::end_col));
@@ -1324,10 +1338,7 @@ pub fn read_weights(text: &str, n: usize) -> Result<Weights, ParseError> {
             format!("{rows} rows of weights, expected {n}"),
         ));
     }
-    // The model rejects weights too large to score safely: point at the largest.
-    let largest = (0..weights.len()).max_by_key(|&i| weights[i].unsigned_abs());
-    let (line, col) = largest.map_or((1, 1), |i| places[i]);
-    Weights::new(n, weights).map_err(|e| ParseError::new(line, col, e.to_string()))
+    Weights::new(n, weights).map_err(|e| ParseError::new(last.0, last.1, e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -446,6 +446,15 @@ impl Weights {
                 .collect(),
         )
     }
+    /// Whether `w` may be a weight: at most 2^40 either way, which keeps every score well inside
+    /// `i64`.
+    pub fn in_range(w: i64) -> bool {
+        w.unsigned_abs() <= 1 << 40
+    }
+    /// The message for a weight that is not [`Weights::in_range`].
+    pub fn out_of_range(w: impl std::fmt::Display) -> String {
+        format!("weight {w} is out of range (limit ±2^40)")
+    }
     pub fn new(n: usize, weights: Vec<i64>) -> Result<Weights, ModelError> {
         if weights.len() != n * n {
             return Err(ModelError::BadWeights(format!(
@@ -454,11 +463,8 @@ impl Weights {
                 n * n
             )));
         }
-        // Keep every score well inside i64.
-        if let Some(w) = weights.iter().find(|w| w.unsigned_abs() > (1 << 40)) {
-            return Err(ModelError::BadWeights(format!(
-                "weight {w} is too large (limit ±2^40)"
-            )));
+        if let Some(&w) = weights.iter().find(|&&w| !Weights::in_range(w)) {
+            return Err(ModelError::BadWeights(Weights::out_of_range(w)));
         }
         Ok(Weights(weights))
     }

@@ -454,7 +454,16 @@ fn bad_weights_and_counts() {
     assert_eq!((e.line, e.col), (1, 5), "{e}");
     let e = read_weights("1 2\n3 -99999999999999\n", 2).unwrap_err();
     assert!(
-        (e.line, e.col) == (2, 3) && e.message.contains("too large"),
+        (e.line, e.col) == (2, 3) && e.message.contains("out of range"),
+        "{e}"
+    );
+    // The first weight out of range is the one named, where it is; past i64 too.
+    let e = read_weights("1099511627777 2\n3 1099511627778\n", 2).unwrap_err();
+    assert_eq!((e.line, e.col), (1, 1), "{e}");
+    assert!(e.message.contains("1099511627777 "), "{e}");
+    let e = read_weights("1 2\n3 99999999999999999999999\n", 2).unwrap_err();
+    assert!(
+        (e.line, e.col) == (2, 3) && e.message.contains("out of range"),
         "{e}"
     );
 }

@@ -195,7 +195,7 @@ impl SolverCommand {
         let (answer, answer_from) = if self.uses_out_file {
             (read_lossy(&out_path), "its answer file")
         } else {
-            (stdout.clone(), "stdout")
+            (stdout.clone(), FROM_STDOUT)
         };
         let run = Finished {
             status,
@@ -258,6 +258,9 @@ impl SolverCommand {
     }
 }
 
+/// [`Finished::answer_from`] when the answer is the solver's standard output.
+const FROM_STDOUT: &str = "stdout";
+
 /// A solver run that ended by itself.
 pub struct Finished {
     pub status: ExitStatus,
@@ -273,7 +276,13 @@ impl Finished {
     /// The exit status and the end of the output, to quote in an error.
     pub fn context(&self) -> String {
         let mut c = format!("exit {}", describe(&self.status));
-        let tail = tail(&format!("{}{}{}", self.stdout, self.stderr, self.answer));
+        // The answer is stdout itself unless it came from the answer file.
+        let file = if self.answer_from == FROM_STDOUT {
+            ""
+        } else {
+            &self.answer
+        };
+        let tail = tail(&format!("{}{}{file}", self.stdout, self.stderr));
         if !tail.is_empty() {
             c += &format!("; output ends: «{tail}»");
         }

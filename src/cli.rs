@@ -27,7 +27,7 @@ use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format::{self, Format, ReadOptions};
 use sudoku_lab::generate::{self, GenerateOptions, Generator};
-use sudoku_lab::judge::Problem;
+use sudoku_lab::judge::{JudgeError, Problem};
 use sudoku_lab::model::{Shape, MAX_SIZE};
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
 use sudoku_lab::shard::Shard;
@@ -1047,13 +1047,18 @@ fn judge(
         }
     };
     let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
-    match sudoku_lab::judge::run(problem, &text, backend.as_ref(), &args.engine.limits()?) {
-        Ok(out) => {
-            batch::write_stdout(out.as_bytes());
-            Ok(ExitCode::SUCCESS)
-        }
+    let limits = args.engine.limits()?;
+    let mut out = String::new();
+    let result = sudoku_lab::judge::run_into(problem, &text, backend.as_ref(), &limits, &mut out);
+    // The answers before an error are kept.
+    batch::write_stdout(out.as_bytes());
+    match result {
+        Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
-            eprintln!("{name}: {e}");
+            match &e {
+                JudgeError::Input(p) => eprintln!("{name}:{}:{}: {}", p.line, p.col, p.message),
+                e => eprintln!("{name}: {e}"),
+            }
             Ok(ExitCode::from(e.exit_code()))
         }
     }

@@ -2,8 +2,9 @@
 //! file can be fed in and the output compared byte for byte with the accepted answer.
 //!
 //! Every answer is obtained through [`crate::task::run`], so it has passed the independent checker;
-//! a checker rejection is [`JudgeError::Check`] and nothing is printed. Bad input is
-//! [`JudgeError::Input`] with the 1-based line and column.
+//! a checker rejection is [`JudgeError::Check`]. Bad input is [`JudgeError::Input`] with the
+//! 1-based line and column. On an error, [`run_into`] keeps the output of the puzzles before it
+//! (nothing already answered is lost); the puzzle in error and those after it get none.
 //!
 //! | problem | input | output |
 //! |---|---|---|
@@ -82,7 +83,7 @@ impl FromStr for Problem {
     }
 }
 
-/// Why a judge run produced no output.
+/// Why a judge run stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum JudgeError {
     /// The input does not follow the problem's format.
@@ -134,15 +135,29 @@ pub fn run(
     backend: &dyn Backend,
     limits: &Limits,
 ) -> Result<String, JudgeError> {
+    let mut out = String::new();
+    run_into(problem, input, backend, limits, &mut out)?;
+    Ok(out)
+}
+
+/// [`run`], appending to `out` puzzle by puzzle: on an error, `out` holds the exact output of
+/// every puzzle before the one in error.
+pub fn run_into(
+    problem: Problem,
+    input: &str,
+    backend: &dyn Backend,
+    limits: &Limits,
+    out: &mut String,
+) -> Result<(), JudgeError> {
     let solve = |puzzle: &Puzzle, task: Task| -> Result<Answer, JudgeError> {
         Ok(task::run(backend, puzzle, task, limits)?)
     };
     match problem {
-        Problem::Noip2009 => noip2009(input, solve),
-        Problem::Hdu1426 => hdu1426(input, solve),
-        Problem::Hdu4069 => hdu4069(input, solve),
-        Problem::Sicily1317 => sicily1317(input, solve),
-        Problem::Leetcode37 => leetcode37(input, solve),
+        Problem::Noip2009 => noip2009(input, solve, out),
+        Problem::Hdu1426 => hdu1426(input, solve, out),
+        Problem::Hdu4069 => hdu4069(input, solve, out),
+        Problem::Sicily1317 => sicily1317(input, solve, out),
+        Problem::Leetcode37 => leetcode37(input, solve, out),
     }
 }
 
@@ -232,7 +247,7 @@ fn rows(grid: &Grid, sep: &str) -> String {
         .collect()
 }
 
-fn noip2009(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
+fn noip2009(input: &str, solve: impl Solve, out: &mut String) -> Result<(), JudgeError> {
     let mut inp = Input::new(input);
     let givens = inp.cells81(|t| cell_value(t, 9))?;
     inp.finish()?;
@@ -240,19 +255,22 @@ fn noip2009(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
     let puzzle = puzzle9(&standard9(), givens, (1, 1))?
         .with_weights(weights)
         .map_err(|e| ParseError::new(1, 1, e.to_string()))?;
-    match solve(&puzzle, Task::Optimize)? {
-        Answer::NoSolution => Ok("-1\n".into()),
+    *out += &match solve(&puzzle, Task::Optimize)? {
+        Answer::NoSolution => "-1\n".into(),
         Answer::Optimum {
             score,
             proved: true,
             ..
-        } => Ok(format!("{score}\n")),
-        Answer::Optimum { score, bound, .. } => Err(JudgeError::Incomplete {
-            puzzle: 1,
-            detail: format!("best score found {score}, upper bound {bound:?}"),
-        }),
-        other => Err(unexpected(other)),
-    }
+        } => format!("{score}\n"),
+        Answer::Optimum { score, bound, .. } => {
+            return Err(JudgeError::Incomplete {
+                puzzle: 1,
+                detail: format!("best score found {score}, upper bound {bound:?}"),
+            })
+        }
+        other => return Err(unexpected(other)),
+    };
+    Ok(())
 }
 
 /// A task returned an answer of another task: cannot happen with [`task::run`].
@@ -263,10 +281,10 @@ fn unexpected(a: Answer) -> JudgeError {
     }
 }
 
-fn hdu1426(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
+fn hdu1426(input: &str, solve: impl Solve, out: &mut String) -> Result<(), JudgeError> {
     let shape = standard9();
     let mut inp = Input::new(input);
-    let mut out = vec![];
+    let mut first = true;
     while !inp.at_end() {
         let mut start = (0, 0);
         let givens = inp.cells81(|t| {
@@ -276,13 +294,18 @@ fn hdu1426(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
             cell_value(t, 9)
         })?;
         let puzzle = puzzle9(&shape, givens, start)?;
-        out.push(match solve(&puzzle, Task::Solve)? {
+        let answer = match solve(&puzzle, Task::Solve)? {
             Answer::Solved(g) => rows(&g, " "),
             Answer::NoSolution => "No solution\n".into(),
             other => return Err(unexpected(other)),
-        });
+        };
+        // A blank line between puzzles.
+        if !std::mem::take(&mut first) {
+            out.push('\n');
+        }
+        *out += &answer;
     }
-    Ok(out.join("\n"))
+    Ok(())
 }
 
 /// HDU 4069 wall bits (after the digit's low 4 bits).
@@ -291,22 +314,21 @@ const RIGHT: u32 = 32;
 const DOWN: u32 = 64;
 const LEFT: u32 = 128;
 
-fn hdu4069(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
+fn hdu4069(input: &str, solve: impl Solve, out: &mut String) -> Result<(), JudgeError> {
     let mut inp = Input::new(input);
     let cases = inp.count("the number of cases")?;
-    let mut out = String::new();
     for case in 1..=cases {
         let puzzle = squiggly(&mut inp)?;
-        out += &format!("Case {case}:\n");
-        out += &match solve(&puzzle, Task::Unique)? {
+        let answer = match solve(&puzzle, Task::Unique)? {
             Answer::Unique(g) => rows(&g, ""),
             Answer::NoSolution => "No solution\n".into(),
             Answer::Multiple(..) => "Multiple Solutions\n".into(),
             other => return Err(unexpected(other)),
         };
+        *out += &format!("Case {case}:\n{answer}");
     }
     inp.finish()?;
-    Ok(out)
+    Ok(())
 }
 
 /// One HDU 4069 grid: digits and walls; regions from the walls.
@@ -403,11 +425,10 @@ fn squiggly(inp: &mut Input<'_>) -> Result<Puzzle, ParseError> {
     puzzle9(&Arc::new(shape), givens, at(0))
 }
 
-fn sicily1317(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
+fn sicily1317(input: &str, solve: impl Solve, out: &mut String) -> Result<(), JudgeError> {
     let shape = standard9();
     let mut inp = Input::new(input);
     let count = inp.count("the number of puzzles")?;
-    let mut out = vec![];
     for k in 1..=count {
         let mut givens = Vec::with_capacity(81);
         let mut start = (0, 0);
@@ -428,7 +449,7 @@ fn sicily1317(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
             format::push_symbols(&t, 9, &mut givens)?;
         }
         let puzzle = puzzle9(&shape, givens, start)?;
-        out.push(match solve(&puzzle, Task::Count { limit: u64::MAX })? {
+        let answer = match solve(&puzzle, Task::Count { limit: u64::MAX })? {
             Answer::NoSolution => format!("Puzzle {k} has no solution\n"),
             Answer::Counted {
                 count: 1,
@@ -447,13 +468,18 @@ fn sicily1317(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
                 })
             }
             other => return Err(unexpected(other)),
-        });
+        };
+        // A blank line between puzzles.
+        if k > 1 {
+            out.push('\n');
+        }
+        *out += &answer;
     }
     inp.finish()?;
-    Ok(out.join("\n"))
+    Ok(())
 }
 
-fn leetcode37(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
+fn leetcode37(input: &str, solve: impl Solve, out: &mut String) -> Result<(), JudgeError> {
     let opts = ReadOptions {
         format: Some(Format::Json),
         diagonals: false,
@@ -470,7 +496,8 @@ fn leetcode37(input: &str, solve: impl Solve) -> Result<String, JudgeError> {
             let json = format::write_json(&g).ok_or_else(|| {
                 ParseError::new(1, 1, "boards larger than 35×35 cannot be written")
             })?;
-            Ok(json + "\n")
+            *out += &(json + "\n");
+            Ok(())
         }
         Answer::NoSolution => Err(JudgeError::NoSolution {
             problem: Problem::Leetcode37,

@@ -595,3 +595,13 @@ fn unwritable_output_files_are_usage_errors_before_any_work() {
         assert_eq!(stdout(&o), "", "{args:?}");
     }
 }
+
+#[test]
+fn judge_prints_the_answers_before_a_bad_puzzle_and_names_its_place() {
+    // Sicily 1317 announcing two puzzles, the second with a short row.
+    let input = "2\n________4\n1____9_7_\n____42__6\n_____3__7\n8__6_5__9\n2__1_____\n3__96____\n\
+                 _8_2____1\n2________\n123\n";
+    let o = run_with(&["judge", "sicily1317"], input);
+    assert_usage_error(&o, "<stdin>:11:1: row of 3 symbols");
+    assert!(stdout(&o).starts_with("Puzzle 1 has "), "{}", stdout(&o));
+}

@@ -201,6 +201,44 @@ fn bad_input_names_line_and_column() {
     assert_eq!((line, col), (1, 6)); // serde_json points at the last character read
 }
 
+#[test]
+fn an_error_keeps_the_output_of_the_puzzles_before_it() {
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    let solved = fs::read_to_string(format!("{HDU1426_SAMPLE}.out")).unwrap();
+    let one = fs::read_to_string(format!("{HDU1426_SAMPLE}.in")).unwrap();
+    // Two good puzzles, then a third with an `X` on its first row.
+    let bad = one.replacen('?', "X", 1);
+    let input = format!("{one}\n{one}\n{bad}");
+    let mut out = String::new();
+    let e = judge::run_into(
+        Problem::Hdu1426,
+        &input,
+        dfs.as_ref(),
+        &Limits::none(),
+        &mut out,
+    );
+    assert!(matches!(e, Err(JudgeError::Input(_))), "{e:?}");
+    assert_eq!(out, format!("{solved}\n{solved}"));
+    // Sicily 1317 announcing more puzzles than there are: the three answers, then the error.
+    let sample = fs::read_to_string(cases_dir().join("sicily1317/sample.in")).unwrap();
+    let expected = fs::read_to_string(cases_dir().join("sicily1317/sample.out")).unwrap();
+    let (count, rest) = sample.split_once('\n').unwrap();
+    assert_eq!(count.trim(), "3");
+    let mut out = String::new();
+    let e = judge::run_into(
+        Problem::Sicily1317,
+        &format!("4\n{rest}"),
+        dfs.as_ref(),
+        &Limits::none(),
+        &mut out,
+    );
+    match e {
+        Err(JudgeError::Input(p)) => assert!(p.message.contains("puzzle 4"), "{p}"),
+        other => panic!("expected an input error, got {other:?}"),
+    }
+    assert_eq!(out, expected);
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
     /// No input panics a judge mode (a deadline keeps accidental valid puzzles short).

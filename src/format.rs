@@ -502,6 +502,34 @@ pub fn puzzles<'a>(
     }
 }
 
+/// The line format read one line at a time, for input that arrives as a stream (standard
+/// input): the same puzzles, errors and line numbers as [`puzzles`] with [`Format::Line`].
+pub struct LineReader {
+    shapes: Shapes,
+}
+
+impl LineReader {
+    pub fn new(opts: &ReadOptions) -> LineReader {
+        LineReader {
+            shapes: Shapes::new(opts.diagonals),
+        }
+    }
+
+    /// The puzzle on line `lineno` (1-based; `line` without its line break), or `None` for a
+    /// blank or comment line.
+    pub fn read(&mut self, line: &str, lineno: usize) -> Option<Result<Entry, ParseError>> {
+        let line = if lineno == 1 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
+        let line = line.trim_end();
+        let t = line.trim_start();
+        (!t.is_empty() && !t.starts_with('#'))
+            .then(|| read_line_puzzle(line, lineno, &mut self.shapes))
+    }
+}
+
 /// Non-blank, non-comment lines.
 fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     numbered_lines(text).filter(|(_, l)| {

@@ -605,3 +605,41 @@ fn judge_prints_the_answers_before_a_bad_puzzle_and_names_its_place() {
     assert_usage_error(&o, "<stdin>:11:1: row of 3 symbols");
     assert!(stdout(&o).starts_with("Puzzle 1 has "), "{}", stdout(&o));
 }
+
+#[test]
+fn standard_input_in_the_line_format_is_answered_as_it_arrives() {
+    use std::io::{BufRead, BufReader};
+    let mut child = bin()
+        .arg("solve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // More than the 64 KiB read to tell the format, and the pipe left open.
+    for _ in 0..1000 {
+        writeln!(stdin, "{MAGIC1}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let first = BufReader::new(stdout).lines().next();
+        let _ = tx.send(first);
+    });
+    let first = rx.recv_timeout(std::time::Duration::from_secs(60));
+    let _ = child.kill();
+    let _ = child.wait();
+    drop(stdin);
+    let first = first.expect("no answer while the input was still open");
+    assert_solves(MAGIC1, &first.unwrap().unwrap());
+}
+
+#[test]
+fn a_line_too_long_for_the_line_format_skips_the_rest_of_its_input() {
+    let input = format!("{}\n{MAGIC1}\n", "1".repeat(2 << 20));
+    let o = run_with(&["solve"], &input);
+    assert_usage_error(&o, "<stdin>:1:1: error: a line of more than 1 MiB");
+    assert_eq!(stdout(&o), "");
+}

@@ -3,9 +3,9 @@
 //! Puzzles are answered on several threads (`--jobs`); output keeps the input order.
 
 use std::collections::BTreeMap;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
@@ -183,18 +183,121 @@ pub fn write_stdout(bytes: &[u8]) {
     }
 }
 
-fn read_source(path: &PathBuf) -> Result<(String, String), String> {
+/// How much of an input is read to tell its format when none is forced (then up to a line break).
+const DETECT_BYTES: usize = 64 << 10;
+
+/// The longest line the line format reads; a longer one means the input is not in the line
+/// format, and the rest of it is skipped (so that `/dev/zero` ends, and in bounded memory).
+const MAX_LINE: usize = 1 << 20;
+
+/// Grid and JSON inputs are read whole, up to this size; the line format streams.
+const MAX_WHOLE: usize = 256 << 20;
+
+/// The name of an input in messages: its path, or `<stdin>` for "-".
+fn source_name(path: &Path) -> String {
     if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("<stdin>: {e}"))?;
-        return Ok(("<stdin>".into(), into_utf8("<stdin>", buf)?));
+        "<stdin>".into()
+    } else {
+        path.display().to_string()
     }
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-    let text = into_utf8(&name, bytes)?;
-    Ok((name, text))
+}
+
+/// A reader of the input `path` ("-" for standard input).
+fn open_source(path: &Path) -> Result<Box<dyn BufRead>, String> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Box::new(io::BufReader::with_capacity(1 << 16, file)))
+}
+
+/// Appends one line of `input` (with its line break) to `buf`, reading at most [`MAX_LINE`] + 1
+/// bytes; `false` at the end of the input.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
+    Ok(input.take(MAX_LINE as u64 + 1).read_until(b'\n', buf)? > 0)
+}
+
+/// The start of `input`: whole lines up to [`DETECT_BYTES`] (or the whole input when shorter).
+fn read_head(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    while head.len() < DETECT_BYTES {
+        let start = head.len();
+        if !read_line(input, &mut head)? || head.len() - start > MAX_LINE {
+            break;
+        }
+    }
+    Ok(head)
+}
+
+/// Reads the puzzles of one input and hands each to `take`, in order: the line format a line at
+/// a time as it arrives (a pipe of endless puzzles is answered as it goes, in bounded memory),
+/// the grid and JSON formats whole. Input that cannot be read at all is an `Err`.
+fn read_input(
+    path: &Path,
+    read: &ReadOptions,
+    mut take: impl FnMut(Result<format::Entry, format::ParseError>),
+) -> Result<(), String> {
+    let name = source_name(path);
+    let mut input = open_source(path)?;
+    let io_error = |e: io::Error| format!("{name}: {e}");
+    let mut head = read_head(&mut input).map_err(io_error)?;
+    let format = read
+        .format
+        .unwrap_or_else(|| format::detect(&String::from_utf8_lossy(&head)));
+    if format != format::Format::Line {
+        input
+            .take((MAX_WHOLE - head.len()) as u64 + 1)
+            .read_to_end(&mut head)
+            .map_err(io_error)?;
+        if head.len() > MAX_WHOLE {
+            return Err(format!(
+                "{name}: more than {} MiB of {format} input (the line format is read as a \
+                 stream, the others whole: split the input)",
+                MAX_WHOLE >> 20
+            ));
+        }
+        let text = into_utf8(&name, head)?;
+        let opts = ReadOptions {
+            format: Some(format),
+            ..*read
+        };
+        format::puzzles(&text, &opts).for_each(take);
+        return Ok(());
+    }
+    let mut lines = io::Cursor::new(head).chain(input);
+    let mut reader = format::LineReader::new(read);
+    let mut buf = Vec::new();
+    for lineno in 1.. {
+        buf.clear();
+        if !read_line(&mut lines, &mut buf).map_err(io_error)? {
+            break;
+        }
+        if buf.len() > MAX_LINE {
+            take(Err(format::ParseError {
+                line: lineno,
+                col: 1,
+                message: format!(
+                    "a line of more than {} MiB: not the line format; the rest of this input \
+                     is skipped",
+                    MAX_LINE >> 20
+                ),
+            }));
+            break;
+        }
+        let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        match std::str::from_utf8(bytes) {
+            Ok(line) => reader.read(line, lineno).into_iter().for_each(&mut take),
+            Err(e) => take(Err(format::ParseError {
+                line: lineno,
+                col: String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+                    .chars()
+                    .count()
+                    + 1,
+                message: "input is not valid UTF-8 text".into(),
+            })),
+        }
+    }
+    Ok(())
 }
 
 /// One puzzle of the input, with where it came from.
@@ -259,15 +362,9 @@ fn each_entry(
     let mut index = 0;
     let mut weights_cache: Option<(usize, Arc<Weights>)> = None;
     for path in files {
-        let (name, text) = match read_source(path) {
-            Ok((name, text)) => (Arc::<str>::from(name), text),
-            Err(msg) => {
-                f(Entry::Bad(format!("sudoku-lab: error: {msg}")));
-                continue;
-            }
-        };
+        let name: Arc<str> = Arc::from(source_name(path));
         let mut any = false;
-        for entry in format::puzzles(&text, read) {
+        let read_all = read_input(path, read, |entry| {
             any = true;
             index += 1;
             let entry = match entry {
@@ -277,7 +374,7 @@ fn each_entry(
                         "{name}:{}:{}: error: {}",
                         e.line, e.col, e.message
                     )));
-                    continue;
+                    return;
                 }
             };
             for w in &entry.warnings {
@@ -304,7 +401,7 @@ fn each_entry(
                             "{name}:{}:1: error: weights for this puzzle: {msg}",
                             entry.line
                         )));
-                        continue;
+                        return;
                     }
                 };
             }
@@ -315,6 +412,10 @@ fn each_entry(
                 puzzle,
                 expected: entry.expected,
             }));
+        });
+        if let Err(msg) = read_all {
+            f(Entry::Bad(format!("sudoku-lab: error: {msg}")));
+            continue;
         }
         if !any {
             f(Entry::Warning(format!(

@@ -1170,9 +1170,11 @@ fn encode(
                 "the input holds {k} puzzles: choose one with --index K"
             )))
         }
-        (Some(i), k) => items
-            .get(i.wrapping_sub(1))
-            .ok_or_else(|| UsageError(format!("--index {i}: the input holds {k} puzzles")))?,
+        (Some(i), k) => items.get(i.wrapping_sub(1)).ok_or_else(|| {
+            UsageError(format!(
+                "--index {i}: the input holds {k} puzzles, numbered from 1"
+            ))
+        })?,
     };
     let mut buf = Vec::new();
     let encode_stats = match req.to {

@@ -22,7 +22,9 @@ use sudoku_lab::backends::cmd::CmdOptions;
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::maxsat_ext::MaxSatExtOptions;
-use sudoku_lab::backends::sat::{CadicalConfig, SatOptimizer, SatOptions};
+use sudoku_lab::backends::sat::{
+    CadicalConfig, SatOptimizer, SatOptions, DEFAULT_MEMORY_BUDGET as SAT_MEMORY_BUDGET,
+};
 use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format::{self, Format, ReadOptions};
@@ -487,6 +489,10 @@ struct EngineArgs {
     /// default; the SAT solver then sees only what those simple rules leave open).
     #[arg(long, help_heading = "SAT backend")]
     no_propagate: bool,
+    /// sat, cadical, sat-ext, maxsat-ext: largest CNF formula to build, in MiB (as estimated before building
+    /// it, solver memory included); larger puzzles are refused.
+    #[arg(long, value_name = "MIB", default_value_t = SAT_MEMORY_BUDGET >> 20, help_heading = "SAT backend")]
+    sat_memory_mib: usize,
     /// dlx: largest exact-cover matrix to build, in MiB; larger puzzles are refused.
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY_BUDGET >> 20, help_heading = "DLX backend")]
     dlx_memory_mib: usize,
@@ -639,6 +645,7 @@ impl EngineArgs {
                 check_proof: self.check_proof,
                 cadical_config: self.cadical_config,
                 optimizer: self.sat_opt,
+                memory_budget: self.sat_memory_mib.saturating_mul(1 << 20),
             },
             ilp: IlpOptions {
                 solver: self.ilp_solver,

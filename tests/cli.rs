@@ -643,3 +643,58 @@ fn a_line_too_long_for_the_line_format_skips_the_rest_of_its_input() {
     assert_usage_error(&o, "<stdin>:1:1: error: a line of more than 1 MiB");
     assert_eq!(stdout(&o), "");
 }
+
+/// An empty grid of side `n` in the whitespace grid format.
+fn empty_grid(n: usize) -> String {
+    let row = vec!["0"; n].join(" ");
+    (0..n).map(|_| format!("{row}\n")).collect()
+}
+
+#[test]
+fn sat_refuses_a_formula_over_its_memory_budget_before_building_it() {
+    // The CNF of an empty 144×144 grid needs gigabytes: refused in well under a second from an
+    // estimate, not built until memory runs out. So are 225×225 and 400×400 (bigger still).
+    for n in [144, 225] {
+        let start = std::time::Instant::now();
+        let o = run_with(
+            &["solve", "--backend", "sat", "--timeout", "8"],
+            &empty_grid(n),
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{n}: {err}");
+        for words in [
+            &format!("sat: the CNF of this {n}×{n} puzzle (extended encoding, at-most-one auto: "),
+            "MiB, over the 1024 MiB memory budget (--sat-memory-mib); no encoding fits; ",
+        ] {
+            assert!(err.contains(words), "{n}: expected '{words}' in {err}");
+        }
+        assert!(start.elapsed().as_secs_f64() < 5.0, "{n}: {err}");
+    }
+    // Where a lighter at-most-one fits, the message names it; sat-ext refuses the same way.
+    let o = run_with(
+        &["solve", "--backend", "sat", "--sat-memory-mib", "300"],
+        &empty_grid(64),
+    );
+    assert_usage_error(
+        &o,
+        "over the 300 MiB memory budget (--sat-memory-mib); try --amo ",
+    );
+    let o = run_with(
+        &[
+            "solve",
+            "--backend",
+            "sat-ext",
+            "--sat-cmd",
+            "false",
+            "--sat-memory-mib",
+            "4",
+        ],
+        &empty_grid(25),
+    );
+    assert_usage_error(&o, "sat-ext: the CNF of this 25×25 puzzle");
+    // Under the budget nothing changes: a 9×9 and a 16×16 are solved.
+    for n in [9, 16] {
+        let o = run_with(&["solve", "--backend", "sat"], &empty_grid(n));
+        assert_eq!(o.status.code(), Some(0), "{n}: {}", stderr(&o));
+    }
+}

@@ -310,6 +310,49 @@ fn bad_killer_lines_name_line_and_column() {
 }
 
 #[test]
+fn dlx_refuses_a_cage_over_its_memory_budget_before_listing_it() {
+    // One cage over a whole row of an empty 16×16 (16! orderings of 1..=16) and of an empty
+    // 12×12 (12!): refused on an estimate, quickly, not listed until memory runs out. A 9×9 row
+    // cage (9! orderings) fits and is solved.
+    let line = |n: usize, sum: u32| {
+        let labels = format!("{}{}", "0".repeat(n), ".".repeat(n * n - n));
+        format!("{} {labels} {sum}\n", ".".repeat(n * n))
+    };
+    for (n, sum, count) in [(16, 136, "2.1e13"), (12, 78, "479001600")] {
+        let start = std::time::Instant::now();
+        let o = run_with(
+            &["solve", "--backend", "dlx", "--timeout", "20"],
+            &line(n, sum),
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{n}: {err}");
+        for words in [
+            "dlx: Killer cage 1",
+            &format!("has up to about {count} placements"),
+            "over the 1024 MiB memory budget",
+        ] {
+            assert!(err.contains(words), "{n}: expected '{words}' in {err}");
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "{n}: {err}");
+    }
+    // A smaller budget refuses the 9×9 row cage too; the default one fits it.
+    let o = run_with(
+        &["solve", "--backend", "dlx", "--dlx-memory-mib", "8"],
+        &line(9, 45),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("over the 8 MiB memory budget"), "{err}");
+    let o = run_with(&["solve", "--backend", "dlx"], &line(9, 45));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
 fn a_cage_in_two_pieces_is_a_warning() {
     // Cage '0' holds cells 1 and 3 of the first row (apart), sum 3 = 1 + 2.
     let o = run_with(

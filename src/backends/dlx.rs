@@ -29,11 +29,15 @@
 //! row per *placement*: a set of distinct digits reaching the cage's sum (with the digits fixed
 //! in it), laid onto its open cells in one of the orders their candidates allow. Such a row
 //! covers the column of each of those cells and the `(house, digit)` columns of each, so exact
-//! cover keeps both the houses and the cage. Large cages of large grids have too many placements;
-//! they count against the memory budget like every row.
+//! cover keeps both the houses and the cage. Large cages of large grids have too many placements
+//! (up to `k!` per digit set for `k` open cells): they count against the memory budget like every
+//! row, and are counted before any is listed, so a cage over the budget is refused without
+//! listing them.
 //!
 //! Memory is `O(n³)` rows of `1 + houses` nodes each; the matrix size is computed exactly before
 //! anything large is allocated, and puzzles over [`DlxOptions::memory_budget`] are refused.
+
+use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
@@ -233,7 +237,7 @@ impl Dlx {
         let mut budget = 0u64;
         for run in 0u64.. {
             let shuffle = (run > 0).then(|| run.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let Some(mut inst) = self.build(puzzle, None, shuffle)? else {
+            let Some(mut inst) = self.build(puzzle, None, shuffle, limits.deadline)? else {
                 return Ok((Count::none(), run));
             };
             if run == 0 {
@@ -271,12 +275,14 @@ impl Dlx {
     /// Builds the matrix of `puzzle` (`None` when it has no solution: givens clash, or the singles
     /// pass found a contradiction). With `scores`, rows are added in decreasing
     /// `scores(cell, digit)` order; with `shuffle`, cell columns and rows in a random order from
-    /// that seed (ties in the column choice and the row tried first then fall elsewhere).
+    /// that seed (ties in the column choice and the row tried first then fall elsewhere). Listing
+    /// the cages' placements stops at `deadline`.
     fn build(
         &self,
         puzzle: &Puzzle,
         scores: Option<&dyn Fn(usize, Value) -> i64>,
         shuffle: Option<u64>,
+        deadline: Option<Instant>,
     ) -> Result<Option<Instance>, BackendError> {
         let mut rng = shuffle.map(GenRng::seed);
         let shape = puzzle.shape();
@@ -316,7 +322,8 @@ impl Dlx {
 
         // The placements of the cages (their cells then get no rows of their own), then the
         // exact size, so an oversized matrix is refused before it is allocated.
-        let Some(caged) = cage_placements(puzzle, &cands, self.options.memory_budget)? else {
+        let Some(caged) = cage_placements(puzzle, &cands, self.options.memory_budget, deadline)?
+        else {
             return Ok(None);
         };
         let mut in_cage = vec![false; fixed.len()];
@@ -394,24 +401,76 @@ impl Dlx {
 /// The `(cell, digit)` pairs one row places.
 type Placement = Vec<(u32, Value)>;
 
+/// Bytes one placement of `cells` takes once built: its own list, its share of the flat list
+/// of every row's pairs, and its row of the matrix (a node per cell and per house of the cell).
+fn placement_bytes(puzzle: &Puzzle, cells: &[u32]) -> usize {
+    let shape = puzzle.shape();
+    let entries: usize = cells
+        .iter()
+        .map(|&c| 1 + shape.houses_of(c as usize).len())
+        .sum();
+    let pair = std::mem::size_of::<(u32, Value)>();
+    std::mem::size_of::<Placement>()
+        + 2 * cells.len() * pair
+        + (ExactCover::bytes_needed(0, 1, entries) - ExactCover::bytes_needed(0, 0, 0))
+}
+
+/// An upper bound on the number of ways to lay the digits of `digits` (as many as the cells)
+/// onto `cells` within their candidates: the Brègman–Minc bound on the permanent,
+/// `Π (r!)^(1/r)` over the cells, `r` being a cell's candidates among the digits. It is `k!`
+/// for `k` cells that all take every digit, and 0 when a cell takes none.
+fn layings_bound(cells: &[u32], digits: u64, cands: &Candidates) -> f64 {
+    let mut log = 0.0f64;
+    for &cell in cells {
+        let r = cands
+            .digits(cell as usize)
+            .filter(|&d| digits >> (d - 1) & 1 != 0)
+            .count();
+        if r == 0 {
+            return 0.0;
+        }
+        log += (2..=r).map(|j| (j as f64).ln()).sum::<f64>() / r as f64;
+    }
+    log.exp()
+}
+
+/// A count for messages: exact below a billion, then in scientific notation.
+fn approx(x: f64) -> String {
+    if x < 1e9 {
+        format!("{}", x.round() as u64)
+    } else {
+        format!("{x:.1e}")
+    }
+}
+
 /// The rows of every Killer cage (see the module docs): for each digit set reaching the sum with
 /// the digits fixed in the cage, each way to lay its other digits onto the cage's open cells
-/// within their candidates. `None` when a cage has no placement (no solution); refused when the
-/// placements alone would pass `budget` bytes.
+/// within their candidates. `None` when a cage has no placement (no solution).
+///
+/// Nothing large is allocated before it is known to fit in what `budget` bytes leave: a cage's
+/// placements are listed straight away when [`layings_bound`] says they fit; otherwise they are
+/// first counted, the count stopping as soon as they would not fit (so it takes time in
+/// proportion to what fits), and a cage that does not fit is refused with
+/// [`BackendError::Unsupported`], its size estimated by the bound. Counting and listing both stop
+/// at `deadline` ([`BackendError::TimedOut`]).
 fn cage_placements(
     puzzle: &Puzzle,
     cands: &Candidates,
     budget: usize,
+    deadline: Option<Instant>,
 ) -> Result<Option<Vec<Placement>>, BackendError> {
     let n = puzzle.size();
     let fixed = cands.fixed();
     let mut out: Vec<Placement> = vec![];
-    let too_many = |k: usize| {
-        BackendError::Unsupported(format!(
-            "dlx: cage {k} has more placements than the memory budget allows"
-        ))
+    // Bytes taken by the placements of the cages before the current one.
+    let mut used = 0usize;
+    let mut walk = Walk {
+        cands,
+        deadline,
+        nodes: 0,
+        late: false,
     };
-    let most = budget / 64;
+    let most_sets = budget / 64;
     for (k, cage) in puzzle.cages().enumerate() {
         let mut held = 0u64;
         let mut open = vec![];
@@ -422,7 +481,15 @@ fn cage_placements(
                 d => held |= 1 << (d - 1),
             }
         }
-        let sets = cage.combinations(n, most).ok_or_else(|| too_many(k + 1))?;
+        let sets = cage.combinations(n, most_sets).ok_or_else(|| {
+            BackendError::Unsupported(format!(
+                "dlx: Killer cage {} ({} cells, sum {}) has more digit sets than the memory \
+                 budget allows",
+                k + 1,
+                cage.cells().len(),
+                cage.sum()
+            ))
+        })?;
         if open.is_empty() {
             // A full cage: its digits must be one of the sets.
             if !sets.contains(&held) {
@@ -430,40 +497,146 @@ fn cage_placements(
             }
             continue;
         }
+        let sets: Vec<u64> = sets
+            .into_iter()
+            .filter(|&set| set & held == held)
+            .map(|set| set & !held)
+            .collect();
+        // Placements that still fit, and an upper bound on this cage's: when the bound fits
+        // (the common case), they are listed straight away; otherwise they are counted first,
+        // the count stopping as soon as they pass the room left.
+        let per = placement_bytes(puzzle, &open);
+        let room = (budget.saturating_sub(used) / per) as u64;
+        let bounds: Vec<f64> = sets
+            .iter()
+            .map(|&digits| layings_bound(&open, digits, cands))
+            .collect();
+        let bound: f64 = bounds.iter().sum();
+        let refuse = |counted: u64| {
+            let estimate = bound.max(counted as f64);
+            let need = used as f64 + estimate * per as f64;
+            let before = if k == 0 {
+                ""
+            } else {
+                " (with the cages before it)"
+            };
+            BackendError::Unsupported(format!(
+                "dlx: Killer cage {} ({} open cells, sum {}) has up to about {} placements \
+                 (rows of the exact-cover matrix), which{before} need about {} MiB, over the {} \
+                 MiB memory budget",
+                k + 1,
+                open.len(),
+                cage.sum(),
+                approx(estimate),
+                approx(need / (1u64 << 20) as f64),
+                budget >> 20
+            ))
+        };
+        // The bound may round below an exact count: keep a margin.
+        let listed: Vec<u64> = if bound * (1.0 + 1e-9) + 1.0 <= room as f64 {
+            sets.iter()
+                .zip(&bounds)
+                .filter(|&(_, &b)| b > 0.0)
+                .map(|(&digits, _)| digits)
+                .collect()
+        } else {
+            let mut total = 0u64;
+            let mut fitting = Vec::new();
+            for (&digits, &b) in sets.iter().zip(&bounds) {
+                if b == 0.0 {
+                    continue;
+                }
+                let mut count = 0u64;
+                walk.run(&open, digits, &mut |_| {
+                    count += 1;
+                    total + count <= room
+                });
+                if walk.late {
+                    return Err(BackendError::TimedOut);
+                }
+                total += count;
+                if total > room {
+                    return Err(refuse(total));
+                }
+                if count > 0 {
+                    fitting.push(digits);
+                }
+            }
+            out.reserve(total as usize);
+            fitting
+        };
         let before = out.len();
-        let mut place = vec![];
-        for set in sets.into_iter().filter(|&set| set & held == held) {
-            lay(&open, set & !held, cands, &mut place, &mut out);
-            if out.len() > most {
-                return Err(too_many(k + 1));
+        for digits in listed {
+            // The room is checked again as they are listed.
+            walk.run(&open, digits, &mut |p| {
+                out.push(p.to_vec());
+                ((out.len() - before) as u64) <= room
+            });
+            if walk.late {
+                return Err(BackendError::TimedOut);
+            }
+            if (out.len() - before) as u64 > room {
+                return Err(refuse((out.len() - before) as u64));
             }
         }
-        if out.len() == before {
+        let total = out.len() - before;
+        if total == 0 {
             return Ok(None);
         }
+        used += total * per;
     }
     Ok(Some(out))
 }
 
-/// Every way to give each cell of `cells` a different digit of `digits` (as many as the cells)
-/// among its candidates, each pushed onto `out` after `place`.
-fn lay(
-    cells: &[u32],
-    digits: u64,
-    cands: &Candidates,
-    place: &mut Placement,
-    out: &mut Vec<Placement>,
-) {
-    let Some((&cell, rest)) = cells.split_first() else {
-        out.push(place.clone());
-        return;
-    };
-    for d in cands.digits(cell as usize) {
-        if digits >> (d - 1) & 1 != 0 {
-            place.push((cell, d));
-            lay(rest, digits & !(1 << (d - 1)), cands, place, out);
-            place.pop();
+/// What [`Walk::run`] calls with each full placement: `false` stops the walk.
+type Leaf<'a> = dyn FnMut(&[(u32, Value)]) -> bool + 'a;
+
+/// Lays digit sets onto cells (see [`Walk::run`]), checking the deadline as it goes.
+struct Walk<'a> {
+    cands: &'a Candidates,
+    deadline: Option<Instant>,
+    /// Search nodes so far (the deadline is read every 4096).
+    nodes: u64,
+    /// The deadline passed: the last run stopped early.
+    late: bool,
+}
+
+impl Walk<'_> {
+    /// Calls `leaf` with every way to give each cell of `cells` a different digit of `digits`
+    /// (as many as the cells) among its candidates, until `leaf` returns `false` or the deadline
+    /// passes (then `late` is set).
+    fn run(&mut self, cells: &[u32], digits: u64, leaf: &mut Leaf<'_>) {
+        let mut place = Vec::with_capacity(cells.len());
+        self.late = false;
+        self.go(cells, digits, &mut place, leaf);
+    }
+
+    fn go(
+        &mut self,
+        cells: &[u32],
+        digits: u64,
+        place: &mut Placement,
+        leaf: &mut Leaf<'_>,
+    ) -> bool {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.late = true;
+            return false;
         }
+        let Some((&cell, rest)) = cells.split_first() else {
+            return leaf(place);
+        };
+        for d in self.cands.digits(cell as usize) {
+            if digits >> (d - 1) & 1 != 0 {
+                place.push((cell, d));
+                let go_on = self.go(rest, digits & !(1 << (d - 1)), place, leaf);
+                place.pop();
+                if !go_on {
+                    return false;
+                }
+            }
+        }
+        true
     }
 }
 
@@ -488,7 +661,7 @@ impl Backend for Dlx {
                 .solve_with_restarts(puzzle, limits, RESTART_NODES)
                 .map(|(count, _restarts)| count);
         }
-        let Some(mut inst) = self.build(puzzle, None, None)? else {
+        let Some(mut inst) = self.build(puzzle, None, None, limits.deadline)? else {
             return Ok(Count::none());
         };
         let mut count = 0u64;
@@ -525,7 +698,7 @@ impl Backend for Dlx {
             .ok_or_else(|| BackendError::Unsupported("optimize needs weights".into()))?
             .as_slice();
         let score = |cell: usize, d: Value| w[cell] * d as i64;
-        let Some(mut inst) = self.build(puzzle, Some(&score), None)? else {
+        let Some(mut inst) = self.build(puzzle, Some(&score), None, limits.deadline)? else {
             return Ok(Optimum::NoSolution);
         };
         let base: i64 = inst
@@ -621,7 +794,7 @@ mod tests {
         assert_eq!(digits(m.fixed()), EASY_SOLUTION);
         assert!((0..81).all(|c| m.count(c) == 0));
         // Nothing is left for the matrix, yet the solution is the full grid.
-        let inst = Dlx::default().build(&p, None, None).unwrap().unwrap();
+        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
         assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
         let c = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
         assert_eq!((c.count, c.complete), (1, true));
@@ -641,7 +814,7 @@ mod tests {
         let m = Candidates::new(&p, Level::Locked);
         let open = m.fixed().iter().filter(|&&v| v == 0).count();
         assert!(open > 0, "the thinned puzzle needs a search");
-        let inst = Dlx::default().build(&p, None, None).unwrap().unwrap();
+        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
         assert_eq!(
             inst.matrix.rows(),
             (0..81).map(|c| m.count(c) as usize).sum::<usize>()
@@ -671,7 +844,10 @@ mod tests {
         let givens = Candidates::new(&p, Level::Givens);
         assert_eq!(givens.contradiction(), None, "no clash among the givens");
         assert!(Candidates::new(&p, Level::Locked).contradiction().is_some());
-        assert!(Dlx::default().build(&p, None, None).unwrap().is_none());
+        assert!(Dlx::default()
+            .build(&p, None, None, None)
+            .unwrap()
+            .is_none());
         let c = Dlx::default().count(&p, 5, &Limits::none()).unwrap();
         assert_eq!((c.count, c.complete, c.witnesses.len()), (0, true, 0));
     }
@@ -774,7 +950,7 @@ mod wide_tests {
             givens[i * n] = 0;
         }
         let p = Puzzle::new(Arc::new(shape), givens).unwrap();
-        let inst = Dlx::default().build(&p, None, None).unwrap().unwrap();
+        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
         assert_eq!(inst.fixed, full, "everything fixed by singles");
         assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
         let count = Dlx::default().count(&p, 2, &Limits::none()).unwrap();

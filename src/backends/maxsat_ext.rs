@@ -18,7 +18,7 @@
 //!   deadline the solver's process group is killed: [`BackendError::TimedOut`].
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::backends::sat::SatOptions;
+use crate::backends::sat::{check_memory, Holder, SatOptions};
 use crate::model::{Grid, Puzzle};
 use crate::sat::encode::EncodeOptions;
 use crate::sat::external::{ExternalError, SolverCommand};
@@ -37,6 +37,8 @@ pub struct MaxSatExtOptions {
 pub struct MaxSatExt {
     solver: SolverCommand,
     encode: EncodeOptions,
+    /// The `sat` options, for the memory budget.
+    sat: SatOptions,
 }
 
 impl MaxSatExt {
@@ -53,6 +55,7 @@ impl MaxSatExt {
         Ok(MaxSatExt {
             solver,
             encode: sat.encode_options(),
+            sat: sat.clone(),
         })
     }
 
@@ -89,6 +92,8 @@ impl Backend for MaxSatExt {
         let Some(weights) = puzzle.weights() else {
             return Err(BackendError::Unsupported("optimize needs weights".into()));
         };
+        // The hard part is the CNF of `sat-ext`: the same budget (the soft clauses are few).
+        check_memory(puzzle, &self.sat, Holder::Cnf, 1, "maxsat-ext")?;
         let p = wcnf::encode_puzzle(puzzle, &self.encode)
             .map_err(|e| BackendError::Unsupported(e.to_string()))?;
         let dir = tempfile::Builder::new()

@@ -19,7 +19,7 @@
 //!   [`BackendError::Failed`] naming the solver. [`crate::task::run`] then checks the grid itself.
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::backends::sat::SatOptions;
+use crate::backends::sat::{check_memory, Holder, SatOptions};
 use crate::model::{Grid, Puzzle};
 use crate::sat::encode::{self, Decoder, EncodeOptions, Numbering};
 use crate::sat::external::{ExternalError, SatAnswer, SolverCommand};
@@ -39,6 +39,8 @@ pub struct SatExtOptions {
 pub struct SatExt {
     solver: SolverCommand,
     encode: EncodeOptions,
+    /// The `sat` options, for the memory budget.
+    sat: SatOptions,
 }
 
 impl SatExt {
@@ -56,6 +58,7 @@ impl SatExt {
         Ok(SatExt {
             solver,
             encode: sat.encode_options(),
+            sat: sat.clone(),
         })
     }
 
@@ -87,6 +90,7 @@ struct Session<'a> {
 
 impl<'a> Session<'a> {
     fn new(ext: &'a SatExt, puzzle: &Puzzle, limits: &Limits) -> Result<Session<'a>, BackendError> {
+        check_memory(puzzle, &ext.sat, Holder::Cnf, 1, "sat-ext")?;
         let mut cnf = Cnf::new();
         let enc = encode::encode(puzzle, &ext.encode, Numbering::Formula, &mut cnf);
         let dir = tempfile::Builder::new()

@@ -12,18 +12,21 @@
 //! Naked singles and the cells left with no candidate come from "seen once / seen twice" masks
 //! over the nine words of a band. The same configuration lookup, on the columns a digit can use
 //! in each band of a stack, does the box–column interactions and the hidden singles in columns.
-//! A word is examined again only when it changed since it was last examined. At the fixpoint of
-//! all that, while the grid is still sparse, a count across the digits of a band checks that every minirow can still take, and
-//! does not have to take more than, exactly three digits (tdoku gets the same from its triad
-//! variables); this ties the digits' configurations together, and without it the search below
-//! gets lost on sparse grids.
+//! A word is examined again only when it changed since it was last examined (one vector compare
+//! of all 27 against their copies finds them), and a digit's columns only when one of its words
+//! was. At the fixpoint of all that, while the grid is still sparse, a count across the digits
+//! of a band checks that every minirow can still take, and does not have to take more than,
+//! exactly three digits (tdoku gets the same from its triad variables); this ties the digits'
+//! configurations together, and without it the search below gets lost on sparse grids. The
+//! minirow masks it counts, and the configurations the branching choice counts, are those the
+//! box–row step computed last, kept per word (at the fixpoint, every word's is current).
 //!
 //! The search branches, as tdoku does, on the configurations of one digit in one band: in the
 //! band with the fewest configurations left over all digits, the digit with the fewest (two or
 //! more). When every digit is down to one configuration, the endgame below takes over (on the
 //! rare node with more open cells than it holds, the search branches on a cell with the fewest
 //! candidates).
-//! Each alternative but the last runs on a copy of the 300-byte node, so backtracking is free
+//! Each alternative but the last runs on a copy of the 360-byte node, so backtracking is free
 //! and nothing is allocated.
 //!
 //! The bottom of the tree goes to an *endgame*: a plain cell search over the open cells, one

@@ -211,6 +211,20 @@ const COLUMN: [u32; 9] = {
     t
 };
 
+/// `COLUMN_OF[i]`: the cells of a band in the column of its cell `i`.
+const COLUMN_OF: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = COLUMN[i % 9];
+        i += 1;
+    }
+    t
+};
+
+/// `OTHER_BANDS[b]`: the two bands other than `b`.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
+
 /// `SPREAD[m]`: the cells of a band in the columns of the 9-bit mask `m`.
 static SPREAD: [u32; 512] = {
     let mut t = [0u32; 512];
@@ -332,9 +346,10 @@ impl Node {
             *w &= !bit;
         }
         self.cand[9 * b + d] = own & !PEERS[i] | bit;
-        let column = COLUMN[i % 9];
-        self.cand[9 * ((b + 1) % 3) + d] &= !column;
-        self.cand[9 * ((b + 2) % 3) + d] &= !column;
+        let column = COLUMN_OF[i];
+        let [b1, b2] = OTHER_BANDS[b];
+        self.cand[9 * b1 + d] &= !column;
+        self.cand[9 * b2 + d] &= !column;
         self.open[b] &= !bit;
         true
     }
@@ -345,25 +360,28 @@ impl Node {
     #[inline(always)]
     fn pick_config(&self) -> Option<(usize, u8)> {
         debug_assert_eq!(self.cand, self.seen, "not at a fixpoint");
-        let mut best: Option<(u32, usize, u8)> = None;
+        // Keys compared as integers, first the count and then the position (the first wins a
+        // tie): `count << 8 | position`, with no choice at all above every real key.
+        const NONE: u32 = u32::MAX;
+        let mut best = NONE;
         for b in 0..3 {
             let mut total = 0;
-            let mut pick: Option<(u32, usize, u8)> = None;
+            let mut pick = NONE;
             for d in 0..9 {
-                let fits = FITS[self.mini[9 * b + d] as usize];
-                let n = fits.count_ones();
+                let k = 9 * b + d;
+                let n = FITS[self.mini[k] as usize].count_ones();
                 total += n;
-                if n > 1 && pick.is_none_or(|p| n < p.0) {
-                    pick = Some((n, 9 * b + d, fits));
-                }
+                let key = if n > 1 { n << 8 | k as u32 } else { NONE };
+                pick = pick.min(key);
             }
-            if let Some((_, k, fits)) = pick {
-                if best.is_none_or(|p| total < p.0) {
-                    best = Some((total, k, fits));
-                }
+            if pick != NONE {
+                best = best.min(total << 16 | pick & 0xff);
             }
         }
-        best.map(|(_, k, fits)| (k, fits))
+        (best != NONE).then(|| {
+            let k = (best & 0xff) as usize;
+            (k, FITS[self.mini[k] as usize])
+        })
     }
 
     /// Every consequence the layout gives (see the module docs), to a fixpoint; `false` on a

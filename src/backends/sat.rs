@@ -356,9 +356,7 @@ mod cadical {
             self.n_vars = self.n_vars.max(n);
         }
         fn add_clause(&mut self, lits: &[Lit]) {
-            if let Some(m) = lits.iter().map(|l| l.vidx32() + 1).max() {
-                self.reserve_vars(m);
-            }
+            self.reserve_vars_of(lits);
             // Only fails on out-of-memory, which CaDiCaL reports by aborting anyway.
             let _ = self.solver.add_clause_ref(lits);
         }

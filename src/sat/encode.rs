@@ -1048,9 +1048,7 @@ impl ClauseSink for Tally {
         self.n_vars = self.n_vars.max(n);
     }
     fn add_clause(&mut self, lits: &[Lit]) {
-        if let Some(m) = lits.iter().map(|l| l.vidx32() + 1).max() {
-            self.reserve_vars(m);
-        }
+        self.reserve_vars_of(lits);
     }
 }
 

@@ -33,6 +33,12 @@ pub trait ClauseSink {
     fn reserve_vars(&mut self, n: u32);
     /// Adds one clause (the empty clause makes the formula unsatisfiable).
     fn add_clause(&mut self, lits: &[Lit]);
+    /// Makes sure every variable of `lits` exists.
+    fn reserve_vars_of(&mut self, lits: &[Lit]) {
+        if let Some(m) = lits.iter().map(|l| l.vidx32() + 1).max() {
+            self.reserve_vars(m);
+        }
+    }
     /// A fresh variable.
     fn new_var(&mut self) -> Var {
         let v = self.n_vars();
@@ -84,9 +90,7 @@ impl ClauseSink for Cnf {
         self.n_vars = self.n_vars.max(n);
     }
     fn add_clause(&mut self, lits: &[Lit]) {
-        if let Some(m) = lits.iter().map(|l| l.vidx32() + 1).max() {
-            self.reserve_vars(m);
-        }
+        self.reserve_vars_of(lits);
         self.lits.extend_from_slice(lits);
         self.ends.push(self.lits.len());
     }
@@ -140,9 +144,7 @@ impl ClauseSink for VarisatSink<'_> {
         use varisat::ExtendFormula;
         self.buf.clear();
         self.buf.extend(lits.iter().map(|&l| to_varisat(l)));
-        if let Some(m) = lits.iter().map(|l| l.vidx32() + 1).max() {
-            self.reserve_vars(m);
-        }
+        self.reserve_vars_of(lits);
         self.solver.add_clause(&self.buf);
     }
 }

@@ -16,16 +16,21 @@
 //! of all 27 against their copies finds them), and a digit's columns only when one of its words
 //! was. At the fixpoint of all that, while the grid is still sparse, a count across the digits
 //! of a band checks that every minirow can still take, and does not have to take more than,
-//! exactly three digits (tdoku gets the same from its triad variables); this ties the digits'
-//! configurations together, and without it the search below gets lost on sparse grids. The
-//! minirow masks it counts, and the configurations the branching choice counts, are those the
-//! box–row step computed last, kept per word (at the fixpoint, every word's is current).
+//! exactly three digits (tdoku gets the same from its triad variables); the same count runs on
+//! the *minicolumns* (a column's three cells in one box) of each stack. This ties the digits'
+//! configurations together, and without it the search below gets lost on sparse grids. A band's
+//! count runs again only when one of its words changed since its last count, a stack's only when
+//! a digit's columns in it did. The minirow masks it counts, and the configurations the branching
+//! choice counts, are those the box–row step computed last, kept per word (at the fixpoint, every
+//! word's is current); the minicolumn masks come from the columns of the last box–column step.
 //!
-//! The search branches, as tdoku does, on the configurations of one digit in one band: in the
-//! band with the fewest configurations left over all digits, the digit with the fewest (two or
-//! more). When every digit is down to one configuration, the endgame below takes over (on the
-//! rare node with more open cells than it holds, the search branches on a cell with the fewest
-//! candidates).
+//! The search branches, as tdoku does, on the configurations of one digit in one band or one
+//! stack: in the band or stack with the fewest configurations left over all digits, the digit
+//! with the fewest (two or more). Taking stacks as well as bands, and counting minicolumns as well
+//! as minirows, cut the nodes of forum_hardest_1905_11plus from 155 to 124 per puzzle, about the
+//! propagations tdoku makes on it. When every digit is down to one configuration, the endgame
+//! below takes over (on the rare node with more open cells than it holds, the search branches on
+//! a cell with the fewest candidates).
 //! Each alternative but the last runs on a copy of the 360-byte node, so backtracking is free
 //! and nothing is allocated.
 //!
@@ -62,11 +67,10 @@ mod ops;
 // so band b's word is bits 27b … 27b+26 of the row-major cell index. A minirow (row r of the
 // band, box x) is bits 9r + 3x … 9r + 3x + 2; a minirow mask has bit 3r + x for it.
 
-/// The minirow counts run only while more cells than this are open: on denser grids the other
-/// inferences find the same contradictions soon enough, and skipping them there saves about 8 %
-/// of a full count of serg_benchmark (`examples/dfs_speed.rs`); sparse grids are where they
-/// matter.
-const MINIROW_COUNTS_ABOVE: u32 = 40;
+/// The minirow and minicolumn counts run only while more cells than this are open: on denser
+/// grids the other inferences find the same contradictions soon enough (running them at every
+/// node gives the same tree on forum_hardest_1905_11plus); sparse grids are where they matter.
+const MINIROW_COUNTS_ABOVE: u32 = 25;
 
 /// Every cell of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -176,6 +180,42 @@ static SURE: [u16; 512] = {
     t
 };
 
+/// `SURE_T[m]`: the minicolumns of a stack's minicolumn mask `m` (bit `3b + x`: band `b`,
+/// column `x` of the stack) alone in their box (their 3-bit group).
+static SURE_T: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut b = 0;
+        while b < 3 {
+            let g = (m >> (3 * b)) & 7;
+            if g == 1 || g == 2 || g == 4 {
+                t[m] |= (g << (3 * b)) as u16;
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// `LINES_OF[m]`: the minirows sharing a row or a box with a minirow of the minirow mask `m`.
+static LINES_OF: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut j = 0;
+        while j < 9 {
+            if m >> j & 1 != 0 {
+                t[m] |= 0o7 << (3 * (j / 3)) | 0o111 << (j % 3);
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// `BOX_OF[t]`: the cells of the box of minirow `t` (bit `3r + x`) in a band.
 const BOX_OF: [u32; 9] = {
     let mut t = [0u32; 9];
@@ -249,6 +289,56 @@ static PEERS: [u32; 27] = {
     }
     t
 };
+
+/// The count of the digits that can reach, and that must take, each of nine minirows (or
+/// minicolumns), each of which holds exactly three digits.
+struct Tally {
+    /// `can[d]`: the minirows digit `d + 1` can reach.
+    can: [u16; 9],
+    /// `must[d]`: the minirows digit `d + 1` must take (the only one of its box it reaches).
+    must: [u16; 9],
+    /// The minirows exactly three digits reach and fewer than three must take: those three
+    /// must take them.
+    take: u16,
+    /// The minirows three digits must take and more can reach: the others must leave them.
+    leave: u16,
+}
+
+impl Tally {
+    /// The tally of the nine masks `masks(d)`, whose sure minirows `sure` gives; `None` when a
+    /// minirow can take fewer than three digits or must take more.
+    #[inline(always)]
+    fn of(masks: impl Fn(usize) -> usize, sure: &[u16; 512]) -> Option<Tally> {
+        let mut can = [0u16; 9];
+        let mut must = [0u16; 9];
+        // Bit-sliced counters over the nine minirows: reached by ≥1, ≥2, ≥3, ≥4 digits.
+        let (mut c1, mut c2, mut c3, mut c4) = (0u16, 0u16, 0u16, 0u16);
+        let (mut m1, mut m2, mut m3, mut m4) = (0u16, 0u16, 0u16, 0u16);
+        for d in 0..9 {
+            let m = masks(d) & 0x1ff;
+            let (c, s) = (m as u16, sure[m]);
+            can[d] = c;
+            must[d] = s;
+            c4 |= c3 & c;
+            c3 |= c2 & c;
+            c2 |= c1 & c;
+            c1 |= c;
+            m4 |= m3 & s;
+            m3 |= m2 & s;
+            m2 |= m1 & s;
+            m1 |= s;
+        }
+        if c3 != 0x1ff || m4 != 0 {
+            return None;
+        }
+        Some(Tally {
+            can,
+            must,
+            take: c3 & !c4 & !m3,
+            leave: m3 & c4,
+        })
+    }
+}
 
 /// The compiled variants of the kernel (see the module docs and [`ops`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -354,24 +444,58 @@ impl Node {
         true
     }
 
-    /// Where to branch (tdoku's choice): in the band whose digits have the fewest
-    /// configurations left in all, the digit with the fewest (two or more). `None` when every
+    /// Places digit `d + 1` in every cell of `cells`, open cells of band `b` where it can go.
+    /// Two of them in one box are not checked here: the digit's word is left with no
+    /// configuration, which its next box–row reduction finds.
+    #[inline(always)]
+    fn place_set(&mut self, b: usize, d: usize, cells: u32, ops: impl Ops) {
+        let k = 9 * b + d;
+        let columns = (cells | cells >> 9 | cells >> 18) & 0x1ff;
+        let peers = ops.expand(LINES_OF[ops.minirows(cells)] as u32) | SPREAD[columns as usize];
+        for w in &mut self.cand[9 * b..9 * b + 9] {
+            *w &= !cells;
+        }
+        self.cand[k] = self.cand[k] & !peers | cells;
+        let [b1, b2] = OTHER_BANDS[b];
+        let spread = SPREAD[columns as usize];
+        self.cand[9 * b1 + d] &= !spread;
+        self.cand[9 * b2 + d] &= !spread;
+        self.open[b] &= !cells;
+    }
+
+    /// The configurations left to digit `d + 1` in band `u` (`u < 3`) or stack `u − 3`: bit `c`
+    /// for [`CONFIGS`]`[c]`, with the stack's columns in the place of the band's rows.
+    #[inline(always)]
+    fn fits(&self, u: usize, d: usize, ops: impl Ops) -> u8 {
+        if u < 3 {
+            FITS[self.mini[9 * u + d] as usize]
+        } else {
+            FITS[ops.stack(self.columns_seen[d], u - 3)]
+        }
+    }
+
+    /// Where to branch (tdoku's choice): in the band or stack whose digits have the fewest
+    /// configurations left in all, the digit with the fewest (two or more), as `(9u + d, its
+    /// configurations)` for digit `d + 1` in unit `u` (see [`Node::fits`]). `None` when every
     /// digit is down to one configuration everywhere.
     #[inline(always)]
-    fn pick_config(&self) -> Option<(usize, u8)> {
+    fn pick_config(&self, ops: impl Ops) -> Option<(usize, u8)> {
         debug_assert_eq!(self.cand, self.seen, "not at a fixpoint");
         // Keys compared as integers, first the count and then the position (the first wins a
         // tie): `count << 8 | position`, with no choice at all above every real key.
         const NONE: u32 = u32::MAX;
         let mut best = NONE;
-        for b in 0..3 {
+        for u in 0..6 {
             let mut total = 0;
             let mut pick = NONE;
             for d in 0..9 {
-                let k = 9 * b + d;
-                let n = FITS[self.mini[k] as usize].count_ones();
+                let n = self.fits(u, d, ops).count_ones();
                 total += n;
-                let key = if n > 1 { n << 8 | k as u32 } else { NONE };
+                let key = if n > 1 {
+                    n << 8 | (9 * u + d) as u32
+                } else {
+                    NONE
+                };
                 pick = pick.min(key);
             }
             if pick != NONE {
@@ -380,8 +504,24 @@ impl Node {
         }
         (best != NONE).then(|| {
             let k = (best & 0xff) as usize;
-            (k, FITS[self.mini[k] as usize])
+            (k, self.fits(k / 9, k % 9, ops))
         })
+    }
+
+    /// Restricts the node to configuration `c` of branching choice `k` (see [`Node::pick_config`]).
+    #[inline(always)]
+    fn choose(&mut self, k: usize, c: usize, ops: impl Ops) {
+        let (u, d) = (k / 9, k % 9);
+        if u < 3 {
+            self.cand[k] &= ops.expand(CONFIGS[c] as u32);
+        } else {
+            // In each band, the digit keeps one of the stack's three columns.
+            let s = u - 3;
+            let keep = ops.unstack(CONFIGS[c] as u32, s) | !ops.unstack(0x1ff, s);
+            for b in 0..3 {
+                self.cand[9 * b + d] &= SPREAD[(keep >> (9 * b) & 0x1ff) as usize];
+            }
+        }
     }
 
     /// Every consequence the layout gives (see the module docs), to a fixpoint; `false` on a
@@ -391,6 +531,10 @@ impl Node {
         // The words examined since the last box–column reduction: only their digits can have
         // lost columns.
         let mut touched = 0u32;
+        // The words changed, and the stacks (bit `s`) whose columns changed, since the last
+        // minirow and minicolumn counts. The node this one was copied from was at a fixpoint
+        // where those counts found nothing, so what has not changed since needs no new count.
+        let (mut dirty, mut dirty_stacks) = (0u32, 0u32);
         loop {
             // Box–line reduction of every changed word, and the rows left with one place.
             loop {
@@ -399,6 +543,7 @@ impl Node {
                     break;
                 }
                 touched |= changed;
+                dirty |= changed;
                 while changed != 0 {
                     let k = changed.trailing_zeros() as usize;
                     changed &= changed - 1;
@@ -412,16 +557,12 @@ impl Node {
                     self.cand[k] = w;
                     self.seen[k] = w;
                     self.mini[k] = p;
-                    let mut sole = (SOLE[(w & 0x1ff) as usize] as u32
+                    let sole = (SOLE[(w & 0x1ff) as usize] as u32
                         | (SOLE[(w >> 9 & 0x1ff) as usize] as u32) << 9
                         | (SOLE[(w >> 18 & 0x1ff) as usize] as u32) << 18)
                         & self.open[b];
-                    while sole != 0 {
-                        let i = sole.trailing_zeros() as usize;
-                        sole &= sole - 1;
-                        if !self.place(b, i, d) {
-                            return false;
-                        }
+                    if sole != 0 {
+                        self.place_set(b, d, sole, ops);
                     }
                 }
             }
@@ -487,6 +628,10 @@ impl Node {
                         }
                     }
                 }
+                let diff = keep ^ self.columns_seen[d];
+                dirty_stacks |= ((diff & 0o007_007_007 != 0) as u32)
+                    | ((diff & 0o070_070_070 != 0) as u32) << 1
+                    | ((diff & 0o700_700_700 != 0) as u32) << 2;
                 self.columns_seen[d] = keep;
             }
             if !progress {
@@ -494,10 +639,16 @@ impl Node {
                 if open <= MINIROW_COUNTS_ABOVE {
                     return true;
                 }
-                match self.minirow_counts(ops) {
+                let a = match self.minirow_counts(ops, std::mem::take(&mut dirty)) {
                     None => return false,
-                    Some(false) => return true,
-                    Some(true) => {}
+                    Some(p) => p,
+                };
+                let c = match self.minicolumn_counts(ops, std::mem::take(&mut dirty_stacks)) {
+                    None => return false,
+                    Some(p) => p,
+                };
+                if !a && !c {
+                    return true;
                 }
             }
         }
@@ -511,34 +662,19 @@ impl Node {
     /// through large inconsistent subtrees. `None` on a contradiction, else whether anything
     /// changed.
     #[inline(always)]
-    fn minirow_counts(&mut self, ops: impl Ops) -> Option<bool> {
+    fn minirow_counts(&mut self, ops: impl Ops, dirty: u32) -> Option<bool> {
         debug_assert_eq!(self.cand, self.seen, "not at a fixpoint");
         let mut progress = false;
         for b in 0..3 {
-            let mut can = [0u16; 9];
-            let mut must = [0u16; 9];
-            // Bit-sliced counters over the nine minirows: reached by ≥1, ≥2, ≥3, ≥4 digits.
-            let (mut c1, mut c2, mut c3, mut c4) = (0u16, 0u16, 0u16, 0u16);
-            let (mut m1, mut m2, mut m3, mut m4) = (0u16, 0u16, 0u16, 0u16);
-            for d in 0..9 {
-                let m = self.mini[9 * b + d] as usize;
-                let (c, s) = (m as u16, SURE[m]);
-                can[d] = c;
-                must[d] = s;
-                c4 |= c3 & c;
-                c3 |= c2 & c;
-                c2 |= c1 & c;
-                c1 |= c;
-                m4 |= m3 & s;
-                m3 |= m2 & s;
-                m2 |= m1 & s;
-                m1 |= s;
+            if dirty >> (9 * b) & 0x1ff == 0 {
+                continue;
             }
-            if c3 != 0x1ff || m4 != 0 {
-                return None;
-            }
-            let take = c3 & !c4 & !m3;
-            let leave = m3 & c4;
+            let Tally {
+                can,
+                must,
+                take,
+                leave,
+            } = Tally::of(|d| self.mini[9 * b + d] as usize, &SURE)?;
             if take | leave == 0 {
                 continue;
             }
@@ -554,6 +690,48 @@ impl Node {
                 }
                 self.cand[k] &= !ops.expand((open & leave) as u32);
                 progress |= self.cand[k] != before;
+            }
+        }
+        Some(progress)
+    }
+
+    /// The minirow counts' argument on minicolumns (a band's three cells of one column): each
+    /// holds exactly three digits.
+    #[inline(always)]
+    fn minicolumn_counts(&mut self, ops: impl Ops, dirty: u32) -> Option<bool> {
+        let mut progress = false;
+        for s in 0..3 {
+            if dirty >> s & 1 == 0 {
+                continue;
+            }
+            let Tally {
+                can,
+                must,
+                take,
+                leave,
+            } = Tally::of(|d| ops.stack(self.columns_seen[d], s), &SURE_T)?;
+            if take | leave == 0 {
+                continue;
+            }
+            for d in 0..9 {
+                let open = can[d] & !must[d];
+                let t = open & take;
+                let l = open & leave;
+                for b in 0..3 {
+                    let k = 9 * b + d;
+                    let before = self.cand[k];
+                    let tb = (t >> (3 * b)) & 7;
+                    if tb != 0 {
+                        // The digit's box (b, s) keeps only that column.
+                        let col = 3 * s + tb.trailing_zeros() as usize;
+                        self.cand[k] &= !BOX_OF[s] | COLUMN[col];
+                    }
+                    let lb = ((l >> (3 * b)) & 7) as u32;
+                    if lb != 0 {
+                        self.cand[k] &= !SPREAD[(lb << (3 * s)) as usize];
+                    }
+                    progress |= self.cand[k] != before;
+                }
             }
         }
         Some(progress)
@@ -732,17 +910,17 @@ impl Search {
             }
             // Every alternative but the last on a copy; the last one in place (a loop, not a
             // call).
-            if let Some((k, mut fits)) = node.pick_config() {
+            if let Some((k, mut fits)) = node.pick_config(ops) {
                 while fits & (fits - 1) != 0 {
                     let c = fits.trailing_zeros() as usize;
                     fits &= fits - 1;
                     let mut child = node;
-                    child.cand[k] &= ops.expand(CONFIGS[c] as u32);
+                    child.choose(k, c, ops);
                     if !deeper(self, child) {
                         return false;
                     }
                 }
-                node.cand[k] &= ops.expand(CONFIGS[fits.trailing_zeros() as usize] as u32);
+                node.choose(k, fits.trailing_zeros() as usize, ops);
             } else if node.open_cells() <= ENDGAME_AT {
                 return self.endgame(&node);
             } else {

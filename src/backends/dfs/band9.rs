@@ -73,7 +73,7 @@ mod ops;
 /// The minirow and minicolumn counts run only while more cells than this are open: on denser
 /// grids the other inferences find the same contradictions soon enough (running them at every
 /// node gives the same tree on forum_hardest_1905_11plus); sparse grids are where they matter.
-const MINIROW_COUNTS_ABOVE: u32 = 25;
+const COUNTS_ABOVE: u32 = 25;
 
 /// Every cell of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -438,19 +438,10 @@ impl Node {
     #[inline(always)]
     fn place(&mut self, b: usize, i: usize, d: usize) -> bool {
         let bit = 1u32 << i;
-        let own = self.cand[9 * b + d];
-        if own & bit == 0 {
+        if self.cand[9 * b + d] & bit == 0 {
             return false;
         }
-        for w in &mut self.cand[9 * b..9 * b + 9] {
-            *w &= !bit;
-        }
-        self.cand[9 * b + d] = own & !PEERS[i] | bit;
-        let column = COLUMN_OF[i];
-        let [b1, b2] = OTHER_BANDS[b];
-        self.cand[9 * b1 + d] &= !column;
-        self.cand[9 * b2 + d] &= !column;
-        self.open[b] &= !bit;
+        self.put(b, d, bit, PEERS[i], COLUMN_OF[i]);
         true
     }
 
@@ -459,17 +450,24 @@ impl Node {
     /// configuration, which its next box–row reduction finds.
     #[inline(always)]
     fn place_set(&mut self, b: usize, d: usize, cells: u32, ops: impl Ops) {
+        let columns = SPREAD[((cells | cells >> 9 | cells >> 18) & 0x1ff) as usize];
+        let peers = ops.expand(LINES_OF[ops.minirows(cells)] as u32) | columns;
+        self.put(b, d, cells, peers, columns);
+    }
+
+    /// Places digit `d + 1` in the cells `cells` of band `b`, whose other cells in their rows,
+    /// columns and boxes are `peers`, and whose columns (in any band) are `columns`.
+    #[inline(always)]
+    fn put(&mut self, b: usize, d: usize, cells: u32, peers: u32, columns: u32) {
         let k = 9 * b + d;
-        let columns = (cells | cells >> 9 | cells >> 18) & 0x1ff;
-        let peers = ops.expand(LINES_OF[ops.minirows(cells)] as u32) | SPREAD[columns as usize];
+        let own = self.cand[k];
         for w in &mut self.cand[9 * b..9 * b + 9] {
             *w &= !cells;
         }
-        self.cand[k] = self.cand[k] & !peers | cells;
+        self.cand[k] = own & !peers | cells;
         let [b1, b2] = OTHER_BANDS[b];
-        let spread = SPREAD[columns as usize];
-        self.cand[9 * b1 + d] &= !spread;
-        self.cand[9 * b2 + d] &= !spread;
+        self.cand[9 * b1 + d] &= !columns;
+        self.cand[9 * b2 + d] &= !columns;
         self.open[b] &= !cells;
     }
 
@@ -673,7 +671,7 @@ impl Node {
             }
             if !progress {
                 let open: u32 = self.open.iter().map(|o| o.count_ones()).sum();
-                if open <= MINIROW_COUNTS_ABOVE {
+                if open <= COUNTS_ABOVE {
                     return true;
                 }
                 let a = match self.minirow_counts(ops, std::mem::take(&mut dirty)) {
@@ -1141,6 +1139,14 @@ mod tests {
         assert_eq!(PERM[0b111_001_001], 0);
         // Row 0 only in box 0: rows 1 and 2 lose box 0.
         assert_eq!(PERM[0b111_111_001], 0b110_110_001);
+    }
+
+    #[test]
+    fn sure_minicolumns_and_lines_of_minirows() {
+        // Band 0 has two columns of the stack, band 1 one, band 2 one: the last two are sure.
+        assert_eq!(SURE_T[0b100_010_011], 0b100_010_000);
+        // Minirow (row 1, box 2): row 1 and box 2.
+        assert_eq!(LINES_OF[1 << 5], 0o070 | 0o444);
     }
 
     #[test]

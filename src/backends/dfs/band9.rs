@@ -78,18 +78,36 @@ const COUNTS_ABOVE: u32 = 25;
 /// Every cell of a band.
 const BAND: u32 = (1 << 27) - 1;
 
+/// `table!(T; N; |i| entry)`: an array of `N` values of `T`, built at compile time (a `const`
+/// context has no closures or iterators).
+macro_rules! table {
+    ($t:ty; $n:expr; |$i:ident| $e:expr) => {{
+        let mut t: [$t; $n] = [0; $n];
+        let mut $i = 0;
+        while $i < $n {
+            t[$i] = $e;
+            $i += 1;
+        }
+        t
+    }};
+}
+
+/// `union!(T; N; |j| part)`: the bitwise or of `part` for `j` in `0..N`, at compile time.
+macro_rules! union {
+    ($t:ty; $n:expr; |$j:ident| $e:expr) => {{
+        let mut u: $t = 0;
+        let mut $j = 0;
+        while $j < $n {
+            u |= $e;
+            $j += 1;
+        }
+        u
+    }};
+}
+
 /// `MINI[row]`: bit `x` set when the 9-bit `row` has a cell in box `x`.
-static MINI: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut r = 0;
-    while r < 512 {
-        t[r] = ((r & 0o007 != 0) as u8)
-            | ((r & 0o070 != 0) as u8) << 1
-            | ((r & 0o700 != 0) as u8) << 2;
-        r += 1;
-    }
-    t
-};
+static MINI: [u8; 512] =
+    table!(u8; 512; |r| union!(u8; 3; |x| ((r >> (3 * x) & 7 != 0) as u8) << x));
 
 /// The six ways a digit can sit in a band (its *configurations*): `CONFIGS[k]` is the minirow
 /// mask of one minirow per row, in three different boxes.
@@ -102,196 +120,83 @@ const CONFIGS: [u16; 6] = {
         [2, 0, 1],
         [2, 1, 0],
     ];
-    let mut t = [0u16; 6];
-    let mut k = 0;
-    while k < 6 {
-        let x = BOXES[k];
-        t[k] = 1 << x[0] | 1 << (3 + x[1]) | 1 << (6 + x[2]);
-        k += 1;
-    }
-    t
+    table!(u16; 6; |k| 1 << BOXES[k][0] | 1 << (3 + BOXES[k][1]) | 1 << (6 + BOXES[k][2]))
 };
 
 /// `FITS[m]`: bit `k` set when configuration `k` uses only minirows of the minirow mask `m`.
-static FITS: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut k = 0;
-        while k < 6 {
-            if m as u16 & CONFIGS[k] == CONFIGS[k] {
-                t[m] |= 1 << k;
-            }
-            k += 1;
-        }
-        m += 1;
-    }
-    t
-};
+static FITS: [u8; 512] = table!(u8; 512; |m| union!(u8; 6; |k| {
+    ((m as u16 & CONFIGS[k] == CONFIGS[k]) as u8) << k
+}));
 
 /// `PERM[m]`: the minirows of `m` that lie on a configuration fitting `m`; 0 when none fits
 /// (the digit has no place left in the band).
-static PERM: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut k = 0;
-        while k < 6 {
-            if FITS[m] >> k & 1 != 0 {
-                t[m] |= CONFIGS[k];
-            }
-            k += 1;
-        }
-        m += 1;
+static PERM: [u16; 512] = table!(u16; 512; |m| union!(u16; 6; |k| {
+    if FITS[m] >> k & 1 != 0 {
+        CONFIGS[k]
+    } else {
+        0
     }
-    t
-};
+}));
 
 /// `EXPAND[m]`: the cells of the minirows in the minirow mask `m`.
-static EXPAND: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut j = 0;
-        while j < 9 {
-            if m >> j & 1 != 0 {
-                t[m] |= 0b111 << (9 * (j / 3) + 3 * (j % 3));
-            }
-            j += 1;
-        }
-        m += 1;
-    }
-    t
-};
+static EXPAND: [u32; 512] = table!(u32; 512; |m| union!(u32; 9; |j| {
+    ((m >> j & 1) as u32 * 0b111) << (9 * (j / 3) + 3 * (j % 3))
+}));
 
 /// `SURE[m]`: the minirows of the minirow mask `m` that are alone in their box (the digit must
 /// be there).
-static SURE: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut x = 0;
-        while x < 3 {
-            let rows = (m >> x & 1) + (m >> (3 + x) & 1) + (m >> (6 + x) & 1);
-            if rows == 1 {
-                t[m] |= (m & (0o111 << x)) as u16;
-            }
-            x += 1;
-        }
-        m += 1;
+static SURE: [u16; 512] = table!(u16; 512; |m| union!(u16; 3; |x| {
+    let boxed = m & 0o111 << x;
+    if boxed.count_ones() == 1 {
+        boxed as u16
+    } else {
+        0
     }
-    t
-};
+}));
 
 /// `SURE_T[m]`: the minicolumns of a stack's minicolumn mask `m` (bit `3b + x`: band `b`,
 /// column `x` of the stack) alone in their box (their 3-bit group).
-static SURE_T: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut b = 0;
-        while b < 3 {
-            let g = (m >> (3 * b)) & 7;
-            if g == 1 || g == 2 || g == 4 {
-                t[m] |= (g << (3 * b)) as u16;
-            }
-            b += 1;
-        }
-        m += 1;
+static SURE_T: [u16; 512] = table!(u16; 512; |m| union!(u16; 3; |b| {
+    let boxed = m & 0o7 << (3 * b);
+    if boxed.count_ones() == 1 {
+        boxed as u16
+    } else {
+        0
     }
-    t
-};
+}));
 
 /// `LINES_OF[m]`: the minirows sharing a row or a box with a minirow of the minirow mask `m`.
-static LINES_OF: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut j = 0;
-        while j < 9 {
-            if m >> j & 1 != 0 {
-                t[m] |= 0o7 << (3 * (j / 3)) | 0o111 << (j % 3);
-            }
-            j += 1;
-        }
-        m += 1;
+static LINES_OF: [u16; 512] = table!(u16; 512; |m| union!(u16; 9; |j| {
+    if m >> j & 1 != 0 {
+        0o7 << (3 * (j / 3)) | 0o111 << (j % 3)
+    } else {
+        0
     }
-    t
-};
+}));
 
 /// `BOX_OF[t]`: the cells of the box of minirow `t` (bit `3r + x`) in a band.
-const BOX_OF: [u32; 9] = {
-    let mut t = [0u32; 9];
-    let mut j = 0;
-    while j < 9 {
-        t[j] = 0b111 << (3 * (j % 3)) | 0b111 << (3 * (j % 3) + 9) | 0b111 << (3 * (j % 3) + 18);
-        j += 1;
-    }
-    t
-};
+const BOX_OF: [u32; 9] = table!(u32; 9; |j| 0o7007007 << (3 * (j % 3)));
 
 /// `SOLE[row]`: the 9-bit `row` when it has exactly one cell, else 0.
-static SOLE: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut r: usize = 0;
-    while r < 512 {
-        if r.count_ones() == 1 {
-            t[r] = r as u16;
-        }
-        r += 1;
-    }
-    t
-};
+static SOLE: [u16; 512] = table!(u16; 512; |r| if r.count_ones() == 1 { r as u16 } else { 0 });
 
 /// `COLUMN[j]`: the cells of column `j` in a band.
-const COLUMN: [u32; 9] = {
-    let mut t = [0u32; 9];
-    let mut j = 0;
-    while j < 9 {
-        t[j] = 1 << j | 1 << (j + 9) | 1 << (j + 18);
-        j += 1;
-    }
-    t
-};
+const COLUMN: [u32; 9] = table!(u32; 9; |j| 0o1001001 << j);
 
 /// `COLUMN_OF[i]`: the cells of a band in the column of its cell `i`.
-const COLUMN_OF: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        t[i] = COLUMN[i % 9];
-        i += 1;
-    }
-    t
-};
+const COLUMN_OF: [u32; 27] = table!(u32; 27; |i| COLUMN[i % 9]);
 
 /// `OTHER_BANDS[b]`: the two bands other than `b`.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
 
 /// `SPREAD[m]`: the cells of a band in the columns of the 9-bit mask `m`.
-static SPREAD: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m: u32 = 0;
-    while m < 512 {
-        t[m as usize] = m | m << 9 | m << 18;
-        m += 1;
-    }
-    t
-};
+static SPREAD: [u32; 512] = table!(u32; 512; |m| m as u32 * 0o1001001);
 
 /// `PEERS[i]`: the other cells of the band sharing a row, a column or a box with cell `i`.
-static PEERS: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        let (r, j) = (i / 9, i % 9);
-        let x = j / 3;
-        let boxed = 0b111 << (3 * x) | 0b111 << (3 * x + 9) | 0b111 << (3 * x + 18);
-        t[i] = (0x1ff << (9 * r) | COLUMN[j] | boxed) & !(1 << i);
-        i += 1;
-    }
-    t
-};
+static PEERS: [u32; 27] = table!(u32; 27; |i| {
+    let (r, j) = (i / 9, i % 9);
+    (0x1ff << (9 * r) | COLUMN[j] | BOX_OF[j / 3]) & !(1 << i)
+});
 
 /// The count of the digits that can reach, and that must take, each of nine minirows (or
 /// minicolumns), each of which holds exactly three digits.
@@ -704,18 +609,13 @@ impl Node {
             if dirty >> (9 * b) & 0x1ff == 0 {
                 continue;
             }
-            let Tally {
-                can,
-                must,
-                take,
-                leave,
-            } = Tally::of(|d| self.mini[9 * b + d] as usize, &SURE)?;
-            if take | leave == 0 {
+            let tally = Tally::of(|d| self.mini[9 * b + d] as usize, &SURE)?;
+            if tally.take | tally.leave == 0 {
                 continue;
             }
             for d in 0..9 {
-                let open = can[d] & !must[d];
-                let mut t = open & take;
+                let open = tally.can[d] & !tally.must[d];
+                let mut t = open & tally.take;
                 let k = 9 * b + d;
                 let before = self.cand[k];
                 while t != 0 {
@@ -723,7 +623,7 @@ impl Node {
                     t &= t - 1;
                     self.cand[k] &= !BOX_OF[j] | ops.expand(1 << j);
                 }
-                self.cand[k] &= !ops.expand((open & leave) as u32);
+                self.cand[k] &= !ops.expand((open & tally.leave) as u32);
                 progress |= self.cand[k] != before;
             }
         }
@@ -739,19 +639,13 @@ impl Node {
             if dirty >> s & 1 == 0 {
                 continue;
             }
-            let Tally {
-                can,
-                must,
-                take,
-                leave,
-            } = Tally::of(|d| ops.stack(self.columns_seen[d], s), &SURE_T)?;
-            if take | leave == 0 {
+            let tally = Tally::of(|d| ops.stack(self.columns_seen[d], s), &SURE_T)?;
+            if tally.take | tally.leave == 0 {
                 continue;
             }
             for d in 0..9 {
-                let open = can[d] & !must[d];
-                let t = open & take;
-                let l = open & leave;
+                let open = tally.can[d] & !tally.must[d];
+                let (t, l) = (open & tally.take, open & tally.leave);
                 for b in 0..3 {
                     let k = 9 * b + d;
                     let before = self.cand[k];

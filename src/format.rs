@@ -454,15 +454,28 @@ pub fn detect(text: &str) -> Format {
         // after region labels for a jigsaw). A grid row that short has one-symbol values.
         [a, _, _] | [a, _, _, _] if a.chars().count() > 2 => Format::Line,
         [t] if (2..=MAX_LINE_SIDE).contains(&t.chars().count()) => {
+            // k rows of k symbols (2k with a jigsaw's region rows): a grid. So is such a block
+            // with one row of another length, which the grid reader then reports by its line;
+            // read as lines, it would give one error per row.
             let k = t.chars().count();
-            let block = 1 + lines
-                .take_while(|(_, l)| !l.trim().is_empty())
-                .take_while(|(_, l)| {
-                    let mut w = l.split_whitespace();
-                    w.next().is_some_and(|t| t.chars().count() == k) && w.next().is_none()
-                })
-                .count();
-            if block == k || block == 2 * k {
+            let row = |l: &str| {
+                let mut w = l.split_whitespace();
+                w.next().is_some_and(|t| t.chars().count() == k) && w.next().is_none()
+            };
+            let (mut rows, mut prefix, mut others) = (1, 1, 0);
+            for (_, l) in lines.take_while(|(_, l)| !l.trim().is_empty()) {
+                rows += 1;
+                if row(l) && others == 0 && prefix + 1 == rows {
+                    prefix += 1;
+                } else if !row(l) {
+                    others += 1;
+                }
+                if rows > 2 * k {
+                    break;
+                }
+            }
+            let sides = |n: usize| n == k || n == 2 * k;
+            if sides(prefix) || (sides(rows) && others == 1) {
                 Format::Grid
             } else {
                 Format::Line
@@ -1448,6 +1461,10 @@ mod tests {
         assert_eq!(detect("  [[\"1\"]]"), Format::Json);
         assert_eq!(detect("1...\n..3.\n.4..\n...2\n"), Format::Grid);
         assert_eq!(detect("1...\n..3.\n.4..\n"), Format::Line);
+        // A 4×4 symbol grid with one short row is still a grid (its reader names the row).
+        assert_eq!(detect("1...\n..3\n.4..\n...2\n"), Format::Grid);
+        // Four lines of which two are not 4 symbols long: lines.
+        assert_eq!(detect("1...\n..3\n.4.\n...2\n"), Format::Line);
         assert_eq!(
             detect(&format!("{} {}\n", ".".repeat(16), "a".repeat(16))),
             Format::Line

@@ -355,6 +355,22 @@ fn ragged_grid() {
     assert_eq!(e.line, 4, "{e}");
     let e = one_err("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n1 2 3 4\n", &auto());
     assert!(e.line == 5 && e.message.contains("blank line"), "{e}");
+    // Rows of symbols with no separator, one of them short: one error at that row, not nine
+    // line puzzles of side 3.
+    let rows = [
+        "123456789",
+        "456789123",
+        "78912345",
+        "234567891",
+        "567891234",
+        "891234567",
+        "345678912",
+        "678912345",
+        "912345678",
+    ];
+    let e = one_err(&(rows.join("\n") + "\n"), &auto());
+    assert_eq!(e.line, 3, "{e}");
+    assert!(e.message.contains("ragged"), "{e}");
 }
 
 #[test]

@@ -21,7 +21,8 @@
 //!   the line format does not carry them.
 //!
 //! [`to_line`] writes a puzzle as one line: `n²` symbols (`.` empty, `1`–`9`, then `A`–`Z`), and for
-//! jigsaw a space and `n²` region labels (`0`–`9`, then `A`–`Z`). Sides above 35 have no line form.
+//! jigsaw (side 2 or more) a space and `n²` region labels (`0`–`9`, then `A`–`Z`). Sides above 35
+//! have no line form.
 //!
 //! ```
 //! use sudoku_lab::backends::{self, BackendKind};
@@ -881,8 +882,8 @@ fn region_size(n: usize, region: &[u32], start: usize, seen: &mut [u32], epoch: 
     count
 }
 
-/// One line: `n²` symbols (`.` empty, `1`–`9`, `A`–`Z`), then for jigsaw a space and `n²` region
-/// labels (`0`–`9`, `A`–`Z`). Errors for sides above [`MAX_LINE_SIDE`].
+/// One line: `n²` symbols (`.` empty, `1`–`9`, `A`–`Z`), then for jigsaw (of side 2 or more) a
+/// space and `n²` region labels (`0`–`9`, `A`–`Z`). Errors for sides above [`MAX_LINE_SIDE`].
 pub fn to_line(puzzle: &Puzzle) -> Result<String, GenerateError> {
     to_line_with_answer(puzzle, None)
 }
@@ -904,7 +905,9 @@ pub fn to_line_with_answer(
     if let Some((count, solution)) = answer {
         line.push_str(&format!(":{count}:{}", symbols(solution.cells())));
     }
-    if let Regions::Jigsaw(map) = puzzle.shape().regions() {
+    // A 1×1 jigsaw's one region is the whole grid, as in the standard 1×1 grid: it is written
+    // without it, since `. 0` alone would read back as a row of a 2×2 grid.
+    if let (Regions::Jigsaw(map), true) = (puzzle.shape().regions(), n > 1) {
         line.push(' ');
         line.extend(map.iter().map(|&r| region_label(r)));
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::check;
+use sudoku_lab::format::{read_puzzles, ReadOptions};
 use sudoku_lab::generate::{
     blank_solved, default_givens, to_line, GenRng, GenerateError, GenerateOptions, Generator,
     WeightScheme,
@@ -365,6 +366,21 @@ fn line_format() {
     let parsed: Vec<u32> = labels.chars().map(|c| c.to_digit(36).unwrap()).collect();
     assert_eq!(Regions::Jigsaw(parsed), *p.shape().regions());
     assert!(labels.contains('A'), "region 10 is written A");
+
+    // A 1×1 jigsaw is written as the standard 1×1 grid it equals, and reads back as one.
+    let (p, _) = generate(
+        GenerateOptions {
+            seed: 2,
+            ..jigsaw(1)
+        },
+        1,
+    )
+    .remove(0);
+    let line = to_line(&p).unwrap();
+    assert_eq!(line.chars().count(), 1, "{line:?}");
+    let back = read_puzzles(&line, &ReadOptions::default());
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0].as_ref().unwrap().puzzle.size(), 1);
 
     let big = Arc::new(Shape::standard(36, false).unwrap());
     let p = Puzzle::new(big, vec![0; 36 * 36]).unwrap();

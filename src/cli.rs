@@ -491,11 +491,13 @@ struct EngineArgs {
     no_propagate: bool,
     /// sat, cadical, sat-ext, maxsat-ext: largest CNF formula to build, in MiB (as estimated before building
     /// it, solver memory included); larger puzzles are refused.
-    #[arg(long, value_name = "MIB", default_value_t = SAT_MEMORY_BUDGET >> 20, help_heading = "SAT backend")]
-    sat_memory_mib: usize,
+    #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_BUDGET >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(1..), help_heading = "SAT backend")]
+    sat_memory_mib: u64,
     /// dlx: largest exact-cover matrix to build, in MiB; larger puzzles are refused.
-    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY_BUDGET >> 20, help_heading = "DLX backend")]
-    dlx_memory_mib: usize,
+    #[arg(long, value_name = "MIB", default_value_t = (DEFAULT_MEMORY_BUDGET >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(1..), help_heading = "DLX backend")]
+    dlx_memory_mib: u64,
     /// ilp: the MIP solver, `microlp` (pure Rust, default) or `highs` (builds with `--features highs`).
     #[arg(long, default_value = "microlp", help_heading = "ILP backend")]
     ilp_solver: IlpSolver,
@@ -645,13 +647,13 @@ impl EngineArgs {
                 check_proof: self.check_proof,
                 cadical_config: self.cadical_config,
                 optimizer: self.sat_opt,
-                memory_budget: self.sat_memory_mib.saturating_mul(1 << 20),
+                memory_budget: mib(self.sat_memory_mib),
             },
             ilp: IlpOptions {
                 solver: self.ilp_solver,
             },
             dlx: DlxOptions {
-                memory_budget: self.dlx_memory_mib.saturating_mul(1 << 20),
+                memory_budget: mib(self.dlx_memory_mib),
             },
             sat_ext: SatExtOptions {
                 command: self.sat_cmd.clone(),
@@ -1069,6 +1071,11 @@ fn judge(
             Ok(ExitCode::from(e.exit_code()))
         }
     }
+}
+
+/// A budget in MiB (`--sat-memory-mib`, `--dlx-memory-mib`) in bytes, saturating.
+fn mib(m: u64) -> usize {
+    usize::try_from(m.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
 }
 
 /// Checks, before any work, that the file `path` given to `flag` can be written: it is created

@@ -697,4 +697,14 @@ fn sat_refuses_a_formula_over_its_memory_budget_before_building_it() {
         let o = run_with(&["solve", "--backend", "sat"], &empty_grid(n));
         assert_eq!(o.status.code(), Some(0), "{n}: {}", stderr(&o));
     }
+    // A budget of 0 MiB is a usage error, not a refusal of every puzzle.
+    for flag in ["--sat-memory-mib", "--dlx-memory-mib"] {
+        let o = run_with(&["solve", flag, "0"], &empty_grid(4));
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("invalid value '0' for '{flag}")),
+            "{}",
+            stderr(&o)
+        );
+    }
 }

@@ -267,7 +267,8 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = EncodeTarget::Dimacs)]
         to: EncodeTarget,
-        /// Which puzzle of the file to encode (1-based); needed when it holds several.
+        /// Which puzzle of the file to encode (1-based, bad ones counted); needed when it holds
+        /// several. It is encoded even when others are bad (they are reported; exit code 2).
         #[arg(long, value_name = "K")]
         index: Option<usize>,
         /// Write the encoding to this file instead of standard output.
@@ -1173,22 +1174,27 @@ fn encode(
         &mut tally,
         |it| items.push(it),
     );
-    if tally.bad_input {
-        return Ok(ExitCode::from(2));
-    }
+    // With --index, only that puzzle matters: it is encoded even when others are bad (they
+    // are reported, and the exit code is still 2). A bad puzzle K has been reported already.
     let item = match (req.index, items.len()) {
-        (_, 0) => return Err(UsageError("no puzzle in the input".into())),
+        (Some(i), _) => match items.iter().find(|it| it.index == i) {
+            Some(it) => it,
+            None if tally.bad_input => return Ok(ExitCode::from(2)),
+            None => {
+                return Err(UsageError(format!(
+                    "--index {i}: the input holds {} puzzles, numbered from 1",
+                    items.len()
+                )))
+            }
+        },
+        (None, _) if tally.bad_input => return Ok(ExitCode::from(2)),
+        (None, 0) => return Err(UsageError("no puzzle in the input".into())),
         (None, 1) => &items[0],
         (None, k) => {
             return Err(UsageError(format!(
                 "the input holds {k} puzzles: choose one with --index K"
             )))
         }
-        (Some(i), k) => items.get(i.wrapping_sub(1)).ok_or_else(|| {
-            UsageError(format!(
-                "--index {i}: the input holds {k} puzzles, numbered from 1"
-            ))
-        })?,
     };
     let mut buf = Vec::new();
     let encode_stats = match req.to {
@@ -1217,5 +1223,5 @@ fn encode(
     if let Some(st) = encode_stats.filter(|_| req.stats) {
         batch::write_stdout(st.to_string().as_bytes());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(ExitCode::from(if tally.bad_input { 2 } else { 0 }))
 }

@@ -394,6 +394,34 @@ fn encode_writes_dimacs_and_propagate_shrinks_it() {
 }
 
 #[test]
+fn encode_index_picks_its_puzzle_past_a_bad_one() {
+    let puzzle =
+        ".................1.....2.3...2...4....3.5......41....6.5.6......7.....2..8.91....";
+    let text = format!("12345\n{puzzle}\n");
+    // Puzzle 2 is encoded; bad puzzle 1 is reported and makes the exit code 2.
+    let o = run_with(&["encode", "--index", "2"], &text);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).contains("p cnf 729 "), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("<stdin>:1:1: error: 5 symbols"),
+        "{}",
+        stderr(&o)
+    );
+    // Asking for the bad one, or for no index, encodes nothing.
+    for args in [&["encode", "--index", "1"][..], &["encode"][..]] {
+        let o = run_with(args, &text);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+    }
+    // Without bad input, an index past the end is a usage error.
+    let o = run_with(
+        &["encode", "--index", "3"],
+        &format!("{puzzle}\n{puzzle}\n"),
+    );
+    assert_usage_error(&o, "--index 3: the input holds 2 puzzles");
+}
+
+#[test]
 fn xcheck_ctrl_c_prints_the_summary_so_far_and_exits_130() {
     use std::io::{BufRead, BufReader, Read};
     // Far more work than the test waits for: every unique puzzle of test_puzzles, many times.

@@ -160,7 +160,8 @@ enum Command {
     /// The fault reported is always the lowest case number, whatever --jobs. Shrinking drops
     /// givens (delta debugging), lowers given values, then drops diagonals and jigsaw regions
     /// where the fault allows, keeping a cut only while the same backends disagree the same way.
-    /// Exit 1 when a fault was found, 0 when the budget ran out without one.
+    /// Exit 1 when a fault was found, 0 when the budget ran out without one, 2 when a case could
+    /// not be generated (a shape with no full grid, such as side 2 with diagonals).
     Fuzz {
         /// Comma-separated backends to compare (at least one; the checker judges each answer).
         #[arg(long, value_delimiter = ',', required = true)]

@@ -142,6 +142,21 @@ fn bad_options_are_usage_errors() {
             "--weights no/such/file",
         ),
         (&["fuzz", "--puzzles", "1"][..], "--backends"),
+        // Side 2 with diagonals has no full grid: no case can be generated (not a fault).
+        (
+            &[
+                "fuzz",
+                "--backends",
+                "dfs",
+                "--size",
+                "2",
+                "--jigsaw",
+                "--diagonals",
+                "--puzzles",
+                "1",
+            ][..],
+            "could not be generated: no full grid found for side 2",
+        ),
     ] {
         let o = run(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

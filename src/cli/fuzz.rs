@@ -145,7 +145,8 @@ pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Conf
             "sudoku-lab: error: case {i} of seed {} could not be generated: {e}",
             config.seed
         );
-        return ExitCode::from(1);
+        // Not a fault of a backend: the shape (or the generator's budget) is the problem.
+        return ExitCode::from(2);
     }
     let Some(fault) = fault else {
         let cases = if config.shard.is_whole() {

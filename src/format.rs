@@ -1203,11 +1203,19 @@ fn json_killer(
                 ),
             )
         };
-        let sum = item
-            .get("sum")
-            .and_then(J::as_u64)
-            .and_then(|s| u32::try_from(s).ok())
-            .ok_or_else(|| bad("no whole-number \"sum\""))?;
+        let whole = |v: &J| {
+            (v.as_u64().map(|s| s as f64))
+                .or(v.as_f64())
+                .filter(|f| f.fract() == 0.0)
+        };
+        let sum = match item.get("sum").map(|v| (v, whole(v))) {
+            Some((v, Some(f))) if f < 0.0 => return Err(bad(&format!("\"sum\" {v} is negative"))),
+            Some((_, Some(f))) if f <= u32::MAX as f64 => f as u32,
+            Some((v, Some(_))) => {
+                return Err(bad(&format!("\"sum\" {v} is more than any cage can make")))
+            }
+            _ => return Err(bad("no whole-number \"sum\"")),
+        };
         let list = item
             .get("cells")
             .and_then(J::as_array)

@@ -421,6 +421,25 @@ fn the_json_form_reads_like_the_line_form() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("<stdin>:5:48: error: cage 8: sum 30"), "{err}");
+    // A sum that is not a whole number, is negative or is past any cage says which.
+    for (sum, words) in [
+        ("2.5", "cage 8: no whole-number \"sum\""),
+        ("-1", "cage 8: \"sum\" -1 is negative"),
+        (
+            "18446744073709551615",
+            "cage 8: \"sum\" 18446744073709551615 is more than any cage can make",
+        ),
+        ("3e1", "cage 8: sum 30 cannot be made"),
+    ] {
+        let bad = json.replace(
+            r#"{"sum": 3, "cells": [[4,3]"#,
+            &format!(r#"{{"sum": {sum}, "cells": [[4,3]"#),
+        );
+        let o = run_with(&["count"], &bad);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{sum}: {err}");
+        assert!(err.contains(words), "{sum}: {err}");
+    }
 }
 
 /// The same CNF through an external SAT solver (`sat-ext`, when one is installed) and, in a build

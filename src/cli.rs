@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::cmd::CmdOptions;
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
@@ -288,6 +288,11 @@ enum Command {
         /// header lists the fixed digits needed to decode a model).
         #[arg(long)]
         propagate: bool,
+        /// DIMACS, WCNF: largest CNF formula to build, in MiB (as estimated before building it);
+        /// larger puzzles are refused, as by the `sat` backends.
+        #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_BUDGET >> 20) as u64,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        sat_memory_mib: u64,
         #[command(flatten)]
         cnf: CnfArgs,
         #[command(flatten)]
@@ -963,6 +968,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             stats,
             weights,
             propagate,
+            sat_memory_mib,
             cnf,
             input,
         } => {
@@ -977,6 +983,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 stats,
                 weights,
                 propagate,
+                memory_budget: mib(sat_memory_mib),
             };
             return encode(file, request, &cnf, &input);
         }
@@ -1141,6 +1148,8 @@ struct EncodeRequest {
     stats: bool,
     weights: Option<batch::WeightsSpec>,
     propagate: bool,
+    /// The largest CNF to build, in bytes (`--sat-memory-mib`).
+    memory_budget: usize,
 }
 
 /// `encode`: one puzzle of the input, written as DIMACS (or its statistics) or CPLEX LP.
@@ -1197,6 +1206,27 @@ fn encode(
             )))
         }
     };
+    if req.to != EncodeTarget::Lp {
+        let sat = sudoku_lab::backends::sat::SatOptions {
+            encoding: encode_options.encoding,
+            amo: encode_options.amo,
+            cage: encode_options.cage,
+            simplify: encode_options.simplify,
+            propagate: encode_options.propagate,
+            memory_budget: req.memory_budget,
+            ..Default::default()
+        };
+        let holder = sudoku_lab::backends::sat::Holder::Export;
+        sudoku_lab::backends::sat::check_memory(&item.puzzle, &sat, holder, 1, "encode").map_err(
+            |e| {
+                let why = match e {
+                    BackendError::Unsupported(why) => why,
+                    e => e.to_string(),
+                };
+                UsageError(format!("{}:{}: {why}", item.file, item.line))
+            },
+        )?;
+    }
     let mut buf = Vec::new();
     let encode_stats = match req.to {
         EncodeTarget::Dimacs => Some(

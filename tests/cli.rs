@@ -725,6 +725,12 @@ fn sat_refuses_a_formula_over_its_memory_budget_before_building_it() {
         let o = run_with(&["solve", "--backend", "sat"], &empty_grid(n));
         assert_eq!(o.status.code(), Some(0), "{n}: {}", stderr(&o));
     }
+    // `encode` keeps the same budget for the CNF it writes (and has no other backend to offer).
+    let o = run_with(&["encode", "--stats"], &empty_grid(225));
+    assert_usage_error(&o, "encode: the CNF of this 225×225 puzzle");
+    assert!(!stderr(&o).contains("dlx"), "{}", stderr(&o));
+    let o = run_with(&["encode", "--stats"], &empty_grid(25));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // A budget of 0 MiB is a usage error, not a refusal of every puzzle.
     for flag in ["--sat-memory-mib", "--dlx-memory-mib"] {
         let o = run_with(&["solve", flag, "0"], &empty_grid(4));

@@ -1018,12 +1018,14 @@ pub enum Holder {
     Cadical,
     /// A [`Cnf`] written out for an external solver (`sat-ext`), in the formula numbering.
     Cnf,
+    /// A [`Cnf`] exported as text (`encode`): the formula and its DIMACS text, nothing solving it.
+    Export,
 }
 
 impl Holder {
     fn numbering(self) -> Numbering {
         match self {
-            Holder::Cnf => Numbering::Formula,
+            Holder::Cnf | Holder::Export => Numbering::Formula,
             _ => Numbering::Compact,
         }
     }
@@ -1050,8 +1052,10 @@ fn formula_bytes(holder: Holder, n: usize, free_vars: u64, s: PartStats, proof: 
             Holder::Varisat => 250.0 * v + 16.0 * c + 4.0 * l,
             Holder::Cadical => 150.0 * v + 64.0 * c + 4.0 * l,
             Holder::Cnf => cnf,
+            // About 9 bytes of text per literal (up to 8 digits and a space), 3 per clause end.
+            Holder::Export => cnf + 9.0 * l + 3.0 * c,
         }
-        + if proof && holder != Holder::Cnf {
+        + if proof && matches!(holder, Holder::Varisat | Holder::Cadical) {
             cnf
         } else {
             0.0
@@ -1134,7 +1138,8 @@ pub fn check_memory(
             let f = free as usize;
             let dlx = crate::exact_cover::ExactCover::bytes_needed(columns, f, f * per_row)
                 .saturating_add(f * 8) as f64;
-            if puzzle.cages().next().is_none()
+            if holder != Holder::Export
+                && puzzle.cages().next().is_none()
                 && dlx <= crate::backends::dlx::DEFAULT_MEMORY_BUDGET as f64
             {
                 format!(

@@ -352,15 +352,16 @@ fn line_format() {
         "10 and 12 are written A and C"
     );
 
-    let (p, _) = generate(
-        GenerateOptions {
+    // The line of the first jigsaw puzzle of side n from seed 2.
+    let jigsaw_line = |n: usize| {
+        let opts = GenerateOptions {
             seed: 2,
-            ..jigsaw(11)
-        },
-        1,
-    )
-    .remove(0);
-    let line = to_line(&p).unwrap();
+            ..jigsaw(n)
+        };
+        let (p, _) = generate(opts, 1).remove(0);
+        (to_line(&p).unwrap(), p)
+    };
+    let (line, p) = jigsaw_line(11);
     let (digits, labels) = line.split_once(' ').unwrap();
     assert_eq!((digits.len(), labels.len()), (121, 121));
     let parsed: Vec<u32> = labels.chars().map(|c| c.to_digit(36).unwrap()).collect();
@@ -368,15 +369,7 @@ fn line_format() {
     assert!(labels.contains('A'), "region 10 is written A");
 
     // A 1×1 jigsaw is written as the standard 1×1 grid it equals, and reads back as one.
-    let (p, _) = generate(
-        GenerateOptions {
-            seed: 2,
-            ..jigsaw(1)
-        },
-        1,
-    )
-    .remove(0);
-    let line = to_line(&p).unwrap();
+    let (line, _) = jigsaw_line(1);
     assert_eq!(line.chars().count(), 1, "{line:?}");
     let back = read_puzzles(&line, &ReadOptions::default());
     assert_eq!(back.len(), 1);

@@ -1041,7 +1041,8 @@ impl Holder {
 /// assignment, heuristics), 16 per clause and 4 per literal, within about 25 % of the measured
 /// peaks (over rather than under on the largest). CaDiCaL's are from its data structures
 /// (a clause header and two watches per clause, binary ones included), not measured; a [`Cnf`]
-/// holds 4 bytes per literal and 8 per clause, doubled for the growth of its vectors.
+/// holds 4 bytes per literal and 8 per clause, doubled for the growth of its vectors; an export
+/// adds its DIMACS text, estimated from the widest variable numbers, not measured.
 fn formula_bytes(holder: Holder, n: usize, free_vars: u64, s: PartStats, proof: bool) -> f64 {
     let n = n as f64;
     let (v, c, l) = (s.vars as f64, s.clauses as f64, s.lits as f64);

@@ -1,7 +1,7 @@
 //! End-to-end tests of the `sudoku-lab` command: outputs, exit codes and error locations.
 
 mod common;
-use common::{bin, run_with, stderr, stdout};
+use common::{bin, run_with, spawn_piped, stderr, stdout};
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -133,13 +133,7 @@ fn missing_file_and_unknown_backend_are_usage_errors() {
 
 #[test]
 fn non_utf8_input_names_line_and_column() {
-    let mut child = bin()
-        .arg("solve")
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["solve"]);
     child
         .stdin
         .take()
@@ -637,13 +631,7 @@ fn judge_prints_the_answers_before_a_bad_puzzle_and_names_its_place() {
 #[test]
 fn standard_input_in_the_line_format_is_answered_as_it_arrives() {
     use std::io::{BufRead, BufReader};
-    let mut child = bin()
-        .arg("solve")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["solve"]);
     let mut stdin = child.stdin.take().unwrap();
     // More than the 64 KiB read to tell the format, and the pipe left open.
     for _ in 0..1000 {

@@ -349,12 +349,7 @@ mod cadical {
     }
 
     impl ClauseSink for CadicalSink {
-        fn n_vars(&self) -> u32 {
-            self.n_vars
-        }
-        fn reserve_vars(&mut self, n: u32) {
-            self.n_vars = self.n_vars.max(n);
-        }
+        crate::sat::numbered_vars!();
         fn add_clause(&mut self, lits: &[Lit]) {
             self.reserve_vars_of(lits);
             // Only fails on out-of-memory, which CaDiCaL reports by aborting anyway.

@@ -1041,12 +1041,7 @@ struct Tally {
 }
 
 impl ClauseSink for Tally {
-    fn n_vars(&self) -> u32 {
-        self.n_vars
-    }
-    fn reserve_vars(&mut self, n: u32) {
-        self.n_vars = self.n_vars.max(n);
-    }
+    super::numbered_vars!();
     fn add_clause(&mut self, lits: &[Lit]) {
         self.reserve_vars_of(lits);
     }

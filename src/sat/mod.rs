@@ -47,6 +47,20 @@ pub trait ClauseSink {
     }
 }
 
+/// The `n_vars` and `reserve_vars` of a [`ClauseSink`] that only numbers its variables, in a
+/// field `n_vars: u32` (variables `0..n_vars` exist).
+macro_rules! numbered_vars {
+    () => {
+        fn n_vars(&self) -> u32 {
+            self.n_vars
+        }
+        fn reserve_vars(&mut self, n: u32) {
+            self.n_vars = self.n_vars.max(n);
+        }
+    };
+}
+pub(crate) use numbered_vars;
+
 /// A CNF formula: one flat literal buffer plus clause end offsets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Cnf {
@@ -83,12 +97,7 @@ impl Cnf {
 }
 
 impl ClauseSink for Cnf {
-    fn n_vars(&self) -> u32 {
-        self.n_vars
-    }
-    fn reserve_vars(&mut self, n: u32) {
-        self.n_vars = self.n_vars.max(n);
-    }
+    numbered_vars!();
     fn add_clause(&mut self, lits: &[Lit]) {
         self.reserve_vars_of(lits);
         self.lits.extend_from_slice(lits);

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The `sudoku-lab` binary, to run from the repository's root.
 pub fn bin() -> Command {
@@ -17,15 +17,20 @@ pub fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("binary runs")
 }
 
-/// Runs `sudoku-lab ARGS` with `stdin` as its standard input.
-pub fn run_with(args: &[&str], stdin: &str) -> Output {
-    let mut child = bin()
+/// Starts `sudoku-lab ARGS` with its standard input, output and error piped.
+pub fn spawn_piped(args: &[&str]) -> Child {
+    bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("binary runs");
+        .expect("binary runs")
+}
+
+/// Runs `sudoku-lab ARGS` with `stdin` as its standard input.
+pub fn run_with(args: &[&str], stdin: &str) -> Output {
+    let mut child = spawn_piped(args);
     // A usage error may end the program before it reads its input: a broken pipe is fine.
     if let Err(e) = child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");

@@ -19,6 +19,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::cmd::CmdOptions;
+#[cfg(feature = "cp")]
+use sudoku_lab::backends::cp::CpBackendOptions;
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::maxsat_ext::MaxSatExtOptions;
@@ -27,6 +29,7 @@ use sudoku_lab::backends::sat::{
 };
 use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
+use sudoku_lab::cp::{AllDiffLevel, Branching, CpOptions, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB};
 use sudoku_lab::format::{self, Format, ReadOptions};
 use sudoku_lab::generate::{self, GenerateOptions, Generator};
 use sudoku_lab::judge::{JudgeError, Problem};
@@ -508,6 +511,31 @@ struct EngineArgs {
     /// ilp: the MIP solver, `microlp` (pure Rust, default) or `highs` (builds with `--features highs`).
     #[arg(long, default_value = "microlp", help_heading = "ILP backend")]
     ilp_solver: IlpSolver,
+    #[command(flatten)]
+    cp: CpArgs,
+}
+
+/// Options of the `cp` backend.
+#[derive(Args, Debug)]
+struct CpArgs {
+    /// cp: propagation strength of every all-different — value (a fixed digit leaves the other
+    /// cells; the default), bounds (Hall intervals) or domain (Régin's matching). See
+    /// docs/backends.md for what the project's cross-checks found at each level.
+    #[arg(long, value_name = "LEVEL", default_value_t = AllDiffLevel::default(), help_heading = "CP backend")]
+    cp_alldiff: AllDiffLevel,
+    /// cp: leave out the redundant clauses "each digit is somewhere in each house" (they give
+    /// hidden singles, which value and bounds all-different do not infer).
+    #[arg(long, help_heading = "CP backend")]
+    cp_no_house_cover: bool,
+    /// cp: the search's decisions — activity (the SAT engine's VSIDS with learning; the
+    /// default), first-fail (fewest digits left, least digit first) or input-order.
+    #[arg(long, value_name = "BRANCHING", default_value_t = Branching::default(), help_heading = "CP backend")]
+    cp_branch: Branching,
+    /// cp: largest solver to build, in MiB (as estimated before building it); larger puzzles are
+    /// refused.
+    #[arg(long, value_name = "MIB", default_value_t = CP_MEMORY_MIB,
+          value_parser = clap::value_parser!(u64).range(1..), help_heading = "CP backend")]
+    cp_memory_mib: u64,
 }
 
 /// Where `bench` and `report` also write their rows.
@@ -670,6 +698,15 @@ impl EngineArgs {
             },
             cmd: CmdOptions {
                 command: self.cmd.clone(),
+            },
+            #[cfg(feature = "cp")]
+            cp: CpBackendOptions {
+                model: CpOptions {
+                    alldiff: self.cp.cp_alldiff,
+                    house_cover: !self.cp.cp_no_house_cover,
+                    branching: self.cp.cp_branch,
+                },
+                memory_mib: self.cp.cp_memory_mib,
             },
         }
     }

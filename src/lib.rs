@@ -46,6 +46,7 @@ struct ReadmeDoctests;
 pub mod backend;
 pub mod backends;
 pub mod check;
+pub mod cp;
 pub mod exact_cover;
 pub mod format;
 pub mod fuzz;

@@ -10,6 +10,8 @@ use std::str::FromStr;
 use crate::backend::{Backend, BackendError};
 
 pub mod cmd;
+#[cfg(feature = "cp")]
+pub mod cp;
 pub mod dfs;
 pub mod dlx;
 pub mod ilp;
@@ -29,6 +31,9 @@ pub enum BackendKind {
     Ilp,
     /// Dancing-links exact cover (Knuth's Algorithm X).
     Dlx,
+    /// Constraint programming solved in process by huub (feature `cp`, on by default).
+    #[cfg(feature = "cp")]
+    Cp,
     /// The same encodings solved by CaDiCaL (feature `cadical`).
     #[cfg(feature = "cadical")]
     Cadical,
@@ -50,6 +55,8 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     (BackendKind::Dlx, "dlx", "dancing-links exact cover (Knuth's Algorithm X)"),
     (BackendKind::Sat, "sat", "CNF encoding solved in process by varisat (incremental, DRAT proofs)"),
     (BackendKind::Ilp, "ilp", "0-1 integer program solved by microlp or HiGHS (good_lp)"),
+    #[cfg(feature = "cp")]
+    (BackendKind::Cp, "cp", "constraint programming (all-different, linear sums) solved in process by huub, lazy clause generation"),
     #[cfg(feature = "cadical")]
     (BackendKind::Cadical, "cadical", "CNF encoding solved in process by CaDiCaL (feature `cadical`)"),
     (BackendKind::SatExt, "sat-ext", "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)"),
@@ -60,7 +67,7 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
 
 /// `(backend name, cargo feature)` for the backends a build may leave out, so that asking for one
 /// says how to get it.
-const FEATURE_GATED: &[(&str, &str)] = &[("cadical", "cadical")];
+const FEATURE_GATED: &[(&str, &str)] = &[("cadical", "cadical"), ("cp", "cp")];
 
 /// Backends left out of the default set ([`BackendKind::all`]) of `xcheck` and `bench`, with the
 /// reason: `sat-ext`, `maxsat-ext` and `cmd` cannot run without a command (and `maxsat-ext`
@@ -163,6 +170,9 @@ pub struct BackendOptions {
     pub maxsat_ext: maxsat_ext::MaxSatExtOptions,
     /// `cmd`: the program speaking the line protocol.
     pub cmd: cmd::CmdOptions,
+    /// `cp`: all-different strength, house-cover clauses, branching, memory budget.
+    #[cfg(feature = "cp")]
+    pub cp: cp::CpBackendOptions,
 }
 
 /// Builds the backend of the given kind.
@@ -175,6 +185,8 @@ pub fn create(
         BackendKind::Sat => Box::new(sat::Sat::new(options.sat.clone())),
         BackendKind::Ilp => Box::new(ilp::Ilp::new(&options.ilp)?),
         BackendKind::Dlx => Box::new(dlx::Dlx::new(options.dlx.clone())),
+        #[cfg(feature = "cp")]
+        BackendKind::Cp => Box::new(cp::Cp::new(options.cp.clone())),
         #[cfg(feature = "cadical")]
         BackendKind::Cadical => Box::new(sat::Sat::with_engine(
             options.sat.clone(),

@@ -1,0 +1,18 @@
+//! Constraint programming: the solver-free CP model of a puzzle ([`model`]), the drivers that
+//! solve it with the in-process lazy-clause-generation solver huub ([`huub`]), and the MiniZinc
+//! writer that hands the same model to any MiniZinc solver.
+//!
+//! The model is the one most people write first: one integer variable per cell with domain
+//! `1..=n`, one all-different per house and per Killer cage, a linear sum per cage, the givens
+//! fixed, and `Σ weight × digit` as the objective of `optimize`. Options that change how the
+//! solver sees it (the all-different propagation strength, redundant "every digit somewhere in
+//! the house" clauses, the branching) are in [`CpOptions`]; they never change the solutions.
+
+#[cfg(feature = "cp")]
+pub mod huub;
+pub mod model;
+
+pub use model::{AllDiffLevel, Branching, CpModel, CpOptions};
+
+/// Default memory budget of the `cp` backend (`--cp-memory-mib`), in MiB.
+pub const DEFAULT_MEMORY_MIB: u64 = 1024;

@@ -1,0 +1,248 @@
+//! The CP model of a puzzle, free of any solver: integer cells, all-different groups, linear
+//! sums and an optional linear objective. [`super::huub`] lowers it to huub; the MiniZinc writer
+//! prints it. Both read only this, so what is exported is what is solved.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::model::{Constraint, Puzzle};
+
+/// Propagation strength of each all-different (`--cp-alldiff`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AllDiffLevel {
+    /// Value consistency: a fixed cell's digit is removed from the others (forward checking).
+    #[default]
+    Value,
+    /// Bounds consistency (Hall intervals over the cells' least and greatest digits).
+    Bounds,
+    /// Domain consistency (Régin's matching-based filtering).
+    Domain,
+}
+
+impl AllDiffLevel {
+    pub const ALL: [AllDiffLevel; 3] = [
+        AllDiffLevel::Value,
+        AllDiffLevel::Bounds,
+        AllDiffLevel::Domain,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            AllDiffLevel::Value => "value",
+            AllDiffLevel::Bounds => "bounds",
+            AllDiffLevel::Domain => "domain",
+        }
+    }
+}
+
+impl fmt::Display for AllDiffLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for AllDiffLevel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        AllDiffLevel::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown all-different level '{s}' (value, bounds, domain)"))
+    }
+}
+
+/// How the search picks its next decision (`--cp-branch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Branching {
+    /// The SAT engine's activity-based choice (VSIDS) over all literals, with learning.
+    #[default]
+    Activity,
+    /// The cell with the fewest digits left, its least digit first; activity once all are fixed.
+    FirstFail,
+    /// Cells in row-major order, least digit first.
+    InputOrder,
+}
+
+impl Branching {
+    pub const ALL: [Branching; 3] = [
+        Branching::Activity,
+        Branching::FirstFail,
+        Branching::InputOrder,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Branching::Activity => "activity",
+            Branching::FirstFail => "first-fail",
+            Branching::InputOrder => "input-order",
+        }
+    }
+}
+
+impl fmt::Display for Branching {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Branching {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Branching::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown branching '{s}' (activity, first-fail, input-order)"))
+    }
+}
+
+/// Options of the CP backend: they change how the solver sees the model, never its solutions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CpOptions {
+    /// Propagation strength of every all-different.
+    pub alldiff: AllDiffLevel,
+    /// Add, for every house and digit, the clause "the digit is in one of the house's cells". It
+    /// is implied by the all-different over `n` cells and `n` digits, but no all-different level
+    /// short of domain consistency infers it (it gives hidden singles).
+    pub house_cover: bool,
+    /// The search's choice of decisions.
+    pub branching: Branching,
+}
+
+impl Default for CpOptions {
+    fn default() -> Self {
+        CpOptions {
+            alldiff: AllDiffLevel::Value,
+            house_cover: true,
+            branching: Branching::Activity,
+        }
+    }
+}
+
+/// Where a group of the model comes from, for naming it in exports and errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// House `h` of the shape (rows, columns, regions, diagonals).
+    House(usize),
+    /// Killer cage `i` (0-based) of the puzzle's constraints.
+    Cage(usize),
+}
+
+/// Cells that must hold distinct digits. `full` when there are `n` of them, so that they hold
+/// every digit `1..=n` exactly once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllDifferent {
+    pub cells: Vec<u32>,
+    pub full: bool,
+    pub origin: Origin,
+}
+
+/// `Σ cells = sum`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinearSum {
+    pub cells: Vec<u32>,
+    pub sum: i64,
+    pub origin: Origin,
+}
+
+/// One integer variable per cell (row-major), its domain `1..=n` or its given digit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CpModel {
+    /// Side of the grid: digits are `1..=n`.
+    pub n: usize,
+    /// The given digit of each cell, `0` when open.
+    pub givens: Vec<u16>,
+    pub all_different: Vec<AllDifferent>,
+    pub sums: Vec<LinearSum>,
+    /// `Σ weights[c] × cell c`, to maximise, when the puzzle carries weights.
+    pub objective: Option<Vec<i64>>,
+}
+
+impl CpModel {
+    /// The model of `puzzle`: every house and every cage, with the puzzle's weights as the
+    /// objective.
+    pub fn of(puzzle: &Puzzle) -> CpModel {
+        let n = puzzle.size();
+        let shape = puzzle.shape();
+        let mut all_different: Vec<AllDifferent> = shape
+            .houses()
+            .enumerate()
+            .map(|(h, cells)| AllDifferent {
+                cells: cells.to_vec(),
+                full: cells.len() == n,
+                origin: Origin::House(h),
+            })
+            .collect();
+        let mut sums = Vec::new();
+        for (i, constraint) in puzzle.constraints().iter().enumerate() {
+            match constraint {
+                Constraint::Cage(cage) => {
+                    if cage.cells().len() > 1 {
+                        all_different.push(AllDifferent {
+                            cells: cage.cells().to_vec(),
+                            full: cage.cells().len() == n,
+                            origin: Origin::Cage(i),
+                        });
+                    }
+                    sums.push(LinearSum {
+                        cells: cage.cells().to_vec(),
+                        sum: cage.sum() as i64,
+                        origin: Origin::Cage(i),
+                    });
+                }
+            }
+        }
+        CpModel {
+            n,
+            givens: puzzle.givens().to_vec(),
+            all_different,
+            sums,
+            objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
+        }
+    }
+
+    /// The number of cells.
+    pub fn cells(&self) -> usize {
+        self.givens.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::{Cage, Shape};
+
+    #[test]
+    fn houses_and_cages_become_groups() {
+        let shape = Arc::new(Shape::standard(4, true).unwrap());
+        let puzzle = Puzzle::new(shape, vec![0; 16])
+            .unwrap()
+            .with_constraints(vec![
+                Constraint::Cage(Cage::new(vec![0, 1], 3)),
+                Constraint::Cage(Cage::new(vec![15], 4)),
+            ])
+            .unwrap();
+        let model = CpModel::of(&puzzle);
+        // 4 rows, 4 columns, 4 boxes, 2 diagonals, and the 2-cell cage (a 1-cell cage needs none).
+        assert_eq!(model.all_different.len(), 15);
+        assert!(model.all_different[..14].iter().all(|g| g.full));
+        assert_eq!(model.all_different[14].origin, Origin::Cage(0));
+        assert!(!model.all_different[14].full);
+        assert_eq!(model.sums.len(), 2);
+        assert_eq!(
+            (model.sums[1].cells.clone(), model.sums[1].sum),
+            (vec![15], 4)
+        );
+        assert_eq!(model.objective, None);
+    }
+
+    #[test]
+    fn option_names_round_trip() {
+        for l in AllDiffLevel::ALL {
+            assert_eq!(l.name().parse::<AllDiffLevel>(), Ok(l));
+        }
+        for b in Branching::ALL {
+            assert_eq!(b.name().parse::<Branching>(), Ok(b));
+        }
+        assert!("strong".parse::<AllDiffLevel>().is_err());
+    }
+}

@@ -1,4 +1,5 @@
-//! Killer cages: every backend that takes them (`dfs`, `dlx`, `sat` under each cage encoding, `ilp`)
+//! Killer cages: every backend that takes them (`dfs`, `dlx`, `sat` under each cage encoding, `ilp`,
+//! `cp` under its default and its weakest setting)
 //! against an independent brute force on small grids, against each other on random Killers of
 //! 4×4, 6×6 and 9×9 for all four tasks, and the generator's `--killer` output.
 //!
@@ -21,7 +22,7 @@ use sudoku_lab::sat::encode::CageEncoding;
 use sudoku_lab::task::{self, Answer, Task};
 use sudoku_lab::xcheck::{self, Verdict};
 
-/// The backends that take cages: `dfs`, `dlx`, `sat` with every cage encoding, `ilp`.
+/// The backends that take cages: `dfs`, `dlx`, `sat` with every cage encoding, `ilp`, `cp`.
 fn caged_backends() -> Vec<Box<dyn Backend>> {
     let mut out = vec![
         backends::create(BackendKind::Dfs, &Default::default()).unwrap(),
@@ -33,6 +34,15 @@ fn caged_backends() -> Vec<Box<dyn Backend>> {
         out.push(backends::create(BackendKind::Sat, &o).unwrap());
     }
     out.push(backends::create(BackendKind::Ilp, &Default::default()).unwrap());
+    #[cfg(feature = "cp")]
+    {
+        out.push(backends::create(BackendKind::Cp, &Default::default()).unwrap());
+        // The weakest sound setting: bounds all-different, no house-cover clauses.
+        let mut o = BackendOptions::default();
+        o.cp.model.alldiff = sudoku_lab::cp::AllDiffLevel::Bounds;
+        o.cp.model.house_cover = false;
+        out.push(backends::create(BackendKind::Cp, &o).unwrap());
+    }
     out
 }
 

@@ -2,16 +2,16 @@
 //! of the CaDiCaL SAT engine, which learns clauses from their explanations).
 //!
 //! [`lower`] turns a [`CpModel`] into a huub solver; [`solve`], [`count`] and [`maximize`] are
-//! the three drivers the `cp` backend calls. Counting enumerates solutions, each excluded by a
-//! no-good clause once found; maximising is huub's branch and bound, which ends with a proof of
-//! optimality. A deadline ends a search through huub's terminate callback, and is reported as
-//! [`Stop::Deadline`], never as an answer.
+//! the three drivers the `cp` backend calls. Every search is one `satisfy` call on a new solver:
+//! counting excludes each solution found (a clause "some open cell differs") from the next
+//! solver's model, and maximising asks each next solver for a strictly better score until none
+//! is left, which proves the optimum. huub 100.1 can crash when a solver that has answered is
+//! asked again (see [`count_with_partial`]), so no solver is. A deadline ends a search through
+//! huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer.
 
-use std::cell::Cell;
-use std::rc::Rc;
 use std::time::Instant;
 
-use huub::model::expressions::BoolFormula;
+use huub::model::expressions::{BoolFormula, IntLinearExp};
 use huub::model::Model;
 use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
 use huub::solver::{Solver, Status, Valuation, View};
@@ -76,8 +76,17 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
     Some((lo, hi))
 }
 
-/// Builds the huub solver for `model`, with the objective when `with_objective`.
-fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
+/// What a search adds to the model: solutions to exclude (counting), and a least objective
+/// value (branch and bound).
+#[derive(Debug, Clone, Copy, Default)]
+struct Extra<'a> {
+    exclude: &'a [Vec<Value>],
+    at_least: Option<i64>,
+}
+
+/// Builds the huub solver for `model` with what `extra` adds; the objective when the model has
+/// one and `extra.at_least` is set.
+fn lower(model: &CpModel, options: &CpOptions, extra: Extra<'_>) -> Result<Lowering, Stop> {
     let n = model.n as i64;
     let mut m = Model::default();
     let cells: Vec<_> = model
@@ -127,17 +136,31 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     }
     for sum in &model.sums {
         let terms = sum.cells.iter().map(|&c| cells[c as usize]);
-        post!(m
-            .linear(terms.sum::<huub::model::expressions::IntLinearExp>())
-            .eq(sum.sum)
-            .post());
+        post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.sum).post());
     }
-    let objective = match (&model.objective, with_objective) {
-        (Some(weights), true) => {
+    // Each excluded solution: some open cell differs from it.
+    for grid in extra.exclude {
+        let differs = BoolFormula::Or(
+            model
+                .givens
+                .iter()
+                .zip(grid)
+                .enumerate()
+                .filter(|(_, (&g, _))| g == 0)
+                .map(|(c, (_, &v))| BoolFormula::Atom(cells[c].ne(v as i64)))
+                .collect(),
+        );
+        post!(m.proposition(differs).post());
+    }
+    let objective = match (&model.objective, extra.at_least) {
+        (Some(weights), Some(at_least)) => {
             let (lo, hi) = objective_range(model, weights)
                 .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?;
-            let total = m.new_int_decision(lo..=hi);
-            let expr: huub::model::expressions::IntLinearExp = weights
+            if at_least > hi {
+                return Ok(Lowering::Infeasible);
+            }
+            let total = m.new_int_decision(lo.max(at_least)..=hi);
+            let expr: IntLinearExp = weights
                 .iter()
                 .zip(&cells)
                 .filter(|(&w, _)| w != 0)
@@ -153,13 +176,18 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     };
     let cells: Vec<View<i64>> = cells.iter().map(|&v| map.get(&mut solver, v)).collect();
     let objective = objective.map(|v| map.get(&mut solver, v));
-    let (var_sel, order) = match options.branching {
-        Branching::Activity => (None, cells.clone()),
-        Branching::FirstFail => (Some(DecisionSelection::FirstFail), cells.clone()),
-        Branching::InputOrder => (Some(DecisionSelection::InputOrder), cells.clone()),
+    let var_sel = match options.branching {
+        Branching::Activity => None,
+        Branching::FirstFail => Some(DecisionSelection::FirstFail),
+        Branching::InputOrder => Some(DecisionSelection::InputOrder),
     };
     if let Some(var_sel) = var_sel {
-        IntBrancher::new_in(&mut solver, order, var_sel, DomainSelection::IndomainMin);
+        IntBrancher::new_in(
+            &mut solver,
+            cells.clone(),
+            var_sel,
+            DomainSelection::IndomainMin,
+        );
     }
     Ok(Lowering::Ready(Box::new(Lowered {
         solver,
@@ -168,19 +196,44 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     })))
 }
 
-/// Stops the search at `deadline`, or once `done` says so.
-fn set_stop(solver: &mut Solver, deadline: Option<Instant>, done: Rc<Cell<bool>>) {
+/// One solution of the model with `extra` (and its objective value when it has one), or `None`
+/// when there is none.
+fn solve_once(
+    model: &CpModel,
+    options: &CpOptions,
+    extra: Extra<'_>,
+    deadline: Option<Instant>,
+) -> Result<Option<(Vec<Value>, Option<i64>)>, Stop> {
+    let Lowered {
+        mut solver,
+        cells,
+        objective,
+    } = match lower(model, options, extra)? {
+        Lowering::Infeasible => return Ok(None),
+        Lowering::Ready(l) => *l,
+    };
     solver.set_terminate_callback(Some(move || {
-        if done.get() || deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
             huub::solver::TerminationSignal::Terminate
         } else {
             huub::solver::TerminationSignal::Continue
         }
     }));
-}
-
-fn grid_of(cells: &[View<i64>], sol: huub::solver::Solution<'_>) -> Vec<Value> {
-    cells.iter().map(|v| v.val(sol) as Value).collect()
+    let mut found = None;
+    let status = solver
+        .solve()
+        .on_solution(|sol| {
+            found = Some((
+                cells.iter().map(|v| v.val(sol) as Value).collect(),
+                objective.map(|o| o.val(sol)),
+            ))
+        })
+        .satisfy();
+    match status {
+        Status::Satisfied | Status::Complete if found.is_some() => Ok(found),
+        Status::Unsatisfiable => Ok(None),
+        _ => Err(Stop::Deadline),
+    }
 }
 
 /// One solution, or `None` when there is none.
@@ -204,9 +257,6 @@ pub struct Found {
 }
 
 /// Counts solutions up to `limit` (≥ 1), keeping the first two.
-///
-/// When the deadline passes first, `Err(Stop::Deadline)`; the solutions found until then are
-/// in `partial` for callers that report "at least".
 pub fn count(
     model: &CpModel,
     options: &CpOptions,
@@ -217,59 +267,44 @@ pub fn count(
 }
 
 /// [`count`], returning on a deadline also how many solutions had been found.
+///
+/// Each solution is searched for by a new solver whose model excludes the ones found before.
+/// Adding the exclusion to the solver that found the previous solution (huub's own
+/// enumeration) makes huub 100.1 crash inside CaDiCaL's conflict analysis on some puzzles
+/// under value all-different (docs/backends.md); a new solver per solution costs one lowering,
+/// about a millisecond on 9×9.
 pub fn count_with_partial(
     model: &CpModel,
     options: &CpOptions,
     limit: u64,
     deadline: Option<Instant>,
 ) -> Result<Found, (Stop, u64)> {
-    let lowered = match lower(model, options, false).map_err(|s| (s, 0))? {
-        Lowering::Infeasible => {
-            return Ok(Found {
-                count: 0,
-                complete: true,
-                solutions: vec![],
-            })
-        }
-        Lowering::Ready(l) => l,
-    };
-    let Lowered {
-        mut solver, cells, ..
-    } = *lowered;
-    let done = Rc::new(Cell::new(false));
-    set_stop(&mut solver, deadline, done.clone());
-    let mut found: u64 = 0;
-    let mut solutions = Vec::new();
-    let on_solution = |sol: huub::solver::Solution<'_>| {
-        if found < limit {
-            found += 1;
-            if solutions.len() < 2 {
-                solutions.push(grid_of(&cells, sol));
+    let mut solutions: Vec<Vec<Value>> = Vec::new();
+    while (solutions.len() as u64) < limit {
+        let extra = Extra {
+            exclude: &solutions,
+            at_least: None,
+        };
+        match solve_once(model, options, extra, deadline) {
+            Ok(Some((grid, _))) => solutions.push(grid),
+            Ok(None) => {
+                let count = solutions.len() as u64;
+                solutions.truncate(2);
+                return Ok(Found {
+                    count,
+                    complete: true,
+                    solutions,
+                });
             }
-            if found >= limit {
-                done.set(true);
-            }
+            Err(stop) => return Err((stop, solutions.len() as u64)),
         }
-    };
-    let status = solver
-        .solve()
-        .all_solutions(cells.iter().copied())
-        .on_solution(on_solution)
-        .satisfy();
-    match status {
-        Status::Complete | Status::Unsatisfiable => Ok(Found {
-            count: found,
-            complete: true,
-            solutions,
-        }),
-        // Stopped by the callback: either the limit was reached, or the deadline passed.
-        Status::Satisfied | Status::Unknown if found >= limit => Ok(Found {
-            count: found,
-            complete: false,
-            solutions,
-        }),
-        _ => Err((Stop::Deadline, found)),
     }
+    solutions.truncate(2);
+    Ok(Found {
+        count: limit,
+        complete: false,
+        solutions,
+    })
 }
 
 /// The best score, as found by [`maximize`].
@@ -285,43 +320,52 @@ pub enum Best {
     },
 }
 
-/// Maximises the model's objective by branch and bound; at the deadline, the best grid so far.
+/// Maximises the model's objective by branch and bound: each solution found must be beaten by
+/// the next (a new solver whose objective is at least one more), until none can; at the
+/// deadline, the best grid so far.
 pub fn maximize(
     model: &CpModel,
     options: &CpOptions,
     deadline: Option<Instant>,
 ) -> Result<Best, Stop> {
-    if model.objective.is_none() {
+    let Some(weights) = &model.objective else {
         return Err(Stop::Unsupported("the puzzle has no weights".into()));
-    }
-    let lowered = match lower(model, options, true)? {
-        Lowering::Infeasible => return Ok(Best::NoSolution),
-        Lowering::Ready(l) => l,
     };
-    let Lowered {
-        mut solver,
-        cells,
-        objective,
-    } = *lowered;
-    let objective = objective.expect("lowered with its objective");
-    set_stop(&mut solver, deadline, Rc::new(Cell::new(false)));
+    let (lo, _) = objective_range(model, weights)
+        .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?;
     let mut best: Option<(i64, Vec<Value>)> = None;
-    let (status, score) = solver
-        .solve()
-        .on_solution(|sol| best = Some((objective.val(sol), grid_of(&cells, sol))))
-        .maximize(objective);
-    match (status, best) {
-        (Status::Unsatisfiable, _) => Ok(Best::NoSolution),
-        (Status::Complete, Some((s, grid))) => Ok(Best::Found {
-            score: score.unwrap_or(s),
-            grid,
-            proved: true,
-        }),
-        (Status::Satisfied, Some((s, grid))) => Ok(Best::Found {
-            score: s,
-            grid,
-            proved: false,
-        }),
-        _ => Err(Stop::Deadline),
+    loop {
+        let at_least = best.as_ref().map_or(lo, |(s, _)| s + 1);
+        let extra = Extra {
+            exclude: &[],
+            at_least: Some(at_least),
+        };
+        match solve_once(model, options, extra, deadline) {
+            Ok(Some((grid, score))) => {
+                let score = score.expect("lowered with its objective");
+                best = Some((score, grid));
+            }
+            Ok(None) => {
+                return Ok(match best {
+                    None => Best::NoSolution,
+                    Some((score, grid)) => Best::Found {
+                        score,
+                        grid,
+                        proved: true,
+                    },
+                })
+            }
+            Err(Stop::Deadline) => {
+                return match best {
+                    None => Err(Stop::Deadline),
+                    Some((score, grid)) => Ok(Best::Found {
+                        score,
+                        grid,
+                        proved: false,
+                    }),
+                }
+            }
+            Err(stop) => return Err(stop),
+        }
     }
 }

@@ -1,0 +1,236 @@
+//! The `cp` backend (huub): known counts under every option setting, proved optima, time-outs
+//! and refusals. Its agreement with the other backends on random puzzles of every shape is in
+//! `tests/agreement.rs`, on Killers in `tests/killer.rs`, and on the judge samples in
+//! `tests/judge.rs`, all of which take every default backend.
+#![cfg(feature = "cp")]
+
+mod common;
+use common::{run, run_with, stderr, stdout};
+
+use std::sync::Arc;
+
+use sudoku_lab::backend::{Backend, BackendError, Limits};
+use sudoku_lab::backends::{self, BackendKind, BackendOptions};
+use sudoku_lab::cp::{AllDiffLevel, Branching, CpOptions};
+use sudoku_lab::model::{Puzzle, Shape, Weights};
+use sudoku_lab::task::{self, Answer, RunError, Task};
+
+fn cp_with(model: CpOptions) -> Box<dyn Backend> {
+    let mut o = BackendOptions::default();
+    o.cp.model = model;
+    backends::create(BackendKind::Cp, &o).unwrap()
+}
+
+fn parse_line(line: &str) -> Puzzle {
+    let n = (line.len() as f64).sqrt() as usize;
+    let givens = line
+        .chars()
+        .map(|ch| ch.to_digit(36).unwrap_or(0) as u16)
+        .collect();
+    Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
+}
+
+/// `(puzzle, known count)` from `test_puzzles.counts` (counts 0 to 847).
+fn known_counts() -> Vec<(Puzzle, u64)> {
+    let text = std::fs::read_to_string("tests/data/9x9/test_puzzles.counts").unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.trim().split(':').collect();
+            (parse_line(f[0]), f[1].parse().unwrap())
+        })
+        .collect()
+}
+
+fn checked_count(b: &dyn Backend, p: &Puzzle, limit: u64) -> (u64, bool) {
+    match task::run(b, p, Task::Count { limit }, &Limits::none()) {
+        Ok(Answer::NoSolution) => (0, true),
+        Ok(a) => a.count().unwrap_or_else(|| panic!("{}", a.status())),
+        Err(e) => panic!("{}: {e}", b.name()),
+    }
+}
+
+#[test]
+fn test_puzzles_counts_are_the_known_counts() {
+    let cp = cp_with(CpOptions::default());
+    let cases = known_counts();
+    assert!(cases.iter().any(|&(_, c)| c == 0) && cases.iter().any(|&(_, c)| c > 100));
+    for (p, expected) in &cases {
+        assert_eq!(
+            checked_count(cp.as_ref(), p, 1000),
+            (*expected, true),
+            "{p:?}"
+        );
+    }
+}
+
+/// The options change how the solver sees the model, never what it answers: every sound
+/// setting gives the known counts, and stops exactly at a limit below them.
+#[test]
+fn every_option_setting_gives_the_known_counts() {
+    let empty4 = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), vec![0; 16]).unwrap();
+    let cases = known_counts();
+    for alldiff in [AllDiffLevel::Value, AllDiffLevel::Bounds] {
+        for house_cover in [true, false] {
+            for branching in Branching::ALL {
+                let o = CpOptions {
+                    alldiff,
+                    house_cover,
+                    branching,
+                };
+                let cp = cp_with(o);
+                assert_eq!(
+                    checked_count(cp.as_ref(), &empty4, 1000),
+                    (288, true),
+                    "{o:?}"
+                );
+                assert_eq!(
+                    checked_count(cp.as_ref(), &empty4, 100),
+                    (100, false),
+                    "{o:?}"
+                );
+                for (p, expected) in cases.iter().step_by(7) {
+                    assert_eq!(
+                        checked_count(cp.as_ref(), p, 1000),
+                        (*expected, true),
+                        "{o:?} {p:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn optimize_proves_the_pyramid_optima() {
+    let cp = cp_with(CpOptions::default());
+    // The empty 4×4 with pyramid weights, and the first puzzles of pyramid50.txt (NOIP-style,
+    // 24 to 30 givens): the same proved optimum as dfs.
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    let mut puzzles = vec![
+        Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), vec![0; 16])
+            .unwrap()
+            .with_weights(Arc::new(Weights::pyramid(4)))
+            .unwrap(),
+    ];
+    let text = std::fs::read_to_string("tests/data/pyramid50.txt").unwrap();
+    for line in text.lines().filter(|l| !l.starts_with('#')).take(8) {
+        puzzles.push(
+            parse_line(line.trim())
+                .with_weights(Arc::new(Weights::pyramid(9)))
+                .unwrap(),
+        );
+    }
+    for p in &puzzles {
+        let got = task::run(cp.as_ref(), p, Task::Optimize, &Limits::none()).unwrap();
+        let want = task::run(dfs.as_ref(), p, Task::Optimize, &Limits::none()).unwrap();
+        let (Answer::Optimum { score, proved, .. }, Answer::Optimum { score: best, .. }) =
+            (&got, &want)
+        else {
+            panic!("{got:?} / {want:?}")
+        };
+        assert!(proved, "not proved: {p:?}");
+        assert_eq!(score, best, "{p:?}");
+    }
+    // The NOIP 2009 samples' optima through the judge mode.
+    for (sample, optimum) in [
+        ("sample0", "2864"),
+        ("sample1", "2829"),
+        ("sample2", "2852"),
+    ] {
+        let path = format!("tests/data/cases/noip2009/{sample}.in");
+        let o = run(&["judge", "noip2009", &path, "--backend", "cp"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o).trim(), optimum, "{sample}");
+    }
+}
+
+#[test]
+fn a_count_stopped_by_the_deadline_is_a_time_out_never_an_answer() {
+    // The empty 16×16 has far more than 10⁹ solutions: no enumeration ends in half a second.
+    let o = run_with(
+        &[
+            "count",
+            "--backend",
+            "cp",
+            "--limit",
+            "1000000000",
+            "--timeout",
+            "0.5",
+        ],
+        &".".repeat(256),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(!stdout(&o).contains("no solution"), "{}", stdout(&o));
+    // In the library: BackendError::TimedOut.
+    let cp = cp_with(CpOptions::default());
+    let empty = Puzzle::new(Arc::new(Shape::standard(16, false).unwrap()), vec![0; 256]).unwrap();
+    let r = task::run(
+        cp.as_ref(),
+        &empty,
+        Task::Count {
+            limit: 1_000_000_000,
+        },
+        &Limits::timeout(std::time::Duration::from_millis(300)),
+    );
+    assert!(
+        matches!(r, Err(RunError::Backend(BackendError::TimedOut))),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn an_optimum_stopped_by_the_deadline_is_not_called_proved() {
+    // The empty 9×9 pyramid: found at once, not proved in a tenth of a second.
+    let o = run_with(
+        &[
+            "optimize",
+            "--backend",
+            "cp",
+            "--weights",
+            "pyramid",
+            "--timeout",
+            "0.1",
+        ],
+        &".".repeat(81),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(!stdout(&o).contains("no solution"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_puzzle_over_the_memory_budget_is_refused_by_name() {
+    let o = run_with(
+        &["solve", "--backend", "cp", "--cp-memory-mib", "1"],
+        &".".repeat(81),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--cp-memory-mib"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("no solution"), "{}", stdout(&o));
+}
+
+#[test]
+fn the_cp_flags_are_checked() {
+    for (flag, value) in [
+        ("--cp-alldiff", "strong"),
+        ("--cp-branch", "random"),
+        ("--cp-memory-mib", "0"),
+    ] {
+        let o = run_with(&["solve", "--backend", "cp", flag, value], &".".repeat(16));
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        assert!(stderr(&o).contains(flag), "{}", stderr(&o));
+    }
+    // Each accepted setting answers the same.
+    for args in [
+        vec!["--cp-alldiff", "bounds"],
+        vec!["--cp-no-house-cover"],
+        vec!["--cp-branch", "first-fail"],
+        vec!["--cp-branch", "input-order"],
+    ] {
+        let mut all = vec!["count", "--backend", "cp", "--limit", "1000"];
+        all.extend(args.iter().copied());
+        let o = run_with(&all, &".".repeat(16));
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).trim(), "288", "{args:?}");
+    }
+}

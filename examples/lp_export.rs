@@ -13,7 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use sudoku_lab::lp_writer::write_lp;
+use sudoku_lab::ilp::lp::write_lp;
 use sudoku_lab::model::{Puzzle, Shape, Weights};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

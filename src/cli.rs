@@ -1277,7 +1277,7 @@ fn encode(
         }
         EncodeTarget::Lp => {
             let objective = item.puzzle.weights().is_some();
-            sudoku_lab::lp_writer::write_lp(&item.puzzle, objective, &mut buf)
+            sudoku_lab::ilp::lp::write_lp(&item.puzzle, objective, &mut buf)
                 .map_err(|e| UsageError(e.to_string()))?;
             None
         }

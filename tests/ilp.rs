@@ -11,7 +11,7 @@ use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::generate::GenRng;
-use sudoku_lab::ilp_model::{IlpModel, Reduction};
+use sudoku_lab::ilp::model::{IlpModel, Reduction};
 use sudoku_lab::model::{Puzzle, Shape, Value, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
@@ -260,7 +260,7 @@ fn highs_without_the_feature_is_unsupported() {
 fn export(p: &Puzzle, objective: bool, tag: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("sudoku-lab-ilp-{}-{tag}.lp", std::process::id()));
     let mut file = std::fs::File::create(&path).unwrap();
-    sudoku_lab::lp_writer::write_lp(p, objective, &mut file).unwrap();
+    sudoku_lab::ilp::lp::write_lp(p, objective, &mut file).unwrap();
     path
 }
 
@@ -360,7 +360,7 @@ fn reference_lp_exports_are_current() {
     for k in 0..3 {
         let (p, _) = noip(&format!("sample{k}"));
         let mut now = Vec::new();
-        sudoku_lab::lp_writer::write_lp(&p, true, &mut now).unwrap();
+        sudoku_lab::ilp::lp::write_lp(&p, true, &mut now).unwrap();
         let stored = std::fs::read(dir.join(format!("noip2009-sample{k}.lp"))).unwrap();
         assert!(
             stored == now,

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Anchor for the Killer benchmarks (docs/benchmarks.md): OR-tools CP-SAT with one worker counts
-each Killer puzzle of a line-format file to 2 solutions (solve + uniqueness), the way
-`sudoku-lab bench --task unique` does, and prints the median, p90 and max milliseconds per
-puzzle (model building excluded). Reads only standard 9x9 Killers (`GIVENS CAGE-LABELS SUMS`).
+"""Anchor for the Killer and constraint-programming benchmarks (docs/benchmarks.md): OR-tools
+CP-SAT with one worker counts each puzzle of a line-format file to 2 solutions (solve +
+uniqueness), the way `sudoku-lab bench --task unique` does, and prints the median, p90 and max
+milliseconds per puzzle (model building excluded). Reads standard 9x9 puzzles: plain lines of 81
+symbols, or Killers (`GIVENS CAGE-LABELS SUMS`).
 
 usage: python3 tools/cpsat_killer.py FILE [--max N]   (needs `pip install ortools`)
 """
@@ -25,9 +26,9 @@ class Stop(cp_model.CpSolverSolutionCallback):
 
 
 def model(line):
-    givens, labels, sums = line.split()
-    givens = givens.split(":")[0]
-    sums = [int(s) for s in sums.split(",")]
+    fields = line.split()
+    givens = fields[0].split(":")[0]
+    labels, sums = (fields[1], [int(s) for s in fields[2].split(",")]) if len(fields) == 3 else ("", [])
     m = cp_model.CpModel()
     x = [[m.NewIntVar(1, 9, f"x{r}{c}") for c in range(9)] for r in range(9)]
     for i in range(9):
@@ -69,7 +70,7 @@ def main():
         solver.Solve(m, cb)
         times.append((time.perf_counter() - t) * 1000)
         if cb.found != 1:
-            print(f"warning: {cb.found} solutions found for {line.split()[0][:20]}...")
+            print(f"note: {cb.found} solutions found for {line.split()[0][:20]}...")
     times.sort()
     p90 = times[int(0.9 * (len(times) - 1))]
     print(f"cp-sat puzzles {len(times)} median_ms {statistics.median(times):.2f} "

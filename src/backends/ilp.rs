@@ -1,4 +1,4 @@
-//! `ilp`: the puzzle as a 0-1 integer program ([`crate::ilp_model`]) solved through good_lp, with
+//! `ilp`: the puzzle as a 0-1 integer program ([`crate::ilp::model`]) solved through good_lp, with
 //! microlp (pure Rust, the default) or HiGHS (cargo feature `highs`).
 //!
 //! - `solve`: a feasibility program (no objective).
@@ -32,7 +32,7 @@ use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::generate::GenRng;
-use crate::ilp_model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
+use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{Grid, Puzzle, Weights};
 
 /// The MIP solver behind the `ilp` backend.

@@ -2,19 +2,23 @@
 //! of the CaDiCaL SAT engine, which learns clauses from their explanations).
 //!
 //! [`lower`] turns a [`CpModel`] into a huub solver; [`solve`], [`count`] and [`maximize`] are
-//! the three drivers the `cp` backend calls. Every search is one `satisfy` call on a new solver:
-//! counting excludes each solution found (a clause "some open cell differs") from the next
-//! solver's model, and maximising asks each next solver for a strictly better score until none
-//! is left, which proves the optimum. huub 100.1 can crash when a solver that has answered is
-//! asked again (see [`count_with_partial`]), so no solver is. A deadline ends a search through
+//! the three drivers the `cp` backend calls. The lowered solver is a *master* that never
+//! searches: every search runs on a copy of it, and what a search learns for the next one goes
+//! into the master as clauses. Counting adds, after each solution, the clause "some open cell
+//! differs from it"; maximising adds "the score is at least one more than the best so far",
+//! until no copy finds a solution, which proves the count or the optimum. huub's own
+//! enumeration, which adds the clause to the solver that has just answered and asks it again,
+//! makes huub 100.1 crash inside CaDiCaL's conflict analysis on some puzzles (docs/backends.md);
+//! a solver that has answered is never asked again here. A deadline ends a search through
 //! huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer.
 
 use std::time::Instant;
 
+use huub::actions::IntDecisionActions;
 use huub::model::expressions::{BoolFormula, IntLinearExp};
 use huub::model::Model;
 use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
-use huub::solver::{Solver, Status, Valuation, View};
+use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
 
 use super::model::{AllDiffLevel, Branching, CpModel, CpOptions};
 use crate::model::Value;
@@ -28,7 +32,8 @@ pub enum Stop {
     Unsupported(String),
 }
 
-/// A model lowered into a huub solver: the solver, and one integer view per cell.
+/// A model lowered into a huub solver (the master, never searched itself), one integer view per
+/// cell, and the objective's view when the model was lowered with it.
 struct Lowered {
     solver: Solver,
     cells: Vec<View<i64>>,
@@ -55,11 +60,12 @@ pub fn estimate_bytes(model: &CpModel, options: &CpOptions) -> u64 {
     } else {
         0
     };
-    (8 << 20) + literals * BYTES_PER_LITERAL + cover * BYTES_PER_COVER_LITERAL
+    (16 << 20) + literals * BYTES_PER_LITERAL + cover * BYTES_PER_COVER_LITERAL
 }
 
-/// Per-item costs of [`estimate_bytes`].
-const BYTES_PER_LITERAL: u64 = 200;
+/// Per-item costs of [`estimate_bytes`], set from the peak resident memory of `solve` on empty
+/// 25×25 to 64×64 grids (47 MB to 284 MB): they over-estimate large grids rather than under.
+const BYTES_PER_LITERAL: u64 = 900;
 const BYTES_PER_COVER_LITERAL: u64 = 16;
 
 /// Least and greatest values of `Σ weights[c] × cell c` over digits `1..=n` (givens fixed), or
@@ -76,17 +82,8 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
     Some((lo, hi))
 }
 
-/// What a search adds to the model: solutions to exclude (counting), and a least objective
-/// value (branch and bound).
-#[derive(Debug, Clone, Copy, Default)]
-struct Extra<'a> {
-    exclude: &'a [Vec<Value>],
-    at_least: Option<i64>,
-}
-
-/// Builds the huub solver for `model` with what `extra` adds; the objective when the model has
-/// one and `extra.at_least` is set.
-fn lower(model: &CpModel, options: &CpOptions, extra: Extra<'_>) -> Result<Lowering, Stop> {
+/// Builds the master solver for `model`, with its objective when `with_objective`.
+fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
     let n = model.n as i64;
     let mut m = Model::default();
     let cells: Vec<_> = model
@@ -138,28 +135,11 @@ fn lower(model: &CpModel, options: &CpOptions, extra: Extra<'_>) -> Result<Lower
         let terms = sum.cells.iter().map(|&c| cells[c as usize]);
         post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.sum).post());
     }
-    // Each excluded solution: some open cell differs from it.
-    for grid in extra.exclude {
-        let differs = BoolFormula::Or(
-            model
-                .givens
-                .iter()
-                .zip(grid)
-                .enumerate()
-                .filter(|(_, (&g, _))| g == 0)
-                .map(|(c, (_, &v))| BoolFormula::Atom(cells[c].ne(v as i64)))
-                .collect(),
-        );
-        post!(m.proposition(differs).post());
-    }
-    let objective = match (&model.objective, extra.at_least) {
-        (Some(weights), Some(at_least)) => {
+    let objective = match (&model.objective, with_objective) {
+        (Some(weights), true) => {
             let (lo, hi) = objective_range(model, weights)
                 .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?;
-            if at_least > hi {
-                return Ok(Lowering::Infeasible);
-            }
-            let total = m.new_int_decision(lo.max(at_least)..=hi);
+            let total = m.new_int_decision(lo..=hi);
             let expr: IntLinearExp = weights
                 .iter()
                 .zip(&cells)
@@ -196,43 +176,53 @@ fn lower(model: &CpModel, options: &CpOptions, extra: Extra<'_>) -> Result<Lower
     })))
 }
 
-/// One solution of the model with `extra` (and its objective value when it has one), or `None`
-/// when there is none.
-fn solve_once(
-    model: &CpModel,
-    options: &CpOptions,
-    extra: Extra<'_>,
-    deadline: Option<Instant>,
-) -> Result<Option<(Vec<Value>, Option<i64>)>, Stop> {
-    let Lowered {
-        mut solver,
-        cells,
-        objective,
-    } = match lower(model, options, extra)? {
-        Lowering::Infeasible => return Ok(None),
-        Lowering::Ready(l) => *l,
-    };
-    solver.set_terminate_callback(Some(move || {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            huub::solver::TerminationSignal::Terminate
-        } else {
-            huub::solver::TerminationSignal::Continue
+/// A solution: every cell's digit, and its score when lowered with the objective.
+type Solution = (Vec<Value>, Option<i64>);
+
+impl Lowered {
+    /// One solution (and its score when lowered with the objective), found by a copy of the
+    /// master; `None` when there is none.
+    fn search(&self, deadline: Option<Instant>) -> Result<Option<Solution>, Stop> {
+        let mut solver = self.solver.clone();
+        solver.set_terminate_callback(Some(move || {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                TerminationSignal::Terminate
+            } else {
+                TerminationSignal::Continue
+            }
+        }));
+        let mut found = None;
+        let status = solver
+            .solve()
+            .on_solution(|sol| {
+                found = Some((
+                    self.cells.iter().map(|v| v.val(sol) as Value).collect(),
+                    self.objective.map(|o| o.val(sol)),
+                ))
+            })
+            .satisfy();
+        match status {
+            Status::Satisfied | Status::Complete if found.is_some() => Ok(found),
+            Status::Unsatisfiable => Ok(None),
+            _ => Err(Stop::Deadline),
         }
-    }));
-    let mut found = None;
-    let status = solver
-        .solve()
-        .on_solution(|sol| {
-            found = Some((
-                cells.iter().map(|v| v.val(sol) as Value).collect(),
-                objective.map(|o| o.val(sol)),
-            ))
-        })
-        .satisfy();
-    match status {
-        Status::Satisfied | Status::Complete if found.is_some() => Ok(found),
-        Status::Unsatisfiable => Ok(None),
-        _ => Err(Stop::Deadline),
+    }
+
+    /// Excludes `grid` from the solutions of later searches: some open cell differs from it.
+    /// `false` when nothing is left.
+    fn exclude(&mut self, model: &CpModel, grid: &[Value]) -> bool {
+        let clause: Vec<_> = (0..model.cells())
+            .filter(|&c| model.givens[c] == 0)
+            .map(|c| self.cells[c].lit(&mut self.solver, IntLitMeaning::NotEq(grid[c] as i64)))
+            .collect();
+        self.solver.add_clause(clause).is_ok()
+    }
+
+    /// Later searches must score at least `score`. `false` when nothing is left.
+    fn require_at_least(&mut self, score: i64) -> bool {
+        let objective = self.objective.expect("lowered with its objective");
+        let at_least = objective.lit(&mut self.solver, IntLitMeaning::GreaterEq(score));
+        self.solver.add_clause([at_least]).is_ok()
     }
 }
 
@@ -267,42 +257,44 @@ pub fn count(
 }
 
 /// [`count`], returning on a deadline also how many solutions had been found.
-///
-/// Each solution is searched for by a new solver whose model excludes the ones found before.
-/// Adding the exclusion to the solver that found the previous solution (huub's own
-/// enumeration) makes huub 100.1 crash inside CaDiCaL's conflict analysis on some puzzles
-/// under value all-different (docs/backends.md); a new solver per solution costs one lowering,
-/// about a millisecond on 9×9.
 pub fn count_with_partial(
     model: &CpModel,
     options: &CpOptions,
     limit: u64,
     deadline: Option<Instant>,
 ) -> Result<Found, (Stop, u64)> {
+    let mut lowered = match lower(model, options, false).map_err(|s| (s, 0))? {
+        Lowering::Infeasible => {
+            return Ok(Found {
+                count: 0,
+                complete: true,
+                solutions: vec![],
+            })
+        }
+        Lowering::Ready(l) => l,
+    };
+    let mut count = 0;
     let mut solutions: Vec<Vec<Value>> = Vec::new();
-    while (solutions.len() as u64) < limit {
-        let extra = Extra {
-            exclude: &solutions,
-            at_least: None,
-        };
-        match solve_once(model, options, extra, deadline) {
-            Ok(Some((grid, _))) => solutions.push(grid),
-            Ok(None) => {
-                let count = solutions.len() as u64;
-                solutions.truncate(2);
-                return Ok(Found {
-                    count,
-                    complete: true,
-                    solutions,
-                });
+    while count < limit {
+        match lowered.search(deadline) {
+            Ok(Some((grid, _))) => {
+                count += 1;
+                let more = lowered.exclude(model, &grid);
+                if solutions.len() < 2 {
+                    solutions.push(grid);
+                }
+                if !more {
+                    break;
+                }
             }
-            Err(stop) => return Err((stop, solutions.len() as u64)),
+            Ok(None) => break,
+            Err(stop) => return Err((stop, count)),
         }
     }
-    solutions.truncate(2);
     Ok(Found {
-        count: limit,
-        complete: false,
+        count,
+        // Stopped at the limit: there may be more (a search would tell, and cost as much).
+        complete: count < limit,
         solutions,
     })
 }
@@ -320,41 +312,32 @@ pub enum Best {
     },
 }
 
-/// Maximises the model's objective by branch and bound: each solution found must be beaten by
-/// the next (a new solver whose objective is at least one more), until none can; at the
-/// deadline, the best grid so far.
+/// Maximises the model's objective by branch and bound: each next search must beat the best
+/// score so far, until none can, which proves the optimum; at the deadline, the best grid so
+/// far.
 pub fn maximize(
     model: &CpModel,
     options: &CpOptions,
     deadline: Option<Instant>,
 ) -> Result<Best, Stop> {
-    let Some(weights) = &model.objective else {
+    if model.objective.is_none() {
         return Err(Stop::Unsupported("the puzzle has no weights".into()));
+    }
+    let mut lowered = match lower(model, options, true)? {
+        Lowering::Infeasible => return Ok(Best::NoSolution),
+        Lowering::Ready(l) => l,
     };
-    let (lo, _) = objective_range(model, weights)
-        .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?;
     let mut best: Option<(i64, Vec<Value>)> = None;
     loop {
-        let at_least = best.as_ref().map_or(lo, |(s, _)| s + 1);
-        let extra = Extra {
-            exclude: &[],
-            at_least: Some(at_least),
-        };
-        match solve_once(model, options, extra, deadline) {
+        match lowered.search(deadline) {
             Ok(Some((grid, score))) => {
                 let score = score.expect("lowered with its objective");
                 best = Some((score, grid));
+                if !lowered.require_at_least(score + 1) {
+                    break;
+                }
             }
-            Ok(None) => {
-                return Ok(match best {
-                    None => Best::NoSolution,
-                    Some((score, grid)) => Best::Found {
-                        score,
-                        grid,
-                        proved: true,
-                    },
-                })
-            }
+            Ok(None) => break,
             Err(Stop::Deadline) => {
                 return match best {
                     None => Err(Stop::Deadline),
@@ -368,4 +351,12 @@ pub fn maximize(
             Err(stop) => return Err(stop),
         }
     }
+    Ok(match best {
+        None => Best::NoSolution,
+        Some((score, grid)) => Best::Found {
+            score,
+            grid,
+            proved: true,
+        },
+    })
 }

@@ -1,5 +1,5 @@
 //! The solver-free integer program of a puzzle, shared by the `ilp` backend
-//! ([`crate::backends::ilp`]) and the CPLEX LP writer ([`crate::lp_writer`]), so the two can never
+//! ([`crate::backends::ilp`]) and the CPLEX LP writer ([`crate::ilp::lp`]), so the two can never
 //! drift.
 //!
 //! Variables are binaries `x(cell, digit)`: 1 when `cell` holds `digit`. Only *free* cells get

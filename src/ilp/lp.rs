@@ -1,4 +1,4 @@
-//! Writes a puzzle's integer program ([`crate::ilp_model`]) in CPLEX LP format, for external MIP
+//! Writes a puzzle's integer program ([`crate::ilp::model`]) in CPLEX LP format, for external MIP
 //! solvers (`glpsol --lp`, `cbc`, HiGHS, CPLEX, Gurobi…). good_lp has no writer, so this is ours;
 //! it reads the same [`IlpModel`] the `ilp` backend solves, so the two cannot drift.
 //!
@@ -11,13 +11,13 @@
 //!   `col{i}`, `box{i}` (or `region{i}` for jigsaw), `diag{i}`: the digit once in the house.
 //!
 //! With an objective the program maximises `Σ (weight − min weight) × digit × x + offset × one`
-//! (see [`crate::ilp_model`] for why the reduced weights give the same optimum); without one, the
+//! (see [`crate::ilp::model`] for why the reduced weights give the same optimum); without one, the
 //! objective is `0 one` (pure feasibility). A puzzle whose givens already clash gets a one-row
 //! program that is infeasible, with the reason in a comment.
 
 use std::io::{self, Write};
 
-use crate::ilp_model::{IlpModel, ModelBuildError, Reduction, RowKind, Sense};
+use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, RowKind, Sense};
 use crate::model::{Puzzle, Regions, Shape};
 
 /// Why no LP file was written.

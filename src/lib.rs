@@ -54,6 +54,7 @@ pub mod generate;
 pub mod ilp;
 pub mod judge;
 pub mod model;
+pub mod named;
 pub mod propagate;
 pub mod report;
 pub mod sat;

@@ -1,6 +1,9 @@
 //! The SAT encodings and the `sat` backend: clause counts, solution counts under every encoding,
 //! DIMACS round trips, agreement with `dfs`, deadlines and proofs.
 
+mod common;
+use common::parse_line;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -30,15 +33,6 @@ fn answer(b: &dyn Backend, p: &Puzzle, task: Task) -> Answer {
 
 fn empty(n: usize) -> Puzzle {
     Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), vec![0; n * n]).unwrap()
-}
-
-fn parse_line(line: &str) -> Puzzle {
-    let n = (line.len() as f64).sqrt() as usize;
-    let givens = line
-        .chars()
-        .map(|ch| ch.to_digit(36).unwrap_or(0) as u16)
-        .collect();
-    Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
 }
 
 fn sat_with(o: SatOptions) -> Box<dyn Backend> {

@@ -2,10 +2,8 @@
 //! sums and an optional linear objective. [`super::huub`] lowers it to huub; the MiniZinc writer
 //! prints it. Both read only this, so what is exported is what is solved.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::model::{Constraint, Puzzle};
+use crate::named::from_str_by_name;
 
 /// Propagation strength of each all-different (`--cp-alldiff`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -31,22 +29,6 @@ impl AllDiffLevel {
             AllDiffLevel::Bounds => "bounds",
             AllDiffLevel::Domain => "domain",
         }
-    }
-}
-
-impl fmt::Display for AllDiffLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for AllDiffLevel {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        AllDiffLevel::ALL
-            .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown all-different level '{s}' (value, bounds, domain)"))
     }
 }
 
@@ -77,21 +59,8 @@ impl Branching {
     }
 }
 
-impl fmt::Display for Branching {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Branching {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Branching::ALL
-            .into_iter()
-            .find(|b| b.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown branching '{s}' (activity, first-fail, input-order)"))
-    }
-}
+from_str_by_name!(AllDiffLevel, "all-different level");
+from_str_by_name!(Branching, "branching");
 
 /// Options of the CP backend: they change how the solver sees the model, never its solutions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -156,37 +156,10 @@ impl Amo {
     }
 }
 
+use crate::named::from_str_by_name;
 /// A name that is not an encoding / at-most-one encoding.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} '{name}' (choose one of: {choices})")]
-pub struct UnknownName {
-    pub what: &'static str,
-    pub name: String,
-    pub choices: String,
-}
+pub use crate::named::UnknownName;
 
-macro_rules! from_str_by_name {
-    ($t:ty, $what:literal) => {
-        impl std::str::FromStr for $t {
-            type Err = UnknownName;
-            fn from_str(s: &str) -> Result<Self, UnknownName> {
-                <$t>::ALL
-                    .into_iter()
-                    .find(|v| v.name().eq_ignore_ascii_case(s))
-                    .ok_or_else(|| UnknownName {
-                        what: $what,
-                        name: s.to_string(),
-                        choices: <$t>::ALL.map(|v| v.name()).join(", "),
-                    })
-            }
-        }
-        impl fmt::Display for $t {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-    };
-}
 from_str_by_name!(Encoding, "encoding");
 from_str_by_name!(Amo, "at-most-one encoding");
 from_str_by_name!(CageEncoding, "cage encoding");

@@ -45,3 +45,16 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
+
+/// A standard puzzle from a line of n² symbols (`1`–`9`, then letters for 10 and up; anything
+/// else is empty).
+pub fn parse_line(line: &str) -> sudoku_lab::model::Puzzle {
+    use std::sync::Arc;
+    use sudoku_lab::model::{Puzzle, Shape};
+    let n = (line.len() as f64).sqrt() as usize;
+    let givens = line
+        .chars()
+        .map(|ch| ch.to_digit(36).unwrap_or(0) as u16)
+        .collect();
+    Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Same-run figures for the `cp` backend against OR-tools CP-SAT with one worker
+# (docs/benchmarks.md, "Constraint programming"). Needs ../shared/data/9x9 and a python3 with
+# ortools (`python3 -m venv /tmp/ortools && /tmp/ortools/bin/pip install ortools`, then
+# PYTHON=/tmp/ortools/bin/python3). One thread; wall clock per puzzle; model building included
+# for cp (and the checker), excluded for CP-SAT.
+# Usage: tools/cp_bench.sh [N]   (N puzzles of each 9×9 set, default 100)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-100}
+py=${PYTHON:-python3}
+data=../shared/data/9x9
+[ -d "$data" ] || { echo "tools/cp_bench.sh: $data is missing (the public 9×9 sets)" >&2; exit 2; }
+cargo build --release --quiet --bin sudoku-lab
+lab=target/release/sudoku-lab
+row() { grep -E " cp " || true; }
+for set in forum_hardest_1106 17_clue magictour_top1465; do
+  echo "== $set, first $n, unique (solve + uniqueness)"
+  $lab bench --task unique --backends cp --max-puzzles "$n" "$data/$set.txt" | row
+  $py tools/cpsat_killer.py "$data/$set.txt" --max "$n"
+done
+for set in benches/data/killer1000.txt benches/data/killer-hardest50.txt; do
+  echo "== $set, unique"
+  $lab bench --task unique --backends cp "$set" --timeout 60 | row
+  $py tools/cpsat_killer.py "$set"
+done
+echo "== optimize: NOIP 2009 samples, pyramid50"
+$lab bench --task optimize --backends cp tests/data/cases/noip2009/sample*.in --timeout 60 | row
+$lab bench --task optimize --backends cp --weights pyramid tests/data/pyramid50.txt --timeout 60 | row
+echo "== optimize: the empty 9×9 pyramid, --timeout 120"
+echo "................................................................................." \
+  | $lab optimize -j 1 --backend cp --weights pyramid --timeout 120 || true

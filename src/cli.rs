@@ -519,8 +519,9 @@ struct EngineArgs {
 #[derive(Args, Debug)]
 struct CpArgs {
     /// cp: propagation strength of every all-different — value (a fixed digit leaves the other
-    /// cells; the default), bounds (Hall intervals) or domain (Régin's matching). See
-    /// docs/backends.md for what the project's cross-checks found at each level.
+    /// cells; the default), bounds (Hall intervals) or domain (Régin's matching; huub 100.1
+    /// answers wrongly under it). See docs/backends.md for what the project's cross-checks
+    /// found at each level.
     #[arg(long, value_name = "LEVEL", default_value_t = AllDiffLevel::default(), help_heading = "CP backend")]
     cp_alldiff: AllDiffLevel,
     /// cp: leave out the redundant clauses "each digit is somewhere in each house" (they give

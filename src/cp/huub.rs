@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use huub::actions::IntDecisionActions;
-use huub::model::expressions::{BoolFormula, IntLinearExp};
+use huub::model::expressions::IntLinearExp;
 use huub::model::Model;
 use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
 use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
@@ -119,15 +119,12 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
             .domain_propagation(domain)
             .post());
         if options.house_cover && group.full {
+            // As a linear constraint over the cells' "holds d" literals: huub 100.1 posted as
+            // a clause (a Boolean formula) crashes inside CaDiCaL on some puzzles.
             for d in 1..=n {
-                let somewhere = BoolFormula::Or(
-                    group
-                        .cells
-                        .iter()
-                        .map(|&c| BoolFormula::Atom(cells[c as usize].eq(d)))
-                        .collect(),
-                );
-                post!(m.proposition(somewhere).post());
+                let somewhere: IntLinearExp =
+                    group.cells.iter().map(|&c| cells[c as usize].eq(d)).sum();
+                post!(m.linear(somewhere).ge(1).post());
             }
         }
     }

@@ -442,7 +442,7 @@ impl ShapeArgs {
 /// Options every backend may read, and the time limit.
 #[derive(Args, Debug)]
 struct EngineArgs {
-    /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution").
+    /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution"; a count cut short says how many solutions it had found: "timeout (at least N)").
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     #[command(flatten)]

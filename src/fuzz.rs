@@ -288,14 +288,12 @@ impl Signature {
         let mut groups: Vec<(String, String, Vec<&'static str>)> = Vec::new();
         for r in runs {
             let (label, key) = match &r.result {
-                Err(RunError::Backend(BackendError::TimedOut)) => {
-                    ("timed out".to_string(), String::new())
-                }
+                Err(e) if e.timed_out() => ("timed out".to_string(), String::new()),
                 Err(RunError::Backend(BackendError::Unsupported(_))) => {
                     ("refused".to_string(), String::new())
                 }
-                Err(RunError::Backend(_)) => ("solver failure".to_string(), String::new()),
                 Err(RunError::Check { .. }) => ("checker failure".to_string(), String::new()),
+                Err(_) => ("solver failure".to_string(), String::new()),
                 Ok(a) => ("answered".to_string(), answer_key(task, a)),
             };
             match groups.iter_mut().find(|(l, k, _)| *l == label && *k == key) {

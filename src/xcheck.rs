@@ -36,7 +36,7 @@ pub struct BackendRun {
 
 impl BackendRun {
     pub fn timed_out(&self) -> bool {
-        matches!(self.result, Err(RunError::Backend(BackendError::TimedOut)))
+        self.result.as_ref().is_err_and(RunError::timed_out)
     }
     /// The backend cannot take this puzzle or task ([`BackendError::Unsupported`]).
     pub fn refused(&self) -> bool {
@@ -136,6 +136,7 @@ pub fn compare(task: Task, runs: &[BackendRun]) -> Verdict {
         .iter()
         .filter_map(|r| match &r.result {
             Err(RunError::Backend(BackendError::TimedOut | BackendError::Unsupported(_)))
+            | Err(RunError::CountTimedOut { .. })
             | Ok(_) => None,
             Err(e) => Some(format!("{}: {e}", r.backend)),
         })

@@ -593,6 +593,48 @@ fn an_optimum_stopped_by_the_deadline_prints_its_grid_and_exits_3() {
     assert!(stdout(&o).contains("(not proved, bound "), "{}", stdout(&o));
 }
 
+/// A count the deadline stops reports the solutions found so far as "at least N", in the text
+/// and the JSON, and stays a time-out (exit 3). The empty 9×9 has ~6.7·10²¹ solutions: every
+/// backend that enumerates finds some in half a second, none finds them all.
+#[test]
+fn a_count_stopped_by_the_deadline_says_how_many_it_found_and_exits_3() {
+    let empty = ".".repeat(81);
+    for backend in ["dfs", "dlx", "sat"] {
+        let args = [
+            "count",
+            "--backend",
+            backend,
+            "--timeout",
+            "0.5",
+            "--limit",
+            "1000000000000",
+        ];
+        let o = run_with(&args, &empty);
+        assert_eq!(o.status.code(), Some(3), "{backend}: {}", stderr(&o));
+        let out = stdout(&o);
+        let found: u64 = out
+            .strip_prefix("timeout (at least ")
+            .and_then(|rest| rest.strip_suffix(")\n"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{backend}: {out}"));
+        assert!(found >= 1, "{backend}: {out}");
+        assert!(
+            stderr(&o).contains(&format!("timed out: at least {found} solutions")),
+            "{backend}: {}",
+            stderr(&o)
+        );
+        let o = run_with(&[&args[..], &["--json"]].concat(), &empty);
+        assert_eq!(o.status.code(), Some(3), "{backend}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(v["status"], "timeout", "{backend}: {v}");
+        assert_eq!(v["complete"], false, "{backend}: {v}");
+        assert!(
+            v["count"].as_u64().is_some_and(|c| c >= 1),
+            "{backend}: {v}"
+        );
+    }
+}
+
 #[test]
 fn unwritable_output_files_are_usage_errors_before_any_work() {
     let samples = data("samples/mixed.txt");

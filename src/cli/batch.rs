@@ -64,7 +64,9 @@ pub struct Config {
 /// How a task error counts in `bench` and `xcheck` summaries.
 pub fn error_outcome(e: &RunError) -> Outcome {
     match e {
-        RunError::Backend(BackendError::TimedOut) => Outcome::TimedOut,
+        RunError::Backend(BackendError::TimedOut) | RunError::CountTimedOut { .. } => {
+            Outcome::TimedOut
+        }
         RunError::Backend(BackendError::Unsupported(_)) => Outcome::Refused,
         RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => Outcome::Failed,
     }
@@ -82,7 +84,7 @@ impl Tally {
     /// Records a task error and returns its status word (`timeout` or `error`).
     pub fn record_error(&mut self, e: &RunError) -> &'static str {
         match e {
-            RunError::Backend(BackendError::TimedOut) => {
+            RunError::Backend(BackendError::TimedOut) | RunError::CountTimedOut { .. } => {
                 self.timed_out = true;
                 return "timeout";
             }
@@ -486,7 +488,15 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
             record.status = done.tally.record_error(e);
             record.error = Some(e.to_string());
             done.err = format!("{}:{}:1: {e}\n", item.file, item.line);
-            format!("{}\n", record.status)
+            match e.at_least() {
+                // A count cut short: what it found, still a time-out.
+                Some(found) => {
+                    record.count = Some(found);
+                    record.complete = Some(false);
+                    format!("{} (at least {found})\n", record.status)
+                }
+                None => format!("{}\n", record.status),
+            }
         }
     };
     done.out = if config.json {

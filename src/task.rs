@@ -152,7 +152,7 @@ pub enum RunError {
     Backend(#[from] BackendError),
     /// The deadline passed during a count after `found` solutions (≥ 1, the first two checked):
     /// there are at least `found`. A time-out, never an answer.
-    #[error("timed out: at least {found} solutions")]
+    #[error("timed out: at least {found} solution{}", if *found == 1 { "" } else { "s" })]
     CountTimedOut { found: u64 },
     /// The backend returned something the checker rejects: a bug in that backend.
     #[error("checker rejected the {backend} backend's answer: {failure}")]

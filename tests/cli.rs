@@ -619,7 +619,7 @@ fn a_count_stopped_by_the_deadline_says_how_many_it_found_and_exits_3() {
             .unwrap_or_else(|| panic!("{backend}: {out}"));
         assert!(found >= 1, "{backend}: {out}");
         assert!(
-            stderr(&o).contains(&format!("timed out: at least {found} solutions")),
+            stderr(&o).contains(&format!("timed out: at least {found} solution")),
             "{backend}: {}",
             stderr(&o)
         );

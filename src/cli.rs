@@ -158,8 +158,9 @@ enum Command {
     /// Case I of seed S is generated from its own seed, so `--seed S --case I --puzzles 1` replays
     /// it. Cases mix unique, random, sparse, clashing and altered puzzles of the asked shape.
     /// The fault reported is always the lowest case number, whatever --jobs. Shrinking drops
-    /// givens (delta debugging), lowers given values, then drops diagonals and jigsaw regions
-    /// where the fault allows, keeping a cut only while the same backends disagree the same way.
+    /// givens (delta debugging), lowers given values, drops cages (`--killer`), then drops
+    /// diagonals and jigsaw regions where the fault allows, keeping a cut only while the same
+    /// backends disagree the same way.
     /// Exit 1 when a fault was found, 0 when the budget ran out without one, 2 when a case could
     /// not be generated (a shape with no full grid, such as side 2 with diagonals).
     Fuzz {
@@ -199,6 +200,13 @@ enum Command {
         /// Append the regression line (`puzzle:count[:solution]`) to this file.
         #[arg(long, value_name = "FILE")]
         regressions: Option<PathBuf>,
+        /// Killer cases: every case's full grid cut into random cages (the unique ones with no
+        /// givens); the changed case alters a cage's sum. Shrinking drops cages as well as givens.
+        #[arg(long)]
+        killer: bool,
+        /// Cage sizes of `--killer`, e.g. `2..5` (the default).
+        #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5")]
+        cage_sizes: String,
         #[command(flatten)]
         engine: EngineArgs,
         /// Do shard K of N of the job: the cases (counted from --case) i (from 0) with i mod N = K − 1. The N
@@ -724,6 +732,18 @@ impl EngineArgs {
     }
 }
 
+/// The `A..B` of `--cage-sizes`.
+fn cage_sizes_arg(arg: &str) -> Result<(usize, usize), UsageError> {
+    arg.split_once("..")
+        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+        .filter(|&(a, b)| 1 <= a && a <= b)
+        .ok_or_else(|| {
+            UsageError(format!(
+                "--cage-sizes takes A..B with 1 ≤ A ≤ B, e.g. 2..5 (got '{arg}')"
+            ))
+        })
+}
+
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -839,16 +859,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             opts.unique = unique;
             opts.seed = seed;
             if killer {
-                let sizes = cage_sizes
-                    .split_once("..")
-                    .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
-                    .filter(|&(a, b)| 1 <= a && a <= b)
-                    .ok_or_else(|| {
-                        UsageError(format!(
-                            "--cage-sizes takes A..B with 1 ≤ A ≤ B, e.g. 2..5 (got '{cage_sizes}')"
-                        ))
-                    })?;
-                opts.killer = Some(sizes);
+                opts.killer = Some(cage_sizes_arg(&cage_sizes)?);
             }
             opts.weights = weights
                 .map(|w| w.parse())
@@ -890,6 +901,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             jobs,
             shrink_trials,
             regressions,
+            killer,
+            cage_sizes,
             engine,
             shard,
         } => {
@@ -903,6 +916,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             options.diagonals = shape.diagonals;
             options.task = task;
             options.timeout = engine.timeout()?;
+            if killer {
+                options.killer = Some(cage_sizes_arg(&cage_sizes)?);
+            }
             options.weights = match weights.as_str() {
                 "random" => sudoku_lab::fuzz::FuzzWeights::Random,
                 "pyramid" => sudoku_lab::fuzz::FuzzWeights::Pyramid,
@@ -934,6 +950,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             }
             if shape.diagonals {
                 replay.push_str(" --diagonals");
+            }
+            if killer {
+                replay.push_str(&format!(" --killer --cage-sizes {cage_sizes}"));
             }
             if task == Task::Optimize && weights != "random" {
                 replay.push_str(&format!(" --weights {}", quote(&weights)));

@@ -141,6 +141,10 @@ enum Command {
         /// Time only the first N puzzles of each file.
         #[arg(long, value_name = "N")]
         max_puzzles: Option<usize>,
+        /// Each backend's time on each file: once it has used this many seconds, it runs no more
+        /// puzzles of the file, and its row (marked cut short) covers the puzzles it ran.
+        #[arg(long, value_name = "SECONDS")]
+        budget: Option<f64>,
         #[command(flatten)]
         outputs: TableOutputs,
         #[command(flatten)]
@@ -719,16 +723,21 @@ impl EngineArgs {
         flags
     }
     fn timeout(&self) -> Result<Option<Duration>, UsageError> {
-        match self.timeout {
-            None => Ok(None),
-            Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
-            Some(s) => Err(UsageError(format!(
-                "--timeout takes a number of seconds above 0 and below 1e9, not {s}"
-            ))),
-        }
+        seconds_arg("--timeout", self.timeout)
     }
     fn limits(&self) -> Result<Limits, UsageError> {
         Ok(self.timeout()?.map_or(Limits::none(), Limits::timeout))
+    }
+}
+
+/// A flag's number of seconds (`--timeout`, `--budget`), above 0 and below 1e9.
+fn seconds_arg(flag: &str, value: Option<f64>) -> Result<Option<Duration>, UsageError> {
+    match value {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(UsageError(format!(
+            "{flag} takes a number of seconds above 0 and below 1e9, not {s}"
+        ))),
     }
 }
 
@@ -805,6 +814,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             limit,
             weights,
             max_puzzles,
+            budget,
             outputs,
             input,
             engine,
@@ -816,6 +826,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 read: input.read_options(),
                 weights: optimize_weights(task, &weights)?,
                 timeout: engine.timeout()?,
+                budget: seconds_arg("--budget", budget)?,
                 max_puzzles,
                 outputs: outputs.into_outputs()?,
                 shard,

@@ -554,6 +554,55 @@ fn bench_counts_an_unproved_optimum_as_a_time_out() {
     assert_eq!(summary(&o), ["1", "1", "0", "0"], "{}", stdout(&o));
 }
 
+/// `bench --budget`: a backend that has used its budget on a file runs no more of its puzzles;
+/// its row covers the puzzles it ran and says how many it left (`cut short`). A budget of a
+/// microsecond is used by the first puzzle; one of a million seconds cuts nothing short.
+#[test]
+fn bench_budget_cuts_a_backend_short_and_says_so() {
+    let samples = data("samples/mixed.txt");
+    let total = std::fs::read_to_string(&samples)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .count();
+    let o = run_with(
+        &[
+            "bench",
+            "--backends",
+            "dfs,dlx",
+            "--budget",
+            "0.000001",
+            &samples,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).lines().next().unwrap().ends_with("cut short"));
+    for backend in ["dfs", "dlx"] {
+        let row = summary_columns(&o, backend, 0, 20);
+        let ran: usize = row[3].parse().unwrap();
+        assert!(ran <= 1, "{row:?}");
+        assert_eq!(row[row.len() - 2], (total - ran).to_string(), "{row:?}");
+        assert_eq!(row[row.len() - 1], "left", "{row:?}");
+    }
+    let o = run_with(
+        &[
+            "bench",
+            "--backends",
+            "dfs",
+            "--budget",
+            "1000000",
+            &samples,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("cut short"), "{}", stdout(&o));
+    assert_eq!(summary_columns(&o, "dfs", 3, 1), [total.to_string()]);
+    let o = run_with(&["bench", "--budget", "0", &samples], "");
+    assert_usage_error(&o, "--budget takes a number of seconds");
+}
+
 #[test]
 fn out_of_range_jobs_and_boxes_are_usage_errors() {
     let huge = u64::MAX.to_string();

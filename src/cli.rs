@@ -300,8 +300,9 @@ enum Command {
         /// header lists the fixed digits needed to decode a model).
         #[arg(long)]
         propagate: bool,
-        /// DIMACS, WCNF: largest CNF formula to build, in MiB (as estimated before building it);
-        /// larger puzzles are refused, as by the `sat` backends.
+        /// Largest export to build, in MiB (as estimated before building it): the CNF formula
+        /// of DIMACS and WCNF, the integer program and its text for LP; larger puzzles are
+        /// refused, as by the `sat` backends.
         #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_BUDGET >> 20) as u64,
               value_parser = clap::value_parser!(u64).range(1..))]
         sat_memory_mib: u64,
@@ -1207,7 +1208,7 @@ fn encode(
     let mut tally = batch::Tally::default();
     let mut items = Vec::new();
     let files: Vec<PathBuf> = file.into_iter().collect();
-    batch::each_puzzle(
+    let entries = batch::each_puzzle(
         &files,
         &input.read_options(),
         req.weights.as_ref(),
@@ -1219,11 +1220,12 @@ fn encode(
     let item = match (req.index, items.len()) {
         (Some(i), _) => match items.iter().find(|it| it.index == i) {
             Some(it) => it,
-            None if tally.bad_input => return Ok(ExitCode::from(2)),
+            // Puzzle K itself is bad: reported already.
+            None if (1..=entries).contains(&i) => return Ok(ExitCode::from(2)),
             None => {
                 return Err(UsageError(format!(
-                    "--index {i}: the input holds {} puzzles, numbered from 1",
-                    items.len()
+                    "--index {i} is out of range: the input holds {entries} puzzles (bad ones \
+                     counted), numbered from 1"
                 )))
             }
         },
@@ -1236,7 +1238,19 @@ fn encode(
             )))
         }
     };
-    if req.to != EncodeTarget::Lp {
+    if req.to == EncodeTarget::Lp {
+        let need = sudoku_lab::lp_writer::estimated_bytes(&item.puzzle);
+        if need > req.memory_budget as u64 {
+            return Err(UsageError(format!(
+                "{}:{}: the integer program would take about {} MiB, over the memory budget of \
+                 {} MiB (--sat-memory-mib)",
+                item.file,
+                item.line,
+                need.div_ceil(1 << 20),
+                req.memory_budget >> 20
+            )));
+        }
+    } else {
         let sat = sudoku_lab::backends::sat::SatOptions {
             encoding: encode_options.encoding,
             amo: encode_options.amo,

@@ -407,12 +407,27 @@ fn encode_index_picks_its_puzzle_past_a_bad_one() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
     }
-    // Without bad input, an index past the end is a usage error.
-    let o = run_with(
-        &["encode", "--index", "3"],
-        &format!("{puzzle}\n{puzzle}\n"),
-    );
-    assert_usage_error(&o, "--index 3: the input holds 2 puzzles");
+    // An index past the end is a usage error that says so, with or without bad input.
+    for input in [format!("{puzzle}\n{puzzle}\n"), text] {
+        let o = run_with(&["encode", "--index", "3"], &input);
+        assert_usage_error(&o, "--index 3 is out of range: the input holds 2 puzzles");
+        let o = run_with(&["encode", "--index", "0"], &input);
+        assert_usage_error(&o, "--index 0 is out of range");
+    }
+}
+
+/// `encode --to lp` keeps the memory budget of the other exports: the empty 25×25's program
+/// (about 4 MiB with its text) is refused under 1 MiB before anything is built, and written
+/// under the default budget.
+#[test]
+fn encode_lp_keeps_the_memory_budget() {
+    let empty = ".".repeat(625);
+    let o = run_with(&["encode", "--to", "lp", "--sat-memory-mib", "1"], &empty);
+    assert_usage_error(&o, "over the memory budget of 1 MiB (--sat-memory-mib)");
+    assert!(stdout(&o).is_empty());
+    let o = run_with(&["encode", "--to", "lp"], &empty);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("\\ sudoku-lab integer program: 25x25"));
 }
 
 #[test]

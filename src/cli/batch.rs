@@ -326,14 +326,15 @@ impl Item {
 
 /// Reads every puzzle of every file (standard input when `files` is empty), attaching weights
 /// when asked, and calls `f` on each. Unreadable files and bad puzzles are reported on standard
-/// error with file, line and column, and recorded in `tally`; reading goes on.
+/// error with file, line and column, and recorded in `tally`; reading goes on. Returns the number
+/// of puzzles read, bad ones included (the highest [`Item::index`] there could be).
 pub fn each_puzzle(
     files: &[PathBuf],
     read: &ReadOptions,
     weights: Option<&WeightsSpec>,
     tally: &mut Tally,
     mut f: impl FnMut(Item),
-) {
+) -> usize {
     each_entry(files, read, weights, |entry| match entry {
         Entry::Puzzle(item) => f(item),
         Entry::Bad(msg) => {
@@ -341,7 +342,7 @@ pub fn each_puzzle(
             tally.bad_input = true;
         }
         Entry::Warning(msg) => eprintln!("{msg}"),
-    });
+    })
 }
 
 /// What reading the input yields, in input order.
@@ -359,7 +360,7 @@ fn each_entry(
     read: &ReadOptions,
     weights: Option<&WeightsSpec>,
     mut f: impl FnMut(Entry),
-) {
+) -> usize {
     let stdin = [PathBuf::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
     let mut index = 0;
@@ -426,6 +427,7 @@ fn each_entry(
             )));
         }
     }
+    index
 }
 
 /// What one entry of the input gives: standard output and standard error text, and how it ended.

@@ -106,6 +106,10 @@ enum Command {
         /// Puzzles checked in parallel (default: all cores).
         #[arg(long, short)]
         jobs: Option<usize>,
+        /// Each backend's time over the run: once it has used this many seconds, it checks no
+        /// more puzzles, and its summary row (marked cut short) covers the puzzles it ran.
+        #[arg(long, value_name = "SECONDS")]
+        budget: Option<f64>,
         #[command(flatten)]
         input: InputArgs,
         #[command(flatten)]
@@ -789,6 +793,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             limit,
             weights,
             jobs,
+            budget,
             input,
             engine,
             json,
@@ -802,6 +807,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 read: input.read_options(),
                 weights,
                 timeout: engine.timeout()?,
+                budget: seconds_arg("--budget", budget)?,
                 jobs: jobs_arg(jobs)?,
                 json,
                 shard,

@@ -618,6 +618,38 @@ fn bench_budget_cuts_a_backend_short_and_says_so() {
     assert_usage_error(&o, "--budget takes a number of seconds");
 }
 
+/// `xcheck --budget`: as for `bench`, over the whole run; the backends that ran are compared.
+#[test]
+fn xcheck_budget_cuts_a_backend_short_and_says_so() {
+    let samples = data("samples/mixed.txt");
+    let o = run_with(
+        &[
+            "xcheck",
+            "--backends",
+            "dfs,dlx",
+            "--jobs",
+            "1",
+            "--budget",
+            "0.000001",
+            &samples,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("12 puzzles, task unique: 0 disagreements"));
+    for backend in ["dfs", "dlx"] {
+        let row = summary_columns(&o, backend, 0, 20);
+        let ran: usize = row[3].parse().unwrap();
+        assert!(ran <= 1, "{row:?}");
+        assert_eq!(
+            row[row.len() - 2..],
+            [(12 - ran).to_string(), "left".into()]
+        );
+    }
+    let o = run_with(&["xcheck", "--budget", "inf", &samples], "");
+    assert_usage_error(&o, "--budget takes a number of seconds");
+}
+
 #[test]
 fn out_of_range_jobs_and_boxes_are_usage_errors() {
     let huge = u64::MAX.to_string();

@@ -665,24 +665,23 @@ mod tests {
         backends::create(BackendKind::Dfs, &Default::default()).unwrap()
     }
 
-    /// `dfs` on the puzzle without its diagonals: wrong on X-Sudoku whenever the first solution
-    /// it finds breaks a diagonal.
-    struct IgnoresDiagonals(Box<dyn Backend>);
-
-    impl IgnoresDiagonals {
-        fn plain(puzzle: &Puzzle) -> Puzzle {
-            let s = puzzle.shape();
-            let shape = Shape::new(s.size(), s.regions().clone(), false).unwrap();
-            Puzzle::new(Arc::new(shape), puzzle.givens().to_vec()).unwrap()
-        }
+    /// `dfs` on the puzzle as `plain` rewrites it, yet said to take cages: wrong whenever the
+    /// first solution it finds breaks what the rewrite left out.
+    struct Rewrites {
+        name: &'static str,
+        plain: fn(&Puzzle) -> Puzzle,
+        inner: Box<dyn Backend>,
     }
 
-    impl Backend for IgnoresDiagonals {
+    impl Backend for Rewrites {
         fn name(&self) -> &'static str {
-            "no-diagonals"
+            self.name
+        }
+        fn takes_constraints(&self) -> bool {
+            true
         }
         fn solve(&self, p: &Puzzle, l: &Limits) -> Result<Option<Grid>, BackendError> {
-            self.0.solve(&Self::plain(p), l)
+            self.inner.solve(&(self.plain)(p), l)
         }
         fn count(
             &self,
@@ -690,14 +689,36 @@ mod tests {
             limit: u64,
             l: &Limits,
         ) -> Result<crate::backend::Count, BackendError> {
-            self.0.count(&Self::plain(p), limit, l)
+            self.inner.count(&(self.plain)(p), limit, l)
         }
         fn optimize(
             &self,
             p: &Puzzle,
             l: &Limits,
         ) -> Result<crate::backend::Optimum, BackendError> {
-            self.0.optimize(&Self::plain(p), l)
+            self.inner.optimize(&(self.plain)(p), l)
+        }
+    }
+
+    /// Wrong on X-Sudoku: solves without the diagonals.
+    fn ignores_diagonals(inner: Box<dyn Backend>) -> Rewrites {
+        Rewrites {
+            name: "no-diagonals",
+            plain: |p| {
+                let s = p.shape();
+                let shape = Shape::new(s.size(), s.regions().clone(), false).unwrap();
+                Puzzle::new(Arc::new(shape), p.givens().to_vec()).unwrap()
+            },
+            inner,
+        }
+    }
+
+    /// Wrong on Killers: solves without the cages.
+    fn ignores_cages(inner: Box<dyn Backend>) -> Rewrites {
+        Rewrites {
+            name: "no-cages",
+            plain: |p| p.clone().with_constraints(vec![]).unwrap(),
+            inner,
         }
     }
 
@@ -727,43 +748,6 @@ mod tests {
             l: &Limits,
         ) -> Result<crate::backend::Optimum, BackendError> {
             self.0.optimize(p, l)
-        }
-    }
-
-    /// `dfs` on the puzzle without its cages, yet said to take them: wrong on a Killer whenever
-    /// the first solution it finds breaks a cage.
-    struct IgnoresCages(Box<dyn Backend>);
-
-    impl IgnoresCages {
-        fn plain(p: &Puzzle) -> Puzzle {
-            p.clone().with_constraints(vec![]).unwrap()
-        }
-    }
-
-    impl Backend for IgnoresCages {
-        fn name(&self) -> &'static str {
-            "no-cages"
-        }
-        fn takes_constraints(&self) -> bool {
-            true
-        }
-        fn solve(&self, p: &Puzzle, l: &Limits) -> Result<Option<Grid>, BackendError> {
-            self.0.solve(&Self::plain(p), l)
-        }
-        fn count(
-            &self,
-            p: &Puzzle,
-            limit: u64,
-            l: &Limits,
-        ) -> Result<crate::backend::Count, BackendError> {
-            self.0.count(&Self::plain(p), limit, l)
-        }
-        fn optimize(
-            &self,
-            p: &Puzzle,
-            l: &Limits,
-        ) -> Result<crate::backend::Optimum, BackendError> {
-            self.0.optimize(&Self::plain(p), l)
         }
     }
 
@@ -801,7 +785,7 @@ mod tests {
 
         // A backend blind to cages fails the checker; shrinking keeps the failure with fewer
         // cages (and, here, at least one: without cages the blind backend is right).
-        let backends: Vec<Box<dyn Backend>> = vec![dfs(), Box::new(IgnoresCages(dfs()))];
+        let backends: Vec<Box<dyn Backend>> = vec![dfs(), Box::new(ignores_cages(dfs()))];
         let (case, runs, verdict) = cases
             .iter()
             .find_map(|c| {
@@ -868,7 +852,7 @@ mod tests {
         let backends: Vec<Box<dyn Backend>> = vec![
             dfs(),
             Box::new(CountsOne(dfs())),
-            Box::new(IgnoresDiagonals(dfs())),
+            Box::new(ignores_diagonals(dfs())),
         ];
         let (runs, verdict) = check(&backends[..2], &empty, task, None, None);
         let sig = Signature::of(task, &runs, &verdict).expect("a disagreement");
@@ -895,7 +879,7 @@ mod tests {
 
     #[test]
     fn a_diagonal_fault_shrinks_to_few_givens_and_keeps_its_signature() {
-        let backends: Vec<Box<dyn Backend>> = vec![dfs(), Box::new(IgnoresDiagonals(dfs()))];
+        let backends: Vec<Box<dyn Backend>> = vec![dfs(), Box::new(ignores_diagonals(dfs()))];
         let reference = dfs();
         let opts = FuzzOptions {
             diagonals: true,

@@ -39,13 +39,17 @@ impl Limits {
 /// The answer to "how many solutions, up to `limit`?".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Count {
-    /// Solutions found: exact when `complete`, otherwise equal to the limit ("at least").
+    /// Solutions found: exact when `complete`, otherwise equal to the limit ("at least"), or
+    /// (when `timed_out`) the solutions found before the deadline.
     pub count: u64,
-    /// `false` when the search stopped at the limit.
+    /// `false` when the search stopped at the limit or at the deadline.
     pub complete: bool,
     /// The first `min(count, 2)` solutions found, all distinct: the checker verifies them, so a
     /// "multiple solutions" answer is backed by two different valid grids.
     pub witnesses: Vec<Grid>,
+    /// The deadline passed before the count was done: there are at least `count` solutions.
+    /// [`crate::task::run`] reports it as a time-out that says so, never as an answer.
+    pub timed_out: bool,
 }
 
 impl Count {
@@ -55,8 +59,56 @@ impl Count {
             count: 0,
             complete: true,
             witnesses: Vec::new(),
+            timed_out: false,
         }
     }
+    /// A finished count of `count` solutions up to `limit` (complete when below it).
+    pub fn finished(count: u64, limit: u64, witnesses: Vec<Grid>) -> Count {
+        Count {
+            count,
+            complete: count < limit,
+            witnesses,
+            timed_out: false,
+        }
+    }
+    /// A count the deadline stopped after `count` solutions (the first two in `witnesses`).
+    pub fn stopped(count: u64, witnesses: Vec<Grid>) -> Count {
+        Count {
+            count,
+            complete: false,
+            witnesses,
+            timed_out: true,
+        }
+    }
+}
+
+/// Counts by enumeration, for backends that find one solution at a time: each call of `next`
+/// returns a solution different from the ones before (it blocks each one it returns), or `None`
+/// when there is none left. Keeps the first two as witnesses; a time-out after at least one
+/// solution gives [`Count::stopped`].
+pub fn enumerate(
+    limit: u64,
+    mut next: impl FnMut() -> Result<Option<Grid>, BackendError>,
+) -> Result<Count, BackendError> {
+    let limit = limit.max(1);
+    let mut count = 0;
+    let mut witnesses = Vec::new();
+    while count < limit {
+        match next() {
+            Ok(Some(g)) => {
+                count += 1;
+                if witnesses.len() < 2 {
+                    witnesses.push(g);
+                }
+            }
+            Ok(None) => break,
+            Err(BackendError::TimedOut) if count > 0 => {
+                return Ok(Count::stopped(count, witnesses))
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Count::finished(count, limit, witnesses))
 }
 
 /// The answer to "what is the best score?".

@@ -109,6 +109,10 @@ enum Command {
         /// Puzzles checked in parallel (default: all cores).
         #[arg(long, short)]
         jobs: Option<usize>,
+        /// Each backend's time over the run: once it has used this many seconds, it checks no
+        /// more puzzles, and its summary row (marked cut short) covers the puzzles it ran.
+        #[arg(long, value_name = "SECONDS")]
+        budget: Option<f64>,
         #[command(flatten)]
         input: InputArgs,
         #[command(flatten)]
@@ -144,6 +148,10 @@ enum Command {
         /// Time only the first N puzzles of each file.
         #[arg(long, value_name = "N")]
         max_puzzles: Option<usize>,
+        /// Each backend's time on each file: once it has used this many seconds, it runs no more
+        /// puzzles of the file, and its row (marked cut short) covers the puzzles it ran.
+        #[arg(long, value_name = "SECONDS")]
+        budget: Option<f64>,
         #[command(flatten)]
         outputs: TableOutputs,
         #[command(flatten)]
@@ -161,8 +169,9 @@ enum Command {
     /// Case I of seed S is generated from its own seed, so `--seed S --case I --puzzles 1` replays
     /// it. Cases mix unique, random, sparse, clashing and altered puzzles of the asked shape.
     /// The fault reported is always the lowest case number, whatever --jobs. Shrinking drops
-    /// givens (delta debugging), lowers given values, then drops diagonals and jigsaw regions
-    /// where the fault allows, keeping a cut only while the same backends disagree the same way.
+    /// givens (delta debugging), lowers given values, drops cages (`--killer`), then drops
+    /// diagonals and jigsaw regions where the fault allows, keeping a cut only while the same
+    /// backends disagree the same way.
     /// Exit 1 when a fault was found, 0 when the budget ran out without one, 2 when a case could
     /// not be generated (a shape with no full grid, such as side 2 with diagonals).
     Fuzz {
@@ -202,6 +211,13 @@ enum Command {
         /// Append the regression line (`puzzle:count[:solution]`) to this file.
         #[arg(long, value_name = "FILE")]
         regressions: Option<PathBuf>,
+        /// Killer cases: every case's full grid cut into random cages (the unique ones with no
+        /// givens); the changed case alters a cage's sum. Shrinking drops cages as well as givens.
+        #[arg(long)]
+        killer: bool,
+        /// Cage sizes of `--killer`, e.g. `2..5` (the default).
+        #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5")]
+        cage_sizes: String,
         #[command(flatten)]
         engine: EngineArgs,
         /// Do shard K of N of the job: the cases (counted from --case) i (from 0) with i mod N = K − 1. The N
@@ -291,8 +307,9 @@ enum Command {
         /// header lists the fixed digits needed to decode a model).
         #[arg(long)]
         propagate: bool,
-        /// DIMACS, WCNF: largest CNF formula to build, in MiB (as estimated before building it);
-        /// larger puzzles are refused, as by the `sat` backends.
+        /// Largest export to build, in MiB (as estimated before building it): the CNF formula
+        /// of DIMACS and WCNF, the integer program and its text for LP; larger puzzles are
+        /// refused, as by the `sat` backends.
         #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_BUDGET >> 20) as u64,
               value_parser = clap::value_parser!(u64).range(1..))]
         sat_memory_mib: u64,
@@ -445,7 +462,7 @@ impl ShapeArgs {
 /// Options every backend may read, and the time limit.
 #[derive(Args, Debug)]
 struct EngineArgs {
-    /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution").
+    /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution"; a count cut short says how many solutions it had found: "timeout (at least N)").
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     #[command(flatten)]
@@ -749,17 +766,34 @@ impl EngineArgs {
         flags
     }
     fn timeout(&self) -> Result<Option<Duration>, UsageError> {
-        match self.timeout {
-            None => Ok(None),
-            Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
-            Some(s) => Err(UsageError(format!(
-                "--timeout takes a number of seconds above 0 and below 1e9, not {s}"
-            ))),
-        }
+        seconds_arg("--timeout", self.timeout)
     }
     fn limits(&self) -> Result<Limits, UsageError> {
         Ok(self.timeout()?.map_or(Limits::none(), Limits::timeout))
     }
+}
+
+/// A flag's number of seconds (`--timeout`, `--budget`), above 0 and below 1e9.
+fn seconds_arg(flag: &str, value: Option<f64>) -> Result<Option<Duration>, UsageError> {
+    match value {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(UsageError(format!(
+            "{flag} takes a number of seconds above 0 and below 1e9, not {s}"
+        ))),
+    }
+}
+
+/// The `A..B` of `--cage-sizes`.
+fn cage_sizes_arg(arg: &str) -> Result<(usize, usize), UsageError> {
+    arg.split_once("..")
+        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+        .filter(|&(a, b)| 1 <= a && a <= b)
+        .ok_or_else(|| {
+            UsageError(format!(
+                "--cage-sizes takes A..B with 1 ≤ A ≤ B, e.g. 2..5 (got '{arg}')"
+            ))
+        })
 }
 
 pub fn main() -> ExitCode {
@@ -797,6 +831,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             limit,
             weights,
             jobs,
+            budget,
             input,
             engine,
             json,
@@ -810,6 +845,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 read: input.read_options(),
                 weights,
                 timeout: engine.timeout()?,
+                budget: seconds_arg("--budget", budget)?,
                 jobs: jobs_arg(jobs)?,
                 json,
                 shard,
@@ -823,6 +859,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             limit,
             weights,
             max_puzzles,
+            budget,
             outputs,
             input,
             engine,
@@ -834,6 +871,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 read: input.read_options(),
                 weights: optimize_weights(task, &weights)?,
                 timeout: engine.timeout()?,
+                budget: seconds_arg("--budget", budget)?,
                 max_puzzles,
                 outputs: outputs.into_outputs()?,
                 shard,
@@ -877,16 +915,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             opts.unique = unique;
             opts.seed = seed;
             if killer {
-                let sizes = cage_sizes
-                    .split_once("..")
-                    .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
-                    .filter(|&(a, b)| 1 <= a && a <= b)
-                    .ok_or_else(|| {
-                        UsageError(format!(
-                            "--cage-sizes takes A..B with 1 ≤ A ≤ B, e.g. 2..5 (got '{cage_sizes}')"
-                        ))
-                    })?;
-                opts.killer = Some(sizes);
+                opts.killer = Some(cage_sizes_arg(&cage_sizes)?);
             }
             opts.weights = weights
                 .map(|w| w.parse())
@@ -928,6 +957,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             jobs,
             shrink_trials,
             regressions,
+            killer,
+            cage_sizes,
             engine,
             shard,
         } => {
@@ -941,6 +972,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             options.diagonals = shape.diagonals;
             options.task = task;
             options.timeout = engine.timeout()?;
+            if killer {
+                options.killer = Some(cage_sizes_arg(&cage_sizes)?);
+            }
             options.weights = match weights.as_str() {
                 "random" => sudoku_lab::fuzz::FuzzWeights::Random,
                 "pyramid" => sudoku_lab::fuzz::FuzzWeights::Pyramid,
@@ -972,6 +1006,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             }
             if shape.diagonals {
                 replay.push_str(" --diagonals");
+            }
+            if killer {
+                replay.push_str(&format!(" --killer --cage-sizes {cage_sizes}"));
             }
             if task == Task::Optimize && weights != "random" {
                 replay.push_str(&format!(" --weights {}", quote(&weights)));
@@ -1215,7 +1252,7 @@ fn encode(
     let mut tally = batch::Tally::default();
     let mut items = Vec::new();
     let files: Vec<PathBuf> = file.into_iter().collect();
-    batch::each_puzzle(
+    let entries = batch::each_puzzle(
         &files,
         &input.read_options(),
         req.weights.as_ref(),
@@ -1227,11 +1264,12 @@ fn encode(
     let item = match (req.index, items.len()) {
         (Some(i), _) => match items.iter().find(|it| it.index == i) {
             Some(it) => it,
-            None if tally.bad_input => return Ok(ExitCode::from(2)),
+            // Puzzle K itself is bad: reported already.
+            None if (1..=entries).contains(&i) => return Ok(ExitCode::from(2)),
             None => {
                 return Err(UsageError(format!(
-                    "--index {i}: the input holds {} puzzles, numbered from 1",
-                    items.len()
+                    "--index {i} is out of range: the input holds {entries} puzzles (bad ones \
+                     counted), numbered from 1"
                 )))
             }
         },
@@ -1244,7 +1282,19 @@ fn encode(
             )))
         }
     };
-    if req.to != EncodeTarget::Lp {
+    if req.to == EncodeTarget::Lp {
+        let need = sudoku_lab::lp_writer::estimated_bytes(&item.puzzle);
+        if need > req.memory_budget as u64 {
+            return Err(UsageError(format!(
+                "{}:{}: the integer program would take about {} MiB, over the memory budget of \
+                 {} MiB (--sat-memory-mib)",
+                item.file,
+                item.line,
+                need.div_ceil(1 << 20),
+                req.memory_budget >> 20
+            )));
+        }
+    } else {
         let sat = sudoku_lab::backends::sat::SatOptions {
             encoding: encode_options.encoding,
             amo: encode_options.amo,

@@ -620,10 +620,17 @@ impl Search<'_> {
     /// Counts solutions, stopping at `limit`.
     pub fn count_solutions(&mut self, limit: u64) -> Result<u64, Interrupted> {
         let mut n = 0;
-        while n < limit && self.advance(&mut |_| true)? {
-            n += 1;
-        }
+        self.count_into(limit, &mut n)?;
         Ok(n)
+    }
+
+    /// Counts solutions into `n`, stopping when it reaches `limit`; on interruption, `n` holds
+    /// the solutions found so far.
+    pub fn count_into(&mut self, limit: u64, n: &mut u64) -> Result<(), Interrupted> {
+        while *n < limit && self.advance(&mut |_| true)? {
+            *n += 1;
+        }
+        Ok(())
     }
 
     /// Runs Algorithm X to the next solution (`true`) or exhaustion (`false`). On `true` and on

@@ -7,7 +7,10 @@
 //! split over threads or machines, and stay the same. A case is one of the [`CaseKind`]s: a puzzle
 //! with one solution, a random cut of a full grid (often several solutions), a sparse one, one where
 //! two givens clash, and one with a given changed (often no solution). The shape options of the run
-//! (side, boxes, jigsaw, diagonals) apply to all of them.
+//! (side, boxes, jigsaw, diagonals) apply to all of them. With [`FuzzOptions::killer`], every case
+//! is a Killer: its full grid cut into random cages (the unique ones with no givens, their cages
+//! split until one solution is left), and the changed case alters one cage's sum instead of a
+//! given.
 //!
 //! **The same fault.** What the backends said about a puzzle is reduced to a [`Signature`]: the
 //! verdict (disagreement or failure) and the backends grouped by equal answers, a group that
@@ -20,8 +23,9 @@
 //! 1. givens are dropped by delta debugging (Zeller and Hildebrandt, *Simplifying and Isolating
 //!    Failure-Inducing Input*, 2002): in halves first, then ever smaller chunks, down to one given;
 //! 2. each remaining given is lowered to the smallest digit that keeps the fault;
-//! 3. the diagonals are dropped, and jigsaw or odd boxes become the standard boxes of the side,
-//!    where the side has them; after such a change, steps 1 and 2 run again.
+//! 3. cages (and any other constraints) are dropped by delta debugging, as givens are;
+//! 4. the diagonals are dropped, and jigsaw or odd boxes become the standard boxes of the side,
+//!    where the side has them; after such a change, the steps before run again.
 //!
 //! A time-out is part of the signature too, so a cut on which some backend runs out of time is
 //! rejected (unless that backend timed out on the original as well). A budget of trials bounds
@@ -37,7 +41,7 @@ use std::time::{Duration, Instant};
 
 use crate::backend::{Backend, BackendError, Limits};
 use crate::generate::{self, GenRng, GenerateError, GenerateOptions, Generator};
-use crate::model::{Puzzle, Regions, Shape, Value, Weights};
+use crate::model::{Cage, Constraint, Puzzle, Regions, Shape, Value, Weights};
 use crate::task::{self, Answer, RunError, Task};
 use crate::xcheck::{self, BackendRun, Verdict};
 
@@ -64,6 +68,8 @@ pub struct FuzzOptions {
     pub weights: FuzzWeights,
     /// Per backend and puzzle.
     pub timeout: Option<Duration>,
+    /// Killer cases, with cages of sizes in this range (`fuzz --killer`, `--cage-sizes A..B`).
+    pub killer: Option<(usize, usize)>,
 }
 
 impl FuzzOptions {
@@ -77,6 +83,7 @@ impl FuzzOptions {
             task: Task::Unique,
             weights: FuzzWeights::Random,
             timeout: None,
+            killer: None,
         }
     }
 
@@ -93,6 +100,7 @@ impl FuzzOptions {
             givens,
             unique,
             seed,
+            killer: self.killer,
             ..GenerateOptions::new(self.size)
         }
     }
@@ -120,7 +128,8 @@ pub enum CaseKind {
     Sparse,
     /// A random cut with one empty cell set to a digit already given in one of its houses.
     Clash,
-    /// A unique puzzle with one given changed to a digit none of its houses gives.
+    /// A unique puzzle with one given changed to a digit none of its houses gives; for a Killer,
+    /// one cage's sum changed.
     Changed,
 }
 
@@ -176,6 +185,7 @@ pub fn make_case(
         _ => CaseKind::Changed,
     };
     let givens = match kind {
+        // A unique Killer keeps no givens: its cages are split until one solution is left.
         CaseKind::Unique | CaseKind::Changed => None,
         CaseKind::Random | CaseKind::Clash => Some(cells * 3 / 10 + rng.below(cells * 3 / 10 + 1)),
         CaseKind::Sparse => Some(rng.below(cells / 4 + 1)),
@@ -185,6 +195,7 @@ pub fn make_case(
     let mut puzzle = Generator::new(gen_opts, reference)?.generate()?;
     match kind {
         CaseKind::Clash => puzzle = clash(&puzzle, &mut rng)?,
+        CaseKind::Changed if opts.killer.is_some() => puzzle = change_sum(&puzzle, &mut rng)?,
         CaseKind::Changed => puzzle = change(&puzzle, &mut rng)?,
         _ => {}
     }
@@ -223,11 +234,56 @@ fn seen_from(puzzle: &Puzzle, cell: usize) -> Vec<Value> {
 }
 
 fn with_givens(puzzle: &Puzzle, givens: Vec<Value>) -> Result<Puzzle, GenerateError> {
-    let p = Puzzle::new(puzzle.shape_arc().clone(), givens)?;
+    rebuilt(
+        puzzle,
+        puzzle.shape_arc().clone(),
+        givens,
+        puzzle.constraints().to_vec(),
+    )
+}
+
+fn with_constraints(
+    puzzle: &Puzzle,
+    constraints: Vec<Constraint>,
+) -> Result<Puzzle, GenerateError> {
+    rebuilt(
+        puzzle,
+        puzzle.shape_arc().clone(),
+        puzzle.givens().to_vec(),
+        constraints,
+    )
+}
+
+/// `puzzle` with another shape, givens and constraints, and its weights.
+fn rebuilt(
+    puzzle: &Puzzle,
+    shape: Arc<Shape>,
+    givens: Vec<Value>,
+    constraints: Vec<Constraint>,
+) -> Result<Puzzle, GenerateError> {
+    let p = Puzzle::new(shape, givens)?.with_constraints(constraints)?;
     Ok(match puzzle.weights() {
         Some(w) => p.with_weights(Arc::new(w.clone()))?,
         None => p,
     })
+}
+
+/// One random cage gets another sum its cells can make (unchanged when no cage can).
+fn change_sum(puzzle: &Puzzle, rng: &mut GenRng) -> Result<Puzzle, GenerateError> {
+    let n = puzzle.size();
+    let mut cages: Vec<Cage> = puzzle.cages().cloned().collect();
+    let mut order: Vec<usize> = (0..cages.len()).collect();
+    rng.shuffle(&mut order);
+    for k in order {
+        let (lo, hi) = Cage::sum_range(cages[k].cells().len(), n);
+        let others: Vec<u32> = (lo..=hi).filter(|&s| s != cages[k].sum()).collect();
+        if !others.is_empty() {
+            let sum = others[rng.below(others.len())];
+            cages[k] = Cage::new(cages[k].cells().to_vec(), sum);
+            return with_constraints(puzzle, cages.into_iter().map(Constraint::Cage).collect());
+        }
+    }
+    Ok(puzzle.clone())
 }
 
 /// One random empty cell gets a digit given in one of its houses (unchanged when no empty cell
@@ -288,14 +344,12 @@ impl Signature {
         let mut groups: Vec<(String, String, Vec<&'static str>)> = Vec::new();
         for r in runs {
             let (label, key) = match &r.result {
-                Err(RunError::Backend(BackendError::TimedOut)) => {
-                    ("timed out".to_string(), String::new())
-                }
+                Err(e) if e.timed_out() => ("timed out".to_string(), String::new()),
                 Err(RunError::Backend(BackendError::Unsupported(_))) => {
                     ("refused".to_string(), String::new())
                 }
-                Err(RunError::Backend(_)) => ("solver failure".to_string(), String::new()),
                 Err(RunError::Check { .. }) => ("checker failure".to_string(), String::new()),
+                Err(_) => ("solver failure".to_string(), String::new()),
                 Ok(a) => ("answered".to_string(), answer_key(task, a)),
             };
             match groups.iter_mut().find(|(l, k, _)| *l == label && *k == key) {
@@ -406,6 +460,7 @@ impl<'a> Shrinker<'a> {
         loop {
             self.drop_givens(&mut p);
             self.lower_values(&mut p);
+            self.drop_constraints(&mut p);
             if !self.simplify_shape(&mut p) || self.spent(&p) {
                 break;
             }
@@ -444,25 +499,54 @@ impl<'a> Shrinker<'a> {
 
     /// Delta debugging over the given cells: remove chunks, halving their size when none can go.
     fn drop_givens(&self, p: &mut Progress) {
-        let mut cells: Vec<usize> = (0..p.current.givens().len())
+        let cells: Vec<usize> = (0..p.current.givens().len())
             .filter(|&c| p.current.givens()[c] != 0)
             .collect();
+        self.delta(p, cells, |current, gone| {
+            let mut givens = current.givens().to_vec();
+            for &c in gone {
+                givens[c] = 0;
+            }
+            with_givens(current, givens).ok()
+        });
+    }
+
+    /// Delta debugging over the constraints (Killer cages), as over the givens. Cages cover
+    /// disjoint cells, so each is told apart by its value.
+    fn drop_constraints(&self, p: &mut Progress) {
+        let all = p.current.constraints().to_vec();
+        self.delta(p, all, |current, gone| {
+            let kept = current
+                .constraints()
+                .iter()
+                .filter(|c| !gone.contains(c))
+                .cloned()
+                .collect();
+            with_constraints(current, kept).ok()
+        });
+    }
+
+    /// Delta debugging (Zeller and Hildebrandt): removes chunks of `items` while the fault stays,
+    /// halving the chunks when none can go. `without(current, chunk)` is the current puzzle
+    /// without `chunk` (`None` when there is no such puzzle).
+    fn delta<T: Clone>(
+        &self,
+        p: &mut Progress,
+        mut items: Vec<T>,
+        mut without: impl FnMut(&Puzzle, &[T]) -> Option<Puzzle>,
+    ) {
         let mut chunks = 2usize;
-        while !cells.is_empty() && !self.spent(p) {
-            let chunks_now = chunks.min(cells.len());
-            let size = cells.len().div_ceil(chunks_now);
+        while !items.is_empty() && !self.spent(p) {
+            let chunks_now = chunks.min(items.len());
+            let size = items.len().div_ceil(chunks_now);
             let mut removed = false;
-            for start in (0..cells.len()).step_by(size) {
-                let end = (start + size).min(cells.len());
-                let mut givens = p.current.givens().to_vec();
-                for &c in &cells[start..end] {
-                    givens[c] = 0;
-                }
-                let Ok(candidate) = with_givens(&p.current, givens) else {
+            for start in (0..items.len()).step_by(size) {
+                let end = (start + size).min(items.len());
+                let Some(candidate) = without(&p.current, &items[start..end]) else {
                     continue;
                 };
                 if self.try_keep(p, candidate) {
-                    cells.drain(start..end);
+                    items.drain(start..end);
                     chunks = chunks_now.saturating_sub(1).max(2);
                     removed = true;
                     break;
@@ -472,7 +556,7 @@ impl<'a> Shrinker<'a> {
                 if size == 1 {
                     break;
                 }
-                chunks = (chunks_now * 2).min(cells.len());
+                chunks = (chunks_now * 2).min(items.len());
             }
         }
     }
@@ -509,12 +593,12 @@ impl<'a> Shrinker<'a> {
         }
         let mut changed = false;
         for s in simpler {
-            let candidate = Puzzle::new(Arc::new(s), p.current.givens().to_vec())
-                .map_err(GenerateError::from)
-                .and_then(|q| match p.current.weights() {
-                    Some(w) => Ok(q.with_weights(Arc::new(w.clone()))?),
-                    None => Ok(q),
-                });
+            let candidate = rebuilt(
+                &p.current,
+                Arc::new(s),
+                p.current.givens().to_vec(),
+                p.current.constraints().to_vec(),
+            );
             if let Ok(candidate) = candidate {
                 changed |= self.try_keep(p, candidate);
             }
@@ -526,6 +610,16 @@ impl<'a> Shrinker<'a> {
 /// The number of givens of `puzzle`.
 pub fn given_count(puzzle: &Puzzle) -> usize {
     puzzle.givens().iter().filter(|&&v| v != 0).count()
+}
+
+/// What a puzzle is given, in words: `12 givens`, or `0 givens, 9 cages` when it has cages.
+pub fn clues(puzzle: &Puzzle) -> String {
+    let givens = given_count(puzzle);
+    match puzzle.constraints().len() {
+        0 => format!("{givens} givens"),
+        1 => format!("{givens} givens, 1 cage"),
+        cages => format!("{givens} givens, {cages} cages"),
+    }
 }
 
 /// A regression line for a shrunk fault: the last puzzle of `path` whose solutions `reference`
@@ -571,24 +665,23 @@ mod tests {
         backends::create(BackendKind::Dfs, &Default::default()).unwrap()
     }
 
-    /// `dfs` on the puzzle without its diagonals: wrong on X-Sudoku whenever the first solution
-    /// it finds breaks a diagonal.
-    struct IgnoresDiagonals(Box<dyn Backend>);
-
-    impl IgnoresDiagonals {
-        fn plain(puzzle: &Puzzle) -> Puzzle {
-            let s = puzzle.shape();
-            let shape = Shape::new(s.size(), s.regions().clone(), false).unwrap();
-            Puzzle::new(Arc::new(shape), puzzle.givens().to_vec()).unwrap()
-        }
+    /// `dfs` on the puzzle as `plain` rewrites it, yet said to take cages: wrong whenever the
+    /// first solution it finds breaks what the rewrite left out.
+    struct Rewrites {
+        name: &'static str,
+        plain: fn(&Puzzle) -> Puzzle,
+        inner: Box<dyn Backend>,
     }
 
-    impl Backend for IgnoresDiagonals {
+    impl Backend for Rewrites {
         fn name(&self) -> &'static str {
-            "no-diagonals"
+            self.name
+        }
+        fn takes_constraints(&self) -> bool {
+            true
         }
         fn solve(&self, p: &Puzzle, l: &Limits) -> Result<Option<Grid>, BackendError> {
-            self.0.solve(&Self::plain(p), l)
+            self.inner.solve(&(self.plain)(p), l)
         }
         fn count(
             &self,
@@ -596,14 +689,36 @@ mod tests {
             limit: u64,
             l: &Limits,
         ) -> Result<crate::backend::Count, BackendError> {
-            self.0.count(&Self::plain(p), limit, l)
+            self.inner.count(&(self.plain)(p), limit, l)
         }
         fn optimize(
             &self,
             p: &Puzzle,
             l: &Limits,
         ) -> Result<crate::backend::Optimum, BackendError> {
-            self.0.optimize(&Self::plain(p), l)
+            self.inner.optimize(&(self.plain)(p), l)
+        }
+    }
+
+    /// Wrong on X-Sudoku: solves without the diagonals.
+    fn ignores_diagonals(inner: Box<dyn Backend>) -> Rewrites {
+        Rewrites {
+            name: "no-diagonals",
+            plain: |p| {
+                let s = p.shape();
+                let shape = Shape::new(s.size(), s.regions().clone(), false).unwrap();
+                Puzzle::new(Arc::new(shape), p.givens().to_vec()).unwrap()
+            },
+            inner,
+        }
+    }
+
+    /// Wrong on Killers: solves without the cages.
+    fn ignores_cages(inner: Box<dyn Backend>) -> Rewrites {
+        Rewrites {
+            name: "no-cages",
+            plain: |p| p.clone().with_constraints(vec![]).unwrap(),
+            inner,
         }
     }
 
@@ -634,6 +749,62 @@ mod tests {
         ) -> Result<crate::backend::Optimum, BackendError> {
             self.0.optimize(p, l)
         }
+    }
+
+    #[test]
+    fn killer_cases_are_killers_and_shrinking_drops_cages() {
+        let reference = dfs();
+        let opts = FuzzOptions {
+            killer: Some((2, 3)),
+            ..FuzzOptions::new(4)
+        };
+        let cases: Vec<Case> = (0..60)
+            .map(|i| make_case(&opts, 5, i, reference.as_ref()).unwrap())
+            .collect();
+        assert!(cases.iter().all(|c| c.puzzle.cages().count() > 0));
+        let answer =
+            |p: &Puzzle| task::run(reference.as_ref(), p, Task::Unique, &Limits::none()).unwrap();
+        let mut changed_unsolvable = 0;
+        for c in &cases {
+            match c.kind {
+                CaseKind::Unique => {
+                    assert_eq!(given_count(&c.puzzle), 0);
+                    assert!(matches!(answer(&c.puzzle), Answer::Unique(_)));
+                }
+                CaseKind::Changed => {
+                    assert_eq!(given_count(&c.puzzle), 0);
+                    changed_unsolvable += usize::from(answer(&c.puzzle) == Answer::NoSolution);
+                }
+                _ => {}
+            }
+        }
+        assert!(
+            changed_unsolvable > 0,
+            "a changed sum never left a Killer unsolvable"
+        );
+
+        // A backend blind to cages fails the checker; shrinking keeps the failure with fewer
+        // cages (and, here, at least one: without cages the blind backend is right).
+        let backends: Vec<Box<dyn Backend>> = vec![dfs(), Box::new(ignores_cages(dfs()))];
+        let (case, runs, verdict) = cases
+            .iter()
+            .find_map(|c| {
+                let (runs, verdict) = check(&backends, &c.puzzle, Task::Solve, None, None);
+                matches!(verdict, Verdict::Failure(_)).then(|| (c, runs, verdict))
+            })
+            .expect("no-cages fails on some Killer");
+        let signature = Signature::of(Task::Solve, &runs, &verdict);
+        let shrunk = Shrinker::new(&backends, Task::Solve, None)
+            .shrink(&case.puzzle, runs, verdict)
+            .unwrap();
+        let cages = |p: &Puzzle| p.cages().count();
+        assert!(cages(&shrunk.puzzle) < cages(&case.puzzle), "{shrunk:?}");
+        assert!(cages(&shrunk.puzzle) >= 1);
+        assert_eq!(given_count(&shrunk.puzzle), 0);
+        assert_eq!(
+            Signature::of(Task::Solve, &shrunk.runs, &shrunk.verdict),
+            signature
+        );
     }
 
     #[test]
@@ -681,7 +852,7 @@ mod tests {
         let backends: Vec<Box<dyn Backend>> = vec![
             dfs(),
             Box::new(CountsOne(dfs())),
-            Box::new(IgnoresDiagonals(dfs())),
+            Box::new(ignores_diagonals(dfs())),
         ];
         let (runs, verdict) = check(&backends[..2], &empty, task, None, None);
         let sig = Signature::of(task, &runs, &verdict).expect("a disagreement");
@@ -708,7 +879,7 @@ mod tests {
 
     #[test]
     fn a_diagonal_fault_shrinks_to_few_givens_and_keeps_its_signature() {
-        let backends: Vec<Box<dyn Backend>> = vec![dfs(), Box::new(IgnoresDiagonals(dfs()))];
+        let backends: Vec<Box<dyn Backend>> = vec![dfs(), Box::new(ignores_diagonals(dfs()))];
         let reference = dfs();
         let opts = FuzzOptions {
             diagonals: true,

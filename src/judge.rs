@@ -122,6 +122,7 @@ impl From<RunError> for JudgeError {
     fn from(e: RunError) -> JudgeError {
         match e {
             RunError::Backend(b) => JudgeError::Backend(b),
+            RunError::CountTimedOut { .. } => JudgeError::Backend(BackendError::TimedOut),
             RunError::Check { backend, failure } => JudgeError::Check { backend, failure },
         }
     }

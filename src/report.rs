@@ -181,6 +181,9 @@ pub struct BenchRow {
     /// Every puzzle's outcome and time, so that shards can be merged into exactly the figures of
     /// one run ([`merge()`]).
     pub samples: Vec<Sample>,
+    /// Puzzles of the file left unrun because the backend had used its time budget (`bench
+    /// --budget`): the row is cut short, its figures cover the puzzles it ran.
+    pub not_run: usize,
 }
 
 /// One timed puzzle of a [`BenchRow`].
@@ -253,6 +256,7 @@ impl BenchRow {
             refused: count(|o| o == Outcome::Refused),
             failed: count(|o| o == Outcome::Failed),
             stats: Stats::from_durations(&times),
+            not_run: 0,
             samples: samples
                 .iter()
                 .enumerate()
@@ -298,6 +302,7 @@ impl BenchRow {
             median_us: us(self.stats.median),
             p90_us: us(self.stats.p90),
             max_us: us(self.stats.max),
+            not_run: self.not_run,
         }
     }
 }
@@ -322,6 +327,10 @@ pub struct RowRecord {
     pub median_us: f64,
     pub p90_us: f64,
     pub max_us: f64,
+    /// Puzzles left unrun when the backend's time budget ran out (0: not cut short); last, so
+    /// that the columns before it stay where they were.
+    #[serde(default)]
+    pub not_run: usize,
 }
 
 /// A time in µs with about three significant digits (`0.25`, `12.3`, `456`, `12345`).
@@ -350,9 +359,11 @@ pub fn fmt_micros(us: f64) -> String {
 }
 
 /// Writes `rows` as an aligned plain-text table: text columns left-aligned, numbers
-/// right-aligned, times in µs per puzzle. The `agreed` column appears when some row has it.
+/// right-aligned, times in µs per puzzle. The `agreed` column appears when some row has it; the
+/// `cut short` column (puzzles left unrun when the backend's budget ran out) when some row was.
 pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), ReportError> {
     let with_agreed = rows.iter().any(|r| r.agreed.is_some());
+    let with_cut = rows.iter().any(|r| r.not_run > 0);
     let mut header = vec!["file", "backend", "task", "puzzles", "answered"];
     if with_agreed {
         header.push("agreed");
@@ -367,6 +378,9 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
         "p90 µs",
         "max µs",
     ]);
+    if with_cut {
+        header.push("cut short");
+    }
     let left_aligned = 3; // file, backend, task
     let us = |d: Duration| fmt_us_number(d.as_nanos() as f64 / 1000.0);
     let cells: Vec<Vec<String>> = rows
@@ -393,6 +407,12 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
                 us(r.stats.p90),
                 us(r.stats.max),
             ]);
+            if with_cut {
+                c.push(match r.not_run {
+                    0 => "-".into(),
+                    left => format!("{left} left"),
+                });
+            }
             c
         })
         .collect();

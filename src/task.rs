@@ -150,12 +150,33 @@ impl Expected {
 pub enum RunError {
     #[error("{0}")]
     Backend(#[from] BackendError),
+    /// The deadline passed during a count after `found` solutions (≥ 1, the first two checked):
+    /// there are at least `found`. A time-out, never an answer.
+    #[error("timed out: at least {found} solution{}", if *found == 1 { "" } else { "s" })]
+    CountTimedOut { found: u64 },
     /// The backend returned something the checker rejects: a bug in that backend.
     #[error("checker rejected the {backend} backend's answer: {failure}")]
     Check {
         backend: &'static str,
         failure: CheckFailure,
     },
+}
+
+impl RunError {
+    /// The deadline passed first ([`BackendError::TimedOut`], or a count cut short).
+    pub fn timed_out(&self) -> bool {
+        matches!(
+            self,
+            RunError::Backend(BackendError::TimedOut) | RunError::CountTimedOut { .. }
+        )
+    }
+    /// The solutions a count cut short by the deadline had found: "at least" this many.
+    pub fn at_least(&self) -> Option<u64> {
+        match self {
+            RunError::CountTimedOut { found } => Some(*found),
+            _ => None,
+        }
+    }
 }
 
 /// Runs `task` on `backend` and verifies the answer with [`crate::check`].
@@ -207,6 +228,20 @@ pub fn run(
                 _ => 2,
             };
             let c = backend.count(puzzle, limit, limits)?;
+            if c.timed_out {
+                // What was found is checked like an answer, then reported as the time-out it is.
+                if c.count >= limit || c.complete {
+                    return Err(fail(CheckFailure::Other(format!(
+                        "count {} cut short by the deadline is inconsistent with limit {limit}",
+                        c.count
+                    ))));
+                }
+                check::verify_witnesses(puzzle, c.count, &c.witnesses).map_err(fail)?;
+                return Err(match c.count {
+                    0 => BackendError::TimedOut.into(),
+                    found => RunError::CountTimedOut { found },
+                });
+            }
             if c.count > limit || (!c.complete && c.count != limit) {
                 return Err(fail(CheckFailure::Other(format!(
                     "count {} (complete: {}) is inconsistent with limit {limit}",
@@ -318,6 +353,63 @@ mod tests {
         // With several solutions, the one given is just one of them.
         let two = known(2, Some(1));
         assert_eq!(two.contradiction(&Answer::Solved(g(2))), None);
+    }
+
+    /// A backend whose count is always the same [`crate::backend::Count`].
+    struct Canned(crate::backend::Count);
+
+    impl Backend for Canned {
+        fn name(&self) -> &'static str {
+            "canned"
+        }
+        fn solve(&self, _: &Puzzle, _: &Limits) -> Result<Option<Grid>, BackendError> {
+            unreachable!()
+        }
+        fn count(
+            &self,
+            _: &Puzzle,
+            _: u64,
+            _: &Limits,
+        ) -> Result<crate::backend::Count, BackendError> {
+            Ok(self.0.clone())
+        }
+        fn optimize(&self, _: &Puzzle, _: &Limits) -> Result<Optimum, BackendError> {
+            unreachable!()
+        }
+    }
+
+    #[test]
+    fn a_count_cut_short_is_a_checked_time_out() {
+        use crate::backend::Count;
+        use crate::model::Shape;
+        let shape = std::sync::Arc::new(Shape::standard(4, false).unwrap());
+        let empty = Puzzle::new(shape, vec![0; 16]).unwrap();
+        let a = Grid::new(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]);
+        let b = Grid::new(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 3, 4, 1, 4, 1, 2, 3]);
+        let run = |c: Count| {
+            super::run(
+                &Canned(c),
+                &empty,
+                Task::Count { limit: 100 },
+                &Limits::none(),
+            )
+        };
+        let found = run(Count::stopped(5, vec![a.clone(), b.clone()]));
+        assert_eq!(found, Err(RunError::CountTimedOut { found: 5 }));
+        assert!(found.as_ref().unwrap_err().timed_out());
+        assert_eq!(found.unwrap_err().at_least(), Some(5));
+        // Nothing found: a plain time-out.
+        let nothing = run(Count::stopped(0, vec![]));
+        assert_eq!(nothing, Err(RunError::Backend(BackendError::TimedOut)));
+        // The witnesses are checked like an answer's.
+        let same = run(Count::stopped(5, vec![a.clone(), a.clone()]));
+        assert!(matches!(same, Err(RunError::Check { .. })), "{same:?}");
+        let bad = Grid::new(4, vec![1; 16]);
+        let wrong = run(Count::stopped(1, vec![bad]));
+        assert!(matches!(wrong, Err(RunError::Check { .. })), "{wrong:?}");
+        // Cut short at or past the limit is no time-out.
+        let past = run(Count::stopped(100, vec![a, b]));
+        assert!(matches!(past, Err(RunError::Check { .. })), "{past:?}");
     }
 
     #[test]

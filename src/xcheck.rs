@@ -36,7 +36,7 @@ pub struct BackendRun {
 
 impl BackendRun {
     pub fn timed_out(&self) -> bool {
-        matches!(self.result, Err(RunError::Backend(BackendError::TimedOut)))
+        self.result.as_ref().is_err_and(RunError::timed_out)
     }
     /// The backend cannot take this puzzle or task ([`BackendError::Unsupported`]).
     pub fn refused(&self) -> bool {
@@ -75,22 +75,31 @@ pub fn run_all(
 ) -> Vec<BackendRun> {
     backends
         .iter()
-        .map(|b| {
-            let own = timeout.map(|t| Instant::now() + t);
-            let deadline = match (own, until) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            let limits = Limits { deadline };
-            let start = Instant::now();
-            let result = task::run(b.as_ref(), puzzle, task, &limits);
-            BackendRun {
-                backend: b.name(),
-                result,
-                time: start.elapsed(),
-            }
-        })
+        .map(|b| run_one(b.as_ref(), puzzle, task, timeout, until))
         .collect()
+}
+
+/// One backend on `puzzle`, with its own `timeout` and none past `until`.
+pub fn run_one(
+    backend: &dyn Backend,
+    puzzle: &Puzzle,
+    task: Task,
+    timeout: Option<Duration>,
+    until: Option<Instant>,
+) -> BackendRun {
+    let own = timeout.map(|t| Instant::now() + t);
+    let deadline = match (own, until) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let limits = Limits { deadline };
+    let start = Instant::now();
+    let result = task::run(backend, puzzle, task, &limits);
+    BackendRun {
+        backend: backend.name(),
+        result,
+        time: start.elapsed(),
+    }
 }
 
 /// [`compare`], then, when the puzzle comes with a known answer, every answer against it: a
@@ -136,6 +145,7 @@ pub fn compare(task: Task, runs: &[BackendRun]) -> Verdict {
         .iter()
         .filter_map(|r| match &r.result {
             Err(RunError::Backend(BackendError::TimedOut | BackendError::Unsupported(_)))
+            | Err(RunError::CountTimedOut { .. })
             | Ok(_) => None,
             Err(e) => Some(format!("{}: {e}", r.backend)),
         })

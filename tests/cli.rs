@@ -407,12 +407,27 @@ fn encode_index_picks_its_puzzle_past_a_bad_one() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
     }
-    // Without bad input, an index past the end is a usage error.
-    let o = run_with(
-        &["encode", "--index", "3"],
-        &format!("{puzzle}\n{puzzle}\n"),
-    );
-    assert_usage_error(&o, "--index 3: the input holds 2 puzzles");
+    // An index past the end is a usage error that says so, with or without bad input.
+    for input in [format!("{puzzle}\n{puzzle}\n"), text] {
+        let o = run_with(&["encode", "--index", "3"], &input);
+        assert_usage_error(&o, "--index 3 is out of range: the input holds 2 puzzles");
+        let o = run_with(&["encode", "--index", "0"], &input);
+        assert_usage_error(&o, "--index 0 is out of range");
+    }
+}
+
+/// `encode --to lp` keeps the memory budget of the other exports: the empty 25×25's program
+/// (about 4 MiB with its text) is refused under 1 MiB before anything is built, and written
+/// under the default budget.
+#[test]
+fn encode_lp_keeps_the_memory_budget() {
+    let empty = ".".repeat(625);
+    let o = run_with(&["encode", "--to", "lp", "--sat-memory-mib", "1"], &empty);
+    assert_usage_error(&o, "over the memory budget of 1 MiB (--sat-memory-mib)");
+    assert!(stdout(&o).is_empty());
+    let o = run_with(&["encode", "--to", "lp"], &empty);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("\\ sudoku-lab integer program: 25x25"));
 }
 
 #[test]
@@ -554,6 +569,87 @@ fn bench_counts_an_unproved_optimum_as_a_time_out() {
     assert_eq!(summary(&o), ["1", "1", "0", "0"], "{}", stdout(&o));
 }
 
+/// `bench --budget`: a backend that has used its budget on a file runs no more of its puzzles;
+/// its row covers the puzzles it ran and says how many it left (`cut short`). A budget of a
+/// microsecond is used by the first puzzle; one of a million seconds cuts nothing short.
+#[test]
+fn bench_budget_cuts_a_backend_short_and_says_so() {
+    let samples = data("samples/mixed.txt");
+    let total = std::fs::read_to_string(&samples)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .count();
+    let o = run_with(
+        &[
+            "bench",
+            "--backends",
+            "dfs,dlx",
+            "--budget",
+            "0.000001",
+            &samples,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).lines().next().unwrap().ends_with("cut short"));
+    for backend in ["dfs", "dlx"] {
+        let row = summary_columns(&o, backend, 0, 20);
+        let ran: usize = row[3].parse().unwrap();
+        assert!(ran <= 1, "{row:?}");
+        assert_eq!(row[row.len() - 2], (total - ran).to_string(), "{row:?}");
+        assert_eq!(row[row.len() - 1], "left", "{row:?}");
+    }
+    let o = run_with(
+        &[
+            "bench",
+            "--backends",
+            "dfs",
+            "--budget",
+            "1000000",
+            &samples,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("cut short"), "{}", stdout(&o));
+    assert_eq!(summary_columns(&o, "dfs", 3, 1), [total.to_string()]);
+    let o = run_with(&["bench", "--budget", "0", &samples], "");
+    assert_usage_error(&o, "--budget takes a number of seconds");
+}
+
+/// `xcheck --budget`: as for `bench`, over the whole run; the backends that ran are compared.
+#[test]
+fn xcheck_budget_cuts_a_backend_short_and_says_so() {
+    let samples = data("samples/mixed.txt");
+    let o = run_with(
+        &[
+            "xcheck",
+            "--backends",
+            "dfs,dlx",
+            "--jobs",
+            "1",
+            "--budget",
+            "0.000001",
+            &samples,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("12 puzzles, task unique: 0 disagreements"));
+    for backend in ["dfs", "dlx"] {
+        let row = summary_columns(&o, backend, 0, 20);
+        let ran: usize = row[3].parse().unwrap();
+        assert!(ran <= 1, "{row:?}");
+        assert_eq!(
+            row[row.len() - 2..],
+            [(12 - ran).to_string(), "left".into()]
+        );
+    }
+    let o = run_with(&["xcheck", "--budget", "inf", &samples], "");
+    assert_usage_error(&o, "--budget takes a number of seconds");
+}
+
 #[test]
 fn out_of_range_jobs_and_boxes_are_usage_errors() {
     let huge = u64::MAX.to_string();
@@ -591,6 +687,48 @@ fn an_optimum_stopped_by_the_deadline_prints_its_grid_and_exits_3() {
     );
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stdout(&o).contains("(not proved, bound "), "{}", stdout(&o));
+}
+
+/// A count the deadline stops reports the solutions found so far as "at least N", in the text
+/// and the JSON, and stays a time-out (exit 3). The empty 9×9 has ~6.7·10²¹ solutions: every
+/// backend that enumerates finds some in half a second, none finds them all.
+#[test]
+fn a_count_stopped_by_the_deadline_says_how_many_it_found_and_exits_3() {
+    let empty = ".".repeat(81);
+    for backend in ["dfs", "dlx", "sat"] {
+        let args = [
+            "count",
+            "--backend",
+            backend,
+            "--timeout",
+            "0.5",
+            "--limit",
+            "1000000000000",
+        ];
+        let o = run_with(&args, &empty);
+        assert_eq!(o.status.code(), Some(3), "{backend}: {}", stderr(&o));
+        let out = stdout(&o);
+        let found: u64 = out
+            .strip_prefix("timeout (at least ")
+            .and_then(|rest| rest.strip_suffix(")\n"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{backend}: {out}"));
+        assert!(found >= 1, "{backend}: {out}");
+        assert!(
+            stderr(&o).contains(&format!("timed out: at least {found} solution")),
+            "{backend}: {}",
+            stderr(&o)
+        );
+        let o = run_with(&[&args[..], &["--json"]].concat(), &empty);
+        assert_eq!(o.status.code(), Some(3), "{backend}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(v["status"], "timeout", "{backend}: {v}");
+        assert_eq!(v["complete"], false, "{backend}: {v}");
+        assert!(
+            v["count"].as_u64().is_some_and(|c| c >= 1),
+            "{backend}: {v}"
+        );
+    }
 }
 
 #[test]

@@ -319,7 +319,11 @@ fn deadline_is_honoured() {
         Task::Count { limit: u64::MAX },
         &Limits::timeout(Duration::from_millis(100)),
     );
-    assert_eq!(r, Err(RunError::Backend(BackendError::TimedOut)));
+    // A time-out that says how many solutions it had found.
+    assert!(
+        matches!(r, Err(RunError::CountTimedOut { found }) if found >= 1),
+        "{r:?}"
+    );
     assert!(start.elapsed() < Duration::from_secs(2));
     // Optimize returns its best grid so far, with an upper bound, once time is up.
     let p = p.with_weights(Arc::new(Weights::pyramid(16))).unwrap();

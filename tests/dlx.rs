@@ -329,10 +329,10 @@ fn deadline_is_honoured() {
     let p = Puzzle::new(standard(9, false), vec![0; 81]).unwrap();
     let limits = Limits::timeout(Duration::from_millis(50));
     let start = std::time::Instant::now();
-    assert_eq!(
-        dlx.count(&p, u64::MAX, &limits),
-        Err(BackendError::TimedOut)
-    );
+    // Stopped by the deadline: what it had counted, marked as such.
+    let c = dlx.count(&p, u64::MAX, &limits).unwrap();
+    assert!(c.timed_out && !c.complete && c.count >= 2, "{c:?}");
+    assert_eq!(c.witnesses.len(), 2);
     assert!(start.elapsed() < Duration::from_secs(2));
 }
 

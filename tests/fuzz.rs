@@ -52,6 +52,59 @@ fn correct_backends_pass_a_fixed_budget_on_every_shape() {
     }
 }
 
+/// `--killer`: every backend that takes cages passes a fixed budget of Killer cases, on boxes,
+/// with diagonals and on jigsaw regions, and the summary says which seed and cases.
+#[test]
+fn correct_backends_pass_a_fixed_budget_of_killers() {
+    for shape in [
+        &["--size", "4"][..],
+        &["--size", "6", "--diagonals"][..],
+        &["--size", "5", "--jigsaw"][..],
+    ] {
+        let mut args = vec![
+            "fuzz",
+            "--killer",
+            "--cage-sizes",
+            "1..4",
+            "--backends",
+            "dfs,dlx,sat,ilp",
+            "--puzzles",
+            "30",
+            "--seed",
+            "7",
+            "--task",
+            "count",
+            "--limit",
+            "100",
+        ];
+        args.extend_from_slice(shape);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(
+            summary(&o),
+            "no fault in 30 cases (seed 7",
+            "{args:?}: {}",
+            stdout(&o)
+        );
+    }
+    let o = run(&["fuzz", "--cage-sizes", "2..3", "--backends", "dfs"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = run(&[
+        "fuzz",
+        "--killer",
+        "--cage-sizes",
+        "3..2",
+        "--backends",
+        "dfs",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--cage-sizes takes A..B"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// `--seconds` bounds the run even while a case is in flight: from seed 3, case 7 of a 9×9
 /// `optimize` keeps `dlx` busy for minutes; with a 2 s budget its run is cut off at the budget
 /// (a time-out, not a fault).

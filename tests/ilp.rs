@@ -220,11 +220,12 @@ fn a_passed_deadline_is_a_time_out() {
     }
 }
 
+/// Far more solutions than can be enumerated one solve each in a few seconds: a time-out, never
+/// a count, that says how many solutions it had found.
 #[test]
-fn counting_past_the_deadline_is_a_time_out_not_a_count() {
-    // Far more solutions than can be enumerated one solve each in 300 ms.
+fn counting_past_the_deadline_is_a_time_out_that_says_what_it_found() {
     let p = puzzle(9, vec![0; 81]);
-    let limits = Limits::timeout(Duration::from_millis(300));
+    let limits = Limits::timeout(Duration::from_secs(3));
     for solver in solvers() {
         let r = task::run(
             ilp(solver).as_ref(),
@@ -232,11 +233,10 @@ fn counting_past_the_deadline_is_a_time_out_not_a_count() {
             Task::Count { limit: 1_000_000 },
             &limits,
         );
-        assert_eq!(
-            r,
-            Err(RunError::Backend(BackendError::TimedOut)),
-            "{solver:?}"
-        );
+        match r {
+            Err(RunError::CountTimedOut { found }) => assert!(found >= 1),
+            other => panic!("{solver:?}: {other:?}"),
+        }
     }
 }
 

@@ -401,7 +401,8 @@ fn a_tiny_deadline_times_out_promptly_or_answers_correctly() {
         &Limits::timeout(Duration::from_millis(50)),
     );
     assert!(start.elapsed() < Duration::from_secs(2));
-    assert_eq!(r, Err(RunError::Backend(BackendError::TimedOut)));
+    // A time-out, which may say how many solutions it had found.
+    assert!(r.as_ref().is_err_and(RunError::timed_out), "{r:?}");
 
     // Optimize with a deadline: proved, or a checked grid without proof; never wrong.
     let p = empty(16)

@@ -414,11 +414,7 @@ fn read_count(text: &str, n: usize, limit: u64) -> Result<Count, String> {
             witnesses.len()
         ));
     }
-    Ok(Count {
-        count,
-        complete: count < limit,
-        witnesses,
-    })
+    Ok(Count::finished(count, limit, witnesses))
 }
 
 impl Backend for Cmd {

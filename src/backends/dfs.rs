@@ -1268,18 +1268,16 @@ impl Backend for Dfs {
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         let limit = limit.max(1);
         let found = self.search(puzzle, Job::Count { limit }, limits)?;
-        if found.timed_out {
-            return Err(BackendError::TimedOut);
-        }
         let n = puzzle.size();
-        Ok(Count {
-            count: found.count,
-            complete: found.count < limit,
-            witnesses: found
-                .witnesses
-                .into_iter()
-                .map(|g| Grid::new(n, g))
-                .collect(),
+        let witnesses = found
+            .witnesses
+            .into_iter()
+            .map(|g| Grid::new(n, g))
+            .collect();
+        Ok(match found.timed_out {
+            true if found.count == 0 => return Err(BackendError::TimedOut),
+            true => Count::stopped(found.count, witnesses),
+            false => Count::finished(found.count, limit, witnesses),
         })
     }
 

@@ -260,11 +260,7 @@ impl Dlx {
                 continue;
             }
             let count = match found {
-                Some(rows) => Count {
-                    count: 1,
-                    complete: false,
-                    witnesses: vec![inst.grid(puzzle.size(), &rows)],
-                },
+                Some(rows) => Count::finished(1, 1, vec![inst.grid(puzzle.size(), &rows)]),
                 None => Count::none(),
             };
             return Ok((count, run));
@@ -668,6 +664,7 @@ impl Backend for Dlx {
         let mut found: Vec<Vec<usize>> = Vec::new();
         let mut search = inst.matrix.search().with_deadline(limits.deadline);
         // The first two solutions are kept as witnesses; the rest are only counted.
+        let mut timed_out = false;
         while count < limit && found.len() < 2 {
             match search.next_solution() {
                 Ok(Some(solution)) => {
@@ -675,20 +672,21 @@ impl Backend for Dlx {
                     found.push(solution.to_vec());
                 }
                 Ok(None) => break,
-                Err(Interrupted) => return Err(BackendError::TimedOut),
+                Err(Interrupted) => {
+                    timed_out = true;
+                    break;
+                }
             }
         }
         if count < limit && found.len() == 2 {
-            match search.count_solutions(limit - count) {
-                Ok(more) => count += more,
-                Err(Interrupted) => return Err(BackendError::TimedOut),
-            }
+            timed_out = search.count_into(limit, &mut count).is_err();
         }
         drop(search);
-        Ok(Count {
-            count,
-            complete: count < limit,
-            witnesses: found.iter().map(|s| inst.grid(puzzle.size(), s)).collect(),
+        let witnesses = found.iter().map(|s| inst.grid(puzzle.size(), s)).collect();
+        Ok(match timed_out {
+            true if count == 0 => return Err(BackendError::TimedOut),
+            true => Count::stopped(count, witnesses),
+            false => Count::finished(count, limit, witnesses),
         })
     }
 

@@ -15,6 +15,11 @@
 //! equalities with the reduced objective 0.36 s; house rows as `≤ 1` 0.45 s; the raw objective
 //! `weight × digit` 0.89 s; cell rows as `≤ 1` 0.82 s.
 //!
+//! The rows handed to the solver leave out the equality rows that the others imply
+//! ([`implied`]): with them, microlp's simplex stopped on a "Singular matrix" on some Killers
+//! on some Killers, in every row order tried on line 23 of `benches/data/killer1000.txt`.
+//! `count` and `unique` report the solutions found before a deadline ([`Count::stopped`]).
+//!
 //! Solver trouble is typed: infeasible → no solution; anything else (microlp's "Singular matrix",
 //! an unbounded status, a value that is not 0 or 1, a grid with a cell left empty, even a panic
 //! inside the solver) → [`BackendError::Failed`] with the solver's words. `Limits.deadline` becomes
@@ -30,10 +35,12 @@ use std::time::Duration;
 use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, WithTimeLimit};
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::generate::GenRng;
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{Grid, Puzzle, Weights};
+
+mod implied;
 
 /// The MIP solver behind the `ilp` backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -140,9 +147,10 @@ impl Ilp {
     }
 
     /// Solves `model` plus the no-good `cuts` (each a list of variables of which not all may be
-    /// 1), with the objective when `objective` is set. microlp's simplex sometimes stops on a
-    /// "singular matrix" that another order of the same rows avoids: such a run is tried again
-    /// with the rows reversed, then shuffled (fixed seeds), [`SINGULAR_RETRIES`] times at most.
+    /// 1), with the objective when `objective` is set. A run that microlp stops on a "singular
+    /// matrix" (numerical trouble of its simplex) is tried again, each time another way (the
+    /// [`Attempt`]s of [`attempts`]); only when every way fails is the failure reported, with
+    /// what was tried.
     fn run(
         &self,
         model: &IlpModel,
@@ -150,29 +158,41 @@ impl Ilp {
         objective: bool,
         limits: &Limits,
     ) -> Result<Outcome, BackendError> {
-        let mut order = 0;
-        loop {
-            match self.run_ordered(model, cuts, objective, limits, order) {
-                Err(BackendError::Failed(why))
-                    if why.contains("Singular matrix") && order < SINGULAR_RETRIES =>
-                {
-                    order += 1
+        let implied = implied::implied_rows(model);
+        let mut first = None;
+        for attempt in attempts(self.solver) {
+            match self.attempt(model, &implied, cuts, objective, limits, attempt) {
+                Err(BackendError::Failed(why)) if why.contains("Singular matrix") => {
+                    first.get_or_insert(why);
                 }
                 result => return result,
             }
         }
+        let tried = match self.solver == IlpSolver::Microlp && IlpSolver::Highs.available() {
+            true => ", with every row kept, and with highs",
+            false => " and with every row kept (HiGHS is not in this build)",
+        };
+        Err(BackendError::Failed(format!(
+            "{} (also with the rows in {SINGULAR_RETRIES} other orders{tried})",
+            first.unwrap_or_default()
+        )))
     }
 
-    /// [`Ilp::run`] with the rows in order `order`: as built (0), reversed (1), or
-    /// shuffled from seed `order`.
-    fn run_ordered(
+    /// One way of solving for [`Ilp::run`].
+    fn attempt(
         &self,
         model: &IlpModel,
+        implied: &[bool],
         cuts: &[Vec<u32>],
         objective: bool,
         limits: &Limits,
-        order: u64,
+        attempt: Attempt,
     ) -> Result<Outcome, BackendError> {
+        let Attempt {
+            solver,
+            every_row,
+            order,
+        } = attempt;
         if limits.expired() {
             return Err(BackendError::TimedOut);
         }
@@ -214,7 +234,9 @@ impl Ilp {
         let mut constraints: Vec<Constraint> = model
             .rows()
             .iter()
-            .map(row)
+            .zip(implied)
+            .filter(|(_, &implied)| every_row || !implied)
+            .map(|(r, _)| row(r))
             .chain(cuts.iter().map(|c| sum(c).leq(free - 1.0)))
             .collect();
         match order {
@@ -224,7 +246,7 @@ impl Ilp {
         }
         let problem = pv.maximise(goal);
         let seconds = limits.remaining().map(|d| d.as_secs_f64());
-        let result = match self.solver {
+        let result = match solver {
             IlpSolver::Microlp => {
                 let m = with_limit(problem.using(good_lp::microlp), seconds);
                 within_deadline(limits, move || {
@@ -244,30 +266,20 @@ impl Ilp {
                 solve_with(m, constraints, &xs, |_| None)
             }
             #[cfg(not(feature = "highs"))]
-            IlpSolver::Highs => return Err(not_compiled_in(self.solver)),
+            IlpSolver::Highs => return Err(not_compiled_in(solver)),
         };
         match result {
             Ok(Ok(found)) => found.map_err(|v| {
                 BackendError::Failed(format!(
                     "{} returned {} = {} for a binary variable",
-                    self.solver.name(),
+                    solver.name(),
                     model.name(v.0),
                     v.1
                 ))
             }),
             Ok(Err(ResolutionError::Infeasible)) => Ok(Outcome::Infeasible),
-            Ok(Err(e)) => Err(self.failure(e.to_string(), limits)),
-            Err(panic) => Err(self.failure(format!("panicked: {panic}"), limits)),
-        }
-    }
-
-    /// A solver failure, or the time-out it really is when the deadline has (nearly) passed:
-    /// a solver stopped by its time limit before finding any solution reports an error.
-    fn failure(&self, words: String, limits: &Limits) -> BackendError {
-        if limits.remaining().is_some_and(|r| r <= DEADLINE_SLACK) {
-            BackendError::TimedOut
-        } else {
-            BackendError::Failed(format!("{}: {words}", self.solver.name()))
+            Ok(Err(e)) => Err(failure(solver, e.to_string(), limits)),
+            Err(panic) => Err(failure(solver, format!("panicked: {panic}"), limits)),
         }
     }
 
@@ -282,9 +294,52 @@ impl Ilp {
     }
 }
 
+/// A solver failure, or the time-out it really is when the deadline has (nearly) passed:
+/// a solver stopped by its time limit before finding any solution reports an error.
+fn failure(solver: IlpSolver, words: String, limits: &Limits) -> BackendError {
+    if limits.remaining().is_some_and(|r| r <= DEADLINE_SLACK) {
+        BackendError::TimedOut
+    } else {
+        BackendError::Failed(format!("{}: {words}", solver.name()))
+    }
+}
+
 /// How many times a run that microlp stops on a singular matrix is tried again with its rows in
 /// another order (see [`Ilp::run`]).
 const SINGULAR_RETRIES: u64 = 4;
+
+/// One way to solve a program: the solver, whether the rows that the others imply are kept
+/// ([`implied`]), and the order of the rows: as built (0), reversed (1), or shuffled from seed
+/// `order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Attempt {
+    solver: IlpSolver,
+    every_row: bool,
+    order: u64,
+}
+
+/// The ways [`Ilp::run`] tries, in order, while microlp stops on a singular matrix: the implied
+/// rows left out, in the order built and then [`SINGULAR_RETRIES`] other orders; every row kept
+/// (another basis path through the same solutions); then HiGHS, when it is in the build. For
+/// HiGHS itself, one way.
+fn attempts(solver: IlpSolver) -> Vec<Attempt> {
+    let way = |solver, every_row, order| Attempt {
+        solver,
+        every_row,
+        order,
+    };
+    if solver == IlpSolver::Highs {
+        return vec![way(solver, false, 0)];
+    }
+    let mut ways: Vec<Attempt> = (0..=SINGULAR_RETRIES)
+        .map(|order| way(solver, false, order))
+        .collect();
+    ways.push(way(solver, true, 0));
+    if IlpSolver::Highs.available() {
+        ways.push(way(IlpSolver::Highs, false, 0));
+    }
+    ways
+}
 
 /// Runs `job` on a worker thread and waits for it until the deadline plus [`GRACE`]. microlp checks
 /// its time limit only between simplex phases and can overrun it by a good fraction of a second;
@@ -416,26 +471,17 @@ impl Backend for Ilp {
     }
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
-        let mut count = 0;
-        let mut witnesses = Vec::new();
-        if let Some(model) = self.model(puzzle, false)? {
-            let mut cuts = Vec::new();
-            while count < limit {
-                let Outcome::Found { ones, .. } = self.run(&model, &cuts, false, limits)? else {
-                    break;
-                };
-                let grid = self.grid(&model, ones)?;
-                cuts.push(model.encode(&grid));
-                count += 1;
-                if witnesses.len() < 2 {
-                    witnesses.push(grid);
-                }
-            }
-        }
-        Ok(Count {
-            count,
-            complete: count < limit,
-            witnesses,
+        let Some(model) = self.model(puzzle, false)? else {
+            return Ok(Count::none());
+        };
+        let mut cuts = Vec::new();
+        backend::enumerate(limit, || {
+            let Outcome::Found { ones, .. } = self.run(&model, &cuts, false, limits)? else {
+                return Ok(None);
+            };
+            let grid = self.grid(&model, ones)?;
+            cuts.push(model.encode(&grid));
+            Ok(Some(grid))
         })
     }
 
@@ -481,6 +527,31 @@ mod tests {
             .unwrap()
             .with_weights(Arc::new(Weights::pyramid(4)))
             .unwrap()
+    }
+
+    #[test]
+    fn microlp_trouble_is_tried_other_ways_before_it_is_reported() {
+        let ways = attempts(IlpSolver::Microlp);
+        let orders: Vec<u64> = ways.iter().take(5).map(|a| a.order).collect();
+        assert_eq!(orders, [0, 1, 2, 3, 4]);
+        assert!(ways[..5]
+            .iter()
+            .all(|a| a.solver == IlpSolver::Microlp && !a.every_row));
+        assert_eq!(
+            ways[5],
+            Attempt {
+                solver: IlpSolver::Microlp,
+                every_row: true,
+                order: 0
+            }
+        );
+        let highs = Attempt {
+            solver: IlpSolver::Highs,
+            every_row: false,
+            order: 0,
+        };
+        assert_eq!(ways.get(6), IlpSolver::Highs.available().then_some(&highs));
+        assert_eq!(attempts(IlpSolver::Highs), [highs]);
     }
 
     #[test]

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{Grid, Puzzle};
 use crate::sat::dual;
 use crate::sat::encode::{
@@ -538,39 +538,45 @@ enum Outcome {
     Optimum(Optimum),
 }
 
-/// Progress reported by `optimize`: a better grid and the upper bound on the score.
-type Improved<'a> = &'a mut dyn FnMut(i64, &Grid, i64);
+/// Progress a run reports as it goes, so that a run stopped by the deadline still says what it
+/// found: a count's next solution, or an optimisation's better grid and the upper bound on the
+/// score.
+enum Progress<'g> {
+    Found(&'g Grid),
+    Improved {
+        score: i64,
+        grid: &'g Grid,
+        bound: i64,
+    },
+}
+
+/// Where a run reports its [`Progress`].
+type Improved<'a> = &'a mut dyn FnMut(Progress<'_>);
 
 fn count<E: Engine>(
     puzzle: &Puzzle,
     opts: &SatOptions,
     engine: E,
     limit: u64,
+    found: Improved<'_>,
     cancel: &AtomicBool,
 ) -> Result<Count, BackendError> {
-    let limit = limit.max(1);
     let mut s = Session::new(puzzle, opts, engine);
-    let mut count = 0;
-    let mut witnesses = Vec::new();
-    while count < limit {
+    let count = backend::enumerate(limit, || {
         if cancel.load(Ordering::Relaxed) {
             return Err(BackendError::TimedOut);
         }
-        let Some(g) = s.next()? else {
-            break;
-        };
-        count += 1;
-        s.block(&g);
-        if witnesses.len() < 2 {
-            witnesses.push(g);
+        let g = s.next()?;
+        if let Some(g) = &g {
+            s.block(g);
+            found(Progress::Found(g));
         }
+        Ok(g)
+    })?;
+    if !count.timed_out {
+        s.finish_proof(opts)?;
     }
-    s.finish_proof(opts)?;
-    Ok(Count {
-        count,
-        complete: count < limit,
-        witnesses,
-    })
+    Ok(count)
 }
 
 fn optimize<E: Engine>(
@@ -623,7 +629,11 @@ fn optimize_linear<E: Engine>(
 ) -> Result<Grid, BackendError> {
     let score_of = |g: &Grid| puzzle.weights().map_or(0, |w| w.score(g));
     loop {
-        improved(score_of(&best), &best, obj.score_bound());
+        improved(Progress::Improved {
+            score: score_of(&best),
+            grid: &best,
+            bound: obj.score_bound(),
+        });
         if cancel.load(Ordering::Relaxed) {
             return Err(BackendError::TimedOut);
         }
@@ -690,7 +700,11 @@ fn optimize_core<E: Engine>(
             false => weights[c] * decoder.fixed()[c] as i64,
         })
         .sum();
-    improved(score_of(&first), &first, bound);
+    improved(Progress::Improved {
+        score: score_of(&first),
+        grid: &first,
+        bound,
+    });
     let trace = std::env::var_os(maxsat::TRACE_ENV).is_some_and(|v| v != "0");
     let start = std::time::Instant::now();
     for (duals, budget) in [
@@ -719,7 +733,11 @@ fn optimize_core<E: Engine>(
         };
         let mut progress = |values: &[bool], _cost: u64, lb: u64| {
             let g = decode(values);
-            improved(score_of(&g), &g, bound - offset - lb as i64);
+            improved(Progress::Improved {
+                score: score_of(&g),
+                grid: &g,
+                bound: bound - offset - lb as i64,
+            });
         };
         let out_of_budget = || budget.is_some_and(|b| start.elapsed() >= b);
         let stop = || cancel.load(Ordering::Relaxed) || out_of_budget();
@@ -843,7 +861,7 @@ fn execute_with<E: Engine>(
 ) -> Result<Outcome, BackendError> {
     let (p, o) = (&run.puzzle, &run.opts);
     match run.job {
-        Job::Count(limit) => count(p, o, engine, limit, cancel).map(Outcome::Count),
+        Job::Count(limit) => count(p, o, engine, limit, improved, cancel).map(Outcome::Count),
         Job::Optimize => {
             optimize(p, o, engine, improved, cancel, run.deadline).map(Outcome::Optimum)
         }
@@ -851,7 +869,13 @@ fn execute_with<E: Engine>(
 }
 
 enum Msg {
-    Improved { score: i64, grid: Grid, bound: i64 },
+    /// Run `.0` found its next solution.
+    Found(usize, Grid),
+    Improved {
+        score: i64,
+        grid: Grid,
+        bound: i64,
+    },
     Done(Result<Outcome, BackendError>),
 }
 
@@ -893,21 +917,24 @@ impl Sat {
         check_memory(puzzle, &self.options, holder, runs.len(), self.name())?;
         let cancel = Arc::new(AtomicBool::new(false));
         if runs.len() == 1 && limits.deadline.is_none() {
-            return execute(&runs[0], &mut |_, _, _| {}, &cancel);
+            return execute(&runs[0], &mut |_| {}, &cancel);
         }
         let (tx, rx) = mpsc::channel();
         let workers = runs.len();
-        for run in runs.drain(..) {
+        for (k, run) in runs.drain(..).enumerate() {
             let (tx, c) = (tx.clone(), cancel.clone());
             std::thread::Builder::new()
                 .name("sat-worker".into())
                 .spawn(move || {
                     let progress = tx.clone();
-                    let mut improved = |score, grid: &Grid, bound| {
-                        let _ = progress.send(Msg::Improved {
-                            score,
-                            grid: grid.clone(),
-                            bound,
+                    let mut improved = |step: Progress<'_>| {
+                        let _ = progress.send(match step {
+                            Progress::Found(grid) => Msg::Found(k, grid.clone()),
+                            Progress::Improved { score, grid, bound } => Msg::Improved {
+                                score,
+                                grid: grid.clone(),
+                                bound,
+                            },
                         });
                     };
                     let r = execute(&run, &mut improved, &c);
@@ -918,14 +945,40 @@ impl Sat {
         drop(tx);
         let stop = || cancel.store(true, Ordering::Relaxed);
         let mut best: Option<(i64, Grid, i64)> = None;
+        // Each run's solutions so far: how many, and the first two.
+        let mut found: Vec<(u64, Vec<Grid>)> = vec![(0, Vec::new()); workers];
         let mut first_error = None;
         let mut finished = 0;
+        // What a run stopped by the deadline has to show: the best grid of an optimisation, the
+        // solutions of the count that got furthest, or nothing.
+        let cut_short = |best: Option<(i64, Grid, i64)>, found: Vec<(u64, Vec<Grid>)>| {
+            if let Some((score, grid, bound)) = best {
+                return Ok(Outcome::Optimum(Optimum::Incomplete {
+                    score,
+                    grid,
+                    bound: Some(bound),
+                }));
+            }
+            match found.into_iter().max_by_key(|f| f.0) {
+                Some((count, witnesses)) if count > 0 => {
+                    Ok(Outcome::Count(Count::stopped(count, witnesses)))
+                }
+                _ => Err(BackendError::TimedOut),
+            }
+        };
         loop {
             let msg = match limits.deadline {
                 Some(d) => rx.recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
                 None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
             };
             match msg {
+                Ok(Msg::Found(k, grid)) => {
+                    let (count, witnesses) = &mut found[k];
+                    *count += 1;
+                    if witnesses.len() < 2 {
+                        witnesses.push(grid);
+                    }
+                }
                 Ok(Msg::Improved { score, grid, bound }) => {
                     if best.as_ref().is_none_or(|b| score > b.0) {
                         best = Some((score, grid, bound));
@@ -941,27 +994,14 @@ impl Sat {
                     if finished < workers {
                         continue;
                     }
-                    return match (best, first_error) {
-                        (Some((score, grid, bound)), Some(BackendError::TimedOut)) => {
-                            Ok(Outcome::Optimum(Optimum::Incomplete {
-                                score,
-                                grid,
-                                bound: Some(bound),
-                            }))
-                        }
-                        (_, e) => Err(e.unwrap_or(BackendError::TimedOut)),
+                    return match first_error {
+                        Some(BackendError::TimedOut) | None => cut_short(best, found),
+                        Some(e) => Err(e),
                     };
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     stop();
-                    return match best {
-                        Some((score, grid, bound)) => Ok(Outcome::Optimum(Optimum::Incomplete {
-                            score,
-                            grid,
-                            bound: Some(bound),
-                        })),
-                        None => Err(BackendError::TimedOut),
-                    };
+                    return cut_short(best, found);
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
                     return Err(failed("the solver thread stopped without an answer"))

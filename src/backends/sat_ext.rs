@@ -18,7 +18,7 @@
 //!   every clause written), every free cell must decode to exactly one digit; anything else is
 //!   [`BackendError::Failed`] naming the solver. [`crate::task::run`] then checks the grid itself.
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::backends::sat::{check_memory, Holder, SatOptions};
 use crate::model::{Grid, Puzzle};
 use crate::sat::encode::{self, Decoder, EncodeOptions, Numbering};
@@ -181,24 +181,13 @@ impl Backend for SatExt {
     }
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
-        let limit = limit.max(1);
         let mut s = Session::new(self, puzzle, limits)?;
-        let mut count = 0;
-        let mut witnesses = Vec::new();
-        while count < limit {
-            let Some(g) = s.next()? else {
-                break;
-            };
-            count += 1;
-            s.block(&g);
-            if witnesses.len() < 2 {
-                witnesses.push(g);
+        backend::enumerate(limit, || {
+            let g = s.next()?;
+            if let Some(g) = &g {
+                s.block(g);
             }
-        }
-        Ok(Count {
-            count,
-            complete: count < limit,
-            witnesses,
+            Ok(g)
         })
     }
 

@@ -64,7 +64,9 @@ pub struct Config {
 /// How a task error counts in `bench` and `xcheck` summaries.
 pub fn error_outcome(e: &RunError) -> Outcome {
     match e {
-        RunError::Backend(BackendError::TimedOut) => Outcome::TimedOut,
+        RunError::Backend(BackendError::TimedOut) | RunError::CountTimedOut { .. } => {
+            Outcome::TimedOut
+        }
         RunError::Backend(BackendError::Unsupported(_)) => Outcome::Refused,
         RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => Outcome::Failed,
     }
@@ -82,7 +84,7 @@ impl Tally {
     /// Records a task error and returns its status word (`timeout` or `error`).
     pub fn record_error(&mut self, e: &RunError) -> &'static str {
         match e {
-            RunError::Backend(BackendError::TimedOut) => {
+            RunError::Backend(BackendError::TimedOut) | RunError::CountTimedOut { .. } => {
                 self.timed_out = true;
                 return "timeout";
             }
@@ -324,14 +326,15 @@ impl Item {
 
 /// Reads every puzzle of every file (standard input when `files` is empty), attaching weights
 /// when asked, and calls `f` on each. Unreadable files and bad puzzles are reported on standard
-/// error with file, line and column, and recorded in `tally`; reading goes on.
+/// error with file, line and column, and recorded in `tally`; reading goes on. Returns the number
+/// of puzzles read, bad ones included (the highest [`Item::index`] there could be).
 pub fn each_puzzle(
     files: &[PathBuf],
     read: &ReadOptions,
     weights: Option<&WeightsSpec>,
     tally: &mut Tally,
     mut f: impl FnMut(Item),
-) {
+) -> usize {
     each_entry(files, read, weights, |entry| match entry {
         Entry::Puzzle(item) => f(item),
         Entry::Bad(msg) => {
@@ -339,7 +342,7 @@ pub fn each_puzzle(
             tally.bad_input = true;
         }
         Entry::Warning(msg) => eprintln!("{msg}"),
-    });
+    })
 }
 
 /// What reading the input yields, in input order.
@@ -357,7 +360,7 @@ fn each_entry(
     read: &ReadOptions,
     weights: Option<&WeightsSpec>,
     mut f: impl FnMut(Entry),
-) {
+) -> usize {
     let stdin = [PathBuf::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
     let mut index = 0;
@@ -424,6 +427,7 @@ fn each_entry(
             )));
         }
     }
+    index
 }
 
 /// What one entry of the input gives: standard output and standard error text, and how it ended.
@@ -486,7 +490,15 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
             record.status = done.tally.record_error(e);
             record.error = Some(e.to_string());
             done.err = format!("{}:{}:1: {e}\n", item.file, item.line);
-            format!("{}\n", record.status)
+            match e.at_least() {
+                // A count cut short: what it found, still a time-out.
+                Some(found) => {
+                    record.count = Some(found);
+                    record.complete = Some(false);
+                    format!("{} (at least {found})\n", record.status)
+                }
+                None => format!("{}\n", record.status),
+            }
         }
     };
     done.out = if config.json {

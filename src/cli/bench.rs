@@ -14,7 +14,7 @@ use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
 use sudoku_lab::shard::Shard;
-use sudoku_lab::task::{self, Answer, Task};
+use sudoku_lab::task::{self, Answer, RunError, Task};
 
 use super::batch::{self, Item, Tally, WeightsSpec};
 
@@ -23,6 +23,8 @@ pub struct Config {
     pub read: ReadOptions,
     pub weights: Option<WeightsSpec>,
     pub timeout: Option<Duration>,
+    /// Each backend's time on a file: once used, it runs no more puzzles of that file.
+    pub budget: Option<Duration>,
     /// Time at most this many puzzles of each file (the first ones).
     pub max_puzzles: Option<usize>,
     pub outputs: Outputs,
@@ -73,13 +75,20 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         );
         let pb = progress_bar(items.len() * backends.len());
         for b in backends {
-            pb.set_message(format!("{label}: {}", b.name()));
+            let mut clock = Budget::new(config.budget, items.len());
             let mut indexed = Vec::with_capacity(items.len());
             for item in &items {
-                let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
+                pb.set_message(format!("{label}: {}{}", b.name(), clock.eta()));
+                let Some(limits) = clock.limits(config.timeout) else {
+                    break;
+                };
                 let start = Instant::now();
                 let result = task::run(b.as_ref(), &item.puzzle, config.task, &limits);
                 let time = start.elapsed();
+                if clock.spend(time, result.as_ref().is_err_and(RunError::timed_out)) {
+                    // The budget, not the puzzle, stopped this run: it is left out.
+                    break;
+                }
                 let outcome = match &result {
                     // An optimum the deadline stopped before its proof is a time-out.
                     Ok(Answer::Optimum { proved: false, .. }) => {
@@ -112,12 +121,11 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                 });
                 pb.inc(1);
             }
-            rows.push(BenchRow::from_indexed(
-                &label,
-                b.name(),
-                config.task.name(),
-                &indexed,
-            ));
+            let not_run = items.len() - indexed.len();
+            pb.inc(not_run as u64);
+            let mut row = BenchRow::from_indexed(&label, b.name(), config.task.name(), &indexed);
+            row.not_run = not_run;
+            rows.push(row);
         }
         pb.finish_and_clear();
     }
@@ -126,6 +134,70 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
         return ExitCode::from(1);
     }
     tally.exit_code()
+}
+
+/// One backend's time budget on one file (`--budget`), and what it tells the progress bar.
+struct Budget {
+    budget: Option<Duration>,
+    used: Duration,
+    /// Puzzles of the file, and puzzles run so far.
+    puzzles: usize,
+    done: usize,
+    /// Set when a run ended on the budget's deadline rather than its own.
+    spent: bool,
+    /// The deadline of the run in progress came from the budget.
+    by_budget: bool,
+}
+
+impl Budget {
+    fn new(budget: Option<Duration>, puzzles: usize) -> Budget {
+        Budget {
+            budget,
+            used: Duration::ZERO,
+            puzzles,
+            done: 0,
+            spent: false,
+            by_budget: false,
+        }
+    }
+
+    /// The limits of the next puzzle: its own `timeout`, or what is left of the budget when
+    /// that is less; `None` once the budget is used.
+    fn limits(&mut self, timeout: Option<Duration>) -> Option<Limits> {
+        let left = self.budget.map(|b| b.saturating_sub(self.used));
+        if self.spent || left == Some(Duration::ZERO) {
+            return None;
+        }
+        self.by_budget = left.is_some_and(|l| timeout.is_none_or(|t| l < t));
+        let limit = if self.by_budget { left } else { timeout };
+        Some(limit.map_or(Limits::none(), Limits::timeout))
+    }
+
+    /// Records a run of `time`; true when it timed out on the budget's deadline (the budget is
+    /// then used up, and the run does not count).
+    fn spend(&mut self, time: Duration, timed_out: bool) -> bool {
+        self.used += time;
+        self.done += 1;
+        self.spent = timed_out && self.by_budget;
+        self.spent
+    }
+
+    /// The estimated time left, for the progress bar: the mean time so far times the puzzles
+    /// left, capped by what is left of the budget.
+    fn eta(&self) -> String {
+        if self.done == 0 {
+            return String::new();
+        }
+        let mean = self.used / self.done as u32;
+        let mut left = mean.saturating_mul((self.puzzles - self.done) as u32);
+        if let Some(b) = self.budget {
+            left = left.min(b.saturating_sub(self.used));
+        }
+        format!(
+            ", about {} left",
+            report::fmt_micros(left.as_micros() as f64)
+        )
+    }
 }
 
 /// The table (after `head`) on standard output, and the files of `outputs`; an error names the

@@ -161,12 +161,12 @@ pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Conf
         return ExitCode::SUCCESS;
     };
     println!(
-        "fault in case {} of seed {} (case seed {}, a {} puzzle with {} givens), after {done} cases{extras}",
+        "fault in case {} of seed {} (case seed {}, a {} puzzle with {}), after {done} cases{extras}",
         fault.case.index,
         config.seed,
         fault.case.seed,
         fault.case.kind.name(),
-        fuzz::given_count(&fault.case.puzzle),
+        fuzz::clues(&fault.case.puzzle),
     );
     describe(&fault.case.puzzle, &fault.runs, &fault.verdict);
     let path = if config.shrink_trials == 0 {
@@ -185,8 +185,8 @@ pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Conf
     match line {
         Some((line, puzzle)) => {
             println!(
-                "regression line ({} givens, solutions counted by {trusted_name}):",
-                fuzz::given_count(&puzzle)
+                "regression line ({}, solutions counted by {trusted_name}):",
+                fuzz::clues(&puzzle)
             );
             println!("{line}");
             if let Some(file) = &config.regressions {
@@ -232,14 +232,14 @@ fn shrink(backends: &[Box<dyn Backend>], config: &Config, fault: &Fault) -> Vec<
         return vec![fault.case.puzzle.clone()];
     };
     println!(
-        "shrunk in {} trials{} to {} givens{}:",
+        "shrunk in {} trials{} to {}{}:",
         shrunk.trials,
         if shrunk.cut_short {
             " (trial budget spent)"
         } else {
             ""
         },
-        fuzz::given_count(&shrunk.puzzle),
+        fuzz::clues(&shrunk.puzzle),
         shape_note(&fault.case.puzzle, &shrunk.puzzle),
     );
     describe(&shrunk.puzzle, &shrunk.runs, &shrunk.verdict);

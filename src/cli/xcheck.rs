@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use sudoku_lab::backend::Backend;
 use sudoku_lab::format::ReadOptions;
+use sudoku_lab::model::Puzzle;
 use sudoku_lab::report::{self, BenchRow, Outcome};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::Task;
@@ -28,6 +29,8 @@ pub struct Config {
     pub read: ReadOptions,
     pub weights: Option<WeightsSpec>,
     pub timeout: Option<Duration>,
+    /// Each backend's time over the run: once used, it checks no more puzzles.
+    pub budget: Option<Duration>,
     pub jobs: usize,
     pub json: bool,
     /// Check only this share of the input puzzles.
@@ -59,6 +62,49 @@ struct JsonPuzzle<'a> {
     results: Vec<JsonResult<'a>>,
 }
 
+/// Each backend's time budget over the run (`--budget`), shared by the workers. With several
+/// jobs, puzzles already started when a budget runs out still finish.
+struct Budget {
+    limit: Duration,
+    /// Nanoseconds used, per backend.
+    used: Vec<AtomicU64>,
+}
+
+impl Budget {
+    fn new(limit: Duration, backends: usize) -> Budget {
+        Budget {
+            limit,
+            used: (0..backends).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Runs the backends with budget left on `puzzle`, each with its own `timeout` or what is
+    /// left of its budget when that is less. A run stopped by the budget's deadline is left out,
+    /// like the puzzles after it. Returns the indices of the backends that ran, and their runs.
+    fn run(
+        &self,
+        backends: &[Box<dyn Backend>],
+        puzzle: &Puzzle,
+        task: Task,
+        timeout: Option<Duration>,
+    ) -> (Vec<usize>, Vec<BackendRun>) {
+        backends
+            .iter()
+            .enumerate()
+            .filter_map(|(k, b)| {
+                let used = Duration::from_nanos(self.used[k].load(Ordering::SeqCst));
+                let left = self.limit.checked_sub(used).filter(|l| !l.is_zero())?;
+                let by_budget = timeout.is_none_or(|t| left < t);
+                let limit = if by_budget { Some(left) } else { timeout };
+                let run = xcheck::run_one(b.as_ref(), puzzle, task, limit, None);
+                let ns = u64::try_from(run.time.as_nanos()).unwrap_or(u64::MAX);
+                self.used[k].fetch_add(ns, Ordering::SeqCst);
+                (!(by_budget && run.timed_out())).then_some((k, run))
+            })
+            .unzip()
+    }
+}
+
 pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) -> ExitCode {
     let mut tally = Tally::default();
     let mut items: Vec<Item> = Vec::new();
@@ -82,6 +128,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
     // Per backend, in the order given: how each puzzle ended and how long it took.
     let mut samples: Vec<Vec<(Outcome, Duration)>> = vec![Vec::new(); backends.len()];
     let (mut disagreements, mut failures, mut refusals) = (0usize, 0usize, 0usize);
+    let mut checked = 0usize;
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(config.jobs)
         .build()
@@ -92,7 +139,11 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
             return ExitCode::from(1);
         }
     };
-    let (tx, rx) = mpsc::channel::<(usize, Vec<BackendRun>, Verdict)>();
+    let budget = config
+        .budget
+        .map(|limit| Budget::new(limit, backends.len()));
+    // Per puzzle: its number, the backends that ran (their indices, and their runs), the verdict.
+    let (tx, rx) = mpsc::channel::<(usize, Vec<usize>, Vec<BackendRun>, Verdict)>();
     std::thread::scope(|scope| {
         let items = &items;
         let interrupted = &interrupted;
@@ -105,27 +156,34 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
                         if interrupted.load(Ordering::SeqCst) {
                             return;
                         }
-                        let runs = xcheck::run_all(
-                            backends,
-                            &item.puzzle,
-                            config.task,
-                            config.timeout,
-                            None,
-                        );
+                        let (which, runs) = match &budget {
+                            Some(b) => b.run(backends, &item.puzzle, config.task, config.timeout),
+                            None => {
+                                let runs = xcheck::run_all(
+                                    backends,
+                                    &item.puzzle,
+                                    config.task,
+                                    config.timeout,
+                                    None,
+                                );
+                                ((0..runs.len()).collect(), runs)
+                            }
+                        };
                         let verdict = xcheck::verdict(config.task, &runs, item.expected.as_ref());
-                        let _ = tx.send((i, runs, verdict));
+                        let _ = tx.send((i, which, runs, verdict));
                     });
             })
         });
-        for (i, runs, verdict) in rx {
+        for (i, which, runs, verdict) in rx {
             let item = &items[i];
-            for (r, s) in runs.iter().zip(samples.iter_mut()) {
+            checked += 1;
+            for (&k, r) in which.iter().zip(&runs) {
                 let outcome = match &r.result {
                     Err(e) => batch::error_outcome(e),
                     Ok(_) if verdict == Verdict::Agreed => Outcome::Agreed,
                     Ok(_) => Outcome::Disagreed,
                 };
-                s.push((outcome, r.time));
+                samples[k].push((outcome, r.time));
             }
             let (word, detail) = match &verdict {
                 Verdict::Agreed => ("agreed", None),
@@ -194,7 +252,7 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
     });
     progress.finish_and_clear();
 
-    let done = samples.first().map_or(0, Vec::len);
+    let done = checked;
     let mut summary = Vec::new();
     if interrupted.load(Ordering::SeqCst) {
         summary.extend(format!("interrupted: {done} of {} puzzles checked\n", items.len()).bytes());
@@ -210,7 +268,10 @@ pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) ->
     let rows: Vec<BenchRow> = backends
         .iter()
         .zip(&samples)
-        .map(|(b, s)| BenchRow::from_samples("all", b.name(), config.task.name(), s))
+        .map(|(b, s)| BenchRow {
+            not_run: done - s.len(),
+            ..BenchRow::from_samples("all", b.name(), config.task.name(), s)
+        })
         .collect();
     if let Err(e) = report::write_table(&rows, &mut summary) {
         eprintln!("sudoku-lab: error: {e}");

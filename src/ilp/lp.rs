@@ -32,6 +32,33 @@ pub enum LpError {
 /// Terms per line: keeps lines well under the 255 characters some LP readers accept.
 const TERMS_PER_LINE: usize = 6;
 
+/// Bytes held per term of a row: its variable and coefficient in the program, and its text.
+const BYTES_PER_TERM: u64 = 12 + 16;
+/// Bytes held per variable: its description, its objective coefficient and its bounds line.
+const BYTES_PER_VAR: u64 = 64;
+
+/// An upper estimate of the memory [`write_lp`] takes for `puzzle` (the program and its text),
+/// made without building either, so that an export can be refused before any work: every cell
+/// with every digit, each in its cell row, its houses' rows and two cage rows; each digit set of
+/// a cage ([`crate::ilp_model::MAX_CAGE_SETS`] at most) in one row per digit and its set row.
+pub fn estimated_bytes(puzzle: &Puzzle) -> u64 {
+    let n = puzzle.size() as u64;
+    let shape = puzzle.shape();
+    let per_cell = (0..shape.cells())
+        .map(|c| shape.houses_of(c).len() as u64 + 3)
+        .sum::<u64>();
+    let sets: u64 = puzzle
+        .cages()
+        .map(|cage| {
+            let most = crate::ilp_model::MAX_CAGE_SETS;
+            cage.combinations(n as usize, most)
+                .map_or(0, |c| c.len() as u64)
+        })
+        .sum();
+    let terms = per_cell * n + sets * (n + 1);
+    terms * BYTES_PER_TERM + (n * n * n + sets) * BYTES_PER_VAR
+}
+
 /// Writes the program of `puzzle` (with its weighted objective when `objective` is set) in CPLEX
 /// LP format. Only the givens are removed; no further propagation, so the file is the plain model.
 pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<(), LpError> {

@@ -125,6 +125,8 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
 fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
     let mut groups = Groups::default();
     let mut seen = HashSet::new();
+    // Puzzles each shard's row left unrun (a budget): they add up.
+    let mut not_run: HashMap<(String, String, String), usize> = HashMap::new();
     for (name, text) in inputs {
         let rows: Vec<JsonRow> = serde_json::from_str(text)
             .map_err(|e| format!("{name}: not a bench --json file: {e}"))?;
@@ -142,6 +144,7 @@ fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
                 ));
             }
             let key = (r.file, r.backend, r.task);
+            *not_run.entry(key.clone()).or_default() += r.not_run;
             for s in row.samples {
                 if !seen.insert((key.clone(), s.index)) {
                     return Err(format!(
@@ -154,10 +157,12 @@ fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
             }
         }
     }
-    Ok(Merged {
-        rows: groups.rows(),
-        xcheck: None,
-    })
+    let mut rows = groups.rows();
+    for r in &mut rows {
+        let key = (r.file.clone(), r.backend.clone(), r.task.clone());
+        r.not_run = not_run.get(&key).copied().unwrap_or(0);
+    }
+    Ok(Merged { rows, xcheck: None })
 }
 
 fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {

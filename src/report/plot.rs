@@ -91,7 +91,13 @@ const PALETTE: [RGBColor; 9] = [
 ];
 const FONT: &str = "sans-serif";
 const HEADER_H: u32 = 80;
-const FOOTER_H: u32 = 28;
+/// Height of each line of the footer's key, and the margin around them.
+const FOOTER_LINE_H: u32 = 18;
+const FOOTER_PAD_H: u32 = 10;
+/// Size of the footer's text, and the width of one of its characters as estimated for wrapping
+/// (sans-serif averages about 0.55 em; a little more, so that no viewer's font runs over).
+const FOOTER_FONT: u32 = 13;
+const FOOTER_CHAR_W: f64 = 7.6;
 /// Vertical pixels per backend row in a panel.
 const ROW_H: u32 = 42;
 /// Panel caption + x axis + margins.
@@ -242,26 +248,26 @@ pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), R
     let rows = g.files.len().div_ceil(cols);
     let panel_w = if cols == 1 { 900 } else { 660 };
     let panel_h = PANEL_EXTRA_H + ROW_H * g.backends.len() as u32;
-    let size = (
-        panel_w * cols as u32,
-        HEADER_H + FOOTER_H + panel_h * rows as u32,
-    );
+    let width = panel_w * cols as u32;
+    let key = key_lines(width);
+    let footer_h = FOOTER_PAD_H + FOOTER_LINE_H * key.len() as u32;
+    let size = (width, HEADER_H + footer_h + panel_h * rows as u32);
 
     let root = SVGBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(plot_err)?;
     let (header, rest) = root.split_vertically(HEADER_H);
     let (body, footer) = rest.split_vertically(panel_h * rows as u32);
     draw_header(&header, title, &g.backends)?;
-    let key = format!(
-        "box: p25–p75 · black bar: median · ◆: p90 · whiskers: min–max · dots: puzzles (≤{MAX_DOTS} per row, by rank) · answered puzzles only · bold: fastest median of the rows with no unanswered puzzle"
-    );
-    footer
-        .draw(&Text::new(
-            key,
-            (10, (FOOTER_H / 2) as i32),
-            text(13, FontStyle::Normal, GREY, HPos::Left),
-        ))
-        .map_err(plot_err)?;
+    for (i, line) in key.into_iter().enumerate() {
+        let y = FOOTER_PAD_H / 2 + FOOTER_LINE_H * i as u32 + FOOTER_LINE_H / 2;
+        footer
+            .draw(&Text::new(
+                line,
+                (10, y as i32),
+                text(FOOTER_FONT, FontStyle::Normal, GREY, HPos::Left),
+            ))
+            .map_err(plot_err)?;
+    }
 
     let panels = body.split_evenly((rows, cols));
     for (f, area) in panels.iter().enumerate().take(g.files.len()) {
@@ -269,6 +275,32 @@ pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), R
     }
     root.present().map_err(plot_err)?;
     Ok(())
+}
+
+/// The footer's key to the glyphs, wrapped between its items into lines that fit `width` pixels
+/// (with 10 px margins).
+fn key_lines(width: u32) -> Vec<String> {
+    let items = [
+        "box: p25–p75".to_string(),
+        "black bar: median".into(),
+        "◆: p90".into(),
+        "whiskers: min–max".into(),
+        format!("dots: puzzles (≤{MAX_DOTS} per row, by rank)"),
+        "answered puzzles only".into(),
+        "bold: fastest median of the rows with no unanswered puzzle".into(),
+    ];
+    let most = ((width.saturating_sub(20)) as f64 / FOOTER_CHAR_W) as usize;
+    let mut lines: Vec<String> = Vec::new();
+    for item in items {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 3 + item.chars().count() <= most => {
+                line.push_str(" · ");
+                line.push_str(&item);
+            }
+            _ => lines.push(item),
+        }
+    }
+    lines
 }
 
 fn draw_header(
@@ -481,4 +513,28 @@ fn draw_distribution(chart: &mut Chart, d: &Dist, y: f64, c: RGBColor) -> Result
         );
     chart.draw_series([diamond]).map_err(plot_err)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_wraps_to_the_width_of_the_figure() {
+        for width in [660, 900, 1320] {
+            let lines = key_lines(width);
+            let most = ((width - 20) as f64 / FOOTER_CHAR_W) as usize;
+            assert!(
+                lines.iter().all(|l| l.chars().count() <= most),
+                "{width}: {lines:?}"
+            );
+            // Every item, whole and in order, ending with the one that was cut off.
+            let joined = lines.join(" · ");
+            assert!(joined.starts_with("box: p25–p75 · black bar: median"));
+            assert!(joined.ends_with("bold: fastest median of the rows with no unanswered puzzle"));
+        }
+        // The single-panel figure (900 px) needs two lines; a wide enough one, one.
+        assert_eq!(key_lines(900).len(), 2);
+        assert_eq!(key_lines(2000).len(), 1);
+    }
 }

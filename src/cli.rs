@@ -1283,7 +1283,7 @@ fn encode(
         }
     };
     if req.to == EncodeTarget::Lp {
-        let need = sudoku_lab::lp_writer::estimated_bytes(&item.puzzle);
+        let need = sudoku_lab::ilp::lp::estimated_bytes(&item.puzzle);
         if need > req.memory_budget as u64 {
             return Err(UsageError(format!(
                 "{}:{}: the integer program would take about {} MiB, over the memory budget of \

@@ -78,14 +78,14 @@ impl Backend for Cp {
         let model = self.model(puzzle)?;
         let found =
             huub::count(&model, &self.options.model, limit, limits.deadline).map_err(stopped)?;
-        Ok(Count {
-            count: found.count,
-            complete: found.complete,
-            witnesses: found
-                .solutions
-                .into_iter()
-                .map(|cells| Grid::new(model.n, cells))
-                .collect(),
+        let witnesses = found
+            .solutions
+            .into_iter()
+            .map(|cells| Grid::new(model.n, cells))
+            .collect();
+        Ok(match found.stopped {
+            true => Count::stopped(found.count, witnesses),
+            false => Count::finished(found.count, limit, witnesses),
         })
     }
 

@@ -37,10 +37,9 @@ use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::generate::GenRng;
+use crate::ilp::implied;
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{Grid, Puzzle, Weights};
-
-mod implied;
 
 /// The MIP solver behind the `ilp` backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

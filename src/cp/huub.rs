@@ -235,36 +235,31 @@ pub fn solve(
 /// What a count found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
-    /// Solutions found, at most the limit; the first two are kept in `solutions`.
+    /// Solutions found, at most the limit.
     pub count: u64,
     /// The search proved there are no others.
     pub complete: bool,
+    /// The deadline stopped the count after `count` solutions (at least one): there are at least
+    /// that many.
+    pub stopped: bool,
     /// The first (up to) two solutions, in the order found.
     pub solutions: Vec<Vec<Value>>,
 }
 
-/// Counts solutions up to `limit` (≥ 1), keeping the first two.
+/// Counts solutions up to `limit` (≥ 1), keeping the first two. A deadline before the first
+/// solution is [`Stop::Deadline`]; after it, a [`Found`] that says it was stopped.
 pub fn count(
     model: &CpModel,
     options: &CpOptions,
     limit: u64,
     deadline: Option<Instant>,
 ) -> Result<Found, Stop> {
-    count_with_partial(model, options, limit, deadline).map_err(|(stop, _)| stop)
-}
-
-/// [`count`], returning on a deadline also how many solutions had been found.
-pub fn count_with_partial(
-    model: &CpModel,
-    options: &CpOptions,
-    limit: u64,
-    deadline: Option<Instant>,
-) -> Result<Found, (Stop, u64)> {
-    let mut lowered = match lower(model, options, false).map_err(|s| (s, 0))? {
+    let mut lowered = match lower(model, options, false)? {
         Lowering::Infeasible => {
             return Ok(Found {
                 count: 0,
                 complete: true,
+                stopped: false,
                 solutions: vec![],
             })
         }
@@ -272,6 +267,7 @@ pub fn count_with_partial(
     };
     let mut count = 0;
     let mut solutions: Vec<Vec<Value>> = Vec::new();
+    let mut stopped = false;
     while count < limit {
         match lowered.search(deadline) {
             Ok(Some((grid, _))) => {
@@ -285,13 +281,18 @@ pub fn count_with_partial(
                 }
             }
             Ok(None) => break,
-            Err(stop) => return Err((stop, count)),
+            Err(Stop::Deadline) if count > 0 => {
+                stopped = true;
+                break;
+            }
+            Err(stop) => return Err(stop),
         }
     }
     Ok(Found {
         count,
         // Stopped at the limit: there may be more (a search would tell, and cost as much).
-        complete: count < limit,
+        complete: count < limit && !stopped,
+        stopped,
         solutions,
     })
 }

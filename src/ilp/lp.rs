@@ -40,7 +40,7 @@ const BYTES_PER_VAR: u64 = 64;
 /// An upper estimate of the memory [`write_lp`] takes for `puzzle` (the program and its text),
 /// made without building either, so that an export can be refused before any work: every cell
 /// with every digit, each in its cell row, its houses' rows and two cage rows; each digit set of
-/// a cage ([`crate::ilp_model::MAX_CAGE_SETS`] at most) in one row per digit and its set row.
+/// a cage ([`crate::ilp::model::MAX_CAGE_SETS`] at most) in one row per digit and its set row.
 pub fn estimated_bytes(puzzle: &Puzzle) -> u64 {
     let n = puzzle.size() as u64;
     let shape = puzzle.shape();
@@ -50,7 +50,7 @@ pub fn estimated_bytes(puzzle: &Puzzle) -> u64 {
     let sets: u64 = puzzle
         .cages()
         .map(|cage| {
-            let most = crate::ilp_model::MAX_CAGE_SETS;
+            let most = crate::ilp::model::MAX_CAGE_SETS;
             cage.combinations(n as usize, most)
                 .map_or(0, |c| c.len() as u64)
         })

@@ -21,10 +21,10 @@
 
 use std::collections::HashMap;
 
-use crate::ilp_model::{IlpModel, RowKind, Sense};
+use crate::ilp::model::{IlpModel, RowKind, Sense};
 
 /// One flag per row of `model`: `true` when the rows kept imply it.
-pub(super) fn implied_rows(model: &IlpModel) -> Vec<bool> {
+pub fn implied_rows(model: &IlpModel) -> Vec<bool> {
     let rows = model.rows();
     let n = model.size() as u32;
     let mut implied = vec![false; rows.len()];
@@ -137,7 +137,7 @@ fn cancels(model: &IlpModel, parts: &[(usize, i64)]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ilp_model::Reduction;
+    use crate::ilp::model::Reduction;
 
     fn model(line: &str) -> IlpModel {
         let p = crate::format::read_puzzles(line, &Default::default())

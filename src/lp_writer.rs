@@ -137,7 +137,8 @@ fn write_terms(w: &mut impl Write, label: &str, terms: &[(i64, &str)]) -> io::Re
     Ok(())
 }
 
-fn region_word(shape: &Shape) -> String {
+/// `3x3 boxes`, `jigsaw regions`, with `, diagonals` when they are houses.
+pub(crate) fn region_word(shape: &Shape) -> String {
     let regions = match shape.regions() {
         Regions::Boxes { rows, cols } => format!("{rows}x{cols} boxes"),
         Regions::Jigsaw(_) => "jigsaw regions".to_string(),

@@ -350,19 +350,63 @@ pub(crate) fn cannot_start(program: &str, e: &io::Error) -> String {
     format!("cannot start '{program}': {e}{hint}")
 }
 
-/// Kills a child started with `process_group(0)` and everything it started (its process
-/// group), then reaps it.
+/// Kills a child started with `process_group(0)` and everything it started: its process group,
+/// and every descendant that moved to a group of its own (MiniZinc starts its solver that way),
+/// found through `/proc` before anything is killed. Then reaps the child.
 pub(crate) fn kill(child: &mut Child) {
     #[cfg(unix)]
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // Stop the group first so that no one forks or reparents while the tree is read.
         // SAFETY: kill(2) with a negative pid signals the process group the child leads (it was
         // started with `process_group(0)`); it touches no memory of ours.
         unsafe {
+            libc::kill(-pid, libc::SIGSTOP);
+        }
+        let others = descendants(pid);
+        // SAFETY: as above; the other pids are descendants of the child, read just now.
+        unsafe {
             libc::kill(-pid, libc::SIGKILL);
+            for &p in &others {
+                libc::kill(p, libc::SIGKILL);
+            }
         }
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// The processes descended from `root`, read from `/proc` (none where there is no `/proc`).
+#[cfg(unix)]
+fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    // (pid, parent pid) of every process: `/proc/PID/stat` is "PID (COMM) STATE PPID …", and
+    // COMM may hold spaces and parentheses, so the fields are read after the last ')'.
+    let parents: Vec<(libc::pid_t, libc::pid_t)> = entries
+        .filter_map(|e| {
+            let pid: libc::pid_t = e.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let rest = &stat[stat.rfind(')')? + 1..];
+            let ppid = rest.split_whitespace().nth(1)?.parse().ok()?;
+            Some((pid, ppid))
+        })
+        .collect();
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(
+            parents
+                .iter()
+                .filter(|&&(p, pp)| pp == parent && !found.contains(&p))
+                .map(|&(p, _)| p)
+                .collect::<Vec<_>>(),
+        );
+        i += 1;
+    }
+    found.remove(0);
+    found
 }
 
 fn read_lossy(path: &Path) -> String {

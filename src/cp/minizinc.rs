@@ -93,9 +93,10 @@ pub fn write(model: &CpModel, shape: &Shape, w: &mut impl Write) -> io::Result<(
             || g.all_different.map_or(0, |a| a.cells.len()),
             |s| s.cells.len(),
         );
+        let cells = format!("{cells} cell{}", if cells == 1 { "" } else { "s" });
         match g.sum {
-            Some(s) => writeln!(w, "% cage {}: sum {}, {cells} cells", i + 1, s.sum)?,
-            None => writeln!(w, "% cage {}: {cells} cells", i + 1)?,
+            Some(s) => writeln!(w, "% cage {}: sum {}, {cells}", i + 1, s.sum)?,
+            None => writeln!(w, "% cage {}: {cells}", i + 1)?,
         }
         let parts: Vec<String> = g
             .all_different
@@ -236,7 +237,7 @@ pub struct MznOutput {
 
 /// Reads MiniZinc's output for a model of side `n` written by [`write`] (`scored`: the model
 /// maximises, so every solution has a `score:` line). `truncated`: the program was killed, so
-/// a last solution without its `----------` is dropped rather than an error. Lines starting
+/// whatever follows the last `----------` is dropped rather than read. Lines starting
 /// with `%` (MiniZinc's comments and statistics) are skipped; any other unknown line, a row
 /// that is missing, repeated, out of order or holds a digit outside `1..=n`, a status line
 /// that contradicts the solutions, or text after the final status is an error.
@@ -246,6 +247,12 @@ pub fn parse_output(
     scored: bool,
     truncated: bool,
 ) -> Result<MznOutput, String> {
+    // Killed: only the solutions printed in full count.
+    let text = match (truncated, text.rfind("----------\n")) {
+        (false, _) => text,
+        (true, Some(end)) => &text[..end + "----------\n".len()],
+        (true, None) => "",
+    };
     let mut solutions = Vec::new();
     let mut status = Status::Open;
     let mut rows: Vec<Vec<Value>> = Vec::new();
@@ -315,7 +322,7 @@ pub fn parse_output(
             }
         }
     }
-    if pending && !truncated {
+    if pending {
         return Err(
             "the last solution is not terminated by '----------' (truncated output?)".into(),
         );
@@ -389,7 +396,7 @@ mod tests {
         );
         assert!(text.contains("% cage 1: sum 3, 2 cells\nconstraint all_different([x[1, 1], x[2, 1]]) /\\ x[1, 1] + x[2, 1] = 3;"), "{text}");
         assert!(
-            text.contains("% cage 2: sum 4, 1 cells\nconstraint x[4, 4] = 4;"),
+            text.contains("% cage 2: sum 4, 1 cell\nconstraint x[4, 4] = 4;"),
             "{text}"
         );
         assert!(text.contains("  0, 3, 0, 0 |\n"), "{text}");

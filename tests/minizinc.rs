@@ -389,54 +389,77 @@ fn a_fake_program_is_read_like_minizinc() {
 
 #[test]
 fn bad_output_is_a_failure_never_an_answer() {
-    let m = failure("garbage", "echo hello", &empty4());
-    assert!(m.contains("unexpected output 'hello'"), "{m}");
-    let m = failure("nothing", "true", &empty4());
-    assert!(m.contains("neither a solution nor a status"), "{m}");
-    let m = failure("unknown", "echo =====UNKNOWN=====", &empty4());
-    assert!(m.contains("=====UNKNOWN====="), "{m}");
-    let m = failure(
-        "error-exit",
-        "echo 'Error: type error' >&2; exit 1",
-        &empty4(),
-    );
-    assert!(m.contains("code 1") && m.contains("type error"), "{m}");
-    let m = failure(
-        "crash",
-        &format!("printf '{GRID4}'; kill -SEGV $$"),
-        &empty4(),
-    );
-    assert!(m.contains("crashed"), "{m}");
-    let m = failure("truncated", "printf 'row 1: 1 2 3 4\\n'", &empty4());
-    assert!(m.contains("not terminated"), "{m}");
-    let m = failure(
-        "twice",
-        &format!("printf '{GRID4}{GRID4}'; echo =========="),
-        &empty4(),
-    );
-    assert!(m.contains("twice"), "{m}");
-    let m = failure(
-        "liar",
-        &format!("printf 'score: 41\\n{GRID4}'; echo =========="),
-        &weighted4(),
-    );
-    assert!(m.contains("score 41 for a grid that scores 40"), "{m}");
-    let m = failure(
-        "unproved",
-        &format!("printf 'score: 40\\n{GRID4}'"),
-        &weighted4(),
-    );
-    assert!(m.contains("not proved"), "{m}");
     // A grid that changes a given.
     let mut givens = vec![0; 16];
     givens[0] = 2;
-    let p = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), givens).unwrap();
-    let m = failure(
-        "given-changer",
-        &format!("printf '{GRID4}'; echo =========="),
-        &p,
-    );
-    assert!(m.contains("changes the given of row 1, column 1"), "{m}");
+    let given2 = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), givens).unwrap();
+    // (program name, script, puzzle, what the error says)
+    let cases = [
+        (
+            "garbage",
+            "echo hello".to_string(),
+            empty4(),
+            "unexpected output 'hello'",
+        ),
+        (
+            "nothing",
+            "true".into(),
+            empty4(),
+            "neither a solution nor a status",
+        ),
+        (
+            "unknown",
+            "echo =====UNKNOWN=====".into(),
+            empty4(),
+            "=====UNKNOWN=====",
+        ),
+        (
+            "error-exit",
+            "echo 'Error: type error' >&2; exit 1".into(),
+            empty4(),
+            "type error",
+        ),
+        (
+            "crash",
+            format!("printf '{GRID4}'; kill -SEGV $$"),
+            empty4(),
+            "crashed",
+        ),
+        (
+            "truncated",
+            "printf 'row 1: 1 2 3 4\\n'".into(),
+            empty4(),
+            "not terminated",
+        ),
+        (
+            "twice",
+            format!("printf '{GRID4}{GRID4}'; echo =========="),
+            empty4(),
+            "twice",
+        ),
+        (
+            "liar",
+            format!("printf 'score: 41\\n{GRID4}'; echo =========="),
+            weighted4(),
+            "score 41 for a grid that scores 40",
+        ),
+        (
+            "unproved",
+            format!("printf 'score: 40\\n{GRID4}'"),
+            weighted4(),
+            "not proved",
+        ),
+        (
+            "given-changer",
+            format!("printf '{GRID4}'; echo =========="),
+            given2,
+            "changes the given of row 1, column 1",
+        ),
+    ];
+    for (name, script, puzzle, says) in cases {
+        let m = failure(name, &script, &puzzle);
+        assert!(m.contains(says), "{name}: {m}");
+    }
 }
 
 #[test]

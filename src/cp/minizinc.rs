@@ -1,6 +1,6 @@
 //! The CP model of [`super::model`] written as a self-contained MiniZinc model, and the reader
 //! of what `minizinc` prints for it. `sudoku-lab encode --to mzn` and the `minizinc` backend
-//! both write through [`write`], from the same [`CpModel`] the `cp` backend solves.
+//! both write through [`write()`], from the same [`CpModel`] the `cp` backend solves.
 //!
 //! The model (every index 1-based):
 //!
@@ -228,14 +228,14 @@ pub enum Status {
     Open,
 }
 
-/// What MiniZinc printed for a model of [`write`].
+/// What MiniZinc printed for a model of [`write()`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MznOutput {
     pub solutions: Vec<Solution>,
     pub status: Status,
 }
 
-/// Reads MiniZinc's output for a model of side `n` written by [`write`] (`scored`: the model
+/// Reads MiniZinc's output for a model of side `n` written by [`write()`] (`scored`: the model
 /// maximises, so every solution has a `score:` line). `truncated`: the program was killed, so
 /// whatever follows the last `----------` is dropped rather than read. Lines starting
 /// with `%` (MiniZinc's comments and statistics) are skipped; any other unknown line, a row

@@ -24,6 +24,9 @@ use sudoku_lab::backends::cp::CpBackendOptions;
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::maxsat_ext::MaxSatExtOptions;
+use sudoku_lab::backends::minizinc::{
+    MiniZincOptions, DEFAULT_PROGRAM as MZN_PROGRAM, DEFAULT_SOLVER as MZN_SOLVER,
+};
 use sudoku_lab::backends::sat::{
     CadicalConfig, SatOptimizer, SatOptions, DEFAULT_MEMORY_BUDGET as SAT_MEMORY_BUDGET,
 };
@@ -280,7 +283,8 @@ enum Command {
         shard: Shard,
     },
     /// Write a puzzle's encoding for external tools: DIMACS CNF (with a comment header giving
-    /// the variable numbering), a CPLEX LP integer program, or weighted MaxSAT (WCNF).
+    /// the variable numbering), a CPLEX LP integer program, weighted MaxSAT (WCNF), or a
+    /// MiniZinc model.
     Encode {
         /// Puzzle file (`-` or none: standard input).
         file: Option<PathBuf>,
@@ -298,8 +302,8 @@ enum Command {
         /// unless --output is given).
         #[arg(long)]
         stats: bool,
-        /// Objective: maximise Σ weight × digit with `pyramid` or a weights file. LP: none
-        /// (feasibility only) when absent; WCNF: pyramid when absent.
+        /// Objective: maximise Σ weight × digit with `pyramid` or a weights file. LP, MiniZinc:
+        /// none (feasibility only) when absent; WCNF: pyramid when absent.
         #[arg(long, value_name = "pyramid|FILE")]
         weights: Option<String>,
         /// DIMACS: also fix naked / hidden singles and locked candidates before encoding, as the
@@ -350,6 +354,10 @@ enum EncodeTarget {
     /// DIMACS encoding plus the objective of --weights (default pyramid); the header says how
     /// a cost becomes a score.
     Wcnf,
+    /// MiniZinc model (the `cp` backend's model: all_different per house and cage, cage sums,
+    /// `solve maximize score` with --weights, `solve satisfy` without); run it with
+    /// `minizinc --solver gecode FILE`.
+    Mzn,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -530,6 +538,13 @@ struct EngineArgs {
     ilp_solver: IlpSolver,
     #[command(flatten)]
     cp: CpArgs,
+    /// minizinc: the MiniZinc program (a path, or a command line with extra arguments).
+    #[arg(long, value_name = "PROGRAM", default_value = MZN_PROGRAM, help_heading = "MiniZinc backend")]
+    mzn_cmd: String,
+    /// minizinc: the solver MiniZinc runs (`minizinc --solver S`; `minizinc --solvers` lists
+    /// them), e.g. gecode, chuffed, cp-sat.
+    #[arg(long, value_name = "SOLVER", default_value = MZN_SOLVER, help_heading = "MiniZinc backend")]
+    mzn_solver: String,
 }
 
 /// Options of the `cp` backend.
@@ -717,6 +732,10 @@ impl EngineArgs {
             cmd: CmdOptions {
                 command: self.cmd.clone(),
             },
+            minizinc: MiniZincOptions {
+                command: self.mzn_cmd.clone(),
+                solver: self.mzn_solver.clone(),
+            },
             #[cfg(feature = "cp")]
             cp: CpBackendOptions {
                 model: CpOptions {
@@ -761,6 +780,14 @@ impl EngineArgs {
         ] {
             if let Some(cmd) = cmd {
                 flags.push_str(&format!(" {flag} {}", quote(cmd)));
+            }
+        }
+        for (flag, value, default) in [
+            ("--mzn-cmd", &self.mzn_cmd, MZN_PROGRAM),
+            ("--mzn-solver", &self.mzn_solver, MZN_SOLVER),
+        ] {
+            if value != default {
+                flags.push_str(&format!(" {flag} {}", quote(value)));
             }
         }
         flags
@@ -1227,7 +1254,8 @@ struct EncodeRequest {
     memory_budget: usize,
 }
 
-/// `encode`: one puzzle of the input, written as DIMACS (or its statistics) or CPLEX LP.
+/// `encode`: one puzzle of the input, written as DIMACS (or its statistics), CPLEX LP, WCNF or
+/// MiniZinc.
 fn encode(
     file: Option<PathBuf>,
     req: EncodeRequest,
@@ -1294,7 +1322,7 @@ fn encode(
                 req.memory_budget >> 20
             )));
         }
-    } else {
+    } else if req.to != EncodeTarget::Mzn {
         let sat = sudoku_lab::backends::sat::SatOptions {
             encoding: encode_options.encoding,
             amo: encode_options.amo,
@@ -1330,6 +1358,12 @@ fn encode(
             let objective = item.puzzle.weights().is_some();
             sudoku_lab::ilp::lp::write_lp(&item.puzzle, objective, &mut buf)
                 .map_err(|e| UsageError(e.to_string()))?;
+            None
+        }
+        EncodeTarget::Mzn => {
+            // Like LP: the objective is there only when --weights attached weights.
+            sudoku_lab::cp::minizinc::write_puzzle(&item.puzzle, &mut buf)
+                .map_err(|e| UsageError(format!("writing the MiniZinc model: {e}")))?;
             None
         }
     };

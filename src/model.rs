@@ -316,6 +316,18 @@ impl Shape {
         &self.cell_houses[a as usize..b as usize]
     }
     /// A short human name of a house, e.g. `row 3`, `box 5`, `diagonal 1` (1-based).
+    /// `3x3 boxes` or `jigsaw regions`, with `, diagonals` when they are houses (for the headers
+    /// of exported models).
+    pub fn regions_text(&self) -> String {
+        let regions = match self.regions {
+            Regions::Boxes { rows, cols } => format!("{rows}x{cols} boxes"),
+            Regions::Jigsaw(_) => "jigsaw regions".to_string(),
+        };
+        match self.diagonals {
+            true => format!("{regions}, diagonals"),
+            false => regions,
+        }
+    }
     pub fn house_name(&self, h: usize) -> String {
         let n = self.n;
         let region = match self.regions {

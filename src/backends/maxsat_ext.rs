@@ -21,7 +21,7 @@ use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::backends::sat::{check_memory, Holder, SatOptions};
 use crate::model::{Grid, Puzzle};
 use crate::sat::encode::EncodeOptions;
-use crate::sat::external::{ExternalError, SolverCommand};
+use crate::sat::external::SolverCommand;
 use crate::sat::wcnf::{self, MaxSatAnswer};
 use crate::sat::ClauseSink;
 
@@ -101,17 +101,13 @@ impl Backend for MaxSatExt {
             .tempdir()
             .map_err(|e| self.failed(format!("temporary directory: {e}")))?;
         let path = dir.path().join("formula.wcnf");
-        let external = |e: ExternalError| match e {
-            ExternalError::TimedOut { .. } => BackendError::TimedOut,
-            other => BackendError::Failed(other.to_string()),
-        };
         self.solver
             .write_input(&path, |f| wcnf::write(&p.wcnf, &p.comments, f))
-            .map_err(external)?;
+            .map_err(BackendError::from)?;
         let run = self
             .solver
             .run_on(&path, dir.path(), limits.deadline)
-            .map_err(external)?;
+            .map_err(BackendError::from)?;
         let context = || run.context();
         let answer = wcnf::parse_answer(&run.answer, p.wcnf.hard.n_vars())
             .map_err(|msg| self.failed(format!("{msg} in {}; {}", run.answer_from, context())))?;

@@ -17,6 +17,7 @@ pub mod dlx;
 pub mod ilp;
 pub mod isotope;
 pub mod maxsat_ext;
+pub mod minizinc;
 pub mod sat;
 pub mod sat_ext;
 
@@ -43,6 +44,8 @@ pub enum BackendKind {
     MaxSatExt,
     /// Algebraic completion of cyclic-pattern grids (solve only, incomplete).
     Isotope,
+    /// The CP model as MiniZinc, solved by the `minizinc` program (`--mzn-solver`, `--mzn-cmd`).
+    MiniZinc,
     /// Any program speaking the line protocol of [`cmd`] (`--cmd`).
     Cmd,
 }
@@ -61,6 +64,7 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     (BackendKind::Cadical, "cadical", "CNF encoding solved in process by CaDiCaL (feature `cadical`)"),
     (BackendKind::SatExt, "sat-ext", "CNF encoding solved by an external SAT solver (--sat-cmd, e.g. cadical, minisat)"),
     (BackendKind::MaxSatExt, "maxsat-ext", "weighted MaxSAT (WCNF) solved by an external MaxSAT solver (--maxsat-cmd, e.g. rc2.py)"),
+    (BackendKind::MiniZinc, "minizinc", "the CP model as MiniZinc, solved by the minizinc program with --mzn-solver (default gecode)"),
     (BackendKind::Cmd, "cmd", "any program speaking the line protocol (--cmd): puzzles in, solutions, counts or none out; solve, count, unique"),
     (BackendKind::Isotope, "isotope", "algebra, no search: completes grids of the cyclic pattern form (isotopes of Z_n) that generators emit; solve only"),
 ];
@@ -71,11 +75,15 @@ const FEATURE_GATED: &[(&str, &str)] = &[("cadical", "cadical"), ("cp", "cp")];
 
 /// Backends left out of the default set ([`BackendKind::all`]) of `xcheck` and `bench`, with the
 /// reason: `sat-ext`, `maxsat-ext` and `cmd` cannot run without a command (and `maxsat-ext`
-/// answers only `optimize`), `isotope` answers only `solve` and only for
-/// one form of grid. They are named, parsed and described like the others.
+/// answers only `optimize`), `minizinc` needs a program installed outside this build and starts
+/// one process per question, `isotope` answers only `solve` and only for one form of grid. They are named, parsed and described like the others.
 const OPT_IN: &[(BackendKind, &str)] = &[
     (BackendKind::SatExt, "needs --sat-cmd"),
     (BackendKind::MaxSatExt, "needs --maxsat-cmd; optimize only"),
+    (
+        BackendKind::MiniZinc,
+        "needs the minizinc program and its solver (default gecode); one process per question",
+    ),
     (BackendKind::Cmd, "needs --cmd"),
     (
         BackendKind::Isotope,
@@ -107,7 +115,7 @@ impl BackendKind {
     pub fn is_external(self) -> bool {
         matches!(
             self,
-            BackendKind::SatExt | BackendKind::MaxSatExt | BackendKind::Cmd
+            BackendKind::SatExt | BackendKind::MaxSatExt | BackendKind::MiniZinc | BackendKind::Cmd
         )
     }
     pub fn name(self) -> &'static str {
@@ -168,6 +176,8 @@ pub struct BackendOptions {
     pub sat_ext: sat_ext::SatExtOptions,
     /// `maxsat-ext`: the MaxSAT solver command; its encoding options are those of `sat`.
     pub maxsat_ext: maxsat_ext::MaxSatExtOptions,
+    /// `minizinc`: the program and the solver it runs.
+    pub minizinc: minizinc::MiniZincOptions,
     /// `cmd`: the program speaking the line protocol.
     pub cmd: cmd::CmdOptions,
     /// `cp`: all-different strength, house-cover clauses, branching, memory budget.
@@ -197,6 +207,7 @@ pub fn create(
             &options.maxsat_ext,
             &options.sat,
         )?),
+        BackendKind::MiniZinc => Box::new(minizinc::MiniZinc::new(&options.minizinc)?),
         BackendKind::Isotope => Box::new(isotope::Isotope::new()),
         BackendKind::Cmd => Box::new(cmd::Cmd::new(&options.cmd)?),
     })

@@ -22,7 +22,7 @@ use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::backends::sat::{check_memory, Holder, SatOptions};
 use crate::model::{Grid, Puzzle};
 use crate::sat::encode::{self, Decoder, EncodeOptions, Numbering};
-use crate::sat::external::{ExternalError, SatAnswer, SolverCommand};
+use crate::sat::external::{SatAnswer, SolverCommand};
 use crate::sat::objective::Objective;
 use crate::sat::{ClauseSink, Cnf, Lit};
 
@@ -65,13 +65,6 @@ impl SatExt {
     /// The solver command as given.
     pub fn solver_name(&self) -> &str {
         self.solver.name()
-    }
-}
-
-fn backend_error(e: ExternalError) -> BackendError {
-    match e {
-        ExternalError::TimedOut { .. } => BackendError::TimedOut,
-        other => BackendError::Failed(other.to_string()),
     }
 }
 
@@ -149,7 +142,7 @@ impl<'a> Session<'a> {
             .ext
             .solver
             .solve(cnf, &comments, self.dir.path(), self.limits.deadline)
-            .map_err(backend_error)?;
+            .map_err(BackendError::from)?;
         let SatAnswer::Sat(values) = answer else {
             return Ok(None);
         };

@@ -1,6 +1,6 @@
 //! Constraint programming: the solver-free CP model of a puzzle ([`model`]), the drivers that
 //! solve it with the in-process lazy-clause-generation solver huub ([`huub`]), and the MiniZinc
-//! writer that hands the same model to any MiniZinc solver.
+//! writer ([`minizinc`]) that hands the same model to any MiniZinc solver.
 //!
 //! The model is the one most people write first: one integer variable per cell with domain
 //! `1..=n`, one all-different per house and per Killer cage, a linear sum per cage, the givens
@@ -10,6 +10,7 @@
 
 #[cfg(feature = "cp")]
 pub mod huub;
+pub mod minizinc;
 pub mod model;
 
 pub use model::{AllDiffLevel, Branching, CpModel, CpOptions};

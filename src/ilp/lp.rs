@@ -66,7 +66,7 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
     writeln!(
         w,
         "\\ sudoku-lab integer program: {n}x{n}, {}, {}",
-        region_word(puzzle.shape()),
+        puzzle.shape().regions_text(),
         if objective {
             "maximise the weighted score"
         } else {
@@ -162,17 +162,6 @@ fn write_terms(w: &mut impl Write, label: &str, terms: &[(i64, &str)]) -> io::Re
         }
     }
     Ok(())
-}
-
-fn region_word(shape: &Shape) -> String {
-    let regions = match shape.regions() {
-        Regions::Boxes { rows, cols } => format!("{rows}x{cols} boxes"),
-        Regions::Jigsaw(_) => "jigsaw regions".to_string(),
-    };
-    match shape.diagonals() {
-        true => format!("{regions}, diagonals"),
-        false => regions,
-    }
 }
 
 /// `row3`, `col5`, `box2` / `region2`, `diag1` (1-based).

@@ -46,6 +46,16 @@ pub enum ExternalError {
     Failed { solver: String, msg: String },
 }
 
+impl From<ExternalError> for crate::backend::BackendError {
+    /// A time-out stays a time-out; anything else is a failure naming the solver.
+    fn from(e: ExternalError) -> Self {
+        match e {
+            ExternalError::TimedOut { .. } => crate::backend::BackendError::TimedOut,
+            other => crate::backend::BackendError::Failed(other.to_string()),
+        }
+    }
+}
+
 /// The placeholder for the CNF file.
 pub const CNF_PLACEHOLDER: &str = "{}";
 /// The placeholder for a file the solver writes its answer to.
@@ -96,6 +106,18 @@ impl SolverCommand {
             name: command.trim().to_string(),
             uses_out_file,
         })
+    }
+
+    /// This command with `args` inserted right after the program (before the arguments given
+    /// with it); it keeps the name of the command as given.
+    pub fn with_args<S: AsRef<str>>(&self, args: &[S]) -> SolverCommand {
+        let mut words = vec![self.words[0].clone()];
+        words.extend(args.iter().map(|a| a.as_ref().to_string()));
+        words.extend(self.words[1..].iter().cloned());
+        SolverCommand {
+            words,
+            ..self.clone()
+        }
     }
 
     /// The command as given (names the solver in messages).
@@ -174,14 +196,31 @@ impl SolverCommand {
     }
 
     /// Runs the solver on `input` (its `{}`), with `{out}` and the captured output in `dir`,
-    /// until it exits or the deadline passes. A crash (signal) is an error; the answer is not
-    /// read yet.
+    /// until it exits or the deadline passes ([`ExternalError::TimedOut`]). A crash (signal) is
+    /// an error; the answer is not read yet.
     pub fn run_on(
         &self,
         input: &Path,
         dir: &Path,
         deadline: Option<Instant>,
     ) -> Result<Finished, ExternalError> {
+        match self.run_until(input, dir, deadline)? {
+            Ended::Finished(run) => Ok(run),
+            Ended::Killed { .. } => Err(ExternalError::TimedOut {
+                solver: self.name.clone(),
+            }),
+        }
+    }
+
+    /// [`SolverCommand::run_on`], but a solver killed at the deadline gives what it had printed
+    /// on stdout by then ([`Ended::Killed`]), for solvers that print improving answers as they
+    /// go.
+    pub fn run_until(
+        &self,
+        input: &Path,
+        dir: &Path,
+        deadline: Option<Instant>,
+    ) -> Result<Ended, ExternalError> {
         let out_path = dir.join("answer.out");
         let (stdout_path, stderr_path) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
         match fs::remove_file(&out_path) {
@@ -190,7 +229,11 @@ impl SolverCommand {
             }
             _ => {}
         }
-        let status = self.run(input, &out_path, &stdout_path, &stderr_path, deadline)?;
+        let Some(status) = self.run(input, &out_path, &stdout_path, &stderr_path, deadline)? else {
+            return Ok(Ended::Killed {
+                stdout: read_lossy(&stdout_path),
+            });
+        };
         let stdout = read_lossy(&stdout_path);
         let (answer, answer_from) = if self.uses_out_file {
             (read_lossy(&out_path), "its answer file")
@@ -208,10 +251,11 @@ impl SolverCommand {
         if let Some(sig) = std::os::unix::process::ExitStatusExt::signal(&run.status) {
             return Err(self.failed(format!("crashed (signal {sig}); {}", run.context())));
         }
-        Ok(run)
+        Ok(Ended::Finished(run))
     }
 
-    /// Starts the solver (in its own process group) and waits for it until the deadline.
+    /// Starts the solver (in its own process group) and waits for it until the deadline: its
+    /// exit status, or `None` when it was killed at the deadline.
     fn run(
         &self,
         cnf: &Path,
@@ -219,7 +263,7 @@ impl SolverCommand {
         stdout: &Path,
         stderr: &Path,
         deadline: Option<Instant>,
-    ) -> Result<ExitStatus, ExternalError> {
+    ) -> Result<Option<ExitStatus>, ExternalError> {
         let fill = |w: &String| {
             w.replace(OUT_PLACEHOLDER, &out.to_string_lossy())
                 .replace(CNF_PLACEHOLDER, &cnf.to_string_lossy())
@@ -243,12 +287,10 @@ impl SolverCommand {
             Some(d) => child.wait_timeout(d.saturating_duration_since(Instant::now())),
         };
         match waited {
-            Ok(Some(status)) => Ok(status),
+            Ok(Some(status)) => Ok(Some(status)),
             Ok(None) => {
                 kill(&mut child);
-                Err(ExternalError::TimedOut {
-                    solver: self.name.clone(),
-                })
+                Ok(None)
             }
             Err(e) => {
                 kill(&mut child);
@@ -260,6 +302,14 @@ impl SolverCommand {
 
 /// [`Finished::answer_from`] when the answer is the solver's standard output.
 const FROM_STDOUT: &str = "stdout";
+
+/// How a solver run ended ([`SolverCommand::run_until`]).
+pub enum Ended {
+    /// By itself.
+    Finished(Finished),
+    /// Killed (with its process group) at the deadline; what it had printed on stdout by then.
+    Killed { stdout: String },
+}
 
 /// A solver run that ended by itself.
 pub struct Finished {
@@ -300,19 +350,63 @@ pub(crate) fn cannot_start(program: &str, e: &io::Error) -> String {
     format!("cannot start '{program}': {e}{hint}")
 }
 
-/// Kills a child started with `process_group(0)` and everything it started (its process
-/// group), then reaps it.
+/// Kills a child started with `process_group(0)` and everything it started: its process group,
+/// and every descendant that moved to a group of its own (MiniZinc starts its solver that way),
+/// found through `/proc` before anything is killed. Then reaps the child.
 pub(crate) fn kill(child: &mut Child) {
     #[cfg(unix)]
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // Stop the group first so that no one forks or reparents while the tree is read.
         // SAFETY: kill(2) with a negative pid signals the process group the child leads (it was
         // started with `process_group(0)`); it touches no memory of ours.
         unsafe {
+            libc::kill(-pid, libc::SIGSTOP);
+        }
+        let others = descendants(pid);
+        // SAFETY: as above; the other pids are descendants of the child, read just now.
+        unsafe {
             libc::kill(-pid, libc::SIGKILL);
+            for &p in &others {
+                libc::kill(p, libc::SIGKILL);
+            }
         }
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// The processes descended from `root`, read from `/proc` (none where there is no `/proc`).
+#[cfg(unix)]
+fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    // (pid, parent pid) of every process: `/proc/PID/stat` is "PID (COMM) STATE PPID …", and
+    // COMM may hold spaces and parentheses, so the fields are read after the last ')'.
+    let parents: Vec<(libc::pid_t, libc::pid_t)> = entries
+        .filter_map(|e| {
+            let pid: libc::pid_t = e.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let rest = &stat[stat.rfind(')')? + 1..];
+            let ppid = rest.split_whitespace().nth(1)?.parse().ok()?;
+            Some((pid, ppid))
+        })
+        .collect();
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(
+            parents
+                .iter()
+                .filter(|&&(p, pp)| pp == parent && !found.contains(&p))
+                .map(|&(p, _)| p)
+                .collect::<Vec<_>>(),
+        );
+        i += 1;
+    }
+    found.remove(0);
+    found
 }
 
 fn read_lossy(path: &Path) -> String {
@@ -465,6 +559,20 @@ mod tests {
         assert!(c.uses_out_file());
         let c = SolverCommand::parse("sh -c 'my-solver < {}' --model={out}").unwrap();
         assert_eq!(c.words, ["sh", "-c", "my-solver < {}", "--model={out}"]);
+        let c = SolverCommand::parse("minizinc --fzn-flags '-p 1'").unwrap();
+        let with = c.with_args(&["--solver", "gecode"]);
+        assert_eq!(
+            with.words,
+            [
+                "minizinc",
+                "--solver",
+                "gecode",
+                "--fzn-flags",
+                "-p 1",
+                "{}"
+            ]
+        );
+        assert_eq!(with.name(), "minizinc --fzn-flags '-p 1'");
         assert!(SolverCommand::parse("  ").is_err());
         assert!(SolverCommand::parse("cadical 'x").is_err());
     }

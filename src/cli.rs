@@ -556,7 +556,7 @@ struct CpArgs {
     /// found at each level.
     #[arg(long, value_name = "LEVEL", default_value_t = AllDiffLevel::default(), help_heading = "CP backend")]
     cp_alldiff: AllDiffLevel,
-    /// cp: leave out the redundant clauses "each digit is somewhere in each house" (they give
+    /// cp: leave out the redundant constraints "each digit is somewhere in each house" (they give
     /// hidden singles, which value and bounds all-different do not infer).
     #[arg(long, help_heading = "CP backend")]
     cp_no_house_cover: bool,

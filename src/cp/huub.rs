@@ -6,11 +6,11 @@
 //! searches: every search runs on a copy of it, and what a search learns for the next one goes
 //! into the master as clauses. Counting adds, after each solution, the clause "some open cell
 //! differs from it"; maximising adds "the score is at least one more than the best so far",
-//! until no copy finds a solution, which proves the count or the optimum. huub's own
-//! enumeration, which adds the clause to the solver that has just answered and asks it again,
-//! makes huub 100.1 crash inside CaDiCaL's conflict analysis on some puzzles (docs/backends.md);
-//! a solver that has answered is never asked again here. A deadline ends a search through
-//! huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer.
+//! until no copy finds a solution, which proves the count or the optimum. huub 100.1 crashes
+//! inside CaDiCaL's conflict analysis on some puzzles (docs/backends.md): in its own enumeration,
+//! which asks a solver that has answered again, and with clauses among the house constraints;
+//! so no solver is asked twice here, and the house cover is linear. A deadline ends a search
+//! through huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer.
 
 use std::time::Instant;
 
@@ -82,19 +82,106 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
     Some((lo, hi))
 }
 
+/// Each cell's digits after naked and hidden singles over the model's all-different groups, run
+/// to a fixpoint; `None` when a cell or a full group runs out of digits.
+///
+/// huub 100.1 drops the fixed cells of an all-different when it builds the solver, trusting its
+/// presolve to have removed their digits from the other cells; when presolve has not (a cell
+/// fixed late in it), the solver is unsound (huub's debug assertion in `IntUnique::to_solver`).
+/// Domains at this fixpoint leave its presolve nothing of that kind to find on plain houses.
+fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
+    let n = model.n;
+    let all: u128 = if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    };
+    if n > 128 {
+        // Wide grids: candidates from the givens only would need wider masks; keep 1..=n.
+        return Some(
+            model
+                .givens
+                .iter()
+                .map(|&g| match g {
+                    0 => (1..=n as Value).collect(),
+                    g => vec![g],
+                })
+                .collect(),
+        );
+    }
+    let bit = |d: Value| 1u128 << (d - 1);
+    let mut cand: Vec<u128> = model
+        .givens
+        .iter()
+        .map(|&g| if g > 0 { bit(g) } else { all })
+        .collect();
+    let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); model.cells()];
+    for (g, group) in model.all_different.iter().enumerate() {
+        for &c in &group.cells {
+            groups_of[c as usize].push(g);
+        }
+    }
+    let mut done = vec![false; model.cells()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        // Naked singles: a cell with one digit left removes it from its groups' other cells.
+        for c in 0..model.cells() {
+            if cand[c] == 0 {
+                return None;
+            }
+            if done[c] || cand[c].count_ones() != 1 {
+                continue;
+            }
+            done[c] = true;
+            for &g in &groups_of[c] {
+                for &p in &model.all_different[g].cells {
+                    let p = p as usize;
+                    if p != c && cand[p] & cand[c] != 0 {
+                        cand[p] &= !cand[c];
+                        changed = true;
+                    }
+                }
+            }
+        }
+        // Hidden singles: a digit with one place left in a full group goes there.
+        for group in model.all_different.iter().filter(|g| g.full) {
+            for d in 1..=n as Value {
+                let mut places = group
+                    .cells
+                    .iter()
+                    .filter(|&&c| cand[c as usize] & bit(d) != 0);
+                match (places.next(), places.next()) {
+                    (None, _) => return None,
+                    (Some(&c), None) if cand[c as usize] != bit(d) => {
+                        cand[c as usize] = bit(d);
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    Some(
+        cand.iter()
+            .map(|&m| (1..=n as Value).filter(|&d| m & bit(d) != 0).collect())
+            .collect(),
+    )
+}
+
 /// Builds the master solver for `model`, with its objective when `with_objective`.
 fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
     let n = model.n as i64;
     let mut m = Model::default();
-    let cells: Vec<_> = model
-        .givens
+    let Some(domains) = root_domains(model) else {
+        return Ok(Lowering::Infeasible);
+    };
+    let cells: Vec<_> = domains
         .iter()
-        .map(|&g| {
-            if g > 0 {
-                m.new_int_decision(g as i64..=g as i64)
-            } else {
-                m.new_int_decision(1..=n)
-            }
+        .map(|digits| {
+            m.new_int_decision(huub::Set::from_sorted_elements(
+                digits.iter().map(|&d| d as i64),
+            ))
         })
         .collect();
     // A conflict while posting is a proof, by propagation alone, that there is no solution.

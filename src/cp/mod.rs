@@ -6,7 +6,7 @@
 //! `1..=n`, one all-different per house and per Killer cage, a linear sum per cage, the givens
 //! fixed, and `Σ weight × digit` as the objective of `optimize`. Options that change how the
 //! solver sees it (the all-different propagation strength, redundant "every digit somewhere in
-//! the house" clauses, the branching) are in [`CpOptions`]; they never change the solutions.
+//! the house" constraints, the branching) are in [`CpOptions`]; they never change the solutions.
 
 #[cfg(feature = "cp")]
 pub mod huub;

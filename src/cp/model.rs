@@ -67,7 +67,7 @@ from_str_by_name!(Branching, "branching");
 pub struct CpOptions {
     /// Propagation strength of every all-different.
     pub alldiff: AllDiffLevel,
-    /// Add, for every house and digit, the clause "the digit is in one of the house's cells". It
+    /// Add, for every house and digit, the constraint "the digit is in one of the house's cells". It
     /// is implied by the all-different over `n` cells and `n` digits, but no all-different level
     /// short of domain consistency infers it (it gives hidden singles).
     pub house_cover: bool,

@@ -18,7 +18,7 @@
 use std::io::{self, Write};
 
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, RowKind, Sense};
-use crate::model::{Puzzle, Regions, Shape};
+use crate::model::{Puzzle, Shape};
 
 /// Why no LP file was written.
 #[derive(Debug, thiserror::Error)]
@@ -164,19 +164,14 @@ fn write_terms(w: &mut impl Write, label: &str, terms: &[(i64, &str)]) -> io::Re
     Ok(())
 }
 
-/// `row3`, `col5`, `box2` / `region2`, `diag1` (1-based).
+/// `row3`, `col5`, `box2` / `region2`, `diag1` (1-based): [`Shape::house_name`] without spaces,
+/// columns and diagonals shortened.
 fn house_label(shape: &Shape, h: usize) -> String {
-    let n = shape.size();
-    let region = match shape.regions() {
-        Regions::Boxes { .. } => "box",
-        Regions::Jigsaw(_) => "region",
-    };
-    match h {
-        _ if h < n => format!("row{}", h + 1),
-        _ if h < 2 * n => format!("col{}", h - n + 1),
-        _ if h < 3 * n => format!("{region}{}", h - 2 * n + 1),
-        _ => format!("diag{}", h - 3 * n + 1),
-    }
+    shape
+        .house_name(h)
+        .replace("column ", "col")
+        .replace("diagonal ", "diag")
+        .replace(' ', "")
 }
 
 #[cfg(test)]

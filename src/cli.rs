@@ -32,7 +32,9 @@ use sudoku_lab::backends::sat::{
 };
 use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
-use sudoku_lab::cp::{AllDiffLevel, Branching, CpOptions, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB};
+#[cfg(feature = "cp")]
+use sudoku_lab::cp::CpOptions;
+use sudoku_lab::cp::{AllDiffLevel, Branching, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB};
 use sudoku_lab::format::{self, Format, ReadOptions};
 use sudoku_lab::generate::{self, GenerateOptions, Generator};
 use sudoku_lab::judge::{JudgeError, Problem};

@@ -48,7 +48,7 @@ enum Lowering {
 }
 
 /// Bytes of memory huub is expected to take for `model`: a fixed base, the literals of each open
-/// cell's domain (direct and order encodings, created eagerly up to 255 digits), and the clauses
+/// cell's domain (direct and order encodings, created eagerly up to 255 digits), and the terms
 /// of [`CpOptions::house_cover`].
 pub fn estimate_bytes(model: &CpModel, options: &CpOptions) -> u64 {
     let n = model.n as u64;

@@ -43,6 +43,14 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+// Both bring their own copy of CaDiCaL (huub's and rustsat's), and the two cannot be linked into
+// one program.
+#[cfg(all(feature = "cp", feature = "cadical"))]
+compile_error!(
+    "the features `cp` (on by default) and `cadical` each link their own CaDiCaL: build the \
+     cadical backend with `--no-default-features --features cadical`"
+);
+
 pub mod backend;
 pub mod backends;
 pub mod check;

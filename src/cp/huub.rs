@@ -322,10 +322,8 @@ pub fn solve(
 /// What a count found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
-    /// Solutions found, at most the limit.
+    /// Solutions found, at most the limit (complete when below it and not `stopped`).
     pub count: u64,
-    /// The search proved there are no others.
-    pub complete: bool,
     /// The deadline stopped the count after `count` solutions (at least one): there are at least
     /// that many.
     pub stopped: bool,
@@ -345,7 +343,6 @@ pub fn count(
         Lowering::Infeasible => {
             return Ok(Found {
                 count: 0,
-                complete: true,
                 stopped: false,
                 solutions: vec![],
             })
@@ -377,8 +374,6 @@ pub fn count(
     }
     Ok(Found {
         count,
-        // Stopped at the limit: there may be more (a search would tell, and cost as much).
-        complete: count < limit && !stopped,
         stopped,
         solutions,
     })

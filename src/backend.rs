@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::model::{Grid, Puzzle};
+use crate::model::{ConstraintKind, Grid, Puzzle};
 
 /// Limits a backend must respect.
 #[derive(Debug, Clone, Copy, Default)]
@@ -174,10 +174,12 @@ pub trait Backend: Send + Sync {
     /// Returns [`BackendError::Unsupported`] when the puzzle has no weights.
     fn optimize(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Optimum, BackendError>;
 
-    /// Whether the backend reads the puzzle's [`Puzzle::constraints`] (Killer cages). When it
-    /// does not, [`crate::task::run`] refuses puzzles that have any, so that a backend that sees
-    /// only houses is never taken at its word on them.
-    fn takes_constraints(&self) -> bool {
+    /// Whether the backend reads constraints of `kind` among the puzzle's
+    /// [`Puzzle::constraints`]. [`crate::task::run`] refuses, naming the kind, puzzles that carry
+    /// a kind the backend does not take, so that a backend is never taken at its word on rules
+    /// it does not see.
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        let _ = kind;
         false
     }
 }

@@ -1,8 +1,12 @@
 //! The one independent checker: every grid a backend returns is verified here before it is
 //! reported. It shares no code with any backend — only the model's houses and constraints
-//! (Killer cages: distinct digits, and their sum).
+//! (Killer cages: distinct digits, and their sum; every variant rule, read straight from its
+//! definition in [`crate::model::variant`], not through the lowering backends use).
 
-use crate::model::{Grid, Puzzle, Weights};
+use crate::model::{
+    chess_neighbours, disjoint_groups, orthogonal_pairs, pill_value, Constraint, ConstraintKind,
+    Grid, Line, Puzzle, Weights,
+};
 
 /// What is wrong with a grid a backend returned.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -27,6 +31,12 @@ pub enum CheckFailure {
     Repeated { house: String, digit: u16 },
     #[error("cage {cage}: {problem}")]
     Cage { cage: usize, problem: String },
+    #[error("{kind} constraint {index}: {problem}")]
+    Rule {
+        kind: ConstraintKind,
+        index: usize,
+        problem: String,
+    },
     #[error("claimed score {claimed}, the grid scores {actual}")]
     WrongScore { claimed: i64, actual: i64 },
     #[error("claimed {claimed} solutions but {given} witness grids were returned")]
@@ -83,6 +93,22 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
             problem,
         });
     }
+    let mut index = std::collections::HashMap::new();
+    for c in puzzle.constraints() {
+        let kind = c.kind();
+        let i = index.entry(kind).or_insert(0usize);
+        *i += 1;
+        if kind == ConstraintKind::Killer {
+            continue;
+        }
+        if let Some(problem) = broken(puzzle, c, cells) {
+            return Err(CheckFailure::Rule {
+                kind,
+                index: *i,
+                problem,
+            });
+        }
+    }
     let shape = puzzle.shape();
     if n < 64 {
         // Every value is in 1..=n (checked above): a house is a permutation exactly when its
@@ -102,6 +128,128 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
         }
     }
     Ok(())
+}
+
+/// What is wrong with `cells` (a full grid of `puzzle`) under one variant rule, if anything.
+fn broken(puzzle: &Puzzle, c: &Constraint, cells: &[u16]) -> Option<String> {
+    let n = puzzle.size();
+    let d = |cell: u32| cells[cell as usize] as u32;
+    let at = |cell: u32| {
+        format!(
+            "row {}, column {}",
+            cell as usize / n + 1,
+            cell as usize % n + 1
+        )
+    };
+    let twice = |group: &[u32]| {
+        repeated(group.iter().map(|&c| cells[c as usize]), n).map(|v| format!("digit {v} twice"))
+    };
+    match c {
+        Constraint::Cage(_) => None,
+        Constraint::AntiKnight | Constraint::AntiKing => {
+            let knight = matches!(c, Constraint::AntiKnight);
+            (0..n * n).find_map(|a| {
+                chess_neighbours(a, n, knight)
+                    .find(|&b| cells[a] == cells[b])
+                    .map(|b| {
+                        format!(
+                            "{} and {} both hold {}",
+                            at(a as u32),
+                            at(b as u32),
+                            cells[a]
+                        )
+                    })
+            })
+        }
+        Constraint::DisjointGroups => disjoint_groups(puzzle.shape())
+            .unwrap_or_default()
+            .iter()
+            .find_map(|g| twice(g)),
+        Constraint::ExtraRegion(g) => twice(g),
+        Constraint::Odd(cell) => (d(*cell) % 2 == 0).then(|| format!("{} is even", at(*cell))),
+        Constraint::Even(cell) => (d(*cell) % 2 == 1).then(|| format!("{} is odd", at(*cell))),
+        Constraint::Thermo(line) => line
+            .windows(2)
+            .find(|w| d(w[1]) <= d(w[0]))
+            .map(|w| format!("{} does not rise above {}", at(w[1]), at(w[0]))),
+        Constraint::Whisper { cells: line, gap } => line
+            .windows(2)
+            .find(|w| d(w[0]).abs_diff(d(w[1])) < *gap)
+            .map(|w| format!("{} and {} differ by less than {gap}", at(w[0]), at(w[1]))),
+        Constraint::Renban(line) => twice(line).or_else(|| {
+            let (lo, hi) = line
+                .iter()
+                .fold((u32::MAX, 0), |(lo, hi), &c| (lo.min(d(c)), hi.max(d(c))));
+            (hi - lo + 1 != line.len() as u32)
+                .then(|| format!("digits {lo} to {hi} are not consecutive"))
+        }),
+        Constraint::Palindrome(line) => {
+            let k = line.len();
+            (0..k / 2)
+                .find(|&i| d(line[i]) != d(line[k - 1 - i]))
+                .map(|i| format!("{} and {} differ", at(line[i]), at(line[k - 1 - i])))
+        }
+        Constraint::Arrow(a) => {
+            let circle = pill_value(a.circle.iter().map(|&c| d(c)));
+            let total: u32 = a.line.iter().map(|&c| d(c)).sum();
+            (total != circle)
+                .then(|| format!("the arrow adds up to {total}, its circle reads {circle}"))
+        }
+        Constraint::Dot(dot) => (!dot.rule.holds(d(dot.a), d(dot.b))).then(|| {
+            format!(
+                "{} and {} hold {} and {}, not {}",
+                at(dot.a),
+                at(dot.b),
+                d(dot.a),
+                d(dot.b),
+                dot.rule
+            )
+        }),
+        Constraint::Negative(rule) => orthogonal_pairs(n).find_map(|(a, b)| {
+            let marked = puzzle.constraints().iter().any(|c| match c {
+                Constraint::Dot(dot) => {
+                    dot.rule.family() == rule.family()
+                        && ((dot.a, dot.b) == (a, b) || (dot.b, dot.a) == (a, b))
+                }
+                _ => false,
+            });
+            (!marked && rule.holds(d(a), d(b))).then(|| {
+                format!(
+                    "{} and {} meet {rule} with no dot between them",
+                    at(a),
+                    at(b)
+                )
+            })
+        }),
+        Constraint::LittleKiller(l) => {
+            let total: u32 = l.cells.iter().map(|&c| d(c)).sum();
+            (total != l.sum)
+                .then(|| format!("the diagonal adds up to {total}, the clue says {}", l.sum))
+        }
+        Constraint::Sandwich(s) => {
+            let line = s.line.cells(n);
+            let pos = |v: u32| line.iter().position(|&c| d(c) == v);
+            let (Some(one), Some(top)) = (pos(1), pos(n as u32)) else {
+                return Some(format!("{} lacks 1 or {n}", line_name(s.line)));
+            };
+            let (lo, hi) = (one.min(top), one.max(top));
+            let total: u32 = line[lo + 1..hi].iter().map(|&c| d(c)).sum();
+            (total != s.sum).then(|| {
+                format!(
+                    "{}: the digits between 1 and {n} add up to {total}, the clue says {}",
+                    line_name(s.line),
+                    s.sum
+                )
+            })
+        }
+    }
+}
+
+fn line_name(line: Line) -> String {
+    match line {
+        Line::Row(r) => format!("row {}", r + 1),
+        Line::Col(c) => format!("column {}", c + 1),
+    }
 }
 
 /// A value that occurs twice among `values` (each in `1..=n`).

@@ -677,8 +677,8 @@ mod tests {
         fn name(&self) -> &'static str {
             self.name
         }
-        fn takes_constraints(&self) -> bool {
-            true
+        fn takes(&self, kind: crate::model::ConstraintKind) -> bool {
+            self.inner.takes(kind)
         }
         fn solve(&self, p: &Puzzle, l: &Limits) -> Result<Option<Grid>, BackendError> {
             self.inner.solve(&(self.plain)(p), l)

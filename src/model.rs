@@ -6,16 +6,25 @@
 //! once. Rows, columns, boxes or jigsaw regions, and the optional diagonals are all houses, so such
 //! a variant needs no backend change.
 //!
-//! What houses cannot say goes in the puzzle's [`Constraint`] list: today the Killer [`Cage`]
-//! (distinct digits with a given sum). A new kind joins the enum, the checker
-//! ([`crate::check::verify`]) and the backends that take it; the others refuse puzzles that carry
-//! a kind they do not know (see [`crate::backend::Backend::takes_constraints`]).
+//! What houses cannot say goes in the puzzle's [`Constraint`] list: the Killer [`Cage`] (distinct
+//! digits with a given sum) and the variant rules of [`variant`] (thermometers, arrows, dots…).
+//! A new kind joins the enum and [`ConstraintKind`], the checker ([`crate::check::verify`]) and the
+//! backends that take it; the others refuse, by the kind's name, puzzles that carry a kind they
+//! do not take (see [`crate::backend::Backend::takes`]). [`lower`] turns the rules into the few
+//! forms that backends propagate.
 //!
 //! Cells are numbered row-major, `cell = row * n + col`, from 0. Digits are `1..=n`; `0` is empty.
 //! Houses are numbered rows `0..n`, columns `n..2n`, regions `2n..3n`, then extra houses.
 
 use std::fmt;
 use std::sync::Arc;
+
+pub mod lower;
+pub mod variant;
+pub use variant::{
+    chess_neighbours, disjoint_groups, orthogonal_pairs, pill_value, whisper_gap, Arrow,
+    Constraint, ConstraintKind, Dot, DotFamily, DotRule, Line, LittleKiller, Sandwich,
+};
 
 /// A digit in a cell: `1..=n`, or `0` for empty.
 pub type Value = u16;
@@ -53,6 +62,12 @@ pub enum ModelError {
     BadWeights(String),
     #[error("cage {cage}: {message}")]
     BadCage { cage: usize, message: String },
+    #[error("{kind} constraint {index}: {message}")]
+    BadConstraint {
+        index: usize,
+        kind: ConstraintKind,
+        message: String,
+    },
 }
 
 /// A Killer cage: its cells hold distinct digits adding up to `sum`.
@@ -133,12 +148,6 @@ impl Cage {
         }
         seen.len() == self.cells.len()
     }
-}
-
-/// A rule beyond the houses.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Constraint {
-    Cage(Cage),
 }
 
 /// How the grid is cut into its third family of houses.
@@ -550,11 +559,17 @@ impl Puzzle {
     }
     /// The same puzzle with `constraints` (replacing any it had). Each cage has 1 to `n` distinct
     /// cells of the grid and a sum that `k` distinct digits can reach; no cell is in two cages.
-    /// Givens inside a cage are allowed (they may make the puzzle unsolvable, not invalid).
+    /// Every other rule is checked against the shape (cells in the grid, lines that touch, dots
+    /// between neighbours, sums that digits can reach). Givens that break a rule are allowed
+    /// (they make the puzzle unsolvable, not invalid).
     pub fn with_constraints(mut self, constraints: Vec<Constraint>) -> Result<Puzzle, ModelError> {
         let n = self.size();
         let mut owner = vec![usize::MAX; n * n];
-        for (i, Constraint::Cage(cage)) in constraints.iter().enumerate() {
+        let cages = constraints.iter().filter_map(|c| match c {
+            Constraint::Cage(cage) => Some(cage),
+            _ => None,
+        });
+        for (i, cage) in cages.enumerate() {
             let bad = |message: String| ModelError::BadCage {
                 cage: i + 1,
                 message,
@@ -592,6 +607,16 @@ impl Puzzle {
                 )));
             }
         }
+        for kind in ConstraintKind::ALL {
+            let of_kind = constraints.iter().filter(|c| c.kind() == kind);
+            for (i, c) in of_kind.enumerate() {
+                variant::validate(c, &self.shape).map_err(|message| ModelError::BadConstraint {
+                    index: i + 1,
+                    kind,
+                    message,
+                })?;
+            }
+        }
         self.constraints = constraints.into();
         Ok(self)
     }
@@ -601,7 +626,10 @@ impl Puzzle {
     }
     /// The Killer cages among the constraints.
     pub fn cages(&self) -> impl Iterator<Item = &Cage> + '_ {
-        self.constraints.iter().map(|Constraint::Cage(c)| c)
+        self.constraints.iter().filter_map(|c| match c {
+            Constraint::Cage(cage) => Some(cage),
+            _ => None,
+        })
     }
     /// The same puzzle with weights attached (replacing any it had).
     pub fn with_weights(mut self, weights: Arc<Weights>) -> Result<Puzzle, ModelError> {

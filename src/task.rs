@@ -211,8 +211,12 @@ pub fn run(
         backend: backend.name(),
         failure,
     };
-    if !puzzle.constraints().is_empty() && !backend.takes_constraints() {
-        return Err(BackendError::Unsupported("Killer cages".into()).into());
+    if let Some(c) = puzzle
+        .constraints()
+        .iter()
+        .find(|c| !backend.takes(c.kind()))
+    {
+        return Err(BackendError::Unsupported(format!("{} constraints", c.kind())).into());
     }
     match task {
         Task::Solve => match backend.solve(puzzle, limits)? {

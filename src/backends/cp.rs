@@ -5,7 +5,7 @@
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::cp::huub::{self, Best, Stop};
 use crate::cp::{CpModel, CpOptions, DEFAULT_MEMORY_MIB};
-use crate::model::{Grid, Puzzle};
+use crate::model::{ConstraintKind, Grid, Puzzle};
 
 /// Options of the `cp` backend (`--cp-alldiff`, `--cp-house-cover`, `--cp-branch`,
 /// `--cp-memory-mib`).
@@ -64,8 +64,8 @@ impl Backend for Cp {
         "cp"
     }
 
-    fn takes_constraints(&self) -> bool {
-        true
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Killer
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

@@ -57,7 +57,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::model::{Grid, Puzzle, Shape, Value};
+use crate::model::{ConstraintKind, Grid, Puzzle, Shape, Value};
 
 mod band9;
 mod board;
@@ -1252,8 +1252,8 @@ impl Dfs {
 }
 
 impl Backend for Dfs {
-    fn takes_constraints(&self) -> bool {
-        true
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Killer
     }
 
     fn name(&self) -> &'static str {

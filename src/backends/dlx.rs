@@ -42,7 +42,7 @@ use std::time::Instant;
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
 use crate::generate::GenRng;
-use crate::model::{Grid, Puzzle, Value};
+use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
 
 /// Node budget of the first run of a one-solution search (see [`Dlx::solve_with_restarts`]).
@@ -637,8 +637,8 @@ impl Walk<'_> {
 }
 
 impl Backend for Dlx {
-    fn takes_constraints(&self) -> bool {
-        true
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Killer
     }
 
     fn name(&self) -> &'static str {

@@ -39,7 +39,7 @@ use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::generate::GenRng;
 use crate::ilp::implied;
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
-use crate::model::{Grid, Puzzle, Weights};
+use crate::model::{ConstraintKind, Grid, Puzzle, Weights};
 
 /// The MIP solver behind the `ilp` backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -451,8 +451,8 @@ fn simple_bound(model: &IlpModel, weights: &Weights) -> i64 {
 }
 
 impl Backend for Ilp {
-    fn takes_constraints(&self) -> bool {
-        true
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Killer
     }
 
     fn name(&self) -> &'static str {

@@ -19,7 +19,7 @@
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::backends::sat::{check_memory, Holder, SatOptions};
-use crate::model::{Grid, Puzzle};
+use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::encode::EncodeOptions;
 use crate::sat::external::SolverCommand;
 use crate::sat::wcnf::{self, MaxSatAnswer};
@@ -72,8 +72,8 @@ impl MaxSatExt {
 
 impl Backend for MaxSatExt {
     /// The WCNF carries the cages as hard clauses (`--cage-encoding`).
-    fn takes_constraints(&self) -> bool {
-        true
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Killer
     }
 
     fn name(&self) -> &'static str {

@@ -26,7 +26,7 @@ use std::path::Path;
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::cp::minizinc::{self, MznOutput, Status};
 use crate::cp::CpModel;
-use crate::model::{Grid, Puzzle};
+use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::external::{Ended, SolverCommand};
 
 /// The largest MiniZinc model the backend writes, in bytes: about a 115×115 grid. Compiling
@@ -224,8 +224,8 @@ impl Backend for MiniZinc {
     }
 
     /// The model holds the Killer cages.
-    fn takes_constraints(&self) -> bool {
-        true
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Killer
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

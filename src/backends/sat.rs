@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 
 use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
-use crate::model::{Grid, Puzzle};
+use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::dual;
 use crate::sat::encode::{
     self, Amo, CageEncoding, Decoder, EncodeOptions, Encoding, Numbering, PartStats,
@@ -1012,8 +1012,8 @@ impl Sat {
 }
 
 impl Backend for Sat {
-    fn takes_constraints(&self) -> bool {
-        true
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Killer
     }
 
     fn name(&self) -> &'static str {

@@ -20,7 +20,7 @@
 
 use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::backends::sat::{check_memory, Holder, SatOptions};
-use crate::model::{Grid, Puzzle};
+use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::encode::{self, Decoder, EncodeOptions, Numbering};
 use crate::sat::external::{SatAnswer, SolverCommand};
 use crate::sat::objective::Objective;
@@ -161,8 +161,8 @@ impl<'a> Session<'a> {
 }
 
 impl Backend for SatExt {
-    fn takes_constraints(&self) -> bool {
-        true
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Killer
     }
 
     fn name(&self) -> &'static str {

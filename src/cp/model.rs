@@ -2,7 +2,7 @@
 //! sums and an optional linear objective. [`super::huub`] lowers it to huub; the MiniZinc writer
 //! prints it. Both read only this, so what is exported is what is solved.
 
-use crate::model::{Constraint, Puzzle};
+use crate::model::Puzzle;
 use crate::named::from_str_by_name;
 
 /// Propagation strength of each all-different (`--cp-alldiff`).
@@ -140,23 +140,19 @@ impl CpModel {
             })
             .collect();
         let mut sums = Vec::new();
-        for (i, constraint) in puzzle.constraints().iter().enumerate() {
-            match constraint {
-                Constraint::Cage(cage) => {
-                    if cage.cells().len() > 1 {
-                        all_different.push(AllDifferent {
-                            cells: cage.cells().to_vec(),
-                            full: cage.cells().len() == n,
-                            origin: Origin::Cage(i),
-                        });
-                    }
-                    sums.push(LinearSum {
-                        cells: cage.cells().to_vec(),
-                        sum: cage.sum() as i64,
-                        origin: Origin::Cage(i),
-                    });
-                }
+        for (i, cage) in puzzle.cages().enumerate() {
+            if cage.cells().len() > 1 {
+                all_different.push(AllDifferent {
+                    cells: cage.cells().to_vec(),
+                    full: cage.cells().len() == n,
+                    origin: Origin::Cage(i),
+                });
             }
+            sums.push(LinearSum {
+                cells: cage.cells().to_vec(),
+                sum: cage.sum() as i64,
+                origin: Origin::Cage(i),
+            });
         }
         CpModel {
             n,
@@ -178,7 +174,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::model::{Cage, Shape};
+    use crate::model::{Cage, Constraint, Shape};
 
     #[test]
     fn houses_and_cages_become_groups() {

@@ -1,0 +1,222 @@
+//! The variant rules of a puzzle (everything but houses and Killer cages) turned into the few
+//! forms that backends propagate or encode, once per puzzle:
+//!
+//! - [`Pair`]: a relation between the digits of two cells ([`PairRule`]): different, equal,
+//!   rising by at least `k`, apart by at least `k`, a dot's rule or its negation. Anti-knight,
+//!   anti-king, thermometers, whispers, palindromes, dots and negative rules all become pairs;
+//!   chess pairs that already share a house are left out;
+//! - houses beyond the shape's (disjoint groups, extra regions of `n` cells): every digit once;
+//! - distinct groups (extra regions of fewer cells, renban lines);
+//! - windows: renban lines, whose digits are consecutive;
+//! - [`LinearSum`]s: arrows (`Σ line − circle = 0`, a pill weighted by powers of ten) and little
+//!   killers;
+//! - sandwiches: a line and the sum between its 1 and its `n`;
+//! - parity: odd and even cells.
+//!
+//! The lowering is the one shared step between the model and the backends that take variants;
+//! [`crate::check::verify`] does not use it, so a wrong lowering shows up as a disagreement with
+//! the checker (brute-force counts in `tests/variants.rs`).
+
+use super::{chess_neighbours, disjoint_groups, orthogonal_pairs, Constraint, DotRule, Puzzle};
+
+/// What two cells' digits `a` (first cell) and `b` (second) must satisfy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PairRule {
+    /// `a ≠ b`.
+    Differ,
+    /// `a = b`.
+    Equal,
+    /// `b ≥ a + k` (a thermometer step: `k = 1`).
+    Rise(u32),
+    /// `|a − b| ≥ k` (a whisper step).
+    Apart(u32),
+    /// The dot's rule holds.
+    Is(DotRule),
+    /// The dot's rule does not hold (a negative rule on a pair without a dot).
+    Not(DotRule),
+}
+
+impl PairRule {
+    /// Whether digits `a` (first cell) and `b` (second cell) meet the rule.
+    pub fn allows(self, a: u32, b: u32) -> bool {
+        match self {
+            PairRule::Differ => a != b,
+            PairRule::Equal => a == b,
+            PairRule::Rise(k) => b >= a + k,
+            PairRule::Apart(k) => a.abs_diff(b) >= k,
+            PairRule::Is(r) => r.holds(a, b),
+            PairRule::Not(r) => !r.holds(a, b),
+        }
+    }
+}
+
+/// A relation between two cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pair {
+    pub a: u32,
+    pub b: u32,
+    pub rule: PairRule,
+}
+
+/// `Σ coefficient × digit = rhs` over distinct cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinearSum {
+    pub terms: Vec<(u32, i64)>,
+    pub rhs: i64,
+}
+
+/// A sandwich: the cells of a row or column in order, and the sum between its 1 and its `n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SandwichLine {
+    pub cells: Vec<u32>,
+    pub sum: u32,
+}
+
+/// The variant rules of one puzzle in propagation-ready forms.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub pairs: Vec<Pair>,
+    /// Groups of `n` cells holding every digit once.
+    pub houses: Vec<Vec<u32>>,
+    /// Groups of fewer than `n` cells holding distinct digits.
+    pub distinct: Vec<Vec<u32>>,
+    /// Groups whose digits are consecutive (renban; each is also in `distinct`).
+    pub windows: Vec<Vec<u32>>,
+    pub sums: Vec<LinearSum>,
+    pub sandwiches: Vec<SandwichLine>,
+    /// Cells that hold an odd digit (`true`) or an even one (`false`).
+    pub parity: Vec<(u32, bool)>,
+}
+
+impl Rules {
+    /// The rules of `puzzle` beyond its houses and cages; empty for a plain or Killer puzzle.
+    pub fn of(puzzle: &Puzzle) -> Rules {
+        let shape = puzzle.shape();
+        let n = shape.size();
+        let mut r = Rules::default();
+        let share_house = |a: usize, b: usize| {
+            let hb = shape.houses_of(b);
+            shape.houses_of(a).iter().any(|h| hb.contains(h))
+        };
+        let group = |r: &mut Rules, cells: &[u32]| {
+            if cells.len() == n {
+                r.houses.push(cells.to_vec());
+            } else if cells.len() > 1 {
+                r.distinct.push(cells.to_vec());
+            }
+        };
+        let line_pairs = |r: &mut Rules, cells: &[u32], rule: PairRule| {
+            for w in cells.windows(2) {
+                r.pairs.push(Pair {
+                    a: w[0],
+                    b: w[1],
+                    rule,
+                });
+            }
+        };
+        let dotted: Vec<(u32, u32, DotRule)> = puzzle
+            .constraints()
+            .iter()
+            .filter_map(|c| match c {
+                Constraint::Dot(d) => Some((d.a.min(d.b), d.a.max(d.b), d.rule)),
+                _ => None,
+            })
+            .collect();
+        for c in puzzle.constraints() {
+            match c {
+                Constraint::Cage(_) => {}
+                Constraint::AntiKnight | Constraint::AntiKing => {
+                    let knight = matches!(c, Constraint::AntiKnight);
+                    for a in 0..n * n {
+                        for b in chess_neighbours(a, n, knight) {
+                            if a < b && !share_house(a, b) {
+                                r.pairs.push(Pair {
+                                    a: a as u32,
+                                    b: b as u32,
+                                    rule: PairRule::Differ,
+                                });
+                            }
+                        }
+                    }
+                }
+                Constraint::DisjointGroups => {
+                    for g in disjoint_groups(shape).unwrap_or_default() {
+                        group(&mut r, &g);
+                    }
+                }
+                Constraint::ExtraRegion(cells) => group(&mut r, cells),
+                Constraint::Odd(cell) => r.parity.push((*cell, true)),
+                Constraint::Even(cell) => r.parity.push((*cell, false)),
+                Constraint::Thermo(cells) => line_pairs(&mut r, cells, PairRule::Rise(1)),
+                Constraint::Whisper { cells, gap } => {
+                    line_pairs(&mut r, cells, PairRule::Apart(*gap))
+                }
+                Constraint::Palindrome(cells) => {
+                    let k = cells.len();
+                    for i in 0..k / 2 {
+                        r.pairs.push(Pair {
+                            a: cells[i],
+                            b: cells[k - 1 - i],
+                            rule: PairRule::Equal,
+                        });
+                    }
+                }
+                Constraint::Renban(cells) => {
+                    group(&mut r, cells);
+                    if cells.len() > 1 && cells.len() < n {
+                        r.windows.push(cells.clone());
+                    }
+                }
+                Constraint::Dot(d) => r.pairs.push(Pair {
+                    a: d.a,
+                    b: d.b,
+                    rule: PairRule::Is(d.rule),
+                }),
+                Constraint::Negative(rule) => {
+                    for (a, b) in orthogonal_pairs(n) {
+                        let marked = dotted
+                            .iter()
+                            .any(|&(x, y, dot)| (x, y) == (a, b) && dot.family() == rule.family());
+                        if !marked {
+                            r.pairs.push(Pair {
+                                a,
+                                b,
+                                rule: PairRule::Not(*rule),
+                            });
+                        }
+                    }
+                }
+                Constraint::Arrow(arrow) => {
+                    let k = arrow.circle.len() as u32;
+                    let mut terms: Vec<(u32, i64)> = arrow.line.iter().map(|&c| (c, 1)).collect();
+                    for (i, &c) in arrow.circle.iter().enumerate() {
+                        terms.push((c, -(10i64.pow(k - 1 - i as u32))));
+                    }
+                    r.sums.push(LinearSum { terms, rhs: 0 });
+                }
+                Constraint::LittleKiller(l) => r.sums.push(LinearSum {
+                    terms: l.cells.iter().map(|&c| (c, 1)).collect(),
+                    rhs: l.sum as i64,
+                }),
+                Constraint::Sandwich(s) => r.sandwiches.push(SandwichLine {
+                    cells: s.line.cells(n),
+                    sum: s.sum,
+                }),
+            }
+        }
+        r
+    }
+
+    /// Whether there is nothing beyond houses and cages.
+    pub fn is_empty(&self) -> bool {
+        *self == Rules::default()
+    }
+}
+
+/// The digits strictly between the 1 and the `n` of a full line (`None` when either is missing).
+pub fn sandwiched(digits: &[u32], n: u32) -> Option<u32> {
+    let one = digits.iter().position(|&d| d == 1)?;
+    let top = digits.iter().position(|&d| d == n)?;
+    let (lo, hi) = (one.min(top), one.max(top));
+    Some(digits[lo + 1..hi].iter().sum())
+}

@@ -1,0 +1,571 @@
+//! The variant rules that setters publish beyond houses and Killer cages: chess exclusions,
+//! parity cells, lines (thermometers, arrows, whispers, renban, palindromes), dots between two
+//! cells (Kropki, XV) with their negative rule, and outside clues (little killers, sandwiches).
+//!
+//! Each rule is plain data over row-major cell indices. [`Constraint::kind`] names it (the word
+//! that backends refuse, `encode --stats` counts and the docs' table lists); [`validate`] checks
+//! it against a shape when a puzzle is built; [`crate::check::verify`] checks a grid against it;
+//! [`super::lower`] turns the rules into the few forms backends propagate.
+//!
+//! The definitions follow f-puzzles (and the solver it calls):
+//! - a **thermometer** strictly increases from its bulb (its first cell);
+//! - an **arrow**'s cells add up to its circle; a circle of 2 or 3 cells (a *pill*) is read as a
+//!   decimal number, first cell first, so pills need `n ≤ 9`;
+//! - on a **German whisper** neighbours on the line differ by at least `gap` (`⌈n/2⌉` by
+//!   default, 5 on 9×9);
+//! - a **renban** line holds distinct consecutive digits in any order;
+//! - a **palindrome** reads the same from both ends;
+//! - a **dot** joins two orthogonal neighbours: Kropki white (difference `k`, 1 by default),
+//!   Kropki black (one is `k` times the other, 2 by default), X (sum 10), V (sum 5);
+//! - a **negative** rule says every dot of its family is given: orthogonal neighbours that carry
+//!   no dot of the family (Kropki: white or black; XV: X or V) must not meet the rule.
+//!   Non-consecutive is the negative of the white dot of difference 1;
+//! - a **little killer** clue outside the grid gives the sum of the diagonal it points along
+//!   (digits may repeat);
+//! - a **sandwich** clue gives the sum of the digits strictly between 1 and `n` in its row or
+//!   column (0 when they are neighbours);
+//! - **disjoint groups**: the cells at the same position of every box hold distinct digits (boxes
+//!   only);
+//! - an **extra region** holds distinct digits (up to `n` cells).
+
+use std::fmt;
+
+use super::{Cage, Regions, Shape};
+
+/// A rule beyond the houses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Constraint {
+    /// A Killer cage: distinct digits with a given sum.
+    Cage(Cage),
+    /// Cells a chess knight's move apart hold different digits.
+    AntiKnight,
+    /// Cells a chess king's move apart (diagonal neighbours included) hold different digits.
+    AntiKing,
+    /// The cells at the same position of every box hold different digits.
+    DisjointGroups,
+    /// Up to `n` cells holding different digits.
+    ExtraRegion(Vec<u32>),
+    /// A cell holding an odd digit.
+    Odd(u32),
+    /// A cell holding an even digit.
+    Even(u32),
+    /// Strictly increasing from the first cell (the bulb).
+    Thermo(Vec<u32>),
+    /// The line's digits add up to the number in the circle.
+    Arrow(Arrow),
+    /// Neighbours on the line differ by at least `gap`.
+    Whisper { cells: Vec<u32>, gap: u32 },
+    /// Distinct consecutive digits in any order.
+    Renban(Vec<u32>),
+    /// The line reads the same from both ends.
+    Palindrome(Vec<u32>),
+    /// A dot between two orthogonal neighbours.
+    Dot(Dot),
+    /// No orthogonal neighbours without a dot of the rule's family meet the rule.
+    Negative(DotRule),
+    /// The sum along a diagonal (repeats allowed).
+    LittleKiller(LittleKiller),
+    /// The sum of the digits between 1 and `n` in a row or column.
+    Sandwich(Sandwich),
+}
+
+/// The circle (1 to 3 cells, read as a number) and the line of an arrow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arrow {
+    pub circle: Vec<u32>,
+    pub line: Vec<u32>,
+}
+
+/// What a dot between two cells says about their digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DotRule {
+    /// Kropki white: the digits differ by exactly `k`.
+    Difference(u32),
+    /// Kropki black: one digit is `k` times the other.
+    Ratio(u32),
+    /// XV: the digits add up to `k` (X is 10, V is 5).
+    Sum(u32),
+}
+
+impl DotRule {
+    /// Whether digits `a` and `b` meet the rule.
+    pub fn holds(self, a: u32, b: u32) -> bool {
+        match self {
+            DotRule::Difference(k) => a.abs_diff(b) == k,
+            DotRule::Ratio(k) => a == k * b || b == k * a,
+            DotRule::Sum(k) => a + b == k,
+        }
+    }
+    /// Kropki dots (white and black) form one family, X and V another: a dot of a family
+    /// exempts its pair from every negative rule of that family.
+    pub fn family(self) -> DotFamily {
+        match self {
+            DotRule::Difference(_) | DotRule::Ratio(_) => DotFamily::Kropki,
+            DotRule::Sum(_) => DotFamily::Xv,
+        }
+    }
+}
+
+impl fmt::Display for DotRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            DotRule::Difference(k) => write!(f, "difference {k}"),
+            DotRule::Ratio(k) => write!(f, "ratio {k}"),
+            DotRule::Sum(10) => write!(f, "X"),
+            DotRule::Sum(5) => write!(f, "V"),
+            DotRule::Sum(k) => write!(f, "sum {k}"),
+        }
+    }
+}
+
+/// The families of dots that a negative rule speaks of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DotFamily {
+    Kropki,
+    Xv,
+}
+
+/// A dot between two orthogonal neighbours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dot {
+    pub a: u32,
+    pub b: u32,
+    pub rule: DotRule,
+}
+
+/// A little killer clue: the cells of its diagonal, from the clue inwards, and their sum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LittleKiller {
+    pub cells: Vec<u32>,
+    pub sum: u32,
+}
+
+/// A row or a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    Row(u32),
+    Col(u32),
+}
+
+impl Line {
+    /// The cells of the line in a grid of side `n`, in order.
+    pub fn cells(self, n: usize) -> Vec<u32> {
+        let n32 = n as u32;
+        match self {
+            Line::Row(r) => (0..n32).map(|c| r * n32 + c).collect(),
+            Line::Col(c) => (0..n32).map(|r| r * n32 + c).collect(),
+        }
+    }
+}
+
+/// A sandwich clue on a row or column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sandwich {
+    pub line: Line,
+    pub sum: u32,
+}
+
+/// The kinds of constraint, by the name users and backends use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ConstraintKind {
+    Killer,
+    AntiKnight,
+    AntiKing,
+    DisjointGroups,
+    ExtraRegion,
+    Odd,
+    Even,
+    Thermo,
+    Arrow,
+    Whisper,
+    Renban,
+    Palindrome,
+    Kropki,
+    Xv,
+    NonConsecutive,
+    Negative,
+    LittleKiller,
+    Sandwich,
+}
+
+impl ConstraintKind {
+    pub const ALL: [ConstraintKind; 18] = [
+        ConstraintKind::Killer,
+        ConstraintKind::AntiKnight,
+        ConstraintKind::AntiKing,
+        ConstraintKind::DisjointGroups,
+        ConstraintKind::ExtraRegion,
+        ConstraintKind::Odd,
+        ConstraintKind::Even,
+        ConstraintKind::Thermo,
+        ConstraintKind::Arrow,
+        ConstraintKind::Whisper,
+        ConstraintKind::Renban,
+        ConstraintKind::Palindrome,
+        ConstraintKind::Kropki,
+        ConstraintKind::Xv,
+        ConstraintKind::NonConsecutive,
+        ConstraintKind::Negative,
+        ConstraintKind::LittleKiller,
+        ConstraintKind::Sandwich,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            ConstraintKind::Killer => "killer",
+            ConstraintKind::AntiKnight => "anti-knight",
+            ConstraintKind::AntiKing => "anti-king",
+            ConstraintKind::DisjointGroups => "disjoint-groups",
+            ConstraintKind::ExtraRegion => "extra-region",
+            ConstraintKind::Odd => "odd",
+            ConstraintKind::Even => "even",
+            ConstraintKind::Thermo => "thermo",
+            ConstraintKind::Arrow => "arrow",
+            ConstraintKind::Whisper => "whisper",
+            ConstraintKind::Renban => "renban",
+            ConstraintKind::Palindrome => "palindrome",
+            ConstraintKind::Kropki => "kropki",
+            ConstraintKind::Xv => "xv",
+            ConstraintKind::NonConsecutive => "nonconsecutive",
+            ConstraintKind::Negative => "negative",
+            ConstraintKind::LittleKiller => "little-killer",
+            ConstraintKind::Sandwich => "sandwich",
+        }
+    }
+}
+
+crate::named::from_str_by_name!(ConstraintKind, "constraint kind");
+
+impl Constraint {
+    /// What kind of rule this is.
+    pub fn kind(&self) -> ConstraintKind {
+        match self {
+            Constraint::Cage(_) => ConstraintKind::Killer,
+            Constraint::AntiKnight => ConstraintKind::AntiKnight,
+            Constraint::AntiKing => ConstraintKind::AntiKing,
+            Constraint::DisjointGroups => ConstraintKind::DisjointGroups,
+            Constraint::ExtraRegion(_) => ConstraintKind::ExtraRegion,
+            Constraint::Odd(_) => ConstraintKind::Odd,
+            Constraint::Even(_) => ConstraintKind::Even,
+            Constraint::Thermo(_) => ConstraintKind::Thermo,
+            Constraint::Arrow(_) => ConstraintKind::Arrow,
+            Constraint::Whisper { .. } => ConstraintKind::Whisper,
+            Constraint::Renban(_) => ConstraintKind::Renban,
+            Constraint::Palindrome(_) => ConstraintKind::Palindrome,
+            Constraint::Dot(d) => match d.rule.family() {
+                DotFamily::Kropki => ConstraintKind::Kropki,
+                DotFamily::Xv => ConstraintKind::Xv,
+            },
+            Constraint::Negative(DotRule::Difference(1)) => ConstraintKind::NonConsecutive,
+            Constraint::Negative(_) => ConstraintKind::Negative,
+            Constraint::LittleKiller(_) => ConstraintKind::LittleKiller,
+            Constraint::Sandwich(_) => ConstraintKind::Sandwich,
+        }
+    }
+
+    /// The cells the rule speaks of (empty for the rules over the whole grid).
+    pub fn cells(&self) -> Vec<u32> {
+        match self {
+            Constraint::Cage(c) => c.cells().to_vec(),
+            Constraint::AntiKnight
+            | Constraint::AntiKing
+            | Constraint::DisjointGroups
+            | Constraint::Negative(_)
+            | Constraint::Sandwich(_) => vec![],
+            Constraint::ExtraRegion(cells)
+            | Constraint::Thermo(cells)
+            | Constraint::Whisper { cells, .. }
+            | Constraint::Renban(cells)
+            | Constraint::Palindrome(cells) => cells.clone(),
+            Constraint::Odd(c) | Constraint::Even(c) => vec![*c],
+            Constraint::Arrow(a) => a.circle.iter().chain(&a.line).copied().collect(),
+            Constraint::Dot(d) => vec![d.a, d.b],
+            Constraint::LittleKiller(l) => l.cells.clone(),
+        }
+    }
+}
+
+/// The default gap of a German whisper on a grid of side `n`: `⌈n/2⌉` (5 on 9×9).
+pub fn whisper_gap(n: usize) -> u32 {
+    n.div_ceil(2) as u32
+}
+
+/// The number a pill (the circle of an arrow) reads as, its digits first cell first.
+pub fn pill_value(digits: impl Iterator<Item = u32>) -> u32 {
+    digits.fold(0, |v, d| v * 10 + d)
+}
+
+/// Knight's-move or king's-move neighbours of `cell` in a grid of side `n`.
+pub fn chess_neighbours(cell: usize, n: usize, knight: bool) -> impl Iterator<Item = usize> {
+    const KNIGHT: [(i64, i64); 8] = [
+        (-2, -1),
+        (-2, 1),
+        (-1, -2),
+        (-1, 2),
+        (1, -2),
+        (1, 2),
+        (2, -1),
+        (2, 1),
+    ];
+    const KING: [(i64, i64); 8] = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+    ];
+    let (r, c, n) = ((cell / n) as i64, (cell % n) as i64, n as i64);
+    let moves = if knight { KNIGHT } else { KING };
+    moves.into_iter().filter_map(move |(dr, dc)| {
+        let (r2, c2) = (r + dr, c + dc);
+        (0..n)
+            .contains(&r2)
+            .then_some(())
+            .filter(|_| (0..n).contains(&c2))
+            .map(|_| (r2 * n + c2) as usize)
+    })
+}
+
+/// Orthogonal neighbour pairs `(a, b)`, `a < b`, of a grid of side `n`.
+pub fn orthogonal_pairs(n: usize) -> impl Iterator<Item = (u32, u32)> {
+    (0..n * n).flat_map(move |c| {
+        let right = (c % n + 1 < n).then_some((c as u32, c as u32 + 1));
+        let down = (c + n < n * n).then_some((c as u32, (c + n) as u32));
+        right.into_iter().chain(down)
+    })
+}
+
+/// The disjoint groups of a shape with boxes: for each position inside a box, its cells.
+pub fn disjoint_groups(shape: &Shape) -> Option<Vec<Vec<u32>>> {
+    let Regions::Boxes { rows, cols } = *shape.regions() else {
+        return None;
+    };
+    let n = shape.size();
+    let mut groups = vec![vec![]; n];
+    for cell in 0..n * n {
+        let (r, c) = (cell / n, cell % n);
+        groups[(r % rows) * cols + c % cols].push(cell as u32);
+    }
+    Some(groups)
+}
+
+/// Checks one rule against a grid of `shape`; the message says what is wrong.
+pub(super) fn validate(constraint: &Constraint, shape: &Shape) -> Result<(), String> {
+    let n = shape.size();
+    let cells = constraint.cells();
+    if let Some(&c) = cells.iter().find(|&&c| c as usize >= n * n) {
+        return Err(format!("cell index {c} is outside the grid"));
+    }
+    let at = |c: u32| format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1);
+    let distinct = |cells: &[u32]| -> Result<(), String> {
+        let mut seen = std::collections::HashSet::new();
+        match cells.iter().find(|&&c| !seen.insert(c)) {
+            Some(&c) => Err(format!("the cell at {} is on it twice", at(c))),
+            None => Ok(()),
+        }
+    };
+    let at_most_n = |what: &str, len: usize| -> Result<(), String> {
+        if len == 0 || len > n {
+            Err(format!(
+                "{what} of {len} cells: it holds 1 to {n} distinct digits"
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let adjacent = |a: u32, b: u32, diagonal: bool| {
+        let (ra, ca) = (a as usize / n, a as usize % n);
+        let (rb, cb) = (b as usize / n, b as usize % n);
+        let (dr, dc) = (ra.abs_diff(rb), ca.abs_diff(cb));
+        dr.max(dc) == 1 && (diagonal || dr + dc == 1)
+    };
+    match constraint {
+        Constraint::Cage(_) => Ok(()), // checked with the other cages (no cell in two)
+        Constraint::AntiKnight | Constraint::AntiKing => Ok(()),
+        Constraint::DisjointGroups => match disjoint_groups(shape) {
+            Some(_) => Ok(()),
+            None => Err("disjoint groups need box regions, not a jigsaw".into()),
+        },
+        Constraint::ExtraRegion(cells) => {
+            at_most_n("an extra region", cells.len())?;
+            distinct(cells)
+        }
+        Constraint::Odd(_) | Constraint::Even(_) => Ok(()),
+        Constraint::Thermo(cells) => {
+            at_most_n("a thermometer", cells.len())?;
+            distinct(cells)
+        }
+        Constraint::Renban(cells) => {
+            at_most_n("a renban line", cells.len())?;
+            distinct(cells)
+        }
+        Constraint::Whisper { cells, gap } => {
+            if cells.len() < 2 {
+                return Err("a whisper line needs at least 2 cells".into());
+            }
+            if *gap == 0 || *gap as usize >= n {
+                return Err(format!("whisper gap {gap}: it must be 1 to {}", n - 1));
+            }
+            distinct(cells)
+        }
+        Constraint::Palindrome(cells) => {
+            if cells.len() < 2 {
+                return Err("a palindrome needs at least 2 cells".into());
+            }
+            distinct(cells)
+        }
+        Constraint::Arrow(a) => {
+            if a.circle.is_empty() || a.circle.len() > 3 {
+                return Err(format!(
+                    "a circle of {} cells: it holds 1 to 3",
+                    a.circle.len()
+                ));
+            }
+            if a.circle.len() > 1 && n > 9 {
+                return Err(format!(
+                    "a pill of {} cells is read as a decimal number, which needs side ≤ 9",
+                    a.circle.len()
+                ));
+            }
+            if a.line.is_empty() {
+                return Err("an arrow needs at least one cell on its line".into());
+            }
+            distinct(&cells)
+        }
+        Constraint::Dot(d) => {
+            if !adjacent(d.a, d.b, false) {
+                return Err(format!(
+                    "a dot joins orthogonal neighbours; {} and {} are not",
+                    at(d.a),
+                    at(d.b)
+                ));
+            }
+            rule_in_range(d.rule)
+        }
+        Constraint::Negative(rule) => rule_in_range(*rule),
+        Constraint::LittleKiller(l) => {
+            let Some(&first) = l.cells.first() else {
+                return Err("a little killer needs at least one cell".into());
+            };
+            let steps: Vec<(i64, i64)> = l
+                .cells
+                .windows(2)
+                .map(|w| {
+                    let (a, b) = (w[0] as i64, w[1] as i64);
+                    let n = n as i64;
+                    (b / n - a / n, b % n - a % n)
+                })
+                .collect();
+            let step = steps.first().copied();
+            if steps
+                .iter()
+                .any(|&s| Some(s) != step || s.0.abs() != 1 || s.1.abs() != 1)
+            {
+                return Err("a little killer's cells must run along one diagonal".into());
+            }
+            let ends_at_edge = |c: u32, (dr, dc): (i64, i64)| {
+                let (r, col, n) = ((c as usize / n) as i64, (c as usize % n) as i64, n as i64);
+                let (r2, c2) = (r + dr, col + dc);
+                !(0..n).contains(&r2) || !(0..n).contains(&c2)
+            };
+            let last = *l.cells.last().unwrap();
+            let dir = step.unwrap_or((1, 1));
+            if l.cells.len() > 1
+                && !(ends_at_edge(first, (-dir.0, -dir.1)) && ends_at_edge(last, dir))
+            {
+                return Err("a little killer's diagonal must run from edge to edge".into());
+            }
+            if l.sum == 0 || l.sum as usize > n * l.cells.len() {
+                return Err(format!(
+                    "sum {} cannot be made of {} digits 1..={n}",
+                    l.sum,
+                    l.cells.len()
+                ));
+            }
+            Ok(())
+        }
+        Constraint::Sandwich(s) => {
+            let i = match s.line {
+                Line::Row(i) | Line::Col(i) => i as usize,
+            };
+            if i >= n {
+                return Err(format!("line {} is outside the grid", i + 1));
+            }
+            let most = (n * (n + 1) / 2).saturating_sub(n + 1) as u32;
+            if n < 2 || s.sum > most {
+                return Err(format!(
+                    "sandwich sum {}: the digits between 1 and {n} add up to 0 to {most}",
+                    s.sum
+                ));
+            }
+            Ok(())
+        }
+    }
+    .and_then(|()| match constraint {
+        Constraint::Thermo(cells) | Constraint::Whisper { cells, .. } if cells.len() > 1 => {
+            match cells.windows(2).find(|w| !adjacent(w[0], w[1], true)) {
+                Some(w) => Err(format!(
+                    "consecutive cells of a line must touch; {} and {} do not",
+                    at(w[0]),
+                    at(w[1])
+                )),
+                None => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    })
+}
+
+fn rule_in_range(rule: DotRule) -> Result<(), String> {
+    let ok = match rule {
+        DotRule::Difference(k) => k >= 1,
+        DotRule::Ratio(k) => k >= 2,
+        DotRule::Sum(k) => k >= 3,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{rule}: no two distinct digits can meet it"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_rules() {
+        assert!(DotRule::Difference(1).holds(4, 5));
+        assert!(!DotRule::Difference(1).holds(4, 6));
+        assert!(DotRule::Ratio(2).holds(3, 6) && DotRule::Ratio(2).holds(6, 3));
+        assert!(!DotRule::Ratio(2).holds(3, 5));
+        assert!(DotRule::Sum(10).holds(3, 7) && !DotRule::Sum(5).holds(3, 3));
+        assert_eq!(DotRule::Sum(10).to_string(), "X");
+    }
+
+    #[test]
+    fn neighbours_and_groups() {
+        let knight: Vec<usize> = chess_neighbours(0, 9, true).collect();
+        assert_eq!(knight, vec![11, 19]);
+        assert_eq!(chess_neighbours(40, 9, false).count(), 8);
+        assert_eq!(orthogonal_pairs(9).count(), 2 * 9 * 8);
+        let groups = disjoint_groups(&Shape::standard(9, false).unwrap()).unwrap();
+        assert_eq!(groups[0], vec![0, 3, 6, 27, 30, 33, 54, 57, 60]);
+        assert_eq!(whisper_gap(9), 5);
+        assert_eq!(whisper_gap(6), 3);
+        assert_eq!(pill_value([1, 2].into_iter()), 12);
+    }
+
+    #[test]
+    fn kinds_have_names() {
+        for k in ConstraintKind::ALL {
+            assert_eq!(k.name().parse::<ConstraintKind>(), Ok(k));
+        }
+        assert_eq!(
+            Constraint::Negative(DotRule::Difference(1)).kind(),
+            ConstraintKind::NonConsecutive
+        );
+    }
+}

@@ -38,6 +38,8 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
+pub mod variants;
+
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -62,8 +62,10 @@ use crate::model::{ConstraintKind, Grid, Puzzle, Shape, Value};
 mod band9;
 mod board;
 mod cages;
+mod variants;
 use board::{BoardSearch, BoardTables};
 use cages::Cages;
+use variants::Variants;
 
 pub use band9::variant as kernel9_variant;
 
@@ -310,8 +312,39 @@ struct Found {
     restarts: u64,
 }
 
-/// Runs `job` with the kernel instance fitting the side. Killer cages take the generic kernel.
-fn run(t: &Tables, givens: &[Value], cages: Option<&Cages>, job: Job, limits: &Limits) -> Found {
+/// What the generic kernel narrows beyond the houses: Killer cages and variant rules.
+struct Extra {
+    cages: Option<Cages>,
+    variants: Option<Variants>,
+}
+
+impl Extra {
+    /// The cages and variant rules of `puzzle`; `None` when it has neither, `Err` when a cage
+    /// has too many combinations.
+    fn new(puzzle: &Puzzle) -> Result<Option<Extra>, String> {
+        let cages = Cages::new(puzzle)?;
+        let variants = Variants::new(puzzle);
+        Ok((cages.is_some() || variants.is_some()).then_some(Extra { cages, variants }))
+    }
+
+    /// Narrows `cands` by every cage and rule once: `Some(true)` when a candidate was removed
+    /// (cells left with one digit are queued), `None` on a contradiction.
+    fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>) -> Option<bool> {
+        let by_cages = match &self.cages {
+            Some(c) => c.narrow(cands, queue)?,
+            None => false,
+        };
+        let by_rules = match &self.variants {
+            Some(v) => v.narrow(cands, queue)?,
+            None => false,
+        };
+        Some(by_cages || by_rules)
+    }
+}
+
+/// Runs `job` with the kernel instance fitting the side. Killer cages and variant rules take the
+/// generic kernel.
+fn run(t: &Tables, givens: &[Value], cages: Option<&Extra>, job: Job, limits: &Limits) -> Found {
     if cages.is_some() {
         let r = RESTART_NODES;
         return match t.n {
@@ -426,8 +459,9 @@ struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
     /// Propagation also applies locked candidates: at the root only, where they pay (a 25×25
     /// file from 10 s+ to 10 ms); at every node they cost more than they save.
     locked: bool,
-    /// The puzzle's Killer cages, narrowed at every node once the singles are done.
-    cages: Option<&'a Cages>,
+    /// The puzzle's Killer cages and variant rules, narrowed at every node once the singles are
+    /// done.
+    cages: Option<&'a Extra>,
     found: Found,
 }
 
@@ -444,7 +478,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     fn run_with(
         t: &'a Tables,
         givens: &[Value],
-        cages: Option<&'a Cages>,
+        cages: Option<&'a Extra>,
         job: Job<'w>,
         limits: &Limits,
         restart_nodes: u64,
@@ -636,9 +670,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 }
             }
             if node.left == 0 {
-                // A full grid still has to meet its cages' sums.
+                // A full grid still has to meet its cages' sums and its rules.
                 return match self.cages {
-                    Some(cages) => Self::narrow_cages(cages, node, &mut self.queue).is_some(),
+                    Some(cages) => cages.narrow(&mut node.cands, &mut self.queue).is_some(),
                     None => true,
                 };
             }
@@ -675,7 +709,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             }
             if self.queue.is_empty() {
                 if let Some(cages) = self.cages {
-                    match Self::narrow_cages(cages, node, &mut self.queue) {
+                    match cages.narrow(&mut node.cands, &mut self.queue) {
                         None => {
                             self.queue.clear();
                             return false;
@@ -694,47 +728,6 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 }
             }
         }
-    }
-
-    /// Killer cages: the open cells of each cage keep only the digits of its combinations still
-    /// possible ([`Cages::allowed`]). `Some(true)` when a candidate was removed (cells left with
-    /// one digit are queued), `None` on a contradiction.
-    fn narrow_cages(
-        cages: &Cages,
-        node: &mut Node<M, C, H, W>,
-        queue: &mut Vec<u16>,
-    ) -> Option<bool> {
-        let mut progress = false;
-        for i in 0..cages.len() {
-            let cells = cages.cells(i);
-            let (mut fixed, mut count, mut open) = (0u64, 0, 0u64);
-            for &c in cells {
-                let m = node.cands[c as usize];
-                if m.at_most_one() {
-                    fixed |= m.to_u64();
-                    count += 1;
-                } else {
-                    open |= m.to_u64();
-                }
-            }
-            let allowed = M::from_u64(cages.allowed(i, fixed, count, open)?);
-            for &c in cells {
-                let m = node.cands[c as usize];
-                if m.at_most_one() || m & !allowed == M::ZERO {
-                    continue;
-                }
-                let m = m & allowed;
-                node.cands[c as usize] = m;
-                progress = true;
-                if m == M::ZERO {
-                    return None;
-                }
-                if m.at_most_one() {
-                    queue.push(c);
-                }
-            }
-        }
-        Some(progress)
     }
 
     /// Locked candidates: a digit whose places in one house all lie where it overlaps another
@@ -1236,7 +1229,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
 impl Dfs {
     fn search(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Found, BackendError> {
         let t = self.tables(puzzle)?;
-        let cages = Cages::new(puzzle).map_err(BackendError::Unsupported)?;
+        let cages = Extra::new(puzzle).map_err(BackendError::Unsupported)?;
         Ok(run(&t, puzzle.givens(), cages.as_ref(), job, limits))
     }
 
@@ -1252,8 +1245,9 @@ impl Dfs {
 }
 
 impl Backend for Dfs {
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        kind == ConstraintKind::Killer
+    /// Every kind: cages and variant rules are narrowed at every node (the generic kernel).
+    fn takes(&self, _kind: ConstraintKind) -> bool {
+        true
     }
 
     fn name(&self) -> &'static str {

@@ -8,6 +8,7 @@
 //! cells fixed to one digit, is a contradiction. The search's choice of the cell with the fewest
 //! candidates then sees the cages through the narrowed candidates.
 
+use super::Mask;
 use crate::model::Puzzle;
 
 /// Most combinations one cage may have (a cage of 8 cells of a 16×16 grid can have thousands);
@@ -68,5 +69,42 @@ impl Cages {
             }
         }
         (allowed != 0).then_some(allowed & !fixed)
+    }
+
+    /// The open cells of each cage keep only the digits of its combinations still possible
+    /// ([`Cages::allowed`]). `Some(true)` when a candidate was removed (cells left with one digit
+    /// are queued), `None` on a contradiction.
+    pub(super) fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>) -> Option<bool> {
+        let mut progress = false;
+        for i in 0..self.len() {
+            let cells = self.cells(i);
+            let (mut fixed, mut count, mut open) = (0u64, 0, 0u64);
+            for &c in cells {
+                let m = cands[c as usize];
+                if m.at_most_one() {
+                    fixed |= m.to_u64();
+                    count += 1;
+                } else {
+                    open |= m.to_u64();
+                }
+            }
+            let allowed = M::from_u64(self.allowed(i, fixed, count, open)?);
+            for &c in cells {
+                let m = cands[c as usize];
+                if m.at_most_one() || m & !allowed == M::ZERO {
+                    continue;
+                }
+                let m = m & allowed;
+                cands[c as usize] = m;
+                progress = true;
+                if m == M::ZERO {
+                    return None;
+                }
+                if m.at_most_one() {
+                    queue.push(c);
+                }
+            }
+        }
+        Some(progress)
     }
 }

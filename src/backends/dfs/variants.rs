@@ -1,0 +1,282 @@
+//! Variant rules for the generic kernel of `dfs`: the forms of [`crate::model::lower::Rules`],
+//! each narrowed at every node once the singles are done, to a fixpoint with them.
+//!
+//! - a **pair** keeps, in each of its cells, only the digits that some candidate of the other
+//!   cell allows (arc consistency; a table per direction, built once: bit `e − 1` of
+//!   `table[d − 1]` when the other cell may hold `e` beside `d`). On a chain (thermometer,
+//!   whisper) repeated passes reach the chain's bounds;
+//! - a **group** (extra houses, extra regions, renban) removes its fixed digits from its other
+//!   cells and fails when two cells hold one digit or too few digits are left; a group of `n`
+//!   cells also places its hidden singles;
+//! - a **window** (renban) keeps the digits of the runs of consecutive digits, as long as the
+//!   line, that hold every fixed digit and meet every cell's candidates;
+//! - a **sum** (arrow, little killer) bounds each term by the least and greatest the others can
+//!   add (interval reasoning on `Σ cᵢ·xᵢ = rhs`);
+//! - a **sandwich** is a sum over the cells between its 1 and its `n` once both are placed, and
+//!   otherwise waits;
+//! - **parity** masks odd or even cells.
+//!
+//! A full grid goes through the same narrowing, which then fails on any broken rule.
+
+use super::Mask;
+use crate::model::lower::{LinearSum, Rules};
+use crate::model::Puzzle;
+
+/// Digit `d` (1-based) as bit `d − 1`.
+fn bit(d: u32) -> u64 {
+    1 << (d - 1)
+}
+
+/// The variant rules of one puzzle, ready for narrowing.
+pub(super) struct Variants {
+    n: usize,
+    /// `(a, b, allowed b per digit of a, allowed a per digit of b)`.
+    pairs: Vec<(u16, u16, Vec<u64>, Vec<u64>)>,
+    /// `(cells, every digit once)`.
+    groups: Vec<(Vec<u16>, bool)>,
+    windows: Vec<Vec<u16>>,
+    sums: Vec<(Vec<(u16, i64)>, i64)>,
+    sandwiches: Vec<(Vec<u16>, i64)>,
+    parity: Vec<(u16, u64)>,
+}
+
+impl Variants {
+    /// The variant rules of `puzzle`; `None` when it has none.
+    pub(super) fn new(puzzle: &Puzzle) -> Option<Variants> {
+        let rules = Rules::of(puzzle);
+        if rules.is_empty() {
+            return None;
+        }
+        let n = puzzle.size();
+        let table = |rule: &dyn Fn(u32, u32) -> bool| -> Vec<u64> {
+            (1..=n as u32)
+                .map(|d| {
+                    (1..=n as u32)
+                        .filter(|&e| rule(d, e))
+                        .fold(0, |m, e| m | bit(e))
+                })
+                .collect()
+        };
+        let pairs = rules
+            .pairs
+            .iter()
+            .map(|p| {
+                let ab = table(&|d, e| p.rule.allows(d, e));
+                let ba = table(&|e, d| p.rule.allows(d, e));
+                (p.a as u16, p.b as u16, ab, ba)
+            })
+            .collect();
+        let cells16 = |cells: &[u32]| cells.iter().map(|&c| c as u16).collect::<Vec<_>>();
+        let mut groups: Vec<(Vec<u16>, bool)> =
+            rules.houses.iter().map(|g| (cells16(g), true)).collect();
+        groups.extend(rules.distinct.iter().map(|g| (cells16(g), false)));
+        let sum = |s: &LinearSum| {
+            let terms = s.terms.iter().map(|&(c, k)| (c as u16, k)).collect();
+            (terms, s.rhs)
+        };
+        let odd: u64 = (1..=n as u32).step_by(2).fold(0, |m, d| m | bit(d));
+        let all: u64 = (1..=n as u32).fold(0, |m, d| m | bit(d));
+        Some(Variants {
+            n,
+            pairs,
+            groups,
+            windows: rules.windows.iter().map(|w| cells16(w)).collect(),
+            sums: rules.sums.iter().map(sum).collect(),
+            sandwiches: rules
+                .sandwiches
+                .iter()
+                .map(|s| (cells16(&s.cells), s.sum as i64))
+                .collect(),
+            parity: rules
+                .parity
+                .iter()
+                .map(|&(c, is_odd)| (c as u16, if is_odd { odd } else { all & !odd }))
+                .collect(),
+        })
+    }
+
+    /// Narrows `cands` by every rule once. `Some(true)` when a candidate was removed (cells
+    /// left with one digit are queued), `None` on a contradiction.
+    pub(super) fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>) -> Option<bool> {
+        let mut cut = Cut {
+            cands,
+            queue,
+            progress: false,
+        };
+        for &(c, mask) in &self.parity {
+            cut.keep(c, mask)?;
+        }
+        for (a, b, ab, ba) in &self.pairs {
+            let support = |from: M, table: &[u64]| {
+                let mut s = 0u64;
+                let mut m = from.to_u64();
+                while m != 0 {
+                    s |= table[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                s
+            };
+            let sb = support(cut.cands[*a as usize], ab);
+            cut.keep(*b, sb)?;
+            let sa = support(cut.cands[*b as usize], ba);
+            cut.keep(*a, sa)?;
+        }
+        for (cells, full) in &self.groups {
+            cut.group(cells, *full, self.n)?;
+        }
+        for cells in &self.windows {
+            cut.window(cells, self.n)?;
+        }
+        for (terms, rhs) in &self.sums {
+            cut.sum(terms, *rhs)?;
+        }
+        for (line, total) in &self.sandwiches {
+            let top = bit(self.n as u32);
+            let at = |d: u64| {
+                line.iter()
+                    .position(|&c| cut.cands[c as usize].to_u64() == d)
+            };
+            if let (Some(p), Some(q)) = (at(1), at(top)) {
+                let (lo, hi) = (p.min(q), p.max(q));
+                let terms: Vec<(u16, i64)> = line[lo + 1..hi].iter().map(|&c| (c, 1)).collect();
+                cut.sum(&terms, *total)?;
+            }
+        }
+        Some(cut.progress)
+    }
+}
+
+/// One narrowing pass over a node's candidates.
+struct Cut<'a, M> {
+    cands: &'a mut [M],
+    queue: &'a mut Vec<u16>,
+    progress: bool,
+}
+
+impl<M: Mask> Cut<'_, M> {
+    /// Keeps only the digits of `mask` in `cell`; `None` when none is left.
+    fn keep(&mut self, cell: u16, mask: u64) -> Option<()> {
+        let m = self.cands[cell as usize];
+        let kept = m & M::from_u64(mask);
+        if kept == m {
+            return Some(());
+        }
+        if kept == M::ZERO {
+            return None;
+        }
+        self.cands[cell as usize] = kept;
+        self.progress = true;
+        if kept.at_most_one() {
+            self.queue.push(cell);
+        }
+        Some(())
+    }
+
+    /// Distinct digits in `cells`; with `full`, every digit of `1..=n` once.
+    fn group(&mut self, cells: &[u16], full: bool, n: usize) -> Option<()> {
+        let (mut fixed, mut union) = (0u64, 0u64);
+        for &c in cells {
+            let m = self.cands[c as usize];
+            if m.at_most_one() {
+                let d = m.to_u64();
+                if fixed & d != 0 {
+                    return None;
+                }
+                fixed |= d;
+            }
+            union |= m.to_u64();
+        }
+        if (union.count_ones() as usize) < cells.len() {
+            return None;
+        }
+        for &c in cells {
+            if !self.cands[c as usize].at_most_one() {
+                self.keep(c, !fixed)?;
+            }
+        }
+        if full {
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &c in cells {
+                let m = self.cands[c as usize].to_u64();
+                twice |= once & m;
+                once |= m;
+            }
+            if once.count_ones() as usize != n {
+                return None;
+            }
+            let mut hidden = once & !twice & !fixed;
+            while hidden != 0 {
+                let d = hidden & hidden.wrapping_neg();
+                hidden ^= d;
+                let &c = cells
+                    .iter()
+                    .find(|&&c| self.cands[c as usize].to_u64() & d != 0)?;
+                self.keep(c, d)?;
+            }
+        }
+        Some(())
+    }
+
+    /// Consecutive digits in `cells` (any order).
+    fn window(&mut self, cells: &[u16], n: usize) -> Option<()> {
+        let k = cells.len();
+        let fixed = cells
+            .iter()
+            .map(|&c| self.cands[c as usize])
+            .filter(|m| m.at_most_one())
+            .fold(0u64, |f, m| f | m.to_u64());
+        let mut allowed = 0u64;
+        for start in 0..=n - k {
+            let w = ((1u64 << k) - 1) << start;
+            if fixed & !w == 0
+                && cells
+                    .iter()
+                    .all(|&c| self.cands[c as usize].to_u64() & w != 0)
+            {
+                allowed |= w;
+            }
+        }
+        for &c in cells {
+            self.keep(c, allowed)?;
+        }
+        Some(())
+    }
+
+    /// `Σ coefficient × digit = rhs`, by bounds.
+    fn sum(&mut self, terms: &[(u16, i64)], rhs: i64) -> Option<()> {
+        let range = |m: M, k: i64| {
+            let (lo, hi) = (m.low() as i64 + 1, m.high() as i64 + 1);
+            if k >= 0 {
+                (k * lo, k * hi)
+            } else {
+                (k * hi, k * lo)
+            }
+        };
+        let (mut min, mut max) = (0i64, 0i64);
+        for &(c, k) in terms {
+            let (lo, hi) = range(self.cands[c as usize], k);
+            min += lo;
+            max += hi;
+        }
+        if rhs < min || rhs > max {
+            return None;
+        }
+        for &(c, k) in terms {
+            let m = self.cands[c as usize];
+            let (lo, hi) = range(m, k);
+            // k·x must lie in [rhs − (max − hi), rhs − (min − lo)].
+            let (need_lo, need_hi) = (rhs - (max - hi), rhs - (min - lo));
+            let mut keep = 0u64;
+            let mut bits = m.to_u64();
+            while bits != 0 {
+                let d = bits.trailing_zeros() as i64 + 1;
+                if (need_lo..=need_hi).contains(&(k * d)) {
+                    keep |= 1 << (d - 1);
+                }
+                bits &= bits - 1;
+            }
+            self.keep(c, keep)?;
+        }
+        Some(())
+    }
+}

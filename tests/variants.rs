@@ -1,0 +1,257 @@
+//! Variant rules: every backend that takes a kind against a brute force on 4×4 and 6×6 grids, per
+//! kind and in random mixes; a known count from outside the lab; refusals by kind name.
+//!
+//! The brute force enumerates the grids that keep the givens and fill every house, and keeps
+//! those that the one checker accepts: it shares nothing with the backends or with the lowering
+//! of the rules (`model::lower`) that the backends use.
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use sudoku_lab::backend::{Backend, BackendError, Limits};
+use sudoku_lab::backends::{self, BackendKind};
+use sudoku_lab::check;
+use sudoku_lab::generate::variants::{draw, DRAWN};
+use sudoku_lab::generate::{blank_solved, GenRng};
+use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Grid, Puzzle, Shape};
+use sudoku_lab::task::{self, Answer, RunError, Task};
+
+/// The backends that count quickly enough for brute-force comparisons (`ilp` counts hundreds of
+/// solutions slowly; it gets its own, smaller cases once it takes variants).
+fn counters() -> Vec<Box<dyn Backend>> {
+    let mut kinds = vec![BackendKind::Dfs, BackendKind::Dlx, BackendKind::Sat];
+    #[cfg(feature = "cp")]
+    kinds.push(BackendKind::Cp);
+    kinds
+        .into_iter()
+        .map(|k| backends::create(k, &Default::default()).unwrap())
+        .collect()
+}
+
+/// Solutions of `puzzle` by brute force (houses, then the checker), up to `cap`.
+fn brute_count(puzzle: &Puzzle, cap: u64) -> u64 {
+    let shape = puzzle.shape();
+    let fits = |grid: &[u16], cell: usize, v: u16| {
+        shape.houses_of(cell).iter().all(|&h| {
+            shape
+                .house(h as usize)
+                .iter()
+                .all(|&c| c as usize == cell || grid[c as usize] != v)
+        })
+    };
+    fn go(
+        cell: usize,
+        grid: &mut Vec<u16>,
+        cap: u64,
+        puzzle: &Puzzle,
+        fits: &dyn Fn(&[u16], usize, u16) -> bool,
+    ) -> u64 {
+        let n = puzzle.size();
+        if cell == grid.len() {
+            let g = Grid::new(n, grid.clone());
+            return check::verify(puzzle, &g).is_ok() as u64;
+        }
+        if puzzle.givens()[cell] != 0 {
+            let v = grid[cell];
+            return if fits(grid, cell, v) {
+                go(cell + 1, grid, cap, puzzle, fits)
+            } else {
+                0
+            };
+        }
+        let mut total = 0;
+        for v in 1..=n as u16 {
+            if fits(grid, cell, v) {
+                grid[cell] = v;
+                total += go(cell + 1, grid, cap - total, puzzle, fits);
+                grid[cell] = 0;
+                if total >= cap {
+                    break;
+                }
+            }
+        }
+        total
+    }
+    let mut grid = puzzle.givens().to_vec();
+    go(0, &mut grid, cap, puzzle, &fits)
+}
+
+/// A random grid of side `n` with `keep` givens and up to `count` rules of each of `kinds` that
+/// the grid keeps.
+fn variant(n: usize, seed: u64, keep: usize, kinds: &[ConstraintKind], count: usize) -> Puzzle {
+    let mut rng = GenRng::seed(seed);
+    let shape = Arc::new(Shape::standard(n, false).unwrap());
+    let (puzzle, grid) = blank_solved(&shape, &mut rng, keep).unwrap();
+    let mut rules = vec![];
+    for &kind in kinds {
+        rules.extend(draw(kind, &shape, &grid, count, &mut rng));
+    }
+    puzzle.with_constraints(rules).unwrap()
+}
+
+/// Every backend that takes the puzzle's kinds counts what the brute force counts.
+fn agree(puzzle: &Puzzle, cap: u64, what: &str) {
+    let expected = brute_count(puzzle, cap);
+    let kinds: Vec<ConstraintKind> = puzzle.constraints().iter().map(|c| c.kind()).collect();
+    let mut asked = 0;
+    for b in counters()
+        .iter()
+        .filter(|b| kinds.iter().all(|&k| b.takes(k)))
+    {
+        asked += 1;
+        let answer = task::run(
+            b.as_ref(),
+            puzzle,
+            Task::Count { limit: cap },
+            &Limits::none(),
+        )
+        .unwrap_or_else(|e| panic!("{what}: {} failed: {e}", b.name()));
+        let found = match answer {
+            Answer::Counted { count, .. } => count,
+            Answer::NoSolution => 0,
+            other => panic!("{what}: {} answered {other:?}", b.name()),
+        };
+        assert_eq!(
+            found,
+            expected,
+            "{what}: {} counts {found}, brute force {expected}",
+            b.name()
+        );
+    }
+    assert!(
+        asked > 0 || kinds.is_empty(),
+        "{what}: no backend takes {kinds:?}"
+    );
+}
+
+#[test]
+fn every_kind_alone_matches_the_brute_force_on_4x4() {
+    for &kind in &DRAWN {
+        for seed in 0..12 {
+            let p = variant(4, seed, 2, &[kind], 3);
+            agree(&p, 300, &format!("4×4 {kind} seed {seed}"));
+        }
+    }
+}
+
+#[test]
+fn every_kind_alone_matches_the_brute_force_on_6x6() {
+    for &kind in &DRAWN {
+        for seed in 0..4 {
+            let p = variant(6, 100 + seed, 14, &[kind], 4);
+            agree(&p, 100_000, &format!("6×6 {kind} seed {seed}"));
+        }
+    }
+}
+
+#[test]
+fn global_rules_on_empty_grids() {
+    // Global rules rarely hold on a random grid, so they get empty grids of their own.
+    for rules in [
+        vec![Constraint::AntiKnight],
+        vec![Constraint::AntiKing],
+        vec![Constraint::DisjointGroups],
+        vec![Constraint::Negative(DotRule::Difference(1))],
+        vec![Constraint::Negative(DotRule::Ratio(2))],
+        vec![Constraint::Negative(DotRule::Sum(5))],
+        vec![Constraint::AntiKing, Constraint::Negative(DotRule::Sum(5))],
+    ] {
+        let shape = Arc::new(Shape::standard(4, false).unwrap());
+        let p = Puzzle::new(shape, vec![0; 16])
+            .unwrap()
+            .with_constraints(rules.clone())
+            .unwrap();
+        agree(&p, 300, &format!("empty 4×4 with {rules:?}"));
+    }
+}
+
+#[test]
+fn anti_kropki_9x9_has_8448_solutions() {
+    // Empty 9×9 with no Kropki dot and both negative rules: no two orthogonal neighbours are
+    // consecutive or in ratio 2. 8448 solutions, as the f-puzzles solver (SudokuSolver) counts.
+    let shape = Arc::new(Shape::standard(9, false).unwrap());
+    let p = Puzzle::new(shape, vec![0; 81])
+        .unwrap()
+        .with_constraints(vec![
+            Constraint::Negative(DotRule::Difference(1)),
+            Constraint::Negative(DotRule::Ratio(2)),
+        ])
+        .unwrap();
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    let answer = task::run(
+        dfs.as_ref(),
+        &p,
+        Task::Count { limit: 10_000 },
+        &Limits::none(),
+    )
+    .unwrap();
+    assert!(
+        matches!(answer, Answer::Counted { count: 8448, .. }),
+        "{answer:?}"
+    );
+}
+
+#[test]
+fn backends_refuse_kinds_they_do_not_take_by_name() {
+    let p = variant(4, 7, 4, &[ConstraintKind::Thermo], 2);
+    assert!(p
+        .constraints()
+        .iter()
+        .any(|c| c.kind() == ConstraintKind::Thermo));
+    for kind in BackendKind::all() {
+        let Ok(b) = backends::create(kind, &Default::default()) else {
+            continue;
+        };
+        if b.takes(ConstraintKind::Thermo) {
+            continue;
+        }
+        match task::run(b.as_ref(), &p, Task::Solve, &Limits::none()) {
+            Err(RunError::Backend(BackendError::Unsupported(m))) => {
+                assert!(m.contains("thermo"), "{}: {m}", b.name())
+            }
+            other => panic!("{} did not refuse a thermometer: {other:?}", b.name()),
+        }
+    }
+}
+
+#[test]
+fn the_checker_names_the_broken_rule() {
+    let mut rng = GenRng::seed(3);
+    let shape = Arc::new(Shape::standard(4, false).unwrap());
+    let (puzzle, grid) = blank_solved(&shape, &mut rng, 0).unwrap();
+    let g = |c: usize| grid.cells()[c] as u32;
+    // A thermometer along row 1 from its largest digit down can never hold.
+    let mut row: Vec<u32> = (0..4).collect();
+    row.sort_by_key(|&c| std::cmp::Reverse(g(c as usize)));
+    let p = puzzle
+        .clone()
+        .with_constraints(vec![Constraint::Thermo(vec![row[0], row[1]])]);
+    // Row cells sorted by digit need not touch; only check when they do.
+    if let Ok(p) = p {
+        let e = check::verify(&p, &grid).unwrap_err().to_string();
+        assert!(e.contains("thermo constraint 1"), "{e}");
+    }
+    let odd_cell = (0..16).find(|&c| g(c) % 2 == 0).unwrap() as u32;
+    let p = puzzle
+        .with_constraints(vec![Constraint::Odd(odd_cell)])
+        .unwrap();
+    let e = check::verify(&p, &grid).unwrap_err().to_string();
+    assert!(
+        e.contains("odd constraint 1") && e.contains("is even"),
+        "{e}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+    #[test]
+    fn random_mixes_of_kinds_match_the_brute_force(
+        seed in any::<u64>(),
+        picks in proptest::collection::vec(0..DRAWN.len(), 1..4),
+        keep in 0usize..6,
+    ) {
+        let kinds: Vec<ConstraintKind> = picks.iter().map(|&i| DRAWN[i]).collect();
+        let p = variant(4, seed, keep, &kinds, 2);
+        agree(&p, 300, &format!("4×4 {kinds:?} seed {seed}"));
+    }
+}

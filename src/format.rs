@@ -43,6 +43,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+pub mod fpuzzles;
+
 use crate::check;
 use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
 use crate::task::Expected;
@@ -56,15 +58,18 @@ pub enum Format {
     Line,
     Grid,
     Json,
+    /// Compressed f-puzzles documents, one per line (raw f-puzzles JSON is [`Format::Json`]).
+    Fpuzzles,
 }
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::Line, Format::Grid, Format::Json];
+    pub const ALL: [Format; 4] = [Format::Line, Format::Grid, Format::Json, Format::Fpuzzles];
     pub fn name(self) -> &'static str {
         match self {
             Format::Line => "line",
             Format::Grid => "grid",
             Format::Json => "json",
+            Format::Fpuzzles => "fpuzzles",
         }
     }
 }
@@ -81,7 +86,7 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown format '{s}' (line, grid or json)"))
+            .ok_or_else(|| format!("unknown format '{s}' (line, grid, json or fpuzzles)"))
     }
 }
 
@@ -446,6 +451,9 @@ pub fn detect(text: &str) -> Format {
     if first.trim_start().starts_with(['[', '{']) {
         return Format::Json;
     }
+    if fpuzzles::looks_like(first) {
+        return Format::Fpuzzles;
+    }
     let toks: Vec<&str> = first.split_whitespace().collect();
     match toks.as_slice() {
         // A grid row of two values would be a 2×2 grid: two runs of symbols are a line jigsaw.
@@ -512,6 +520,7 @@ pub fn puzzles<'a>(
                 .into_iter(),
         ),
         Format::Json => Box::new(read_json(text, &mut shapes).into_iter()),
+        Format::Fpuzzles => Box::new(read_compressed_fpuzzles(text).into_iter()),
     }
 }
 
@@ -1133,6 +1142,9 @@ fn json_board(
     let end = cur.next;
     let mut warnings = vec![];
     let result = match board {
+        serde_json::Value::Object(fields) if fields.contains_key("grid") => {
+            fpuzzles_puzzle(board, &start, &mut warnings)
+        }
         serde_json::Value::Object(fields) => json_killer(fields, cur, shapes, &mut warnings),
         _ => json_board_inner(board, cur, shapes, &start),
     };
@@ -1145,6 +1157,46 @@ fn json_board(
         expected: None,
         warnings,
     })
+}
+
+/// An f-puzzles document at `at`; what it ignores becomes warnings there.
+fn fpuzzles_puzzle(
+    doc: &serde_json::Value,
+    at: &Token<'_>,
+    warnings: &mut Vec<ParseError>,
+) -> Result<Puzzle, ParseError> {
+    let (puzzle, notes) =
+        fpuzzles::from_json(doc).map_err(|e| ParseError::at(at, format!("f-puzzles: {e}")))?;
+    warnings.extend(notes.into_iter().map(|m| ParseError::at(at, m)));
+    Ok(puzzle)
+}
+
+/// Compressed f-puzzles documents (links or LZ-string base64), one per content line.
+fn read_compressed_fpuzzles(text: &str) -> Vec<Result<Entry, ParseError>> {
+    content_lines(text)
+        .map(|(line, l)| {
+            let at = Token {
+                line,
+                col: 1 + l.len() - l.trim_start().len(),
+                text: "",
+            };
+            let json = fpuzzles::decompress(l).map_err(|e| ParseError::at(&at, e.to_string()))?;
+            let doc: serde_json::Value = serde_json::from_str(&json).map_err(|e| {
+                ParseError::at(
+                    &at,
+                    format!("the compressed f-puzzles JSON is invalid: {e}"),
+                )
+            })?;
+            let mut warnings = vec![];
+            let puzzle = fpuzzles_puzzle(&doc, &at, &mut warnings)?;
+            Ok(Entry {
+                line,
+                puzzle,
+                expected: None,
+                warnings,
+            })
+        })
+        .collect()
 }
 
 /// A Killer puzzle as a JSON object: `{"board": BOARD, "cages": [{"sum": S, "cells": [[ROW, COL],

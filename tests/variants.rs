@@ -255,3 +255,13 @@ proptest! {
         agree(&p, 300, &format!("4×4 {kinds:?} seed {seed}"));
     }
 }
+
+#[test]
+fn an_f_puzzles_document_counts_as_the_brute_force_does() {
+    let text = std::fs::read_to_string("tests/data/fpuzzles/mixed6.json").unwrap();
+    let entry = sudoku_lab::format::read_puzzles(&text, &Default::default())
+        .remove(0)
+        .unwrap();
+    assert_eq!(brute_count(&entry.puzzle, 1000), 2);
+    agree(&entry.puzzle, 1000, "mixed6.json");
+}

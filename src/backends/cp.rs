@@ -64,8 +64,9 @@ impl Backend for Cp {
         "cp"
     }
 
+    /// Every kind but sandwiches (see [`crate::cp::model`]).
     fn takes(&self, kind: ConstraintKind) -> bool {
-        kind == ConstraintKind::Killer
+        kind != ConstraintKind::Sandwich
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

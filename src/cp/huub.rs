@@ -115,6 +115,10 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
         .iter()
         .map(|&g| if g > 0 { bit(g) } else { all })
         .collect();
+    let odd: u128 = (1..=n as Value).step_by(2).fold(0, |m, d| m | bit(d));
+    for &(c, is_odd) in &model.parity {
+        cand[c as usize] &= if is_odd { odd } else { all & !odd };
+    }
     let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); model.cells()];
     for (g, group) in model.all_different.iter().enumerate() {
         for &c in &group.cells {
@@ -218,6 +222,15 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     for sum in &model.sums {
         let terms = sum.cells.iter().map(|&c| cells[c as usize]);
         post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.sum).post());
+    }
+    for sum in &model.weighted {
+        let terms = sum.terms.iter().map(|&(c, k)| cells[c as usize] * k);
+        post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.rhs).post());
+    }
+    for pair in &model.pairs {
+        let vars = [cells[pair.a as usize], cells[pair.b as usize]];
+        let rows = pair.allowed.iter().map(|&(x, y)| vec![x as i64, y as i64]);
+        post!(m.table(vars).values(rows).post());
     }
     let objective = match (&model.objective, with_objective) {
         (Some(weights), true) => {

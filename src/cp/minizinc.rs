@@ -37,13 +37,18 @@ pub fn write_puzzle(puzzle: &Puzzle, w: &mut impl Write) -> io::Result<()> {
 /// Writes `model` (of a puzzle of shape `shape`, which names its houses) as a MiniZinc model:
 /// `solve maximize score` when it has an objective, `solve satisfy` otherwise.
 pub fn write(model: &CpModel, shape: &Shape, w: &mut impl Write) -> io::Result<()> {
+    if model.has_variants() {
+        return Err(io::Error::other(
+            "the MiniZinc export holds houses, Killer cages and weights; it has no variant rules yet",
+        ));
+    }
     let n = model.n;
     let givens = model.givens.iter().filter(|&&g| g != 0).count();
     let cages: BTreeMap<usize, Group> = groups(model)
         .into_iter()
         .filter_map(|(origin, g)| match origin {
             Origin::Cage(i) => Some((i, g)),
-            Origin::House(_) => None,
+            Origin::House(_) | Origin::Rule => None,
         })
         .collect();
     writeln!(

@@ -1,8 +1,17 @@
 //! The CP model of a puzzle, free of any solver: integer cells, all-different groups, linear
-//! sums and an optional linear objective. [`super::huub`] lowers it to huub; the MiniZinc writer
-//! prints it. Both read only this, so what is exported is what is solved.
+//! sums and an optional linear objective, and for variant rules ([`crate::model::lower`]) binary
+//! tables, weighted sums and parity domains. [`super::huub`] lowers it to huub; the MiniZinc
+//! writer prints it. Both read only this, so what is exported is what is solved.
+//!
+//! Variant rules become: pairs (chess exclusions, thermometers, whispers, palindromes, dots,
+//! negative rules) a table of the digit pairs they allow (domain-consistent in any CP solver);
+//! extra houses and distinct groups all-different groups; a renban line its distinct group plus,
+//! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
+//! consecutive); arrows and little killers weighted sums; odd and even cells their domains.
+//! Sandwiches have no CP form here: the backend refuses them by name.
 
-use crate::model::Puzzle;
+use crate::model::lower::{PairRule, Rules};
+use crate::model::{Puzzle, Value};
 use crate::named::from_str_by_name;
 
 /// Propagation strength of each all-different (`--cp-alldiff`).
@@ -92,6 +101,23 @@ pub enum Origin {
     House(usize),
     /// Killer cage `i` (0-based) of the puzzle's constraints.
     Cage(usize),
+    /// A variant rule (extra house, extra region, renban line).
+    Rule,
+}
+
+/// The digit pairs `(a, b)` two cells may hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairTable {
+    pub a: u32,
+    pub b: u32,
+    pub allowed: Vec<(Value, Value)>,
+}
+
+/// `Σ coefficient × cell = rhs`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WeightedSum {
+    pub terms: Vec<(u32, i64)>,
+    pub rhs: i64,
 }
 
 /// Cells that must hold distinct digits. `full` when there are `n` of them, so that they hold
@@ -120,6 +146,10 @@ pub struct CpModel {
     pub givens: Vec<u16>,
     pub all_different: Vec<AllDifferent>,
     pub sums: Vec<LinearSum>,
+    pub pairs: Vec<PairTable>,
+    pub weighted: Vec<WeightedSum>,
+    /// Cells that hold an odd digit (`true`) or an even one.
+    pub parity: Vec<(u32, bool)>,
     /// `Σ weights[c] × cell c`, to maximise, when the puzzle carries weights.
     pub objective: Option<Vec<i64>>,
 }
@@ -154,13 +184,69 @@ impl CpModel {
                 origin: Origin::Cage(i),
             });
         }
+        let rules = Rules::of(puzzle);
+        for (cells, full) in rules
+            .houses
+            .iter()
+            .map(|g| (g, true))
+            .chain(rules.distinct.iter().map(|g| (g, false)))
+        {
+            all_different.push(AllDifferent {
+                cells: cells.clone(),
+                full,
+                origin: Origin::Rule,
+            });
+        }
+        let table = |a: u32, b: u32, rule: PairRule| {
+            let digits = 1..=n as Value;
+            let allowed = digits
+                .clone()
+                .flat_map(|x| digits.clone().map(move |y| (x, y)))
+                .filter(|&(x, y)| rule.allows(x as u32, y as u32))
+                .collect();
+            PairTable { a, b, allowed }
+        };
+        let mut pairs: Vec<PairTable> = rules
+            .pairs
+            .iter()
+            .map(|p| table(p.a, p.b, p.rule))
+            .collect();
+        for w in &rules.windows {
+            let k = w.len() as u32;
+            for (i, &a) in w.iter().enumerate() {
+                for &b in &w[i + 1..] {
+                    let mut t = table(a, b, PairRule::Differ);
+                    t.allowed
+                        .retain(|&(x, y)| (x as u32).abs_diff(y as u32) < k);
+                    pairs.push(t);
+                }
+            }
+        }
         CpModel {
             n,
             givens: puzzle.givens().to_vec(),
             all_different,
             sums,
+            pairs,
+            weighted: rules
+                .sums
+                .iter()
+                .map(|s| WeightedSum {
+                    terms: s.terms.clone(),
+                    rhs: s.rhs,
+                })
+                .collect(),
+            parity: rules.parity.clone(),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
         }
+    }
+
+    /// Whether the model holds variant rules beyond houses, cages and the objective.
+    pub fn has_variants(&self) -> bool {
+        !self.pairs.is_empty()
+            || !self.weighted.is_empty()
+            || !self.parity.is_empty()
+            || self.all_different.iter().any(|g| g.origin == Origin::Rule)
     }
 
     /// The number of cells.

@@ -21,7 +21,9 @@ pub mod dual;
 pub mod encode;
 pub mod external;
 pub mod maxsat;
+pub mod memory;
 pub mod objective;
+pub mod options;
 pub mod reference;
 pub mod wcnf;
 

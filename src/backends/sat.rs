@@ -36,10 +36,10 @@ use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::dual;
 use crate::sat::encode::{self, Decoder, Numbering};
-use crate::sat::maxsat::{self, MaxSatResult};
+use crate::sat::maxsat::{self, MaxSatResult, Oracle};
 use crate::sat::memory::{check_memory, Holder};
 use crate::sat::objective::Objective;
-use crate::sat::{dimacs, to_varisat, ClauseSink, Cnf, Lit, Var, VarisatSink};
+use crate::sat::{dimacs, failed, ClauseSink, Cnf, Lit, Var, VarisatSink};
 
 pub use crate::sat::options::{
     CadicalConfig, SatOptimizer, SatOptions, DEFAULT_MEMORY_BUDGET, RACE_MIN_SIZE,
@@ -61,54 +61,6 @@ impl Sat {
     }
 }
 
-/// An incremental SAT solver the backend drives.
-trait Engine: ClauseSink {
-    /// Satisfiable with every literal of `assumptions` true?
-    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError>;
-    /// After an unsatisfiable [`Engine::solve_assuming`]: assumptions that cannot all hold.
-    fn core(&mut self) -> Result<Vec<Lit>, BackendError>;
-    /// Truth values of variables `0..n` after a satisfiable call.
-    fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError>;
-}
-
-impl Engine for VarisatSink<'_> {
-    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
-        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
-        self.solver.assume(&lits);
-        match self.solver.solve() {
-            Err(varisat::solver::SolverError::ProofIoError { cause })
-                if cause.kind() == std::io::ErrorKind::TimedOut =>
-            {
-                Err(BackendError::TimedOut)
-            }
-            r => r.map_err(failed),
-        }
-    }
-    fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
-        let core = self
-            .solver
-            .failed_core()
-            .ok_or_else(|| failed("varisat reported no core"))?;
-        Ok(core
-            .iter()
-            .map(|l| Var::new(l.index() as u32).lit(l.is_negative()))
-            .collect())
-    }
-    fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
-        let model = self
-            .solver
-            .model()
-            .ok_or_else(|| failed("varisat reported SAT without a model"))?;
-        let mut value = vec![false; n];
-        for l in model {
-            if l.is_positive() && l.index() < n {
-                value[l.index()] = true;
-            }
-        }
-        Ok(value)
-    }
-}
-
 /// The in-process solvers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EngineKind {
@@ -118,97 +70,9 @@ pub enum EngineKind {
     Cadical,
 }
 
-#[cfg(feature = "cadical")]
-mod cadical {
-    //! CaDiCaL as an [`Engine`]; a terminator stops it at the deadline.
-    use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
-    use rustsat::types::TernaryVal;
-    use rustsat_cadical::CaDiCaL;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
-
-    use super::{failed, CadicalConfig, Engine};
-    use crate::backend::BackendError;
-    use crate::sat::{ClauseSink, Lit, Var};
-
-    pub struct CadicalSink {
-        solver: CaDiCaL<'static, 'static>,
-        n_vars: u32,
-    }
-
-    impl CadicalSink {
-        /// A solver with one single preset (not `auto` / `race`, which [`super::Sat`] resolves),
-        /// stopped at `deadline` or once `stop` is set.
-        pub fn new(
-            deadline: Option<std::time::Instant>,
-            config: CadicalConfig,
-            stop: Arc<AtomicBool>,
-        ) -> Result<CadicalSink, BackendError> {
-            let mut solver = CaDiCaL::default();
-            let preset = match config {
-                CadicalConfig::Sat => rustsat_cadical::Config::Sat,
-                CadicalConfig::Unsat => rustsat_cadical::Config::Unsat,
-                CadicalConfig::Plain => rustsat_cadical::Config::Plain,
-                CadicalConfig::Default | CadicalConfig::Auto | CadicalConfig::Race => {
-                    rustsat_cadical::Config::Default
-                }
-            };
-            // Only possible before any clause is added, which is the case here.
-            solver.set_configuration(preset).map_err(failed)?;
-            solver.attach_terminator(move || {
-                if stop.load(Ordering::Relaxed)
-                    || deadline.is_some_and(|d| std::time::Instant::now() >= d)
-                {
-                    ControlSignal::Terminate
-                } else {
-                    ControlSignal::Continue
-                }
-            });
-            Ok(CadicalSink { solver, n_vars: 0 })
-        }
-    }
-
-    impl ClauseSink for CadicalSink {
-        crate::sat::numbered_vars!();
-        fn add_clause(&mut self, lits: &[Lit]) {
-            self.reserve_vars_of(lits);
-            // Only fails on out-of-memory, which CaDiCaL reports by aborting anyway.
-            let _ = self.solver.add_clause_ref(lits);
-        }
-    }
-
-    impl Engine for CadicalSink {
-        fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
-            match self.solver.solve_assumps(assumptions).map_err(failed)? {
-                SolverResult::Sat => Ok(true),
-                SolverResult::Unsat => Ok(false),
-                SolverResult::Interrupted => Err(BackendError::TimedOut),
-            }
-        }
-        fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
-            // rustsat gives the core as a clause: the negated assumptions.
-            Ok(self
-                .solver
-                .core()
-                .map_err(failed)?
-                .into_iter()
-                .map(|l| !l)
-                .collect())
-        }
-        fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
-            (0..n)
-                .map(|v| {
-                    let l = Var::new(v as u32).pos_lit();
-                    Ok(self.solver.lit_val(l).map_err(failed)? == TernaryVal::True)
-                })
-                .collect()
-        }
-    }
-}
-
 /// A puzzle loaded into an incremental solver; also records every clause when a proof will be
 /// needed.
-struct Session<E: Engine> {
+struct Session<E: Oracle> {
     sink: E,
     record: Option<Cnf>,
     decoder: Decoder,
@@ -216,7 +80,7 @@ struct Session<E: Engine> {
     unsat: bool,
 }
 
-impl<E: Engine> ClauseSink for Session<E> {
+impl<E: Oracle> ClauseSink for Session<E> {
     fn n_vars(&self) -> u32 {
         self.sink.n_vars()
     }
@@ -234,7 +98,7 @@ impl<E: Engine> ClauseSink for Session<E> {
     }
 }
 
-impl<E: Engine> maxsat::Oracle for Session<E> {
+impl<E: Oracle> Oracle for Session<E> {
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
         self.sink.solve_assuming(assumptions)
     }
@@ -246,11 +110,7 @@ impl<E: Engine> maxsat::Oracle for Session<E> {
     }
 }
 
-fn failed(e: impl std::fmt::Display) -> BackendError {
-    BackendError::Failed(e.to_string())
-}
-
-impl<E: Engine> Session<E> {
+impl<E: Oracle> Session<E> {
     fn new(puzzle: &Puzzle, opts: &SatOptions, mut sink: E) -> Session<E> {
         let mut record = opts.proof.as_ref().map(|_| Cnf::new());
         let enc = match &mut record {
@@ -373,7 +233,7 @@ enum Progress<'g> {
 /// Where a run reports its [`Progress`].
 type Improved<'a> = &'a mut dyn FnMut(Progress<'_>);
 
-fn count<E: Engine>(
+fn count<E: Oracle>(
     puzzle: &Puzzle,
     opts: &SatOptions,
     engine: E,
@@ -399,7 +259,7 @@ fn count<E: Engine>(
     Ok(count)
 }
 
-fn optimize<E: Engine>(
+fn optimize<E: Oracle>(
     puzzle: &Puzzle,
     opts: &SatOptions,
     engine: E,
@@ -439,7 +299,7 @@ fn optimize<E: Engine>(
 
 /// Solution-improving search: demand a strictly smaller loss after each solution, until
 /// unsatisfiable. Each bound is assumed for its calls only (see [`Objective::bound_loss`]).
-fn optimize_linear<E: Engine>(
+fn optimize_linear<E: Oracle>(
     puzzle: &Puzzle,
     s: &mut Session<E>,
     obj: &mut Objective,
@@ -489,7 +349,7 @@ const ASCENT_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
 ///    relaxation's bound. The clauses the first stage left (totalizers, hardened literals,
 ///    refuted literals) keep every optimal solution, so the second stage proves the same
 ///    optimum.
-fn optimize_core<E: Engine>(
+fn optimize_core<E: Oracle>(
     puzzle: &Puzzle,
     s: &mut Session<E>,
     first: Grid,
@@ -606,7 +466,7 @@ const STOP_WRITER_MIN_SIZE: usize = 25;
 /// the first proof write that fails. So such a run writes its proof (varisat's own format, which
 /// allows adding clauses between calls) here, where it is thrown away until the deadline passes
 /// or the run is cancelled; then writes fail with [`std::io::ErrorKind::TimedOut`], which
-/// [`Engine::solve_assuming`] reports as [`BackendError::TimedOut`]. Proof steps reach the writer every few
+/// [`Oracle::solve_assuming`] reports as [`BackendError::TimedOut`]. Proof steps reach the writer every few
 /// kilobytes (varisat buffers them), so an abandoned run stops within milliseconds instead of
 /// running on in the background.
 struct StopWriter {
@@ -666,14 +526,18 @@ fn execute(
         #[cfg(feature = "cadical")]
         EngineKind::Cadical => execute_with(
             run,
-            cadical::CadicalSink::new(run.deadline, run.opts.cadical_config, cancel.clone())?,
+            crate::sat::cadical::CadicalSink::new(
+                run.deadline,
+                run.opts.cadical_config,
+                cancel.clone(),
+            )?,
             improved,
             cancel,
         ),
     }
 }
 
-fn execute_with<E: Engine>(
+fn execute_with<E: Oracle>(
     run: &Run,
     engine: E,
     improved: Improved<'_>,

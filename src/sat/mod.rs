@@ -16,6 +16,10 @@ use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 pub use rustsat::types::{Lit, Var};
 
+use crate::backend::BackendError;
+
+#[cfg(feature = "cadical")]
+pub mod cadical;
 pub mod dimacs;
 pub mod dual;
 pub mod encode;
@@ -158,6 +162,51 @@ impl ClauseSink for VarisatSink<'_> {
         self.reserve_vars_of(lits);
         self.solver.add_clause(&self.buf);
     }
+}
+
+impl maxsat::Oracle for VarisatSink<'_> {
+    /// A proof writer that fails with [`std::io::ErrorKind::TimedOut`] (how a run with a deadline
+    /// stops varisat) ends the call with [`BackendError::TimedOut`].
+    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
+        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+        self.solver.assume(&lits);
+        match self.solver.solve() {
+            Err(varisat::solver::SolverError::ProofIoError { cause })
+                if cause.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                Err(BackendError::TimedOut)
+            }
+            r => r.map_err(failed),
+        }
+    }
+    fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
+        let core = self
+            .solver
+            .failed_core()
+            .ok_or_else(|| failed("varisat reported no core"))?;
+        Ok(core
+            .iter()
+            .map(|l| Var::new(l.index() as u32).lit(l.is_negative()))
+            .collect())
+    }
+    fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
+        let model = self
+            .solver
+            .model()
+            .ok_or_else(|| failed("varisat reported SAT without a model"))?;
+        let mut value = vec![false; n];
+        for l in model {
+            if l.is_positive() && l.index() < n {
+                value[l.index()] = true;
+            }
+        }
+        Ok(value)
+    }
+}
+
+/// A solver failure, as the backends report it.
+pub(crate) fn failed(e: impl std::fmt::Display) -> BackendError {
+    BackendError::Failed(e.to_string())
 }
 
 /// Adapts a [`ClauseSink`] to rustsat's clause collector and variable manager, so rustsat's

@@ -78,7 +78,9 @@ enum Call {
 }
 
 /// An incremental SAT solver that answers under assumptions: varisat ([`super::VarisatSink`]) or
-/// CaDiCaL (`super::cadical::CadicalSink`, feature `cadical`).
+/// CaDiCaL (`super::cadical::CadicalSink`, feature `cadical`), and a puzzle loaded into either
+/// ([`super::session::Session`]). The drivers of [`super::session`] and [`super::optimize`] call
+/// it as [`minimize`] does.
 pub trait Oracle: ClauseSink {
     /// Is the formula satisfiable with every literal of `assumptions` true?
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError>;

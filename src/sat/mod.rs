@@ -27,8 +27,11 @@ pub mod external;
 pub mod maxsat;
 pub mod memory;
 pub mod objective;
+pub mod optimize;
 pub mod options;
 pub mod reference;
+pub mod run;
+pub mod session;
 pub mod wcnf;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.
@@ -165,11 +168,11 @@ impl ClauseSink for VarisatSink<'_> {
 }
 
 impl maxsat::Oracle for VarisatSink<'_> {
-    /// A proof writer that fails with [`std::io::ErrorKind::TimedOut`] (how a run with a deadline
-    /// stops varisat) ends the call with [`BackendError::TimedOut`].
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
         let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
         self.solver.assume(&lits);
+        // A proof writer failing with `TimedOut` is how a run stops varisat at its deadline
+        // (`run::StopWriter`).
         match self.solver.solve() {
             Err(varisat::solver::SolverError::ProofIoError { cause })
                 if cause.kind() == std::io::ErrorKind::TimedOut =>

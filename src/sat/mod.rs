@@ -29,7 +29,6 @@ pub mod memory;
 pub mod objective;
 pub mod optimize;
 pub mod options;
-pub mod reference;
 pub mod run;
 pub mod session;
 pub mod wcnf;

@@ -25,9 +25,7 @@ use crate::sat::memory::{check_memory, Holder};
 use crate::sat::run::{execute, Job, Outcome, Run};
 use crate::sat::session::Progress;
 
-pub use crate::sat::options::{
-    CadicalConfig, SatOptimizer, SatOptions, DEFAULT_MEMORY_BUDGET, RACE_MIN_SIZE,
-};
+pub use crate::sat::options::{CadicalConfig, SatOptimizer, SatOptions, DEFAULT_MEMORY_BUDGET};
 pub use crate::sat::run::EngineKind;
 
 /// The SAT backend: `sat` (varisat) or `cadical`.

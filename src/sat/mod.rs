@@ -1,4 +1,6 @@
-//! SAT vocabulary shared by the encodings, the DIMACS files and the in-process solvers.
+//! The SAT paradigm: its vocabulary, the encodings and exports, and the drivers that turn a task
+//! into solver calls. The backends `sat`, `cadical`, `sat-ext` and `maxsat-ext` only adapt these
+//! to [`crate::backend::Backend`].
 //!
 //! * Literals and variables are rustsat's [`Lit`] and [`Var`]: 0-based inside, 1-based DIMACS
 //!   (`Lit::to_ipasir`) only in files.
@@ -11,6 +13,13 @@
 //! * Every encoding writes into one [`ClauseSink`]: the [`Cnf`] container (for files) and the
 //!   varisat solver both implement it, so the same code feeds a file or a solver.
 //!   [`RsCollector`] lets rustsat's own encodings write into any sink.
+//! * Encodings and exports: [`encode`] (with the exact size estimate), [`objective`], [`dimacs`],
+//!   [`wcnf`]; external solvers' command lines and answers: [`external`].
+//! * In-process drivers, over any incremental solver that implements [`maxsat::Oracle`] (varisat's
+//!   [`VarisatSink`], CaDiCaL's `cadical::CadicalSink`): [`session`] (solve and count by blocking
+//!   clauses, DRAT proofs), [`optimize`] (linear or core-guided, over [`dual`] and [`maxsat`]),
+//!   [`run`] (one job on one engine), with their [`options`] and the memory budget check
+//!   ([`memory`]).
 
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;

@@ -1325,7 +1325,7 @@ fn encode(
             )));
         }
     } else if req.to != EncodeTarget::Mzn {
-        let sat = sudoku_lab::backends::sat::SatOptions {
+        let sat = sudoku_lab::sat::options::SatOptions {
             encoding: encode_options.encoding,
             amo: encode_options.amo,
             cage: encode_options.cage,
@@ -1334,8 +1334,8 @@ fn encode(
             memory_budget: req.memory_budget,
             ..Default::default()
         };
-        let holder = sudoku_lab::backends::sat::Holder::Export;
-        sudoku_lab::backends::sat::check_memory(&item.puzzle, &sat, holder, 1, "encode").map_err(
+        let holder = sudoku_lab::sat::memory::Holder::Export;
+        sudoku_lab::sat::memory::check_memory(&item.puzzle, &sat, holder, 1, "encode").map_err(
             |e| {
                 let why = match e {
                     BackendError::Unsupported(why) => why,

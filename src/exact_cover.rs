@@ -26,6 +26,9 @@
 
 use std::time::Instant;
 
+/// Default memory budget for one matrix: 1 GiB (the `dlx` backend's `--dlx-memory-mib`).
+pub const DEFAULT_MEMORY_BUDGET: usize = 1 << 30;
+
 /// Why a matrix could not be built or a row not selected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExactCoverError {

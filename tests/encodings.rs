@@ -9,7 +9,9 @@ use std::io::BufReader;
 
 use sudoku_lab::check;
 use sudoku_lab::judge::Problem;
-use sudoku_lab::sat::{dimacs, encode, reference};
+use sudoku_lab::sat::{dimacs, encode};
+
+mod reference;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -19,9 +19,13 @@ use sudoku_lab::task::{self, Answer, RunError, Task};
 /// The backends that count quickly enough for brute-force comparisons (`ilp` counts hundreds of
 /// solutions slowly; it gets its own, smaller cases once it takes variants).
 fn counters() -> Vec<Box<dyn Backend>> {
-    let mut kinds = vec![BackendKind::Dfs, BackendKind::Dlx, BackendKind::Sat];
-    #[cfg(feature = "cp")]
-    kinds.push(BackendKind::Cp);
+    let kinds = [
+        BackendKind::Dfs,
+        BackendKind::Dlx,
+        BackendKind::Sat,
+        #[cfg(feature = "cp")]
+        BackendKind::Cp,
+    ];
     kinds
         .into_iter()
         .map(|k| backends::create(k, &Default::default()).unwrap())

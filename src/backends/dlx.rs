@@ -45,11 +45,10 @@ use crate::generate::GenRng;
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
 
+pub use crate::exact_cover::DEFAULT_MEMORY_BUDGET;
+
 /// Node budget of the first run of a one-solution search (see [`Dlx::solve_with_restarts`]).
 const RESTART_NODES: u64 = 2_000;
-
-/// Default memory budget for one exact-cover matrix: 1 GiB.
-pub const DEFAULT_MEMORY_BUDGET: usize = 1 << 30;
 
 /// Options of the `dlx` backend.
 #[derive(Debug, Clone, PartialEq, Eq)]

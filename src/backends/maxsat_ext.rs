@@ -18,10 +18,11 @@
 //!   deadline the solver's process group is killed: [`BackendError::TimedOut`].
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::backends::sat::{check_memory, Holder, SatOptions};
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::encode::EncodeOptions;
 use crate::sat::external::SolverCommand;
+use crate::sat::memory::{check_memory, Holder};
+use crate::sat::options::SatOptions;
 use crate::sat::wcnf::{self, MaxSatAnswer};
 use crate::sat::ClauseSink;
 

@@ -19,11 +19,12 @@
 //!   [`BackendError::Failed`] naming the solver. [`crate::task::run`] then checks the grid itself.
 
 use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
-use crate::backends::sat::{check_memory, Holder, SatOptions};
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::encode::{self, Decoder, EncodeOptions, Numbering};
 use crate::sat::external::{SatAnswer, SolverCommand};
+use crate::sat::memory::{check_memory, Holder};
 use crate::sat::objective::Objective;
+use crate::sat::options::SatOptions;
 use crate::sat::{ClauseSink, Cnf, Lit};
 
 /// Options of the `sat-ext` backend (`--sat-cmd`).

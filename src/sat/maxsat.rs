@@ -77,7 +77,10 @@ enum Call {
     Exhaust = 2,
 }
 
-/// An incremental SAT solver that answers under assumptions.
+/// An incremental SAT solver that answers under assumptions: varisat ([`super::VarisatSink`]) or
+/// CaDiCaL (`super::cadical::CadicalSink`, feature `cadical`), and a puzzle loaded into either
+/// ([`super::session::Session`]). The drivers of [`super::session`] and [`super::optimize`] call
+/// it as [`minimize`] does.
 pub trait Oracle: ClauseSink {
     /// Is the formula satisfiable with every literal of `assumptions` true?
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError>;
@@ -545,58 +548,12 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sat::{Var, VarisatSink};
-
-    struct Solver<'a>(VarisatSink<'a>);
-    impl ClauseSink for Solver<'_> {
-        fn n_vars(&self) -> u32 {
-            self.0.n_vars()
-        }
-        fn reserve_vars(&mut self, n: u32) {
-            self.0.reserve_vars(n)
-        }
-        fn add_clause(&mut self, lits: &[Lit]) {
-            self.0.add_clause(lits)
-        }
-    }
-    impl Oracle for Solver<'_> {
-        fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
-            let a: Vec<_> = assumptions
-                .iter()
-                .map(|&l| crate::sat::to_varisat(l))
-                .collect();
-            self.0.solver.assume(&a);
-            self.0
-                .solver
-                .solve()
-                .map_err(|e| BackendError::Failed(e.to_string()))
-        }
-        fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
-            Ok(self
-                .0
-                .solver
-                .failed_core()
-                .unwrap()
-                .iter()
-                .map(|l| Var::new(l.index() as u32).lit(l.is_negative()))
-                .collect())
-        }
-        fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
-            let model = self.0.solver.model().unwrap();
-            let mut v = vec![false; n];
-            for l in model {
-                if l.is_positive() && l.index() < n {
-                    v[l.index()] = true;
-                }
-            }
-            Ok(v)
-        }
-    }
+    use crate::sat::VarisatSink;
 
     #[test]
     fn totalizer_outputs_follow_the_count() {
         for n in 1..=6usize {
-            let mut s = Solver(VarisatSink::new(varisat::Solver::new()));
+            let mut s = VarisatSink::new(varisat::Solver::new());
             let inputs: Vec<Lit> = (0..n).map(|_| s.new_var().pos_lit()).collect();
             let mut t = Totalizer::new(&inputs, 1, &mut s);
             let outs: Vec<Lit> = (1..=n).map(|k| t.at_least(k, &mut s)).collect();

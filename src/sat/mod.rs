@@ -1,4 +1,6 @@
-//! SAT vocabulary shared by the encodings, the DIMACS files and the in-process solvers.
+//! The SAT paradigm: its vocabulary, the encodings and exports, and the drivers that turn a task
+//! into solver calls. The backends `sat`, `cadical`, `sat-ext` and `maxsat-ext` only adapt these
+//! to [`crate::backend::Backend`].
 //!
 //! * Literals and variables are rustsat's [`Lit`] and [`Var`]: 0-based inside, 1-based DIMACS
 //!   (`Lit::to_ipasir`) only in files.
@@ -11,18 +13,33 @@
 //! * Every encoding writes into one [`ClauseSink`]: the [`Cnf`] container (for files) and the
 //!   varisat solver both implement it, so the same code feeds a file or a solver.
 //!   [`RsCollector`] lets rustsat's own encodings write into any sink.
+//! * Encodings and exports: [`encode`] (with the exact size estimate), [`objective`], [`dimacs`],
+//!   [`wcnf`]; external solvers' command lines and answers: [`external`].
+//! * In-process drivers, over any incremental solver that implements [`maxsat::Oracle`] (varisat's
+//!   [`VarisatSink`], CaDiCaL's `cadical::CadicalSink`): [`session`] (solve and count by blocking
+//!   clauses, DRAT proofs), [`optimize`] (linear or core-guided, over [`dual`] and [`maxsat`]),
+//!   [`run`] (one job on one engine), with their [`options`] and the memory budget check
+//!   ([`memory`]).
 
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 pub use rustsat::types::{Lit, Var};
 
+use crate::backend::BackendError;
+
+#[cfg(feature = "cadical")]
+pub mod cadical;
 pub mod dimacs;
 pub mod dual;
 pub mod encode;
 pub mod external;
 pub mod maxsat;
+pub mod memory;
 pub mod objective;
-pub mod reference;
+pub mod optimize;
+pub mod options;
+pub mod run;
+pub mod session;
 pub mod wcnf;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.
@@ -156,6 +173,51 @@ impl ClauseSink for VarisatSink<'_> {
         self.reserve_vars_of(lits);
         self.solver.add_clause(&self.buf);
     }
+}
+
+impl maxsat::Oracle for VarisatSink<'_> {
+    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
+        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+        self.solver.assume(&lits);
+        // A proof writer failing with `TimedOut` is how a run stops varisat at its deadline
+        // (`run::StopWriter`).
+        match self.solver.solve() {
+            Err(varisat::solver::SolverError::ProofIoError { cause })
+                if cause.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                Err(BackendError::TimedOut)
+            }
+            r => r.map_err(failed),
+        }
+    }
+    fn core(&mut self) -> Result<Vec<Lit>, BackendError> {
+        let core = self
+            .solver
+            .failed_core()
+            .ok_or_else(|| failed("varisat reported no core"))?;
+        Ok(core
+            .iter()
+            .map(|l| Var::new(l.index() as u32).lit(l.is_negative()))
+            .collect())
+    }
+    fn values(&mut self, n: usize) -> Result<Vec<bool>, BackendError> {
+        let model = self
+            .solver
+            .model()
+            .ok_or_else(|| failed("varisat reported SAT without a model"))?;
+        let mut value = vec![false; n];
+        for l in model {
+            if l.is_positive() && l.index() < n {
+                value[l.index()] = true;
+            }
+        }
+        Ok(value)
+    }
+}
+
+/// A solver failure, as the backends report it.
+pub(crate) fn failed(e: impl std::fmt::Display) -> BackendError {
+    BackendError::Failed(e.to_string())
 }
 
 /// Adapts a [`ClauseSink`] to rustsat's clause collector and variable manager, so rustsat's

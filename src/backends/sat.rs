@@ -189,8 +189,9 @@ impl Sat {
 }
 
 impl Backend for Sat {
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        kind == ConstraintKind::Killer
+    /// Every kind: cages and variant rules are in the encoding ([`crate::sat::encode`]).
+    fn takes(&self, _kind: ConstraintKind) -> bool {
+        true
     }
 
     fn name(&self) -> &'static str {

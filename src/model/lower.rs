@@ -91,9 +91,24 @@ pub struct Rules {
 impl Rules {
     /// The rules of `puzzle` beyond its houses and cages; empty for a plain or Killer puzzle.
     pub fn of(puzzle: &Puzzle) -> Rules {
+        let mut r = Rules::default();
+        for c in puzzle.constraints() {
+            r.add(puzzle, c);
+        }
+        r
+    }
+
+    /// The lowering of one of `puzzle`'s constraints (a negative rule looks at the puzzle's dots).
+    pub fn of_one(puzzle: &Puzzle, c: &Constraint) -> Rules {
+        let mut r = Rules::default();
+        r.add(puzzle, c);
+        r
+    }
+
+    fn add(&mut self, puzzle: &Puzzle, c: &Constraint) {
+        let r = self;
         let shape = puzzle.shape();
         let n = shape.size();
-        let mut r = Rules::default();
         let share_house = |a: usize, b: usize| {
             let hb = shape.houses_of(b);
             shape.houses_of(a).iter().any(|h| hb.contains(h))
@@ -122,89 +137,84 @@ impl Rules {
                 _ => None,
             })
             .collect();
-        for c in puzzle.constraints() {
-            match c {
-                Constraint::Cage(_) => {}
-                Constraint::AntiKnight | Constraint::AntiKing => {
-                    let knight = matches!(c, Constraint::AntiKnight);
-                    for a in 0..n * n {
-                        for b in chess_neighbours(a, n, knight) {
-                            if a < b && !share_house(a, b) {
-                                r.pairs.push(Pair {
-                                    a: a as u32,
-                                    b: b as u32,
-                                    rule: PairRule::Differ,
-                                });
-                            }
-                        }
-                    }
-                }
-                Constraint::DisjointGroups => {
-                    for g in disjoint_groups(shape).unwrap_or_default() {
-                        group(&mut r, &g);
-                    }
-                }
-                Constraint::ExtraRegion(cells) => group(&mut r, cells),
-                Constraint::Odd(cell) => r.parity.push((*cell, true)),
-                Constraint::Even(cell) => r.parity.push((*cell, false)),
-                Constraint::Thermo(cells) => line_pairs(&mut r, cells, PairRule::Rise(1)),
-                Constraint::Whisper { cells, gap } => {
-                    line_pairs(&mut r, cells, PairRule::Apart(*gap))
-                }
-                Constraint::Palindrome(cells) => {
-                    let k = cells.len();
-                    for i in 0..k / 2 {
-                        r.pairs.push(Pair {
-                            a: cells[i],
-                            b: cells[k - 1 - i],
-                            rule: PairRule::Equal,
-                        });
-                    }
-                }
-                Constraint::Renban(cells) => {
-                    group(&mut r, cells);
-                    if cells.len() > 1 && cells.len() < n {
-                        r.windows.push(cells.clone());
-                    }
-                }
-                Constraint::Dot(d) => r.pairs.push(Pair {
-                    a: d.a,
-                    b: d.b,
-                    rule: PairRule::Is(d.rule),
-                }),
-                Constraint::Negative(rule) => {
-                    for (a, b) in orthogonal_pairs(n) {
-                        let marked = dotted
-                            .iter()
-                            .any(|&(x, y, dot)| (x, y) == (a, b) && dot.family() == rule.family());
-                        if !marked {
+        match c {
+            Constraint::Cage(_) => {}
+            Constraint::AntiKnight | Constraint::AntiKing => {
+                let knight = matches!(c, Constraint::AntiKnight);
+                for a in 0..n * n {
+                    for b in chess_neighbours(a, n, knight) {
+                        if a < b && !share_house(a, b) {
                             r.pairs.push(Pair {
-                                a,
-                                b,
-                                rule: PairRule::Not(*rule),
+                                a: a as u32,
+                                b: b as u32,
+                                rule: PairRule::Differ,
                             });
                         }
                     }
                 }
-                Constraint::Arrow(arrow) => {
-                    let k = arrow.circle.len() as u32;
-                    let mut terms: Vec<(u32, i64)> = arrow.line.iter().map(|&c| (c, 1)).collect();
-                    for (i, &c) in arrow.circle.iter().enumerate() {
-                        terms.push((c, -(10i64.pow(k - 1 - i as u32))));
-                    }
-                    r.sums.push(LinearSum { terms, rhs: 0 });
-                }
-                Constraint::LittleKiller(l) => r.sums.push(LinearSum {
-                    terms: l.cells.iter().map(|&c| (c, 1)).collect(),
-                    rhs: l.sum as i64,
-                }),
-                Constraint::Sandwich(s) => r.sandwiches.push(SandwichLine {
-                    cells: s.line.cells(n),
-                    sum: s.sum,
-                }),
             }
+            Constraint::DisjointGroups => {
+                for g in disjoint_groups(shape).unwrap_or_default() {
+                    group(r, &g);
+                }
+            }
+            Constraint::ExtraRegion(cells) => group(r, cells),
+            Constraint::Odd(cell) => r.parity.push((*cell, true)),
+            Constraint::Even(cell) => r.parity.push((*cell, false)),
+            Constraint::Thermo(cells) => line_pairs(r, cells, PairRule::Rise(1)),
+            Constraint::Whisper { cells, gap } => line_pairs(r, cells, PairRule::Apart(*gap)),
+            Constraint::Palindrome(cells) => {
+                let k = cells.len();
+                for i in 0..k / 2 {
+                    r.pairs.push(Pair {
+                        a: cells[i],
+                        b: cells[k - 1 - i],
+                        rule: PairRule::Equal,
+                    });
+                }
+            }
+            Constraint::Renban(cells) => {
+                group(r, cells);
+                if cells.len() > 1 && cells.len() < n {
+                    r.windows.push(cells.clone());
+                }
+            }
+            Constraint::Dot(d) => r.pairs.push(Pair {
+                a: d.a,
+                b: d.b,
+                rule: PairRule::Is(d.rule),
+            }),
+            Constraint::Negative(rule) => {
+                for (a, b) in orthogonal_pairs(n) {
+                    let marked = dotted
+                        .iter()
+                        .any(|&(x, y, dot)| (x, y) == (a, b) && dot.family() == rule.family());
+                    if !marked {
+                        r.pairs.push(Pair {
+                            a,
+                            b,
+                            rule: PairRule::Not(*rule),
+                        });
+                    }
+                }
+            }
+            Constraint::Arrow(arrow) => {
+                let k = arrow.circle.len() as u32;
+                let mut terms: Vec<(u32, i64)> = arrow.line.iter().map(|&c| (c, 1)).collect();
+                for (i, &c) in arrow.circle.iter().enumerate() {
+                    terms.push((c, -(10i64.pow(k - 1 - i as u32))));
+                }
+                r.sums.push(LinearSum { terms, rhs: 0 });
+            }
+            Constraint::LittleKiller(l) => r.sums.push(LinearSum {
+                terms: l.cells.iter().map(|&c| (c, 1)).collect(),
+                rhs: l.sum as i64,
+            }),
+            Constraint::Sandwich(s) => r.sandwiches.push(SandwichLine {
+                cells: s.line.cells(n),
+                sum: s.sum,
+            }),
         }
-        r
     }
 
     /// Whether there is nothing beyond houses and cages.

@@ -12,6 +12,7 @@
 //! | `house-alo` | each digit at least once per house                   | extended, triad         |
 //! | `triad`     | `t(line, region, d)` ⇔ some cell of line ∩ region holds `d`; exactly one triad per (line, d) and per (region, direction, d) | triad |
 //! | `cage`      | Killer cages: each digit at most once per cage, and the sum, by the [`CageEncoding`] chosen | all, when the puzzle has cages |
+//! | a kind's name | variant rules, one part per kind ([`variants`]) | all, when the puzzle has them |
 //!
 //! **Cage sums** (`--cage-encoding`): `combinations` (default) gives each cage a selector
 //! variable per set of digits that reaches its sum, exactly one selected, and a variable per digit
@@ -48,8 +49,10 @@ use rustsat::encodings::pb::{
 };
 
 use super::{dimacs, with_rustsat, ClauseSink, Cnf, Lit, Var};
-use crate::model::{Cage, Grid, Puzzle, Value};
+use crate::model::{Cage, ConstraintKind, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
+
+mod variants;
 
 /// Which clauses to generate (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -213,6 +216,8 @@ pub enum Part {
     HouseAlo,
     Triad,
     Cage,
+    /// A variant rule's clauses, per kind.
+    Rule(ConstraintKind),
     Objective,
     Blocking,
 }
@@ -228,6 +233,7 @@ impl Part {
             Part::HouseAlo => "house-alo",
             Part::Triad => "triad",
             Part::Cage => "cage",
+            Part::Rule(kind) => kind.name(),
             Part::Objective => "objective",
             Part::Blocking => "blocking",
         }
@@ -404,8 +410,17 @@ impl<S: ClauseSink + ?Sized> Counting<'_, S> {
             lits: now.2 - self.mark.2,
         };
         self.mark = now;
-        if p != PartStats::default() {
-            self.stats.parts.push((part, p));
+        if p == PartStats::default() {
+            return;
+        }
+        // A part met again (one variant kind after another rule of it) adds to its row.
+        match self.stats.parts.iter_mut().find(|(q, _)| *q == part) {
+            Some((_, s)) => {
+                s.vars += p.vars;
+                s.clauses += p.clauses;
+                s.lits += p.lits;
+            }
+            None => self.stats.parts.push((part, p)),
         }
     }
 }
@@ -625,6 +640,7 @@ pub fn encode<S: ClauseSink + ?Sized>(
         encode_cage(cage, n, opts.cage, &val, &mut b);
     }
     b.out.end_part(Part::Cage);
+    variants::encode_rules(puzzle, &val, &mut b);
     Encoded {
         decoder: Decoder {
             n,

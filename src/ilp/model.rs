@@ -52,6 +52,8 @@ pub enum ModelBuildError {
     TooLarge(usize),
     #[error("an objective was asked for but the puzzle has no weights")]
     NoWeights,
+    #[error("the integer program holds houses and Killer cages, not {0} constraints")]
+    Unsupported(crate::model::ConstraintKind),
 }
 
 /// One binary variable: `cell` (row-major, 0-based) holds `digit` (1-based).
@@ -150,6 +152,10 @@ impl IlpModel {
         let n = puzzle.size();
         if n > MAX_SIDE {
             return Err(ModelBuildError::TooLarge(n));
+        }
+        let kinds = puzzle.constraints().iter().map(|c| c.kind());
+        if let Some(k) = kinds.into_iter().find(|&k| k != crate::model::ConstraintKind::Killer) {
+            return Err(ModelBuildError::Unsupported(k));
         }
         let weights = match objective {
             true => Some(puzzle.weights().ok_or(ModelBuildError::NoWeights)?),

@@ -36,7 +36,7 @@ use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::cp::CpOptions;
 use sudoku_lab::cp::{AllDiffLevel, Branching, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB};
 use sudoku_lab::format::{self, Format, ReadOptions};
-use sudoku_lab::generate::{self, GenerateOptions, Generator};
+use sudoku_lab::generate::{GenerateOptions, Generator};
 use sudoku_lab::judge::{JudgeError, Problem};
 use sudoku_lab::model::{Shape, MAX_SIZE};
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
@@ -962,12 +962,11 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                         .map_err(|e| UsageError(e.to_string()))?;
                     continue;
                 }
-                let line = generator
+                let (p, solution) = generator
                     .generate_with_solution()
-                    .and_then(|(p, solution)| {
-                        let answer = with_answer.then_some((1, &solution));
-                        generate::to_line_with_answer(&p, answer)
-                    })
+                    .map_err(|e| UsageError(e.to_string()))?;
+                let answer = with_answer.then_some((1, &solution));
+                let line = format::to_line_with_answer(&p, answer)
                     .map_err(|e| UsageError(e.to_string()))?;
                 batch::write_stdout(format!("{line}\n").as_bytes());
             }

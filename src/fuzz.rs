@@ -40,7 +40,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::backend::{Backend, BackendError, Limits};
-use crate::generate::{self, GenRng, GenerateError, GenerateOptions, Generator};
+use crate::format;
+use crate::generate::{GenRng, GenerateError, GenerateOptions, Generator};
 use crate::model::{Cage, Constraint, Puzzle, Regions, Shape, Value, Weights};
 use crate::task::{self, Answer, RunError, Task};
 use crate::xcheck::{self, BackendRun, Verdict};
@@ -637,7 +638,7 @@ pub fn regression_line(
             continue;
         };
         let line = match &answer {
-            Answer::NoSolution => generate::to_line(puzzle).ok().map(|mut line| {
+            Answer::NoSolution => format::to_line(puzzle).ok().map(|mut line| {
                 line.insert_str(puzzle.shape().cells(), ":0");
                 line
             }),
@@ -645,7 +646,7 @@ pub fn regression_line(
                 count,
                 complete: true,
                 first,
-            } => generate::to_line_with_answer(puzzle, Some((*count, first))).ok(),
+            } => format::to_line_with_answer(puzzle, Some((*count, first))).ok(),
             _ => None,
         };
         if let Some(line) = line {

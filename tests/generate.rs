@@ -6,10 +6,9 @@ use std::sync::Arc;
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::check;
-use sudoku_lab::format::{read_puzzles, ReadOptions};
+use sudoku_lab::format::{read_puzzles, to_line, LineError, ReadOptions};
 use sudoku_lab::generate::{
-    blank_solved, default_givens, to_line, GenRng, GenerateError, GenerateOptions, Generator,
-    WeightScheme,
+    blank_solved, default_givens, GenRng, GenerateError, GenerateOptions, Generator, WeightScheme,
 };
 use sudoku_lab::model::{Grid, ModelError, Puzzle, Regions, Shape, Weights};
 use sudoku_lab::task::{self, Answer, Task};
@@ -377,7 +376,7 @@ fn line_format() {
 
     let big = Arc::new(Shape::standard(36, false).unwrap());
     let p = Puzzle::new(big, vec![0; 36 * 36]).unwrap();
-    assert_eq!(to_line(&p), Err(GenerateError::TooLargeForLine(36)));
+    assert_eq!(to_line(&p), Err(LineError::TooLarge(36)));
 }
 
 #[test]

@@ -19,8 +19,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::BackendKind;
+use sudoku_lab::format;
 use sudoku_lab::fuzz::{self, Case, FuzzOptions, Shrinker, Signature};
-use sudoku_lab::generate;
 use sudoku_lab::model::{Puzzle, Regions};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::xcheck::{BackendRun, Verdict};
@@ -266,7 +266,7 @@ fn shape_note(before: &Puzzle, after: &Puzzle) -> String {
 
 /// The puzzle, what each backend said, and the verdict, indented.
 fn describe(puzzle: &Puzzle, runs: &[BackendRun], verdict: &Verdict) {
-    let line = generate::to_line(puzzle).unwrap_or_else(|_| "(too large for a line)".into());
+    let line = format::to_line(puzzle).unwrap_or_else(|_| "(too large for a line)".into());
     println!("  puzzle: {line}");
     if puzzle.shape().diagonals() {
         println!("  (with both diagonals as houses: --diagonals)");

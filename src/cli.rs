@@ -750,7 +750,9 @@ impl EngineArgs {
         }
     }
     fn create(&self, name: &str) -> Result<Box<dyn Backend>, UsageError> {
-        let kind: BackendKind = name.parse().map_err(UsageError)?;
+        let kind: BackendKind = name
+            .parse()
+            .map_err(|e: backends::UnknownBackend| UsageError(e.to_string()))?;
         if let Some(p) = &self.proof {
             writable(p, "--proof")?;
         }
@@ -950,7 +952,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
                 .map(|w| w.parse())
                 .transpose()
                 .map_err(|e| UsageError(format!("--weights: {e}")))?;
-            let kind: BackendKind = backend.parse().map_err(UsageError)?;
+            let kind: BackendKind = backend
+                .parse()
+                .map_err(|e: backends::UnknownBackend| UsageError(e.to_string()))?;
             let checker = backends::create(kind, &BackendOptions::default())
                 .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
             let mut generator =

@@ -40,14 +40,13 @@
 //! ```
 
 use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
 pub mod fpuzzles;
 
 use crate::check;
 use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
+use crate::named::from_str_by_name;
 use crate::task::Expected;
 
 /// Largest side the line format (one symbol per cell) can express.
@@ -75,21 +74,7 @@ impl Format {
     }
 }
 
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown format '{s}' (line, grid, json or fpuzzles)"))
-    }
-}
+from_str_by_name!(Format, "format");
 
 /// How to read a text of puzzles.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

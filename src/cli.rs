@@ -10,6 +10,8 @@ mod bench;
 mod fuzz;
 mod xcheck;
 
+use std::convert::Infallible;
+use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -42,6 +44,7 @@ use sudoku_lab::model::{Shape, MAX_SIZE};
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
+use sudoku_lab::weights::WeightSource;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -79,8 +82,9 @@ enum Command {
         args: PuzzleArgs,
         /// `pyramid` (NOIP 2009: 6 on the border up to 10 in the centre of a 9×9), or a file of
         /// n rows of n integers.
-        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE")]
-        weights: String,
+        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE",
+              value_parser = WeightsArg::pyramid_or_file)]
+        weights: WeightsArg,
     },
     /// Read an original judge problem's standard input and write its exact expected output.
     Judge {
@@ -109,8 +113,9 @@ enum Command {
         #[arg(long, default_value_t = DEFAULT_COUNT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
         limit: u64,
         /// Weights for `--task optimize`: `pyramid` or a file of n rows of n integers.
-        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE")]
-        weights: String,
+        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE",
+              value_parser = WeightsArg::pyramid_or_file)]
+        weights: WeightsArg,
         /// Puzzles checked in parallel (default: all cores).
         #[arg(long, short)]
         jobs: Option<usize>,
@@ -148,8 +153,9 @@ enum Command {
         #[arg(long, default_value_t = DEFAULT_COUNT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
         limit: u64,
         /// Weights for `--task optimize`: `pyramid` or a file of n rows of n integers.
-        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE")]
-        weights: String,
+        #[arg(long, default_value = "pyramid", value_name = "pyramid|FILE",
+              value_parser = WeightsArg::pyramid_or_file)]
+        weights: WeightsArg,
         /// Time only the first N puzzles of each file.
         #[arg(long, value_name = "N")]
         max_puzzles: Option<usize>,
@@ -193,8 +199,9 @@ enum Command {
         limit: u64,
         /// Weights for `--task optimize`: `random` (new ones per case, in -20..=50), `pyramid`,
         /// or a file of n rows of n integers.
-        #[arg(long, default_value = "random", value_name = "random|pyramid|FILE")]
-        weights: String,
+        #[arg(long, default_value = "random", value_name = "random|pyramid|FILE",
+              value_parser = WeightsArg::random_pyramid_or_file)]
+        weights: WeightsArg,
         /// Stop after this many seconds (default 60, unless --puzzles is given).
         #[arg(long, value_name = "S")]
         seconds: Option<f64>,
@@ -266,8 +273,8 @@ enum Command {
         #[arg(long, value_name = "S")]
         seed: Option<u64>,
         /// Attach weights to the puzzles (`pyramid`); the line output is unchanged.
-        #[arg(long, value_name = "pyramid")]
-        weights: Option<String>,
+        #[arg(long, value_name = "pyramid", value_parser = WeightsArg::pyramid_or_file)]
+        weights: Option<WeightsArg>,
         /// Backend used for the uniqueness checks of `--unique`.
         #[arg(long, short, default_value = "dfs")]
         backend: String,
@@ -306,8 +313,8 @@ enum Command {
         stats: bool,
         /// Objective: maximise Σ weight × digit with `pyramid` or a weights file. LP, MiniZinc:
         /// none (feasibility only) when absent; WCNF: pyramid when absent.
-        #[arg(long, value_name = "pyramid|FILE")]
-        weights: Option<String>,
+        #[arg(long, value_name = "pyramid|FILE", value_parser = WeightsArg::pyramid_or_file)]
+        weights: Option<WeightsArg>,
         /// DIMACS: also fix naked / hidden singles and locked candidates before encoding, as the
         /// in-process `sat` backend does, so the file is the formula that backend solves (the
         /// header lists the fixed digits needed to decode a model).
@@ -693,6 +700,57 @@ impl From<ProblemArg> for Problem {
     }
 }
 
+/// A `--weights` value: a word, or a weights file, which is read when the flags are resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum WeightsArg {
+    Pyramid,
+    Random,
+    File(PathBuf),
+}
+
+impl WeightsArg {
+    /// `pyramid`, or a weights file (any other word names a file).
+    fn pyramid_or_file(s: &str) -> Result<WeightsArg, Infallible> {
+        Ok(match s {
+            "pyramid" => WeightsArg::Pyramid,
+            file => WeightsArg::File(file.into()),
+        })
+    }
+
+    /// `random`, `pyramid`, or a weights file.
+    fn random_pyramid_or_file(s: &str) -> Result<WeightsArg, Infallible> {
+        match s {
+            "random" => Ok(WeightsArg::Random),
+            s => WeightsArg::pyramid_or_file(s),
+        }
+    }
+
+    /// Where the weights come from, with the file read.
+    fn resolve(&self) -> Result<WeightSource, UsageError> {
+        let path = match self {
+            WeightsArg::Pyramid => return Ok(WeightSource::Pyramid),
+            WeightsArg::Random => return Ok(WeightSource::Random),
+            WeightsArg::File(path) => path,
+        };
+        let name = path.display().to_string();
+        let bytes =
+            std::fs::read(path).map_err(|e| UsageError(format!("--weights {name}: {e}")))?;
+        let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
+        Ok(WeightSource::File { name, text })
+    }
+}
+
+impl fmt::Display for WeightsArg {
+    /// The value as given.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsArg::Pyramid => f.write_str("pyramid"),
+            WeightsArg::Random => f.write_str("random"),
+            WeightsArg::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
 /// A usage or input error that stops the command before any work: exit 2.
 #[derive(Debug)]
 struct UsageError(String);
@@ -948,10 +1006,15 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             if killer {
                 opts.killer = Some(cage_sizes_arg(&cage_sizes)?);
             }
-            opts.weights = weights
-                .map(|w| w.parse())
-                .transpose()
-                .map_err(|e| UsageError(format!("--weights: {e}")))?;
+            opts.weights = match weights {
+                None => None,
+                Some(WeightsArg::Pyramid) => Some(WeightSource::Pyramid),
+                Some(other) => {
+                    return Err(UsageError(format!(
+                        "--weights: unknown weights '{other}' (known: pyramid)"
+                    )))
+                }
+            };
             let kind: BackendKind = backend
                 .parse()
                 .map_err(|e: backends::UnknownBackend| UsageError(e.to_string()))?;
@@ -1007,15 +1070,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             if killer {
                 options.killer = Some(cage_sizes_arg(&cage_sizes)?);
             }
-            options.weights = match weights.as_str() {
-                "random" => sudoku_lab::fuzz::FuzzWeights::Random,
-                "pyramid" => sudoku_lab::fuzz::FuzzWeights::Pyramid,
-                file => sudoku_lab::fuzz::FuzzWeights::Fixed(std::sync::Arc::new(
-                    batch::WeightsSpec::parse(file)?
-                        .for_size(options.size)
-                        .map_err(UsageError)?,
-                )),
-            };
+            options.weights = weights.resolve()?;
             let deadline = match (seconds, puzzles) {
                 (Some(s), _) if !(s.is_finite() && s > 0.0 && s < 1e9) => {
                     return Err(UsageError(format!(
@@ -1042,8 +1097,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             if killer {
                 replay.push_str(&format!(" --killer --cage-sizes {cage_sizes}"));
             }
-            if task == Task::Optimize && weights != "random" {
-                replay.push_str(&format!(" --weights {}", quote(&weights)));
+            if task == Task::Optimize && weights != WeightsArg::Random {
+                replay.push_str(&format!(" --weights {}", quote(&weights.to_string())));
             }
             replay.push_str(&engine.replay_flags());
             if let Some(p) = &regressions {
@@ -1080,8 +1135,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
             input,
         } => {
             let weights = weights
-                .or_else(|| (to == EncodeTarget::Wcnf).then(|| "pyramid".into()))
-                .map(|w| batch::WeightsSpec::parse(&w))
+                .or((to == EncodeTarget::Wcnf).then_some(WeightsArg::Pyramid))
+                .map(|w| w.resolve())
                 .transpose()?;
             let request = EncodeRequest {
                 to,
@@ -1139,7 +1194,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
     let config = batch::Config {
         task,
         read: args.input.read_options(),
-        weights: weights.map(|w| batch::WeightsSpec::parse(&w)).transpose()?,
+        weights: weights.map(|w| w.resolve()).transpose()?,
         timeout: args.backend.engine.timeout()?,
         json: args.json,
         grid_output: args.output == OutputArg::Grid,
@@ -1241,9 +1296,9 @@ fn jobs_arg(jobs: Option<usize>) -> Result<usize, UsageError> {
 }
 
 /// The weights to attach: only when the task is `optimize`.
-fn optimize_weights(task: Task, spec: &str) -> Result<Option<batch::WeightsSpec>, UsageError> {
+fn optimize_weights(task: Task, weights: &WeightsArg) -> Result<Option<WeightSource>, UsageError> {
     (task == Task::Optimize)
-        .then(|| batch::WeightsSpec::parse(spec))
+        .then(|| weights.resolve())
         .transpose()
 }
 
@@ -1253,7 +1308,7 @@ struct EncodeRequest {
     index: Option<usize>,
     output: Option<PathBuf>,
     stats: bool,
-    weights: Option<batch::WeightsSpec>,
+    weights: Option<WeightSource>,
     propagate: bool,
     /// The largest CNF to build, in bytes (`--sat-memory-mib`).
     memory_budget: usize,

@@ -17,7 +17,7 @@
 //!   a full grid by construction takes over ([`same_digit_walk`]).
 //! * **Uniqueness** is decided by the caller's backend (normally `dfs`) through
 //!   [`task::run`] with [`Task::Unique`], so every answer passes the independent checker.
-//! * **Weights** ([`WeightScheme::Pyramid`]) only attach [`Weights::pyramid`] to each puzzle;
+//! * **Weights** ([`GenerateOptions::weights`]) are attached to each puzzle, the same for all;
 //!   the line format does not carry them.
 //!
 //! [`format::to_line`](crate::format::to_line) writes a generated puzzle in the line format.
@@ -34,7 +34,6 @@
 //! assert_eq!(to_line(&puzzle).unwrap().len(), 16);
 //! ```
 
-use std::str::FromStr;
 use std::sync::Arc;
 
 pub mod variants;
@@ -46,6 +45,7 @@ use crate::backend::{Backend, Limits};
 use crate::check::{self, CheckFailure};
 use crate::model::{Cage, Constraint, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
 use crate::task::{self, Answer, RunError, Task};
+use crate::weights::{WeightSource, WeightsError};
 
 /// Largest side the generator handles (one bit per digit in a `u64`, like the `dfs` backend).
 pub const MAX_GENERATE_SIDE: usize = 64;
@@ -91,6 +91,8 @@ pub enum GenerateError {
     /// a full grid: a bug, never expected.
     #[error("internal error: {0}")]
     Internal(String),
+    #[error(transparent)]
+    Weights(#[from] WeightsError),
 }
 
 /// A deterministic, portable random source: xoshiro256++ seeded with SplitMix64, plus our own
@@ -127,23 +129,6 @@ impl GenRng {
     }
 }
 
-/// Weights to attach to generated puzzles (`--weights`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WeightScheme {
-    /// [`Weights::pyramid`]: 6 on the border ring, one more per ring inwards.
-    Pyramid,
-}
-
-impl FromStr for WeightScheme {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "pyramid" => Ok(WeightScheme::Pyramid),
-            _ => Err(format!("unknown weights '{s}' (known: pyramid)")),
-        }
-    }
-}
-
 /// What to generate. Build with [`GenerateOptions::new`] and struct update syntax.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenerateOptions {
@@ -162,8 +147,9 @@ pub struct GenerateOptions {
     pub unique: bool,
     /// Seed of the whole run (`--seed S`): one seed, one sequence of puzzles.
     pub seed: u64,
-    /// Weights attached to every puzzle (`--weights pyramid`); the line output is unchanged.
-    pub weights: Option<WeightScheme>,
+    /// Weights attached to every puzzle (`--weights pyramid`), the same for all: the pyramid or a
+    /// file's, not [`WeightSource::Random`]. The line output is unchanged.
+    pub weights: Option<WeightSource>,
     /// Killer cages of sizes in this range (`--killer`, `--cage-sizes A..B`): the full grid cut
     /// into random connected cages of distinct digits, and no givens unless `givens` asks. With
     /// `unique`, cages are split until the solution is unique.
@@ -229,9 +215,10 @@ impl<'a> Generator<'a> {
             )?),
             (false, None) => Some(Shape::standard(n, opts.diagonals)?),
         };
-        let weights = opts
-            .weights
-            .map(|WeightScheme::Pyramid| Arc::new(Weights::pyramid(n)));
+        let weights = match &opts.weights {
+            Some(source) => Some(Arc::new(source.fixed(n)?)),
+            None => None,
+        };
         Ok(Generator {
             rng: GenRng::seed(opts.seed),
             opts,

@@ -18,42 +18,13 @@ use sudoku_lab::format::{self, ReadOptions};
 use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
 use sudoku_lab::report::Outcome;
 use sudoku_lab::task::{self, Answer, Expected, RunError, Task};
-
-use super::UsageError;
-
-/// Where optimisation weights come from.
-pub enum WeightsSpec {
-    Pyramid,
-    File(String, String),
-}
-
-impl WeightsSpec {
-    pub fn parse(spec: &str) -> Result<WeightsSpec, UsageError> {
-        if spec == "pyramid" {
-            return Ok(WeightsSpec::Pyramid);
-        }
-        let bytes =
-            std::fs::read(spec).map_err(|e| UsageError(format!("--weights {spec}: {e}")))?;
-        Ok(WeightsSpec::File(
-            spec.to_string(),
-            decode_utf8(spec, &bytes).map_err(UsageError)?,
-        ))
-    }
-
-    pub fn for_size(&self, n: usize) -> Result<Weights, String> {
-        match self {
-            WeightsSpec::Pyramid => Ok(Weights::pyramid(n)),
-            WeightsSpec::File(name, text) => format::read_weights(text, n)
-                .map_err(|e| format!("{name}:{}:{}: {}", e.line, e.col, e.message)),
-        }
-    }
-}
+use sudoku_lab::weights::WeightSource;
 
 /// Everything the batch needs, resolved from the flags.
 pub struct Config {
     pub task: Task,
     pub read: ReadOptions,
-    pub weights: Option<WeightsSpec>,
+    pub weights: Option<WeightSource>,
     pub timeout: Option<Duration>,
     pub json: bool,
     pub grid_output: bool,
@@ -331,7 +302,7 @@ impl Item {
 pub fn each_puzzle(
     files: &[PathBuf],
     read: &ReadOptions,
-    weights: Option<&WeightsSpec>,
+    weights: Option<&WeightSource>,
     tally: &mut Tally,
     mut f: impl FnMut(Item),
 ) -> usize {
@@ -358,7 +329,7 @@ pub enum Entry {
 fn each_entry(
     files: &[PathBuf],
     read: &ReadOptions,
-    weights: Option<&WeightsSpec>,
+    weights: Option<&WeightSource>,
     mut f: impl FnMut(Entry),
 ) -> usize {
     let stdin = [PathBuf::from("-")];
@@ -392,7 +363,7 @@ fn each_entry(
                 let n = puzzle.size();
                 let w = match &weights_cache {
                     Some((size, w)) if *size == n => Ok(w.clone()),
-                    _ => spec.for_size(n).map(Arc::new),
+                    _ => spec.fixed(n).map(Arc::new).map_err(|e| e.to_string()),
                 };
                 let attached = w.and_then(|w| {
                     weights_cache = Some((n, w.clone()));

@@ -15,13 +15,14 @@ use sudoku_lab::format::ReadOptions;
 use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{self, Answer, RunError, Task};
+use sudoku_lab::weights::WeightSource;
 
-use super::batch::{self, Item, Tally, WeightsSpec};
+use super::batch::{self, Item, Tally};
 
 pub struct Config {
     pub task: Task,
     pub read: ReadOptions,
-    pub weights: Option<WeightsSpec>,
+    pub weights: Option<WeightSource>,
     pub timeout: Option<Duration>,
     /// Each backend's time on a file: once used, it runs no more puzzles of that file.
     pub budget: Option<Duration>,

@@ -20,14 +20,15 @@ use sudoku_lab::model::Puzzle;
 use sudoku_lab::report::{self, BenchRow, Outcome};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::Task;
+use sudoku_lab::weights::WeightSource;
 use sudoku_lab::xcheck::{self, BackendRun, Verdict};
 
-use super::batch::{self, Item, Tally, WeightsSpec};
+use super::batch::{self, Item, Tally};
 
 pub struct Config {
     pub task: Task,
     pub read: ReadOptions,
-    pub weights: Option<WeightsSpec>,
+    pub weights: Option<WeightSource>,
     pub timeout: Option<Duration>,
     /// Each backend's time over the run: once used, it checks no more puzzles.
     pub budget: Option<Duration>,

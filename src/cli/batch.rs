@@ -22,6 +22,7 @@ use sudoku_lab::weights::WeightSource;
 
 /// Everything the batch needs, resolved from the flags.
 pub struct Config {
+    pub backend: Box<dyn Backend>,
     pub task: Task,
     pub read: ReadOptions,
     pub weights: Option<WeightSource>,
@@ -30,6 +31,8 @@ pub struct Config {
     pub grid_output: bool,
     /// Worker threads (at least 1).
     pub jobs: usize,
+    /// The inputs; none reads standard input.
+    pub files: Vec<PathBuf>,
 }
 
 /// How a task error counts in `bench` and `xcheck` summaries.
@@ -524,7 +527,7 @@ impl Pace {
     }
 }
 
-/// Runs the batch over `files` (standard input when empty) on `config.jobs` worker threads and
+/// Runs the batch over its files (standard input when none) on `config.jobs` worker threads and
 /// returns the exit code.
 ///
 /// One thread reads and parses, the workers take puzzles a chunk at a time, and this thread
@@ -532,7 +535,8 @@ impl Pace {
 /// before it is printed. Workers pass answers on at least every few milliseconds and output is
 /// flushed whenever nothing further is ready, so a slow puzzle's answer shows at once while fast
 /// ones are written in large blocks.
-pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
+pub fn run(config: &Config) -> ExitCode {
+    let (backend, files) = (config.backend.as_ref(), &config.files[..]);
     let jobs = config.jobs.max(1);
     let (work_tx, work_rx) = mpsc::sync_channel::<Vec<(usize, Item)>>(16 * jobs);
     let work_rx = Mutex::new(work_rx);

@@ -29,6 +29,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use sudoku_lab::backends::UnknownBackend;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "sudoku-lab",
@@ -67,6 +69,12 @@ enum Command {
 /// A usage or input error that stops the command before any work: exit 2.
 #[derive(Debug)]
 struct UsageError(String);
+
+impl From<UnknownBackend> for UsageError {
+    fn from(e: UnknownBackend) -> UsageError {
+        UsageError(e.to_string())
+    }
+}
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -243,10 +243,7 @@ impl EngineArgs {
     }
     /// The backend named `name` (as given to `--backend` or `--backends`).
     pub fn create_named(&self, name: &str) -> Result<Box<dyn Backend>, UsageError> {
-        let kind = name
-            .parse()
-            .map_err(|e: backends::UnknownBackend| UsageError(e.to_string()))?;
-        self.create(kind)
+        self.create(name.parse()?)
     }
     /// The named backends, or every backend compiled in when `names` is empty.
     pub fn create_all(&self, names: &[String]) -> Result<Vec<Box<dyn Backend>>, UsageError> {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use sudoku_lab::backend::Backend;
-use sudoku_lab::backends::{self, BackendKind, UnknownBackend};
+use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format;
 use sudoku_lab::generate::{GenerateOptions, Generator};
 use sudoku_lab::model::Shape;
@@ -85,10 +85,7 @@ impl GenerateArgs {
                 )))
             }
         };
-        let kind: BackendKind = self
-            .backend
-            .parse()
-            .map_err(|e: UnknownBackend| UsageError(e.to_string()))?;
+        let kind: BackendKind = self.backend.parse()?;
         let checker = backends::create(kind, &Default::default())
             .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
         Ok(Config {

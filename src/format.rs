@@ -25,8 +25,9 @@
 //! solve the puzzle) becomes [`Entry::expected`], which `xcheck` and the solving commands hold
 //! every answer against.
 //!
-//! Also here: [`read_weights`] for `optimize` weights, and the writers [`write_line`],
-//! [`write_grid`] and [`write_json`].
+//! Also here: [`read_weights`] for `optimize` weights, the writers of a grid [`write_line`],
+//! [`write_grid`] and [`write_json`], and [`to_line`], which writes a whole puzzle (regions,
+//! cages, known answer) as the line the reader takes back.
 //!
 //! ```
 //! use sudoku_lab::format::{read_puzzles, write_line, ReadOptions};
@@ -39,14 +40,13 @@
 //! ```
 
 use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
 pub mod fpuzzles;
 
 use crate::check;
 use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
+use crate::named::from_str_by_name;
 use crate::task::Expected;
 
 /// Largest side the line format (one symbol per cell) can express.
@@ -74,21 +74,7 @@ impl Format {
     }
 }
 
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown format '{s}' (line, grid, json or fpuzzles)"))
-    }
-}
+from_str_by_name!(Format, "format");
 
 /// How to read a text of puzzles.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -1483,6 +1469,88 @@ pub fn write_json(grid: &Grid) -> Option<String> {
         })
         .collect::<Option<Vec<Vec<String>>>>()?;
     serde_json::to_string(&rows).ok()
+}
+
+/// Why a puzzle has no line form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error(
+        "side {0} cannot be written in line format (at most {MAX_LINE_SIDE}: one symbol per digit)"
+    )]
+    TooLarge(usize),
+    #[error("{0} cages cannot be written in line format (at most 62 labels); use larger cages")]
+    TooManyCages(usize),
+}
+
+/// The whole puzzle as one line, the form [`Format::Line`] reads back: `n²` symbols (`.` empty,
+/// `1`–`9`, `A`–`Z`); for a jigsaw (of side 2 or more) a space and `n²` region labels (`0`–`9`,
+/// `A`–`Z`); for a Killer a space, `n²` cage labels (`.` for a cell in no cage) and a space, then
+/// the cage sums. The diagonals are not written: the reader adds them from its options.
+/// [`write_line`] writes a grid's symbols only.
+pub fn to_line(puzzle: &Puzzle) -> Result<String, LineError> {
+    to_line_with_answer(puzzle, None)
+}
+
+/// [`to_line`], with the puzzle's known answer `(count, a solution)` written after the puzzle
+/// as `puzzle:count:solution` (read back as [`Entry::expected`]).
+pub fn to_line_with_answer(
+    puzzle: &Puzzle,
+    answer: Option<(u64, &Grid)>,
+) -> Result<String, LineError> {
+    let n = puzzle.size();
+    if n > MAX_LINE_SIDE {
+        return Err(LineError::TooLarge(n));
+    }
+    let symbols = |cells: &[Value]| -> String {
+        cells
+            .iter()
+            .map(|&v| model::symbol(v).unwrap_or('?'))
+            .collect()
+    };
+    let mut line = symbols(puzzle.givens());
+    if let Some((count, solution)) = answer {
+        line.push_str(&format!(":{count}:{}", symbols(solution.cells())));
+    }
+    // A 1×1 jigsaw's one region is the whole grid, as in the standard 1×1 grid: it is written
+    // without it, since `. 0` alone would read back as a row of a 2×2 grid.
+    if let (Regions::Jigsaw(map), true) = (puzzle.shape().regions(), n > 1) {
+        line.push(' ');
+        line.extend(map.iter().map(|&r| region_label(r)));
+    }
+    let cages: Vec<&model::Cage> = puzzle.cages().collect();
+    if !cages.is_empty() {
+        if cages.len() > CAGE_LABELS.len() {
+            return Err(LineError::TooManyCages(cages.len()));
+        }
+        // Labels in order of first appearance, which is how the reader numbers the cages.
+        let mut label = vec!['.'; n * n];
+        let mut first: Vec<(u32, usize)> = cages
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (c.cells().iter().copied().min().unwrap_or(0), k))
+            .collect();
+        first.sort_unstable();
+        let mut sums = vec![];
+        for (i, &(_, k)) in first.iter().enumerate() {
+            for &c in cages[k].cells() {
+                label[c as usize] = CAGE_LABELS[i] as char;
+            }
+            sums.push(cages[k].sum().to_string());
+        }
+        line.push(' ');
+        line.extend(label);
+        line.push(' ');
+        line.push_str(&sums.join(","));
+    }
+    Ok(line)
+}
+
+/// Cage labels of the line format, in the order given to cages.
+const CAGE_LABELS: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// `0`–`9`, then `A`–`Z` (labels up to 35).
+fn region_label(r: u32) -> char {
+    char::from_digit(r, 36).map_or('?', |c| c.to_ascii_uppercase())
 }
 
 #[cfg(test)]

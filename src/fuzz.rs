@@ -40,9 +40,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::backend::{Backend, BackendError, Limits};
-use crate::generate::{self, GenRng, GenerateError, GenerateOptions, Generator};
-use crate::model::{Cage, Constraint, Puzzle, Regions, Shape, Value, Weights};
+use crate::format;
+use crate::generate::{GenRng, GenerateError, GenerateOptions, Generator};
+use crate::model::{Cage, Constraint, Puzzle, Regions, Shape, Value};
 use crate::task::{self, Answer, RunError, Task};
+use crate::weights::WeightSource;
 use crate::xcheck::{self, BackendRun, Verdict};
 
 /// Default number of shrinking trials (each runs every backend once).
@@ -64,8 +66,9 @@ pub struct FuzzOptions {
     pub diagonals: bool,
     /// The task every backend answers.
     pub task: Task,
-    /// Weights for [`Task::Optimize`] (ignored by the other tasks).
-    pub weights: FuzzWeights,
+    /// Weights for [`Task::Optimize`] (ignored by the other tasks): random ones are new for
+    /// every case.
+    pub weights: WeightSource,
     /// Per backend and puzzle.
     pub timeout: Option<Duration>,
     /// Killer cases, with cages of sizes in this range (`fuzz --killer`, `--cage-sizes A..B`).
@@ -81,15 +84,18 @@ impl FuzzOptions {
             jigsaw: false,
             diagonals: false,
             task: Task::Unique,
-            weights: FuzzWeights::Random,
+            weights: WeightSource::Random,
             timeout: None,
             killer: None,
         }
     }
 
-    /// Checks the options by building a generator for them (the errors are the generator's).
+    /// Checks the options by building a generator for them and making weights for the side
+    /// (the errors are the generator's).
     pub fn validate(&self, reference: &dyn Backend) -> Result<(), GenerateError> {
-        Generator::new(self.generator_options(0, false, None), reference).map(|_| ())
+        Generator::new(self.generator_options(0, false, None), reference)?;
+        self.weights.draw(self.size, &mut GenRng::seed(0))?;
+        Ok(())
     }
 
     fn generator_options(&self, seed: u64, unique: bool, givens: Option<usize>) -> GenerateOptions {
@@ -104,17 +110,6 @@ impl FuzzOptions {
             ..GenerateOptions::new(self.size)
         }
     }
-}
-
-/// The weights of optimisation cases.
-#[derive(Debug, Clone)]
-pub enum FuzzWeights {
-    /// [`Weights::pyramid`] of the side.
-    Pyramid,
-    /// New weights for every case, uniform in `-20..=50` (negative ones included).
-    Random,
-    /// The same weights for every case.
-    Fixed(Arc<Weights>),
 }
 
 /// How a case's puzzle was made.
@@ -200,15 +195,8 @@ pub fn make_case(
         _ => {}
     }
     if opts.task == Task::Optimize {
-        let weights = match &opts.weights {
-            FuzzWeights::Pyramid => Arc::new(Weights::pyramid(opts.size)),
-            FuzzWeights::Random => Arc::new(Weights::new(
-                opts.size,
-                (0..cells).map(|_| rng.below(71) as i64 - 20).collect(),
-            )?),
-            FuzzWeights::Fixed(w) => w.clone(),
-        };
-        puzzle = puzzle.with_weights(weights)?;
+        let weights = opts.weights.draw(opts.size, &mut rng)?;
+        puzzle = puzzle.with_weights(Arc::new(weights))?;
     }
     Ok(Case {
         index,
@@ -637,7 +625,7 @@ pub fn regression_line(
             continue;
         };
         let line = match &answer {
-            Answer::NoSolution => generate::to_line(puzzle).ok().map(|mut line| {
+            Answer::NoSolution => format::to_line(puzzle).ok().map(|mut line| {
                 line.insert_str(puzzle.shape().cells(), ":0");
                 line
             }),
@@ -645,7 +633,7 @@ pub fn regression_line(
                 count,
                 complete: true,
                 first,
-            } => generate::to_line_with_answer(puzzle, Some((*count, first))).ok(),
+            } => format::to_line_with_answer(puzzle, Some((*count, first))).ok(),
             _ => None,
         };
         if let Some(line) = line {

@@ -17,16 +17,15 @@
 //!   a full grid by construction takes over ([`same_digit_walk`]).
 //! * **Uniqueness** is decided by the caller's backend (normally `dfs`) through
 //!   [`task::run`] with [`Task::Unique`], so every answer passes the independent checker.
-//! * **Weights** ([`WeightScheme::Pyramid`]) only attach [`Weights::pyramid`] to each puzzle;
+//! * **Weights** ([`GenerateOptions::weights`]) are attached to each puzzle, the same for all;
 //!   the line format does not carry them.
 //!
-//! [`to_line`] writes a puzzle as one line: `n²` symbols (`.` empty, `1`–`9`, then `A`–`Z`), and for
-//! jigsaw (side 2 or more) a space and `n²` region labels (`0`–`9`, then `A`–`Z`). Sides above 35
-//! have no line form.
+//! [`format::to_line`](crate::format::to_line) writes a generated puzzle in the line format.
 //!
 //! ```
 //! use sudoku_lab::backends::{self, BackendKind};
-//! use sudoku_lab::generate::{to_line, GenerateOptions, Generator};
+//! use sudoku_lab::format::to_line;
+//! use sudoku_lab::generate::{GenerateOptions, Generator};
 //!
 //! let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
 //! let opts = GenerateOptions { unique: true, seed: 7, ..GenerateOptions::new(4) };
@@ -35,7 +34,6 @@
 //! assert_eq!(to_line(&puzzle).unwrap().len(), 16);
 //! ```
 
-use std::str::FromStr;
 use std::sync::Arc;
 
 pub mod variants;
@@ -45,15 +43,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::backend::{Backend, Limits};
 use crate::check::{self, CheckFailure};
-use crate::model::{
-    symbol, Cage, Constraint, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights,
-};
+use crate::model::{Cage, Constraint, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
 use crate::task::{self, Answer, RunError, Task};
+use crate::weights::{WeightSource, WeightsError};
 
 /// Largest side the generator handles (one bit per digit in a `u64`, like the `dfs` backend).
 pub const MAX_GENERATE_SIDE: usize = 64;
-/// Largest side line format can write (one symbol per digit: `1`–`9`, `A`–`Z`).
-pub const MAX_LINE_SIDE: usize = 35;
 
 /// Full-grid search: restarts (fresh random order) before giving up on one shape.
 const FILL_RESTARTS: usize = 200;
@@ -78,12 +73,6 @@ pub enum GenerateError {
     BoxesWithJigsaw,
     #[error("{givens} givens requested, a grid of side {n} has only {} cells", n * n)]
     TooManyGivens { givens: usize, n: usize },
-    #[error(
-        "side {0} cannot be written in line format (at most {MAX_LINE_SIDE}: one symbol per digit)"
-    )]
-    TooLargeForLine(usize),
-    #[error("{0} cages cannot be written in line format (at most 62 labels); use larger cages")]
-    TooManyCages(usize),
     #[error("no full grid found for side {n} within the search budget ({attempts} restarts)")]
     NoFullGrid { n: usize, attempts: usize },
     #[error(
@@ -102,6 +91,8 @@ pub enum GenerateError {
     /// a full grid: a bug, never expected.
     #[error("internal error: {0}")]
     Internal(String),
+    #[error(transparent)]
+    Weights(#[from] WeightsError),
 }
 
 /// A deterministic, portable random source: xoshiro256++ seeded with SplitMix64, plus our own
@@ -138,23 +129,6 @@ impl GenRng {
     }
 }
 
-/// Weights to attach to generated puzzles (`--weights`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WeightScheme {
-    /// [`Weights::pyramid`]: 6 on the border ring, one more per ring inwards.
-    Pyramid,
-}
-
-impl FromStr for WeightScheme {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "pyramid" => Ok(WeightScheme::Pyramid),
-            _ => Err(format!("unknown weights '{s}' (known: pyramid)")),
-        }
-    }
-}
-
 /// What to generate. Build with [`GenerateOptions::new`] and struct update syntax.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenerateOptions {
@@ -173,8 +147,9 @@ pub struct GenerateOptions {
     pub unique: bool,
     /// Seed of the whole run (`--seed S`): one seed, one sequence of puzzles.
     pub seed: u64,
-    /// Weights attached to every puzzle (`--weights pyramid`); the line output is unchanged.
-    pub weights: Option<WeightScheme>,
+    /// Weights attached to every puzzle (`--weights pyramid`), the same for all: the pyramid or a
+    /// file's, not [`WeightSource::Random`]. The line output is unchanged.
+    pub weights: Option<WeightSource>,
     /// Killer cages of sizes in this range (`--killer`, `--cage-sizes A..B`): the full grid cut
     /// into random connected cages of distinct digits, and no givens unless `givens` asks. With
     /// `unique`, cages are split until the solution is unique.
@@ -240,9 +215,10 @@ impl<'a> Generator<'a> {
             )?),
             (false, None) => Some(Shape::standard(n, opts.diagonals)?),
         };
-        let weights = opts
-            .weights
-            .map(|WeightScheme::Pyramid| Arc::new(Weights::pyramid(n)));
+        let weights = match &opts.weights {
+            Some(source) => Some(Arc::new(source.fixed(n)?)),
+            None => None,
+        };
         Ok(Generator {
             rng: GenRng::seed(opts.seed),
             opts,
@@ -882,71 +858,6 @@ fn region_size(n: usize, region: &[u32], start: usize, seen: &mut [u32], epoch: 
         }
     }
     count
-}
-
-/// One line: `n²` symbols (`.` empty, `1`–`9`, `A`–`Z`), then for jigsaw (of side 2 or more) a
-/// space and `n²` region labels (`0`–`9`, `A`–`Z`). Errors for sides above [`MAX_LINE_SIDE`].
-pub fn to_line(puzzle: &Puzzle) -> Result<String, GenerateError> {
-    to_line_with_answer(puzzle, None)
-}
-
-/// [`to_line`], with the puzzle's known answer `(count, a solution)` written after the puzzle
-/// as `puzzle:count:solution` (the form [`crate::format`] reads back as
-/// [`Entry::expected`](crate::format::Entry::expected)).
-pub fn to_line_with_answer(
-    puzzle: &Puzzle,
-    answer: Option<(u64, &Grid)>,
-) -> Result<String, GenerateError> {
-    let n = puzzle.size();
-    if n > MAX_LINE_SIDE {
-        return Err(GenerateError::TooLargeForLine(n));
-    }
-    let symbols =
-        |cells: &[Value]| -> String { cells.iter().map(|&v| symbol(v).unwrap_or('?')).collect() };
-    let mut line = symbols(puzzle.givens());
-    if let Some((count, solution)) = answer {
-        line.push_str(&format!(":{count}:{}", symbols(solution.cells())));
-    }
-    // A 1×1 jigsaw's one region is the whole grid, as in the standard 1×1 grid: it is written
-    // without it, since `. 0` alone would read back as a row of a 2×2 grid.
-    if let (Regions::Jigsaw(map), true) = (puzzle.shape().regions(), n > 1) {
-        line.push(' ');
-        line.extend(map.iter().map(|&r| region_label(r)));
-    }
-    let cages: Vec<&Cage> = puzzle.cages().collect();
-    if !cages.is_empty() {
-        if cages.len() > CAGE_LABELS.len() {
-            return Err(GenerateError::TooManyCages(cages.len()));
-        }
-        // Labels in order of first appearance, which is how the reader numbers the cages.
-        let mut label = vec!['.'; n * n];
-        let mut first: Vec<(u32, usize)> = cages
-            .iter()
-            .enumerate()
-            .map(|(k, c)| (c.cells().iter().copied().min().unwrap_or(0), k))
-            .collect();
-        first.sort_unstable();
-        let mut sums = vec![];
-        for (i, &(_, k)) in first.iter().enumerate() {
-            for &c in cages[k].cells() {
-                label[c as usize] = CAGE_LABELS[i] as char;
-            }
-            sums.push(cages[k].sum().to_string());
-        }
-        line.push(' ');
-        line.extend(label);
-        line.push(' ');
-        line.push_str(&sums.join(","));
-    }
-    Ok(line)
-}
-
-/// Cage labels of the line format, in the order given to cages.
-const CAGE_LABELS: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
-/// `0`–`9`, then `A`–`Z` (labels up to 35).
-fn region_label(r: u32) -> char {
-    char::from_digit(r, 36).map_or('?', |c| c.to_ascii_uppercase())
 }
 
 #[cfg(test)]

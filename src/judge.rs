@@ -19,14 +19,13 @@
 //! input errors (the outer border walls are not checked). Clashing givens simply have no solution.
 //! All outputs end with a newline.
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
 use crate::backend::{Backend, BackendError, Limits};
 use crate::check::CheckFailure;
 use crate::format::{self, cell_value, text_tokens, Format, ParseError, ReadOptions, Token};
 use crate::model::{Grid, Puzzle, Regions, Shape, Value, Weights};
+use crate::named::from_str_by_name;
 use crate::task::{self, Answer, RunError, Task};
 
 /// A judge problem whose input/output this module speaks.
@@ -64,24 +63,7 @@ impl Problem {
     }
 }
 
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Problem {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Problem::ALL
-            .into_iter()
-            .find(|p| p.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                let names: Vec<&str> = Problem::ALL.iter().map(|p| p.name()).collect();
-                format!("unknown problem '{s}' (known: {})", names.join(", "))
-            })
-    }
-}
+from_str_by_name!(Problem, "problem");
 
 /// Why a judge run stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

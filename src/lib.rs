@@ -3,8 +3,9 @@
 //! that every answer passes through ([`task`]).
 //!
 //! A puzzle is a [`model::Shape`] (side, boxes or jigsaw regions, optional diagonals) plus givens
-//! and optional weights. [`backends::create`] builds any backend by name; [`task::run`] asks it one
-//! of the four tasks (solve, count, unique, optimize) and verifies the answer before returning it.
+//! and optional weights (from a [`weights::WeightSource`]). [`backends::create`] builds any
+//! backend by name; [`task::run`] asks it one of the four tasks (solve, count, unique, optimize)
+//! and verifies the answer before returning it.
 //! [`format`](mod@format) reads and writes the text formats, [`xcheck`] compares backends, [`report`] turns
 //! timings into tables and plots, [`fuzz`] generates puzzles until backends disagree and shrinks what it finds.
 //!
@@ -68,4 +69,5 @@ pub mod report;
 pub mod sat;
 pub mod shard;
 pub mod task;
+pub mod weights;
 pub mod xcheck;

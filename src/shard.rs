@@ -30,14 +30,12 @@ impl Shard {
     pub const WHOLE: Shard = Shard { k: 1, n: 1 };
 
     /// Shard `k` of `n`; an error unless `1 ≤ k ≤ n`.
-    pub fn new(k: u64, n: u64) -> Result<Shard, String> {
+    pub fn new(k: u64, n: u64) -> Result<Shard, ShardError> {
         if n == 0 {
-            return Err(format!("--shard {k}/{n}: N must be at least 1"));
+            return Err(ShardError::NoShards { k });
         }
         if k == 0 || k > n {
-            return Err(format!(
-                "--shard {k}/{n}: K must be between 1 and N (shards are numbered 1 to {n})"
-            ));
+            return Err(ShardError::OutOfRange { k, n });
         }
         Ok(Shard { k, n })
     }
@@ -75,13 +73,24 @@ impl fmt::Display for Shard {
     }
 }
 
+/// Why a text or a pair of numbers is no shard.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    #[error("--shard takes K/N, e.g. 2/4 (shard 2 of 4), not '{0}'")]
+    Syntax(String),
+    #[error("--shard {k}/0: N must be at least 1")]
+    NoShards { k: u64 },
+    #[error("--shard {k}/{n}: K must be between 1 and N (shards are numbered 1 to {n})")]
+    OutOfRange { k: u64, n: u64 },
+}
+
 impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
         let (k, n) = s
             .split_once('/')
             .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)))
-            .ok_or_else(|| format!("--shard takes K/N, e.g. 2/4 (shard 2 of 4), not '{s}'"))?;
+            .ok_or_else(|| ShardError::Syntax(s.to_string()))?;
         Shard::new(k, n)
     }
 }
@@ -115,7 +124,7 @@ mod tests {
             ("a/b", "takes K/N"),
             ("-1/2", "takes K/N"),
         ] {
-            let e = s.parse::<Shard>().unwrap_err();
+            let e = s.parse::<Shard>().unwrap_err().to_string();
             assert!(e.contains(words), "{s}: {e}");
         }
         assert_eq!("3/4".parse::<Shard>().unwrap().to_string(), "3/4");

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use sudoku_lab::backends::{self, BackendKind};
-use sudoku_lab::generate::{self, blank_solved, random_jigsaw, GenRng};
+use sudoku_lab::format;
+use sudoku_lab::generate::{blank_solved, random_jigsaw, GenRng};
 use sudoku_lab::model::{Puzzle, Shape, Weights};
 use sudoku_lab::task::Task;
 use sudoku_lab::xcheck::{self, Verdict};
@@ -71,7 +72,7 @@ proptest! {
         for task in [Task::Solve, Task::Count { limit: 50 }, Task::Unique, Task::Optimize] {
             let runs = xcheck::run_all(&backends, &p, task, Some(TIMEOUT), None);
             let verdict = xcheck::compare(task, &runs);
-            let line = generate::to_line(&p).unwrap();
+            let line = format::to_line(&p).unwrap();
             let replay = format!(
                 "echo '{line}' | sudoku-lab xcheck --task {}{}{}",
                 task.name(),

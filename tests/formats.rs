@@ -1,6 +1,7 @@
 //! Puzzle formats: every file under `tests/data/formats/` (and the judge samples that are plain
 //! puzzles), the large grids of `../shared/data/large` when present, one test per class of bad
-//! input, writer round trips, and a property that no input panics the readers.
+//! input, writer round trips (grids, and whole puzzles as lines), and a property that no input
+//! panics the readers.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -10,10 +11,11 @@ use proptest::prelude::*;
 use sudoku_lab::backend::Limits;
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format::{
-    self, detect, read_puzzles, read_weights, write_grid, write_json, write_line, Entry, Format,
-    ParseError, ReadOptions,
+    self, detect, read_puzzles, read_weights, to_line, to_line_with_answer, write_grid, write_json,
+    write_line, Entry, Format, LineError, ParseError, ReadOptions,
 };
-use sudoku_lab::model::{Grid, Puzzle, Regions, Value, Weights};
+use sudoku_lab::generate::{full_grid, random_cages, random_jigsaw, GenRng};
+use sudoku_lab::model::{Cage, Constraint, Grid, Puzzle, Regions, Shape, Value, Weights};
 use sudoku_lab::task::{self, Answer, Expected, Task};
 
 fn data(rel: &str) -> PathBuf {
@@ -568,7 +570,84 @@ fn read_back(text: &str, format: Format) -> Grid {
     v.remove(0).puzzle.givens_grid()
 }
 
+/// A puzzle of each kind the line format writes — standard boxes (with or without the diagonals,
+/// which the reader adds from its options), jigsaw regions, Killer cages on either — cut from a
+/// random full grid, with that grid. Cages are in the order the reader numbers them (of their
+/// first cell), each cage's cells in increasing order, and some cells are in no cage.
+fn line_puzzles() -> impl Strategy<Value = (Puzzle, Grid)> {
+    (
+        prop_oneof![Just(1usize), Just(2), Just(4), Just(6), Just(9), Just(12)],
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<u64>(),
+        0..=100usize,
+    )
+        .prop_map(|(n, jigsaw, killer, diagonals, seed, keep_pct)| {
+            let mut rng = GenRng::seed(seed);
+            // Side 2 has no boxes: only jigsaw regions.
+            let (shape, grid) = if (jigsaw && n > 1) || n == 2 {
+                random_jigsaw(n, false, &mut rng).unwrap()
+            } else {
+                let shape = Arc::new(Shape::standard(n, diagonals && matches!(n, 4 | 9)).unwrap());
+                let grid = full_grid(&shape, &mut rng).unwrap();
+                (shape, grid)
+            };
+            let givens = grid
+                .cells()
+                .iter()
+                .map(|&v| if rng.below(100) < keep_pct { v } else { 0 })
+                .collect();
+            let mut puzzle = Puzzle::new(shape, givens).unwrap();
+            if killer {
+                let mut cages = random_cages(n, &grid, (1, n), &mut rng);
+                cages.retain(|_| rng.below(4) > 0);
+                cages.iter_mut().for_each(|c| c.sort_unstable());
+                cages.sort_unstable();
+                let cages = cages
+                    .into_iter()
+                    .map(|cells| {
+                        let sum = cells.iter().map(|&c| grid.cells()[c as usize] as u32).sum();
+                        Constraint::Cage(Cage::new(cells, sum))
+                    })
+                    .collect();
+                puzzle = puzzle.with_constraints(cages).unwrap();
+            }
+            (puzzle, grid)
+        })
+}
+
 proptest! {
+    /// A puzzle written as a line reads back as the same puzzle (givens, regions, cages), and its
+    /// known answer written after it reads back as that answer.
+    #[test]
+    fn puzzle_lines_round_trip((puzzle, grid) in line_puzzles(), count in 1..10u64) {
+        let opts = ReadOptions {
+            format: Some(Format::Line),
+            diagonals: puzzle.shape().diagonals(),
+        };
+        let line = match to_line(&puzzle) {
+            Ok(line) => line,
+            Err(e) => {
+                let cages = puzzle.cages().count();
+                prop_assert_eq!(e, LineError::TooManyCages(cages));
+                prop_assert!(cages > 62);
+                return Ok(());
+            }
+        };
+        let mut back = all_ok(&line, &opts);
+        prop_assert_eq!(back.len(), 1);
+        let entry = back.remove(0);
+        prop_assert_eq!(&entry.puzzle, &puzzle, "{}", line);
+        prop_assert_eq!(entry.expected, None);
+
+        let line = to_line_with_answer(&puzzle, Some((count, &grid))).unwrap();
+        let entry = all_ok(&line, &opts).remove(0);
+        prop_assert_eq!(&entry.puzzle, &puzzle, "{}", line);
+        let expected = Expected { count, solution: Some(grid) };
+        prop_assert_eq!(entry.expected, Some(expected), "{}", line);
+    }
+
     #[test]
     fn writers_round_trip(g in grids()) {
         prop_assert_eq!(read_back(&write_grid(&g), Format::Grid), g.clone());

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::check;
-use sudoku_lab::format::{read_puzzles, ReadOptions};
+use sudoku_lab::format::{read_puzzles, to_line, LineError, ReadOptions};
 use sudoku_lab::generate::{
-    blank_solved, default_givens, to_line, GenRng, GenerateError, GenerateOptions, Generator,
-    WeightScheme,
+    blank_solved, default_givens, GenRng, GenerateError, GenerateOptions, Generator,
 };
 use sudoku_lab::model::{Grid, ModelError, Puzzle, Regions, Shape, Weights};
 use sudoku_lab::task::{self, Answer, Task};
+use sudoku_lab::weights::{WeightSource, WeightsError};
 
 fn dfs() -> Box<dyn Backend> {
     backends::create(BackendKind::Dfs, &Default::default()).unwrap()
@@ -377,19 +377,24 @@ fn line_format() {
 
     let big = Arc::new(Shape::standard(36, false).unwrap());
     let p = Puzzle::new(big, vec![0; 36 * 36]).unwrap();
-    assert_eq!(to_line(&p), Err(GenerateError::TooLargeForLine(36)));
+    assert_eq!(to_line(&p), Err(LineError::TooLarge(36)));
 }
 
 #[test]
 fn pyramid_weights_are_attached() {
     let o = GenerateOptions {
-        weights: Some("pyramid".parse().unwrap()),
+        weights: Some(WeightSource::Pyramid),
         ..opts(9)
     };
     let (p, _) = generate(o, 1).remove(0);
     assert_eq!(p.weights(), Some(&Weights::pyramid(9)));
-    assert_eq!(Some(WeightScheme::Pyramid), "PYRAMID".parse().ok());
-    assert!("flat".parse::<WeightScheme>().is_err());
+    // Every puzzle gets the same weights: random ones, new for each puzzle, are not taken.
+    let random = GenerateOptions {
+        weights: Some(WeightSource::Random),
+        ..opts(9)
+    };
+    let err = Generator::new(random, dfs().as_ref()).err();
+    assert_eq!(err, Some(GenerateError::Weights(WeightsError::Random)));
 }
 
 #[test]

@@ -16,7 +16,8 @@ use std::time::Duration;
 use proptest::prelude::*;
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
-use sudoku_lab::generate::{self, blank_solved, random_cages, GenRng, GenerateOptions, Generator};
+use sudoku_lab::format;
+use sudoku_lab::generate::{blank_solved, random_cages, GenRng, GenerateOptions, Generator};
 use sudoku_lab::model::{Cage, Constraint, Grid, Puzzle, Shape, Weights};
 use sudoku_lab::sat::encode::CageEncoding;
 use sudoku_lab::task::{self, Answer, Task};
@@ -155,7 +156,7 @@ fn counts_match_a_brute_force_on_4x4_and_6x6() {
                     expected,
                     "{} on {}",
                     b.name(),
-                    generate::to_line(p).unwrap()
+                    format::to_line(p).unwrap()
                 );
             }
         }
@@ -203,7 +204,7 @@ fn generated_killers_are_reproducible_and_unique() {
         Generator::new(opts.clone(), dfs.as_ref())
             .unwrap()
             .take(4)
-            .map(|p| generate::to_line(&p.unwrap()).unwrap())
+            .map(|p| format::to_line(&p.unwrap()).unwrap())
             .collect()
     };
     let first = lines(&opts);
@@ -242,7 +243,7 @@ proptest! {
             .with_weights(random_weights(size, seed))
             .unwrap();
         let backends = caged_backends();
-        let line = generate::to_line(&p).unwrap();
+        let line = format::to_line(&p).unwrap();
         for t in [Task::Solve, Task::Count { limit: 30 }, Task::Unique, Task::Optimize] {
             let runs = xcheck::run_all(&backends, &p, t, Some(Duration::from_secs(30)), None);
             prop_assert!(!runs.iter().any(|r| r.timed_out() || r.refused()), "{line} {}", t.name());

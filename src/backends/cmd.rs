@@ -47,7 +47,6 @@ use wait_timeout::ChildExt;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::format::{self, MAX_LINE_SIDE};
-use crate::generate;
 use crate::model::{Grid, Puzzle, Value};
 use crate::sat::external::{cannot_start, describe, kill, tail};
 
@@ -362,7 +361,7 @@ impl Drop for Program {
 
 /// The question's `PUZZLE` part (see the module documentation).
 fn puzzle_words(puzzle: &Puzzle) -> Result<String, BackendError> {
-    let mut words = generate::to_line(puzzle).map_err(|_| {
+    let mut words = format::to_line(puzzle).map_err(|_| {
         BackendError::Unsupported(format!(
             "cmd speaks the line format, which stops at side {MAX_LINE_SIDE}; this puzzle has side {}",
             puzzle.size()

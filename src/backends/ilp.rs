@@ -40,6 +40,7 @@ use crate::generate::GenRng;
 use crate::ilp::implied;
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{ConstraintKind, Grid, Puzzle, Weights};
+use crate::named::UnknownName;
 
 /// The MIP solver behind the `ilp` backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -73,13 +74,21 @@ impl IlpSolver {
 }
 
 impl std::str::FromStr for IlpSolver {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         IlpSolver::NAMES
             .iter()
             .find(|(_, n)| n.eq_ignore_ascii_case(s))
             .map(|&(k, _)| k)
-            .ok_or_else(|| format!("unknown ILP solver '{s}' (known: microlp, highs)"))
+            .ok_or_else(|| UnknownName {
+                what: "ILP solver",
+                name: s.to_string(),
+                choices: IlpSolver::NAMES
+                    .iter()
+                    .map(|&(_, n)| n)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
     }
 }
 

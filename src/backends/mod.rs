@@ -141,26 +141,52 @@ impl fmt::Display for BackendKind {
 }
 
 impl FromStr for BackendKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    type Err = UnknownBackend;
+    fn from_str(s: &str) -> Result<Self, UnknownBackend> {
         NAMES
             .iter()
             .find(|(_, n, _)| n.eq_ignore_ascii_case(s))
             .map(|&(k, _, _)| k)
-            .ok_or_else(|| {
-                let names: Vec<&str> = NAMES.iter().map(|&(_, n, _)| n).collect();
-                let feature = FEATURE_GATED
+            .ok_or_else(|| UnknownBackend {
+                name: s.to_string(),
+                feature: FEATURE_GATED
                     .iter()
                     .find(|(n, _)| n.eq_ignore_ascii_case(s))
-                    .map(|(_, f)| format!("; '{s}' needs a build with `--features {f}`"))
-                    .unwrap_or_default();
-                format!(
-                    "unknown backend '{s}' (this build has: {}{feature})",
-                    names.join(", ")
-                )
+                    .map(|&(_, f)| f),
             })
     }
 }
+
+/// A name that is none of the backends of this build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownBackend {
+    pub name: String,
+    /// The cargo feature that builds it in, when it is a backend this build left out.
+    pub feature: Option<&'static str>,
+}
+
+impl fmt::Display for UnknownBackend {
+    /// Lists the backends of this build, and names the feature that builds in one left out.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = NAMES.iter().map(|&(_, n, _)| n).collect();
+        write!(
+            f,
+            "unknown backend '{}' (this build has: {}",
+            self.name,
+            names.join(", ")
+        )?;
+        if let Some(feature) = self.feature {
+            write!(
+                f,
+                "; '{}' needs a build with `--features {feature}`",
+                self.name
+            )?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownBackend {}
 
 /// Options of every backend, resolved from the command line (or set by library users) before
 /// any work starts. Each backend reads only its own part.

@@ -18,47 +18,21 @@ use sudoku_lab::format::{self, ReadOptions};
 use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
 use sudoku_lab::report::Outcome;
 use sudoku_lab::task::{self, Answer, Expected, RunError, Task};
-
-use super::UsageError;
-
-/// Where optimisation weights come from.
-pub enum WeightsSpec {
-    Pyramid,
-    File(String, String),
-}
-
-impl WeightsSpec {
-    pub fn parse(spec: &str) -> Result<WeightsSpec, UsageError> {
-        if spec == "pyramid" {
-            return Ok(WeightsSpec::Pyramid);
-        }
-        let bytes =
-            std::fs::read(spec).map_err(|e| UsageError(format!("--weights {spec}: {e}")))?;
-        Ok(WeightsSpec::File(
-            spec.to_string(),
-            decode_utf8(spec, &bytes).map_err(UsageError)?,
-        ))
-    }
-
-    pub fn for_size(&self, n: usize) -> Result<Weights, String> {
-        match self {
-            WeightsSpec::Pyramid => Ok(Weights::pyramid(n)),
-            WeightsSpec::File(name, text) => format::read_weights(text, n)
-                .map_err(|e| format!("{name}:{}:{}: {}", e.line, e.col, e.message)),
-        }
-    }
-}
+use sudoku_lab::weights::WeightSource;
 
 /// Everything the batch needs, resolved from the flags.
 pub struct Config {
+    pub backend: Box<dyn Backend>,
     pub task: Task,
     pub read: ReadOptions,
-    pub weights: Option<WeightsSpec>,
+    pub weights: Option<WeightSource>,
     pub timeout: Option<Duration>,
     pub json: bool,
     pub grid_output: bool,
     /// Worker threads (at least 1).
     pub jobs: usize,
+    /// The inputs; none reads standard input.
+    pub files: Vec<PathBuf>,
 }
 
 /// How a task error counts in `bench` and `xcheck` summaries.
@@ -331,7 +305,7 @@ impl Item {
 pub fn each_puzzle(
     files: &[PathBuf],
     read: &ReadOptions,
-    weights: Option<&WeightsSpec>,
+    weights: Option<&WeightSource>,
     tally: &mut Tally,
     mut f: impl FnMut(Item),
 ) -> usize {
@@ -358,7 +332,7 @@ pub enum Entry {
 fn each_entry(
     files: &[PathBuf],
     read: &ReadOptions,
-    weights: Option<&WeightsSpec>,
+    weights: Option<&WeightSource>,
     mut f: impl FnMut(Entry),
 ) -> usize {
     let stdin = [PathBuf::from("-")];
@@ -392,7 +366,7 @@ fn each_entry(
                 let n = puzzle.size();
                 let w = match &weights_cache {
                     Some((size, w)) if *size == n => Ok(w.clone()),
-                    _ => spec.for_size(n).map(Arc::new),
+                    _ => spec.fixed(n).map(Arc::new).map_err(|e| e.to_string()),
                 };
                 let attached = w.and_then(|w| {
                     weights_cache = Some((n, w.clone()));
@@ -553,7 +527,7 @@ impl Pace {
     }
 }
 
-/// Runs the batch over `files` (standard input when empty) on `config.jobs` worker threads and
+/// Runs the batch over its files (standard input when none) on `config.jobs` worker threads and
 /// returns the exit code.
 ///
 /// One thread reads and parses, the workers take puzzles a chunk at a time, and this thread
@@ -561,7 +535,8 @@ impl Pace {
 /// before it is printed. Workers pass answers on at least every few milliseconds and output is
 /// flushed whenever nothing further is ready, so a slow puzzle's answer shows at once while fast
 /// ones are written in large blocks.
-pub fn run(backend: &dyn Backend, config: &Config, files: &[PathBuf]) -> ExitCode {
+pub fn run(config: &Config) -> ExitCode {
+    let (backend, files) = (config.backend.as_ref(), &config.files[..]);
     let jobs = config.jobs.max(1);
     let (work_tx, work_rx) = mpsc::sync_channel::<Vec<(usize, Item)>>(16 * jobs);
     let work_rx = Mutex::new(work_rx);

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use sudoku_lab::backend::{Backend, Limits};
@@ -15,13 +16,110 @@ use sudoku_lab::format::ReadOptions;
 use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{self, Answer, RunError, Task};
+use sudoku_lab::weights::WeightSource;
 
-use super::batch::{self, Item, Tally, WeightsSpec};
+use super::args::{seconds_arg, writable, InputArgs, TaskArg, TaskOptions};
+use super::batch::{self, Item, Tally};
+use super::engine::EngineArgs;
+use super::UsageError;
 
+/// Time backends on puzzle files: puzzles/s and µs per puzzle (median, p90, max), with
+/// optional CSV, JSON and an SVG plot of the time distributions (one panel per file).
+///
+/// Runs on one thread so figures compare; times include the independent check.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Puzzle files (each becomes one panel / group of rows).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Comma-separated backends to time (default: all compiled in).
+    #[arg(long, value_delimiter = ',')]
+    backends: Vec<String>,
+    /// The task to time (`unique` = solve with uniqueness check).
+    #[arg(long, value_enum, default_value_t = TaskArg::Unique)]
+    task: TaskArg,
+    #[command(flatten)]
+    task_options: TaskOptions,
+    /// Time only the first N puzzles of each file.
+    #[arg(long, value_name = "N")]
+    max_puzzles: Option<usize>,
+    /// Each backend's time on each file: once it has used this many seconds, it runs no more
+    /// puzzles of the file, and its row (marked cut short) covers the puzzles it ran.
+    #[arg(long, value_name = "SECONDS")]
+    budget: Option<f64>,
+    #[command(flatten)]
+    outputs: TableOutputs,
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Do shard K of N of the job: the puzzles of each file (after --max-puzzles) i (from 0) with i mod N = K − 1. The N
+    /// shards together do exactly one run's work (see docs/campaigns.md).
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
+}
+
+impl BenchArgs {
+    pub fn resolve(self) -> Result<Config, UsageError> {
+        let (task, weights) = self.task_options.resolve(self.task)?;
+        let timeout = self.engine.timeout()?;
+        let budget = seconds_arg("--budget", self.budget)?;
+        let outputs = self.outputs.resolve()?;
+        Ok(Config {
+            backends: self.engine.create_all(&self.backends)?,
+            task,
+            read: self.input.read_options(),
+            weights,
+            timeout,
+            budget,
+            max_puzzles: self.max_puzzles,
+            outputs,
+            shard: self.shard,
+            files: self.files,
+        })
+    }
+}
+
+/// Where `bench` and `report` also write their rows.
+#[derive(Args, Debug, Default)]
+pub struct TableOutputs {
+    /// Also write the rows as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Also write the rows, with every puzzle's time, as JSON to this file (`report` merges them).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Draw the time distributions (log scale, one panel per file) to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+}
+
+impl TableOutputs {
+    /// The outputs, each checked to be writable before any work starts.
+    pub fn resolve(self) -> Result<Outputs, UsageError> {
+        for (path, flag) in [
+            (&self.csv, "--csv"),
+            (&self.json, "--json"),
+            (&self.plot, "--plot"),
+        ] {
+            if let Some(p) = path {
+                writable(p, flag)?;
+            }
+        }
+        Ok(Outputs {
+            csv: self.csv,
+            json: self.json,
+            plot: self.plot,
+        })
+    }
+}
+
+/// What the benchmark was asked for, resolved from the flags.
 pub struct Config {
+    pub backends: Vec<Box<dyn Backend>>,
     pub task: Task,
     pub read: ReadOptions,
-    pub weights: Option<WeightsSpec>,
+    pub weights: Option<WeightSource>,
     pub timeout: Option<Duration>,
     /// Each backend's time on a file: once used, it runs no more puzzles of that file.
     pub budget: Option<Duration>,
@@ -30,6 +128,7 @@ pub struct Config {
     pub outputs: Outputs,
     /// Time only this share of the puzzles of each file.
     pub shard: Shard,
+    pub files: Vec<PathBuf>,
 }
 
 /// Where the rows go besides the table on standard output.
@@ -53,7 +152,8 @@ pub fn progress_bar(len: usize) -> ProgressBar {
     pb
 }
 
-pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) -> ExitCode {
+pub fn run(config: &Config) -> ExitCode {
+    let (backends, files) = (&config.backends[..], &config.files[..]);
     let mut tally = Tally::default();
     let mut rows = Vec::new();
     for path in files {
@@ -202,7 +302,7 @@ impl Budget {
 
 /// The table (after `head`) on standard output, and the files of `outputs`; an error names the
 /// file it could not write.
-fn write_rows(rows: &[BenchRow], outputs: &Outputs, mut out: Vec<u8>) -> Result<(), String> {
+pub fn write_rows(rows: &[BenchRow], outputs: &Outputs, mut out: Vec<u8>) -> Result<(), String> {
     let written = report::write_table(rows, &mut out)
         .map_err(|e| format!("cannot write the table: {e}"))
         .and_then(|_| write_to(&outputs.csv, |f| report::write_csv(rows, f)))
@@ -221,30 +321,6 @@ fn write_rows(rows: &[BenchRow], outputs: &Outputs, mut out: Vec<u8>) -> Result<
         });
     batch::write_stdout(&out);
     written
-}
-
-/// `sudoku-lab report`: the shards' JSON merged and written as one run's. Unreadable or
-/// inconsistent inputs are usage errors (exit 2); an output that cannot be written, exit 1.
-pub fn report(files: &[PathBuf], outputs: &Outputs) -> Result<ExitCode, String> {
-    let inputs = files
-        .iter()
-        .map(|p| {
-            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            let name = p.display().to_string();
-            let text = batch::decode_utf8(&name, &bytes)?;
-            Ok((name, text))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let merged = report::merge(&inputs)?;
-    let head = merged
-        .xcheck
-        .map(|t| format!("{t}\n").into_bytes())
-        .unwrap_or_default();
-    if let Err(e) = write_rows(&merged.rows, outputs, head) {
-        eprintln!("sudoku-lab: error: {e}");
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn write_to(

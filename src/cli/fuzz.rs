@@ -15,19 +15,162 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::BackendKind;
-use sudoku_lab::fuzz::{self, Case, FuzzOptions, Shrinker, Signature};
-use sudoku_lab::generate;
+use sudoku_lab::format;
+use sudoku_lab::fuzz::{self, Case, FuzzOptions, Shrinker, Signature, DEFAULT_SHRINK_TRIALS};
 use sudoku_lab::model::{Puzzle, Regions};
 use sudoku_lab::shard::Shard;
+use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::xcheck::{BackendRun, Verdict};
+
+use super::args::{
+    cage_sizes, clock_seed, jobs_arg, quote, writable, ShapeArgs, TaskArg, WeightsArg,
+};
+use super::engine::EngineArgs;
+use super::UsageError;
+
+/// Generate random puzzles and cross-check backends on them until two disagree or an answer
+/// fails the checker; then shrink the puzzle and print it with a regression line.
+///
+/// Case I of seed S is generated from its own seed, so `--seed S --case I --puzzles 1` replays
+/// it. Cases mix unique, random, sparse, clashing and altered puzzles of the asked shape.
+/// The fault reported is always the lowest case number, whatever --jobs. Shrinking drops
+/// givens (delta debugging), lowers given values, drops cages (`--killer`), then drops
+/// diagonals and jigsaw regions where the fault allows, keeping a cut only while the same
+/// backends disagree the same way.
+/// Exit 1 when a fault was found, 0 when the budget ran out without one, 2 when a case could
+/// not be generated (a shape with no full grid, such as side 2 with diagonals).
+#[derive(Args, Debug)]
+pub struct FuzzArgs {
+    /// Comma-separated backends to compare (at least one; the checker judges each answer).
+    #[arg(long, value_delimiter = ',', required = true)]
+    backends: Vec<String>,
+    #[command(flatten)]
+    shape: ShapeArgs,
+    /// The task every backend answers.
+    #[arg(long, value_enum, default_value_t = TaskArg::Unique)]
+    task: TaskArg,
+    /// Count limit for `--task count`.
+    #[arg(long, default_value_t = DEFAULT_COUNT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
+    limit: u64,
+    /// Weights for `--task optimize`: `random` (new ones per case, in -20..=50), `pyramid`,
+    /// or a file of n rows of n integers.
+    #[arg(long, default_value = "random", value_name = "random|pyramid|FILE",
+          value_parser = WeightsArg::random_pyramid_or_file)]
+    weights: WeightsArg,
+    /// Stop after this many seconds (default 60, unless --puzzles is given).
+    #[arg(long, value_name = "S")]
+    seconds: Option<f64>,
+    /// Stop after this many cases (puzzles).
+    #[arg(long, value_name = "M")]
+    puzzles: Option<u64>,
+    /// Seed of the run (default: from the clock, printed so that the run can be replayed).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Start at this case number (with `--puzzles 1`: replay one case).
+    #[arg(long, value_name = "I", default_value_t = 0)]
+    case: u64,
+    /// Cases checked in parallel (default: all cores).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Shrinking trials at most (each runs every backend once); 0 reports the fault unshrunk.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SHRINK_TRIALS)]
+    shrink_trials: usize,
+    /// Append the regression line (`puzzle:count[:solution]`) to this file.
+    #[arg(long, value_name = "FILE")]
+    regressions: Option<PathBuf>,
+    /// Killer cases: every case's full grid cut into random cages (the unique ones with no
+    /// givens); the changed case alters a cage's sum. Shrinking drops cages as well as givens.
+    #[arg(long)]
+    killer: bool,
+    /// Cage sizes of `--killer`, e.g. `2..5` (the default).
+    #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
+          value_parser = cage_sizes)]
+    cage_sizes: (usize, usize),
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Do shard K of N of the job: the cases (counted from --case) i (from 0) with i mod N = K − 1. The N
+    /// shards together do exactly one run's work (see docs/campaigns.md).
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
+}
+
+impl FuzzArgs {
+    pub fn resolve(self) -> Result<Config, UsageError> {
+        let (n, boxes) = self.shape.side_and_boxes()?;
+        let task = self.task.with_limit(self.limit);
+        let options = FuzzOptions {
+            boxes,
+            jigsaw: self.shape.jigsaw,
+            diagonals: self.shape.diagonals,
+            task,
+            timeout: self.engine.timeout()?,
+            killer: self.killer.then_some(self.cage_sizes),
+            weights: self.weights.resolve()?,
+            ..FuzzOptions::new(n)
+        };
+        let deadline = match (self.seconds, self.puzzles) {
+            (Some(s), _) if !(s.is_finite() && s > 0.0 && s < 1e9) => {
+                return Err(UsageError(format!(
+                    "--seconds must be a positive number, not {s}"
+                )))
+            }
+            (Some(s), _) => Some(Instant::now() + Duration::from_secs_f64(s)),
+            (None, Some(_)) => None,
+            (None, None) => Some(Instant::now() + Duration::from_secs(60)),
+        };
+        let backends = self.engine.create_all(&self.backends)?;
+        let reference = self.engine.create(BackendKind::Dfs)?;
+        options
+            .validate(reference.as_ref())
+            .map_err(|e| UsageError(e.to_string()))?;
+        let seed = self.seed.unwrap_or_else(clock_seed);
+        let mut replay = format!(" --task {}", task.name());
+        if let Task::Count { limit } = task {
+            replay.push_str(&format!(" --limit {limit}"));
+        }
+        if self.shape.diagonals {
+            replay.push_str(" --diagonals");
+        }
+        if let Some((a, b)) = options.killer {
+            replay.push_str(&format!(" --killer --cage-sizes {a}..{b}"));
+        }
+        if task == Task::Optimize && self.weights != WeightsArg::Random {
+            replay.push_str(&format!(" --weights {}", quote(&self.weights.to_string())));
+        }
+        replay.push_str(&self.engine.replay_flags());
+        if let Some(p) = &self.regressions {
+            writable(p, "--regressions")?;
+        }
+        Ok(Config {
+            options,
+            backends,
+            reference,
+            names: self.backends,
+            seed,
+            first: self.case,
+            cases: self.puzzles,
+            deadline,
+            jobs: jobs_arg(self.jobs)?,
+            shrink_trials: self.shrink_trials,
+            regressions: self.regressions,
+            replay_flags: replay,
+            shard: self.shard,
+        })
+    }
+}
 
 /// What the run was asked for, resolved from the flags.
 pub struct Config {
     pub options: FuzzOptions,
+    pub backends: Vec<Box<dyn Backend>>,
+    /// Decides uniqueness when making cases, and counts the regression puzzle's solutions when
+    /// no backend is trusted to (`dfs`).
+    pub reference: Box<dyn Backend>,
     /// The backend names as given (for the replay command).
     pub names: Vec<String>,
     pub seed: u64,
@@ -63,7 +206,8 @@ struct Counters {
     refused: AtomicU64,
 }
 
-pub fn run(backends: &[Box<dyn Backend>], reference: &dyn Backend, config: &Config) -> ExitCode {
+pub fn run(config: &Config) -> ExitCode {
+    let (backends, reference) = (&config.backends[..], config.reference.as_ref());
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupted.clone();
@@ -266,7 +410,7 @@ fn shape_note(before: &Puzzle, after: &Puzzle) -> String {
 
 /// The puzzle, what each backend said, and the verdict, indented.
 fn describe(puzzle: &Puzzle, runs: &[BackendRun], verdict: &Verdict) {
-    let line = generate::to_line(puzzle).unwrap_or_else(|_| "(too large for a line)".into());
+    let line = format::to_line(puzzle).unwrap_or_else(|_| "(too large for a line)".into());
     println!("  puzzle: {line}");
     if puzzle.shape().diagonals() {
         println!("  (with both diagonals as houses: --diagonals)");

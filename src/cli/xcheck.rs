@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
+use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -20,14 +21,75 @@ use sudoku_lab::model::Puzzle;
 use sudoku_lab::report::{self, BenchRow, Outcome};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::Task;
+use sudoku_lab::weights::WeightSource;
 use sudoku_lab::xcheck::{self, BackendRun, Verdict};
 
-use super::batch::{self, Item, Tally, WeightsSpec};
+use super::args::{jobs_arg, seconds_arg, InputArgs, TaskArg, TaskOptions};
+use super::batch::{self, Item, Tally};
+use super::engine::EngineArgs;
+use super::UsageError;
 
+/// Run every puzzle through several backends and check that they all agree.
+///
+/// Prints a row for every disagreement, checker failure or solver error, then a summary per
+/// backend. Exit 1 on any disagreement or failure, 3 if only time-outs, 0 if all agree.
+#[derive(Args, Debug)]
+pub struct XcheckArgs {
+    /// Puzzle files; `-` or none reads standard input.
+    files: Vec<PathBuf>,
+    /// The task every backend answers.
+    #[arg(long, value_enum, default_value_t = TaskArg::Unique)]
+    task: TaskArg,
+    /// Comma-separated backends to compare (default: all compiled in).
+    #[arg(long, value_delimiter = ',')]
+    backends: Vec<String>,
+    #[command(flatten)]
+    task_options: TaskOptions,
+    /// Puzzles checked in parallel (default: all cores).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Each backend's time over the run: once it has used this many seconds, it checks no
+    /// more puzzles, and its summary row (marked cut short) covers the puzzles it ran.
+    #[arg(long, value_name = "SECONDS")]
+    budget: Option<f64>,
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Stream one JSON object per puzzle as results complete (summary on standard error).
+    #[arg(long)]
+    json: bool,
+    /// Do shard K of N of the job: the input puzzles i (from 0) with i mod N = K − 1. The N
+    /// shards together do exactly one run's work (see docs/campaigns.md).
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
+}
+
+impl XcheckArgs {
+    pub fn resolve(self) -> Result<Config, UsageError> {
+        let backends = self.engine.create_all(&self.backends)?;
+        let (task, weights) = self.task_options.resolve(self.task)?;
+        Ok(Config {
+            backends,
+            task,
+            read: self.input.read_options(),
+            weights,
+            timeout: self.engine.timeout()?,
+            budget: seconds_arg("--budget", self.budget)?,
+            jobs: jobs_arg(self.jobs)?,
+            json: self.json,
+            shard: self.shard,
+            files: self.files,
+        })
+    }
+}
+
+/// What the cross-check was asked for, resolved from the flags.
 pub struct Config {
+    pub backends: Vec<Box<dyn Backend>>,
     pub task: Task,
     pub read: ReadOptions,
-    pub weights: Option<WeightsSpec>,
+    pub weights: Option<WeightSource>,
     pub timeout: Option<Duration>,
     /// Each backend's time over the run: once used, it checks no more puzzles.
     pub budget: Option<Duration>,
@@ -35,6 +97,8 @@ pub struct Config {
     pub json: bool,
     /// Check only this share of the input puzzles.
     pub shard: Shard,
+    /// The inputs; none reads standard input.
+    pub files: Vec<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -105,7 +169,8 @@ impl Budget {
     }
 }
 
-pub fn run(backends: &[Box<dyn Backend>], config: &Config, files: &[PathBuf]) -> ExitCode {
+pub fn run(config: &Config) -> ExitCode {
+    let (backends, files) = (&config.backends[..], &config.files[..]);
     let mut tally = Tally::default();
     let mut items: Vec<Item> = Vec::new();
     batch::each_puzzle(

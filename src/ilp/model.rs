@@ -154,7 +154,10 @@ impl IlpModel {
             return Err(ModelBuildError::TooLarge(n));
         }
         let kinds = puzzle.constraints().iter().map(|c| c.kind());
-        if let Some(k) = kinds.into_iter().find(|&k| k != crate::model::ConstraintKind::Killer) {
+        if let Some(k) = kinds
+            .into_iter()
+            .find(|&k| k != crate::model::ConstraintKind::Killer)
+        {
             return Err(ModelBuildError::Unsupported(k));
         }
         let weights = match objective {

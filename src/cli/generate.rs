@@ -1,0 +1,142 @@
+//! `sudoku-lab generate`: seeded random puzzles ([`sudoku_lab::generate`]), one line each.
+
+use std::process::ExitCode;
+
+use clap::Args;
+
+use sudoku_lab::backend::Backend;
+use sudoku_lab::backends::{self, BackendKind};
+use sudoku_lab::format;
+use sudoku_lab::generate::{GenerateOptions, Generator};
+use sudoku_lab::model::Shape;
+use sudoku_lab::shard::Shard;
+use sudoku_lab::weights::WeightSource;
+
+use super::args::{cage_sizes, clock_seed, ShapeArgs, WeightsArg};
+use super::batch;
+use super::UsageError;
+
+/// Generate random puzzles in line format (jigsaw ones followed by their region labels).
+///
+/// A random full grid by randomised search, then givens removed at random (or, with
+/// `--unique`, only while the solution stays unique). The same seed gives the same output.
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    shape: ShapeArgs,
+    /// Givens to keep (default about 0.4·n², or as few as uniqueness allows with `--unique`).
+    #[arg(long, value_name = "K")]
+    givens: Option<usize>,
+    /// Remove givens only while the puzzle stays uniquely solvable.
+    #[arg(long)]
+    unique: bool,
+    /// Write each puzzle's known answer after it, `puzzle:1:solution` (needs `--unique`), so
+    /// that `xcheck`, `solve`, `count`… check every backend against it.
+    #[arg(long, requires = "unique")]
+    with_answer: bool,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_name = "M")]
+    count: usize,
+    /// Random seed (default: from the clock, printed on standard error so the run can be replayed).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Attach weights to the puzzles (`pyramid`); the line output is unchanged.
+    #[arg(long, value_name = "pyramid", value_parser = WeightsArg::pyramid_or_file)]
+    weights: Option<WeightsArg>,
+    /// Backend used for the uniqueness checks of `--unique`.
+    #[arg(long, short, default_value = "dfs")]
+    backend: String,
+    /// Killer Sudoku: the full grid cut into random connected cages of distinct digits, with
+    /// no givens unless `--givens` asks; with `--unique`, cages are split until one solution
+    /// is left.
+    #[arg(long)]
+    killer: bool,
+    /// Cage sizes of `--killer`, e.g. `2..5` (the default).
+    #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
+          value_parser = cage_sizes)]
+    cage_sizes: (usize, usize),
+    /// Do shard K of N of the job: the puzzles i (from 0) with i mod N = K − 1. The N
+    /// shards together do exactly one run's work (see docs/campaigns.md).
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
+}
+
+impl GenerateArgs {
+    pub fn resolve(self) -> Result<Config, UsageError> {
+        let (n, boxes) = self.shape.side_and_boxes()?;
+        if let Some((r, c)) = boxes.filter(|&b| Shape::default_boxes(n) != Some(b)) {
+            return Err(UsageError(format!(
+                "line format carries only the standard box shape of side {n}; {r}x{c} is not it"
+            )));
+        }
+        if n > format::MAX_LINE_SIDE {
+            return Err(UsageError(format!(
+                "side {n} cannot be written in line format (at most {})",
+                format::MAX_LINE_SIDE
+            )));
+        }
+        let seed = self.seed.unwrap_or_else(clock_seed);
+        let weights = match self.weights {
+            None => None,
+            Some(WeightsArg::Pyramid) => Some(WeightSource::Pyramid),
+            Some(other) => {
+                return Err(UsageError(format!(
+                    "--weights: unknown weights '{other}' (known: pyramid)"
+                )))
+            }
+        };
+        let kind: BackendKind = self.backend.parse()?;
+        let checker = backends::create(kind, &Default::default())
+            .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
+        Ok(Config {
+            options: GenerateOptions {
+                boxes,
+                jigsaw: self.shape.jigsaw,
+                diagonals: self.shape.diagonals,
+                givens: self.givens,
+                unique: self.unique,
+                seed,
+                weights,
+                killer: self.killer.then_some(self.cage_sizes),
+                ..GenerateOptions::new(n)
+            },
+            checker,
+            count: self.count,
+            with_answer: self.with_answer,
+            shard: self.shard,
+        })
+    }
+}
+
+/// What to generate, resolved from the flags.
+pub struct Config {
+    options: GenerateOptions,
+    /// Decides uniqueness (`--backend`).
+    checker: Box<dyn Backend>,
+    count: usize,
+    with_answer: bool,
+    shard: Shard,
+}
+
+/// Writes the shard's puzzles, one line each, as they are made; options the generator refuses
+/// are usage errors.
+pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
+    let mut generator = Generator::new(config.options.clone(), config.checker.as_ref())
+        .map_err(|e| UsageError(e.to_string()))?;
+    for i in 0..config.count {
+        if !config.shard.takes(i as u64) {
+            generator
+                .pass_over()
+                .map_err(|e| UsageError(e.to_string()))?;
+            continue;
+        }
+        let (p, solution) = generator
+            .generate_with_solution()
+            .map_err(|e| UsageError(e.to_string()))?;
+        let answer = config.with_answer.then_some((1, &solution));
+        let line =
+            format::to_line_with_answer(&p, answer).map_err(|e| UsageError(e.to_string()))?;
+        batch::write_stdout(format!("{line}\n").as_bytes());
+    }
+    Ok(ExitCode::SUCCESS)
+}

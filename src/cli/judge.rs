@@ -1,0 +1,108 @@
+//! `sudoku-lab judge`: reads an original judge problem's input and writes its exact expected
+//! output ([`sudoku_lab::judge`] speaks each problem's formats).
+
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::judge::{JudgeError, Problem};
+
+use super::batch;
+use super::engine::BackendArgs;
+use super::UsageError;
+
+/// Read an original judge problem's standard input and write its exact expected output.
+#[derive(Args, Debug)]
+pub struct JudgeArgs {
+    /// The problem whose input/output format to speak.
+    #[arg(value_enum)]
+    problem: ProblemArg,
+    /// Input file (default: standard input).
+    input: Option<PathBuf>,
+    #[command(flatten)]
+    backend: BackendArgs,
+}
+
+impl JudgeArgs {
+    pub fn resolve(self) -> Result<Config, UsageError> {
+        Ok(Config {
+            backend: self.backend.create()?,
+            limits: self.backend.engine.limits()?,
+            problem: self.problem.into(),
+            input: self.input,
+        })
+    }
+}
+
+/// What `judge` was asked for.
+pub struct Config {
+    problem: Problem,
+    /// The input file; `None` or `-` reads standard input.
+    input: Option<PathBuf>,
+    backend: Box<dyn Backend>,
+    limits: Limits,
+}
+
+/// Answers the input. An input that cannot be read is a usage error; the answers before an
+/// error in the input are written, and the error decides the exit code.
+pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
+    let (name, bytes) = match &config.input {
+        Some(p) if p.as_os_str() != "-" => (
+            p.display().to_string(),
+            std::fs::read(p).map_err(|e| UsageError(format!("{}: {e}", p.display())))?,
+        ),
+        _ => {
+            let mut buf = Vec::new();
+            io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| UsageError(format!("<stdin>: {e}")))?;
+            ("<stdin>".to_string(), buf)
+        }
+    };
+    let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
+    let mut out = String::new();
+    let backend = config.backend.as_ref();
+    let result =
+        sudoku_lab::judge::run_into(config.problem, &text, backend, &config.limits, &mut out);
+    // The answers before an error are kept.
+    batch::write_stdout(out.as_bytes());
+    match result {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            match &e {
+                JudgeError::Input(p) => eprintln!("{name}:{}:{}: {}", p.line, p.col, p.message),
+                e => eprintln!("{name}: {e}"),
+            }
+            Ok(ExitCode::from(e.exit_code()))
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum ProblemArg {
+    /// NOIP 2009 靶形数独: maximum pyramid score, or -1.
+    Noip2009,
+    /// HDU 1426: solve puzzles with `?` for empty cells.
+    Hdu1426,
+    /// HDU 4069: Squiggly Sudoku with walls; unique / none / multiple.
+    Hdu4069,
+    /// Sicily 1317: count solutions, print the unique one.
+    Sicily1317,
+    /// LeetCode 37: solve a JSON board.
+    Leetcode37,
+}
+
+impl From<ProblemArg> for Problem {
+    fn from(p: ProblemArg) -> Problem {
+        match p {
+            ProblemArg::Noip2009 => Problem::Noip2009,
+            ProblemArg::Hdu1426 => Problem::Hdu1426,
+            ProblemArg::Hdu4069 => Problem::Hdu4069,
+            ProblemArg::Sicily1317 => Problem::Sicily1317,
+            ProblemArg::Leetcode37 => Problem::Leetcode37,
+        }
+    }
+}

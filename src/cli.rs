@@ -15,6 +15,7 @@ mod backends;
 mod batch;
 mod bench;
 mod completions;
+mod convert;
 mod encode;
 mod engine;
 mod fuzz;
@@ -61,6 +62,7 @@ enum Command {
     Report(report::ReportArgs),
     Generate(generate::GenerateArgs),
     Encode(encode::EncodeArgs),
+    Convert(convert::ConvertArgs),
     Backends(backends::BackendsArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
@@ -107,6 +109,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Report(args) => report::run(&args.resolve()?)?,
         Command::Generate(args) => generate::run(&args.resolve()?)?,
         Command::Encode(args) => encode::run(&args.resolve()?)?,
+        Command::Convert(args) => convert::run(&args.resolve()?),
         Command::Backends(_) => backends::run(),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => man::run(&args)?,

@@ -1480,6 +1480,8 @@ pub enum LineError {
     TooLarge(usize),
     #[error("{0} cages cannot be written in line format (at most 62 labels); use larger cages")]
     TooManyCages(usize),
+    #[error("{0} constraints cannot be written in line format (houses and cages only); write f-puzzles JSON")]
+    Variant(model::ConstraintKind),
 }
 
 /// The whole puzzle as one line, the form [`Format::Line`] reads back: `n²` symbols (`.` empty,
@@ -1500,6 +1502,13 @@ pub fn to_line_with_answer(
     let n = puzzle.size();
     if n > MAX_LINE_SIDE {
         return Err(LineError::TooLarge(n));
+    }
+    let kinds = puzzle.constraints().iter().map(|c| c.kind());
+    if let Some(k) = kinds
+        .into_iter()
+        .find(|&k| k != model::ConstraintKind::Killer)
+    {
+        return Err(LineError::Variant(k));
     }
     let symbols = |cells: &[Value]| -> String {
         cells

@@ -35,3 +35,21 @@ macro_rules! from_str_by_name {
     };
 }
 pub(crate) use from_str_by_name;
+
+/// The choice named `s` (any case) among `names`, or the error listing them: for option enums
+/// that keep a `NAMES` table of `(value, word)` pairs.
+pub fn by_name<T: Copy>(
+    names: &[(T, &'static str)],
+    what: &'static str,
+    s: &str,
+) -> Result<T, UnknownName> {
+    names
+        .iter()
+        .find(|(_, n)| n.eq_ignore_ascii_case(s))
+        .map(|&(v, _)| v)
+        .ok_or_else(|| UnknownName {
+            what,
+            name: s.to_string(),
+            choices: names.iter().map(|&(_, n)| n).collect::<Vec<_>>().join(", "),
+        })
+}

@@ -133,3 +133,45 @@ fn rules_f_puzzles_cannot_hold_are_refused_on_write() {
     let e = to_json(&p, None).unwrap_err();
     assert!(e.to_string().contains("f-puzzles cannot express"), "{e}");
 }
+
+mod common;
+
+#[test]
+fn convert_writes_links_that_count_the_same_from_the_command_line() {
+    let out = common::run(&[
+        "convert",
+        "--to",
+        "fpuzzles-link",
+        "tests/data/fpuzzles/mixed6.json",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let link = common::stdout(&out);
+    assert!(
+        link.starts_with("https://www.f-puzzles.com/?load=N4Ig"),
+        "{link}"
+    );
+    for backend in ["dfs", "sat"] {
+        let out = common::run_with(&["count", "--backend", backend, "-"], &link);
+        assert_eq!(
+            common::stdout(&out).trim(),
+            "2",
+            "{backend}: {}",
+            common::stderr(&out)
+        );
+    }
+    // cp has no sandwich: it refuses by name.
+    let out = common::run_with(&["count", "--backend", "cp", "-"], &link);
+    assert!(
+        common::stderr(&out).contains("sandwich"),
+        "{}",
+        common::stderr(&out)
+    );
+    // The line format holds houses and cages only.
+    let out = common::run(&["convert", "--to", "line", "tests/data/fpuzzles/mixed6.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains("cannot be written in line format"),
+        "{}",
+        common::stderr(&out)
+    );
+}

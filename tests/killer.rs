@@ -188,7 +188,7 @@ fn a_backend_without_cages_refuses_killers() {
     let p = killer(4, 3, 4, (2, 3));
     let isotope = backends::create(BackendKind::Isotope, &Default::default()).unwrap();
     let e = task::run(isotope.as_ref(), &p, Task::Solve, &Limits::none()).unwrap_err();
-    assert!(e.to_string().contains("Killer cages"), "{e}");
+    assert!(e.to_string().contains("killer constraints"), "{e}");
 }
 
 #[test]

@@ -76,19 +76,7 @@ impl IlpSolver {
 impl std::str::FromStr for IlpSolver {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, UnknownName> {
-        IlpSolver::NAMES
-            .iter()
-            .find(|(_, n)| n.eq_ignore_ascii_case(s))
-            .map(|&(k, _)| k)
-            .ok_or_else(|| UnknownName {
-                what: "ILP solver",
-                name: s.to_string(),
-                choices: IlpSolver::NAMES
-                    .iter()
-                    .map(|&(_, n)| n)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+        crate::named::by_name(IlpSolver::NAMES, "ILP solver", s)
     }
 }
 

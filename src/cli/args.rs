@@ -86,8 +86,10 @@ enum FormatArg {
     Line,
     /// n rows of n numbers or symbols; puzzles separated by blank lines.
     Grid,
-    /// A LeetCode 37 board, or an array of boards.
+    /// A LeetCode 37 board, or an array of boards; a Killer object; an f-puzzles document.
     Json,
+    /// Compressed f-puzzles documents (links or LZ-string base64), one per line.
+    Fpuzzles,
 }
 
 impl From<FormatArg> for Format {
@@ -96,6 +98,7 @@ impl From<FormatArg> for Format {
             FormatArg::Line => Format::Line,
             FormatArg::Grid => Format::Grid,
             FormatArg::Json => Format::Json,
+            FormatArg::Fpuzzles => Format::Fpuzzles,
         }
     }
 }

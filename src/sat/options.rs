@@ -61,13 +61,9 @@ impl SatOptimizer {
 }
 
 impl std::str::FromStr for SatOptimizer {
-    type Err = String;
+    type Err = crate::named::UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        SatOptimizer::NAMES
-            .iter()
-            .find(|(_, n)| n.eq_ignore_ascii_case(s))
-            .map(|&(o, _)| o)
-            .ok_or_else(|| format!("unknown SAT optimisation '{s}' (core or linear)"))
+        crate::named::by_name(SatOptimizer::NAMES, "SAT optimisation", s)
     }
 }
 
@@ -132,19 +128,9 @@ impl std::fmt::Display for CadicalConfig {
 }
 
 impl std::str::FromStr for CadicalConfig {
-    type Err = String;
+    type Err = crate::named::UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        CadicalConfig::NAMES
-            .iter()
-            .find(|(_, n)| n.eq_ignore_ascii_case(s))
-            .map(|&(c, _)| c)
-            .ok_or_else(|| {
-                let known: Vec<&str> = CadicalConfig::NAMES.iter().map(|(_, n)| *n).collect();
-                format!(
-                    "unknown CaDiCaL configuration '{s}' (known: {})",
-                    known.join(", ")
-                )
-            })
+        crate::named::by_name(CadicalConfig::NAMES, "CaDiCaL configuration", s)
     }
 }
 

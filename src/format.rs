@@ -1079,7 +1079,11 @@ impl JsonCursor {
 
 fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let value: serde_json::Value = match serde_json::from_str(text) {
+    // One JSON value, or several one after another (JSON Lines: one document per line).
+    let values: Vec<serde_json::Value> = match serde_json::Deserializer::from_str(text)
+        .into_iter::<serde_json::Value>()
+        .collect()
+    {
         Ok(v) => v,
         Err(e) => {
             let msg = e.to_string();
@@ -1093,29 +1097,36 @@ fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> 
             ))];
         }
     };
+    if values.is_empty() {
+        return vec![Err(ParseError::new(1, 1, "invalid JSON: no value"))];
+    }
     let mut cur = JsonCursor {
         events: json_events(text),
         next: 0,
     };
-    use serde_json::Value as J;
-    let is_board_list = match &value {
-        J::Array(items) => {
-            matches!(items.first(), Some(J::Array(rows)) if matches!(rows.first(), Some(J::Array(_))))
-                || matches!(items.first(), Some(J::Object(_)))
+    let mut out = vec![];
+    for value in &values {
+        use serde_json::Value as J;
+        let is_board_list = match value {
+            J::Array(items) => {
+                matches!(items.first(), Some(J::Array(rows)) if matches!(rows.first(), Some(J::Array(_))))
+                    || matches!(items.first(), Some(J::Object(_)))
+            }
+            _ => false,
+        };
+        let J::Array(boards) = value else {
+            out.push(json_board(value, &mut cur, shapes));
+            continue;
+        };
+        if !is_board_list {
+            out.push(json_board(value, &mut cur, shapes));
+            continue;
         }
-        _ => false,
-    };
-    if !is_board_list {
-        return vec![json_board(&value, &mut cur, shapes)];
+        cur.step(); // the outer '['
+        out.extend(boards.iter().map(|b| json_board(b, &mut cur, shapes)));
+        cur.step(); // the outer ']'
     }
-    let J::Array(boards) = &value else {
-        unreachable!("checked above")
-    };
-    cur.step(); // the outer '['
-    boards
-        .iter()
-        .map(|b| json_board(b, &mut cur, shapes))
-        .collect()
+    out
 }
 
 /// One board at the cursor; always leaves the cursor after it.

@@ -43,7 +43,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::backend::{Backend, Limits};
 use crate::check::{self, CheckFailure};
-use crate::model::{Cage, Constraint, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
+use crate::model::{
+    Cage, Constraint, ConstraintKind, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights,
+};
 use crate::task::{self, Answer, RunError, Task};
 use crate::weights::{WeightSource, WeightsError};
 
@@ -154,6 +156,10 @@ pub struct GenerateOptions {
     /// into random connected cages of distinct digits, and no givens unless `givens` asks. With
     /// `unique`, cages are split until the solution is unique.
     pub killer: Option<(usize, usize)>,
+    /// Variant rules drawn from the full grid (`--variants thermo,arrow,…`, see
+    /// [`variants::draw`]); a global rule (anti-knight…) makes the full grid one that keeps it.
+    /// With `unique`, givens are then removed while the solution stays unique.
+    pub variants: Vec<ConstraintKind>,
 }
 
 impl GenerateOptions {
@@ -169,6 +175,7 @@ impl GenerateOptions {
             seed: 0,
             weights: None,
             killer: None,
+            variants: vec![],
         }
     }
 }
@@ -259,15 +266,15 @@ impl<'a> Generator<'a> {
         }
         let mut best = usize::MAX;
         for _ in 0..attempts {
-            let (shape, grid) = self.shape_and_grid()?;
+            let (shape, grid, rules) = self.shape_grid_and_rules()?;
             let puzzle = if self.opts.unique {
-                self.remove_unique(&shape, &grid)?
+                self.remove_unique(&shape, &grid, &rules)?
             } else {
                 let keep = self
                     .opts
                     .givens
                     .unwrap_or_else(|| default_givens(self.opts.size));
-                blank(&shape, &grid, &mut self.rng, keep)?
+                blank(&shape, &grid, &mut self.rng, keep)?.with_constraints(rules)?
             };
             let left = puzzle.givens().iter().filter(|&&v| v != 0).count();
             if self.opts.givens.is_none_or(|k| left <= k) {
@@ -293,7 +300,10 @@ impl<'a> Generator<'a> {
     /// depend on the checks, and for Killers, whose cages draw from the stream as they grow and
     /// split: the puzzle is then generated.
     pub fn pass_over(&mut self) -> Result<(), GenerateError> {
-        if (self.opts.unique && self.opts.givens.is_some()) || self.opts.killer.is_some() {
+        if (self.opts.unique && self.opts.givens.is_some())
+            || self.opts.killer.is_some()
+            || !self.opts.variants.is_empty()
+        {
             return self.generate_with_solution().map(|_| ());
         }
         // Both `blank` and `remove_unique` draw one shuffle of the cells from the stream.
@@ -313,9 +323,70 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// Tries the cells in random order, emptying each one whose removal keeps the solution unique;
-    /// stops once `givens` (if set) are left.
-    fn remove_unique(&mut self, shape: &Arc<Shape>, grid: &Grid) -> Result<Puzzle, GenerateError> {
+    /// A shape, a full grid and the variant rules drawn from it ([`GenerateOptions::variants`]).
+    /// With a global rule the full grid is one that keeps it: a few random givens solved by the
+    /// backend, retried until they have a solution.
+    fn shape_grid_and_rules(
+        &mut self,
+    ) -> Result<(Arc<Shape>, Grid, Vec<Constraint>), GenerateError> {
+        let (shape, mut grid) = self.shape_and_grid()?;
+        let kinds = self.opts.variants.clone();
+        let global: Vec<Constraint> = kinds
+            .iter()
+            .filter_map(|&k| variants::global_rule(k))
+            .collect();
+        if !global.is_empty() {
+            grid = self.grid_keeping(&shape, &global)?;
+        }
+        let n = shape.size();
+        let mut rules = vec![];
+        for kind in kinds {
+            let count = variants::default_count(kind, n);
+            rules.extend(variants::draw(kind, &shape, &grid, count, &mut self.rng));
+        }
+        Ok((shape, grid, rules))
+    }
+
+    /// A random full grid of `shape` that keeps the global `rules`.
+    fn grid_keeping(
+        &mut self,
+        shape: &Arc<Shape>,
+        rules: &[Constraint],
+    ) -> Result<Grid, GenerateError> {
+        let n = shape.size();
+        for _ in 0..GLOBAL_GRID_ATTEMPTS {
+            let seed = full_grid(shape, &mut self.rng)?;
+            let mut givens = vec![0; n * n];
+            let mut cells: Vec<usize> = (0..n * n).collect();
+            self.rng.shuffle(&mut cells);
+            for &c in cells.iter().take(n.div_ceil(3)) {
+                givens[c] = seed.cells()[c];
+            }
+            let trial = Puzzle::new(shape.clone(), givens)?.with_constraints(rules.to_vec())?;
+            if let Answer::Solved(grid) =
+                task::run(self.backend, &trial, Task::Solve, &self.limits)?
+            {
+                return Ok(grid);
+            }
+        }
+        Err(GenerateError::Internal(format!(
+            "no full grid keeping {} found in {GLOBAL_GRID_ATTEMPTS} attempts",
+            rules
+                .iter()
+                .map(|r| r.kind().name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )))
+    }
+
+    /// Tries the cells in random order, emptying each one whose removal keeps the solution unique
+    /// (under `rules`); stops once `givens` (if set) are left.
+    fn remove_unique(
+        &mut self,
+        shape: &Arc<Shape>,
+        grid: &Grid,
+        rules: &[Constraint],
+    ) -> Result<Puzzle, GenerateError> {
         let n2 = shape.cells();
         let target = self.opts.givens.unwrap_or(0);
         let mut givens = grid.cells().to_vec();
@@ -327,7 +398,8 @@ impl<'a> Generator<'a> {
                 break;
             }
             let v = std::mem::replace(&mut givens[cell], 0);
-            let trial = Puzzle::new(shape.clone(), givens.clone())?;
+            let trial =
+                Puzzle::new(shape.clone(), givens.clone())?.with_constraints(rules.to_vec())?;
             match task::run(self.backend, &trial, Task::Unique, &self.limits)? {
                 Answer::Unique(_) => left -= 1,
                 Answer::Multiple(..) => givens[cell] = v,
@@ -340,9 +412,12 @@ impl<'a> Generator<'a> {
                 }
             }
         }
-        Ok(Puzzle::new(shape.clone(), givens)?)
+        Ok(Puzzle::new(shape.clone(), givens)?.with_constraints(rules.to_vec())?)
     }
 }
+
+/// Fresh attempts at a full grid that keeps the global variant rules.
+const GLOBAL_GRID_ATTEMPTS: usize = 20;
 
 impl Generator<'_> {
     /// `puzzle` with random cages cut from `grid` (see [`random_cages`]); with `unique`, a cage

@@ -269,3 +269,74 @@ fn an_f_puzzles_document_counts_as_the_brute_force_does() {
     assert_eq!(brute_count(&entry.puzzle, 1000), 2);
     agree(&entry.puzzle, 1000, "mixed6.json");
 }
+
+mod common;
+
+#[test]
+fn generated_variant_puzzles_are_unique_for_every_backend_that_takes_them() {
+    let out = common::run(&[
+        "generate",
+        "--size",
+        "6",
+        "--variants",
+        "thermo,kropki,little-killer",
+        "--unique",
+        "--seed",
+        "5",
+        "--count",
+        "3",
+        "--with-answer",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = common::stdout(&out);
+    let entries = sudoku_lab::format::read_puzzles(&text, &Default::default());
+    assert_eq!(entries.len(), 3);
+    for (i, e) in entries.into_iter().enumerate() {
+        let p = e.unwrap().puzzle;
+        let kinds: Vec<ConstraintKind> = p.constraints().iter().map(|c| c.kind()).collect();
+        assert!(
+            kinds.contains(&ConstraintKind::Thermo),
+            "puzzle {i}: {kinds:?}"
+        );
+        // Few givens leave the brute force too much to enumerate: the backends that take
+        // every kind here must each find exactly one solution.
+        for b in counters()
+            .iter()
+            .filter(|b| kinds.iter().all(|&k| b.takes(k)))
+        {
+            let answer = task::run(b.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
+            assert!(
+                matches!(answer, Answer::Unique(_)),
+                "puzzle {i}: {} answered {answer:?}",
+                b.name()
+            );
+        }
+        // The document's solution solves it.
+        let doc: serde_json::Value = serde_json::from_str(text.lines().nth(i).unwrap()).unwrap();
+        let cells: Vec<u16> = doc["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as u16)
+            .collect();
+        check::verify(&p, &Grid::new(6, cells)).unwrap();
+    }
+}
+
+#[test]
+fn generate_refuses_killer_as_a_variant_and_unknown_kinds() {
+    let out = common::run(&["generate", "--variants", "killer"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains("--killer"),
+        "{}",
+        common::stderr(&out)
+    );
+    let out = common::run(&["generate", "--variants", "thermometer"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains("unknown constraint kind"),
+        "{}",
+        common::stderr(&out)
+    );
+}

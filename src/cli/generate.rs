@@ -8,7 +8,7 @@ use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format;
 use sudoku_lab::generate::{GenerateOptions, Generator};
-use sudoku_lab::model::Shape;
+use sudoku_lab::model::{ConstraintKind, Shape};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::weights::WeightSource;
 
@@ -55,6 +55,12 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
           value_parser = cage_sizes)]
     cage_sizes: (usize, usize),
+    /// Variant rules drawn from each full grid, e.g. `thermo,arrow,kropki` (kinds: anti-knight,
+    /// anti-king, disjoint-groups, extra-region, odd, even, thermo, arrow, whisper, renban,
+    /// palindrome, kropki, xv, nonconsecutive, negative, little-killer, sandwich). The puzzles
+    /// are written as f-puzzles JSON, one document per line (`--with-answer` adds the solution).
+    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = variant_kind)]
+    variants: Vec<ConstraintKind>,
     /// Do shard K of N of the job: the puzzles i (from 0) with i mod N = K − 1. The N
     /// shards together do exactly one run's work (see docs/campaigns.md).
     #[arg(long, value_name = "K/N", default_value = "1/1")]
@@ -98,6 +104,7 @@ impl GenerateArgs {
                 seed,
                 weights,
                 killer: self.killer.then_some(self.cage_sizes),
+                variants: self.variants,
                 ..GenerateOptions::new(n)
             },
             checker,
@@ -133,10 +140,25 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         let (p, solution) = generator
             .generate_with_solution()
             .map_err(|e| UsageError(e.to_string()))?;
-        let answer = config.with_answer.then_some((1, &solution));
-        let line =
-            format::to_line_with_answer(&p, answer).map_err(|e| UsageError(e.to_string()))?;
+        let line = if config.options.variants.is_empty() {
+            let answer = config.with_answer.then_some((1, &solution));
+            format::to_line_with_answer(&p, answer).map_err(|e| UsageError(e.to_string()))?
+        } else {
+            let answer = config.with_answer.then_some(&solution);
+            format::fpuzzles::to_json(&p, answer)
+                .map_err(|e| UsageError(e.to_string()))?
+                .to_string()
+        };
         batch::write_stdout(format!("{line}\n").as_bytes());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A variant kind named on the command line (Killer cages have `--killer`).
+fn variant_kind(s: &str) -> Result<ConstraintKind, String> {
+    match s.parse::<ConstraintKind>() {
+        Ok(ConstraintKind::Killer) => Err("Killer cages have their own flag: --killer".into()),
+        Ok(k) => Ok(k),
+        Err(e) => Err(e.to_string()),
+    }
 }

@@ -35,6 +35,30 @@ pub const DRAWN: [ConstraintKind; 17] = [
     ConstraintKind::Sandwich,
 ];
 
+/// The rule of a global kind (anti-knight, anti-king, disjoint groups, non-consecutive).
+pub fn global_rule(kind: ConstraintKind) -> Option<Constraint> {
+    match kind {
+        ConstraintKind::AntiKnight => Some(Constraint::AntiKnight),
+        ConstraintKind::AntiKing => Some(Constraint::AntiKing),
+        ConstraintKind::DisjointGroups => Some(Constraint::DisjointGroups),
+        ConstraintKind::NonConsecutive => Some(Constraint::Negative(DotRule::Difference(1))),
+        _ => None,
+    }
+}
+
+/// How many rules of `kind` a generated puzzle of side `n` asks [`draw`] for: `n/2` lines, `2n`
+/// dots, `n` odd or even cells, `n/3` outside clues and extra regions.
+pub fn default_count(kind: ConstraintKind, n: usize) -> usize {
+    match kind {
+        ConstraintKind::Kropki | ConstraintKind::Xv => 2 * n,
+        ConstraintKind::Odd | ConstraintKind::Even => n,
+        ConstraintKind::LittleKiller | ConstraintKind::Sandwich | ConstraintKind::ExtraRegion => {
+            n.div_ceil(3)
+        }
+        _ => n.div_ceil(2),
+    }
+}
+
 /// Whether `grid` keeps the global rule of `kind` (always true for the other kinds).
 pub fn holds_globally(kind: ConstraintKind, shape: &Shape, grid: &Grid) -> bool {
     let n = shape.size();
@@ -73,14 +97,7 @@ pub fn draw(
     let cells = n * n;
     let mut out = vec![];
     let mut tries = 0;
-    let global = match kind {
-        ConstraintKind::AntiKnight => Some(Constraint::AntiKnight),
-        ConstraintKind::AntiKing => Some(Constraint::AntiKing),
-        ConstraintKind::DisjointGroups => Some(Constraint::DisjointGroups),
-        ConstraintKind::NonConsecutive => Some(Constraint::Negative(DotRule::Difference(1))),
-        _ => None,
-    };
-    if let Some(rule) = global {
+    if let Some(rule) = global_rule(kind) {
         if holds_globally(kind, shape, grid) {
             out.push(rule);
         }

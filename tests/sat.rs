@@ -787,6 +787,6 @@ fn cadical_auto_races_from_25x25_up() {
     };
     assert_eq!(proving.cadical_presets(225), &[Default]);
     assert_eq!(SatOptions::default().cadical_presets(225), &[Default, Sat]);
-    let err = "fast".parse::<CadicalConfig>().unwrap_err();
+    let err = "fast".parse::<CadicalConfig>().unwrap_err().to_string();
     assert!(err.contains("race") && err.contains("auto"), "{err}");
 }

@@ -644,25 +644,14 @@ pub fn to_json(puzzle: &Puzzle, solution: Option<&Grid>) -> Result<J, FpuzzlesEr
             }
             Constraint::Negative(rule) => _ = negatives.insert(*rule),
             Constraint::LittleKiller(l) => {
-                let first = l.cells[0] as i64;
-                let n64 = n as i64;
-                let (r, c) = (first / n64, first % n64);
-                let inside = |r: i64, c: i64| (0..n64).contains(&r) && (0..n64).contains(&c);
-                let step = match l.cells.get(1) {
-                    Some(&s) => (s as i64 / n64 - r, s as i64 % n64 - c),
-                    // One cell: a corner; point inwards along the only diagonal through it.
-                    None => [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-                        .into_iter()
-                        .find(|&(dr, dc)| !inside(r - dr, c - dc) && !inside(r + dr, c + dc))
-                        .unwrap_or((1, 1)),
-                };
+                let ((r, c), step) = l.clue(n);
                 let dir = match step {
                     (-1, -1) => "UL",
                     (-1, 1) => "UR",
                     (1, -1) => "DL",
                     _ => "DR",
                 };
-                let clue = format!("R{}C{}", r - step.0 + 1, c - step.1 + 1);
+                let clue = format!("R{}C{}", r + 1, c + 1);
                 push(
                     &mut doc,
                     "littlekillersum",

@@ -140,6 +140,39 @@ pub struct LittleKiller {
     pub sum: u32,
 }
 
+impl LittleKiller {
+    /// Where the clue sits on a grid of side `n` and where it points: the (row, column) of the
+    /// clue, from 0, one diagonal step before the first cell (so `-1` or `n` when outside the
+    /// grid), and that step `(±1, ±1)`. A clue of one cell points along the diagonal that leaves
+    /// the grid at both ends of it (a corner's), else along one that starts outside.
+    pub fn clue(&self, n: usize) -> ((i64, i64), (i64, i64)) {
+        let n64 = n as i64;
+        let at = |c: u32| (c as i64 / n64.max(1), c as i64 % n64.max(1));
+        let Some(&first) = self.cells.first() else {
+            return ((-1, -1), (1, 1));
+        };
+        let (r, c) = at(first);
+        let outside = |(r, c): (i64, i64)| !(0..n64).contains(&r) || !(0..n64).contains(&c);
+        let diagonals = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+        let step = match self.cells.get(1) {
+            Some(&next) => {
+                let (r2, c2) = at(next);
+                (r2 - r, c2 - c)
+            }
+            None => diagonals
+                .into_iter()
+                .find(|&(dr, dc)| outside((r - dr, c - dc)) && outside((r + dr, c + dc)))
+                .or_else(|| {
+                    diagonals
+                        .into_iter()
+                        .find(|&(dr, dc)| outside((r - dr, c - dc)))
+                })
+                .unwrap_or((1, 1)),
+        };
+        ((r - step.0, c - step.1), step)
+    }
+}
+
 /// A row or a column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Line {
@@ -556,6 +589,17 @@ mod tests {
         assert_eq!(whisper_gap(9), 5);
         assert_eq!(whisper_gap(6), 3);
         assert_eq!(pill_value([1, 2].into_iter()), 12);
+    }
+
+    #[test]
+    fn little_killer_clues_sit_outside() {
+        let lk = |cells: Vec<u32>| LittleKiller { cells, sum: 1 }.clue(9);
+        // From above column 1, down and right: cells (0,1), (1,2), …
+        assert_eq!(lk(vec![1, 11, 21]), ((-1, 0), (1, 1)));
+        // From below, up and left.
+        assert_eq!(lk(vec![79, 69]), ((9, 8), (-1, -1)));
+        // One cell: the top-right corner, on the diagonal that leaves the grid after it.
+        assert_eq!(lk(vec![8]), ((-1, 7), (1, 1)));
     }
 
     #[test]

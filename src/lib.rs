@@ -7,7 +7,8 @@
 //! backend by name; [`task::run`] asks it one of the four tasks (solve, count, unique, optimize)
 //! and verifies the answer before returning it.
 //! [`format`](mod@format) reads and writes the text formats, [`xcheck`] compares backends, [`report`] turns
-//! timings into tables and plots, [`fuzz`] generates puzzles until backends disagree and shrinks what it finds.
+//! timings into tables and plots, [`fuzz`] generates puzzles until backends disagree and shrinks what it finds,
+//! [`render`] draws a puzzle as an SVG picture.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -65,6 +66,7 @@ pub mod judge;
 pub mod model;
 pub mod named;
 pub mod propagate;
+pub mod render;
 pub mod report;
 pub mod sat;
 pub mod shard;

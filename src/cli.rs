@@ -22,6 +22,7 @@ mod fuzz;
 mod generate;
 mod judge;
 mod man;
+mod render;
 mod report;
 mod solve;
 mod xcheck;
@@ -63,6 +64,7 @@ enum Command {
     Generate(generate::GenerateArgs),
     Encode(encode::EncodeArgs),
     Convert(convert::ConvertArgs),
+    Render(render::RenderArgs),
     Backends(backends::BackendsArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
@@ -110,6 +112,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Generate(args) => generate::run(&args.resolve()?)?,
         Command::Encode(args) => encode::run(&args.resolve()?)?,
         Command::Convert(args) => convert::run(&args.resolve()?),
+        Command::Render(args) => render::run(&args.resolve()?),
         Command::Backends(_) => backends::run(),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => man::run(&args)?,

@@ -65,6 +65,17 @@ pub enum Verdict {
     Failure(String),
 }
 
+impl std::fmt::Display for Verdict {
+    /// `agreed`, or `disagreement: …` / `failure: …` with what happened.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Agreed => f.write_str("agreed"),
+            Verdict::Disagreement(why) => write!(f, "disagreement: {why}"),
+            Verdict::Failure(why) => write!(f, "failure: {why}"),
+        }
+    }
+}
+
 /// Runs `puzzle` through every backend, each with its own `timeout`, and none past `until`.
 pub fn run_all(
     backends: &[Box<dyn Backend>],

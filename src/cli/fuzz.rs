@@ -31,6 +31,7 @@ use super::args::{
     cage_sizes, clock_seed, jobs_arg, quote, writable, ShapeArgs, TaskArg, WeightsArg,
 };
 use super::engine::EngineArgs;
+use super::render::{fault_picture, PicturesArg};
 use super::UsageError;
 
 /// Generate random puzzles and cross-check backends on them until two disagree or an answer
@@ -97,6 +98,8 @@ pub struct FuzzArgs {
     /// shards together do exactly one run's work (see docs/campaigns.md).
     #[arg(long, value_name = "K/N", default_value = "1/1")]
     shard: Shard,
+    #[command(flatten)]
+    pictures: PicturesArg,
 }
 
 impl FuzzArgs {
@@ -160,6 +163,7 @@ impl FuzzArgs {
             regressions: self.regressions,
             replay_flags: replay,
             shard: self.shard,
+            pictures: self.pictures.resolve()?,
         })
     }
 }
@@ -189,6 +193,8 @@ pub struct Config {
     pub replay_flags: String,
     /// Run only this share of the cases (counted from `first`).
     pub shard: Shard,
+    /// Draw the fault's puzzle (as shrunk) into this folder.
+    pub pictures: Option<PathBuf>,
 }
 
 /// The first fault found, in case order.
@@ -318,6 +324,15 @@ pub fn run(config: &Config) -> ExitCode {
     } else {
         shrink(backends, config, &fault)
     };
+    if let (Some(dir), Some(puzzle)) = (&config.pictures, path.last()) {
+        let title = format!(
+            "fault in case {} of seed {}: {}",
+            fault.case.index, config.seed, fault.verdict
+        );
+        if let Some(file) = fault_picture(dir, fault.case.index, puzzle, &fault.verdict, title) {
+            println!("picture: {}", file.display());
+        }
+    }
     let trusted = trusted_backend(backends, &fault, config.options.task);
     let line = fuzz::regression_line(
         &path,
@@ -425,10 +440,8 @@ fn describe(puzzle: &Puzzle, runs: &[BackendRun], verdict: &Verdict) {
     for r in runs {
         println!("  {}: {}", r.backend, r.said());
     }
-    match verdict {
-        Verdict::Agreed => {}
-        Verdict::Disagreement(why) => println!("  disagreement: {why}"),
-        Verdict::Failure(why) => println!("  failure: {why}"),
+    if *verdict != Verdict::Agreed {
+        println!("  {verdict}");
     }
 }
 

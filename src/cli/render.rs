@@ -8,9 +8,10 @@ use clap::Args;
 
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::format::ReadOptions;
-use sudoku_lab::model::Grid;
+use sudoku_lab::model::{Grid, Puzzle};
 use sudoku_lab::render::{self, RenderOptions};
 use sudoku_lab::task::{Answer, Task};
+use sudoku_lab::xcheck::Verdict;
 
 use super::args::{writable, InputArgs};
 use super::batch::{self, Item, Tally};
@@ -189,4 +190,55 @@ fn stem(file: &str) -> String {
     Path::new(file)
         .file_stem()
         .map_or("puzzle".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// `--pictures DIR` of `xcheck` and `fuzz`.
+#[derive(Args, Debug)]
+pub struct PicturesArg {
+    /// Draw each puzzle on which backends disagree, or an answer fails, as
+    /// DIR/disagreement-K.svg or DIR/failure-K.svg (K: the puzzle's number; for fuzz, the case's,
+    /// drawn as shrunk). The folder is created when missing.
+    #[arg(long, value_name = "DIR")]
+    pictures: Option<PathBuf>,
+}
+
+impl PicturesArg {
+    /// The folder, created.
+    pub fn resolve(self) -> Result<Option<PathBuf>, UsageError> {
+        if let Some(dir) = &self.pictures {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                UsageError(format!("--pictures {}: cannot create: {e}", dir.display()))
+            })?;
+        }
+        Ok(self.pictures)
+    }
+}
+
+/// Draws `puzzle`, on which the backends did not agree, into `dir`, titled with what happened.
+/// Returns the file written; `None` when they agreed, or when it cannot be written (which is
+/// reported on standard error).
+pub fn fault_picture(
+    dir: &Path,
+    index: u64,
+    puzzle: &Puzzle,
+    verdict: &Verdict,
+    title: String,
+) -> Option<PathBuf> {
+    let word = match verdict {
+        Verdict::Agreed => return None,
+        Verdict::Disagreement(_) => "disagreement",
+        Verdict::Failure(_) => "failure",
+    };
+    let path = dir.join(format!("{word}-{index}.svg"));
+    let options = RenderOptions {
+        title: Some(title),
+        ..RenderOptions::default()
+    };
+    match std::fs::write(&path, render::svg(puzzle, None, &options)) {
+        Ok(()) => Some(path),
+        Err(e) => {
+            eprintln!("sudoku-lab: error: cannot write {}: {e}", path.display());
+            None
+        }
+    }
 }

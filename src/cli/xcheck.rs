@@ -27,6 +27,7 @@ use sudoku_lab::xcheck::{self, BackendRun, Verdict};
 use super::args::{jobs_arg, seconds_arg, InputArgs, TaskArg, TaskOptions};
 use super::batch::{self, Item, Tally};
 use super::engine::EngineArgs;
+use super::render::{fault_picture, PicturesArg};
 use super::UsageError;
 
 /// Run every puzzle through several backends and check that they all agree.
@@ -63,6 +64,8 @@ pub struct XcheckArgs {
     /// shards together do exactly one run's work (see docs/campaigns.md).
     #[arg(long, value_name = "K/N", default_value = "1/1")]
     shard: Shard,
+    #[command(flatten)]
+    pictures: PicturesArg,
 }
 
 impl XcheckArgs {
@@ -80,6 +83,7 @@ impl XcheckArgs {
             json: self.json,
             shard: self.shard,
             files: self.files,
+            pictures: self.pictures.resolve()?,
         })
     }
 }
@@ -99,6 +103,8 @@ pub struct Config {
     pub shard: Shard,
     /// The inputs; none reads standard input.
     pub files: Vec<PathBuf>,
+    /// Draw the puzzles on which backends do not agree into this folder.
+    pub pictures: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -261,6 +267,11 @@ pub fn run(config: &Config) -> ExitCode {
                     ("failure", Some(d.as_str()))
                 }
             };
+            let at = format!("puzzle {} ({}:{})", item.index, item.file, item.line);
+            let picture = config.pictures.as_deref().zip(detail).and_then(|(dir, d)| {
+                let title = format!("{word}: {at}: {d}");
+                fault_picture(dir, item.index as u64, &item.puzzle, &verdict, title)
+            });
             if runs.iter().any(BackendRun::timed_out) {
                 tally.timed_out = true;
             }
@@ -299,9 +310,11 @@ pub fn run(config: &Config) -> ExitCode {
                 progress.suspend(|| batch::write_stdout(line.as_bytes()));
             } else {
                 let mut rows = String::new();
-                let at = format!("puzzle {} ({}:{})", item.index, item.file, item.line);
                 if let Some(d) = detail {
                     rows.push_str(&format!("{word}: {at}: {d}\n"));
+                }
+                if let Some(path) = &picture {
+                    rows.push_str(&format!("picture: {}\n", path.display()));
                 }
                 for r in runs.iter().filter(|r| r.refused()) {
                     if let Err(e) = &r.result {

@@ -340,3 +340,23 @@ fn generate_refuses_killer_as_a_variant_and_unknown_kinds() {
         common::stderr(&out)
     );
 }
+
+#[test]
+fn a_generated_9x9_sandwich_is_unique_for_dfs_and_sat() {
+    // Its column-free rows repeat one "between" literal over several cells, which the sums'
+    // encoding must merge (a literal given twice to a pseudo-Boolean encoding keeps one weight).
+    let text = std::fs::read_to_string("tests/data/fpuzzles/sandwich9.json").unwrap();
+    let p = sudoku_lab::format::read_puzzles(&text, &Default::default())
+        .remove(0)
+        .unwrap()
+        .puzzle;
+    for kind in [BackendKind::Dfs, BackendKind::Sat] {
+        let b = backends::create(kind, &Default::default()).unwrap();
+        let answer = task::run(b.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
+        assert!(
+            matches!(answer, Answer::Unique(_)),
+            "{}: {answer:?}",
+            b.name()
+        );
+    }
+}

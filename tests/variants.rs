@@ -343,7 +343,7 @@ fn generate_refuses_killer_as_a_variant_and_unknown_kinds() {
 
 #[test]
 fn a_generated_9x9_sandwich_is_unique_for_dfs_and_sat() {
-    // Its column-free rows repeat one "between" literal over several cells, which the sums'
+    // Its sandwich lines share one "between" literal among several cells, which the sums
     // encoding must merge (a literal given twice to a pseudo-Boolean encoding keeps one weight).
     let text = std::fs::read_to_string("tests/data/fpuzzles/sandwich9.json").unwrap();
     let p = sudoku_lab::format::read_puzzles(&text, &Default::default())

@@ -360,3 +360,40 @@ fn a_generated_9x9_sandwich_is_unique_for_dfs_and_sat() {
         );
     }
 }
+
+#[test]
+fn fuzz_draws_variant_cases_and_finds_no_fault_in_dfs_and_sat() {
+    let out = common::run(&[
+        "fuzz",
+        "--size",
+        "4",
+        "--variants",
+        "thermo,xv,sandwich",
+        "--backends",
+        "dfs,sat",
+        "--puzzles",
+        "60",
+        "--seed",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let said = common::stdout(&out).to_lowercase();
+    assert!(said.contains("no fault in 60 cases"), "{said}");
+    let case = sudoku_lab::fuzz::make_case(
+        &sudoku_lab::fuzz::FuzzOptions {
+            variants: vec![ConstraintKind::Thermo],
+            ..sudoku_lab::fuzz::FuzzOptions::new(4)
+        },
+        1,
+        0,
+        backends::create(BackendKind::Dfs, &Default::default())
+            .unwrap()
+            .as_ref(),
+    )
+    .unwrap();
+    assert!(case
+        .puzzle
+        .constraints()
+        .iter()
+        .any(|c| c.kind() == ConstraintKind::Thermo));
+}

@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 use crate::backend::{Backend, BackendError, Limits};
 use crate::format;
 use crate::generate::{GenRng, GenerateError, GenerateOptions, Generator};
-use crate::model::{Cage, Constraint, Puzzle, Regions, Shape, Value};
+use crate::model::{Cage, Constraint, ConstraintKind, Puzzle, Regions, Shape, Value};
 use crate::task::{self, Answer, RunError, Task};
 use crate::weights::WeightSource;
 use crate::xcheck::{self, BackendRun, Verdict};
@@ -73,6 +73,9 @@ pub struct FuzzOptions {
     pub timeout: Option<Duration>,
     /// Killer cases, with cages of sizes in this range (`fuzz --killer`, `--cage-sizes A..B`).
     pub killer: Option<(usize, usize)>,
+    /// Variant rules every case carries, drawn from its full grid (`fuzz --variants`, as
+    /// `generate --variants`).
+    pub variants: Vec<ConstraintKind>,
 }
 
 impl FuzzOptions {
@@ -87,6 +90,7 @@ impl FuzzOptions {
             weights: WeightSource::Random,
             timeout: None,
             killer: None,
+            variants: vec![],
         }
     }
 
@@ -107,6 +111,7 @@ impl FuzzOptions {
             unique,
             seed,
             killer: self.killer,
+            variants: self.variants.clone(),
             ..GenerateOptions::new(self.size)
         }
     }

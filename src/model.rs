@@ -624,6 +624,14 @@ impl Puzzle {
     pub fn constraints(&self) -> &[Constraint] {
         &self.constraints
     }
+    /// The kind of the first rule beyond houses and Killer cages, if any: what a consumer that
+    /// holds only those (the line format, the integer program) refuses by name.
+    pub fn variant_kind(&self) -> Option<ConstraintKind> {
+        self.constraints
+            .iter()
+            .map(|c| c.kind())
+            .find(|&k| k != ConstraintKind::Killer)
+    }
     /// The Killer cages among the constraints.
     pub fn cages(&self) -> impl Iterator<Item = &Cage> + '_ {
         self.constraints.iter().filter_map(|c| match c {

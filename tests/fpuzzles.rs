@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use sudoku_lab::format::fpuzzles::{compress, decompress, from_json, to_json};
 use sudoku_lab::format::{read_puzzles, ReadOptions};
-use sudoku_lab::generate::variants::{draw, DRAWN};
+use sudoku_lab::generate::variants::{draw, drawn_kinds};
 use sudoku_lab::generate::{blank_solved, GenRng};
 use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Line, Puzzle, Shape};
 
@@ -102,7 +102,7 @@ fn every_kind_round_trips() {
             let shape = Arc::new(Shape::standard(n, seed % 2 == 0).unwrap());
             let (puzzle, grid) = blank_solved(&shape, &mut rng, n).unwrap();
             let mut rules = vec![];
-            for kind in DRAWN {
+            for &kind in drawn_kinds() {
                 rules.extend(draw(kind, &shape, &grid, 2, &mut rng));
             }
             rules.push(Constraint::AntiKing);

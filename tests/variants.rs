@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::check;
-use sudoku_lab::generate::variants::{draw, DRAWN};
+use sudoku_lab::generate::variants::{draw, drawn_kinds};
 use sudoku_lab::generate::{blank_solved, GenRng};
 use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Grid, Puzzle, Shape};
 use sudoku_lab::task::{self, Answer, RunError, Task};
@@ -130,7 +130,7 @@ fn agree(puzzle: &Puzzle, cap: u64, what: &str) {
 
 #[test]
 fn every_kind_alone_matches_the_brute_force_on_4x4() {
-    for &kind in &DRAWN {
+    for &kind in drawn_kinds() {
         for seed in 0..12 {
             let p = variant(4, seed, 2, &[kind], 3);
             agree(&p, 300, &format!("4×4 {kind} seed {seed}"));
@@ -140,7 +140,7 @@ fn every_kind_alone_matches_the_brute_force_on_4x4() {
 
 #[test]
 fn every_kind_alone_matches_the_brute_force_on_6x6() {
-    for &kind in &DRAWN {
+    for &kind in drawn_kinds() {
         for seed in 0..4 {
             let p = variant(6, 100 + seed, 14, &[kind], 4);
             agree(&p, 100_000, &format!("6×6 {kind} seed {seed}"));
@@ -251,10 +251,10 @@ proptest! {
     #[test]
     fn random_mixes_of_kinds_match_the_brute_force(
         seed in any::<u64>(),
-        picks in proptest::collection::vec(0..DRAWN.len(), 1..4),
+        picks in proptest::collection::vec(0..drawn_kinds().len(), 1..4),
         keep in 0usize..6,
     ) {
-        let kinds: Vec<ConstraintKind> = picks.iter().map(|&i| DRAWN[i]).collect();
+        let kinds: Vec<ConstraintKind> = picks.iter().map(|&i| drawn_kinds()[i]).collect();
         let p = variant(4, seed, keep, &kinds, 2);
         agree(&p, 300, &format!("4×4 {kinds:?} seed {seed}"));
     }
@@ -339,4 +339,61 @@ fn generate_refuses_killer_as_a_variant_and_unknown_kinds() {
         "{}",
         common::stderr(&out)
     );
+}
+
+#[test]
+fn a_generated_9x9_sandwich_is_unique_for_dfs_and_sat() {
+    // Its sandwich lines share one "between" literal among several cells, which the sums
+    // encoding must merge (a literal given twice to a pseudo-Boolean encoding keeps one weight).
+    let text = std::fs::read_to_string("tests/data/fpuzzles/sandwich9.json").unwrap();
+    let p = sudoku_lab::format::read_puzzles(&text, &Default::default())
+        .remove(0)
+        .unwrap()
+        .puzzle;
+    for kind in [BackendKind::Dfs, BackendKind::Sat] {
+        let b = backends::create(kind, &Default::default()).unwrap();
+        let answer = task::run(b.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
+        assert!(
+            matches!(answer, Answer::Unique(_)),
+            "{}: {answer:?}",
+            b.name()
+        );
+    }
+}
+
+#[test]
+fn fuzz_draws_variant_cases_and_finds_no_fault_in_dfs_and_sat() {
+    let out = common::run(&[
+        "fuzz",
+        "--size",
+        "4",
+        "--variants",
+        "thermo,xv,sandwich",
+        "--backends",
+        "dfs,sat",
+        "--puzzles",
+        "60",
+        "--seed",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let said = common::stdout(&out).to_lowercase();
+    assert!(said.contains("no fault in 60 cases"), "{said}");
+    let case = sudoku_lab::fuzz::make_case(
+        &sudoku_lab::fuzz::FuzzOptions {
+            variants: vec![ConstraintKind::Thermo],
+            ..sudoku_lab::fuzz::FuzzOptions::new(4)
+        },
+        1,
+        0,
+        backends::create(BackendKind::Dfs, &Default::default())
+            .unwrap()
+            .as_ref(),
+    )
+    .unwrap();
+    assert!(case
+        .puzzle
+        .constraints()
+        .iter()
+        .any(|c| c.kind() == ConstraintKind::Thermo));
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-checks the `cp` backend against `dfs` (docs/backends.md, "What the cross-checks found"):
 # the default settings on every 9×9 set, then each --cp-alldiff level, with and without the
-# house-cover clauses, on the forum sets. Needs ../shared/data/9x9. One thread per run.
+# house cover (--cp-no-house-cover), on the forum sets. Needs ../shared/data/9x9. One thread per run.
 # Usage: tools/cp_xcheck.sh [default|levels|all]   (default: all)
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use sudoku_lab::format::{Format, ReadOptions};
-use sudoku_lab::model::MAX_SIZE;
+use sudoku_lab::model::{ConstraintKind, MAX_SIZE};
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::weights::WeightSource;
 
@@ -259,4 +259,13 @@ pub fn clock_seed() -> u64 {
 /// `s` as one shell word.
 pub fn quote(s: &str) -> String {
     shlex::try_quote(s).map_or_else(|_| s.to_string(), |q| q.into_owned())
+}
+
+/// A variant kind named on the command line (Killer cages have `--killer`).
+pub fn variant_kind(s: &str) -> Result<ConstraintKind, String> {
+    match s.parse::<ConstraintKind>() {
+        Ok(ConstraintKind::Killer) => Err("Killer cages have their own flag: --killer".into()),
+        Ok(k) => Ok(k),
+        Err(e) => Err(e.to_string()),
+    }
 }

@@ -22,13 +22,13 @@ use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::BackendKind;
 use sudoku_lab::format;
 use sudoku_lab::fuzz::{self, Case, FuzzOptions, Shrinker, Signature, DEFAULT_SHRINK_TRIALS};
-use sudoku_lab::model::{Puzzle, Regions};
+use sudoku_lab::model::{ConstraintKind, Puzzle, Regions};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::xcheck::{BackendRun, Verdict};
 
 use super::args::{
-    cage_sizes, clock_seed, jobs_arg, quote, writable, ShapeArgs, TaskArg, WeightsArg,
+    cage_sizes, clock_seed, jobs_arg, quote, variant_kind, writable, ShapeArgs, TaskArg, WeightsArg,
 };
 use super::engine::EngineArgs;
 use super::render::{fault_picture, PicturesArg};
@@ -92,6 +92,11 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
           value_parser = cage_sizes)]
     cage_sizes: (usize, usize),
+    /// Variant rules every case carries, drawn from its full grid, e.g. `thermo,kropki` (see
+    /// `generate --variants`); shrinking drops rules as well as givens. Pick backends that take
+    /// the kinds (`dfs`, `sat`, `cp`; see docs/variants.md).
+    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = variant_kind)]
+    variants: Vec<ConstraintKind>,
     #[command(flatten)]
     engine: EngineArgs,
     /// Do shard K of N of the job: the cases (counted from --case) i (from 0) with i mod N = K − 1. The N
@@ -113,6 +118,7 @@ impl FuzzArgs {
             task,
             timeout: self.engine.timeout()?,
             killer: self.killer.then_some(self.cage_sizes),
+            variants: self.variants.clone(),
             weights: self.weights.resolve()?,
             ..FuzzOptions::new(n)
         };
@@ -141,6 +147,10 @@ impl FuzzArgs {
         }
         if let Some((a, b)) = options.killer {
             replay.push_str(&format!(" --killer --cage-sizes {a}..{b}"));
+        }
+        if !options.variants.is_empty() {
+            let names: Vec<&str> = options.variants.iter().map(|k| k.name()).collect();
+            replay.push_str(&format!(" --variants {}", names.join(",")));
         }
         if task == Task::Optimize && self.weights != WeightsArg::Random {
             replay.push_str(&format!(" --weights {}", quote(&self.weights.to_string())));

@@ -12,7 +12,7 @@ use sudoku_lab::model::{ConstraintKind, Shape};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::weights::WeightSource;
 
-use super::args::{cage_sizes, clock_seed, ShapeArgs, WeightsArg};
+use super::args::{cage_sizes, clock_seed, variant_kind, ShapeArgs, WeightsArg};
 use super::batch;
 use super::UsageError;
 
@@ -152,13 +152,4 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         batch::write_stdout(format!("{line}\n").as_bytes());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A variant kind named on the command line (Killer cages have `--killer`).
-fn variant_kind(s: &str) -> Result<ConstraintKind, String> {
-    match s.parse::<ConstraintKind>() {
-        Ok(ConstraintKind::Killer) => Err("Killer cages have their own flag: --killer".into()),
-        Ok(k) => Ok(k),
-        Err(e) => Err(e.to_string()),
-    }
 }

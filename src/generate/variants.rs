@@ -14,26 +14,12 @@ use crate::model::{
     ConstraintKind, Dot, DotRule, Grid, Line, LittleKiller, Sandwich, Shape,
 };
 
-/// The kinds [`draw`] makes (every kind but Killer cages, which [`super::random_cages`] makes).
-pub const DRAWN: [ConstraintKind; 17] = [
-    ConstraintKind::AntiKnight,
-    ConstraintKind::AntiKing,
-    ConstraintKind::DisjointGroups,
-    ConstraintKind::ExtraRegion,
-    ConstraintKind::Odd,
-    ConstraintKind::Even,
-    ConstraintKind::Thermo,
-    ConstraintKind::Arrow,
-    ConstraintKind::Whisper,
-    ConstraintKind::Renban,
-    ConstraintKind::Palindrome,
-    ConstraintKind::Kropki,
-    ConstraintKind::Xv,
-    ConstraintKind::NonConsecutive,
-    ConstraintKind::Negative,
-    ConstraintKind::LittleKiller,
-    ConstraintKind::Sandwich,
-];
+/// The kinds [`draw`] makes: every kind but Killer cages (which [`super::random_cages`] makes),
+/// in [`ConstraintKind::ALL`] order.
+pub fn drawn_kinds() -> &'static [ConstraintKind] {
+    debug_assert_eq!(ConstraintKind::ALL[0], ConstraintKind::Killer);
+    &ConstraintKind::ALL[1..]
+}
 
 /// The rule of a global kind (anti-knight, anti-king, disjoint groups, non-consecutive).
 pub fn global_rule(kind: ConstraintKind) -> Option<Constraint> {

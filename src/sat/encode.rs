@@ -12,7 +12,7 @@
 //! | `house-alo` | each digit at least once per house                   | extended, triad         |
 //! | `triad`     | `t(line, region, d)` ⇔ some cell of line ∩ region holds `d`; exactly one triad per (line, d) and per (region, direction, d) | triad |
 //! | `cage`      | Killer cages: each digit at most once per cage, and the sum, by the [`CageEncoding`] chosen | all, when the puzzle has cages |
-//! | a kind's name | variant rules, one part per kind ([`variants`]) | all, when the puzzle has them |
+//! | a kind's name | variant rules, one part per kind (`encode/variants.rs`) | all, when the puzzle has them |
 //!
 //! **Cage sums** (`--cage-encoding`): `combinations` (default) gives each cage a selector
 //! variable per set of digits that reaches its sum, exactly one selected, and a variable per digit

@@ -9,15 +9,16 @@
 //!   consistency on the pair, as the `dfs` and `cp` backends do.
 //! - **extra houses** (disjoint groups, extra regions of `n` cells): at most and at least one cell
 //!   per digit, like a house; **distinct groups** at most one.
-//! - **sums** (arrows, little killers) `Σ k·d·x(c,d) = rhs`: a negative coefficient is moved
-//!   over as `|k|·d·¬x(c,d)` (plus a constant), then two upper bounds by rustsat's generalized
-//!   totalizer, as for Killer cages (`--cage-encoding gte`).
+//! - **sums** (arrows, little killers) `Σ k·d·x(c,d) = rhs`: the terms of one variable are
+//!   merged (rustsat's encodings take each literal once: a literal given twice keeps one weight),
+//!   a negative weight is moved over as its negated literal (plus a constant), then the equality
+//!   by rustsat's binary adder (as `--cage-encoding adder` does for cages).
 //! - **sandwiches**: for each cell of the line, `e(i)` "holds 1 or `n`", prefix and suffix ORs of
 //!   it, `in(i)` = some end before and some end after (the line is a house, so it has exactly one
 //!   1 and one `n`), `y(i,d)` = `in(i) ∧ x(i,d)`, and `Σ d·y(i,d) = clue` as above.
 //! - **parity**: unit clauses removing the other digits.
 
-use rustsat::encodings::pb::{BoundUpper, GeneralizedTotalizer};
+use rustsat::encodings::pb::{BinaryAdder, BoundBoth};
 
 use super::{pb_bound, Builder, Part, Val};
 use crate::model::lower::Rules;
@@ -141,20 +142,32 @@ fn pair<S: ClauseSink + ?Sized>(
 
 /// `Σ weight · value = rhs` over 0/1 values (every cell has exactly one true digit).
 fn weighted_eq<S: ClauseSink + ?Sized>(terms: Vec<(Val, i64)>, rhs: i64, b: &mut Builder<'_, S>) {
-    // Constants fold into the right-hand side; negative weights flip their literal.
+    // Constants fold into the right-hand side; the terms of one variable merge into one weight
+    // on its positive literal (w·¬v = w − w·v), which then flips to the negated literal when
+    // negative (w·v = w + |w|·¬v), so every literal reaches the encoding once, weight > 0.
     let mut rest = rhs;
-    let mut lits: Vec<(Lit, usize)> = vec![];
+    let mut weight: std::collections::BTreeMap<u32, i64> = std::collections::BTreeMap::new();
     for (v, w) in terms {
         match v {
             Val::False => {}
             Val::True => rest -= w,
-            Val::Lit(l) if w > 0 => lits.push((l, w as usize)),
-            Val::Lit(l) if w < 0 => {
-                // w·l = w − w·¬l = w + |w|·¬l
+            Val::Lit(l) if l.is_pos() => *weight.entry(l.vidx32()).or_default() += w,
+            Val::Lit(l) => {
+                rest -= w;
+                *weight.entry(l.vidx32()).or_default() -= w;
+            }
+        }
+    }
+    let mut lits: Vec<(Lit, usize)> = vec![];
+    for (var, w) in weight {
+        let l = Var::new(var).pos_lit();
+        match w {
+            0 => {}
+            w if w > 0 => lits.push((l, w as usize)),
+            w => {
                 rest -= w;
                 lits.push((!l, (-w) as usize));
             }
-            Val::Lit(_) => {}
         }
     }
     let total: i64 = lits.iter().map(|&(_, w)| w as i64).sum();
@@ -165,15 +178,12 @@ fn weighted_eq<S: ClauseSink + ?Sized>(terms: Vec<(Val, i64)>, rhs: i64, b: &mut
     if lits.is_empty() {
         return;
     }
-    let (ub, slack) = (rest as usize, (total - rest) as usize);
-    let negated: Vec<(Lit, usize)> = lits.iter().map(|&(l, w)| (!l, w)).collect();
-    for (side, bound) in [(lits, ub), (negated, slack)] {
-        let gte: GeneralizedTotalizer = side.into_iter().collect();
-        pb_bound(b, gte, |e, col, vars| {
-            e.encode_ub(bound..=bound, col, vars).ok()?;
-            e.enforce_ub(bound).ok()
-        });
-    }
+    let rest = rest as usize;
+    let adder: BinaryAdder = lits.into_iter().collect();
+    pb_bound(b, adder, |e, col, vars| {
+        e.encode_both(rest..=rest, col, vars).ok()?;
+        e.enforce_eq(rest).ok()
+    });
 }
 
 /// A fresh variable's positive literal.

@@ -465,7 +465,7 @@ fn random_rules_of_every_kind_give_well_formed_pictures() {
                 continue;
             };
             let mut rules = vec![];
-            for kind in variants::DRAWN {
+            for &kind in variants::drawn_kinds() {
                 let count = variants::default_count(kind, n);
                 rules.extend(variants::draw(kind, &shape, &grid, count, &mut rng));
             }
@@ -623,25 +623,11 @@ fn xcheck_and_fuzz_draw_what_backends_disagree_on() {
 
     // A solver that misses a solution, caught by fuzz.
     let cmd = format!("{} --wrong count", line_solver());
-    let o = run(&[
-        "fuzz",
-        "--backends",
-        "dfs,cmd",
-        "--cmd",
-        &cmd,
-        "--size",
-        "4",
-        "--task",
-        "count",
-        "--seed",
-        "1",
-        "--seconds",
-        "30",
-        "-j",
-        "1",
-        "--pictures",
-        p,
-    ]);
+    let mut args: Vec<&str> = "fuzz --backends dfs,cmd --size 4 --task count --seed 1 -j 1"
+        .split(' ')
+        .collect();
+    args.extend(["--seconds", "30", "--cmd", &cmd, "--pictures", p]);
+    let o = run(&args);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
     let line = out

@@ -67,7 +67,7 @@ const GRID_LINE: &str = "#777";
 const DIAGONAL: &str = "#999";
 const SOLUTION: &str = "#1f5fbf";
 const SHADE: &str = "#d9e4ef";
-const PARITY: &str = "#d0d0d0";
+const PARITY: &str = "#dedede";
 const THERMO: &str = "#c4c4c4";
 const ARROW: &str = "#8a8a8a";
 const WHISPER: &str = "#5ecf5e";
@@ -137,13 +137,13 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
     });
     pic.group("odd", |p| {
         for c in of(ConstraintKind::Odd).flat_map(|c| c.cells()) {
-            p.circle(p.centre(c), 0.36 * s, &format!("fill=\"{PARITY}\""));
+            p.circle(p.centre(c), 0.32 * s, &format!("fill=\"{PARITY}\""));
         }
     });
     pic.group("even", |p| {
         for c in of(ConstraintKind::Even).flat_map(|c| c.cells()) {
             let (x, y) = p.centre(c);
-            let a = 0.36 * s;
+            let a = 0.32 * s;
             p.rect(
                 x - a,
                 y - a,

@@ -269,3 +269,31 @@ pub fn variant_kind(s: &str) -> Result<ConstraintKind, String> {
         Err(e) => Err(e.to_string()),
     }
 }
+
+/// The rules beyond houses that `generate` and `fuzz` draw from each full grid.
+#[derive(Args, Debug)]
+pub struct RuleArgs {
+    /// Killer Sudoku: the full grid cut into random connected cages of distinct digits, with no
+    /// givens unless asked; a unique puzzle's cages are split until one solution is left
+    /// (`fuzz`: its changed case alters a cage's sum, and shrinking drops cages too).
+    #[arg(long)]
+    killer: bool,
+    /// Cage sizes of `--killer`, e.g. `2..5` (the default).
+    #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
+          value_parser = cage_sizes)]
+    cage_sizes: (usize, usize),
+    /// Variant rules drawn from each full grid, e.g. `thermo,arrow,kropki` (kinds: anti-knight,
+    /// anti-king, disjoint-groups, extra-region, odd, even, thermo, arrow, whisper, renban,
+    /// palindrome, kropki, xv, nonconsecutive, negative, little-killer, sandwich). `generate`
+    /// writes such puzzles as f-puzzles JSON, one document per line; `fuzz` shrinks by dropping
+    /// rules too (pick backends that take the kinds: docs/variants.md).
+    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = variant_kind)]
+    pub variants: Vec<ConstraintKind>,
+}
+
+impl RuleArgs {
+    /// The cage sizes of `--killer`, when given.
+    pub fn killer(&self) -> Option<(usize, usize)> {
+        self.killer.then_some(self.cage_sizes)
+    }
+}

@@ -22,13 +22,13 @@ use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::BackendKind;
 use sudoku_lab::format;
 use sudoku_lab::fuzz::{self, Case, FuzzOptions, Shrinker, Signature, DEFAULT_SHRINK_TRIALS};
-use sudoku_lab::model::{ConstraintKind, Puzzle, Regions};
+use sudoku_lab::model::{Puzzle, Regions};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::xcheck::{BackendRun, Verdict};
 
 use super::args::{
-    cage_sizes, clock_seed, jobs_arg, quote, variant_kind, writable, ShapeArgs, TaskArg, WeightsArg,
+    clock_seed, jobs_arg, quote, writable, RuleArgs, ShapeArgs, TaskArg, WeightsArg,
 };
 use super::engine::EngineArgs;
 use super::render::{fault_picture, PicturesArg};
@@ -84,19 +84,8 @@ pub struct FuzzArgs {
     /// Append the regression line (`puzzle:count[:solution]`) to this file.
     #[arg(long, value_name = "FILE")]
     regressions: Option<PathBuf>,
-    /// Killer cases: every case's full grid cut into random cages (the unique ones with no
-    /// givens); the changed case alters a cage's sum. Shrinking drops cages as well as givens.
-    #[arg(long)]
-    killer: bool,
-    /// Cage sizes of `--killer`, e.g. `2..5` (the default).
-    #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
-          value_parser = cage_sizes)]
-    cage_sizes: (usize, usize),
-    /// Variant rules every case carries, drawn from its full grid, e.g. `thermo,kropki` (see
-    /// `generate --variants`); shrinking drops rules as well as givens. Pick backends that take
-    /// the kinds (`dfs`, `sat`, `cp`; see docs/variants.md).
-    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = variant_kind)]
-    variants: Vec<ConstraintKind>,
+    #[command(flatten)]
+    rules: RuleArgs,
     #[command(flatten)]
     engine: EngineArgs,
     /// Do shard K of N of the job: the cases (counted from --case) i (from 0) with i mod N = K − 1. The N
@@ -117,8 +106,8 @@ impl FuzzArgs {
             diagonals: self.shape.diagonals,
             task,
             timeout: self.engine.timeout()?,
-            killer: self.killer.then_some(self.cage_sizes),
-            variants: self.variants.clone(),
+            killer: self.rules.killer(),
+            variants: self.rules.variants.clone(),
             weights: self.weights.resolve()?,
             ..FuzzOptions::new(n)
         };

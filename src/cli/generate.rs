@@ -8,11 +8,11 @@ use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format;
 use sudoku_lab::generate::{GenerateOptions, Generator};
-use sudoku_lab::model::{ConstraintKind, Shape};
+use sudoku_lab::model::Shape;
 use sudoku_lab::shard::Shard;
 use sudoku_lab::weights::WeightSource;
 
-use super::args::{cage_sizes, clock_seed, variant_kind, ShapeArgs, WeightsArg};
+use super::args::{clock_seed, RuleArgs, ShapeArgs, WeightsArg};
 use super::batch;
 use super::UsageError;
 
@@ -46,21 +46,8 @@ pub struct GenerateArgs {
     /// Backend used for the uniqueness checks of `--unique`.
     #[arg(long, short, default_value = "dfs")]
     backend: String,
-    /// Killer Sudoku: the full grid cut into random connected cages of distinct digits, with
-    /// no givens unless `--givens` asks; with `--unique`, cages are split until one solution
-    /// is left.
-    #[arg(long)]
-    killer: bool,
-    /// Cage sizes of `--killer`, e.g. `2..5` (the default).
-    #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
-          value_parser = cage_sizes)]
-    cage_sizes: (usize, usize),
-    /// Variant rules drawn from each full grid, e.g. `thermo,arrow,kropki` (kinds: anti-knight,
-    /// anti-king, disjoint-groups, extra-region, odd, even, thermo, arrow, whisper, renban,
-    /// palindrome, kropki, xv, nonconsecutive, negative, little-killer, sandwich). The puzzles
-    /// are written as f-puzzles JSON, one document per line (`--with-answer` adds the solution).
-    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = variant_kind)]
-    variants: Vec<ConstraintKind>,
+    #[command(flatten)]
+    rules: RuleArgs,
     /// Do shard K of N of the job: the puzzles i (from 0) with i mod N = K − 1. The N
     /// shards together do exactly one run's work (see docs/campaigns.md).
     #[arg(long, value_name = "K/N", default_value = "1/1")]
@@ -103,8 +90,8 @@ impl GenerateArgs {
                 unique: self.unique,
                 seed,
                 weights,
-                killer: self.killer.then_some(self.cage_sizes),
-                variants: self.variants,
+                killer: self.rules.killer(),
+                variants: self.rules.variants,
                 ..GenerateOptions::new(n)
             },
             checker,

@@ -86,6 +86,14 @@ pub enum GenerateError {
         best: usize,
         attempts: usize,
     },
+    /// No full grid keeping the global variant rules was found (a small grid may have none:
+    /// no 4×4 keeps anti-king or non-consecutive).
+    #[error("no full grid of side {n} keeping {rules} found in {attempts} attempts (small grids may have none)")]
+    NoGridKeeping {
+        n: usize,
+        rules: String,
+        attempts: usize,
+    },
     /// The uniqueness check failed (timeout, unsupported size, or a backend bug caught by the checker).
     #[error("uniqueness check: {0}")]
     Check(#[from] RunError),
@@ -369,14 +377,15 @@ impl<'a> Generator<'a> {
                 return Ok(grid);
             }
         }
-        Err(GenerateError::Internal(format!(
-            "no full grid keeping {} found in {GLOBAL_GRID_ATTEMPTS} attempts",
-            rules
+        Err(GenerateError::NoGridKeeping {
+            n,
+            rules: rules
                 .iter()
                 .map(|r| r.kind().name())
                 .collect::<Vec<_>>()
-                .join(", ")
-        )))
+                .join(", "),
+            attempts: GLOBAL_GRID_ATTEMPTS,
+        })
     }
 
     /// Tries the cells in random order, emptying each one whose removal keeps the solution unique

@@ -12,10 +12,10 @@ for k in anti-knight anti-king disjoint-groups extra-region odd even thermo arro
          palindrome kropki xv nonconsecutive negative little-killer sandwich; do
   case $k in anti-king|nonconsecutive) n=6 ;; *) n=4 ;; esac
   printf '%-16s %dx%d dfs,sat    ' "$k" "$n" "$n"
-  $lab fuzz --size "$n" --variants "$k" --backends dfs,sat --puzzles "$cases" --seed 1 2>&1 | tail -1
+  $lab fuzz --size "$n" --variants "$k" --backends dfs,sat --puzzles "$cases" --seed 1 2>&1 | tail -1 || true
   if [ "$k" != sandwich ]; then
     printf '%-16s %dx%d dfs,sat,cp ' "$k" "$n" "$n"
     $lab fuzz --size "$n" --variants "$k" --backends dfs,sat,cp --puzzles $((cases / 10)) --seed 2 \
-      2>&1 | tail -1
+      2>&1 | tail -1 || true
   fi
 done

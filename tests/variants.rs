@@ -397,3 +397,16 @@ fn fuzz_draws_variant_cases_and_finds_no_fault_in_dfs_and_sat() {
         .iter()
         .any(|c| c.kind() == ConstraintKind::Thermo));
 }
+
+#[test]
+fn a_6x6_anti_king_that_crashed_the_cp_solver_counts_one_everywhere() {
+    // With its knight/king pairs as binary tables, huub 100.1 crashed (a segmentation fault
+    // inside the solver) on this puzzle, found by `fuzz --variants anti-king --size 6`; the
+    // pairs are now two-cell all-different groups.
+    let text = std::fs::read_to_string("tests/data/fpuzzles/antiking6.json").unwrap();
+    let p = sudoku_lab::format::read_puzzles(&text, &Default::default())
+        .remove(0)
+        .unwrap()
+        .puzzle;
+    agree(&p, 10, "antiking6.json");
+}

@@ -206,11 +206,19 @@ impl CpModel {
                 .collect();
             PairTable { a, b, allowed }
         };
-        let mut pairs: Vec<PairTable> = rules
-            .pairs
-            .iter()
-            .map(|p| table(p.a, p.b, p.rule))
-            .collect();
+        // "Different" pairs (chess exclusions) are two-cell all-different groups, the rest tables.
+        let mut pairs = vec![];
+        for p in &rules.pairs {
+            if p.rule == PairRule::Differ {
+                all_different.push(AllDifferent {
+                    cells: vec![p.a, p.b],
+                    full: false,
+                    origin: Origin::Rule,
+                });
+            } else {
+                pairs.push(table(p.a, p.b, p.rule));
+            }
+        }
         for w in &rules.windows {
             let k = w.len() as u32;
             for (i, &a) in w.iter().enumerate() {

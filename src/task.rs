@@ -182,7 +182,9 @@ impl RunError {
 /// Runs `task` on `backend` and verifies the answer with [`crate::check`].
 ///
 /// A backend that returns a wrong grid, a count that does not fit the limit, or two equal
-/// "different" solutions gets [`RunError::Check`], never an answer.
+/// "different" solutions gets [`RunError::Check`], never an answer. A panic inside the backend
+/// (a bug in it, or in the solver library it wraps) is a failure of this puzzle,
+/// [`BackendError::Failed`], never a crash of the caller: a batch goes on past it.
 ///
 /// ```
 /// use std::time::Duration;
@@ -202,6 +204,29 @@ impl RunError {
 /// }
 /// ```
 pub fn run(
+    backend: &dyn Backend,
+    puzzle: &Puzzle,
+    task: Task,
+    limits: &Limits,
+) -> Result<Answer, RunError> {
+    let guarded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_checked(backend, puzzle, task, limits)
+    }));
+    guarded.unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".into());
+        Err(RunError::Backend(BackendError::Failed(format!(
+            "internal error: {} panicked on this puzzle ({what})",
+            backend.name()
+        ))))
+    })
+}
+
+/// [`run`] without the panic guard.
+fn run_checked(
     backend: &dyn Backend,
     puzzle: &Puzzle,
     task: Task,

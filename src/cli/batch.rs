@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Read, Write};
-use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -412,32 +411,12 @@ struct Done {
     tally: Tally,
 }
 
-/// [`task::run`], with a panic in the backend turned into a failure of this puzzle only: the
-/// batch goes on and nothing after it is lost (the panic message has already gone to standard
-/// error).
-pub fn run_task(
-    backend: &dyn Backend,
-    puzzle: &Puzzle,
-    task: Task,
-    limits: &Limits,
-) -> Result<Answer, RunError> {
-    std::panic::catch_unwind(AssertUnwindSafe(|| {
-        task::run(backend, puzzle, task, limits)
-    }))
-    .unwrap_or_else(|_| {
-        Err(RunError::Backend(BackendError::Failed(format!(
-            "internal error: {} panicked on this puzzle",
-            backend.name()
-        ))))
-    })
-}
-
 /// Runs the task on one puzzle and renders what is to be printed for it.
 fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
     let mut done = Done::default();
     let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
     let start = Instant::now();
-    let result = run_task(backend, &item.puzzle, config.task, &limits);
+    let result = task::run(backend, &item.puzzle, config.task, &limits);
     let time_us = start.elapsed().as_micros() as u64;
     let mut record = Record {
         index: item.index,

@@ -165,7 +165,7 @@ fn solution(config: &Config, item: &Item, tally: &mut Tally) -> Option<Grid> {
         return item.expected.as_ref().and_then(|e| e.solution.clone());
     };
     let at = format!("{}:{}:1", item.file, item.line);
-    match batch::run_task(backend.as_ref(), &item.puzzle, Task::Solve, &config.limits) {
+    match sudoku_lab::task::run(backend.as_ref(), &item.puzzle, Task::Solve, &config.limits) {
         Ok(Answer::Solved(grid)) => Some(grid),
         Ok(_) => {
             eprintln!(

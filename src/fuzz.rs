@@ -605,13 +605,19 @@ pub fn given_count(puzzle: &Puzzle) -> usize {
     puzzle.givens().iter().filter(|&&v| v != 0).count()
 }
 
-/// What a puzzle is given, in words: `12 givens`, or `0 givens, 9 cages` when it has cages.
+/// What a puzzle is given, in words: `12 givens`, `0 givens, 9 cages` when it has cages only,
+/// `4 givens, 3 rules` when it has other kinds.
 pub fn clues(puzzle: &Puzzle) -> String {
     let givens = given_count(puzzle);
+    let what = if puzzle.variant_kind().is_some() {
+        "rule"
+    } else {
+        "cage"
+    };
     match puzzle.constraints().len() {
         0 => format!("{givens} givens"),
-        1 => format!("{givens} givens, 1 cage"),
-        cages => format!("{givens} givens, {cages} cages"),
+        1 => format!("{givens} givens, 1 {what}"),
+        k => format!("{givens} givens, {k} {what}s"),
     }
 }
 

@@ -424,7 +424,14 @@ fn shape_note(before: &Puzzle, after: &Puzzle) -> String {
 
 /// The puzzle, what each backend said, and the verdict, indented.
 fn describe(puzzle: &Puzzle, runs: &[BackendRun], verdict: &Verdict) {
-    let line = format::to_line(puzzle).unwrap_or_else(|_| "(too large for a line)".into());
+    // The line format holds houses and cages; other rules are shown as f-puzzles JSON.
+    let line = match format::to_line(puzzle) {
+        Ok(line) => line,
+        Err(format::LineError::Variant(_)) => format::fpuzzles::to_json(puzzle, None)
+            .map(|doc| doc.to_string())
+            .unwrap_or_else(|e| format!("(not expressible: {e})")),
+        Err(_) => "(too large for a line)".into(),
+    };
     println!("  puzzle: {line}");
     if puzzle.shape().diagonals() {
         println!("  (with both diagonals as houses: --diagonals)");

@@ -426,7 +426,7 @@ impl<'a> Generator<'a> {
 }
 
 /// Fresh attempts at a full grid that keeps the global variant rules.
-const GLOBAL_GRID_ATTEMPTS: usize = 20;
+const GLOBAL_GRID_ATTEMPTS: usize = 200;
 
 impl Generator<'_> {
     /// `puzzle` with random cages cut from `grid` (see [`random_cages`]); with `unique`, a cage

@@ -93,6 +93,15 @@ fn variant(n: usize, seed: u64, keep: usize, kinds: &[ConstraintKind], count: us
     puzzle.with_constraints(rules).unwrap()
 }
 
+/// The one puzzle of `tests/data/fpuzzles/NAME.json`.
+fn fpuzzles_file(name: &str) -> Puzzle {
+    let text = std::fs::read_to_string(format!("tests/data/fpuzzles/{name}.json")).unwrap();
+    sudoku_lab::format::read_puzzles(&text, &Default::default())
+        .remove(0)
+        .unwrap()
+        .puzzle
+}
+
 /// Every backend that takes the puzzle's kinds counts what the brute force counts.
 fn agree(puzzle: &Puzzle, cap: u64, what: &str) {
     let expected = brute_count(puzzle, cap);
@@ -262,12 +271,9 @@ proptest! {
 
 #[test]
 fn an_f_puzzles_document_counts_as_the_brute_force_does() {
-    let text = std::fs::read_to_string("tests/data/fpuzzles/mixed6.json").unwrap();
-    let entry = sudoku_lab::format::read_puzzles(&text, &Default::default())
-        .remove(0)
-        .unwrap();
-    assert_eq!(brute_count(&entry.puzzle, 1000), 2);
-    agree(&entry.puzzle, 1000, "mixed6.json");
+    let p = fpuzzles_file("mixed6");
+    assert_eq!(brute_count(&p, 1000), 2);
+    agree(&p, 1000, "mixed6.json");
 }
 
 mod common;
@@ -345,11 +351,7 @@ fn generate_refuses_killer_as_a_variant_and_unknown_kinds() {
 fn a_generated_9x9_sandwich_is_unique_for_dfs_and_sat() {
     // Its sandwich lines share one "between" literal among several cells, which the sums
     // encoding must merge (a literal given twice to a pseudo-Boolean encoding keeps one weight).
-    let text = std::fs::read_to_string("tests/data/fpuzzles/sandwich9.json").unwrap();
-    let p = sudoku_lab::format::read_puzzles(&text, &Default::default())
-        .remove(0)
-        .unwrap()
-        .puzzle;
+    let p = fpuzzles_file("sandwich9");
     for kind in [BackendKind::Dfs, BackendKind::Sat] {
         let b = backends::create(kind, &Default::default()).unwrap();
         let answer = task::run(b.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
@@ -403,10 +405,6 @@ fn a_6x6_anti_king_that_crashed_the_cp_solver_counts_one_everywhere() {
     // With its knight/king pairs as binary tables, huub 100.1 crashed (a segmentation fault
     // inside the solver) on this puzzle, found by `fuzz --variants anti-king --size 6`; the
     // pairs are now two-cell all-different groups.
-    let text = std::fs::read_to_string("tests/data/fpuzzles/antiking6.json").unwrap();
-    let p = sudoku_lab::format::read_puzzles(&text, &Default::default())
-        .remove(0)
-        .unwrap()
-        .puzzle;
+    let p = fpuzzles_file("antiking6");
     agree(&p, 10, "antiking6.json");
 }

@@ -180,6 +180,29 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     let Some(domains) = root_domains(model) else {
         return Ok(Lowering::Infeasible);
     };
+    // A weighted sum that the domains' bounds cannot reach is a proof of no solution. Found
+    // here, it never reaches huub 100.1's lowering of a sum over two-valued cells, which panics
+    // when it finds the sum unsatisfiable (`int_linear.rs:566`).
+    let reachable = |terms: &mut dyn Iterator<Item = (u32, i64)>, rhs: i64| {
+        let (mut lo, mut hi) = (0i64, 0i64);
+        for (c, k) in terms {
+            let values = domains[c as usize].iter().map(|&d| k * d as i64);
+            lo += values.clone().min().unwrap_or(0);
+            hi += values.max().unwrap_or(0);
+        }
+        (lo..=hi).contains(&rhs)
+    };
+    let sums_reachable = model
+        .weighted
+        .iter()
+        .all(|s| reachable(&mut s.terms.iter().copied(), s.rhs))
+        && model
+            .sums
+            .iter()
+            .all(|s| reachable(&mut s.cells.iter().map(|&c| (c, 1)), s.sum));
+    if !sums_reachable {
+        return Ok(Lowering::Infeasible);
+    }
     let cells: Vec<_> = domains
         .iter()
         .map(|digits| {

@@ -344,14 +344,14 @@ impl Extra {
 
 /// Runs `job` with the kernel instance fitting the side. Killer cages and variant rules take the
 /// generic kernel.
-fn run(t: &Tables, givens: &[Value], cages: Option<&Extra>, job: Job, limits: &Limits) -> Found {
-    if cages.is_some() {
+fn run(t: &Tables, givens: &[Value], extra: Option<&Extra>, job: Job, limits: &Limits) -> Found {
+    if extra.is_some() {
         let r = RESTART_NODES;
         return match t.n {
-            0..=9 => Search::<u16, 81, 29, 2>::run_with(t, givens, cages, job, limits, r),
-            10..=16 => Search::<u16, 256, 50, 4>::run_with(t, givens, cages, job, limits, r),
-            17..=32 => Search::<u32, 1024, 98, 16>::run_with(t, givens, cages, job, limits, r),
-            _ => Search::<u64, 4096, 194, 64>::run_with(t, givens, cages, job, limits, r),
+            0..=9 => Search::<u16, 81, 29, 2>::run_with(t, givens, extra, job, limits, r),
+            10..=16 => Search::<u16, 256, 50, 4>::run_with(t, givens, extra, job, limits, r),
+            17..=32 => Search::<u32, 1024, 98, 16>::run_with(t, givens, extra, job, limits, r),
+            _ => Search::<u64, 4096, 194, 64>::run_with(t, givens, extra, job, limits, r),
         };
     }
     match job {
@@ -461,7 +461,7 @@ struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
     locked: bool,
     /// The puzzle's Killer cages and variant rules, narrowed at every node once the singles are
     /// done.
-    cages: Option<&'a Extra>,
+    extra: Option<&'a Extra>,
     found: Found,
 }
 
@@ -478,7 +478,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     fn run_with(
         t: &'a Tables,
         givens: &[Value],
-        cages: Option<&'a Extra>,
+        extra: Option<&'a Extra>,
         job: Job<'w>,
         limits: &Limits,
         restart_nodes: u64,
@@ -531,7 +531,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             rng: 0,
             restart_nodes,
             locked: true,
-            cages,
+            extra,
             found: Found::default(),
         };
         let root_ok = s.propagate(0);
@@ -671,8 +671,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             }
             if node.left == 0 {
                 // A full grid still has to meet its cages' sums and its rules.
-                return match self.cages {
-                    Some(cages) => cages.narrow(&mut node.cands, &mut self.queue).is_some(),
+                return match self.extra {
+                    Some(extra) => extra.narrow(&mut node.cands, &mut self.queue).is_some(),
                     None => true,
                 };
             }
@@ -708,8 +708,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 }
             }
             if self.queue.is_empty() {
-                if let Some(cages) = self.cages {
-                    match cages.narrow(&mut node.cands, &mut self.queue) {
+                if let Some(extra) = self.extra {
+                    match extra.narrow(&mut node.cands, &mut self.queue) {
                         None => {
                             self.queue.clear();
                             return false;
@@ -1229,8 +1229,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
 impl Dfs {
     fn search(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Found, BackendError> {
         let t = self.tables(puzzle)?;
-        let cages = Extra::new(puzzle).map_err(BackendError::Unsupported)?;
-        Ok(run(&t, puzzle.givens(), cages.as_ref(), job, limits))
+        let extra = Extra::new(puzzle).map_err(BackendError::Unsupported)?;
+        Ok(run(&t, puzzle.givens(), extra.as_ref(), job, limits))
     }
 
     /// The search nodes that counting `puzzle`'s solutions up to `limit` visits (each node is one

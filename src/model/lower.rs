@@ -129,14 +129,6 @@ impl Rules {
                 });
             }
         };
-        let dotted: Vec<(u32, u32, DotRule)> = puzzle
-            .constraints()
-            .iter()
-            .filter_map(|c| match c {
-                Constraint::Dot(d) => Some((d.a.min(d.b), d.a.max(d.b), d.rule)),
-                _ => None,
-            })
-            .collect();
         match c {
             Constraint::Cage(_) => {}
             Constraint::AntiKnight | Constraint::AntiKing => {
@@ -185,6 +177,14 @@ impl Rules {
                 rule: PairRule::Is(d.rule),
             }),
             Constraint::Negative(rule) => {
+                let dotted: Vec<(u32, u32, DotRule)> = puzzle
+                    .constraints()
+                    .iter()
+                    .filter_map(|c| match c {
+                        Constraint::Dot(d) => Some((d.a.min(d.b), d.a.max(d.b), d.rule)),
+                        _ => None,
+                    })
+                    .collect();
                 for (a, b) in orthogonal_pairs(n) {
                     let marked = dotted
                         .iter()

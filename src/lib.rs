@@ -62,6 +62,7 @@ pub mod format;
 pub mod fuzz;
 pub mod generate;
 pub mod ilp;
+pub mod isolate;
 pub mod judge;
 pub mod model;
 pub mod named;

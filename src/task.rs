@@ -213,11 +213,7 @@ pub fn run(
         run_checked(backend, puzzle, task, limits)
     }));
     guarded.unwrap_or_else(|payload| {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "no message".into());
+        let what = crate::isolate::panic_message(payload.as_ref());
         Err(RunError::Backend(BackendError::Failed(format!(
             "internal error: {} panicked on this puzzle ({what})",
             backend.name()

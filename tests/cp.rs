@@ -218,11 +218,58 @@ fn the_cp_flags_are_checked() {
         vec!["--cp-no-house-cover"],
         vec!["--cp-branch", "first-fail"],
         vec!["--cp-branch", "input-order"],
+        vec!["--cp-in-process"],
     ] {
         let mut all = vec!["count", "--backend", "cp", "--limit", "1000"];
         all.extend(args.iter().copied());
         let o = run_with(&all, &".".repeat(16));
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
         assert_eq!(stdout(&o).trim(), "288", "{args:?}");
+    }
+}
+
+/// A Killer of `benches/data/killer1000.txt` (line 797) on which huub 100.1 under `bounds` with
+/// the house cover crashes inside CaDiCaL (a segmentation fault).
+const HUUB_CRASHER: &str = "................................................................................. 012233456017777486917aabc8d911aeefghijjkelfhhijmkenoppiqrksnttpurrssvwtpuurrwwwxx 9,31,7,10,17,6,3,19,12,17,15,6,3,4,14,9,3,21,14,10,16,3,4,17,2,23,5,31,17,13,9,4,19,12";
+
+/// A crash inside the solver costs its puzzle only: the search runs in a child process, the
+/// batch goes on, and the crash is a solver failure naming the puzzle (exit 1), never a count.
+#[test]
+fn a_solver_crash_costs_one_puzzle_not_the_run() {
+    let killer = std::fs::read_to_string("benches/data/killer1000.txt").unwrap();
+    let first = killer.lines().next().unwrap();
+    let input = format!("{HUUB_CRASHER}\n{first}\n");
+    let args = [
+        "count",
+        "--limit",
+        "2",
+        "--backend",
+        "cp",
+        "--cp-alldiff",
+        "bounds",
+    ];
+    let o = run_with(&args, &input);
+    assert!(
+        o.status.code().is_some(),
+        "ended by a signal: {}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    // The second puzzle is answered whatever happened to the first.
+    assert_eq!(lines[1], "1", "{}", stderr(&o));
+    // huub 100.1 crashes on the first; a later huub may answer it (it has one solution).
+    match lines[0] {
+        "1" => assert_eq!(o.status.code(), Some(0)),
+        _ => {
+            assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+            assert!(
+                stderr(&o)
+                    .contains("<stdin>:1:1: solver failure: huub: the solver process crashed"),
+                "{}",
+                stderr(&o)
+            );
+        }
     }
 }

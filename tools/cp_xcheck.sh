@@ -2,14 +2,24 @@
 # Cross-checks the `cp` backend against `dfs` (docs/backends.md, "What the cross-checks found"):
 # the default settings on every 9×9 set, then each --cp-alldiff level, with and without the
 # house cover (--cp-no-house-cover), on the forum sets. Needs ../shared/data/9x9. One thread per run.
-# Usage: tools/cp_xcheck.sh [default|levels|all]   (default: all)
+# Usage: tools/cp_xcheck.sh [default|levels|all] [SET...]   (default: all; SET names a forum set
+# for `levels`, e.g. forum_hardest_1106; default both). TIMEOUT=SECONDS bounds each puzzle's search:
+# a puzzle cut off is counted as a time-out in the summary, never as an answer. LAB=PATH runs that
+# binary instead of building target/release/sudoku-lab.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 data=../shared/data/9x9
 [ -d "$data" ] || { echo "tools/cp_xcheck.sh: $data is missing (the public 9×9 sets)" >&2; exit 2; }
 what=${1:-all}
-cargo build --release --quiet --bin sudoku-lab
-lab=target/release/sudoku-lab
+shift || true
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(forum_hardest_1106 forum_hardest_1905_11plus)
+limit=()
+[ -n "${TIMEOUT:-}" ] && limit=(--timeout "$TIMEOUT")
+if [ -n "${LAB:-}" ]; then lab=$LAB; else
+  cargo build --release --quiet --bin sudoku-lab
+  lab=target/release/sudoku-lab
+fi
 summary() { grep -E "disagreements|^all +cp" || true; }
 if [ "$what" = default ] || [ "$what" = all ]; then
   for set in 17_clue magictour_top1465 forum_hardest_1905_11plus forum_hardest_1106 serg_benchmark; do
@@ -22,11 +32,11 @@ if [ "$what" = default ] || [ "$what" = all ]; then
   $lab xcheck -j 1 --task count --limit 1000 --backends dfs,cp "$data/serg_benchmark.txt" 2>&1 | summary
 fi
 if [ "$what" = levels ] || [ "$what" = all ]; then
-  for set in forum_hardest_1106 forum_hardest_1905_11plus; do
+  for set in "${sets[@]}"; do
     for level in value bounds domain; do
       for cover in "" --cp-no-house-cover; do
-        echo "== $set: dfs,cp --cp-alldiff $level $cover, unique"
-        $lab xcheck -j 1 --backends dfs,cp --cp-alldiff $level $cover "$data/$set.txt" 2>&1 | summary
+        echo "== $set: dfs,cp --cp-alldiff $level $cover ${limit[*]}, unique"
+        $lab xcheck -j 1 --backends dfs,cp --cp-alldiff $level $cover "${limit[@]}" "$data/$set.txt" 2>&1 | summary
       done
     done
   done

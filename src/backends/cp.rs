@@ -1,20 +1,31 @@
-//! `cp`: the constraint-programming model of [`crate::cp`] solved in process by huub
-//! ([`crate::cp::huub`]). This file only adapts it to [`Backend`]: options, the memory budget,
-//! limits, and the mapping of answers.
+//! `cp`: the constraint-programming model of [`crate::cp`] solved by huub ([`crate::cp::huub`]).
+//! This file only adapts it to [`Backend`]: options, the memory budget, limits, the mapping of
+//! answers, and where the search runs: by default in a forked child ([`crate::isolate`]), because
+//! huub 100.1 can crash inside CaDiCaL (docs/backends.md), and a crash must cost one puzzle, not
+//! the run.
+
+use std::time::Instant;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::cp::huub::{self, Best, Stop};
 use crate::cp::{CpModel, CpOptions, DEFAULT_MEMORY_MIB};
+use crate::isolate;
 use crate::model::{ConstraintKind, Grid, Puzzle};
 
-/// Options of the `cp` backend (`--cp-alldiff`, `--cp-house-cover`, `--cp-branch`,
-/// `--cp-memory-mib`).
+/// Options of the `cp` backend (`--cp-alldiff`, `--cp-no-house-cover`, `--cp-branch`,
+/// `--cp-memory-mib`, `--cp-in-process`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CpBackendOptions {
     /// How the model is handed to the solver.
     pub model: CpOptions,
     /// Refuse a puzzle whose solver would need more than this many MiB (estimated).
     pub memory_mib: u64,
+    /// Run each search in a forked child process (Unix), so that a crash of the solver is a
+    /// failure of one puzzle.
+    pub isolate: bool,
 }
 
 impl Default for CpBackendOptions {
@@ -22,6 +33,7 @@ impl Default for CpBackendOptions {
         CpBackendOptions {
             model: CpOptions::default(),
             memory_mib: DEFAULT_MEMORY_MIB,
+            isolate: true,
         }
     }
 }
@@ -50,12 +62,27 @@ impl Cp {
         }
         Ok(model)
     }
-}
 
-fn stopped(stop: Stop) -> BackendError {
-    match stop {
-        Stop::Deadline => BackendError::TimedOut,
-        Stop::Unsupported(why) => BackendError::Unsupported(why),
+    /// Runs one of huub's drivers, in a child process unless [`CpBackendOptions::isolate`] is off.
+    fn drive<T>(
+        &self,
+        deadline: Option<Instant>,
+        driver: impl FnOnce() -> Result<T, Stop>,
+    ) -> Result<T, BackendError>
+    where
+        T: Serialize + DeserializeOwned,
+    {
+        let answer = match self.options.isolate {
+            true => isolate::run(deadline, driver).map_err(|crash| match crash {
+                isolate::Crash::Killed => BackendError::TimedOut,
+                crash => BackendError::Failed(format!("huub: {crash}")),
+            })?,
+            false => driver(),
+        };
+        answer.map_err(|stop| match stop {
+            Stop::Deadline => BackendError::TimedOut,
+            Stop::Unsupported(why) => BackendError::Unsupported(why),
+        })
     }
 }
 
@@ -71,14 +98,17 @@ impl Backend for Cp {
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
         let model = self.model(puzzle)?;
-        let found = huub::solve(&model, &self.options.model, limits.deadline).map_err(stopped)?;
+        let found = self.drive(limits.deadline, || {
+            huub::solve(&model, &self.options.model, limits.deadline)
+        })?;
         Ok(found.map(|cells| Grid::new(model.n, cells)))
     }
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         let model = self.model(puzzle)?;
-        let found =
-            huub::count(&model, &self.options.model, limit, limits.deadline).map_err(stopped)?;
+        let found = self.drive(limits.deadline, || {
+            huub::count(&model, &self.options.model, limit, limits.deadline)
+        })?;
         let witnesses = found
             .solutions
             .into_iter()
@@ -95,7 +125,9 @@ impl Backend for Cp {
             return Err(BackendError::Unsupported("optimize needs weights".into()));
         }
         let model = self.model(puzzle)?;
-        let best = huub::maximize(&model, &self.options.model, limits.deadline).map_err(stopped)?;
+        let best = self.drive(limits.deadline, || {
+            huub::maximize(&model, &self.options.model, limits.deadline)
+        })?;
         Ok(match best {
             Best::NoSolution => Optimum::NoSolution,
             Best::Found {

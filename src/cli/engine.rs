@@ -142,6 +142,12 @@ pub struct CpArgs {
     #[arg(long, value_name = "MIB", default_value_t = CP_MEMORY_MIB,
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "CP backend")]
     cp_memory_mib: u64,
+    /// cp: run each search in this process instead of a forked child. The child (the default on
+    /// Unix) keeps a crash inside huub or CaDiCaL to the one puzzle, reported as a solver
+    /// failure; in process, such a crash ends the whole run. It costs about a millisecond per
+    /// puzzle (see docs/backends.md).
+    #[arg(long, help_heading = "CP backend")]
+    cp_in_process: bool,
 }
 
 /// Which CNF encoding to build (the `sat` backends and `encode --to dimacs`).
@@ -226,6 +232,7 @@ impl EngineArgs {
                     branching: self.cp.cp_branch,
                 },
                 memory_mib: self.cp.cp_memory_mib,
+                isolate: !self.cp.cp_in_process,
             },
         }
     }

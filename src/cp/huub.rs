@@ -14,6 +14,8 @@
 
 use std::time::Instant;
 
+use serde::{Deserialize, Serialize};
+
 use huub::actions::IntDecisionActions;
 use huub::model::expressions::IntLinearExp;
 use huub::model::Model;
@@ -24,7 +26,7 @@ use super::model::{AllDiffLevel, Branching, CpModel, CpOptions};
 use crate::model::Value;
 
 /// Why a driver returned without a complete answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stop {
     /// The deadline passed.
     Deadline,
@@ -356,7 +358,7 @@ pub fn solve(
 }
 
 /// What a count found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Found {
     /// Solutions found, at most the limit (complete when below it and not `stopped`).
     pub count: u64,
@@ -416,7 +418,7 @@ pub fn count(
 }
 
 /// The best score, as found by [`maximize`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Best {
     /// No solution at all.
     NoSolution,

@@ -38,10 +38,10 @@ fn caged_backends() -> Vec<Box<dyn Backend>> {
     #[cfg(feature = "cp")]
     {
         out.push(backends::create(BackendKind::Cp, &Default::default()).unwrap());
-        // The weakest sound setting: bounds all-different, no house-cover clauses.
+        // The weakest sound setting: bounds all-different, no house cover.
         let mut o = BackendOptions::default();
         o.cp.model.alldiff = sudoku_lab::cp::AllDiffLevel::Bounds;
-        o.cp.model.house_cover = false;
+        o.cp.model.house_cover = sudoku_lab::cp::HouseCover::None;
         out.push(backends::create(BackendKind::Cp, &o).unwrap());
     }
     out

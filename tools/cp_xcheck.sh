@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-checks the `cp` backend against `dfs` (docs/backends.md, "What the cross-checks found"):
-# the default settings on every 9×9 set, then each --cp-alldiff level, with and without the
-# house cover (--cp-no-house-cover), on the forum sets. Needs ../shared/data/9x9. One thread per run.
+# the default settings on every 9×9 set, then each --cp-alldiff level under each
+# --cp-house-cover form, on the forum sets. Needs ../shared/data/9x9. One thread per run.
 # Usage: tools/cp_xcheck.sh [default|levels|all] [SET...]   (default: all; SET names a forum set
 # for `levels`, e.g. forum_hardest_1106; default both). TIMEOUT=SECONDS bounds each puzzle's search:
 # a puzzle cut off is counted as a time-out in the summary, never as an answer. LAB=PATH runs that
@@ -34,9 +34,10 @@ fi
 if [ "$what" = levels ] || [ "$what" = all ]; then
   for set in "${sets[@]}"; do
     for level in value bounds domain; do
-      for cover in "" --cp-no-house-cover; do
-        echo "== $set: dfs,cp --cp-alldiff $level $cover ${limit[*]}, unique"
-        $lab xcheck -j 1 --backends dfs,cp --cp-alldiff $level $cover "${limit[@]}" "$data/$set.txt" 2>&1 | summary
+      for cover in clauses linear none; do
+        echo "== $set: dfs,cp --cp-alldiff $level --cp-house-cover $cover ${limit[*]}, unique"
+        $lab xcheck -j 1 --backends dfs,cp --cp-alldiff $level --cp-house-cover $cover \
+          "${limit[@]}" "$data/$set.txt" 2>&1 | summary
       done
     done
   done

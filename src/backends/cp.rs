@@ -1,8 +1,8 @@
 //! `cp`: the constraint-programming model of [`crate::cp`] solved by huub ([`crate::cp::huub`]).
 //! This file only adapts it to [`Backend`]: options, the memory budget, limits, the mapping of
 //! answers, and where the search runs: by default in a forked child ([`crate::isolate`]), because
-//! huub 100.1 can crash inside CaDiCaL (docs/backends.md), and a crash must cost one puzzle, not
-//! the run.
+//! huub 100.1 can crash inside CaDiCaL (docs/backends.md). A crash must cost one puzzle, not the
+//! run, and is retried with another form of the house cover before it is reported.
 
 use std::time::Instant;
 
@@ -11,11 +11,11 @@ use serde::Serialize;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::cp::huub::{self, Best, Stop};
-use crate::cp::{CpModel, CpOptions, DEFAULT_MEMORY_MIB};
+use crate::cp::{CpModel, CpOptions, HouseCover, DEFAULT_MEMORY_MIB};
 use crate::isolate;
 use crate::model::{ConstraintKind, Grid, Puzzle};
 
-/// Options of the `cp` backend (`--cp-alldiff`, `--cp-no-house-cover`, `--cp-branch`,
+/// Options of the `cp` backend (`--cp-alldiff`, `--cp-house-cover`, `--cp-branch`,
 /// `--cp-memory-mib`, `--cp-in-process`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CpBackendOptions {
@@ -63,21 +63,45 @@ impl Cp {
         Ok(model)
     }
 
-    /// Runs one of huub's drivers, in a child process unless [`CpBackendOptions::isolate`] is off.
+    /// Runs one of huub's drivers with the model's options. Isolated (the default), it runs in a
+    /// child process, and a crash or panic there is retried with each house cover after the
+    /// chosen one in [`HouseCover::ALL`]'s order (clauses, linear, none): huub 100.1's crashes
+    /// depend on the form of the model, and every form has the same solutions. Only when every
+    /// form has crashed is it a solver failure, naming each crash.
     fn drive<T>(
         &self,
         deadline: Option<Instant>,
-        driver: impl FnOnce() -> Result<T, Stop>,
+        driver: impl Fn(&CpOptions) -> Result<T, Stop>,
     ) -> Result<T, BackendError>
     where
         T: Serialize + DeserializeOwned,
     {
-        let answer = match self.options.isolate {
-            true => isolate::run(deadline, driver).map_err(|crash| match crash {
-                isolate::Crash::Killed => BackendError::TimedOut,
-                crash => BackendError::Failed(format!("huub: {crash}")),
-            })?,
-            false => driver(),
+        let chosen = self.options.model;
+        let answer = if self.options.isolate {
+            let forms = HouseCover::ALL
+                .into_iter()
+                .skip_while(|&f| f != chosen.house_cover);
+            let mut crashes = Vec::new();
+            let mut answer = None;
+            for house_cover in forms {
+                let options = CpOptions {
+                    house_cover,
+                    ..chosen
+                };
+                match isolate::run(deadline, || driver(&options)) {
+                    Ok(found) => {
+                        answer = Some(found);
+                        break;
+                    }
+                    Err(isolate::Crash::Killed) => return Err(BackendError::TimedOut),
+                    Err(crash) => {
+                        crashes.push(format!("house cover {}: {crash}", house_cover.name()))
+                    }
+                }
+            }
+            answer.ok_or_else(|| BackendError::Failed(format!("huub: {}", crashes.join("; "))))?
+        } else {
+            driver(&chosen)
         };
         answer.map_err(|stop| match stop {
             Stop::Deadline => BackendError::TimedOut,
@@ -98,16 +122,14 @@ impl Backend for Cp {
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
         let model = self.model(puzzle)?;
-        let found = self.drive(limits.deadline, || {
-            huub::solve(&model, &self.options.model, limits.deadline)
-        })?;
+        let found = self.drive(limits.deadline, |o| huub::solve(&model, o, limits.deadline))?;
         Ok(found.map(|cells| Grid::new(model.n, cells)))
     }
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         let model = self.model(puzzle)?;
-        let found = self.drive(limits.deadline, || {
-            huub::count(&model, &self.options.model, limit, limits.deadline)
+        let found = self.drive(limits.deadline, |o| {
+            huub::count(&model, o, limit, limits.deadline)
         })?;
         let witnesses = found
             .solutions
@@ -125,8 +147,8 @@ impl Backend for Cp {
             return Err(BackendError::Unsupported("optimize needs weights".into()));
         }
         let model = self.model(puzzle)?;
-        let best = self.drive(limits.deadline, || {
-            huub::maximize(&model, &self.options.model, limits.deadline)
+        let best = self.drive(limits.deadline, |o| {
+            huub::maximize(&model, o, limits.deadline)
         })?;
         Ok(match best {
             Best::NoSolution => Optimum::NoSolution,

@@ -24,7 +24,7 @@ use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 #[cfg(feature = "cp")]
 use sudoku_lab::cp::CpOptions;
-use sudoku_lab::cp::{AllDiffLevel, Branching, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB};
+use sudoku_lab::cp::{AllDiffLevel, Branching, HouseCover, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB};
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
 
 use super::args::{mib, quote, seconds_arg, writable};
@@ -129,10 +129,12 @@ pub struct CpArgs {
     /// found at each level.
     #[arg(long, value_name = "LEVEL", default_value_t = AllDiffLevel::default(), help_heading = "CP backend")]
     cp_alldiff: AllDiffLevel,
-    /// cp: leave out the redundant constraints "each digit is somewhere in each house" (they give
-    /// hidden singles, which value and bounds all-different do not infer).
-    #[arg(long, help_heading = "CP backend")]
-    cp_no_house_cover: bool,
+    /// cp: the redundant constraints "each digit is somewhere in each house", which give hidden
+    /// singles (value and bounds all-different do not infer them): clauses on the built solver
+    /// (the default), linear constraints in the model, or none. A crash of the solver is retried
+    /// with the forms after the chosen one, in that order.
+    #[arg(long, value_name = "FORM", default_value_t = HouseCover::default(), help_heading = "CP backend")]
+    cp_house_cover: HouseCover,
     /// cp: the search's decisions — activity (the SAT engine's VSIDS with learning; the
     /// default), first-fail (fewest digits left, least digit first) or input-order.
     #[arg(long, value_name = "BRANCHING", default_value_t = Branching::default(), help_heading = "CP backend")]
@@ -228,7 +230,7 @@ impl EngineArgs {
             cp: CpBackendOptions {
                 model: CpOptions {
                     alldiff: self.cp.cp_alldiff,
-                    house_cover: !self.cp.cp_no_house_cover,
+                    house_cover: self.cp.cp_house_cover,
                     branching: self.cp.cp_branch,
                 },
                 memory_mib: self.cp.cp_memory_mib,

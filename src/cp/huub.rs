@@ -8,8 +8,9 @@
 //! differs from it"; maximising adds "the score is at least one more than the best so far",
 //! until no copy finds a solution, which proves the count or the optimum. huub 100.1 crashes
 //! inside CaDiCaL's conflict analysis on some puzzles (docs/backends.md): in its own enumeration,
-//! which asks a solver that has answered again, and with clauses among the house constraints;
-//! so no solver is asked twice here, and the house cover is linear. A deadline ends a search
+//! which asks a solver that has answered again, and depending on how the house cover is posted;
+//! so no solver is asked twice here, and the `cp` backend runs the drivers in a child process and
+//! tries another house cover when one crashes. A deadline ends a search
 //! through huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer.
 
 use std::time::Instant;
@@ -22,7 +23,7 @@ use huub::model::Model;
 use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
 use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
 
-use super::model::{AllDiffLevel, Branching, CpModel, CpOptions};
+use super::model::{AllDiffLevel, Branching, CpModel, CpOptions, HouseCover};
 use crate::model::Value;
 
 /// Why a driver returned without a complete answer.
@@ -56,7 +57,7 @@ pub fn estimate_bytes(model: &CpModel, options: &CpOptions) -> u64 {
     let n = model.n as u64;
     let open = model.givens.iter().filter(|&&g| g == 0).count() as u64;
     let literals = open * 2 * n;
-    let cover = if options.house_cover {
+    let cover = if options.house_cover != HouseCover::None {
         let full = model.all_different.iter().filter(|g| g.full).count() as u64;
         full * n * n
     } else {
@@ -234,9 +235,7 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
             .bounds_propagation(bounds)
             .domain_propagation(domain)
             .post());
-        if options.house_cover && group.full {
-            // As a linear constraint over the cells' "holds d" literals: huub 100.1 posted as
-            // a clause (a Boolean formula) crashes inside CaDiCaL on some puzzles.
+        if options.house_cover == HouseCover::Linear && group.full {
             for d in 1..=n {
                 let somewhere: IntLinearExp =
                     group.cells.iter().map(|&c| cells[c as usize].eq(d)).sum();
@@ -277,6 +276,23 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         return Ok(Lowering::Infeasible);
     };
     let cells: Vec<View<i64>> = cells.iter().map(|&v| map.get(&mut solver, v)).collect();
+    if options.house_cover == HouseCover::Clauses {
+        // On the built solver: as clauses in the model (a Boolean formula), huub 100.1's
+        // presolve crashes inside CaDiCaL on some puzzles, and as linear constraints its
+        // presolve takes about a third of the time on Killers.
+        for group in model.all_different.iter().filter(|g| g.full) {
+            for d in 1..=n {
+                let clause: Vec<_> = group
+                    .cells
+                    .iter()
+                    .map(|&c| cells[c as usize].lit(&mut solver, IntLitMeaning::Eq(d)))
+                    .collect();
+                if solver.add_clause(clause).is_err() {
+                    return Ok(Lowering::Infeasible);
+                }
+            }
+        }
+    }
     let objective = objective.map(|v| map.get(&mut solver, v));
     let var_sel = match options.branching {
         Branching::Activity => None,

@@ -68,7 +68,34 @@ impl Branching {
     }
 }
 
+/// How the redundant "each digit is somewhere in each full group" constraints are posted
+/// (`--cp-house-cover`). They are implied by the all-different over `n` cells and `n` digits, but
+/// no all-different level short of domain consistency infers them (they give hidden singles).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HouseCover {
+    /// One clause `[c₁ = d] ∨ … ∨ [cₙ = d]` per group and digit, added to the solver once it is
+    /// built (huub's presolve never sees them).
+    #[default]
+    Clauses,
+    /// One linear constraint `Σ [cᵢ = d] ≥ 1` per group and digit, in the model before presolve.
+    Linear,
+    /// Left out.
+    None,
+}
+
+impl HouseCover {
+    pub const ALL: [HouseCover; 3] = [HouseCover::Clauses, HouseCover::Linear, HouseCover::None];
+    pub fn name(self) -> &'static str {
+        match self {
+            HouseCover::Clauses => "clauses",
+            HouseCover::Linear => "linear",
+            HouseCover::None => "none",
+        }
+    }
+}
+
 from_str_by_name!(AllDiffLevel, "all-different level");
+from_str_by_name!(HouseCover, "house cover");
 from_str_by_name!(Branching, "branching");
 
 /// Options of the CP backend: they change how the solver sees the model, never its solutions.
@@ -76,10 +103,9 @@ from_str_by_name!(Branching, "branching");
 pub struct CpOptions {
     /// Propagation strength of every all-different.
     pub alldiff: AllDiffLevel,
-    /// Add, for every house and digit, the constraint "the digit is in one of the house's cells". It
-    /// is implied by the all-different over `n` cells and `n` digits, but no all-different level
-    /// short of domain consistency infers it (it gives hidden singles).
-    pub house_cover: bool,
+    /// Whether and how to add, for every house and digit, "the digit is in one of the house's
+    /// cells".
+    pub house_cover: HouseCover,
     /// The search's choice of decisions.
     pub branching: Branching,
 }
@@ -88,7 +114,7 @@ impl Default for CpOptions {
     fn default() -> Self {
         CpOptions {
             alldiff: AllDiffLevel::Value,
-            house_cover: true,
+            house_cover: HouseCover::Clauses,
             branching: Branching::Activity,
         }
     }

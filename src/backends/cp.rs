@@ -1,19 +1,18 @@
 //! `cp`: the constraint-programming model of [`crate::cp`] solved by huub ([`crate::cp::huub`]).
 //! This file only adapts it to [`Backend`]: options, the memory budget, limits, the mapping of
-//! answers, and where the search runs: by default in a forked child ([`crate::isolate`]), because
+//! answers, and where the search runs: by default in a worker process ([`crate::isolate`]), because
 //! huub 100.1 can crash inside CaDiCaL (docs/backends.md). A crash must cost one puzzle, not the
 //! run, and is retried with another form of the house cover before it is reported.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::cp::huub::{self, Best, Stop};
+use crate::cp::huub::{self, Best, Found, Stop};
 use crate::cp::{CpModel, CpOptions, HouseCover, DEFAULT_MEMORY_MIB};
 use crate::isolate;
-use crate::model::{ConstraintKind, Grid, Puzzle};
+use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 
 /// Options of the `cp` backend (`--cp-alldiff`, `--cp-house-cover`, `--cp-branch`,
 /// `--cp-memory-mib`, `--cp-in-process`).
@@ -63,32 +62,33 @@ impl Cp {
         Ok(model)
     }
 
-    /// Runs one of huub's drivers with the model's options. Isolated (the default), it runs in a
-    /// child process, and a crash or panic there is retried with each house cover after the
-    /// chosen one in [`HouseCover::ALL`]'s order (clauses, linear, none): huub 100.1's crashes
-    /// depend on the form of the model, and every form has the same solutions. Only when every
-    /// form has crashed is it a solver failure, naming each crash.
-    fn drive<T>(
+    /// Runs `job` on `model`. Isolated (the default), it runs in this thread's worker process,
+    /// and a crash or panic there is retried with each house cover after the chosen one in
+    /// [`HouseCover::ALL`]'s order (clauses, linear, none): huub 100.1's crashes depend on the
+    /// form of the model, and every form has the same solutions. Only when every form has
+    /// crashed is it a solver failure, naming each crash.
+    fn drive(
         &self,
+        model: CpModel,
+        job: Job,
         deadline: Option<Instant>,
-        driver: impl Fn(&CpOptions) -> Result<T, Stop>,
-    ) -> Result<T, BackendError>
-    where
-        T: Serialize + DeserializeOwned,
-    {
-        let chosen = self.options.model;
+    ) -> Result<Reply, BackendError> {
+        let time_left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let mut request = Request {
+            model,
+            options: self.options.model,
+            job,
+            time_left: time_left(),
+        };
         let answer = if self.options.isolate {
-            let forms = HouseCover::ALL
-                .into_iter()
-                .skip_while(|&f| f != chosen.house_cover);
+            let chosen = self.options.model.house_cover;
+            let forms = HouseCover::ALL.into_iter().skip_while(|&f| f != chosen);
             let mut crashes = Vec::new();
             let mut answer = None;
             for house_cover in forms {
-                let options = CpOptions {
-                    house_cover,
-                    ..chosen
-                };
-                match isolate::run(deadline, || driver(&options)) {
+                request.options.house_cover = house_cover;
+                request.time_left = time_left();
+                match isolate::call(answer_in_worker, &request, deadline) {
                     Ok(found) => {
                         answer = Some(found);
                         break;
@@ -101,13 +101,48 @@ impl Cp {
             }
             answer.ok_or_else(|| BackendError::Failed(format!("huub: {}", crashes.join("; "))))?
         } else {
-            driver(&chosen)
+            answer_in_worker(request)
         };
         answer.map_err(|stop| match stop {
             Stop::Deadline => BackendError::TimedOut,
             Stop::Unsupported(why) => BackendError::Unsupported(why),
         })
     }
+}
+
+/// One of huub's three drivers.
+#[derive(Debug, Serialize, Deserialize)]
+enum Job {
+    Solve,
+    Count(u64),
+    Maximize,
+}
+
+/// What [`Cp::drive`] asks of the worker; the deadline travels as the time left.
+#[derive(Debug, Serialize, Deserialize)]
+struct Request {
+    model: CpModel,
+    options: CpOptions,
+    job: Job,
+    time_left: Option<Duration>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum Reply {
+    Solved(Option<Vec<Value>>),
+    Counted(Found),
+    Best(Best),
+}
+
+/// Answers a request (in the worker process, or in this thread with `--cp-in-process`).
+fn answer_in_worker(request: Request) -> Result<Reply, Stop> {
+    let deadline = request.time_left.map(|t| Instant::now() + t);
+    let (model, options) = (&request.model, &request.options);
+    Ok(match request.job {
+        Job::Solve => Reply::Solved(huub::solve(model, options, deadline)?),
+        Job::Count(limit) => Reply::Counted(huub::count(model, options, limit, deadline)?),
+        Job::Maximize => Reply::Best(huub::maximize(model, options, deadline)?),
+    })
 }
 
 impl Backend for Cp {
@@ -122,19 +157,23 @@ impl Backend for Cp {
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
         let model = self.model(puzzle)?;
-        let found = self.drive(limits.deadline, |o| huub::solve(&model, o, limits.deadline))?;
-        Ok(found.map(|cells| Grid::new(model.n, cells)))
+        let n = model.n;
+        match self.drive(model, Job::Solve, limits.deadline)? {
+            Reply::Solved(found) => Ok(found.map(|cells| Grid::new(n, cells))),
+            _ => unreachable!("a solve is answered by a solution"),
+        }
     }
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         let model = self.model(puzzle)?;
-        let found = self.drive(limits.deadline, |o| {
-            huub::count(&model, o, limit, limits.deadline)
-        })?;
+        let n = model.n;
+        let Reply::Counted(found) = self.drive(model, Job::Count(limit), limits.deadline)? else {
+            unreachable!("a count is answered by a count")
+        };
         let witnesses = found
             .solutions
             .into_iter()
-            .map(|cells| Grid::new(model.n, cells))
+            .map(|cells| Grid::new(n, cells))
             .collect();
         Ok(match found.stopped {
             true => Count::stopped(found.count, witnesses),
@@ -147,9 +186,10 @@ impl Backend for Cp {
             return Err(BackendError::Unsupported("optimize needs weights".into()));
         }
         let model = self.model(puzzle)?;
-        let best = self.drive(limits.deadline, |o| {
-            huub::maximize(&model, o, limits.deadline)
-        })?;
+        let n = model.n;
+        let Reply::Best(best) = self.drive(model, Job::Maximize, limits.deadline)? else {
+            unreachable!("a maximisation is answered by the best score")
+        };
         Ok(match best {
             Best::NoSolution => Optimum::NoSolution,
             Best::Found {
@@ -158,11 +198,11 @@ impl Backend for Cp {
                 proved: true,
             } => Optimum::Optimal {
                 score,
-                grid: Grid::new(model.n, grid),
+                grid: Grid::new(n, grid),
             },
             Best::Found { score, grid, .. } => Optimum::Incomplete {
                 score,
-                grid: Grid::new(model.n, grid),
+                grid: Grid::new(n, grid),
                 bound: None,
             },
         })

@@ -144,10 +144,10 @@ pub struct CpArgs {
     #[arg(long, value_name = "MIB", default_value_t = CP_MEMORY_MIB,
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "CP backend")]
     cp_memory_mib: u64,
-    /// cp: run each search in this process instead of a forked child. The child (the default on
-    /// Unix) keeps a crash inside huub or CaDiCaL to the one puzzle, reported as a solver
-    /// failure; in process, such a crash ends the whole run. It costs about a millisecond per
-    /// puzzle (see docs/backends.md).
+    /// cp: run each search in this process instead of a worker process. The worker (the default
+    /// on Unix, one per thread) keeps a crash inside huub or CaDiCaL to the one puzzle, which is
+    /// retried in another form and then reported as a solver failure; in process, such a crash
+    /// ends the whole run.
     #[arg(long, help_heading = "CP backend")]
     cp_in_process: bool,
 }

@@ -10,12 +10,14 @@
 //! consecutive); arrows and little killers weighted sums; odd and even cells their domains.
 //! Sandwiches have no CP form here: the backend refuses them by name.
 
+use serde::{Deserialize, Serialize};
+
 use crate::model::lower::{PairRule, Rules};
 use crate::model::{Puzzle, Value};
 use crate::named::from_str_by_name;
 
 /// Propagation strength of each all-different (`--cp-alldiff`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum AllDiffLevel {
     /// Value consistency: a fixed cell's digit is removed from the others (forward checking).
     #[default]
@@ -42,7 +44,7 @@ impl AllDiffLevel {
 }
 
 /// How the search picks its next decision (`--cp-branch`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Branching {
     /// The SAT engine's activity-based choice (VSIDS) over all literals, with learning.
     #[default]
@@ -71,7 +73,7 @@ impl Branching {
 /// How the redundant "each digit is somewhere in each full group" constraints are posted
 /// (`--cp-house-cover`). They are implied by the all-different over `n` cells and `n` digits, but
 /// no all-different level short of domain consistency infers them (they give hidden singles).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum HouseCover {
     /// One clause `[c₁ = d] ∨ … ∨ [cₙ = d]` per group and digit, added to the solver once it is
     /// built (huub's presolve never sees them).
@@ -99,7 +101,7 @@ from_str_by_name!(HouseCover, "house cover");
 from_str_by_name!(Branching, "branching");
 
 /// Options of the CP backend: they change how the solver sees the model, never its solutions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CpOptions {
     /// Propagation strength of every all-different.
     pub alldiff: AllDiffLevel,
@@ -121,7 +123,7 @@ impl Default for CpOptions {
 }
 
 /// Where a group of the model comes from, for naming it in exports and errors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Origin {
     /// House `h` of the shape (rows, columns, regions, diagonals).
     House(usize),
@@ -132,7 +134,7 @@ pub enum Origin {
 }
 
 /// The digit pairs `(a, b)` two cells may hold.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairTable {
     pub a: u32,
     pub b: u32,
@@ -140,7 +142,7 @@ pub struct PairTable {
 }
 
 /// `Σ coefficient × cell = rhs`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WeightedSum {
     pub terms: Vec<(u32, i64)>,
     pub rhs: i64,
@@ -148,7 +150,7 @@ pub struct WeightedSum {
 
 /// Cells that must hold distinct digits. `full` when there are `n` of them, so that they hold
 /// every digit `1..=n` exactly once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AllDifferent {
     pub cells: Vec<u32>,
     pub full: bool,
@@ -156,7 +158,7 @@ pub struct AllDifferent {
 }
 
 /// `Σ cells = sum`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LinearSum {
     pub cells: Vec<u32>,
     pub sum: i64,
@@ -164,7 +166,7 @@ pub struct LinearSum {
 }
 
 /// One integer variable per cell (row-major), its domain `1..=n` or its given digit.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CpModel {
     /// Side of the grid: digits are `1..=n`.
     pub n: usize,

@@ -262,3 +262,30 @@ fn a_solver_crash_is_retried_in_another_form_and_the_batch_goes_on() {
         Some(_) => assert_eq!(stdout(&o), "1\n1\n", "{}", stderr(&o)),
     }
 }
+
+/// Two sums huub 100.1 cannot lower: arrows whose two-cell sums alias one cell by another in a
+/// cycle (its presolve looped forever: a time-out at best) and a little killer that two-valued
+/// cells cannot make (its lowering panicked). `cp` answers both, as `dfs` does.
+#[test]
+fn sums_huub_cannot_lower_are_answered() {
+    for file in [
+        "tests/data/fpuzzles/arrow-alias4.json",
+        "tests/data/fpuzzles/littlekiller-none4.json",
+    ] {
+        let args = |backend| {
+            [
+                "count",
+                "--limit",
+                "2",
+                "--timeout",
+                "10",
+                "--backend",
+                backend,
+                file,
+            ]
+        };
+        let (cp, dfs) = (run(&args("cp")), run(&args("dfs")));
+        assert_eq!(cp.status.code(), Some(0), "{file}: {}", stderr(&cp));
+        assert_eq!(stdout(&cp), stdout(&dfs), "{file}");
+    }
+}

@@ -85,13 +85,16 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
     Some((lo, hi))
 }
 
-/// Each cell's digits after naked and hidden singles over the model's all-different groups, run
-/// to a fixpoint; `None` when a cell or a full group runs out of digits.
+/// Each cell's digits after naked and hidden singles over the model's all-different groups and
+/// the digits that no sum supports (each sum's cells taken independently), run to a fixpoint;
+/// `None` when a cell or a full group runs out of digits, which proves there is no solution.
 ///
 /// huub 100.1 drops the fixed cells of an all-different when it builds the solver, trusting its
 /// presolve to have removed their digits from the other cells; when presolve has not (a cell
 /// fixed late in it), the solver is unsound (huub's debug assertion in `IntUnique::to_solver`).
-/// Domains at this fixpoint leave its presolve nothing of that kind to find on plain houses.
+/// Domains at this fixpoint leave its presolve nothing of that kind to find on plain houses. The
+/// sums' filter keeps from huub the sums no digits can make: its lowering of a sum over
+/// two-valued cells panics when it finds the sum unsatisfiable (`int_linear.rs:566`).
 fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
     let n = model.n;
     let all: u128 = if n >= 128 {
@@ -128,6 +131,28 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
             groups_of[c as usize].push(g);
         }
     }
+    let sums: Vec<(Vec<(u32, i64)>, i64)> = model
+        .weighted
+        .iter()
+        .map(|s| (s.terms.clone(), s.rhs))
+        .chain(
+            model
+                .sums
+                .iter()
+                .map(|s| (s.cells.iter().map(|&c| (c, 1)).collect(), s.sum)),
+        )
+        .filter(|(terms, _)| {
+            let mut cells: Vec<u32> = terms.iter().map(|&(c, _)| c).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            cells.len() == terms.len() && terms.iter().all(|&(_, k)| k != 0)
+        })
+        .collect();
+    let values_of = |k: i64, mask: u128, n: usize| {
+        (1..=n as Value)
+            .filter(move |&d| mask & (1u128 << (d - 1)) != 0)
+            .map(move |d| k * d as i64)
+    };
     let mut done = vec![false; model.cells()];
     let mut changed = true;
     while changed {
@@ -168,6 +193,32 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
                 }
             }
         }
+        // Sums: a digit that no choice of the other terms' digits completes goes.
+        for (terms, rhs) in &sums {
+            let values: Vec<Vec<i64>> = terms
+                .iter()
+                .map(|&(c, k)| {
+                    (1..=n as Value)
+                        .filter(|&d| cand[c as usize] & bit(d) != 0)
+                        .map(|d| k * d as i64)
+                        .collect()
+                })
+                .collect();
+            let Some(keep) = supported(&values, *rhs) else {
+                continue;
+            };
+            for (&(c, k), keep) in terms.iter().zip(keep) {
+                for (v, kept) in values_of(k, cand[c as usize], n).zip(keep) {
+                    if !kept {
+                        cand[c as usize] &= !bit((v / k) as Value);
+                        changed = true;
+                    }
+                }
+                if cand[c as usize] == 0 {
+                    return None;
+                }
+            }
+        }
     }
     Some(
         cand.iter()
@@ -176,6 +227,73 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
     )
 }
 
+/// For each term (the values `coefficient × digit` its cell may take) and each of its values,
+/// whether some choice of one value from every other term completes `rhs` (the terms taken
+/// independently: repeats allowed). `None` when the values' span is over [`EXACT_SPAN`] (then
+/// nothing is filtered).
+fn supported(values: &[Vec<i64>], rhs: i64) -> Option<Vec<Vec<bool>>> {
+    let lo: i64 = values
+        .iter()
+        .map(|v| v.iter().min().copied().unwrap_or(0))
+        .sum();
+    let hi: i64 = values
+        .iter()
+        .map(|v| v.iter().max().copied().unwrap_or(0))
+        .sum();
+    if hi - lo > EXACT_SPAN {
+        return None;
+    }
+    // Reachable sums of a run of terms, as (least, flags from the least up).
+    type Reach = (i64, Vec<bool>);
+    let add = |(low, can): &Reach, term: &Vec<i64>| -> Reach {
+        let least = term.iter().min().copied().unwrap_or(0);
+        let width = term.iter().max().copied().unwrap_or(0) - least;
+        let mut next = vec![false; can.len() + width as usize];
+        for (s, _) in can.iter().enumerate().filter(|(_, &b)| b) {
+            for &v in term {
+                next[s + (v - least) as usize] = true;
+            }
+        }
+        (low + least, next)
+    };
+    let empty: Reach = (0, vec![true]);
+    // prefix[i]: the sums of terms before i; suffix[i]: of terms from i on.
+    let mut prefix = vec![empty.clone()];
+    for term in values {
+        let next = add(prefix.last().expect("starts with the empty sum"), term);
+        prefix.push(next);
+    }
+    let mut suffix = vec![empty];
+    for term in values.iter().rev() {
+        let next = add(suffix.last().expect("starts with the empty sum"), term);
+        suffix.push(next);
+    }
+    suffix.reverse();
+    let holds =
+        |(low, can): &Reach, s: i64| s >= *low && can.get((s - low) as usize) == Some(&true);
+    Some(
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, term)| {
+                let (before, after) = (&prefix[i], &suffix[i + 1]);
+                term.iter()
+                    .map(|&v| {
+                        before
+                            .1
+                            .iter()
+                            .enumerate()
+                            .any(|(s, &b)| b && holds(after, rhs - v - (before.0 + s as i64)))
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// Largest span of a sum's values that [`supported`] walks exactly.
+const EXACT_SPAN: i64 = 1 << 12;
+
 /// Builds the master solver for `model`, with its objective when `with_objective`.
 fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
     let n = model.n as i64;
@@ -183,29 +301,6 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     let Some(domains) = root_domains(model) else {
         return Ok(Lowering::Infeasible);
     };
-    // A weighted sum that the domains' bounds cannot reach is a proof of no solution. Found
-    // here, it never reaches huub 100.1's lowering of a sum over two-valued cells, which panics
-    // when it finds the sum unsatisfiable (`int_linear.rs:566`).
-    let reachable = |terms: &mut dyn Iterator<Item = (u32, i64)>, rhs: i64| {
-        let (mut lo, mut hi) = (0i64, 0i64);
-        for (c, k) in terms {
-            let values = domains[c as usize].iter().map(|&d| k * d as i64);
-            lo += values.clone().min().unwrap_or(0);
-            hi += values.max().unwrap_or(0);
-        }
-        (lo..=hi).contains(&rhs)
-    };
-    let sums_reachable = model
-        .weighted
-        .iter()
-        .all(|s| reachable(&mut s.terms.iter().copied(), s.rhs))
-        && model
-            .sums
-            .iter()
-            .all(|s| reachable(&mut s.cells.iter().map(|&c| (c, 1)), s.sum));
-    if !sums_reachable {
-        return Ok(Lowering::Infeasible);
-    }
     let cells: Vec<_> = domains
         .iter()
         .map(|digits| {

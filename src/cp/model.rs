@@ -7,7 +7,8 @@
 //! negative rules) a table of the digit pairs they allow (domain-consistent in any CP solver);
 //! extra houses and distinct groups all-different groups; a renban line its distinct group plus,
 //! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
-//! consecutive); arrows and little killers weighted sums; odd and even cells their domains.
+//! consecutive); arrows and little killers weighted sums (a table when two open cells are left);
+//! odd and even cells their domains.
 //! Sandwiches have no CP form here: the backend refuses them by name.
 
 use serde::{Deserialize, Serialize};
@@ -258,20 +259,48 @@ impl CpModel {
                 }
             }
         }
+        // A weighted sum over two open cells is a table of the digit pairs that make it: huub
+        // 100.1 turns such a sum into an alias of one cell by the other, and loops forever in
+        // its presolve when two of them close a cycle (two arrows whose circles are each
+        // other's line, say).
+        let givens = puzzle.givens();
+        let mut weighted = vec![];
+        for sum in &rules.sums {
+            let mut open: Vec<(u32, i64)> = vec![];
+            let mut rhs = sum.rhs;
+            for &(c, k) in &sum.terms {
+                match givens[c as usize] {
+                    0 => match open.iter_mut().find(|(o, _)| *o == c) {
+                        Some((_, merged)) => *merged += k,
+                        None => open.push((c, k)),
+                    },
+                    g => rhs -= k * g as i64,
+                }
+            }
+            open.retain(|&(_, k)| k != 0);
+            match open[..] {
+                [(a, ka), (b, kb)] => {
+                    let digits = 1..=n as Value;
+                    let allowed = digits
+                        .clone()
+                        .flat_map(|x| digits.clone().map(move |y| (x, y)))
+                        .filter(|&(x, y)| ka * x as i64 + kb * y as i64 == rhs)
+                        .collect();
+                    pairs.push(PairTable { a, b, allowed });
+                }
+                _ => weighted.push(WeightedSum {
+                    terms: sum.terms.clone(),
+                    rhs: sum.rhs,
+                }),
+            }
+        }
         CpModel {
             n,
-            givens: puzzle.givens().to_vec(),
+            givens: givens.to_vec(),
             all_different,
             sums,
             pairs,
-            weighted: rules
-                .sums
-                .iter()
-                .map(|s| WeightedSum {
-                    terms: s.terms.clone(),
-                    rhs: s.rhs,
-                })
-                .collect(),
+            weighted,
             parity: rules.parity.clone(),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
         }

@@ -4,7 +4,8 @@
 # --cp-house-cover form, on the forum sets. Needs ../shared/data/9x9. One thread per run.
 # Usage: tools/cp_xcheck.sh [default|levels|all] [SET...]   (default: all; SET names a forum set
 # for `levels`, e.g. forum_hardest_1106; default both). TIMEOUT=SECONDS bounds each puzzle's search:
-# a puzzle cut off is counted as a time-out in the summary, never as an answer. LAB=PATH runs that
+# a puzzle cut off is counted as a time-out in the summary, never as an answer. LEVELS and COVERS
+# narrow the `levels` runs (default: "value bounds domain" and "clauses linear none"). LAB=PATH runs that
 # binary instead of building target/release/sudoku-lab.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,8 +34,8 @@ if [ "$what" = default ] || [ "$what" = all ]; then
 fi
 if [ "$what" = levels ] || [ "$what" = all ]; then
   for set in "${sets[@]}"; do
-    for level in value bounds domain; do
-      for cover in clauses linear none; do
+    for level in ${LEVELS:-value bounds domain}; do
+      for cover in ${COVERS:-clauses linear none}; do
         echo "== $set: dfs,cp --cp-alldiff $level --cp-house-cover $cover ${limit[*]}, unique"
         $lab xcheck -j 1 --backends dfs,cp --cp-alldiff $level --cp-house-cover $cover \
           "${limit[@]}" "$data/$set.txt" 2>&1 | summary

@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # Fuzz campaign over every variant kind (docs/fuzz.md, "Variant rules"): for each kind, 4×4 cases
 # (6×6 for anti-king and non-consecutive, which no 4×4 grid keeps) carrying rules of that kind,
-# answered by dfs and sat (CASES each, default 100000) and by dfs, sat and cp (CASES/10).
-# Usage: [KINDS="thermo arrow"] tools/fuzz_variants.sh [CASES]   (cp runs stop a case after 10 s)
+# answered by dfs and sat, and by dfs, sat and cp (CASES each, default 100000).
+# Usage: [KINDS="thermo arrow"] [RUNS="dfs,sat dfs,sat,cp"] tools/fuzz_variants.sh [CASES]
+# (cp runs stop a case after 10 s; sandwiches have no cp run, as cp refuses them). LAB=PATH runs
+# that binary instead of building target/release/sudoku-lab.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=${1:-100000}
-cargo build --release --quiet --bin sudoku-lab
-lab=target/release/sudoku-lab
+if [ -n "${LAB:-}" ]; then lab=$LAB; else
+  cargo build --release --quiet --bin sudoku-lab
+  lab=target/release/sudoku-lab
+fi
 kinds=${KINDS:-anti-knight anti-king disjoint-groups extra-region odd even thermo arrow whisper
   renban palindrome kropki xv nonconsecutive negative little-killer sandwich}
+runs=${RUNS:-dfs,sat dfs,sat,cp}
 for k in $kinds; do
   case $k in anti-king|nonconsecutive) n=6 ;; *) n=4 ;; esac
-  printf '%-16s %dx%d dfs,sat    ' "$k" "$n" "$n"
-  $lab fuzz --size "$n" --variants "$k" --backends dfs,sat --puzzles "$cases" --seed 1 2>&1 | tail -1 || true
-  if [ "$k" != sandwich ]; then
-    printf '%-16s %dx%d dfs,sat,cp ' "$k" "$n" "$n"
-    $lab fuzz --size "$n" --variants "$k" --backends dfs,sat,cp --puzzles $((cases / 10)) --seed 2 --timeout 10 \
-      2>&1 | tail -1 || true
-  fi
+  for backends in $runs; do
+    case $backends in
+      *cp*) [ "$k" = sandwich ] && continue; seed=2; limit=(--timeout 10) ;;
+      *) seed=1; limit=() ;;
+    esac
+    printf '%-16s %dx%d %-10s ' "$k" "$n" "$n" "$backends"
+    $lab fuzz --size "$n" --variants "$k" --backends "$backends" --puzzles "$cases" --seed $seed \
+      "${limit[@]}" 2>&1 | tail -1 || true
+  done
 done

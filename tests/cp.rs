@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
-use sudoku_lab::cp::{AllDiffLevel, Branching, CpOptions, HouseCover};
+use sudoku_lab::cp::{AllDiffLevel, Branching, CpOptions, HouseCover, Searches};
 use sudoku_lab::model::{Puzzle, Shape, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
@@ -68,6 +68,7 @@ fn every_option_setting_gives_the_known_counts() {
                     alldiff,
                     house_cover,
                     branching,
+                    ..CpOptions::default()
                 };
                 let cp = cp_with(o);
                 assert_eq!(
@@ -90,6 +91,23 @@ fn every_option_setting_gives_the_known_counts() {
                 }
             }
         }
+    }
+}
+
+/// Searches on fresh copies (what a crash of incremental searches is retried with) count the
+/// same as the default incremental ones.
+#[test]
+fn searches_on_copies_give_the_known_counts() {
+    let cp = cp_with(CpOptions {
+        searches: Searches::Copies,
+        ..CpOptions::default()
+    });
+    for (p, expected) in known_counts().iter().filter(|&&(_, c)| c <= 200) {
+        assert_eq!(
+            checked_count(cp.as_ref(), p, 1000),
+            (*expected, true),
+            "{p:?}"
+        );
     }
 }
 
@@ -207,6 +225,7 @@ fn the_cp_flags_are_checked() {
         ("--cp-alldiff", "strong"),
         ("--cp-branch", "random"),
         ("--cp-house-cover", "sometimes"),
+        ("--cp-searches", "parallel"),
         ("--cp-memory-mib", "0"),
     ] {
         let o = run_with(&["solve", "--backend", "cp", flag, value], &".".repeat(16));
@@ -218,6 +237,7 @@ fn the_cp_flags_are_checked() {
         vec!["--cp-alldiff", "bounds"],
         vec!["--cp-house-cover", "linear"],
         vec!["--cp-house-cover", "none"],
+        vec!["--cp-searches", "copies"],
         vec!["--cp-branch", "first-fail"],
         vec!["--cp-branch", "input-order"],
         vec!["--cp-in-process"],

@@ -2,7 +2,7 @@
 //! This file only adapts it to [`Backend`]: options, the memory budget, limits, the mapping of
 //! answers, and where the search runs: by default in a worker process ([`crate::isolate`]), because
 //! huub 100.1 can crash inside CaDiCaL (docs/backends.md). A crash must cost one puzzle, not the
-//! run, and is retried with another form of the house cover before it is reported.
+//! run, and is retried in other forms before it is reported.
 
 use std::time::{Duration, Instant};
 
@@ -10,12 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::cp::huub::{self, Best, Found, Stop};
-use crate::cp::{CpModel, CpOptions, HouseCover, DEFAULT_MEMORY_MIB};
+use crate::cp::{CpModel, CpOptions, HouseCover, Searches, DEFAULT_MEMORY_MIB};
 use crate::isolate;
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 
 /// Options of the `cp` backend (`--cp-alldiff`, `--cp-house-cover`, `--cp-branch`,
-/// `--cp-memory-mib`, `--cp-in-process`).
+/// `--cp-searches`, `--cp-memory-mib`, `--cp-in-process`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CpBackendOptions {
     /// How the model is handed to the solver.
@@ -63,10 +63,9 @@ impl Cp {
     }
 
     /// Runs `job` on `model`. Isolated (the default), it runs in this thread's worker process,
-    /// and a crash or panic there is retried with each house cover after the chosen one in
-    /// [`HouseCover::ALL`]'s order (clauses, linear, none): huub 100.1's crashes depend on the
-    /// form of the model, and every form has the same solutions. Only when every form has
-    /// crashed is it a solver failure, naming each crash.
+    /// and a crash or panic there is retried in the forms [`retries`] lists: huub 100.1's
+    /// crashes depend on the form of the model and of the search, and every form has the same
+    /// solutions. Only when every form has crashed is it a solver failure, naming each crash.
     fn drive(
         &self,
         model: CpModel,
@@ -81,12 +80,10 @@ impl Cp {
             time_left: time_left(),
         };
         let answer = if self.options.isolate {
-            let chosen = self.options.model.house_cover;
-            let forms = HouseCover::ALL.into_iter().skip_while(|&f| f != chosen);
             let mut crashes = Vec::new();
             let mut answer = None;
-            for house_cover in forms {
-                request.options.house_cover = house_cover;
+            for options in retries(self.options.model) {
+                request.options = options;
                 request.time_left = time_left();
                 match isolate::call(answer_in_worker, &request, deadline) {
                     Ok(found) => {
@@ -94,9 +91,11 @@ impl Cp {
                         break;
                     }
                     Err(isolate::Crash::Killed) => return Err(BackendError::TimedOut),
-                    Err(crash) => {
-                        crashes.push(format!("house cover {}: {crash}", house_cover.name()))
-                    }
+                    Err(crash) => crashes.push(format!(
+                        "{} searches, house cover {}: {crash}",
+                        options.searches.name(),
+                        options.house_cover.name()
+                    )),
                 }
             }
             answer.ok_or_else(|| BackendError::Failed(format!("huub: {}", crashes.join("; "))))?
@@ -108,6 +107,29 @@ impl Cp {
             Stop::Unsupported(why) => BackendError::Unsupported(why),
         })
     }
+}
+
+/// The options a task is run with, in order, until one does not crash: the chosen ones; then,
+/// after incremental searches, the same with copies; then copies with each house cover after the
+/// chosen one in [`HouseCover::ALL`]'s order (clauses, linear, none).
+fn retries(chosen: CpOptions) -> Vec<CpOptions> {
+    let mut all = vec![chosen];
+    let copies = CpOptions {
+        searches: Searches::Copies,
+        ..chosen
+    };
+    if chosen.searches == Searches::Incremental {
+        all.push(copies);
+    }
+    let later = HouseCover::ALL
+        .into_iter()
+        .skip_while(|&f| f != chosen.house_cover)
+        .skip(1);
+    all.extend(later.map(|house_cover| CpOptions {
+        house_cover,
+        ..copies
+    }));
+    all
 }
 
 /// One of huub's three drivers.

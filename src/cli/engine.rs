@@ -24,7 +24,9 @@ use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 #[cfg(feature = "cp")]
 use sudoku_lab::cp::CpOptions;
-use sudoku_lab::cp::{AllDiffLevel, Branching, HouseCover, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB};
+use sudoku_lab::cp::{
+    AllDiffLevel, Branching, HouseCover, Searches, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB,
+};
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
 
 use super::args::{mib, quote, seconds_arg, writable};
@@ -139,6 +141,12 @@ pub struct CpArgs {
     /// default), first-fail (fewest digits left, least digit first) or input-order.
     #[arg(long, value_name = "BRANCHING", default_value_t = Branching::default(), help_heading = "CP backend")]
     cp_branch: Branching,
+    /// cp: how the searches of one task run (each solution of a count, each better score of an
+    /// optimisation): incremental (one solver answers them all, keeping what it learned; the
+    /// default) or copies (each on a fresh copy of the solver as built). A crash of the solver
+    /// is retried with copies.
+    #[arg(long, value_name = "HOW", default_value_t = Searches::default(), help_heading = "CP backend")]
+    cp_searches: Searches,
     /// cp: largest solver to build, in MiB (as estimated before building it); larger puzzles are
     /// refused.
     #[arg(long, value_name = "MIB", default_value_t = CP_MEMORY_MIB,
@@ -232,6 +240,7 @@ impl EngineArgs {
                     alldiff: self.cp.cp_alldiff,
                     house_cover: self.cp.cp_house_cover,
                     branching: self.cp.cp_branch,
+                    searches: self.cp.cp_searches,
                 },
                 memory_mib: self.cp.cp_memory_mib,
                 isolate: !self.cp.cp_in_process,

@@ -2,15 +2,15 @@
 //! of the CaDiCaL SAT engine, which learns clauses from their explanations).
 //!
 //! [`lower`] turns a [`CpModel`] into a huub solver; [`solve`], [`count`] and [`maximize`] are
-//! the three drivers the `cp` backend calls. The lowered solver is a *master* that never
-//! searches: every search runs on a copy of it, and what a search learns for the next one goes
-//! into the master as clauses. Counting adds, after each solution, the clause "some open cell
-//! differs from it"; maximising adds "the score is at least one more than the best so far",
-//! until no copy finds a solution, which proves the count or the optimum. huub 100.1 crashes
-//! inside CaDiCaL's conflict analysis on some puzzles (docs/backends.md): in its own enumeration,
-//! which asks a solver that has answered again, and depending on how the house cover is posted;
-//! so no solver is asked twice here, and the `cp` backend runs the drivers in a child process and
-//! tries another house cover when one crashes. A deadline ends a search
+//! the three drivers the `cp` backend calls. A task is a run of searches: counting adds, after
+//! each solution, the clause "some open cell differs from it"; maximising adds "the score is at
+//! least one more than the best so far"; until a search finds no solution, which proves the count
+//! or the optimum. With [`Searches::Incremental`] one solver does them all, keeping what it
+//! learns; with [`Searches::Copies`] the built solver is a master that never searches, each
+//! search runs on a fresh copy of it, and the clauses go into the master. huub 100.1 crashes
+//! inside CaDiCaL's conflict analysis on some puzzles (docs/backends.md), in a solver asked again
+//! and in a new one, depending on the form of the model; the `cp` backend runs the drivers in a
+//! worker process and retries a crash with copies and other forms. A deadline ends a search
 //! through huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer.
 
 use std::time::Instant;
@@ -23,7 +23,7 @@ use huub::model::Model;
 use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
 use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
 
-use super::model::{AllDiffLevel, Branching, CpModel, CpOptions, HouseCover};
+use super::model::{AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, Searches};
 use crate::model::Value;
 
 /// Why a driver returned without a complete answer.
@@ -35,10 +35,12 @@ pub enum Stop {
     Unsupported(String),
 }
 
-/// A model lowered into a huub solver (the master, never searched itself), one integer view per
-/// cell, and the objective's view when the model was lowered with it.
+/// A model lowered into a huub solver (with [`Searches::Copies`], the master, never searched
+/// itself), one integer view per cell, and the objective's view when the model was lowered with
+/// it.
 struct Lowered {
     solver: Solver,
+    searches: Searches,
     cells: Vec<View<i64>>,
     objective: Option<View<i64>>,
 }
@@ -294,7 +296,7 @@ fn supported(values: &[Vec<i64>], rhs: i64) -> Option<Vec<Vec<bool>>> {
 /// Largest span of a sum's values that [`supported`] walks exactly.
 const EXACT_SPAN: i64 = 1 << 12;
 
-/// Builds the master solver for `model`, with its objective when `with_objective`.
+/// Builds the solver for `model`, with its objective when `with_objective`.
 fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
     let n = model.n as i64;
     let mut m = Model::default();
@@ -404,6 +406,7 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     }
     Ok(Lowering::Ready(Box::new(Lowered {
         solver,
+        searches: options.searches,
         cells,
         objective,
     })))
@@ -413,10 +416,17 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
 type Solution = (Vec<Value>, Option<i64>);
 
 impl Lowered {
-    /// One solution (and its score when lowered with the objective), found by a copy of the
-    /// master; `None` when there is none.
-    fn search(&self, deadline: Option<Instant>) -> Result<Option<Solution>, Stop> {
-        let mut solver = self.solver.clone();
+    /// One solution (and its score when lowered with the objective), found by the solver itself
+    /// or by a copy of it ([`Searches`]); `None` when there is none.
+    fn search(&mut self, deadline: Option<Instant>) -> Result<Option<Solution>, Stop> {
+        let mut copy;
+        let solver = match self.searches {
+            Searches::Incremental => &mut self.solver,
+            Searches::Copies => {
+                copy = self.solver.clone();
+                &mut copy
+            }
+        };
         solver.set_terminate_callback(Some(move || {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 TerminationSignal::Terminate

@@ -13,7 +13,7 @@ pub mod huub;
 pub mod minizinc;
 pub mod model;
 
-pub use model::{AllDiffLevel, Branching, CpModel, CpOptions, HouseCover};
+pub use model::{AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, Searches};
 
 /// Default memory budget of the `cp` backend (`--cp-memory-mib`), in MiB.
 pub const DEFAULT_MEMORY_MIB: u64 = 1024;

@@ -97,6 +97,30 @@ impl HouseCover {
     }
 }
 
+/// How successive searches of one task (the solutions of a count, the improving solutions of an
+/// optimisation) run (`--cp-searches`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Searches {
+    /// One solver answers them all: after each solution it gets the clause that excludes it (or
+    /// the better bound) and searches again, keeping what it has learned.
+    #[default]
+    Incremental,
+    /// Each search runs on a fresh copy of the solver as built, with every clause added so far:
+    /// nothing learned carries over, and no solver is asked twice.
+    Copies,
+}
+
+impl Searches {
+    pub const ALL: [Searches; 2] = [Searches::Incremental, Searches::Copies];
+    pub fn name(self) -> &'static str {
+        match self {
+            Searches::Incremental => "incremental",
+            Searches::Copies => "copies",
+        }
+    }
+}
+
+from_str_by_name!(Searches, "way of searching");
 from_str_by_name!(AllDiffLevel, "all-different level");
 from_str_by_name!(HouseCover, "house cover");
 from_str_by_name!(Branching, "branching");
@@ -111,6 +135,8 @@ pub struct CpOptions {
     pub house_cover: HouseCover,
     /// The search's choice of decisions.
     pub branching: Branching,
+    /// How the successive searches of a task run.
+    pub searches: Searches,
 }
 
 impl Default for CpOptions {
@@ -119,6 +145,7 @@ impl Default for CpOptions {
             alldiff: AllDiffLevel::Value,
             house_cover: HouseCover::Clauses,
             branching: Branching::Activity,
+            searches: Searches::Incremental,
         }
     }
 }

@@ -23,7 +23,9 @@ use huub::model::Model;
 use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
 use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
 
-use super::model::{AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, Searches};
+use super::model::{
+    AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, Searches,
+};
 use crate::model::Value;
 
 /// Why a driver returned without a complete answer.
@@ -319,7 +321,12 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
             }
         };
     }
-    for group in &model.all_different {
+    // Two cells that differ are clauses on the built solver (below), not an all-different: huub
+    // 100.1's presolve fixes cells of such pairs (anti-king ones, say) that it then drops from
+    // the all-different with their digit still in the other cell, and answers wrongly.
+    let (pairs, groups): (Vec<&AllDifferent>, Vec<&AllDifferent>) =
+        model.all_different.iter().partition(|g| g.cells.len() == 2);
+    for group in groups {
         let vars: Vec<_> = group.cells.iter().map(|&c| cells[c as usize]).collect();
         let (value, bounds, domain) = match options.alldiff {
             AllDiffLevel::Value => (true, false, false),
@@ -373,6 +380,18 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         return Ok(Lowering::Infeasible);
     };
     let cells: Vec<View<i64>> = cells.iter().map(|&v| map.get(&mut solver, v)).collect();
+    for pair in pairs {
+        let [a, b] = [pair.cells[0], pair.cells[1]].map(|c| cells[c as usize]);
+        for d in 1..=n {
+            let clause = [
+                a.lit(&mut solver, IntLitMeaning::NotEq(d)),
+                b.lit(&mut solver, IntLitMeaning::NotEq(d)),
+            ];
+            if solver.add_clause(clause).is_err() {
+                return Ok(Lowering::Infeasible);
+            }
+        }
+    }
     if options.house_cover == HouseCover::Clauses {
         // On the built solver: as clauses in the model (a Boolean formula), huub 100.1's
         // presolve crashes inside CaDiCaL on some puzzles, and as linear constraints its

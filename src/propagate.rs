@@ -15,6 +15,7 @@
 //! Candidates are bitsets: one `u64` per cell up to 64×64 (so 9×9 work is plain word
 //! operations), else an array of 2 to 16 words, chosen from the side.
 
+use crate::model::lower::Rules;
 use crate::model::{Puzzle, Shape, Value};
 
 /// How far to reason before the backend takes over.
@@ -100,6 +101,35 @@ impl Candidates {
     pub fn placed_in(&self, house: usize, digit: Value) -> bool {
         let d = digit as usize - 1;
         self.placed[house * self.stride + d / 64] >> (d % 64) & 1 != 0
+    }
+
+    /// Removes the placements that the variant rules exclude given the fixed cells
+    /// ([`Rules::exclusions`]), with no further deduction, for the backends that take the rules
+    /// over these candidates. Records a contradiction when the fixed cells break a rule or an
+    /// open cell is left with no candidate; does nothing after one.
+    pub fn restrict(&mut self, rules: &Rules) {
+        if self.contradiction.is_some() || rules.is_empty() {
+            return;
+        }
+        let n = self.n;
+        let out = match rules.exclusions(n, &self.fixed) {
+            Ok(out) => out,
+            Err(why) => {
+                self.contradiction = Some(why);
+                return;
+            }
+        };
+        for (cell, digit) in out {
+            let d = digit as usize - 1;
+            self.cand[cell as usize * self.stride + d / 64] &= !(1u64 << (d % 64));
+        }
+        if let Some(cell) = (0..n * n).find(|&c| self.fixed[c] == 0 && self.count(c) == 0) {
+            self.contradiction = Some(format!(
+                "row {}, column {} has no digit left",
+                cell / n + 1,
+                cell % n + 1
+            ));
+        }
     }
 
     fn words(&self, cell: usize) -> &[u64] {

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Variant rules (docs/benchmarks.md, "Variant rules"): generates, with fixed seeds, a set of
-# unique 9×9 puzzles per variant kind and one mixing kinds, then times dfs, sat and cp on every
-# set (solve with the uniqueness check, one thread, the checker included; cp refuses sandwiches)
-# and cross-checks the three on every set.
-# Usage: tools/variant_bench.sh [COUNT]   (puzzles per set, default 20; sets go to target/variants)
+# unique 9×9 puzzles per variant kind and one mixing kinds, then times dfs, dlx, sat and cp on
+# every set (solve with the uniqueness check, one thread, the checker included; cp refuses
+# sandwiches, dlx sums and sandwiches), each puzzle within 20 s and each backend within 120 s per
+# set; then ilp, slower, on the first ILP_PUZZLES puzzles of every set within 60 s per set (it
+# refuses sandwiches); and cross-checks dfs, dlx, sat and cp on every set.
+# Usage: tools/variant_bench.sh [COUNT [ILP_PUZZLES]]
+#   (puzzles per set, default 20; ilp's puzzles per set, default 5, 0 to skip ilp; sets and
+#   CSV files go to target/variants)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20}
+ilp_count=${2:-5}
 cargo build --release --quiet --bin sudoku-lab
 lab=target/release/sudoku-lab
 out=target/variants
@@ -23,9 +28,16 @@ mixed="$out/mixed-$count.jsonl"
     --count "$count" > "$mixed"
 files=()
 for k in $kinds mixed; do files+=("$out/$k-$count.jsonl"); done
-$lab bench --backends dfs,sat,cp --csv "$out/bench-$count.csv" "${files[@]}" 2>/dev/null
-# The same sets cross-checked: every answer of dfs, sat and cp against the others and the checker.
+$lab bench --backends dfs,dlx,sat,cp --timeout 20 --budget 120 --csv "$out/bench-$count.csv" \
+  "${files[@]}" 2>/dev/null
+if [ "$ilp_count" -gt 0 ]; then
+  $lab bench --backends ilp --max-puzzles "$ilp_count" --timeout 20 --budget 60 \
+    --csv "$out/bench-ilp-$ilp_count-of-$count.csv" "${files[@]}" 2>/dev/null
+fi
+# The same sets cross-checked: every answer of dfs, dlx, sat and cp against the others and the
+# checker.
 for f in "${files[@]}"; do
   echo "== xcheck $f"
-  $lab xcheck -j 1 --backends dfs,sat,cp "$f" 2>&1 | grep -E "disagreements|^failure|^disagreement" || true
+  $lab xcheck -j 1 --backends dfs,dlx,sat,cp --timeout 20 "$f" 2>&1 |
+    grep -E "disagreements|^failure|^disagreement" || true
 done

@@ -13,11 +13,17 @@
 //! - sandwiches: a line and the sum between its 1 and its `n`;
 //! - parity: odd and even cells.
 //!
+//! Two views serve the backends that reason over `(cell, digit)` placements (`dlx`, `ilp`, `sat`):
+//! [`Rules::all_pairs`] adds to the pairs the ones a window reduces to, and [`Rules::exclusions`]
+//! the placements that fixed cells rule out.
+//!
 //! The lowering is the one shared step between the model and the backends that take variants;
 //! [`crate::check::verify`] does not use it, so a wrong lowering shows up as a disagreement with
 //! the checker (brute-force counts in `tests/variants.rs`).
 
-use super::{chess_neighbours, disjoint_groups, orthogonal_pairs, Constraint, DotRule, Puzzle};
+use super::{
+    chess_neighbours, disjoint_groups, orthogonal_pairs, Constraint, DotRule, Puzzle, Value,
+};
 
 /// What two cells' digits `a` (first cell) and `b` (second) must satisfy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,6 +40,8 @@ pub enum PairRule {
     Is(DotRule),
     /// The dot's rule does not hold (a negative rule on a pair without a dot).
     Not(DotRule),
+    /// `a ≠ b` and `|a − b| ≤ k`: two cells of a renban line of `k + 1` cells.
+    Within(u32),
 }
 
 impl PairRule {
@@ -46,6 +54,7 @@ impl PairRule {
             PairRule::Apart(k) => a.abs_diff(b) >= k,
             PairRule::Is(r) => r.holds(a, b),
             PairRule::Not(r) => !r.holds(a, b),
+            PairRule::Within(k) => a != b && a.abs_diff(b) <= k,
         }
     }
 }
@@ -56,6 +65,17 @@ pub struct Pair {
     pub a: u32,
     pub b: u32,
     pub rule: PairRule,
+}
+
+impl Pair {
+    /// The digit pairs `(x, y)`, each in `1..=n`, that the rule forbids to the first and the
+    /// second cell.
+    pub fn forbidden(self, n: usize) -> impl Iterator<Item = (Value, Value)> {
+        let n = n as Value;
+        (1..=n)
+            .flat_map(move |x| (1..=n).map(move |y| (x, y)))
+            .filter(move |&(x, y)| !self.rule.allows(x as u32, y as u32))
+    }
 }
 
 /// `Σ coefficient × digit = rhs` over distinct cells.
@@ -215,6 +235,93 @@ impl Rules {
                 sum: s.sum,
             }),
         }
+    }
+
+    /// The pairs, then the ones the windows reduce to: distinct digits (which their groups in
+    /// [`Rules::distinct`] say too) are consecutive exactly when every two of them are at most
+    /// `k − 1` apart, `k` being the window's length, so each two cells of a window get
+    /// [`PairRule::Within`]`(k − 1)`.
+    pub fn all_pairs(&self) -> impl Iterator<Item = Pair> + '_ {
+        let windows = self.windows.iter().flat_map(|w| {
+            let k = w.len() as u32 - 1;
+            w.iter().enumerate().flat_map(move |(i, &a)| {
+                w[i + 1..].iter().map(move |&b| Pair {
+                    a,
+                    b,
+                    rule: PairRule::Within(k),
+                })
+            })
+        });
+        self.pairs.iter().copied().chain(windows)
+    }
+
+    /// The placements `(cell, digit)` of open cells that the rules rule out once the `fixed`
+    /// cells (0 for open ones) are known, on a grid of side `n`: a parity cell's digits of the
+    /// other parity, the digits a fixed cell forbids to its partners in [`Rules::all_pairs`], and
+    /// a digit fixed in an extra house or distinct group from its other cells. An error, saying
+    /// which cells, when the fixed cells themselves already break one of these rules. Sums and
+    /// sandwiches are not looked at.
+    pub fn exclusions(&self, n: usize, fixed: &[Value]) -> Result<Vec<(u32, Value)>, String> {
+        let at = |c: u32| format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1);
+        let mut out = vec![];
+        for &(cell, odd) in &self.parity {
+            match fixed[cell as usize] {
+                0 => out.extend(
+                    (1..=n as Value)
+                        .filter(|d| (d % 2 == 1) != odd)
+                        .map(|d| (cell, d)),
+                ),
+                d if (d % 2 == 1) != odd => {
+                    return Err(format!("{} holds {d}, against its parity rule", at(cell)))
+                }
+                _ => {}
+            }
+        }
+        for p in self.all_pairs() {
+            match (fixed[p.a as usize], fixed[p.b as usize]) {
+                (0, 0) => {}
+                (x, 0) => out.extend(
+                    p.forbidden(n)
+                        .filter(|&(fx, _)| fx == x)
+                        .map(|(_, y)| (p.b, y)),
+                ),
+                (0, y) => out.extend(
+                    p.forbidden(n)
+                        .filter(|&(_, fy)| fy == y)
+                        .map(|(x, _)| (p.a, x)),
+                ),
+                (x, y) if !p.rule.allows(x as u32, y as u32) => {
+                    return Err(format!(
+                        "{} and {} hold {x} and {y}, which a rule between them forbids",
+                        at(p.a),
+                        at(p.b)
+                    ))
+                }
+                _ => {}
+            }
+        }
+        for g in self.houses.iter().chain(&self.distinct) {
+            let mut held: Vec<Option<u32>> = vec![None; n + 1];
+            for &c in g {
+                let d = fixed[c as usize] as usize;
+                if d == 0 {
+                    continue;
+                }
+                if let Some(other) = held[d].replace(c) {
+                    return Err(format!(
+                        "{} and {} both hold {d} in a group of distinct digits",
+                        at(other),
+                        at(c)
+                    ));
+                }
+                out.extend(
+                    g.iter()
+                        .filter(|&&o| fixed[o as usize] == 0)
+                        .map(|&o| (o, d as Value)),
+                );
+            }
+        }
+        Ok(out)
     }
 
     /// Whether there is nothing beyond houses and cages.

@@ -254,7 +254,10 @@ fn dlx_and_ilp_refuse_the_kinds_they_do_not_take_by_name() {
         let sums = [ConstraintKind::Arrow, ConstraintKind::LittleKiller];
         let dlx = backends::create(BackendKind::Dlx, &Default::default()).unwrap();
         let ilp = ilp_alone().remove(0);
-        assert_eq!(dlx.takes(kind), !sums.contains(&kind) && kind != ConstraintKind::Sandwich);
+        assert_eq!(
+            dlx.takes(kind),
+            !sums.contains(&kind) && kind != ConstraintKind::Sandwich
+        );
         assert_eq!(ilp.takes(kind), kind != ConstraintKind::Sandwich);
     }
 }
@@ -263,7 +266,17 @@ fn dlx_and_ilp_refuse_the_kinds_they_do_not_take_by_name() {
 fn encode_lp_writes_the_rules_ilp_takes_and_refuses_sandwiches_by_name() {
     let export = |kinds: &str| {
         let out = common::run(&[
-            "generate", "--size", "4", "--variants", kinds, "--seed", "2", "--count", "1",
+            "generate",
+            "--size",
+            "4",
+            "--givens",
+            "0",
+            "--variants",
+            kinds,
+            "--seed",
+            "2",
+            "--count",
+            "1",
         ]);
         assert!(out.status.success(), "{}", common::stderr(&out));
         common::run_with(&["encode", "--to", "lp"], &common::stdout(&out))

@@ -291,7 +291,11 @@ impl Dlx {
         shuffle: Option<u64>,
         deadline: Option<Instant>,
     ) -> Result<Option<Instance>, BackendError> {
-        if let Some(c) = puzzle.constraints().iter().find(|c| !rules::takes(c.kind())) {
+        if let Some(c) = puzzle
+            .constraints()
+            .iter()
+            .find(|c| !rules::takes(c.kind()))
+        {
             return Err(BackendError::Unsupported(format!(
                 "dlx: {} constraints",
                 c.kind()
@@ -1041,10 +1045,13 @@ mod rule_tests {
         // Two orthogonal neighbours caged to 3 hold 1 and 2, which non-consecutive forbids:
         // every placement of the cage covers a pair's column twice, so there is no solution.
         let nc = Constraint::Negative(DotRule::Difference(1));
-        let p = empty(4, vec![Constraint::Cage(Cage::new(vec![0, 1], 3)), nc.clone()]);
+        let p = empty(
+            6,
+            vec![Constraint::Cage(Cage::new(vec![0, 1], 3)), nc.clone()],
+        );
         assert_eq!(counts(&p), (0, 0));
         // A cage to 4 (1 and 3) keeps its placements.
-        let p = empty(4, vec![Constraint::Cage(Cage::new(vec![0, 1], 4)), nc]);
+        let p = empty(6, vec![Constraint::Cage(Cage::new(vec![0, 1], 4)), nc]);
         let (dlx, dfs) = counts(&p);
         assert!(dlx > 0 && dlx == dfs, "{dlx} against {dfs}");
     }
@@ -1076,7 +1083,7 @@ mod rule_tests {
 
     #[test]
     fn optimize_keeps_the_rules() {
-        let p = empty(4, vec![Constraint::AntiKing])
+        let p = empty(4, vec![Constraint::AntiKnight])
             .with_weights(Arc::new(Weights::pyramid(4)))
             .unwrap();
         let score = |o: Optimum| match o {

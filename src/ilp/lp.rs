@@ -64,7 +64,12 @@ pub fn estimated_bytes(puzzle: &Puzzle) -> u64 {
         })
         .sum();
     let rules = Rules::of(puzzle);
-    let rule_cells: usize = rules.houses.iter().chain(&rules.distinct).map(Vec::len).sum::<usize>()
+    let rule_cells: usize = rules
+        .houses
+        .iter()
+        .chain(&rules.distinct)
+        .map(Vec::len)
+        .sum::<usize>()
         + rules.sums.iter().map(|s| s.terms.len()).sum::<usize>();
     let pairs = rules.all_pairs().count() as u64;
     let terms = per_cell * n + sets * (n + 1) + rule_cells as u64 * n + pairs * 2 * n * (n + 1);

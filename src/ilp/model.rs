@@ -651,6 +651,49 @@ mod tests {
     }
 
     #[test]
+    fn a_thermometer_step_gets_aggregated_rows_and_a_sandwich_is_refused() {
+        use crate::model::{Constraint, Line, Sandwich};
+        let p = puzzle(4, &".".repeat(16))
+            .with_constraints(vec![Constraint::Thermo(vec![0, 1])])
+            .unwrap();
+        let m = IlpModel::build(&p, false, Reduction::Givens).unwrap();
+        let pairs: Vec<&Row> = m
+            .rows()
+            .iter()
+            .filter(|r| matches!(r.kind, RowKind::Pair { .. }))
+            .collect();
+        // Bulb holding d: the second cell takes no digit up to d (4 rows); second cell holding
+        // e: the bulb takes no digit from e on (4 rows).
+        assert_eq!(pairs.len(), 8);
+        let names =
+            |r: &Row| -> Vec<String> { r.vars.iter().map(|&v| m.name(v as usize)).collect() };
+        let bulb_2 = pairs
+            .iter()
+            .find(|r| {
+                r.kind
+                    == RowKind::Pair {
+                        pair: 0,
+                        cell: 0,
+                        digit: 2,
+                    }
+            })
+            .unwrap();
+        assert_eq!(names(bulb_2), ["x_r1c1_d2", "x_r1c2_d1", "x_r1c2_d2"]);
+        assert!(pairs.iter().all(|r| r.sense == Sense::AtMost && r.rhs == 1));
+        let sandwich = Constraint::Sandwich(Sandwich {
+            line: Line::Row(0),
+            sum: 0,
+        });
+        let p = puzzle(4, &".".repeat(16))
+            .with_constraints(vec![sandwich])
+            .unwrap();
+        assert_eq!(
+            IlpModel::build(&p, false, Reduction::Givens).unwrap_err(),
+            ModelBuildError::Unsupported(ConstraintKind::Sandwich)
+        );
+    }
+
+    #[test]
     fn objective_offset_gives_the_score() {
         let p = puzzle(4, "1...............")
             .with_weights(Arc::new(Weights::pyramid(4)))

@@ -37,9 +37,10 @@
 //! **Variant rules** ([`rules`]): extra houses are primary columns like any house; distinct
 //! groups and every forbidden digit pair of a two-cell rule (chess exclusions, lines, dots,
 //! negative rules, renban) are *secondary* columns, covered at most once, so no cover breaks
-//! them; parity cells, and what the fixed cells forbid, only remove candidates. A cage placement
-//! that covers one of these columns twice breaks its rule by itself and is left out. Sums (arrows,
-//! little killers) and sandwiches are refused by name.
+//! them; parity cells, what the fixed cells forbid and the digits a pair leaves without support
+//! at the root ([`Candidates::restrict`]) only remove candidates. A cage placement that covers
+//! one of these columns twice breaks its rule by itself and is left out. Sums (arrows, little
+//! killers) and sandwiches are refused by name.
 //!
 //! Memory is `O(n³)` rows of `1 + houses` nodes each (plus one per rule column a placement
 //! covers); the matrix size is computed exactly before anything large is allocated, and puzzles

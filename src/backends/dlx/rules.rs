@@ -12,8 +12,10 @@
 //!   the placements `(a, x)` and `(b, y)`, so no cover chooses both. Only pairs whose two
 //!   placements are both still open get a column, and each column once.
 //!
-//! Parity cells and what the fixed cells forbid are not columns: those placements are removed
-//! from the candidates before the matrix is built ([`Candidates::restrict`]). Sums (arrows,
+//! Parity cells, what the fixed cells forbid and the digits a pair leaves without support are
+//! not columns: those placements are removed from the candidates before the matrix is built
+//! ([`Candidates::restrict`]). Within the search the columns only forbid: a pair prunes once one
+//! of its rows is chosen, and the branching sees the primary columns only. Sums (arrows,
 //! little killers) and sandwiches are not columns over single placements; `dlx` does not take
 //! them ([`takes`]).
 

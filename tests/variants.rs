@@ -13,7 +13,7 @@ use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::check;
 use sudoku_lab::generate::variants::{draw, drawn_kinds};
 use sudoku_lab::generate::{blank_solved, GenRng};
-use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Grid, Puzzle, Shape};
+use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Grid, Puzzle, Shape, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
 /// The backends that count quickly enough for brute-force comparisons (`ilp` counts hundreds of
@@ -225,6 +225,38 @@ fn ilp_counts_as_the_brute_force_on_small_cases_of_every_kind_it_takes() {
     {
         let p = variant(4, 400 + i as u64, 4, kinds, 2);
         agree_among(&ilp, &p, 12, &format!("ilp: 4×4 {kinds:?}"));
+    }
+}
+
+#[test]
+fn dlx_and_ilp_optimize_as_dfs_does_under_variant_rules() {
+    let best = |kind: BackendKind, p: &Puzzle| -> Option<i64> {
+        let b = backends::create(kind, &Default::default()).unwrap();
+        match task::run(b.as_ref(), p, Task::Optimize, &Limits::none()) {
+            Ok(Answer::Optimum {
+                score,
+                proved: true,
+                ..
+            }) => Some(score),
+            Ok(Answer::NoSolution) => None,
+            other => panic!("{}: {other:?}", b.name()),
+        }
+    };
+    let mixes = [
+        [ConstraintKind::Thermo, ConstraintKind::Kropki],
+        [ConstraintKind::Renban, ConstraintKind::Odd],
+        [ConstraintKind::Whisper, ConstraintKind::DisjointGroups],
+        [ConstraintKind::Palindrome, ConstraintKind::Xv],
+    ];
+    for (i, kinds) in mixes.iter().enumerate() {
+        let p = variant(4, 500 + i as u64, 2, kinds, 2)
+            .with_weights(Arc::new(Weights::pyramid(4)))
+            .unwrap();
+        let want = best(BackendKind::Dfs, &p);
+        assert!(want.is_some(), "the rules were drawn from a solution");
+        for kind in [BackendKind::Dlx, BackendKind::Ilp] {
+            assert_eq!(best(kind, &p), want, "{kinds:?}, backend {kind:?}");
+        }
     }
 }
 

@@ -337,3 +337,48 @@ pub fn sandwiched(digits: &[u32], n: u32) -> Option<u32> {
     let (lo, hi) = (one.min(top), one.max(top));
     Some(digits[lo + 1..hi].iter().sum())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Shape;
+    use std::sync::Arc;
+
+    fn rules(n: usize, c: Vec<Constraint>) -> Rules {
+        let shape = Arc::new(Shape::standard(n, false).unwrap());
+        let p = Puzzle::new(shape, vec![0; n * n])
+            .unwrap()
+            .with_constraints(c)
+            .unwrap();
+        Rules::of(&p)
+    }
+
+    #[test]
+    fn a_renban_window_gives_each_two_cells_within_its_length() {
+        let r = rules(4, vec![Constraint::Renban(vec![0, 1, 2])]);
+        let pairs: Vec<Pair> = r.all_pairs().collect();
+        assert_eq!(pairs.len(), 3);
+        assert!(pairs.iter().all(|p| p.rule == PairRule::Within(2)));
+        let p = pairs[0];
+        assert!(p.rule.allows(1, 3) && !p.rule.allows(1, 4) && !p.rule.allows(2, 2));
+        let forbidden: Vec<(Value, Value)> = p.forbidden(4).collect();
+        assert_eq!(forbidden, [(1, 1), (1, 4), (2, 2), (3, 3), (4, 1), (4, 4)]);
+    }
+
+    #[test]
+    fn exclusions_follow_the_fixed_cells_and_name_a_broken_rule() {
+        let r = rules(4, vec![Constraint::Thermo(vec![0, 1]), Constraint::Odd(5)]);
+        let mut fixed = vec![0; 16];
+        fixed[0] = 3;
+        let mut out = r.exclusions(4, &fixed).unwrap();
+        out.sort_unstable();
+        // The odd cell loses 2 and 4; the thermometer's second cell everything up to 3.
+        assert_eq!(out, [(1, 1), (1, 2), (1, 3), (5, 2), (5, 4)]);
+        fixed[1] = 2;
+        let e = r.exclusions(4, &fixed).unwrap_err();
+        assert!(
+            e.contains("row 1, column 1 and row 1, column 2 hold 3 and 2"),
+            "{e}"
+        );
+    }
+}

@@ -12,6 +12,10 @@
 //!   between jigsaw regions, lines and diagonals): when every place left for digit `d` in house
 //!   `A` lies inside house `B`, `d` is removed from the rest of `B`.
 //!
+//! These see the houses only. The backends that take variant rules over the candidates (`dlx`,
+//! `ilp`) then call [`Candidates::restrict`]: what the fixed cells rule out through the rules,
+//! and the pairs made arc consistent, once, with no singles after.
+//!
 //! Candidates are bitsets: one `u64` per cell up to 64×64 (so 9×9 work is plain word
 //! operations), else an array of 2 to 16 words, chosen from the side.
 

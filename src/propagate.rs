@@ -12,9 +12,14 @@
 //!   between jigsaw regions, lines and diagonals): when every place left for digit `d` in house
 //!   `A` lies inside house `B`, `d` is removed from the rest of `B`.
 //!
+//! These see the houses only. The backends that take variant rules over the candidates (`dlx`,
+//! `ilp`) then call [`Candidates::restrict`]: what the fixed cells rule out through the rules,
+//! and the pairs made arc consistent, once, with no singles after.
+//!
 //! Candidates are bitsets: one `u64` per cell up to 64×64 (so 9×9 work is plain word
 //! operations), else an array of 2 to 16 words, chosen from the side.
 
+use crate::model::lower::{Pair, PairRule, Rules};
 use crate::model::{Puzzle, Shape, Value};
 
 /// How far to reason before the backend takes over.
@@ -100,6 +105,70 @@ impl Candidates {
     pub fn placed_in(&self, house: usize, digit: Value) -> bool {
         let d = digit as usize - 1;
         self.placed[house * self.stride + d / 64] >> (d % 64) & 1 != 0
+    }
+
+    /// Removes the placements that the variant rules exclude given the fixed cells
+    /// ([`Rules::exclusions`]), then, to a fixpoint, each open cell's digits that a two-cell rule
+    /// with another open cell leaves without a digit there to go with (arc consistency of the
+    /// pairs at the root, as `dfs` keeps it at every node), for the backends that take the rules
+    /// over these candidates. No other deduction follows (a cell left with one candidate stays
+    /// open). Records a contradiction when the fixed cells break a rule or an open cell is left
+    /// with no candidate; does nothing after one.
+    pub fn restrict(&mut self, rules: &Rules) {
+        if self.contradiction.is_some() || rules.is_empty() {
+            return;
+        }
+        let n = self.n;
+        let out = match rules.exclusions(n, &self.fixed) {
+            Ok(out) => out,
+            Err(why) => {
+                self.contradiction = Some(why);
+                return;
+            }
+        };
+        for (cell, digit) in out {
+            self.drop_candidate(cell as usize, digit);
+        }
+        let pairs: Vec<Pair> = rules.all_pairs().filter(|p| p.a != p.b).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for p in &pairs {
+                for (cell, other, first) in [(p.a, p.b, true), (p.b, p.a, false)] {
+                    let (cell, other) = (cell as usize, other as usize);
+                    let open = self.fixed[cell] == 0 && self.fixed[other] == 0;
+                    // Two digits left in the other cell support any digit of `cell`.
+                    if !open || (p.rule == PairRule::Differ && self.count(other) > 1) {
+                        continue;
+                    }
+                    let there: Vec<Value> = self.digits(other).collect();
+                    let allows = |d: Value, e: Value| match first {
+                        true => p.rule.allows(d as u32, e as u32),
+                        false => p.rule.allows(e as u32, d as u32),
+                    };
+                    let dead: Vec<Value> = self
+                        .digits(cell)
+                        .filter(|&d| !there.iter().any(|&e| allows(d, e)))
+                        .collect();
+                    changed |= !dead.is_empty();
+                    for d in dead {
+                        self.drop_candidate(cell, d);
+                    }
+                }
+            }
+        }
+        if let Some(cell) = (0..n * n).find(|&c| self.fixed[c] == 0 && self.count(c) == 0) {
+            self.contradiction = Some(format!(
+                "row {}, column {} has no digit left",
+                cell / n + 1,
+                cell % n + 1
+            ));
+        }
+    }
+
+    fn drop_candidate(&mut self, cell: usize, digit: Value) {
+        let d = digit as usize - 1;
+        self.cand[cell * self.stride + d / 64] &= !(1u64 << (d % 64));
     }
 
     fn words(&self, cell: usize) -> &[u64] {

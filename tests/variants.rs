@@ -13,11 +13,11 @@ use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::check;
 use sudoku_lab::generate::variants::{draw, drawn_kinds};
 use sudoku_lab::generate::{blank_solved, GenRng};
-use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Grid, Puzzle, Shape};
+use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Grid, Puzzle, Shape, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
 /// The backends that count quickly enough for brute-force comparisons (`ilp` counts hundreds of
-/// solutions slowly; it gets its own, smaller cases once it takes variants).
+/// solutions slowly; it gets its own, smaller cases: [`ilp_alone`]).
 fn counters() -> Vec<Box<dyn Backend>> {
     let kinds = [
         BackendKind::Dfs,
@@ -30,6 +30,11 @@ fn counters() -> Vec<Box<dyn Backend>> {
         .into_iter()
         .map(|k| backends::create(k, &Default::default()).unwrap())
         .collect()
+}
+
+/// `ilp` alone, for its small cases.
+fn ilp_alone() -> Vec<Box<dyn Backend>> {
+    vec![backends::create(BackendKind::Ilp, &Default::default()).unwrap()]
 }
 
 /// Solutions of `puzzle` by brute force (houses, then the checker), up to `cap`.
@@ -102,12 +107,17 @@ fn fpuzzles_file(name: &str) -> Puzzle {
         .puzzle
 }
 
-/// Every backend that takes the puzzle's kinds counts what the brute force counts.
+/// Every counter that takes the puzzle's kinds counts what the brute force counts.
 fn agree(puzzle: &Puzzle, cap: u64, what: &str) {
+    agree_among(&counters(), puzzle, cap, what)
+}
+
+/// Every backend of `backends` that takes the puzzle's kinds counts what the brute force counts.
+fn agree_among(backends: &[Box<dyn Backend>], puzzle: &Puzzle, cap: u64, what: &str) {
     let expected = brute_count(puzzle, cap);
     let kinds: Vec<ConstraintKind> = puzzle.constraints().iter().map(|c| c.kind()).collect();
     let mut asked = 0;
-    for b in counters()
+    for b in backends
         .iter()
         .filter(|b| kinds.iter().all(|&k| b.takes(k)))
     {
@@ -176,6 +186,146 @@ fn global_rules_on_empty_grids() {
             .unwrap();
         agree(&p, 300, &format!("empty 4×4 with {rules:?}"));
     }
+}
+
+#[test]
+fn ilp_counts_as_the_brute_force_on_small_cases_of_every_kind_it_takes() {
+    // Counting is one solve per solution for `ilp`: few solutions per case (givens, a low cap).
+    let ilp = ilp_alone();
+    let mut kinds = 0;
+    for &kind in drawn_kinds().iter().filter(|&&k| ilp[0].takes(k)) {
+        kinds += 1;
+        for seed in 0..3 {
+            let p = variant(4, 200 + seed, 6, &[kind], 3);
+            agree_among(&ilp, &p, 12, &format!("ilp: 4×4 {kind} seed {seed}"));
+        }
+        let p = variant(6, 300, 20, &[kind], 4);
+        agree_among(&ilp, &p, 12, &format!("ilp: 6×6 {kind}"));
+    }
+    assert!(kinds >= 15, "ilp takes only {kinds} drawn kinds");
+    for rules in [
+        vec![Constraint::AntiKnight],
+        vec![Constraint::DisjointGroups],
+        vec![Constraint::Negative(DotRule::Sum(5))],
+    ] {
+        let shape = Arc::new(Shape::standard(4, false).unwrap());
+        let p = Puzzle::new(shape, vec![0; 16])
+            .unwrap()
+            .with_constraints(rules.clone())
+            .unwrap();
+        agree_among(&ilp, &p, 12, &format!("ilp: empty 4×4 with {rules:?}"));
+    }
+    for (i, kinds) in [
+        [ConstraintKind::Thermo, ConstraintKind::Arrow],
+        [ConstraintKind::Renban, ConstraintKind::Kropki],
+        [ConstraintKind::LittleKiller, ConstraintKind::Even],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let p = variant(4, 400 + i as u64, 4, kinds, 2);
+        agree_among(&ilp, &p, 12, &format!("ilp: 4×4 {kinds:?}"));
+    }
+}
+
+#[test]
+fn dlx_and_ilp_optimize_as_dfs_does_under_variant_rules() {
+    let best = |kind: BackendKind, p: &Puzzle| -> Option<i64> {
+        let b = backends::create(kind, &Default::default()).unwrap();
+        match task::run(b.as_ref(), p, Task::Optimize, &Limits::none()) {
+            Ok(Answer::Optimum {
+                score,
+                proved: true,
+                ..
+            }) => Some(score),
+            Ok(Answer::NoSolution) => None,
+            other => panic!("{}: {other:?}", b.name()),
+        }
+    };
+    let mixes = [
+        [ConstraintKind::Thermo, ConstraintKind::Kropki],
+        [ConstraintKind::Renban, ConstraintKind::Odd],
+        [ConstraintKind::Whisper, ConstraintKind::DisjointGroups],
+        [ConstraintKind::Palindrome, ConstraintKind::Xv],
+    ];
+    for (i, kinds) in mixes.iter().enumerate() {
+        let p = variant(4, 500 + i as u64, 2, kinds, 2)
+            .with_weights(Arc::new(Weights::pyramid(4)))
+            .unwrap();
+        let want = best(BackendKind::Dfs, &p);
+        assert!(want.is_some(), "the rules were drawn from a solution");
+        for kind in [BackendKind::Dlx, BackendKind::Ilp] {
+            assert_eq!(best(kind, &p), want, "{kinds:?}, backend {kind:?}");
+        }
+    }
+}
+
+#[test]
+fn dlx_and_ilp_refuse_the_kinds_they_do_not_take_by_name() {
+    // dlx has no column form for sums; neither has a linear form for sandwiches.
+    for (backend, kind) in [
+        (BackendKind::Dlx, ConstraintKind::Arrow),
+        (BackendKind::Dlx, ConstraintKind::LittleKiller),
+        (BackendKind::Dlx, ConstraintKind::Sandwich),
+        (BackendKind::Ilp, ConstraintKind::Sandwich),
+    ] {
+        let b = backends::create(backend, &Default::default()).unwrap();
+        assert!(!b.takes(kind));
+        let p = (0..20)
+            .map(|seed| variant(4, seed, 4, &[kind, ConstraintKind::Thermo], 2))
+            .find(|p| p.constraints().iter().any(|c| c.kind() == kind))
+            .unwrap();
+        match task::run(b.as_ref(), &p, Task::Solve, &Limits::none()) {
+            Err(RunError::Backend(BackendError::Unsupported(m))) => {
+                assert!(m.contains(kind.name()), "{}: {m}", b.name())
+            }
+            other => panic!("{} did not refuse {kind}: {other:?}", b.name()),
+        }
+    }
+    for kind in ConstraintKind::ALL {
+        let sums = [ConstraintKind::Arrow, ConstraintKind::LittleKiller];
+        let dlx = backends::create(BackendKind::Dlx, &Default::default()).unwrap();
+        let ilp = ilp_alone().remove(0);
+        assert_eq!(
+            dlx.takes(kind),
+            !sums.contains(&kind) && kind != ConstraintKind::Sandwich
+        );
+        assert_eq!(ilp.takes(kind), kind != ConstraintKind::Sandwich);
+    }
+}
+
+#[test]
+fn encode_lp_writes_the_rules_ilp_takes_and_refuses_sandwiches_by_name() {
+    let export = |kinds: &str| {
+        let out = common::run(&[
+            "generate",
+            "--size",
+            "4",
+            "--givens",
+            "0",
+            "--variants",
+            kinds,
+            "--seed",
+            "2",
+            "--count",
+            "1",
+        ]);
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        common::run_with(&["encode", "--to", "lp"], &common::stdout(&out))
+    };
+    let o = export("thermo,extra-region,arrow");
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let lp = common::stdout(&o);
+    for row in [" pair1_", " group1_d", " sum1:"] {
+        assert!(lp.contains(row), "no {row} row in\n{lp}");
+    }
+    let o = export("sandwich");
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("sandwich"),
+        "{}",
+        common::stderr(&o)
+    );
 }
 
 #[test]

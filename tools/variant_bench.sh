@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Variant rules (docs/benchmarks.md, "Variant rules"): generates, with fixed seeds, a set of
 # unique 9×9 puzzles per variant kind and one mixing kinds, then times dfs, sat and cp on every
-# set (solve with the uniqueness check, one thread, the checker included; cp refuses sandwiches)
-# and cross-checks the three on every set. When PYTHON (default python3) has OR-tools, CP-SAT with
-# one worker counts every set to 2 solutions too (tools/cpsat_variants.py, model building
-# excluded): the anchor of the table's CP-SAT column.
-# Usage: [PYTHON=/tmp/ortools/bin/python3] tools/variant_bench.sh [COUNT]
-#        (puzzles per set, default 20; sets go to target/variants)
+# set (solve with the uniqueness check, one thread, the checker included; cp refuses sandwiches);
+# then dlx (it refuses arrows, little killers and sandwiches), each puzzle within 20 s and at most
+# 120 s per set; then ilp, slower, on the first ILP_PUZZLES puzzles of every set within 60 s per
+# set (it refuses sandwiches); then, when PYTHON (default python3) has OR-tools, CP-SAT with one
+# worker counts every set to 2 solutions (tools/cpsat_variants.py, model building excluded: the
+# table's CP-SAT column); and cross-checks dfs, dlx, sat and cp on every set. dfs, sat and cp
+# run without a deadline: with one, sat runs on a worker thread, which costs milliseconds on a
+# busy machine; dlx and ilp check theirs inside their loops.
+# Usage: [PYTHON=/tmp/ortools/bin/python3] tools/variant_bench.sh [COUNT [ILP_PUZZLES]]
+#   (puzzles per set, default 20; ilp's puzzles per set, default 5, 0 to skip ilp; sets and
+#   CSV files go to target/variants)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20}
+ilp_count=${2:-5}
 cargo build --release --quiet --bin sudoku-lab
 lab=target/release/sudoku-lab
 out=target/variants
@@ -26,9 +32,14 @@ mixed="$out/mixed-$count.jsonl"
     --count "$count" > "$mixed"
 files=()
 for k in $kinds mixed; do files+=("$out/$k-$count.jsonl"); done
-# cp refuses the sandwich set, so bench exits with 2: go on to CP-SAT and the cross-checks.
-$lab bench --backends dfs,sat,cp --csv "$out/bench-$count.csv" "${files[@]}" 2>/dev/null ||
-  echo "(bench exited with $?: cp refuses sandwiches)"
+# bench exits with 1 when a puzzle was refused or timed out; its table says where.
+$lab bench --backends dfs,sat,cp --csv "$out/bench-$count.csv" "${files[@]}" 2>/dev/null || true
+$lab bench --backends dlx --timeout 20 --budget 120 --csv "$out/bench-dlx-$count.csv" \
+  "${files[@]}" 2>/dev/null || true
+if [ "$ilp_count" -gt 0 ]; then
+  $lab bench --backends ilp --max-puzzles "$ilp_count" --timeout 20 --budget 60 \
+    --csv "$out/bench-ilp-$ilp_count-of-$count.csv" "${files[@]}" 2>/dev/null || true
+fi
 py=${PYTHON:-python3}
 if "$py" -c "import ortools" 2>/dev/null; then
   for f in "${files[@]}"; do
@@ -38,8 +49,10 @@ if "$py" -c "import ortools" 2>/dev/null; then
 else
   echo "== cp-sat: skipped ($py has no ortools; set PYTHON to a python3 that has it)"
 fi
-# The same sets cross-checked: every answer of dfs, sat and cp against the others and the checker.
+# The same sets cross-checked: every answer of dfs, dlx, sat and cp against the others and the
+# checker.
 for f in "${files[@]}"; do
   echo "== xcheck $f"
-  $lab xcheck -j 1 --backends dfs,sat,cp "$f" 2>&1 | grep -E "disagreements|^failure|^disagreement" || true
+  $lab xcheck -j 1 --backends dfs,dlx,sat,cp --timeout 20 "$f" 2>&1 |
+    grep -E "disagreements|^failure|^disagreement" || true
 done

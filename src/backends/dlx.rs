@@ -34,16 +34,29 @@
 //! row, and are counted before any is listed, so a cage over the budget is refused without
 //! listing them.
 //!
-//! Memory is `O(n³)` rows of `1 + houses` nodes each; the matrix size is computed exactly before
-//! anything large is allocated, and puzzles over [`DlxOptions::memory_budget`] are refused.
+//! **Variant rules** ([`rules`]): extra houses are primary columns like any house; distinct
+//! groups and every forbidden digit pair of a two-cell rule (chess exclusions, lines, dots,
+//! negative rules, renban) are *secondary* columns, covered at most once, so no cover breaks
+//! them; parity cells, what the fixed cells forbid and the digits a pair leaves without support
+//! at the root ([`Candidates::restrict`]) only remove candidates. A cage placement that covers
+//! one of these columns twice breaks its rule by itself and is left out. Sums (arrows, little
+//! killers) and sandwiches are refused by name.
+//!
+//! Memory is `O(n³)` rows of `1 + houses` nodes each (plus one per rule column a placement
+//! covers); the matrix size is computed exactly before anything large is allocated, and puzzles
+//! over [`DlxOptions::memory_budget`] are refused.
 
 use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
 use crate::generate::GenRng;
+use crate::model::lower::Rules;
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
+
+mod rules;
+use rules::RuleColumns;
 
 pub use crate::exact_cover::DEFAULT_MEMORY_BUDGET;
 
@@ -267,8 +280,8 @@ impl Dlx {
         unreachable!("the run loop only ends by returning")
     }
 
-    /// Builds the matrix of `puzzle` (`None` when it has no solution: givens clash, or the singles
-    /// pass found a contradiction). With `scores`, rows are added in decreasing
+    /// Builds the matrix of `puzzle` (`None` when it has no solution: givens clash, the singles
+    /// pass found a contradiction, or the fixed cells break a variant rule). With `scores`, rows are added in decreasing
     /// `scores(cell, digit)` order; with `shuffle`, cell columns and rows in a random order from
     /// that seed (ties in the column choice and the row tried first then fall elsewhere). Listing
     /// the cages' placements stops at `deadline`.
@@ -279,13 +292,28 @@ impl Dlx {
         shuffle: Option<u64>,
         deadline: Option<Instant>,
     ) -> Result<Option<Instance>, BackendError> {
+        if let Some(c) = puzzle
+            .constraints()
+            .iter()
+            .find(|c| !rules::takes(c.kind()))
+        {
+            return Err(BackendError::Unsupported(format!(
+                "dlx: {} constraints",
+                c.kind()
+            )));
+        }
         let mut rng = shuffle.map(GenRng::seed);
         let shape = puzzle.shape();
         let n = puzzle.size();
-        let cands = Candidates::new(puzzle, Level::Locked);
+        let rules = Rules::of(puzzle);
+        let mut cands = Candidates::new(puzzle, Level::Locked);
+        cands.restrict(&rules);
         if cands.contradiction().is_some() {
             return Ok(None);
         }
+        let Some(extra) = RuleColumns::new(&rules, &cands) else {
+            return Ok(None);
+        };
         let fixed = cands.fixed().to_vec();
         const NONE: u32 = u32::MAX;
 
@@ -314,6 +342,13 @@ impl Dlx {
                 }
             }
         }
+        // The rules' columns follow: their primary ones, then the secondary ones.
+        let first_rule_col = columns;
+        let primary = columns + extra.primary;
+        columns = primary + extra.secondary;
+        let row_len = |cell: u32, d: Value| {
+            1 + shape.houses_of(cell as usize).len() + extra.of(cell, d).len()
+        };
 
         // The placements of the cages (their cells then get no rows of their own), then the
         // exact size, so an oversized matrix is refused before it is allocated.
@@ -327,15 +362,14 @@ impl Dlx {
         }
         let (mut rows, mut entries) = (caged.len(), 0usize);
         for p in &caged {
-            entries += p
-                .iter()
-                .map(|&(c, _)| 1 + shape.houses_of(c as usize).len())
-                .sum::<usize>();
+            entries += p.iter().map(|&(c, d)| row_len(c, d)).sum::<usize>();
         }
         for &cell in open.iter().filter(|&&c| !in_cage[c]) {
-            let k = cands.count(cell) as usize;
-            rows += k;
-            entries += k * (1 + shape.houses_of(cell).len());
+            rows += cands.count(cell) as usize;
+            entries += cands
+                .digits(cell)
+                .map(|d| row_len(cell as u32, d))
+                .sum::<usize>();
         }
         let bytes = ExactCover::bytes_needed(columns, rows, entries)
             .saturating_add(rows.saturating_mul(std::mem::size_of::<(u32, Value)>()));
@@ -363,7 +397,7 @@ impl Dlx {
         }
         let mut matrix = ExactCover::default();
         matrix
-            .reset(columns, 0, rows, entries)
+            .reset(primary, columns - primary, rows, entries)
             .map_err(matrix_error)?;
         let mut row = Vec::with_capacity(8);
         let mut span = Vec::with_capacity(rows + 1);
@@ -378,10 +412,21 @@ impl Dlx {
                         .iter()
                         .map(|&h| house_digit_col[h as usize * n + d as usize - 1] as usize),
                 );
+                row.extend(
+                    extra
+                        .of(cell, d)
+                        .iter()
+                        .map(|&c| first_rule_col + c as usize),
+                );
+            }
+            match matrix.add_row(&row) {
+                Ok(_) => {}
+                // A cage placement covering a rule's column twice breaks the rule itself.
+                Err(ExactCoverError::DuplicateColumn { .. }) if p.len() > 1 => continue,
+                Err(e) => return Err(matrix_error(e)),
             }
             span.push(places.len() as u32);
             places.extend_from_slice(p);
-            matrix.add_row(&row).map_err(matrix_error)?;
         }
         span.push(places.len() as u32);
         Ok(Some(Instance {
@@ -637,7 +682,7 @@ impl Walk<'_> {
 
 impl Backend for Dlx {
     fn takes(&self, kind: ConstraintKind) -> bool {
-        kind == ConstraintKind::Killer
+        rules::takes(kind)
     }
 
     fn name(&self) -> &'static str {
@@ -953,5 +998,118 @@ mod wide_tests {
         let count = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
         assert_eq!((count.count, count.complete), (1, true));
         assert_eq!(count.witnesses[0].cells(), &full[..]);
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::backends::dfs::Dfs;
+    use crate::model::{Cage, Constraint, DotRule, Shape, Weights};
+    use std::sync::Arc;
+
+    fn empty(n: usize, rules: Vec<Constraint>) -> Puzzle {
+        let shape = Arc::new(Shape::standard(n, false).unwrap());
+        Puzzle::new(shape, vec![0; n * n])
+            .unwrap()
+            .with_constraints(rules)
+            .unwrap()
+    }
+
+    fn counts(p: &Puzzle) -> (u64, u64) {
+        let dlx = Dlx::default().count(p, 20_000, &Limits::none()).unwrap();
+        let dfs = Dfs::new().count(p, 20_000, &Limits::none()).unwrap();
+        assert_eq!(dlx.complete, dfs.complete);
+        for w in &dlx.witnesses {
+            crate::check::verify(p, w).unwrap();
+        }
+        (dlx.count, dfs.count)
+    }
+
+    #[test]
+    fn pair_rules_are_secondary_columns() {
+        // Non-consecutive on an empty 6×6: one secondary column per forbidden digit pair of
+        // each orthogonal pair (2 × 5 of them), besides the primary cell and house columns.
+        let p = empty(6, vec![Constraint::Negative(DotRule::Difference(1))]);
+        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
+        assert_eq!(inst.matrix.primary_columns(), 36 + 3 * 6 * 6);
+        assert_eq!(inst.matrix.columns() - 36 - 108, 2 * 6 * 5 * 10);
+        let (dlx, dfs) = counts(&p);
+        assert_eq!(dlx, dfs);
+        let p = empty(6, vec![Constraint::AntiKnight, Constraint::DisjointGroups]);
+        let (dlx, dfs) = counts(&p);
+        assert_eq!(dlx, dfs);
+    }
+
+    #[test]
+    fn a_cage_placement_that_breaks_a_rule_is_left_out() {
+        // Two orthogonal neighbours caged to 3 hold 1 and 2, which non-consecutive forbids:
+        // every placement of the cage covers a pair's column twice, so there is no solution.
+        let nc = Constraint::Negative(DotRule::Difference(1));
+        let p = empty(
+            6,
+            vec![Constraint::Cage(Cage::new(vec![0, 1], 3)), nc.clone()],
+        );
+        assert_eq!(counts(&p), (0, 0));
+        // A cage to 4 (1 and 3) keeps its placements.
+        let p = empty(6, vec![Constraint::Cage(Cage::new(vec![0, 1], 4)), nc]);
+        let (dlx, dfs) = counts(&p);
+        assert!(dlx > 0 && dlx == dfs, "{dlx} against {dfs}");
+    }
+
+    #[test]
+    fn fixed_cells_remove_what_their_rules_forbid() {
+        // A given 1 at row 1, column 1 with anti-king: its diagonal neighbour (cell 5) of the
+        // same box loses 1 already; non-consecutive takes 2 from its orthogonal neighbours.
+        let shape = Arc::new(Shape::standard(4, false).unwrap());
+        let mut givens = vec![0; 16];
+        givens[0] = 1;
+        let p = Puzzle::new(shape, givens)
+            .unwrap()
+            .with_constraints(vec![Constraint::Negative(DotRule::Difference(1))])
+            .unwrap();
+        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
+        let digits_of = |cell: u32| -> Vec<Value> {
+            (0..inst.matrix.rows())
+                .flat_map(|r| inst.rows.row(r).iter().copied())
+                .filter(|&(c, _)| c == cell)
+                .map(|(_, d)| d)
+                .collect()
+        };
+        assert_eq!(digits_of(1), vec![3, 4]);
+        assert_eq!(digits_of(4), vec![3, 4]);
+        let (dlx, dfs) = counts(&p);
+        assert_eq!(dlx, dfs);
+    }
+
+    #[test]
+    fn optimize_keeps_the_rules() {
+        let p = empty(4, vec![Constraint::AntiKnight])
+            .with_weights(Arc::new(Weights::pyramid(4)))
+            .unwrap();
+        let score = |o: Optimum| match o {
+            Optimum::Optimal { score, grid } => {
+                crate::check::verify(&p, &grid).unwrap();
+                score
+            }
+            other => panic!("{other:?}"),
+        };
+        let dlx = score(Dlx::default().optimize(&p, &Limits::none()).unwrap());
+        let dfs = score(Dfs::new().optimize(&p, &Limits::none()).unwrap());
+        assert_eq!(dlx, dfs);
+    }
+
+    #[test]
+    fn sums_are_refused_by_name() {
+        let arrow = Constraint::Arrow(crate::model::Arrow {
+            circle: vec![0],
+            line: vec![1],
+        });
+        let p = empty(4, vec![arrow]);
+        assert!(!Dlx::default().takes(ConstraintKind::Arrow));
+        match Dlx::default().count(&p, 2, &Limits::none()) {
+            Err(BackendError::Unsupported(m)) => assert!(m.contains("arrow"), "{m}"),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -449,7 +449,7 @@ fn simple_bound(model: &IlpModel, weights: &Weights) -> i64 {
 
 impl Backend for Ilp {
     fn takes(&self, kind: ConstraintKind) -> bool {
-        kind == ConstraintKind::Killer
+        crate::ilp::model::takes(kind)
     }
 
     fn name(&self) -> &'static str {

@@ -9,6 +9,11 @@
 //!   score, so the reported optimum is the score of the whole grid, givens included.
 //! - rows `cell_r{row}c{col}` (one digit per cell) and `{house}_d{digit}` with house `row{i}`,
 //!   `col{i}`, `box{i}` (or `region{i}` for jigsaw), `diag{i}`: the digit once in the house.
+//! - rows of Killer cages: `cage{k}_set`, `cage{k}_d{digit}`, `cage{k}_sum`.
+//! - rows of the variant rules ([`crate::ilp::model::takes`]; a sandwich is refused by name):
+//!   `group{g}_d{digit}` (an extra house or distinct group), `pair{p}_r{row}c{col}_d{digit}`
+//!   (the cell holding the digit rules out what two-cell rule `p` forbids beside it), `sum{s}`
+//!   (an arrow or little killer), numbered as in [`crate::ilp::model::RowKind`].
 //!
 //! With an objective the program maximises `Σ (weight − min weight) × digit × x + offset × one`
 //! (see [`crate::ilp::model`] for why the reduced weights give the same optimum); without one, the
@@ -18,6 +23,7 @@
 use std::io::{self, Write};
 
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, RowKind, Sense};
+use crate::model::lower::Rules;
 use crate::model::{Puzzle, Shape};
 
 /// Why no LP file was written.
@@ -40,7 +46,9 @@ const BYTES_PER_VAR: u64 = 64;
 /// An upper estimate of the memory [`write_lp`] takes for `puzzle` (the program and its text),
 /// made without building either, so that an export can be refused before any work: every cell
 /// with every digit, each in its cell row, its houses' rows and two cage rows; each digit set of
-/// a cage ([`crate::ilp::model::MAX_CAGE_SETS`] at most) in one row per digit and its set row.
+/// a cage ([`crate::ilp::model::MAX_CAGE_SETS`] at most) in one row per digit and its set row;
+/// each cell of a variant rule's group or sum with every digit, and each two-cell rule with
+/// `2n` rows of up to `n + 1` terms.
 pub fn estimated_bytes(puzzle: &Puzzle) -> u64 {
     let n = puzzle.size() as u64;
     let shape = puzzle.shape();
@@ -55,7 +63,16 @@ pub fn estimated_bytes(puzzle: &Puzzle) -> u64 {
                 .map_or(0, |c| c.len() as u64)
         })
         .sum();
-    let terms = per_cell * n + sets * (n + 1);
+    let rules = Rules::of(puzzle);
+    let rule_cells: usize = rules
+        .houses
+        .iter()
+        .chain(&rules.distinct)
+        .map(Vec::len)
+        .sum::<usize>()
+        + rules.sums.iter().map(|s| s.terms.len()).sum::<usize>();
+    let pairs = rules.all_pairs().count() as u64;
+    let terms = per_cell * n + sets * (n + 1) + rule_cells as u64 * n + pairs * 2 * n * (n + 1);
     terms * BYTES_PER_TERM + (n * n * n + sets) * BYTES_PER_VAR
 }
 
@@ -120,6 +137,17 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
             RowKind::CageSet { cage } => format!(" cage{}_set:", cage + 1),
             RowKind::CageDigit { cage, digit } => format!(" cage{}_d{digit}:", cage + 1),
             RowKind::CageSum { cage } => format!(" cage{}_sum:", cage + 1),
+            RowKind::Group { group, digit } => format!(" group{}_d{digit}:", group + 1),
+            RowKind::Pair { pair, cell, digit } => {
+                let cell = cell as usize;
+                format!(
+                    " pair{}_r{}c{}_d{digit}:",
+                    pair + 1,
+                    cell / n + 1,
+                    cell % n + 1
+                )
+            }
+            RowKind::Sum { sum } => format!(" sum{}:", sum + 1),
         };
         let terms: Vec<(i64, &str)> = row
             .vars

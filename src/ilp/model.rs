@@ -16,7 +16,20 @@
 //!   (`Σ z = 1`), and each digit appears among the free cells as often as the chosen set holds it
 //!   (`Σ x − Σ z = 0`): a much tighter relaxation than the sum alone. Otherwise each digit at
 //!   most once (`Σ x ≤ 1`) and the digits add up to the cage sum less the fixed cells' digits
-//!   (`Σ digit · x = rest`).
+//!   (`Σ digit · x = rest`);
+//! - the variant rules that are linear over these binaries ([`takes`]; all but sandwiches), from
+//!   their lowering ([`crate::model::lower`]). Parity cells, the digits fixed cells forbid
+//!   to their partners and those a pair leaves without support get no variables
+//!   ([`Candidates::restrict`]); extra houses (disjoint
+//!   groups, extra regions of `n` cells) hold each digit not fixed in them exactly once among
+//!   their free cells (`Σ x = 1`), distinct groups (smaller extra regions, renban lines) at most
+//!   once (`Σ x ≤ 1`); each two-cell rule between free cells ([`Rules::all_pairs`]: chess
+//!   exclusions, thermometer and whisper steps, palindromes, dots, negative rules, and renban's
+//!   "at most `k − 1` apart") gets, for each digit `d` of either cell,
+//!   `x(cell, d) + Σ x(other, e) ≤ 1` over the digits `e` the rule forbids beside `d`: what the
+//!   rows `x(cell, d) + x(other, e) ≤ 1` of the forbidden pairs say, in fewer and tighter rows
+//!   (the other cell holds one digit); arrows and little killers are
+//!   `Σ coefficient · digit · x = rhs` less the fixed cells' part.
 //!
 //! The objective (when asked for) maximises `Σ weight(cell) × digit(cell)`. Every house's free
 //! cells hold a fixed multiset of digits, so the sum of the free cells' digits is a constant; the
@@ -24,8 +37,17 @@
 //! [`IlpObjective::offset`] adds back the constant, so `offset + Σ coef × x` is the score of the
 //! whole grid, givens included.
 
-use crate::model::{Grid, Puzzle, Value};
+use std::collections::HashSet;
+
+use crate::model::lower::Rules;
+use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
+
+/// Whether the integer program holds rules of `kind`: every kind linear over the cell variables,
+/// which is all but sandwiches (whose sum runs between two cells that move with the solution).
+pub fn takes(kind: ConstraintKind) -> bool {
+    kind != ConstraintKind::Sandwich
+}
 
 /// Largest side the integer program is built for (a side-64 grid already has 262,144 variables,
 /// far past what the solvers handle quickly).
@@ -52,8 +74,8 @@ pub enum ModelBuildError {
     TooLarge(usize),
     #[error("an objective was asked for but the puzzle has no weights")]
     NoWeights,
-    #[error("the integer program holds houses and Killer cages, not {0} constraints")]
-    Unsupported(crate::model::ConstraintKind),
+    #[error("the integer program does not hold {0} constraints")]
+    Unsupported(ConstraintKind),
 }
 
 /// One binary variable: `cell` (row-major, 0-based) holds `digit` (1-based).
@@ -87,6 +109,14 @@ pub enum RowKind {
     CageDigit { cage: u32, digit: Value },
     /// The digits of the free cells of `cage` add up to the right side (sum formulation).
     CageSum { cage: u32 },
+    /// `digit` exactly once (extra house) or at most once (distinct group) among the free cells
+    /// of `group`: the rules' extra houses, then their distinct groups, from 0.
+    Group { group: u32, digit: Value },
+    /// `cell` holding `digit` rules out the digits two-cell rule `pair` (from 0, in
+    /// [`Rules::all_pairs`] order) forbids beside it in the other cell.
+    Pair { pair: u32, cell: u32, digit: Value },
+    /// Weighted sum `sum` (arrows and little killers, from 0).
+    Sum { sum: u32 },
 }
 
 /// The relation of a row's left side to its right side.
@@ -116,6 +146,13 @@ impl Row {
             vars,
             sense: Sense::Eq,
             rhs: 1,
+        }
+    }
+    /// `Σ x ≤ 1` over `vars`.
+    fn at_most_one(kind: RowKind, vars: Vec<u32>) -> Row {
+        Row {
+            sense: Sense::AtMost,
+            ..Row::exactly_one(kind, vars)
         }
     }
 }
@@ -153,12 +190,8 @@ impl IlpModel {
         if n > MAX_SIDE {
             return Err(ModelBuildError::TooLarge(n));
         }
-        let kinds = puzzle.constraints().iter().map(|c| c.kind());
-        if let Some(k) = kinds
-            .into_iter()
-            .find(|&k| k != crate::model::ConstraintKind::Killer)
-        {
-            return Err(ModelBuildError::Unsupported(k));
+        if let Some(c) = puzzle.constraints().iter().find(|c| !takes(c.kind())) {
+            return Err(ModelBuildError::Unsupported(c.kind()));
         }
         let weights = match objective {
             true => Some(puzzle.weights().ok_or(ModelBuildError::NoWeights)?),
@@ -168,7 +201,9 @@ impl IlpModel {
             Reduction::Givens => Level::Givens,
             Reduction::Singles => Level::Singles,
         };
-        let c = Candidates::new(puzzle, level);
+        let rules = Rules::of(puzzle);
+        let mut c = Candidates::new(puzzle, level);
+        c.restrict(&rules);
         if let Some(why) = c.contradiction() {
             return Err(ModelBuildError::Infeasible(why.to_string()));
         }
@@ -346,6 +381,7 @@ impl IlpModel {
                 rhs: rest,
             });
         }
+        rule_rows(&rules, n, fixed, &var_of, &mut rows)?;
         let objective = weights.map(|w| {
             let w = w.as_slice();
             let free_w = (0..n * n)
@@ -388,7 +424,8 @@ impl IlpModel {
     pub fn vars(&self) -> &[XVar] {
         &self.vars
     }
-    /// Every constraint row: cell rows first, then house rows, then cage rows.
+    /// Every constraint row: cell rows first, then house rows, then cage rows, then the rows of
+    /// the variant rules.
     pub fn rows(&self) -> &[Row] {
         &self.rows
     }
@@ -452,6 +489,112 @@ impl IlpModel {
     }
 }
 
+/// The rows of the variant rules (see the module docs) over the variables of `var_of` (one per
+/// placement `cell × n + digit − 1`, `u32::MAX` for none) once the `fixed` cells are known.
+fn rule_rows(
+    rules: &Rules,
+    n: usize,
+    fixed: &[Value],
+    var_of: &[u32],
+    rows: &mut Vec<Row>,
+) -> Result<(), ModelBuildError> {
+    let var = |cell: u32, d: Value| {
+        Some(var_of[cell as usize * n + d as usize - 1]).filter(|&v| v != u32::MAX)
+    };
+    let at = |c: u32| format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1);
+    let exact = rules.houses.len();
+    for (g, cells) in rules.houses.iter().chain(&rules.distinct).enumerate() {
+        for digit in 1..=n as Value {
+            if cells.iter().any(|&c| fixed[c as usize] == digit) {
+                continue;
+            }
+            let vs: Vec<u32> = cells.iter().filter_map(|&c| var(c, digit)).collect();
+            let kind = RowKind::Group {
+                group: g as u32,
+                digit,
+            };
+            if g < exact {
+                if vs.is_empty() {
+                    return Err(ModelBuildError::Infeasible(format!(
+                        "{digit} has no place left in the extra house of {}",
+                        at(cells[0])
+                    )));
+                }
+                rows.push(Row::exactly_one(kind, vs));
+            } else if vs.len() > 1 {
+                rows.push(Row::at_most_one(kind, vs));
+            }
+        }
+    }
+    let mut seen: HashSet<Vec<u32>> = HashSet::new();
+    for (i, p) in rules.all_pairs().enumerate() {
+        if fixed[p.a as usize] != 0 || fixed[p.b as usize] != 0 {
+            continue; // the fixed cell's partner lost the digits it forbids
+        }
+        let forbidden: Vec<(Value, Value)> = p.forbidden(n).collect();
+        for (cell, other, first) in [(p.a, p.b, true), (p.b, p.a, false)] {
+            for d in 1..=n as Value {
+                let Some(own) = var(cell, d) else { continue };
+                let mut vs: Vec<u32> = forbidden
+                    .iter()
+                    .filter_map(|&(x, y)| match first {
+                        true => (x == d).then_some(y),
+                        false => (y == d).then_some(x),
+                    })
+                    .filter_map(|e| var(other, e))
+                    .collect();
+                if vs.is_empty() {
+                    continue;
+                }
+                vs.push(own);
+                vs.sort_unstable();
+                if seen.insert(vs.clone()) {
+                    let kind = RowKind::Pair {
+                        pair: i as u32,
+                        cell,
+                        digit: d,
+                    };
+                    rows.push(Row::at_most_one(kind, vs));
+                }
+            }
+        }
+    }
+    for (i, s) in rules.sums.iter().enumerate() {
+        let mut rhs = s.rhs;
+        let (mut vs, mut coef) = (vec![], vec![]);
+        for &(cell, k) in &s.terms {
+            match fixed[cell as usize] {
+                0 => {
+                    for d in 1..=n as Value {
+                        if let Some(v) = var(cell, d) {
+                            vs.push(v);
+                            coef.push(k * d as i64);
+                        }
+                    }
+                }
+                d => rhs -= k * d as i64,
+            }
+        }
+        if vs.is_empty() {
+            if rhs != 0 {
+                return Err(ModelBuildError::Infeasible(format!(
+                    "the fixed cells of sum {} miss it by {rhs}",
+                    i + 1
+                )));
+            }
+            continue;
+        }
+        rows.push(Row {
+            kind: RowKind::Sum { sum: i as u32 },
+            vars: vs,
+            coef,
+            sense: Sense::Eq,
+            rhs,
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,6 +649,51 @@ mod tests {
             IlpModel::build(&p, false, Reduction::Givens),
             Err(ModelBuildError::Infeasible(_))
         ));
+    }
+
+    #[test]
+    fn a_thermometer_step_gets_aggregated_rows_and_a_sandwich_is_refused() {
+        use crate::model::{Constraint, Line, Sandwich};
+        let p = puzzle(4, &".".repeat(16))
+            .with_constraints(vec![Constraint::Thermo(vec![0, 1])])
+            .unwrap();
+        let m = IlpModel::build(&p, false, Reduction::Givens).unwrap();
+        let pairs: Vec<&Row> = m
+            .rows()
+            .iter()
+            .filter(|r| matches!(r.kind, RowKind::Pair { .. }))
+            .collect();
+        // The root pass leaves the bulb 1 to 3 and the second cell 2 to 4. Bulb holding 2 or 3:
+        // the second cell takes no digit up to it; second cell holding 2 or 3: the bulb takes no
+        // digit from it on.
+        let names =
+            |r: &Row| -> Vec<String> { r.vars.iter().map(|&v| m.name(v as usize)).collect() };
+        let all: Vec<Vec<String>> = pairs.iter().map(|r| names(r)).collect();
+        assert_eq!(
+            all,
+            [
+                vec!["x_r1c1_d2", "x_r1c2_d2"],
+                vec!["x_r1c1_d3", "x_r1c2_d2", "x_r1c2_d3"],
+                vec!["x_r1c1_d2", "x_r1c1_d3", "x_r1c2_d2"],
+                vec!["x_r1c1_d3", "x_r1c2_d3"],
+            ]
+        );
+        assert!(m
+            .vars()
+            .iter()
+            .all(|x| !matches!((x.cell, x.digit), (0, 4) | (1, 1))));
+        assert!(pairs.iter().all(|r| r.sense == Sense::AtMost && r.rhs == 1));
+        let sandwich = Constraint::Sandwich(Sandwich {
+            line: Line::Row(0),
+            sum: 0,
+        });
+        let p = puzzle(4, &".".repeat(16))
+            .with_constraints(vec![sandwich])
+            .unwrap();
+        assert_eq!(
+            IlpModel::build(&p, false, Reduction::Givens).unwrap_err(),
+            ModelBuildError::Unsupported(ConstraintKind::Sandwich)
+        );
     }
 
     #[test]

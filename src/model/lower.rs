@@ -13,11 +13,17 @@
 //! - sandwiches: a line and the sum between its 1 and its `n`;
 //! - parity: odd and even cells.
 //!
+//! Two views serve the backends that reason over `(cell, digit)` placements (`dlx`, `ilp`, `sat`):
+//! [`Rules::all_pairs`] adds to the pairs the ones a window reduces to, and [`Rules::exclusions`]
+//! the placements that fixed cells rule out.
+//!
 //! The lowering is the one shared step between the model and the backends that take variants;
 //! [`crate::check::verify`] does not use it, so a wrong lowering shows up as a disagreement with
 //! the checker (brute-force counts in `tests/variants.rs`).
 
-use super::{chess_neighbours, disjoint_groups, orthogonal_pairs, Constraint, DotRule, Puzzle};
+use super::{
+    chess_neighbours, disjoint_groups, orthogonal_pairs, Constraint, DotRule, Puzzle, Value,
+};
 
 /// What two cells' digits `a` (first cell) and `b` (second) must satisfy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,6 +40,8 @@ pub enum PairRule {
     Is(DotRule),
     /// The dot's rule does not hold (a negative rule on a pair without a dot).
     Not(DotRule),
+    /// `a ≠ b` and `|a − b| ≤ k`: two cells of a renban line of `k + 1` cells.
+    Within(u32),
 }
 
 impl PairRule {
@@ -46,6 +54,7 @@ impl PairRule {
             PairRule::Apart(k) => a.abs_diff(b) >= k,
             PairRule::Is(r) => r.holds(a, b),
             PairRule::Not(r) => !r.holds(a, b),
+            PairRule::Within(k) => a != b && a.abs_diff(b) <= k,
         }
     }
 }
@@ -56,6 +65,17 @@ pub struct Pair {
     pub a: u32,
     pub b: u32,
     pub rule: PairRule,
+}
+
+impl Pair {
+    /// The digit pairs `(x, y)`, each in `1..=n`, that the rule forbids to the first and the
+    /// second cell.
+    pub fn forbidden(self, n: usize) -> impl Iterator<Item = (Value, Value)> {
+        let n = n as Value;
+        (1..=n)
+            .flat_map(move |x| (1..=n).map(move |y| (x, y)))
+            .filter(move |&(x, y)| !self.rule.allows(x as u32, y as u32))
+    }
 }
 
 /// `Σ coefficient × digit = rhs` over distinct cells.
@@ -217,6 +237,93 @@ impl Rules {
         }
     }
 
+    /// The pairs, then the ones the windows reduce to: distinct digits (which their groups in
+    /// [`Rules::distinct`] say too) are consecutive exactly when every two of them are at most
+    /// `k − 1` apart, `k` being the window's length, so each two cells of a window get
+    /// [`PairRule::Within`]`(k − 1)`.
+    pub fn all_pairs(&self) -> impl Iterator<Item = Pair> + '_ {
+        let windows = self.windows.iter().flat_map(|w| {
+            let k = w.len() as u32 - 1;
+            w.iter().enumerate().flat_map(move |(i, &a)| {
+                w[i + 1..].iter().map(move |&b| Pair {
+                    a,
+                    b,
+                    rule: PairRule::Within(k),
+                })
+            })
+        });
+        self.pairs.iter().copied().chain(windows)
+    }
+
+    /// The placements `(cell, digit)` of open cells that the rules rule out once the `fixed`
+    /// cells (0 for open ones) are known, on a grid of side `n`: a parity cell's digits of the
+    /// other parity, the digits a fixed cell forbids to its partners in [`Rules::all_pairs`], and
+    /// a digit fixed in an extra house or distinct group from its other cells. An error, saying
+    /// which cells, when the fixed cells themselves already break one of these rules. Sums and
+    /// sandwiches are not looked at.
+    pub fn exclusions(&self, n: usize, fixed: &[Value]) -> Result<Vec<(u32, Value)>, String> {
+        let at = |c: u32| format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1);
+        let mut out = vec![];
+        for &(cell, odd) in &self.parity {
+            match fixed[cell as usize] {
+                0 => out.extend(
+                    (1..=n as Value)
+                        .filter(|d| (d % 2 == 1) != odd)
+                        .map(|d| (cell, d)),
+                ),
+                d if (d % 2 == 1) != odd => {
+                    return Err(format!("{} holds {d}, against its parity rule", at(cell)))
+                }
+                _ => {}
+            }
+        }
+        for p in self.all_pairs() {
+            match (fixed[p.a as usize], fixed[p.b as usize]) {
+                (0, 0) => {}
+                (x, 0) => out.extend(
+                    p.forbidden(n)
+                        .filter(|&(fx, _)| fx == x)
+                        .map(|(_, y)| (p.b, y)),
+                ),
+                (0, y) => out.extend(
+                    p.forbidden(n)
+                        .filter(|&(_, fy)| fy == y)
+                        .map(|(x, _)| (p.a, x)),
+                ),
+                (x, y) if !p.rule.allows(x as u32, y as u32) => {
+                    return Err(format!(
+                        "{} and {} hold {x} and {y}, which a rule between them forbids",
+                        at(p.a),
+                        at(p.b)
+                    ))
+                }
+                _ => {}
+            }
+        }
+        for g in self.houses.iter().chain(&self.distinct) {
+            let mut held: Vec<Option<u32>> = vec![None; n + 1];
+            for &c in g {
+                let d = fixed[c as usize] as usize;
+                if d == 0 {
+                    continue;
+                }
+                if let Some(other) = held[d].replace(c) {
+                    return Err(format!(
+                        "{} and {} both hold {d} in a group of distinct digits",
+                        at(other),
+                        at(c)
+                    ));
+                }
+                out.extend(
+                    g.iter()
+                        .filter(|&&o| fixed[o as usize] == 0)
+                        .map(|&o| (o, d as Value)),
+                );
+            }
+        }
+        Ok(out)
+    }
+
     /// Whether there is nothing beyond houses and cages.
     pub fn is_empty(&self) -> bool {
         *self == Rules::default()
@@ -229,4 +336,49 @@ pub fn sandwiched(digits: &[u32], n: u32) -> Option<u32> {
     let top = digits.iter().position(|&d| d == n)?;
     let (lo, hi) = (one.min(top), one.max(top));
     Some(digits[lo + 1..hi].iter().sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Shape;
+    use std::sync::Arc;
+
+    fn rules(n: usize, c: Vec<Constraint>) -> Rules {
+        let shape = Arc::new(Shape::standard(n, false).unwrap());
+        let p = Puzzle::new(shape, vec![0; n * n])
+            .unwrap()
+            .with_constraints(c)
+            .unwrap();
+        Rules::of(&p)
+    }
+
+    #[test]
+    fn a_renban_window_gives_each_two_cells_within_its_length() {
+        let r = rules(4, vec![Constraint::Renban(vec![0, 1, 2])]);
+        let pairs: Vec<Pair> = r.all_pairs().collect();
+        assert_eq!(pairs.len(), 3);
+        assert!(pairs.iter().all(|p| p.rule == PairRule::Within(2)));
+        let p = pairs[0];
+        assert!(p.rule.allows(1, 3) && !p.rule.allows(1, 4) && !p.rule.allows(2, 2));
+        let forbidden: Vec<(Value, Value)> = p.forbidden(4).collect();
+        assert_eq!(forbidden, [(1, 1), (1, 4), (2, 2), (3, 3), (4, 1), (4, 4)]);
+    }
+
+    #[test]
+    fn exclusions_follow_the_fixed_cells_and_name_a_broken_rule() {
+        let r = rules(4, vec![Constraint::Thermo(vec![0, 1]), Constraint::Odd(5)]);
+        let mut fixed = vec![0; 16];
+        fixed[0] = 3;
+        let mut out = r.exclusions(4, &fixed).unwrap();
+        out.sort_unstable();
+        // The odd cell loses 2 and 4; the thermometer's second cell everything up to 3.
+        assert_eq!(out, [(1, 1), (1, 2), (1, 3), (5, 2), (5, 4)]);
+        fixed[1] = 2;
+        let e = r.exclusions(4, &fixed).unwrap_err();
+        assert!(
+            e.contains("row 1, column 1 and row 1, column 2 hold 3 and 2"),
+            "{e}"
+        );
+    }
 }

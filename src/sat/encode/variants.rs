@@ -56,7 +56,7 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
             }
         }
     }
-    for p in &r.pairs {
+    for p in r.all_pairs() {
         pair(
             p.a as usize,
             p.b as usize,
@@ -65,15 +65,6 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
             val,
             b,
         );
-    }
-    for w in &r.windows {
-        let k = w.len() as u32;
-        for (i, &a) in w.iter().enumerate() {
-            for &bb in &w[i + 1..] {
-                let within = |x: u32, y: u32| x != y && x.abs_diff(y) < k;
-                pair(a as usize, bb as usize, within, n, val, b);
-            }
-        }
     }
     for g in &r.houses {
         for d in 0..n {

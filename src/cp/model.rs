@@ -262,9 +262,10 @@ impl CpModel {
                 .collect();
             PairTable { a, b, allowed }
         };
-        // "Different" pairs (chess exclusions) are two-cell all-different groups, the rest tables.
+        // "Different" pairs (chess exclusions) are two-cell all-different groups, the rest
+        // (renban windows' among them) tables.
         let mut pairs = vec![];
-        for p in &rules.pairs {
+        for p in rules.all_pairs() {
             if p.rule == PairRule::Differ {
                 all_different.push(AllDifferent {
                     cells: vec![p.a, p.b],
@@ -273,17 +274,6 @@ impl CpModel {
                 });
             } else {
                 pairs.push(table(p.a, p.b, p.rule));
-            }
-        }
-        for w in &rules.windows {
-            let k = w.len() as u32;
-            for (i, &a) in w.iter().enumerate() {
-                for &b in &w[i + 1..] {
-                    let mut t = table(a, b, PairRule::Differ);
-                    t.allowed
-                        .retain(|&(x, y)| (x as u32).abs_diff(y as u32) < k);
-                    pairs.push(t);
-                }
             }
         }
         // A weighted sum over two open cells is a table of the digit pairs that make it: huub

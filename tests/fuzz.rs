@@ -130,6 +130,35 @@ fn the_budget_cuts_off_a_case_in_flight() {
     assert!(took < Duration::from_secs(30), "{took:?}");
 }
 
+/// Time-outs are not faults, but the summary names the cases they happened in (the lowest
+/// five), so that one can be replayed.
+#[test]
+fn the_summary_names_the_cases_with_time_outs() {
+    let o = run(&[
+        "fuzz",
+        "--backends",
+        "dfs,sat",
+        "--size",
+        "9",
+        "--puzzles",
+        "3",
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+        "--timeout",
+        "0.000000001",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("answers timed out, in cases 0 ("), "{out}");
+    assert!(out.contains("1 (") && out.contains("2 ("), "{out}");
+    assert!(
+        out.contains("replay one with --case I --puzzles 1"),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_run_is_the_same_whatever_the_jobs_and_can_start_at_any_case() {
     let base = [

@@ -8,6 +8,7 @@
 //! Exit codes: 1 a fault was found, 0 the budget ran out without one (time-outs and refusals are
 //! counted, not faults), 2 bad options.
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -209,7 +210,12 @@ struct Counters {
     done: AtomicU64,
     timed_out: AtomicU64,
     refused: AtomicU64,
+    /// The lowest cases with a time-out, and which backends timed out on each.
+    timeouts: Mutex<BTreeMap<u64, Vec<&'static str>>>,
 }
+
+/// How many cases with a time-out the summary names.
+const NAMED_TIMEOUTS: usize = 5;
 
 pub fn run(config: &Config) -> ExitCode {
     let (backends, reference) = (&config.backends[..], config.reference.as_ref());
@@ -262,7 +268,7 @@ pub fn run(config: &Config) -> ExitCode {
                     config.options.timeout,
                     config.deadline,
                 );
-                count_ends(&runs, &counters);
+                count_ends(i, &runs, &counters);
                 counters.done.fetch_add(1, Ordering::Relaxed);
                 progress.inc(1);
                 if verdict != Verdict::Agreed {
@@ -483,10 +489,15 @@ fn trusted_backend<'a>(
     })
 }
 
-fn count_ends(runs: &[BackendRun], counters: &Counters) {
+fn count_ends(case: u64, runs: &[BackendRun], counters: &Counters) {
     for r in runs {
         if r.timed_out() {
             counters.timed_out.fetch_add(1, Ordering::Relaxed);
+            let mut named = counters.timeouts.lock().unwrap_or_else(|p| p.into_inner());
+            named.entry(case).or_default().push(r.backend);
+            while named.len() > NAMED_TIMEOUTS {
+                named.pop_last();
+            }
         } else if r.refused() {
             counters.refused.fetch_add(1, Ordering::Relaxed);
         }
@@ -500,7 +511,17 @@ fn ends_summary(c: &Counters) -> String {
     );
     let mut s = String::new();
     if t > 0 {
-        s.push_str(&format!("; {t} answers timed out"));
+        let named = c.timeouts.lock().unwrap_or_else(|p| p.into_inner());
+        let cases: Vec<String> = named
+            .iter()
+            .map(|(case, who)| format!("{case} ({})", who.join(", ")))
+            .collect();
+        let shown: usize = named.values().map(Vec::len).sum();
+        let more = if t as usize > shown { ", …" } else { "" };
+        s.push_str(&format!(
+            "; {t} answers timed out, in cases {}{more} (replay one with --case I --puzzles 1)",
+            cases.join(", ")
+        ));
     }
     if r > 0 {
         s.push_str(&format!("; {r} refusals"));

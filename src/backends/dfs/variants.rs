@@ -12,8 +12,13 @@
 //!   line, that hold every fixed digit and meet every cell's candidates;
 //! - a **sum** (arrow, little killer) bounds each term by the least and greatest the others can
 //!   add (interval reasoning on `Σ cᵢ·xᵢ = rhs`);
-//! - a **sandwich** is a sum over the cells between its 1 and its `n` once both are placed, and
-//!   otherwise waits;
+//! - a **sandwich** keeps the digits that some placement of its 1 and its `n` supports: a pair
+//!   of positions is possible when both ends may go there, no other cell must hold an end, and
+//!   the cells between can reach the clue (the interval of their candidates' bounds, cut to the
+//!   least and greatest sums of that many distinct digits of `2..n−1`); it supports the ends at
+//!   its positions, each digit between that leaves the others a reachable rest, and any digit
+//!   but an end outside. Once the 1 and the `n` are placed this is interval reasoning on the sum
+//!   between them;
 //! - **parity** masks odd or even cells.
 //!
 //! A full grid goes through the same narrowing, which then fails on any broken rule.
@@ -131,16 +136,7 @@ impl Variants {
             cut.sum(terms, *rhs)?;
         }
         for (line, total) in &self.sandwiches {
-            let top = bit(self.n as u32);
-            let at = |d: u64| {
-                line.iter()
-                    .position(|&c| cut.cands[c as usize].to_u64() == d)
-            };
-            if let (Some(p), Some(q)) = (at(1), at(top)) {
-                let (lo, hi) = (p.min(q), p.max(q));
-                let terms: Vec<(u16, i64)> = line[lo + 1..hi].iter().map(|&c| (c, 1)).collect();
-                cut.sum(&terms, *total)?;
-            }
+            cut.sandwich(line, *total, self.n)?;
         }
         Some(cut.progress)
     }
@@ -238,6 +234,70 @@ impl<M: Mask> Cut<'_, M> {
         }
         for &c in cells {
             self.keep(c, allowed)?;
+        }
+        Some(())
+    }
+
+    /// The sandwich clue `total` on `line`: each cell keeps the digits that some possible
+    /// placement of the line's 1 and `n` supports (see the module docs).
+    fn sandwich(&mut self, line: &[u16], total: i64, n: usize) -> Option<()> {
+        let (one, top) = (bit(1), bit(n as u32));
+        let cands: Vec<u64> = line
+            .iter()
+            .map(|&c| self.cands[c as usize].to_u64())
+            .collect();
+        let middle: Vec<u64> = cands.iter().map(|m| m & !(one | top)).collect();
+        // A cell with no middle digit holds an end; a placement must put an end there.
+        let forced: Vec<usize> = (0..line.len()).filter(|&j| middle[j] == 0).collect();
+        if forced.len() > 2 {
+            return None;
+        }
+        let low = |m: u64| m.trailing_zeros() as i64 + 1;
+        let high = |m: u64| 64 - m.leading_zeros() as i64;
+        // The least and greatest sums of `k` distinct digits of `2..n−1`.
+        let n = n as i64;
+        let least = |k: i64| k * (k + 3) / 2;
+        let greatest = |k: i64| k * (2 * n - k - 1) / 2;
+        let mut allowed = vec![0u64; line.len()];
+        for p in 0..line.len() {
+            for q in p + 1..line.len() {
+                let one_first = cands[p] & one != 0 && cands[q] & top != 0;
+                let top_first = cands[p] & top != 0 && cands[q] & one != 0;
+                if !(one_first || top_first) || forced.iter().any(|&f| f != p && f != q) {
+                    continue;
+                }
+                let between = p + 1..q;
+                let k = between.len() as i64;
+                let (min, max) = between.clone().fold((0, 0), |(lo, hi), j| {
+                    (lo + low(middle[j]), hi + high(middle[j]))
+                });
+                if total < min.max(least(k)) || total > max.min(greatest(k)) {
+                    continue;
+                }
+                let ends = |first: bool, second: bool| {
+                    (if first { one } else { 0 }) | (if second { top } else { 0 })
+                };
+                allowed[p] |= ends(one_first, top_first);
+                allowed[q] |= ends(top_first, one_first);
+                for j in between {
+                    let rest_lo = (min - low(middle[j])).max(least(k - 1));
+                    let rest_hi = (max - high(middle[j])).min(greatest(k - 1));
+                    let mut bits = middle[j];
+                    while bits != 0 {
+                        let d = bits.trailing_zeros() as i64 + 1;
+                        if (rest_lo..=rest_hi).contains(&(total - d)) {
+                            allowed[j] |= 1 << (d - 1);
+                        }
+                        bits &= bits - 1;
+                    }
+                }
+                for j in (0..p).chain(q + 1..line.len()) {
+                    allowed[j] |= middle[j];
+                }
+            }
+        }
+        for (&c, &mask) in line.iter().zip(&allowed) {
+            self.keep(c, mask)?;
         }
         Some(())
     }

@@ -1,6 +1,6 @@
 //! Quick timing of the `dfs` backend outside criterion, in wall-clock and thread CPU time:
-//! `cargo run --release --example dfs_speed -- FILE [LIMIT]` counts every 81-character puzzle of
-//! FILE with LIMIT (default 2: solve + uniqueness; use a huge LIMIT to count all solutions);
+//! `cargo run --release --example dfs_speed -- FILE [LIMIT]` counts every puzzle of FILE (any
+//! format the lab reads; bad entries are skipped) with LIMIT (default 2: solve + uniqueness; use a huge LIMIT to count all solutions);
 //! LIMIT 0 instead maximizes the NOIP 2009 pyramid score of the first puzzle (20 s limit).
 //! A third argument REPEAT (default 1) runs the whole file that many times and reports the
 //! median pass, for sets too small to time in one pass.
@@ -14,31 +14,16 @@ use std::sync::Arc;
 use std::time::Instant;
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::dfs::Dfs;
-use sudoku_lab::model::{Puzzle, Shape, Weights};
+use sudoku_lab::format::{read_puzzles, ReadOptions};
+use sudoku_lab::model::{Puzzle, Weights};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read_to_string(&args[1]).unwrap();
     let limit: u64 = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(2);
-    let shape = Arc::new(Shape::standard(9, false).unwrap());
-    let ps: Vec<Puzzle> = text
-        .lines()
-        .map(|l| l.trim())
-        .filter(|l| !l.starts_with('#') && l.len() >= 81)
-        .map(|l| {
-            let g = l
-                .bytes()
-                .take(81)
-                .map(|b| {
-                    if b.is_ascii_digit() {
-                        (b - b'0') as u16
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            Puzzle::new(shape.clone(), g).unwrap()
-        })
+    let ps: Vec<Puzzle> = read_puzzles(&text, &ReadOptions::default())
+        .into_iter()
+        .filter_map(|e| e.ok().map(|e| e.puzzle))
         .collect();
     let dfs = Dfs::new();
     if limit == 0 {
@@ -79,10 +64,17 @@ fn main() {
         e,
         ps.len() as f64 / e.as_secs_f64()
     );
-    let nodes: u64 = ps.iter().map(|p| dfs.count_nodes(p, limit).unwrap()).sum();
+    let mut per: Vec<u64> = ps
+        .iter()
+        .map(|p| dfs.count_nodes(p, limit).unwrap())
+        .collect();
+    let nodes: u64 = per.iter().sum();
+    per.sort_unstable();
     println!(
-        "{:.1} nodes per puzzle, {:.0} ns of CPU per node",
+        "{:.1} nodes per puzzle (median {}, max {}), {:.0} ns of CPU per node",
         nodes as f64 / ps.len() as f64,
+        per[per.len() / 2],
+        per[per.len() - 1],
         c * 1e9 / nodes as f64
     );
 }

@@ -340,6 +340,25 @@ impl Extra {
         };
         Some(by_cages || by_rules)
     }
+
+    /// Whether the variant rules have pairs (see [`Extra::degree`]).
+    fn has_pairs(&self) -> bool {
+        self.variants.as_ref().is_some_and(|v| v.has_pairs())
+    }
+
+    /// How many unsolved pair partners `cell` has.
+    fn degree<M: Mask>(&self, cell: usize, cands: &[M]) -> u32 {
+        self.variants.as_ref().map_or(0, |v| v.degree(cell, cands))
+    }
+
+    /// The dearer variant-rule reasoning ([`Variants::look_ahead`]), for when
+    /// [`Extra::narrow`] has nothing left to remove; same answer as it.
+    fn look_ahead<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>) -> Option<bool> {
+        match &self.variants {
+            Some(v) => v.look_ahead(cands, queue),
+            _ => Some(false),
+        }
+    }
 }
 
 /// Runs `job` with the kernel instance fitting the side. Killer cages and variant rules take the
@@ -641,6 +660,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         let t = self.t;
         let full = self.full;
         let node = &mut self.nodes[d];
+        // The variant rules' lookahead runs once per propagation: repeating it to a fixpoint
+        // costs more than the nodes it saves.
+        let mut looked = false;
         loop {
             while let Some(c) = self.queue.pop() {
                 let c = c as usize;
@@ -709,7 +731,14 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             }
             if self.queue.is_empty() {
                 if let Some(extra) = self.extra {
-                    match extra.narrow(&mut node.cands, &mut self.queue) {
+                    let narrowed = match extra.narrow(&mut node.cands, &mut self.queue) {
+                        Some(false) if !looked => {
+                            looked = true;
+                            extra.look_ahead(&mut node.cands, &mut self.queue)
+                        }
+                        other => other,
+                    };
+                    match narrowed {
                         None => {
                             self.queue.clear();
                             return false;
@@ -778,7 +807,14 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     fn pick(&self, d: usize) -> (usize, M) {
         let node = &self.nodes[d];
         // Optimizing, ties go to the heaviest cell: its digit moves the bound most.
-        let weight = |c: usize| self.opt.as_ref().map_or(0, |o| o.weights[c].unsigned_abs());
+        // With pair rules, ties go to the cell with the most unsolved partners: its digit
+        // narrows most (and the first cell of two candidates is not taken at once).
+        let degree = self.extra.is_some_and(|e| e.has_pairs());
+        let weight = |c: usize| match (&self.opt, self.extra) {
+            (Some(o), _) => o.weights[c].unsigned_abs(),
+            (None, Some(e)) if degree => e.degree(c, &node.cands) as u64,
+            _ => 0,
+        };
         let mut best = (0, self.full, u32::MAX, 0);
         let words = self.t.cells.div_ceil(64);
         // Randomised runs start the scan at another word, so ties go elsewhere.
@@ -796,7 +832,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 let k = m.ones();
                 if k < best.2 || (k == best.2 && weight(c) > best.3) {
                     best = (c, m, k, weight(c));
-                    if k <= 2 && self.opt.is_none() {
+                    if k <= 2 && self.opt.is_none() && !degree {
                         return (c, m);
                     }
                 }

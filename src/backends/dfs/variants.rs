@@ -24,8 +24,19 @@
 //! A full grid goes through the same narrowing, which then fails on any broken rule.
 
 use super::Mask;
-use crate::model::lower::{LinearSum, Rules};
+use crate::model::lower::{LinearSum, PairRule, Rules};
 use crate::model::Puzzle;
+
+/// A pair partner of a cell, for [`Cut::lookahead`].
+#[derive(Clone)]
+struct Partner {
+    cell: u16,
+    /// Per digit index `d`: the digits (bits) of the cell that leave `cell` no room for `d`.
+    leave: Vec<u64>,
+}
+
+/// Most places of a digit in a house for which [`Cut::lookahead`] looks ahead.
+const LOOKAHEAD: usize = 3;
 
 /// Digit `d` (1-based) as bit `d − 1`.
 fn bit(d: u32) -> u64 {
@@ -43,6 +54,11 @@ pub(super) struct Variants {
     sums: Vec<(Vec<(u16, i64)>, i64)>,
     sandwiches: Vec<(Vec<u16>, i64)>,
     parity: Vec<(u16, u64)>,
+    /// For the pair lookahead (empty without pairs): every house, the grid's and the rules'.
+    houses: Vec<Vec<u16>>,
+    /// For each cell `c`, its pair partners `p` with, per digit index `d`, the digits (as bits)
+    /// of `c` that leave `p` no room for `d` under their pairs.
+    partners: Vec<Vec<Partner>>,
 }
 
 impl Variants {
@@ -79,6 +95,36 @@ impl Variants {
             let terms = s.terms.iter().map(|&(c, k)| (c as u16, k)).collect();
             (terms, s.rhs)
         };
+        let mut partners: Vec<Vec<Partner>> = vec![vec![]; n * n];
+        let mut houses = vec![];
+        if rules.pairs.iter().any(|p| p.rule != PairRule::Differ) {
+            let mut add = |c: u32, p: u32, allows: &dyn Fn(u32, u32) -> bool| {
+                let at = match partners[c as usize].iter().position(|q| q.cell == p as u16) {
+                    Some(i) => i,
+                    None => {
+                        partners[c as usize].push(Partner {
+                            cell: p as u16,
+                            leave: vec![0; n],
+                        });
+                        partners[c as usize].len() - 1
+                    }
+                };
+                let leave = &mut partners[c as usize][at].leave;
+                for d in 1..=n as u32 {
+                    for e in (1..=n as u32).filter(|&e| !allows(e, d)) {
+                        leave[d as usize - 1] |= bit(e);
+                    }
+                }
+            };
+            // Two cells that only differ leave each other room for every digit but their own,
+            // which the lookahead never removes: they are not partners.
+            for p in rules.pairs.iter().filter(|p| p.rule != PairRule::Differ) {
+                add(p.a, p.b, &|e, d| p.rule.allows(e, d));
+                add(p.b, p.a, &|e, d| p.rule.allows(d, e));
+            }
+            houses.extend(puzzle.shape().houses().map(cells16));
+            houses.extend(groups.iter().filter(|g| g.1).map(|g| g.0.clone()));
+        }
         let odd: u64 = (1..=n as u32).step_by(2).fold(0, |m, d| m | bit(d));
         let all: u64 = (1..=n as u32).fold(0, |m, d| m | bit(d));
         Some(Variants {
@@ -97,6 +143,8 @@ impl Variants {
                 .iter()
                 .map(|&(c, is_odd)| (c as u16, if is_odd { odd } else { all & !odd }))
                 .collect(),
+            houses,
+            partners,
         })
     }
 
@@ -140,6 +188,37 @@ impl Variants {
         }
         Some(cut.progress)
     }
+
+    /// Whether some cell has a partner (a pair rule other than "differ").
+    pub(super) fn has_pairs(&self) -> bool {
+        !self.houses.is_empty()
+    }
+
+    /// How many of `cell`'s pair partners are unsolved.
+    pub(super) fn degree<M: Mask>(&self, cell: usize, cands: &[M]) -> u32 {
+        self.partners[cell]
+            .iter()
+            .filter(|q| !cands[q.cell as usize].at_most_one())
+            .count() as u32
+    }
+
+    /// The pair lookahead ([`Cut::lookahead`]) from every house, once: dearer than
+    /// [`Variants::narrow`], so run when that has nothing left to remove. Same answer.
+    pub(super) fn look_ahead<M: Mask>(
+        &self,
+        cands: &mut [M],
+        queue: &mut Vec<u16>,
+    ) -> Option<bool> {
+        let mut cut = Cut {
+            cands,
+            queue,
+            progress: false,
+        };
+        for house in &self.houses {
+            cut.lookahead(house, &self.partners)?;
+        }
+        Some(cut.progress)
+    }
 }
 
 /// One narrowing pass over a node's candidates.
@@ -164,6 +243,72 @@ impl<M: Mask> Cut<'_, M> {
         self.progress = true;
         if kept.at_most_one() {
             self.queue.push(cell);
+        }
+        Some(())
+    }
+
+    /// Pair lookahead from `house`: when a digit `d` has at most [`LOOKAHEAD`] places left in
+    /// the house, a digit `e` of a cell `c` goes when placing `e` in `c` leaves `d` no place
+    /// there, through the pairs of `c` (or `c` being the place itself). Two neighbouring places
+    /// of `d` under non-consecutive, for one, both lose `d − 1` and `d + 1`.
+    fn lookahead(&mut self, house: &[u16], partners: &[Vec<Partner>]) -> Option<()> {
+        // Per digit, the places (bits of house positions) it has left.
+        let mut at = [0u64; 64];
+        for (i, &c) in house.iter().enumerate() {
+            let mut m = self.cands[c as usize].to_u64();
+            while m != 0 {
+                at[m.trailing_zeros() as usize] |= 1 << i;
+                m &= m - 1;
+            }
+        }
+        for (d, &spots) in at[..house.len()].iter().enumerate() {
+            // Two to LOOKAHEAD places (no popcount: it is not in every target's base set).
+            if spots & spots.wrapping_sub(1) == 0 {
+                continue;
+            }
+            let mut places = [0u16; LOOKAHEAD];
+            let (mut bits, mut count) = (spots, 0);
+            while bits != 0 && count < LOOKAHEAD {
+                places[count] = house[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                count += 1;
+            }
+            if bits != 0 {
+                continue;
+            }
+            let places = &places[..count];
+            let first = places[0];
+            self.lookahead_cell(first, d, places, partners)?;
+            for q in &partners[first as usize] {
+                self.lookahead_cell(q.cell, d, places, partners)?;
+            }
+        }
+        Some(())
+    }
+
+    /// One cell `c` of [`Cut::lookahead`]: removes its digits (other than `d`) that leave `d`
+    /// no place among `places`.
+    fn lookahead_cell(
+        &mut self,
+        c: u16,
+        d: usize,
+        places: &[u16],
+        partners: &[Vec<Partner>],
+    ) -> Option<()> {
+        let mut drop = self.cands[c as usize].to_u64() & !(1 << d);
+        for &p in places {
+            if drop == 0 {
+                return Some(());
+            }
+            if p != c {
+                drop &= partners[c as usize]
+                    .iter()
+                    .find(|q| q.cell == p)
+                    .map_or(0, |q| q.leave[d]);
+            }
+        }
+        if drop != 0 {
+            self.keep(c, !drop)?;
         }
         Some(())
     }

@@ -307,9 +307,15 @@ fn the_documented_examples_read() {
         .map(|b| b.split("```").next().unwrap())
         .collect();
     assert!(objects.len() >= 2, "{section}");
-    for text in objects {
-        read(text).remove(0).unwrap();
+    for text in &objects {
+        let e = read(text).remove(0).unwrap();
+        assert!(e.expected.is_some(), "{text}");
     }
+    // Their known answers hold.
+    let args = ["xcheck", "--task", "count", "--backends", "dfs,sat", "-"];
+    let o = common::run_with(&args, &objects.join("\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", common::stdout(&o));
+    assert!(common::stdout(&o).contains(": 0 disagreements"));
     let empty9 = format!("[{}]", [r#"[0,0,0,0,0,0,0,0,0]"#; 9].join(","));
     let mut kinds = std::collections::BTreeSet::new();
     for rule in section

@@ -1,10 +1,11 @@
 //! The lab's own JSON form of a puzzle: one object that carries everything the model holds.
 //!
 //! ```json
-//! {"board": [["1", ".", ".", "."], [".", ".", "3", "."], [".", "4", ".", "."], [".", ".", ".", "2"]],
+//! {"board": [["1", ".", ".", "."], [".", ".", ".", "."], [".", ".", ".", "."], [".", ".", ".", "3"]],
 //!  "diagonals": true,
-//!  "cages": [{"sum": 3, "cells": [[1, 2], [1, 3]]}],
-//!  "rules": [{"kind": "thermo", "cells": [[2, 1], [3, 1], [4, 1]]}, {"kind": "anti-king"}],
+//!  "cages": [{"sum": 7, "cells": [[1, 3], [1, 4]]}],
+//!  "rules": [{"kind": "thermo", "cells": [[4, 2], [3, 2], [2, 2]]},
+//!            {"kind": "kropki", "cells": [[4, 3], [4, 4]], "difference": 1}],
 //!  "count": 1}
 //! ```
 //!

@@ -331,3 +331,51 @@ fn the_documented_examples_read() {
     // Every kind but Killer (which has "cages") has an example.
     assert_eq!(kinds.len(), ConstraintKind::ALL.len() - 1, "{kinds:?}");
 }
+
+/// No value in any place makes the reader panic: every number of a written object, and every
+/// key, replaced in turn by values of the wrong kind or range, reads as a puzzle or an error.
+#[test]
+fn no_bad_value_panics_the_reader() {
+    let (puzzle, grid) = everything(&shapes(6, 1)[2], 1);
+    let mut doc = to_json(&puzzle, None);
+    // The grid as a solution (checked last, so the rules are read whatever it is).
+    let rows: Vec<Vec<u16>> = grid.rows().map(<[u16]>::to_vec).collect();
+    doc["count"] = serde_json::json!(2);
+    doc["solution"] = serde_json::json!(rows);
+    let text = doc.to_string();
+    let replacements = [
+        "0", "-1", "7", "99", "2.5", "1e40", "\"x\"", "[]", "{}", "null", "[[1,1]]",
+    ];
+    let mut places = vec![];
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        if bytes[i].is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            places.push((start, i));
+        } else if bytes[i] == b'"' {
+            i += 1;
+            while bytes[i] != b'"' {
+                i += 1;
+            }
+            i += 1;
+            places.push((start, i));
+        } else {
+            i += 1;
+        }
+    }
+    assert!(places.len() > 100);
+    for &(a, b) in &places {
+        for r in replacements {
+            let mutated = format!("{}{r}{}", &text[..a], &text[b..]);
+            for e in read(&mutated) {
+                if let Err(e) = e {
+                    assert!(e.line >= 1 && e.col >= 1, "{e}");
+                }
+            }
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! Reading and writing puzzles as text. Library only: the CLI adds file names and flags.
 //!
-//! Three formats, detected from the text ([`detect`]) unless [`ReadOptions::format`] forces one:
+//! Four formats, detected from the text ([`detect`]) unless [`ReadOptions::format`] forces one:
 //!
 //! - [`Format::Line`]: one puzzle per line, `n²` symbols for sides `n = 1..=35`. Empty is any of
 //!   `. 0 _ ? -`; digits `1`–`9`, then letters `A`–`Z` (either case) for 10–35. A jigsaw puzzle is
@@ -11,7 +11,11 @@
 //!   or `n` rows of `n` symbols with no separator; optionally `n` more rows of region labels (same
 //!   layout) for a jigsaw. Puzzles are separated by one or more blank lines.
 //! - [`Format::Json`]: a LeetCode 37 board `[["5","3",".",...],...]` (any `n×n` of one-value
-//!   strings or integers), or a JSON array of such boards.
+//!   strings or integers); the lab's own puzzle object `{"board": BOARD, ...}`, which carries
+//!   every kind the model holds (regions, diagonals, cages, variant rules, known answer: see
+//!   [`object`]); an f-puzzles document (an object with a `grid`: see [`fpuzzles`]). A JSON array
+//!   of these, or several one after another (JSON Lines), is a batch.
+//! - [`Format::Fpuzzles`]: compressed f-puzzles documents (links), one per line.
 //!
 //! Without regions a puzzle gets the standard boxes of its side ([`Shape::default_boxes`]); a side
 //! with no box shape (7, 11, …) is an error. Puzzles of one geometry share one [`Arc<Shape>`].
@@ -20,14 +24,16 @@
 //! and column, and reading goes on with the next puzzle. The caller adds the file name and handles
 //! non-UTF-8 input (everything here takes `&str`).
 //!
-//! A line puzzle may carry its known answer, as in the data sets' `.counts` files:
-//! `puzzle:count[:solution]` (the exact number of solutions, optionally one solution, which must
-//! solve the puzzle) becomes [`Entry::expected`], which `xcheck` and the solving commands hold
-//! every answer against.
+//! A puzzle may carry its known answer, which becomes [`Entry::expected`] and which `xcheck` and
+//! the solving commands hold every answer against: in a line, as in the data sets' `.counts`
+//! files, `puzzle:count[:solution]` (the exact number of solutions, optionally one solution); in
+//! a puzzle object, `count` and `solution`; in an f-puzzles document, its `solution` (the one
+//! solution). A solution given must solve the puzzle, else the puzzle is an error.
 //!
 //! Also here: [`read_weights`] for `optimize` weights, the writers of a grid [`write_line`],
 //! [`write_grid`] and [`write_json`], and [`to_line`], which writes a whole puzzle (regions,
-//! cages, known answer) as the line the reader takes back.
+//! cages, known answer) as the line the reader takes back; [`object::to_json`] and
+//! [`fpuzzles::to_json`] write any puzzle as JSON.
 //!
 //! ```
 //! use sudoku_lab::format::{read_puzzles, write_line, ReadOptions};
@@ -43,6 +49,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub mod fpuzzles;
+pub mod object;
 
 use crate::check;
 use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
@@ -91,7 +98,8 @@ pub struct Entry {
     /// 1-based line where the puzzle starts.
     pub line: usize,
     pub puzzle: Puzzle,
-    /// The known answer written after the puzzle (`puzzle:count[:solution]`, line format only).
+    /// The known answer given with the puzzle (`puzzle:count[:solution]` in a line, `count` and
+    /// `solution` in a puzzle object, an f-puzzles `solution`).
     pub expected: Option<Expected>,
     /// What is odd but allowed (a Killer cage in several pieces), with where it was read.
     pub warnings: Vec<ParseError>,
@@ -306,6 +314,8 @@ struct Shapes {
     diagonals: bool,
     boxes: HashMap<usize, Arc<Shape>>,
     jigsaws: HashMap<Vec<u32>, Arc<Shape>>,
+    /// Shapes a puzzle asks for itself (JSON objects): by side, regions and diagonals.
+    shaped: HashMap<(usize, Option<Regions>, bool), Arc<Shape>>,
 }
 
 impl Shapes {
@@ -314,6 +324,7 @@ impl Shapes {
             diagonals,
             boxes: HashMap::new(),
             jigsaws: HashMap::new(),
+            shaped: HashMap::new(),
         }
     }
 
@@ -323,6 +334,30 @@ impl Shapes {
         }
         let s = Arc::new(Shape::standard(n, self.diagonals).map_err(|e| model_error(at, e))?);
         self.boxes.insert(n, s.clone());
+        Ok(s)
+    }
+
+    /// A shape of side `n` with `regions` (`None`: the standard boxes), with the diagonals when
+    /// the options or `diagonals` ask for them.
+    fn shape(
+        &mut self,
+        n: usize,
+        regions: Option<Regions>,
+        diagonals: bool,
+        at: &Token<'_>,
+    ) -> Result<Arc<Shape>, ParseError> {
+        let diagonals = diagonals || self.diagonals;
+        let key = (n, regions, diagonals);
+        if let Some(s) = self.shaped.get(&key) {
+            return Ok(s.clone());
+        }
+        let s = match &key.1 {
+            None => Shape::standard(n, diagonals),
+            Some(r) => Shape::new(n, r.clone(), diagonals),
+        }
+        .map_err(|e| model_error(at, e))?;
+        let s = Arc::new(s);
+        self.shaped.insert(key, s.clone());
         Ok(s)
     }
 
@@ -739,13 +774,7 @@ fn read_expected(
             }
             let mut cells = Vec::with_capacity(n * n);
             push_symbols(s, n, &mut cells)?;
-            let grid = Grid::new(n, cells);
-            check::verify(puzzle, &grid).map_err(|e| {
-                ParseError::at(
-                    s,
-                    format!("the solution given does not solve the puzzle: {e}"),
-                )
-            })?;
+            let grid = known_solution(puzzle, Grid::new(n, cells), s)?;
             if c == 0 {
                 return Err(ParseError::at(
                     count,
@@ -757,6 +786,17 @@ fn read_expected(
         _ => None,
     };
     Ok(Expected { count: c, solution })
+}
+
+/// `grid`, the known solution given with `puzzle` at `at`, when it solves the puzzle.
+fn known_solution(puzzle: &Puzzle, grid: Grid, at: &Token<'_>) -> Result<Grid, ParseError> {
+    match check::verify(puzzle, &grid) {
+        Ok(()) => Ok(grid),
+        Err(e) => Err(ParseError::at(
+            at,
+            format!("the solution given does not solve the puzzle: {e}"),
+        )),
+    }
 }
 
 /// A line puzzle from its symbols token and, for a jigsaw, its region-labels token.
@@ -1077,6 +1117,57 @@ impl JsonCursor {
     }
 }
 
+/// A JSON value with where it starts and its first event, so that what is inside it can be
+/// located too.
+#[derive(Clone, Copy)]
+struct Node<'a> {
+    value: &'a serde_json::Value,
+    at: Token<'static>,
+    event: usize,
+}
+
+impl<'a> Node<'a> {
+    /// The value at the cursor.
+    fn here(value: &'a serde_json::Value, cur: &JsonCursor) -> Node<'a> {
+        Node {
+            value,
+            at: cur.here(),
+            event: cur.next,
+        }
+    }
+    /// The items of an array (empty for anything else).
+    fn items(&self, cur: &mut JsonCursor) -> Vec<Node<'a>> {
+        let serde_json::Value::Array(items) = self.value else {
+            return vec![];
+        };
+        cur.next = self.event + 1; // after '['
+        items
+            .iter()
+            .map(|v| {
+                let node = Node::here(v, cur);
+                cur.skip();
+                node
+            })
+            .collect()
+    }
+    /// The members of an object, in document order (empty for anything else).
+    fn fields(&self, cur: &mut JsonCursor) -> Vec<(&'a str, Node<'a>)> {
+        let serde_json::Value::Object(fields) = self.value else {
+            return vec![];
+        };
+        cur.next = self.event + 1; // after '{'
+        fields
+            .iter()
+            .map(|(k, v)| {
+                cur.step(); // the key
+                let node = Node::here(v, cur);
+                cur.skip();
+                (k.as_str(), node)
+            })
+            .collect()
+    }
+}
+
 fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // One JSON value, or several one after another (JSON Lines: one document per line).
@@ -1135,37 +1226,56 @@ fn json_board(
     cur: &mut JsonCursor,
     shapes: &mut Shapes,
 ) -> Result<Entry, ParseError> {
-    let start = cur.here();
-    let end = cur.next;
+    let node = Node::here(board, cur);
     let mut warnings = vec![];
     let result = match board {
         serde_json::Value::Object(fields) if fields.contains_key("grid") => {
-            fpuzzles_puzzle(board, &start, &mut warnings)
+            let solution_at = node
+                .fields(cur)
+                .into_iter()
+                .find(|(key, _)| *key == "solution")
+                .map_or(node.at, |(_, n)| n.at);
+            fpuzzles_puzzle(board, &node.at, &solution_at, &mut warnings)
         }
-        serde_json::Value::Object(fields) => json_killer(fields, cur, shapes, &mut warnings),
-        _ => json_board_inner(board, cur, shapes, &start),
+        serde_json::Value::Object(_) => object::read(&node, cur, shapes, &mut warnings),
+        _ => json_board_inner(board, cur, shapes, &node.at).map(|p| (p, None)),
     };
     // Re-synchronise whatever happened inside.
-    cur.next = end;
+    cur.next = node.event;
     cur.skip();
-    result.map(|puzzle| Entry {
-        line: start.line,
+    result.map(|(puzzle, expected)| Entry {
+        line: node.at.line,
         puzzle,
-        expected: None,
+        expected,
         warnings,
     })
 }
 
-/// An f-puzzles document at `at`; what it ignores becomes warnings there.
+/// An f-puzzles document at `at`, with its `solution` (at `solution_at`) as the known answer:
+/// the one solution, which f-puzzles and SudokuPad hold a solver's grid against. What it
+/// ignores becomes warnings.
 fn fpuzzles_puzzle(
     doc: &serde_json::Value,
     at: &Token<'_>,
+    solution_at: &Token<'_>,
     warnings: &mut Vec<ParseError>,
-) -> Result<Puzzle, ParseError> {
-    let (puzzle, notes) =
-        fpuzzles::from_json(doc).map_err(|e| ParseError::at(at, format!("f-puzzles: {e}")))?;
+) -> Result<(Puzzle, Option<Expected>), ParseError> {
+    let located =
+        |at: &Token<'_>, e: fpuzzles::FpuzzlesError| ParseError::at(at, format!("f-puzzles: {e}"));
+    let (puzzle, notes) = fpuzzles::from_json(doc).map_err(|e| located(at, e))?;
     warnings.extend(notes.into_iter().map(|m| ParseError::at(at, m)));
-    Ok(puzzle)
+    let mut notes = vec![];
+    let solution =
+        fpuzzles::solution(doc, puzzle.size(), &mut notes).map_err(|e| located(solution_at, e))?;
+    warnings.extend(notes.into_iter().map(|m| ParseError::at(solution_at, m)));
+    let expected = match solution {
+        Some(grid) => Some(Expected {
+            count: 1,
+            solution: Some(known_solution(&puzzle, grid, solution_at)?),
+        }),
+        None => None,
+    };
+    Ok((puzzle, expected))
 }
 
 /// Compressed f-puzzles documents (links or LZ-string base64), one per content line.
@@ -1185,132 +1295,36 @@ fn read_compressed_fpuzzles(text: &str) -> Vec<Result<Entry, ParseError>> {
                 )
             })?;
             let mut warnings = vec![];
-            let puzzle = fpuzzles_puzzle(&doc, &at, &mut warnings)?;
+            let (puzzle, expected) = fpuzzles_puzzle(&doc, &at, &at, &mut warnings)?;
             Ok(Entry {
                 line,
                 puzzle,
-                expected: None,
+                expected,
                 warnings,
             })
         })
         .collect()
 }
 
-/// A Killer puzzle as a JSON object: `{"board": BOARD, "cages": [{"sum": S, "cells": [[ROW, COL],
-/// ...]}, ...]}`, rows and columns 1-based; errors point at the field or cage they concern.
-fn json_killer(
-    fields: &serde_json::Map<String, serde_json::Value>,
-    cur: &mut JsonCursor,
-    shapes: &mut Shapes,
-    warnings: &mut Vec<ParseError>,
-) -> Result<Puzzle, ParseError> {
-    use serde_json::Value as J;
-    let object = cur.here();
-    cur.step(); // '{'
-    let mut board = None;
-    let mut cages: Option<Vec<(Token<'static>, &J)>> = None;
-    for (key, value) in fields {
-        cur.step(); // the key
-        let at = cur.here();
-        match (key.as_str(), value) {
-            ("board", _) => {
-                let end = cur.next;
-                board = Some(json_board_inner(value, cur, shapes, &at)?);
-                cur.next = end;
-                cur.skip();
-            }
-            ("cages", J::Array(items)) => {
-                cur.step(); // '['
-                let mut list = vec![];
-                for item in items {
-                    list.push((cur.here(), item));
-                    cur.skip();
-                }
-                cur.step(); // ']'
-                cages = Some(list);
-            }
-            ("cages", _) => return Err(ParseError::at(&at, "\"cages\" must be an array")),
-            _ => {
-                return Err(ParseError::at(
-                    &at,
-                    format!("unknown field \"{key}\": a Killer object has \"board\" and \"cages\""),
-                ))
-            }
-        }
-    }
-    let puzzle = board.ok_or_else(|| ParseError::at(&object, "a Killer object needs \"board\""))?;
-    let n = puzzle.size();
-    let mut constraints = vec![];
-    let mut places = vec![];
-    for (i, (at, item)) in cages.unwrap_or_default().into_iter().enumerate() {
-        let bad = |what: &str| {
-            ParseError::at(
-                &at,
-                format!(
-                    "cage {}: {what} (a cage is {{\"sum\": S, \"cells\": [[ROW, COL], ...]}}, 1-based)",
-                    i + 1
-                ),
-            )
-        };
-        let whole = |v: &J| {
-            (v.as_u64().map(|s| s as f64))
-                .or(v.as_f64())
-                .filter(|f| f.fract() == 0.0)
-        };
-        let sum = match item.get("sum").map(|v| (v, whole(v))) {
-            Some((v, Some(f))) if f < 0.0 => return Err(bad(&format!("\"sum\" {v} is negative"))),
-            Some((_, Some(f))) if f <= u32::MAX as f64 => f as u32,
-            Some((v, Some(_))) => {
-                return Err(bad(&format!("\"sum\" {v} is more than any cage can make")))
-            }
-            _ => return Err(bad("no whole-number \"sum\"")),
-        };
-        let list = item
-            .get("cells")
-            .and_then(J::as_array)
-            .ok_or_else(|| bad("no \"cells\" array"))?;
-        let mut cells = vec![];
-        for rc in list {
-            let pair = rc
-                .as_array()
-                .map(|v| v.iter().map(J::as_u64).collect::<Vec<_>>());
-            let (r, c) = match pair.as_deref() {
-                Some(&[Some(r), Some(c)])
-                    if (1..=n as u64).contains(&r) && (1..=n as u64).contains(&c) =>
-                {
-                    (r as usize, c as usize)
-                }
-                _ => return Err(bad(&format!("cell {rc} is not [ROW, COL] within 1..={n}"))),
-            };
-            cells.push(((r - 1) * n + c - 1) as u32);
-        }
-        let cage = model::Cage::new(cells, sum);
-        if !cage.connected(n) {
-            warnings.push(ParseError::at(
-                &at,
-                format!(
-                    "cage {} is not in one piece (allowed: some puzzles use such cages)",
-                    i + 1
-                ),
-            ));
-        }
-        constraints.push(model::Constraint::Cage(cage));
-        places.push(at);
-    }
-    puzzle.with_constraints(constraints).map_err(|e| match e {
-        ModelError::BadCage { cage, message } => {
-            ParseError::at(&places[cage - 1], format!("cage {cage}: {message}"))
-        }
-        e => model_error(&object, e),
-    })
-}
-
+/// A LeetCode board at the cursor, with the standard boxes.
 fn json_board_inner(
     board: &serde_json::Value,
     cur: &mut JsonCursor,
     shapes: &mut Shapes,
     start: &Token<'_>,
 ) -> Result<Puzzle, ParseError> {
+    let (n, givens) = json_givens(board, cur, start)?;
+    let shape = shapes.standard(n, start)?;
+    Puzzle::new(shape, givens).map_err(|e| model_error(start, e))
+}
+
+/// The side and the cells of a LeetCode board at the cursor (`start`): `n` rows of `n`
+/// one-value strings or numbers.
+fn json_givens(
+    board: &serde_json::Value,
+    cur: &mut JsonCursor,
+    start: &Token<'_>,
+) -> Result<(usize, Vec<Value>), ParseError> {
     use serde_json::Value as J;
     let not_board = || {
         ParseError::at(
@@ -1372,8 +1386,7 @@ fn json_board_inner(
         }
         cur.step(); // ']'
     }
-    let shape = shapes.standard(n, start)?;
-    Puzzle::new(shape, givens).map_err(|e| model_error(start, e))
+    Ok((n, givens))
 }
 
 // ---------------------------------------------------------------------------------------------

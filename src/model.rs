@@ -151,7 +151,7 @@ impl Cage {
 }
 
 /// How the grid is cut into its third family of houses.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Regions {
     /// Standard boxes of `rows × cols` cells (`rows * cols == n`).
     Boxes { rows: usize, cols: usize },

@@ -1,19 +1,13 @@
 //! f-puzzles documents: reading raw and compressed ones, what is ignored and what is refused,
-//! and the round trip read → write → read over every kind the lab holds.
+//! the round trip read → write → read over every kind the lab holds, and a document's
+//! `solution` as its known answer.
 
 use std::sync::Arc;
 
 use sudoku_lab::format::fpuzzles::{compress, decompress, from_json, to_json};
 use sudoku_lab::format::{read_puzzles, ReadOptions};
-use sudoku_lab::generate::variants::{draw, drawn_kinds};
-use sudoku_lab::generate::{blank_solved, GenRng};
 use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Line, Puzzle, Shape};
-
-fn sorted(p: &Puzzle) -> Vec<String> {
-    let mut v: Vec<String> = p.constraints().iter().map(|c| format!("{c:?}")).collect();
-    v.sort();
-    v
-}
+use sudoku_lab::task::Expected;
 
 #[test]
 fn reads_a_raw_document_and_says_what_it_ignores() {
@@ -98,27 +92,21 @@ fn compressed_links_read_like_the_raw_document() {
 fn every_kind_round_trips() {
     for n in [4, 6, 9] {
         for seed in 0..6u64 {
-            let mut rng = GenRng::seed(seed * 31 + n as u64);
-            let shape = Arc::new(Shape::standard(n, seed % 2 == 0).unwrap());
-            let (puzzle, grid) = blank_solved(&shape, &mut rng, n).unwrap();
-            let mut rules = vec![];
-            for &kind in drawn_kinds() {
-                rules.extend(draw(kind, &shape, &grid, 2, &mut rng));
-            }
-            rules.push(Constraint::AntiKing);
-            rules.push(Constraint::Negative(DotRule::Sum(5)));
-            rules.push(Constraint::Negative(DotRule::Sum(10)));
-            let puzzle = puzzle.with_constraints(rules).unwrap();
+            let (puzzle, grid) = common::every_kind_puzzle(n, seed);
             let doc = to_json(&puzzle, Some(&grid)).unwrap();
             let (back, notes) = from_json(&doc).unwrap();
             assert!(notes.is_empty(), "{notes:?}");
             assert_eq!(back.shape(), puzzle.shape());
             assert_eq!(back.givens(), puzzle.givens());
-            assert_eq!(sorted(&back), sorted(&puzzle), "{n}×{n} seed {seed}");
+            assert_eq!(
+                common::sorted_rules(&back),
+                common::sorted_rules(&puzzle),
+                "{n}×{n} seed {seed}"
+            );
             // Compressed, and once more.
             let json = decompress(&compress(&doc.to_string())).unwrap();
             let again = from_json(&serde_json::from_str(&json).unwrap()).unwrap().0;
-            assert_eq!(sorted(&again), sorted(&puzzle));
+            assert_eq!(common::sorted_rules(&again), common::sorted_rules(&puzzle));
         }
     }
 }
@@ -174,4 +162,151 @@ fn convert_writes_links_that_count_the_same_from_the_command_line() {
         "{}",
         common::stderr(&out)
     );
+}
+
+/// A puzzle of the data sets with one solution, and that solution.
+fn unique_with_solution() -> (Puzzle, sudoku_lab::model::Grid) {
+    let counts = std::fs::read_to_string("tests/data/9x9/test_puzzles.counts").unwrap();
+    read_puzzles(&counts, &ReadOptions::default())
+        .into_iter()
+        .map(Result::unwrap)
+        .find_map(|e| match e.expected {
+            Some(Expected {
+                count: 1,
+                solution: Some(s),
+            }) => Some((e.puzzle, s)),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn the_solution_is_the_known_answer() {
+    let (puzzle, solution) = unique_with_solution();
+    let known = Some(Expected {
+        count: 1,
+        solution: Some(solution.clone()),
+    });
+    let mut doc = to_json(&puzzle, Some(&solution)).unwrap();
+    let read_one = |doc: &serde_json::Value| {
+        let text = serde_json::to_string_pretty(doc).unwrap();
+        (read_puzzles(&text, &ReadOptions::default()).remove(0), text)
+    };
+    assert_eq!(read_one(&doc).0.unwrap().expected, known);
+    // As f-puzzles writes it (flat numbers), and the other forms readers meet.
+    let digits: Vec<u16> = solution.cells().to_vec();
+    let text: String = digits.iter().map(|d| d.to_string()).collect();
+    let strings: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+    let rows: Vec<&[u16]> = digits.chunks(9).collect();
+    for form in [
+        serde_json::json!(rows),
+        serde_json::json!(text),
+        serde_json::json!(strings.join(",")),
+        serde_json::json!(strings),
+    ] {
+        doc["solution"] = form;
+        assert_eq!(
+            read_one(&doc).0.unwrap().expected,
+            known,
+            "{}",
+            doc["solution"]
+        );
+    }
+    // f-puzzles' placeholders are no solution; a partial one is ignored, with a warning.
+    for blank in [
+        serde_json::json!([]),
+        serde_json::json!(vec![0; 81]),
+        serde_json::json!(vec!["."; 81]),
+        serde_json::json!(""),
+        serde_json::Value::Null,
+    ] {
+        doc["solution"] = blank;
+        let e = read_one(&doc).0.unwrap();
+        assert_eq!(
+            (e.expected, e.warnings),
+            (None, vec![]),
+            "{}",
+            doc["solution"]
+        );
+    }
+    let mut partial = digits.clone();
+    partial[40] = 0;
+    doc["solution"] = serde_json::json!(partial);
+    let e = read_one(&doc).0.unwrap();
+    assert_eq!(e.expected, None);
+    assert!(
+        e.warnings[0].message.contains("partial"),
+        "{:?}",
+        e.warnings
+    );
+    // A solution that does not solve the puzzle, or of another size, is an error at its place.
+    let mut wrong = digits.clone();
+    wrong.swap(0, 1);
+    for (bad, says) in [
+        (wrong, "the solution given does not solve the puzzle"),
+        (
+            digits[..80].to_vec(),
+            "\"solution\": 80 cells, a 9×9 grid has 81",
+        ),
+        (
+            [&digits[..80], &[10u16][..]].concat(),
+            "\"solution\": cell 81 holds 10, out of 1..=9",
+        ),
+    ] {
+        doc["solution"] = serde_json::json!(bad);
+        let (e, text) = read_one(&doc);
+        let e = e.unwrap_err();
+        let (line, col) = common::place(&text, "\"solution\": ");
+        assert_eq!((e.line, e.col), (line, col + "\"solution\": ".len()), "{e}");
+        assert!(e.message.contains(says), "{e}");
+    }
+}
+
+#[test]
+fn xcheck_and_unique_hold_answers_against_the_documents_solution() {
+    let (puzzle, solution) = unique_with_solution();
+    let doc = format!("{}\n", to_json(&puzzle, Some(&solution)).unwrap());
+    let args = ["xcheck", "--task", "unique", "--backends", "dfs,sat", "-"];
+    let o = common::run_with(&args, &doc);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stdout(&o));
+    assert!(
+        common::stdout(&o).contains(": 0 disagreements"),
+        "{}",
+        common::stdout(&o)
+    );
+    // The empty 4×4 has 288 solutions: a document that gives one as its solution claims one.
+    let empty = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), vec![0; 16]).unwrap();
+    let one = sudoku_lab::model::Grid::new(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]);
+    let doc = format!("{}\n", to_json(&empty, Some(&one)).unwrap());
+    let o = common::run_with(&args, &doc);
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    let row = "expected exactly 1 solution, but dfs said multiple, sat said multiple";
+    assert!(common::stdout(&o).contains(row), "{}", common::stdout(&o));
+    let o = common::run_with(&["unique", "--backend", "dlx", "-"], &doc);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stderr(&o)
+            .contains("<stdin>:1:1: wrong answer: dlx said multiple; expected exactly 1 solution"),
+        "{}",
+        common::stderr(&o)
+    );
+    // `generate --variants … --with-answer` writes the solution, which comes back as the answer.
+    let out = common::run(&[
+        "generate",
+        "--size",
+        "4",
+        "--variants",
+        "thermo,xv",
+        "--unique",
+        "--with-answer",
+        "--seed",
+        "3",
+        "--count",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    for e in read_puzzles(&common::stdout(&out), &ReadOptions::default()) {
+        let known = e.unwrap().expected.unwrap();
+        assert_eq!((known.count, known.solution.is_some()), (1, true));
+    }
 }

@@ -86,7 +86,8 @@ enum FormatArg {
     Line,
     /// n rows of n numbers or symbols; puzzles separated by blank lines.
     Grid,
-    /// A LeetCode 37 board, or an array of boards; a Killer object; an f-puzzles document.
+    /// A LeetCode 37 board, or an array of boards; a puzzle object (board, regions, cages, rules);
+    /// an f-puzzles document.
     Json,
     /// Compressed f-puzzles documents (links or LZ-string base64), one per line.
     Fpuzzles,

@@ -284,7 +284,8 @@ pub struct Item {
     /// 1-based line where the puzzle starts.
     pub line: usize,
     pub puzzle: Puzzle,
-    /// The known answer the input gave with the puzzle (`puzzle:count[:solution]`).
+    /// The known answer the input gave with the puzzle (`puzzle:count[:solution]`, an object's
+    /// `count` and `solution`, an f-puzzles `solution`).
     pub expected: Option<Expected>,
 }
 

@@ -1,5 +1,6 @@
-//! `sudoku-lab convert`: every puzzle of the input written in another format: f-puzzles JSON
-//! (one document per line), an f-puzzles link, or the line format.
+//! `sudoku-lab convert`: every puzzle of the input written in another format: the lab's own JSON
+//! object (one per line), f-puzzles JSON (one document per line), an f-puzzles link, or the line
+//! format.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,16 +8,17 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use sudoku_lab::format::{self, fpuzzles, ReadOptions};
+use sudoku_lab::format::{self, fpuzzles, object, ReadOptions};
 
 use super::args::InputArgs;
 use super::batch;
 use super::UsageError;
 
-/// Write every puzzle of the input in another format, one per line: f-puzzles JSON (opens in
-/// f-puzzles and SudokuPad), an f-puzzles link (the compressed form), or the line format
-/// (houses and Killer cages only). A puzzle the target cannot hold is reported by its file and
-/// line and the others are still written (exit code 2).
+/// Write every puzzle of the input in another format, one per line: the lab's own JSON object
+/// (holds every puzzle, with its known answer), f-puzzles JSON (opens in f-puzzles and
+/// SudokuPad), an f-puzzles link (the compressed form), or the line format (houses and Killer
+/// cages only). A puzzle the target cannot hold is reported by its file and line and the others
+/// are still written (exit code 2).
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// Puzzle files (`-` or none: standard input).
@@ -31,6 +33,8 @@ pub struct ConvertArgs {
 /// What `convert` writes.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvertTarget {
+    /// The lab's own JSON object: board, regions, cages, rules and known answer (JSON Lines).
+    Json,
     /// f-puzzles JSON, one document per line.
     Fpuzzles,
     /// An f-puzzles link: https://www.f-puzzles.com/?load=… (LZ-string, base64).
@@ -64,6 +68,9 @@ pub fn run(config: &Config) -> ExitCode {
     let mut unwritable = false;
     batch::each_puzzle(&config.files, &config.read, None, &mut tally, |item| {
         let written = match config.to {
+            ConvertTarget::Json => {
+                Ok(object::to_json(&item.puzzle, item.expected.as_ref()).to_string())
+            }
             ConvertTarget::Line => format::to_line(&item.puzzle).map_err(|e| e.to_string()),
             ConvertTarget::Fpuzzles | ConvertTarget::FpuzzlesLink => {
                 fpuzzles::to_json(&item.puzzle, None)

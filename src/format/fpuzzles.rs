@@ -503,6 +503,63 @@ pub fn from_json(doc: &J) -> Result<(Puzzle, Vec<String>), FpuzzlesError> {
     Ok((puzzle, notes))
 }
 
+/// The `solution` of an f-puzzles document of side `n`, when it has one: `n²` digits row by row,
+/// as f-puzzles writes it (a flat array of numbers); also accepted are `n` rows of `n`, digits as
+/// strings, and one string of digits (comma-separated or not). An all-empty solution (none, `[]`,
+/// all `0`, `.` or `null`: f-puzzles' placeholders) is no solution; a partial one is ignored with
+/// a note. The caller checks that it solves the puzzle.
+pub fn solution(doc: &J, n: usize, notes: &mut Vec<String>) -> Result<Option<Grid>, FpuzzlesError> {
+    let bad = |what: String| err("solution", what);
+    let split: Vec<J>;
+    let values: Vec<&J> = match doc.get("solution") {
+        None | Some(J::Null) => return Ok(None),
+        Some(J::String(s)) => {
+            split = match s.contains(',') {
+                true => s.split(',').map(|d| J::from(d.trim())).collect(),
+                false => s.chars().map(|d| J::from(d.to_string())).collect(),
+            };
+            split.iter().collect()
+        }
+        Some(J::Array(rows)) if !rows.is_empty() && rows.iter().all(J::is_array) => rows
+            .iter()
+            .flat_map(|r| r.as_array().into_iter().flatten())
+            .collect(),
+        Some(J::Array(items)) => items.iter().collect(),
+        Some(other) => return Err(bad(format!("expected an array of digits, found {other}"))),
+    };
+    let mut cells = Vec::with_capacity(values.len());
+    for (i, v) in values.iter().enumerate() {
+        let d = match v {
+            J::Null => 0,
+            J::String(s) if s.trim() == "." => 0,
+            _ => number("solution", Some(*v))?.unwrap_or(0),
+        };
+        if d as usize > n {
+            return Err(bad(format!("cell {} holds {d}, out of 1..={n}", i + 1)));
+        }
+        cells.push(d as u16);
+    }
+    let empty = cells.iter().filter(|&&d| d == 0).count();
+    if empty == cells.len() {
+        return Ok(None);
+    }
+    if cells.len() != n * n {
+        return Err(bad(format!(
+            "{} cells, a {n}×{n} grid has {}",
+            cells.len(),
+            n * n
+        )));
+    }
+    if empty > 0 {
+        notes.push(format!(
+            "ignored a partial \"solution\" ({empty} of {} cells empty): not a known answer",
+            n * n
+        ));
+        return Ok(None);
+    }
+    Ok(Some(Grid::new(n, cells)))
+}
+
 /// The keys [`from_json`] reads as rules.
 const READ: [&str; 21] = [
     "diagonal+",

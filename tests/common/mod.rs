@@ -58,3 +58,60 @@ pub fn parse_line(line: &str) -> sudoku_lab::model::Puzzle {
         .collect();
     Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
 }
+
+/// Up to two rules of every variant kind the generator draws on `grid` (the global ones when the
+/// grid keeps them; disjoint groups only on boxes), anti-king and both XV negatives: everything
+/// f-puzzles can express.
+pub fn rules_of_every_kind(
+    shape: &sudoku_lab::model::Shape,
+    grid: &sudoku_lab::model::Grid,
+    rng: &mut sudoku_lab::generate::GenRng,
+) -> Vec<sudoku_lab::model::Constraint> {
+    use sudoku_lab::generate::variants::{draw, drawn_kinds};
+    use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Regions};
+    let jigsaw = matches!(shape.regions(), Regions::Jigsaw(_));
+    let mut rules = vec![];
+    for &kind in drawn_kinds() {
+        if !(jigsaw && kind == ConstraintKind::DisjointGroups) {
+            rules.extend(draw(kind, shape, grid, 2, rng));
+        }
+    }
+    rules.push(Constraint::AntiKing);
+    rules.push(Constraint::Negative(DotRule::Sum(5)));
+    rules.push(Constraint::Negative(DotRule::Sum(10)));
+    rules
+}
+
+/// A puzzle of side `n` with [`rules_of_every_kind`] on the seed's random full grid (standard
+/// boxes, both diagonals on even seeds), and that grid: the writers' round trips start from it.
+pub fn every_kind_puzzle(
+    n: usize,
+    seed: u64,
+) -> (sudoku_lab::model::Puzzle, sudoku_lab::model::Grid) {
+    use std::sync::Arc;
+    use sudoku_lab::generate::{blank_solved, GenRng};
+    use sudoku_lab::model::Shape;
+    let mut rng = GenRng::seed(seed * 31 + n as u64);
+    let shape = Arc::new(Shape::standard(n, seed.is_multiple_of(2)).unwrap());
+    let (puzzle, grid) = blank_solved(&shape, &mut rng, n).unwrap();
+    let rules = rules_of_every_kind(&shape, &grid, &mut rng);
+    (puzzle.with_constraints(rules).unwrap(), grid)
+}
+
+/// The rules of a puzzle in a canonical order (the formats may write them in another order).
+pub fn sorted_rules(p: &sudoku_lab::model::Puzzle) -> Vec<String> {
+    let mut v: Vec<String> = p.constraints().iter().map(|c| format!("{c:?}")).collect();
+    v.sort();
+    v
+}
+
+/// The 1-based line and column of the first `needle` in `text` (ASCII), as errors give them.
+pub fn place(text: &str, needle: &str) -> (usize, usize) {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} in {text}"));
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}

@@ -179,9 +179,9 @@ impl Backend for Cp {
         "cp"
     }
 
-    /// Every kind but sandwiches (see [`crate::cp::model`]).
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        kind != ConstraintKind::Sandwich
+    /// Every kind (see [`crate::cp::model`]).
+    fn takes(&self, _kind: ConstraintKind) -> bool {
+        true
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

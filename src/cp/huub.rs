@@ -18,13 +18,14 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use huub::actions::IntDecisionActions;
+use huub::constraints::Conflict;
 use huub::model::expressions::IntLinearExp;
-use huub::model::Model;
+use huub::model::{Model, View as ModelView};
 use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
 use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
 
 use super::model::{
-    AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, Searches,
+    AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, Sandwich, Searches,
 };
 use crate::model::Value;
 
@@ -298,6 +299,50 @@ fn supported(values: &[Vec<i64>], rhs: i64) -> Option<Vec<Vec<bool>>> {
 /// Largest span of a sum's values that [`supported`] walks exactly.
 const EXACT_SPAN: i64 = 1 << 12;
 
+/// Posts `sandwich` with tables only (each domain-consistent) and one sum: a counter `kᵢ`
+/// (`0..=2`) of the line's ends (1 and `n`) before cell `i`, stepped by the table
+/// `(kᵢ, xᵢ, kᵢ₊₁)` from `k₀ = 0` to `2` past the line; a term `yᵢ` that is `xᵢ` when cell `i` is
+/// no end and has one end before it (so, the line being a house, one after it) and `0`
+/// otherwise, by the table `(kᵢ, xᵢ, yᵢ)`; and `Σ yᵢ = sum`.
+fn post_sandwich(
+    m: &mut Model,
+    cells: &[ModelView<i64>],
+    sandwich: &Sandwich,
+    n: i64,
+) -> Result<(), Conflict<ModelView<bool>>> {
+    let is_end = |d: i64| d == 1 || d == n;
+    let len = sandwich.cells.len();
+    let counters: Vec<ModelView<i64>> = (0..=len)
+        .map(|i| match i {
+            0 => m.new_int_decision(0..=0),
+            i if i == len => m.new_int_decision(2..=2),
+            _ => m.new_int_decision(0..=2),
+        })
+        .collect();
+    let mut terms = vec![];
+    for (i, &c) in sandwich.cells.iter().enumerate() {
+        let x = cells[c as usize];
+        let step = (0..=2).flat_map(|k| {
+            (1..=n).filter_map(move |d| {
+                let next = k + i64::from(is_end(d));
+                (next <= 2).then(|| vec![k, d, next])
+            })
+        });
+        m.table(vec![counters[i], x, counters[i + 1]])
+            .values(step)
+            .post()?;
+        let y = m.new_int_decision(0..=n - 1);
+        let term = (0..=2).flat_map(|k| {
+            (1..=n).map(move |d| vec![k, d, if k == 1 && !is_end(d) { d } else { 0 }])
+        });
+        m.table(vec![counters[i], x, y]).values(term).post()?;
+        terms.push(y);
+    }
+    m.linear(terms.into_iter().sum::<IntLinearExp>())
+        .eq(sandwich.sum)
+        .post()
+}
+
 /// Builds the solver for `model`, with its objective when `with_objective`.
 fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
     let n = model.n as i64;
@@ -367,6 +412,9 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         let vars = [cells[pair.a as usize], cells[pair.b as usize]];
         let rows = pair.allowed.iter().map(|&(x, y)| vec![x as i64, y as i64]);
         post!(m.table(vars).values(rows).post());
+    }
+    for sandwich in &model.sandwiches {
+        post!(post_sandwich(&mut m, &cells, sandwich, n));
     }
     let objective = match (&model.objective, with_objective) {
         (Some(weights), true) => {

@@ -8,8 +8,8 @@
 //! extra houses and distinct groups all-different groups; a renban line its distinct group plus,
 //! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
 //! consecutive); arrows and little killers weighted sums (a table when a few open cells are left);
-//! odd and even cells their domains.
-//! Sandwiches have no CP form here: the backend refuses them by name.
+//! odd and even cells their domains; a sandwich a [`Sandwich`] (its solver form, with counters
+//! and tables, is in [`super::huub`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -180,6 +180,14 @@ pub struct Table {
 /// always do).
 const SUM_TABLE_TUPLES: usize = 4096;
 
+/// The digits strictly between the 1 and the `n` of `cells` (a row or column, in order) add up
+/// to `sum`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sandwich {
+    pub cells: Vec<u32>,
+    pub sum: i64,
+}
+
 /// `Σ coefficient × cell = rhs`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WeightedSum {
@@ -217,6 +225,7 @@ pub struct CpModel {
     /// Sums over a few open cells, as the tuples that make them.
     pub tables: Vec<Table>,
     pub weighted: Vec<WeightedSum>,
+    pub sandwiches: Vec<Sandwich>,
     /// Cells that hold an odd digit (`true`) or an even one.
     pub parity: Vec<(u32, bool)>,
     /// `Σ weights[c] × cell c`, to maximise, when the puzzle carries weights.
@@ -330,6 +339,14 @@ impl CpModel {
             pairs,
             tables,
             weighted,
+            sandwiches: rules
+                .sandwiches
+                .iter()
+                .map(|s| Sandwich {
+                    cells: s.cells.clone(),
+                    sum: s.sum as i64,
+                })
+                .collect(),
             parity: rules.parity.clone(),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
         }
@@ -340,6 +357,7 @@ impl CpModel {
         !self.pairs.is_empty()
             || !self.tables.is_empty()
             || !self.weighted.is_empty()
+            || !self.sandwiches.is_empty()
             || !self.parity.is_empty()
             || self.all_different.iter().any(|g| g.origin == Origin::Rule)
     }

@@ -594,7 +594,7 @@ fn a_6x6_anti_king_that_crashed_the_cp_solver_counts_one_everywhere() {
 #[test]
 fn dimacs_exports_of_pair_rules_decode_to_solutions_under_each_pair_encoding() {
     use sudoku_lab::sat::encode::{self, EncodeOptions, Part};
-    use sudoku_lab::sat::{dimacs, varisat_model};
+    use sudoku_lab::sat::{dimacs, varisat_model, ClauseSink as _};
     let kinds = [
         ConstraintKind::Thermo,
         ConstraintKind::Whisper,

@@ -39,8 +39,11 @@
 //! empty gives the unit `¬x(a,d)`. The same clauses from the other cell's digits make unit
 //! propagation reach the bounds: a digit with no allowed partner within the other cell's
 //! current bounds is removed, and the channelling moves the bounds. The direct form removes
-//! digits whose partners are all gone even inside the bounds (arc consistency); the order form
-//! is smaller (about `3n` clauses per pair against `n²` conflicts for a whisper).
+//! digits whose partners are all gone even inside the bounds (arc consistency). Sizes: a pair
+//! costs `O(n)` clauses instead of up to `n²` conflicts, but the order literals cost about three
+//! clauses per free digit of each cell, so the formula is not always smaller (the first puzzle
+//! of the generated 9×9 sets, `encode --stats`: whisper part 701 clauses against 856, Kropki
+//! 1,231 against 962, thermometer 101 against 56).
 //!
 //! Every model keeps the rule under both forms: the clauses state the relation exactly.
 //! - **extra houses** (disjoint groups, extra regions of `n` cells): at most and at least one cell

@@ -318,7 +318,7 @@ fn intervals<S: ClauseSink + ?Sized>(
                 b.alo(std::iter::once(not(xd)));
                 continue;
             };
-            let hi = ok.last().unwrap_or(lo);
+            let hi = ok.next_back().unwrap_or(lo);
             b.alo([not(xd), orders.at(to, lo as i64)].into_iter());
             b.alo([not(xd), not(orders.at(to, hi as i64 + 1))].into_iter());
             let gaps: Vec<usize> = (lo..=hi).filter(|&e| !allowed(d, e)).collect();

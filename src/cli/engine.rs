@@ -177,8 +177,9 @@ pub struct CnfArgs {
     cage_encoding: CageEncoding,
     /// Variant rules between two cells: direct (default; a clause per forbidden digit pair and
     /// one per digit listing its partners, so propagation keeps every digit that has a partner)
-    /// or order (thermometers, whispers, white dots and renban over order literals "cell ≥ d":
-    /// fewer clauses, propagation of bounds; the other rules stay direct).
+    /// or order (thermometers, whispers, white dots and renban over order literals "cell ≥ d",
+    /// so propagation keeps the digits that have a partner within the other cell's bounds; the
+    /// other rules stay direct).
     #[arg(long, value_name = "ENC", default_value_t = PairEncoding::default(), help_heading = "SAT encoding")]
     pair_encoding: PairEncoding,
     /// Keep the plain encoding: do not simplify the givens away.

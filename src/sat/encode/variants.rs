@@ -12,6 +12,19 @@
 //!   - `order`: the rules whose allowed digits form intervals are stated over *order literals*
 //!     `o(c,d)` ⇔ `x_c ≥ d`, the others as with `direct` (see below).
 //!
+//! - **extra houses** (disjoint groups, extra regions of `n` cells): at most and at least one cell
+//!   per digit, like a house; **distinct groups** at most one.
+//! - **sums** (arrows, little killers) `Σ k·d·x(c,d) = rhs`: the terms of one variable are
+//!   merged (rustsat's encodings take each literal once: a literal given twice keeps one weight),
+//!   a negative weight is moved over as its negated literal (plus a constant), then the equality
+//!   by rustsat's binary adder (as `--cage-encoding adder` does for cages).
+//! - **sandwiches**: for each cell of the line, `e(i)` "holds 1 or `n`", prefix and suffix ORs of
+//!   it, `in(i)` = some end before and some end after (the line is a house, so it has exactly one
+//!   1 and one `n`), `y(i,d)` = `in(i) ∧ x(i,d)`, and `Σ d·y(i,d) = clue` as above.
+//! - **parity**: unit clauses removing the other digits.
+//!
+//! ## Order encoding of pairs
+//!
 //! **Order literals.** A cell that takes part in an order-encoded rule gets them once, the first
 //! time a rule needs them, in that rule's kind's part of the statistics. `o(c,1)` is true and
 //! `o(c,n+1)` false; below the cell's least free digit they are true, above its greatest false,
@@ -28,15 +41,15 @@
 //! |---|---|---|
 //! | `Rise(k)` (thermometer step `a < b`) | `o(a,d) → o(b,d+k)` for each `d`: pure order clauses, binary | monotone: a bound of either cell gives the other's; the same clauses read backwards are `[b ≤ d] → [a ≤ d−k]` |
 //! | `Apart(k)` (whisper), `Is(Difference(k))` (white dot), `Within(k)` (renban pair) | interval form, both ways (below) | the digits one cell allows beside `d` are an interval, or an interval with one gap |
-//! | `Is(Ratio)` (black dot), `Is(Sum)` (X, V), `Not(..)` (negative rules), `Equal` (palindrome), `Differ` (chess) | direct | the allowed digits are isolated points (a sum or an equality leaves exactly one; a ratio one or two far apart), or all but one or two: the direct clauses are already binary, order literals would add variables and nothing shorter |
+//! | `Is(Ratio)` (black dot), `Is(Sum)` (X, V), `Not(..)` (negative rules), `Equal` (palindrome), `Differ` (chess) | direct | no interval: a sum or an equality allows one digit beside `d` (a binary support clause), a ratio one or two far apart; a negative or chess rule forbids one or two digits (binary conflicts). Order literals would add variables and shorten nothing |
 //!
-//! *Interval form*, for each free digit `d` of one cell and the set `A(d)` of digits the other
-//! cell (`y`) may then hold, with `[lo, hi]` the smallest interval holding `A(d)`:
-//! `x(a,d) → o(y,lo)` and `x(a,d) → ¬o(y,hi+1)` (dropped at the grid's ends); the digits of
+//! *Interval form*, for each free digit `d` of one cell `p` of the pair and the set `A(d)` of
+//! digits the other cell `q` may then hold, with `[lo, hi]` the smallest interval holding `A(d)`:
+//! `x(p,d) → o(q,lo)` and `x(p,d) → ¬o(q,hi+1)` (dropped at the grid's ends); the digits of
 //! `[lo, hi]` outside `A(d)`, when they are one run `g..=h` of two or more (a whisper's or a
-//! white dot's gap), as `x(a,d) → ¬o(y,g) ∨ o(y,h+1)`, otherwise (a renban pair's `d` itself, a
-//! difference-1 dot's `d`) as direct conflicts `¬x(a,d) ∨ ¬x(y,e)`, each written once. `A(d)`
-//! empty gives the unit `¬x(a,d)`. The same clauses from the other cell's digits make unit
+//! white dot's gap), as `x(p,d) → ¬o(q,g) ∨ o(q,h+1)`, otherwise (a renban pair's `d` itself, a
+//! difference-1 dot's `d`) as direct conflicts `¬x(p,d) ∨ ¬x(q,e)`, each written once. `A(d)`
+//! empty gives the unit `¬x(p,d)`. The same clauses from the other cell's digits make unit
 //! propagation reach the bounds: a digit with no allowed partner within the other cell's
 //! current bounds is removed, and the channelling moves the bounds. The direct form removes
 //! digits whose partners are all gone even inside the bounds (arc consistency). Sizes: a pair
@@ -45,17 +58,9 @@
 //! of the generated 9×9 sets, `encode --stats`: whisper part 701 clauses against 856, Kropki
 //! 1,231 against 962, thermometer 101 against 56).
 //!
-//! Every model keeps the rule under both forms: the clauses state the relation exactly.
-//! - **extra houses** (disjoint groups, extra regions of `n` cells): at most and at least one cell
-//!   per digit, like a house; **distinct groups** at most one.
-//! - **sums** (arrows, little killers) `Σ k·d·x(c,d) = rhs`: the terms of one variable are
-//!   merged (rustsat's encodings take each literal once: a literal given twice keeps one weight),
-//!   a negative weight is moved over as its negated literal (plus a constant), then the equality
-//!   by rustsat's binary adder (as `--cage-encoding adder` does for cages).
-//! - **sandwiches**: for each cell of the line, `e(i)` "holds 1 or `n`", prefix and suffix ORs of
-//!   it, `in(i)` = some end before and some end after (the line is a house, so it has exactly one
-//!   1 and one `n`), `y(i,d)` = `in(i) ∧ x(i,d)`, and `Σ d·y(i,d) = clue` as above.
-//! - **parity**: unit clauses removing the other digits.
+//! Every model keeps the rule under both forms: the clauses state the relation exactly. On the
+//! generated 9×9 sets `order` was not faster, and slower on Kropki dots, where arc consistency
+//! matters (docs/benchmarks.md, "SAT pair encodings"), so `direct` is the default.
 
 use rustsat::encodings::pb::{BinaryAdder, BoundBoth};
 

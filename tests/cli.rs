@@ -868,3 +868,25 @@ fn sat_refuses_a_formula_over_its_memory_budget_before_building_it() {
         );
     }
 }
+
+#[test]
+fn pair_encoding_flag_chooses_the_form_and_refuses_an_unknown_one() {
+    // A 4×4 with a thermometer along its first row: order variables under `order`, none under
+    // `direct`; both solve it.
+    let doc = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"thermometer":[{"lines":[["R1C1","R1C2","R1C3","R1C4"]]}]}"#;
+    for (pair, vars) in [("direct", false), ("order", true)] {
+        let o = run_with(&["encode", "--stats", "--pair-encoding", pair], doc);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{pair}: {}", stderr(&o));
+        let row = out.lines().find(|l| l.starts_with("thermo")).expect(&out);
+        let thermo_vars: u64 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert_eq!(thermo_vars > 0, vars, "{pair}: {out}");
+        let o = run_with(&["solve", "-b", "sat", "--pair-encoding", pair], doc);
+        assert_eq!(o.status.code(), Some(0), "{pair}: {}", stderr(&o));
+    }
+    let o = run_with(&["solve", "-b", "sat", "--pair-encoding", "log"], MAGIC1);
+    assert_usage_error(
+        &o,
+        "unknown pair encoding 'log' (choose one of: direct, order)",
+    );
+}

@@ -1,4 +1,5 @@
-//! Variant rules: every backend that takes a kind against a brute force on 4×4 and 6×6 grids, per
+//! Variant rules: every backend that takes a kind (`sat` under each pair encoding) against a brute
+//! force on 4×4 and 6×6 grids, per
 //! kind and in random mixes; a known count from outside the lab; refusals by kind name.
 //!
 //! The brute force enumerates the grids that keep the givens and fill every house, and keeps
@@ -9,16 +10,33 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use sudoku_lab::backend::{Backend, BackendError, Limits};
-use sudoku_lab::backends::{self, BackendKind};
+use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::generate::variants::{draw, drawn_kinds};
 use sudoku_lab::generate::{blank_solved, GenRng};
 use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Grid, Puzzle, Shape, Weights};
+use sudoku_lab::sat::encode::PairEncoding;
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
+/// A backend and its name in failure messages (with its options when it runs under several).
+struct Counter {
+    label: String,
+    backend: Box<dyn Backend>,
+}
+
+impl Counter {
+    fn new(kind: BackendKind, options: &BackendOptions, label: String) -> Counter {
+        Counter {
+            label,
+            backend: backends::create(kind, options).unwrap(),
+        }
+    }
+}
+
 /// The backends that count quickly enough for brute-force comparisons (`ilp` counts hundreds of
-/// solutions slowly; it gets its own, smaller cases: [`ilp_alone`]).
-fn counters() -> Vec<Box<dyn Backend>> {
+/// solutions slowly; it gets its own, smaller cases: [`ilp_alone`]); `sat` under each of its
+/// pair encodings.
+fn counters() -> Vec<Counter> {
     let kinds = [
         BackendKind::Dfs,
         BackendKind::Dlx,
@@ -26,15 +44,29 @@ fn counters() -> Vec<Box<dyn Backend>> {
         #[cfg(feature = "cp")]
         BackendKind::Cp,
     ];
-    kinds
-        .into_iter()
-        .map(|k| backends::create(k, &Default::default()).unwrap())
-        .collect()
+    let mut out = vec![];
+    for kind in kinds {
+        if kind != BackendKind::Sat {
+            out.push(Counter::new(kind, &Default::default(), kind.to_string()));
+            continue;
+        }
+        for pair in PairEncoding::ALL {
+            let mut options = BackendOptions::default();
+            options.sat.pair = pair;
+            out.push(Counter::new(
+                kind,
+                &options,
+                format!("{kind} --pair-encoding {pair}"),
+            ));
+        }
+    }
+    out
 }
 
 /// `ilp` alone, for its small cases.
-fn ilp_alone() -> Vec<Box<dyn Backend>> {
-    vec![backends::create(BackendKind::Ilp, &Default::default()).unwrap()]
+fn ilp_alone() -> Vec<Counter> {
+    let kind = BackendKind::Ilp;
+    vec![Counter::new(kind, &Default::default(), kind.to_string())]
 }
 
 /// Solutions of `puzzle` by brute force (houses, then the checker), up to `cap`.
@@ -113,32 +145,30 @@ fn agree(puzzle: &Puzzle, cap: u64, what: &str) {
 }
 
 /// Every backend of `backends` that takes the puzzle's kinds counts what the brute force counts.
-fn agree_among(backends: &[Box<dyn Backend>], puzzle: &Puzzle, cap: u64, what: &str) {
+fn agree_among(backends: &[Counter], puzzle: &Puzzle, cap: u64, what: &str) {
     let expected = brute_count(puzzle, cap);
     let kinds: Vec<ConstraintKind> = puzzle.constraints().iter().map(|c| c.kind()).collect();
     let mut asked = 0;
-    for b in backends
+    for Counter { label, backend } in backends
         .iter()
-        .filter(|b| kinds.iter().all(|&k| b.takes(k)))
+        .filter(|c| kinds.iter().all(|&k| c.backend.takes(k)))
     {
         asked += 1;
         let answer = task::run(
-            b.as_ref(),
+            backend.as_ref(),
             puzzle,
             Task::Count { limit: cap },
             &Limits::none(),
         )
-        .unwrap_or_else(|e| panic!("{what}: {} failed: {e}", b.name()));
+        .unwrap_or_else(|e| panic!("{what}: {label} failed: {e}"));
         let found = match answer {
             Answer::Counted { count, .. } => count,
             Answer::NoSolution => 0,
-            other => panic!("{what}: {} answered {other:?}", b.name()),
+            other => panic!("{what}: {label} answered {other:?}"),
         };
         assert_eq!(
-            found,
-            expected,
-            "{what}: {} counts {found}, brute force {expected}",
-            b.name()
+            found, expected,
+            "{what}: {label} counts {found}, brute force {expected}"
         );
     }
     assert!(
@@ -193,7 +223,7 @@ fn ilp_counts_as_the_brute_force_on_small_cases_of_every_kind_it_takes() {
     // Counting is one solve per solution for `ilp`: few solutions per case (givens, a low cap).
     let ilp = ilp_alone();
     let mut kinds = 0;
-    for &kind in drawn_kinds().iter().filter(|&&k| ilp[0].takes(k)) {
+    for &kind in drawn_kinds().iter().filter(|&&k| ilp[0].backend.takes(k)) {
         kinds += 1;
         for seed in 0..3 {
             let p = variant(4, 200 + seed, 6, &[kind], 3);
@@ -285,7 +315,7 @@ fn dlx_and_ilp_refuse_the_kinds_they_do_not_take_by_name() {
     for kind in ConstraintKind::ALL {
         let sums = [ConstraintKind::Arrow, ConstraintKind::LittleKiller];
         let dlx = backends::create(BackendKind::Dlx, &Default::default()).unwrap();
-        let ilp = ilp_alone().remove(0);
+        let ilp = ilp_alone().remove(0).backend;
         assert_eq!(
             dlx.takes(kind),
             !sums.contains(&kind) && kind != ConstraintKind::Sandwich
@@ -456,15 +486,14 @@ fn generated_variant_puzzles_are_unique_for_every_backend_that_takes_them() {
         );
         // Few givens leave the brute force too much to enumerate: the backends that take
         // every kind here must each find exactly one solution.
-        for b in counters()
+        for Counter { label, backend } in counters()
             .iter()
-            .filter(|b| kinds.iter().all(|&k| b.takes(k)))
+            .filter(|c| kinds.iter().all(|&k| c.backend.takes(k)))
         {
-            let answer = task::run(b.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
+            let answer = task::run(backend.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
             assert!(
                 matches!(answer, Answer::Unique(_)),
-                "puzzle {i}: {} answered {answer:?}",
-                b.name()
+                "puzzle {i}: {label} answered {answer:?}"
             );
         }
         // The document's solution solves it.
@@ -557,4 +586,54 @@ fn a_6x6_anti_king_that_crashed_the_cp_solver_counts_one_everywhere() {
     // pairs are now two-cell all-different groups.
     let p = fpuzzles_file("antiking6");
     agree(&p, 10, "antiking6.json");
+}
+
+/// `encode --to dimacs` under each pair encoding, read back and solved by varisat: the decoded
+/// grid keeps every rule, the statistics count the file's clauses and variables, and the order
+/// literals are in the part of the kind that needs them.
+#[test]
+fn dimacs_exports_of_pair_rules_decode_to_solutions_under_each_pair_encoding() {
+    use sudoku_lab::sat::encode::{self, EncodeOptions, Part};
+    use sudoku_lab::sat::{dimacs, varisat_model, ClauseSink as _};
+    let kinds = [
+        ConstraintKind::Thermo,
+        ConstraintKind::Whisper,
+        ConstraintKind::Kropki,
+        ConstraintKind::Renban,
+        ConstraintKind::Negative,
+        ConstraintKind::NonConsecutive,
+        ConstraintKind::Palindrome,
+        ConstraintKind::Xv,
+    ];
+    for (i, &kind) in kinds.iter().enumerate() {
+        let p = variant(9, 500 + i as u64, 20, &[kind], 6);
+        for pair in PairEncoding::ALL {
+            let what = format!("{kind} --pair-encoding {pair}");
+            let opts = EncodeOptions {
+                pair,
+                ..Default::default()
+            };
+            let mut text = Vec::new();
+            let stats = encode::to_dimacs(&p, &opts, &mut text).unwrap();
+            let cnf = dimacs::read(&text[..]).unwrap();
+            assert_eq!(stats.total().clauses as usize, cnf.n_clauses(), "{what}");
+            assert_eq!(stats.total().vars, cnf.n_vars() as u64, "{what}");
+            let order_vars = stats.part(Part::Rule(kind)).vars;
+            let interval_kind = !matches!(
+                kind,
+                ConstraintKind::Palindrome
+                    | ConstraintKind::Xv
+                    | ConstraintKind::Negative
+                    | ConstraintKind::NonConsecutive
+            );
+            assert_eq!(
+                order_vars > 0,
+                pair == PairEncoding::Order && interval_kind,
+                "{what}: {order_vars} variables in its part"
+            );
+            let model = varisat_model(&cnf).unwrap().expect(&what);
+            let grid = encode::decode_dimacs_model(&p, &opts, &model);
+            check::verify(&p, &grid).unwrap_or_else(|e| panic!("{what}: {e}"));
+        }
+    }
 }

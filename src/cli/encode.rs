@@ -161,6 +161,7 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
             encoding: config.encode_options.encoding,
             amo: config.encode_options.amo,
             cage: config.encode_options.cage,
+            pair: config.encode_options.pair,
             simplify: config.encode_options.simplify,
             propagate: config.encode_options.propagate,
             memory_budget: config.memory_budget,

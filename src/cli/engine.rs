@@ -27,7 +27,7 @@ use sudoku_lab::cp::CpOptions;
 use sudoku_lab::cp::{
     AllDiffLevel, Branching, HouseCover, Searches, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB,
 };
-use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
+use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
 
 use super::args::{mib, quote, seconds_arg, writable};
 use super::UsageError;
@@ -175,6 +175,13 @@ pub struct CnfArgs {
     /// polynomial watchdog) or adder (binary adder).
     #[arg(long, default_value_t = CageEncoding::default(), help_heading = "SAT encoding")]
     cage_encoding: CageEncoding,
+    /// Variant rules between two cells: direct (default; a clause per forbidden digit pair and
+    /// one per digit listing its partners, so propagation keeps every digit that has a partner)
+    /// or order (thermometers, whispers, white dots and renban over order literals "cell ≥ d",
+    /// so propagation keeps the digits that have a partner within the other cell's bounds; the
+    /// other rules stay direct).
+    #[arg(long, value_name = "ENC", default_value_t = PairEncoding::default(), help_heading = "SAT encoding")]
+    pair_encoding: PairEncoding,
     /// Keep the plain encoding: do not simplify the givens away.
     #[arg(long, help_heading = "SAT encoding")]
     pub no_simplify: bool,
@@ -188,6 +195,7 @@ impl CnfArgs {
             simplify: !self.no_simplify,
             propagate: false,
             cage: self.cage_encoding,
+            pair: self.pair_encoding,
         }
     }
 }
@@ -207,6 +215,7 @@ impl EngineArgs {
                 encoding: e.encoding,
                 amo: e.amo,
                 cage: e.cage,
+                pair: e.pair,
                 simplify: e.simplify,
                 propagate: e.simplify && !self.no_propagate,
                 proof: self.proof.clone(),

@@ -12,7 +12,7 @@
 //! | `house-alo` | each digit at least once per house                   | extended, triad         |
 //! | `triad`     | `t(line, region, d)` ⇔ some cell of line ∩ region holds `d`; exactly one triad per (line, d) and per (region, direction, d) | triad |
 //! | `cage`      | Killer cages: each digit at most once per cage, and the sum, by the [`CageEncoding`] chosen | all, when the puzzle has cages |
-//! | a kind's name | variant rules, one part per kind (`encode/variants.rs`) | all, when the puzzle has them |
+//! | a kind's name | variant rules, one part per kind, rules between two cells by the [`PairEncoding`] chosen, with the order literals they need (`encode/variants.rs`) | all, when the puzzle has them |
 //!
 //! **Cage sums** (`--cage-encoding`): `combinations` (default) gives each cage a selector
 //! variable per set of digits that reaches its sum, exactly one selected, and a variable per digit
@@ -97,6 +97,29 @@ pub enum CageEncoding {
     Adder,
 }
 
+/// How a variant rule between two cells (a thermometer or whisper step, a dot, a negative rule,
+/// a palindrome or renban pair) becomes clauses (see `encode/variants.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum PairEncoding {
+    /// Over the cell variables: a clause per forbidden pair of digits and one per digit listing
+    /// its supports (unit propagation reaches arc consistency).
+    #[default]
+    Direct,
+    /// Over order literals `[x_c ≥ d]` for thermometers, whispers, white dots and renban
+    /// (unit propagation reaches the bounds); the other rules as with `Direct`.
+    Order,
+}
+
+impl PairEncoding {
+    pub const ALL: [PairEncoding; 2] = [PairEncoding::Direct, PairEncoding::Order];
+    pub fn name(self) -> &'static str {
+        match self {
+            PairEncoding::Direct => "direct",
+            PairEncoding::Order => "order",
+        }
+    }
+}
+
 /// Most digit sets a cage may have under [`CageEncoding::Combinations`]; past it the cage is
 /// encoded as with [`CageEncoding::Gte`].
 pub const MAX_CAGE_COMBINATIONS: usize = 20_000;
@@ -166,6 +189,7 @@ pub use crate::named::UnknownName;
 from_str_by_name!(Encoding, "encoding");
 from_str_by_name!(Amo, "at-most-one encoding");
 from_str_by_name!(CageEncoding, "cage encoding");
+from_str_by_name!(PairEncoding, "pair encoding");
 
 /// Everything that selects an encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -180,6 +204,8 @@ pub struct EncodeOptions {
     pub propagate: bool,
     /// How Killer cages are encoded (ignored without cages).
     pub cage: CageEncoding,
+    /// How variant rules between two cells are encoded (ignored without them).
+    pub pair: PairEncoding,
 }
 
 impl Default for EncodeOptions {
@@ -190,6 +216,7 @@ impl Default for EncodeOptions {
             simplify: true,
             propagate: false,
             cage: CageEncoding::Combinations,
+            pair: PairEncoding::Direct,
         }
     }
 }
@@ -640,7 +667,7 @@ pub fn encode<S: ClauseSink + ?Sized>(
         encode_cage(cage, n, opts.cage, &val, &mut b);
     }
     b.out.end_part(Part::Cage);
-    variants::encode_rules(puzzle, &val, &mut b);
+    variants::encode_rules(puzzle, opts.pair, &val, &mut b);
     Encoded {
         decoder: Decoder {
             n,
@@ -1489,6 +1516,7 @@ mod estimate_tests {
                                 simplify,
                                 propagate,
                                 cage,
+                                pair: PairEncoding::Direct,
                             };
                             let est = SizeEstimate::new(p, &opts);
                             for numbering in [Numbering::Compact, Numbering::Formula] {

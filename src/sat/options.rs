@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::encode::{Amo, CageEncoding, EncodeOptions, Encoding};
+use super::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
 
 /// Options of the `sat` backend (`--encoding`, `--amo`, `--no-simplify`, `--no-propagate`,
 /// `--proof`, `--check-proof`).
@@ -14,6 +14,8 @@ pub struct SatOptions {
     pub amo: Amo,
     /// How Killer cage sums are encoded (`--cage-encoding`).
     pub cage: CageEncoding,
+    /// How variant rules between two cells are encoded (`--pair-encoding`).
+    pub pair: PairEncoding,
     pub simplify: bool,
     /// With `simplify`, also fix naked / hidden singles and locked candidates before encoding.
     pub propagate: bool,
@@ -141,6 +143,7 @@ impl Default for SatOptions {
             encoding: e.encoding,
             amo: e.amo,
             cage: e.cage,
+            pair: e.pair,
             simplify: e.simplify,
             propagate: true,
             proof: None,
@@ -172,6 +175,7 @@ impl SatOptions {
             simplify: self.simplify,
             propagate: self.propagate,
             cage: self.cage,
+            pair: self.pair,
         }
     }
 }

@@ -2,11 +2,16 @@
 //! the statistics (`encode --stats`).
 //!
 //! - **pairs** (chess exclusions, thermometer and whisper steps, palindromes, dots, negative
-//!   rules, and renban's "at most `k − 1` apart"): the direct encoding of a binary relation, a
-//!   *conflict* clause `¬x(a,d) ∨ ¬x(b,e)` for every pair of digits the rule forbids, and a
-//!   *support* clause `¬x(a,d) ∨ ⋁ x(b,e)` over the digits it allows beside `d` (both ways). The
-//!   conflicts make every model keep the rule; the supports make unit propagation reach arc
-//!   consistency on the pair, as the `dfs` and `cp` backends do.
+//!   rules, and renban's "at most `k − 1` apart"), by the [`PairEncoding`] chosen
+//!   (`--pair-encoding`):
+//!   - `direct` (default), for every rule: the direct encoding of a binary relation, a
+//!     *conflict* clause `¬x(a,d) ∨ ¬x(b,e)` for every pair of digits the rule forbids, and a
+//!     *support* clause `¬x(a,d) ∨ ⋁ x(b,e)` over the digits it allows beside `d` (both ways).
+//!     The conflicts make every model keep the rule; the supports make unit propagation reach
+//!     arc consistency on the pair, as the `dfs` and `cp` backends do.
+//!   - `order`: the rules whose allowed digits form intervals are stated over *order literals*
+//!     `o(c,d)` ⇔ `x_c ≥ d`, the others as with `direct` (see below).
+//!
 //! - **extra houses** (disjoint groups, extra regions of `n` cells): at most and at least one cell
 //!   per digit, like a house; **distinct groups** at most one.
 //! - **sums** (arrows, little killers) `Σ k·d·x(c,d) = rhs`: the terms of one variable are
@@ -17,27 +22,68 @@
 //!   it, `in(i)` = some end before and some end after (the line is a house, so it has exactly one
 //!   1 and one `n`), `y(i,d)` = `in(i) ∧ x(i,d)`, and `Σ d·y(i,d) = clue` as above.
 //! - **parity**: unit clauses removing the other digits.
+//!
+//! ## Order encoding of pairs
+//!
+//! **Order literals.** A cell that takes part in an order-encoded rule gets them once, the first
+//! time a rule needs them, in that rule's kind's part of the statistics. `o(c,1)` is true and
+//! `o(c,n+1)` false; below the cell's least free digit they are true, above its greatest false,
+//! and where digit `d` is not free `o(c,d)` is `o(c,d+1)` (so a given or fixed cell has only
+//! constants, and a cell with `m` free digits `m − 1` new variables). Clauses: the chain
+//! `o(c,d+1) → o(c,d)` between its variables, and for each free digit the channelling
+//! `x(c,d) ⇔ o(c,d) ∧ ¬o(c,d+1)`. Given the cell's at-least-one clause, the channelling alone
+//! also keeps a cell to one digit, so the order literals are exactly its digit's bounds in every
+//! model, under every `--encoding`.
+//!
+//! **Which rule gets which form** under `order`:
+//!
+//! | rule | form | why |
+//! |---|---|---|
+//! | `Rise(k)` (thermometer step `a < b`) | `o(a,d) → o(b,d+k)` for each `d`: pure order clauses, binary | monotone: a bound of either cell gives the other's; the same clauses read backwards are `[b ≤ d] → [a ≤ d−k]` |
+//! | `Apart(k)` (whisper), `Is(Difference(k))` (white dot), `Within(k)` (renban pair) | interval form, both ways (below) | the digits one cell allows beside `d` are an interval, or an interval with one gap |
+//! | `Is(Ratio)` (black dot), `Is(Sum)` (X, V), `Not(..)` (negative rules), `Equal` (palindrome), `Differ` (chess) | direct | no interval: a sum or an equality allows one digit beside `d` (a binary support clause), a ratio one or two far apart; a negative or chess rule forbids one or two digits (binary conflicts). Order literals would add variables and shorten nothing |
+//!
+//! *Interval form*, for each free digit `d` of one cell `p` of the pair and the set `A(d)` of
+//! digits the other cell `q` may then hold, with `[lo, hi]` the smallest interval holding `A(d)`:
+//! `x(p,d) → o(q,lo)` and `x(p,d) → ¬o(q,hi+1)` (dropped at the grid's ends); the digits of
+//! `[lo, hi]` outside `A(d)`, when they are one run `g..=h` of two or more (a whisper's or a
+//! white dot's gap), as `x(p,d) → ¬o(q,g) ∨ o(q,h+1)`, otherwise (a renban pair's `d` itself, a
+//! difference-1 dot's `d`) as direct conflicts `¬x(p,d) ∨ ¬x(q,e)`, each written once. `A(d)`
+//! empty gives the unit `¬x(p,d)`. The same clauses from the other cell's digits make unit
+//! propagation reach the bounds: a digit with no allowed partner within the other cell's
+//! current bounds is removed, and the channelling moves the bounds. The direct form removes
+//! digits whose partners are all gone even inside the bounds (arc consistency). Sizes: a pair
+//! costs `O(n)` clauses instead of up to `n²` conflicts, but the order literals cost about three
+//! clauses per free digit of each cell, so the formula is not always smaller (the first puzzle
+//! of the generated 9×9 sets, `encode --stats`: whisper part 701 clauses against 856, Kropki
+//! 1,231 against 962, thermometer 101 against 56).
+//!
+//! Every model keeps the rule under both forms: the clauses state the relation exactly. On the
+//! generated 9×9 sets `order` was not faster, and slower on Kropki dots, where arc consistency
+//! matters (docs/benchmarks.md, "SAT pair encodings"), so `direct` is the default.
 
 use rustsat::encodings::pb::{BinaryAdder, BoundBoth};
 
-use super::{pb_bound, Builder, Part, Val};
-use crate::model::lower::Rules;
-use crate::model::Puzzle;
+use super::{pb_bound, Builder, PairEncoding, Part, Val};
+use crate::model::lower::{PairRule, Rules};
+use crate::model::{DotRule, Puzzle};
 use crate::sat::{ClauseSink, Lit, Var};
 
 /// Encodes every variant rule of `puzzle` (not its cages), one part per kind.
 pub(super) fn encode_rules<S: ClauseSink + ?Sized>(
     puzzle: &Puzzle,
+    pairs: PairEncoding,
     val: &impl Fn(usize, usize) -> Val,
     b: &mut Builder<'_, S>,
 ) {
     let n = puzzle.size();
+    let mut orders = Orders::new(n);
     for c in puzzle.constraints() {
         if matches!(c, crate::model::Constraint::Cage(_)) {
             continue;
         }
         let rules = Rules::of_one(puzzle, c);
-        encode_lowered(&rules, n, val, b);
+        encode_lowered(&rules, n, pairs, &mut orders, val, b);
         b.out.end_part(Part::Rule(c.kind()));
     }
 }
@@ -45,6 +91,8 @@ pub(super) fn encode_rules<S: ClauseSink + ?Sized>(
 fn encode_lowered<S: ClauseSink + ?Sized>(
     r: &Rules,
     n: usize,
+    pairs: PairEncoding,
+    orders: &mut Orders,
     val: &impl Fn(usize, usize) -> Val,
     b: &mut Builder<'_, S>,
 ) {
@@ -57,14 +105,15 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
         }
     }
     for p in r.all_pairs() {
-        pair(
-            p.a as usize,
-            p.b as usize,
-            |x, y| p.rule.allows(x, y),
-            n,
-            val,
-            b,
-        );
+        let (a, c) = (p.a as usize, p.b as usize);
+        let allows = |x, y| p.rule.allows(x, y);
+        match (pairs, order_form(p.rule)) {
+            (PairEncoding::Order, Some(OrderForm::Rise(k))) => rise(a, c, k, orders, val, b),
+            (PairEncoding::Order, Some(OrderForm::Intervals)) => {
+                intervals(a, c, allows, orders, val, b)
+            }
+            _ => pair(a, c, allows, n, val, b),
+        }
     }
     for g in &r.houses {
         for d in 0..n {
@@ -128,6 +177,171 @@ fn pair<S: ClauseSink + ?Sized>(
         }
         let support = (0..n).filter(|&d| allows(d as u32 + 1, e as u32 + 1));
         b.alo(std::iter::once(not(xb)).chain(support.map(|d| val(a, d))));
+    }
+}
+
+/// How the order encoding states a pair rule (see the module docs); `None`: directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OrderForm {
+    /// `b ≥ a + k`: binary clauses between the two cells' order literals.
+    Rise(u32),
+    /// Each digit of either cell bounds the other to an interval, less a gap.
+    Intervals,
+}
+
+fn order_form(rule: PairRule) -> Option<OrderForm> {
+    match rule {
+        PairRule::Rise(k) => Some(OrderForm::Rise(k)),
+        PairRule::Apart(_) | PairRule::Within(_) | PairRule::Is(DotRule::Difference(_)) => {
+            Some(OrderForm::Intervals)
+        }
+        PairRule::Is(DotRule::Ratio(_) | DotRule::Sum(_))
+        | PairRule::Not(_)
+        | PairRule::Equal
+        | PairRule::Differ => None,
+    }
+}
+
+/// The order literals of the cells that have them, defined on first use (see the module docs).
+struct Orders {
+    n: usize,
+    /// Per cell, `o(c,d)` at index `d` for `d` in `0..=n + 1` (0 and 1 true, `n + 1` false).
+    cells: Vec<Option<Vec<Val>>>,
+}
+
+impl Orders {
+    fn new(n: usize) -> Orders {
+        Orders {
+            n,
+            cells: vec![None; n * n],
+        }
+    }
+
+    /// Defines the order literals of `cell` unless they are.
+    fn define<S: ClauseSink + ?Sized>(
+        &mut self,
+        cell: usize,
+        val: &impl Fn(usize, usize) -> Val,
+        b: &mut Builder<'_, S>,
+    ) {
+        if self.cells[cell].is_some() {
+            return;
+        }
+        let n = self.n;
+        // x[d] for d in 1..=n (x[0] unused).
+        let x: Vec<Val> = std::iter::once(Val::False)
+            .chain((0..n).map(|d| val(cell, d)))
+            .collect();
+        let mut o = vec![Val::False; n + 2];
+        o[0] = Val::True;
+        let held = (1..=n).find(|&d| x[d] == Val::True);
+        let free: Vec<usize> = (1..=n).filter(|&d| matches!(x[d], Val::Lit(_))).collect();
+        match (held, free.first(), free.last()) {
+            (Some(t), _, _) => o[1..=t].fill(Val::True),
+            (None, Some(&lo), Some(&hi)) => {
+                o[1..=lo].fill(Val::True);
+                for d in (lo + 1..=hi).rev() {
+                    o[d] = match x[d] {
+                        Val::Lit(_) => Val::Lit(fresh(b)),
+                        _ => o[d + 1],
+                    };
+                }
+                // The chain between the new variables, then the channelling of each free digit.
+                for d in lo + 1..hi {
+                    if o[d + 1] != o[d] {
+                        b.alo([not(o[d + 1]), o[d]].into_iter());
+                    }
+                }
+                for &d in &free {
+                    b.alo([not(x[d]), o[d]].into_iter());
+                    b.alo([not(x[d]), not(o[d + 1])].into_iter());
+                    b.alo([x[d], not(o[d]), o[d + 1]].into_iter());
+                }
+            }
+            // No digit left: the cell's at-least-one clause is already empty.
+            _ => o[1] = Val::True,
+        }
+        self.cells[cell] = Some(o);
+    }
+
+    /// `o(cell, d)`, clipped: true for `d ≤ 1`, false for `d > n`. The cell must be defined.
+    fn at(&self, cell: usize, d: i64) -> Val {
+        match d {
+            ..=1 => Val::True,
+            d if d > self.n as i64 => Val::False,
+            d => self.cells[cell].as_ref().expect("order literals defined")[d as usize],
+        }
+    }
+}
+
+/// `b ≥ a + k` over order literals: `o(a,d) → o(b,d+k)`, written only for the last `d` of each
+/// run of equal `o(a,d)` (the others follow through `b`'s chain).
+fn rise<S: ClauseSink + ?Sized>(
+    a: usize,
+    bc: usize,
+    k: u32,
+    orders: &mut Orders,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    orders.define(a, val, b);
+    orders.define(bc, val, b);
+    for d in 1..=orders.n as i64 {
+        let here = orders.at(a, d);
+        if here != orders.at(a, d + 1) {
+            b.alo([not(here), orders.at(bc, d + k as i64)].into_iter());
+        }
+    }
+}
+
+/// The interval form of a pair rule (see the module docs), from both cells' digits.
+fn intervals<S: ClauseSink + ?Sized>(
+    a: usize,
+    bc: usize,
+    allows: impl Fn(u32, u32) -> bool,
+    orders: &mut Orders,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    orders.define(a, val, b);
+    orders.define(bc, val, b);
+    let n = orders.n;
+    // Single digits missing inside an interval, as (digit of a, digit of b), written once.
+    let mut conflicts = std::collections::BTreeSet::new();
+    for (from, to, forward) in [(a, bc, true), (bc, a, false)] {
+        let allowed = |d: usize, e: usize| {
+            let (x, y) = if forward { (d, e) } else { (e, d) };
+            allows(x as u32, y as u32)
+        };
+        for d in 1..=n {
+            let xd = val(from, d - 1);
+            if xd == Val::False {
+                continue;
+            }
+            let mut ok = (1..=n).filter(|&e| allowed(d, e));
+            let Some(lo) = ok.next() else {
+                b.alo(std::iter::once(not(xd)));
+                continue;
+            };
+            let hi = ok.next_back().unwrap_or(lo);
+            b.alo([not(xd), orders.at(to, lo as i64)].into_iter());
+            b.alo([not(xd), not(orders.at(to, hi as i64 + 1))].into_iter());
+            let gaps: Vec<usize> = (lo..=hi).filter(|&e| !allowed(d, e)).collect();
+            match gaps[..] {
+                [g, .., h] if h - g + 1 == gaps.len() => b.alo(
+                    [
+                        not(xd),
+                        not(orders.at(to, g as i64)),
+                        orders.at(to, h as i64 + 1),
+                    ]
+                    .into_iter(),
+                ),
+                _ => conflicts.extend(gaps.iter().map(|&e| if forward { (d, e) } else { (e, d) })),
+            }
+        }
+    }
+    for (d, e) in conflicts {
+        b.alo([not(val(a, d - 1)), not(val(bc, e - 1))].into_iter());
     }
 }
 
@@ -241,7 +455,212 @@ fn sandwich<S: ClauseSink + ?Sized>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Counting, EncodeStats};
     use super::*;
+    use crate::model::lower::Pair;
+    use crate::sat::Cnf;
+
+    /// Two cells of side `n` whose free digits are the bits of `doms` (bit `d − 1`: digit `d`),
+    /// the others constant false, a single digit constant true as for a fixed cell, as the
+    /// encoder hands them over; each with at least and at most one digit, and `rule` between
+    /// them under `how`. Returns the formula and each cell's value per digit (index `d − 1`).
+    fn two_cells(n: usize, doms: [u32; 2], rule: PairRule, how: PairEncoding) -> (Cnf, Vec<Val>) {
+        let mut cnf = Cnf::new();
+        let mut vals = Vec::new();
+        for dom in doms {
+            for d in 0..n {
+                vals.push(match dom >> d & 1 {
+                    0 => Val::False,
+                    _ if dom.count_ones() == 1 => Val::True,
+                    _ => Val::Lit(cnf.new_var().pos_lit()),
+                });
+            }
+        }
+        let mut b = Builder {
+            out: Counting {
+                mark: (cnf.n_vars(), 0, 0),
+                sink: &mut cnf,
+                clauses: 0,
+                lits: 0,
+                stats: EncodeStats::default(),
+            },
+            amo: crate::sat::encode::Amo::Pairwise,
+            buf: Vec::new(),
+        };
+        let val = |c: usize, d: usize| vals[c * n + d];
+        for c in 0..2 {
+            b.alo((0..n).map(|d| val(c, d)));
+            b.amo((0..n).map(|d| val(c, d)));
+        }
+        let rules = Rules {
+            pairs: vec![Pair { a: 0, b: 1, rule }],
+            ..Rules::default()
+        };
+        encode_lowered(&rules, n, how, &mut Orders::new(n), &val, &mut b);
+        (cnf, vals)
+    }
+
+    /// Unit propagation from `units`: the assignment, or `None` on a conflict.
+    fn propagate(cnf: &Cnf, units: &[Lit]) -> Option<Vec<Option<bool>>> {
+        let mut value = vec![None; cnf.n_vars() as usize];
+        let truth = |value: &[Option<bool>], l: Lit| value[l.var().idx()].map(|v| v == l.is_pos());
+        for &u in units {
+            value[u.var().idx()] = Some(u.is_pos());
+        }
+        loop {
+            let mut changed = false;
+            for clause in cnf.clauses() {
+                if clause.iter().any(|&l| truth(&value, l) == Some(true)) {
+                    continue;
+                }
+                let mut open = clause.iter().filter(|&&l| truth(&value, l).is_none());
+                match (open.next(), open.next()) {
+                    (None, _) => return None,
+                    (Some(&l), None) => {
+                        value[l.var().idx()] = Some(l.is_pos());
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+            if !changed {
+                return Some(value);
+            }
+        }
+    }
+
+    /// The digits (1-based) a cell may still hold under `value`.
+    fn digits(vals: &[Val], value: &[Option<bool>]) -> Vec<u32> {
+        (1..=vals.len() as u32)
+            .filter(|&d| match vals[d as usize - 1] {
+                Val::True => true,
+                Val::False => false,
+                Val::Lit(l) => value[l.var().idx()] != Some(!l.is_pos()),
+            })
+            .collect()
+    }
+
+    const RULES: [PairRule; 16] = [
+        PairRule::Rise(1),
+        PairRule::Rise(2),
+        PairRule::Apart(2),
+        PairRule::Apart(3),
+        PairRule::Within(1),
+        PairRule::Within(2),
+        PairRule::Within(3),
+        PairRule::Is(DotRule::Difference(1)),
+        PairRule::Is(DotRule::Difference(2)),
+        PairRule::Is(DotRule::Ratio(2)),
+        PairRule::Is(DotRule::Sum(5)),
+        PairRule::Is(DotRule::Sum(7)),
+        PairRule::Not(DotRule::Difference(1)),
+        PairRule::Not(DotRule::Sum(5)),
+        PairRule::Equal,
+        PairRule::Differ,
+    ];
+
+    /// Every rule, both encodings, on two cells with the domains `doms`: (1) with both digits
+    /// chosen, unit propagation satisfies every clause exactly when the rule allows the pair, so
+    /// the models are the rule's pairs; (2) unit propagation alone leaves each cell only digits
+    /// with a partner between the other cell's least and greatest digit (the bounds), and the
+    /// direct encoding only digits with a partner among the other cell's digits.
+    fn check(n: usize, doms: [u32; 2]) {
+        for rule in RULES {
+            for how in PairEncoding::ALL {
+                let what = format!("{rule:?} {how} on {doms:?} of {n}");
+                let (cnf, vals) = two_cells(n, doms, rule, how);
+                let (va, vb) = vals.split_at(n);
+                let lit = |v: Val| match v {
+                    Val::Lit(l) => Some(l),
+                    _ => None,
+                };
+                for d in (1..=n as u32).filter(|&d| doms[0] >> (d - 1) & 1 != 0) {
+                    for e in (1..=n as u32).filter(|&e| doms[1] >> (e - 1) & 1 != 0) {
+                        let units: Vec<Lit> = [va[d as usize - 1], vb[e as usize - 1]]
+                            .into_iter()
+                            .filter_map(lit)
+                            .collect();
+                        let kept = propagate(&cnf, &units).is_some_and(|value| {
+                            cnf.clauses().all(|c| {
+                                c.iter().any(|&l| value[l.var().idx()] == Some(l.is_pos()))
+                            })
+                        });
+                        assert_eq!(kept, rule.allows(d, e), "{what}: digits {d}, {e}");
+                    }
+                }
+                let Some(value) = propagate(&cnf, &[]) else {
+                    continue;
+                };
+                let (da, db) = (digits(va, &value), digits(vb, &value));
+                let pairs = [(&da, &db, true), (&db, &da, false)];
+                for (mine, theirs, first) in pairs {
+                    let allows = |x: u32, y: u32| {
+                        if first {
+                            rule.allows(x, y)
+                        } else {
+                            rule.allows(y, x)
+                        }
+                    };
+                    let (lo, hi) = match (theirs.first(), theirs.last()) {
+                        (Some(&lo), Some(&hi)) => (lo, hi),
+                        _ => continue,
+                    };
+                    for &x in mine.iter() {
+                        assert!(
+                            (lo..=hi).any(|y| allows(x, y)),
+                            "{what}: {x} left without a partner within {lo}..={hi}"
+                        );
+                        if how == PairEncoding::Direct {
+                            assert!(
+                                theirs.iter().any(|&y| allows(x, y)),
+                                "{what}: {x} left without a partner in {theirs:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pair_encodings_state_the_rule_and_propagate_bounds_on_4x4_every_domain() {
+        for a in 1..16 {
+            for b in 1..16 {
+                check(4, [a, b]);
+            }
+        }
+    }
+
+    #[test]
+    fn pair_encodings_state_the_rule_and_propagate_bounds_on_6x6() {
+        let doms = [
+            0b111111, 0b000001, 0b000100, 0b100000, 0b100001, 0b010110, 0b001110, 0b110011,
+            0b000011, 0b101010,
+        ];
+        for a in doms {
+            for b in doms {
+                check(6, [a, b]);
+            }
+        }
+    }
+
+    #[test]
+    fn order_literals_of_a_cell_are_shared_and_merged_over_missing_digits() {
+        // A cell with digits {2, 5, 6} of 9 has two order variables: o(3) = o(4) = o(5), o(6).
+        let (cnf, _) = two_cells(
+            9,
+            [0b000110010, 0b111111111],
+            PairRule::Rise(1),
+            PairEncoding::Order,
+        );
+        let (direct, _) = two_cells(
+            9,
+            [0b000110010, 0b111111111],
+            PairRule::Rise(1),
+            PairEncoding::Direct,
+        );
+        assert_eq!(cnf.n_vars() - direct.n_vars(), 2 + 8);
+    }
 
     #[test]
     fn not_flips_constants_and_literals() {

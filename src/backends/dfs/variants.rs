@@ -485,3 +485,62 @@ impl<M: Mask> Cut<'_, M> {
         Some(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::variant::{DotRule, Line, Sandwich};
+    use crate::model::{Constraint, Shape};
+
+    fn empty(n: usize, rules: Vec<Constraint>) -> (Variants, Vec<u16>) {
+        let shape = Arc::new(Shape::standard(n, false).unwrap());
+        let puzzle = Puzzle::new(shape, vec![0; n * n])
+            .unwrap()
+            .with_constraints(rules)
+            .unwrap();
+        let all = (1u16 << n) - 1;
+        (Variants::new(&puzzle).unwrap(), vec![all; n * n])
+    }
+
+    #[test]
+    fn a_sandwich_places_its_ends_before_they_are_placed() {
+        // 4×4, first row: 5 between the 1 and the 4 needs both 2 and 3 there, so the ends are the
+        // row's ends.
+        let rule = Constraint::Sandwich(Sandwich {
+            line: Line::Row(0),
+            sum: 5,
+        });
+        let (v, mut cands) = empty(4, vec![rule]);
+        let mut queue = vec![];
+        assert_eq!(v.narrow(&mut cands, &mut queue), Some(true));
+        let (ends, middle) = (0b1001, 0b0110);
+        assert_eq!(&cands[..4], &[ends, middle, middle, ends]);
+        // A clue no placement reaches is a contradiction at once.
+        let rule = Constraint::Sandwich(Sandwich {
+            line: Line::Row(0),
+            sum: 4,
+        });
+        let (v, mut cands) = empty(4, vec![rule]);
+        assert_eq!(v.narrow(&mut cands, &mut queue), None);
+    }
+
+    #[test]
+    fn two_neighbouring_places_of_a_digit_take_its_neighbours_out_of_both() {
+        // Non-consecutive 9×9: 5 can only go in the first two cells of the first row, so neither
+        // of them holds 4 or 6 (one is 5, the other its neighbour).
+        let (v, mut cands) = empty(9, vec![Constraint::Negative(DotRule::Difference(1))]);
+        let five = 1 << 4;
+        for c in &mut cands[2..9] {
+            *c &= !five;
+        }
+        let mut queue = vec![];
+        assert_eq!(v.narrow(&mut cands, &mut queue), Some(false));
+        assert_eq!(v.look_ahead(&mut cands, &mut queue), Some(true));
+        let four_six = (1 << 3) | (1 << 5);
+        assert_eq!(cands[0] & four_six, 0);
+        assert_eq!(cands[1] & four_six, 0);
+        assert_eq!(cands[9] & four_six, four_six, "a cell below keeps them");
+    }
+}

@@ -4,7 +4,8 @@
 //! writer prints it. Both read only this, so what is exported is what is solved.
 //!
 //! Variant rules become: pairs (chess exclusions, thermometers, whispers, palindromes, dots,
-//! negative rules) a table of the digit pairs they allow (domain-consistent in any CP solver);
+//! negative rules) a table of the digit pairs they allow (domain-consistent in any CP solver;
+//! [`super::huub`] posts those that allow most pairs as clauses instead);
 //! extra houses and distinct groups all-different groups; a renban line its distinct group plus,
 //! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
 //! consecutive); arrows and little killers weighted sums (a table when a few open cells are left);

@@ -223,9 +223,9 @@ impl Backend for MiniZinc {
         "minizinc"
     }
 
-    /// The model holds the Killer cages.
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        kind == ConstraintKind::Killer
+    /// The model holds every kind: cages and variant rules ([`crate::cp::minizinc`]).
+    fn takes(&self, _kind: ConstraintKind) -> bool {
+        true
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

@@ -37,11 +37,6 @@ pub fn write_puzzle(puzzle: &Puzzle, w: &mut impl Write) -> io::Result<()> {
 /// Writes `model` (of a puzzle of shape `shape`, which names its houses) as a MiniZinc model:
 /// `solve maximize score` when it has an objective, `solve satisfy` otherwise.
 pub fn write(model: &CpModel, shape: &Shape, w: &mut impl Write) -> io::Result<()> {
-    if model.has_variants() {
-        return Err(io::Error::other(
-            "the MiniZinc export holds houses, Killer cages and weights; it has no variant rules yet",
-        ));
-    }
     let n = model.n;
     let givens = model.givens.iter().filter(|&&g| g != 0).count();
     let cages: BTreeMap<usize, Group> = groups(model)
@@ -67,6 +62,9 @@ pub fn write(model: &CpModel, shape: &Shape, w: &mut impl Write) -> io::Result<(
         "% x[r, c] is the digit in row r, column c (1-based). Run: minizinc --solver gecode FILE"
     )?;
     writeln!(w, "include \"alldifferent.mzn\";")?;
+    if !model.pairs.is_empty() || !model.tables.is_empty() {
+        writeln!(w, "include \"table.mzn\";")?;
+    }
     writeln!(w)?;
     writeln!(w, "int: n = {n};")?;
     writeln!(w, "array[1..n, 1..n] of var 1..n: x;")?;
@@ -110,6 +108,7 @@ pub fn write(model: &CpModel, shape: &Shape, w: &mut impl Write) -> io::Result<(
             .collect();
         writeln!(w, "constraint {};", parts.join(" /\\ "))?;
     }
+    write_rules(model, w)?;
     writeln!(w)?;
     match &model.objective {
         Some(weights) => {
@@ -173,6 +172,112 @@ fn groups(model: &CpModel) -> Vec<(Origin, Group<'_>)> {
         }
     }
     out
+}
+
+/// The variant rules of `model`, each kind under a comment: extra groups as all-different,
+/// pairs and small sums as tables of the digits they allow, larger sums linear, parity by
+/// `mod 2`, and a sandwich through the positions of its 1 and its `n`.
+fn write_rules(model: &CpModel, w: &mut impl Write) -> io::Result<()> {
+    let n = model.n;
+    let groups: Vec<&AllDifferent> = model
+        .all_different
+        .iter()
+        .filter(|g| g.origin == Origin::Rule)
+        .collect();
+    if !groups.is_empty() {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "% Extra houses, regions, renban lines and chess neighbours: distinct digits."
+        )?;
+        for g in groups {
+            writeln!(w, "constraint {};", all_different(n, g))?;
+        }
+    }
+    if !model.pairs.is_empty() {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "% Pairs of cells (lines, dots, negative rules): the digit pairs they allow."
+        )?;
+        for p in &model.pairs {
+            let rows: Vec<String> = p
+                .allowed
+                .iter()
+                .map(|&(a, b)| format!("{a}, {b}"))
+                .collect();
+            writeln!(
+                w,
+                "constraint table([{}, {}], [| {} |]);",
+                var(n, p.a),
+                var(n, p.b),
+                rows.join(" | ")
+            )?;
+        }
+    }
+    if !model.tables.is_empty() || !model.weighted.is_empty() {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "% Arrows and little killers: sums (over a few open cells, the digits that make them)."
+        )?;
+        for t in &model.tables {
+            let cells: Vec<String> = t.cells.iter().map(|&c| var(n, c)).collect();
+            let rows: Vec<String> = t
+                .allowed
+                .iter()
+                .map(|row| {
+                    let digits: Vec<String> = row.iter().map(|d| d.to_string()).collect();
+                    digits.join(", ")
+                })
+                .collect();
+            // A table with no row is no solution; MiniZinc takes no empty 2-D literal.
+            if rows.is_empty() {
+                writeln!(w, "constraint false;")?;
+            } else {
+                writeln!(
+                    w,
+                    "constraint table([{}], [| {} |]);",
+                    cells.join(", "),
+                    rows.join(" | ")
+                )?;
+            }
+        }
+        for s in &model.weighted {
+            let terms: Vec<String> = s
+                .terms
+                .iter()
+                .map(|&(c, k)| format!("{k} * {}", var(n, c)))
+                .collect();
+            writeln!(w, "constraint {} = {};", terms.join(" + "), s.rhs)?;
+        }
+    }
+    if !model.parity.is_empty() {
+        writeln!(w)?;
+        writeln!(w, "% Odd and even cells.")?;
+        for &(c, odd) in &model.parity {
+            writeln!(w, "constraint {} mod 2 = {};", var(n, c), u8::from(odd))?;
+        }
+    }
+    if !model.sandwiches.is_empty() {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "% Sandwiches: the digits strictly between the line's 1 and its n add up to the clue."
+        )?;
+        for s in &model.sandwiches {
+            let cells: Vec<String> = s.cells.iter().map(|&c| var(n, c)).collect();
+            writeln!(
+                w,
+                "constraint let {{ array[int] of var int: l = [{}]; var index_set(l): one; \
+                 var index_set(l): top }} in l[one] = 1 /\\ l[top] = n /\\ \
+                 sum(i in index_set(l))(bool2int(min(one, top) < i /\\ i < max(one, top)) * l[i]) = {};",
+                cells.join(", "),
+                s.sum
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// `x[r, c]` of a row-major cell index.

@@ -123,6 +123,32 @@ fn the_export_names_every_house_and_cage() {
     assert!(noip.contains("array[1..n, 1..n] of int: weight = [|"));
 }
 
+#[test]
+fn the_export_writes_every_variant_rule() {
+    // mixed6.json holds rules of every form the model has: pairs, groups, sums, parity.
+    let model = stdout(&run(&[
+        "encode",
+        "--to",
+        "mzn",
+        "tests/data/fpuzzles/mixed6.json",
+    ]));
+    for part in [
+        "include \"table.mzn\";",
+        "% Pairs of cells",
+        "constraint table([x[",
+        "% Arrows and little killers",
+    ] {
+        assert!(model.contains(part), "{part} missing:\n{model}");
+    }
+    let sandwich = stdout(&run(&[
+        "encode",
+        "--to",
+        "mzn",
+        "tests/data/fpuzzles/sandwich9.json",
+    ]));
+    assert!(sandwich.contains("% Sandwiches"), "{sandwich}");
+}
+
 /// Runs `minizinc --solver gecode --all-solutions` on `model`: the solutions (the grid lines
 /// and score of each) and whether the search was complete.
 fn gecode_all(model: &str) -> (Vec<String>, bool) {
@@ -209,6 +235,13 @@ fn the_backend_agrees_with_dfs() {
         ("unique", "tests/data/formats/killer.txt"),
         ("count", "tests/data/formats/killer.txt"),
         ("unique", "tests/data/formats/line_jigsaw.txt"),
+        // Variant rules: every kind among them, puzzles with none, one and several solutions.
+        ("count", "tests/data/fpuzzles/mixed6.json"),
+        ("count", "tests/data/fpuzzles/sandwich9.json"),
+        ("count", "tests/data/fpuzzles/sandwich-none4.json"),
+        ("count", "tests/data/fpuzzles/littlekiller-none4.json"),
+        ("count", "tests/data/fpuzzles/arrow-alias4.json"),
+        ("count", "tests/data/fpuzzles/antiking6.json"),
     ] {
         let o = run(&[
             "xcheck",

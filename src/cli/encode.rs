@@ -225,7 +225,7 @@ enum EncodeTarget {
     /// a cost becomes a score.
     Wcnf,
     /// MiniZinc model (the `cp` backend's model: all_different per house and cage, cage sums,
-    /// `solve maximize score` with --weights, `solve satisfy` without); run it with
+    /// the variant rules, `solve maximize score` with --weights, `solve satisfy` without); run it with
     /// `minizinc --solver gecode FILE`.
     Mzn,
 }

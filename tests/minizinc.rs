@@ -14,7 +14,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{run, run_with, stderr, stdout};
+use common::{gecode_installed, run, run_with, stderr, stdout};
 use sudoku_lab::backend::{Backend, BackendError, Limits, Optimum};
 use sudoku_lab::backends::minizinc::MiniZincOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
@@ -22,18 +22,6 @@ use sudoku_lab::model::{Grid, Puzzle, Shape, Weights};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Whether `minizinc` is on PATH and lists Gecode among its solvers; says "skipped" if not.
-fn gecode_installed() -> bool {
-    let ok = Command::new("minizinc")
-        .arg("--solvers")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("org.gecode.gecode"));
-    if !ok {
-        eprintln!("skipped: minizinc with gecode not installed");
-    }
-    ok
 }
 
 /// The reference exports: `(file name, encode arguments, standard input)`.

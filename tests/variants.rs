@@ -1,6 +1,7 @@
 //! Variant rules: every backend that takes a kind (`sat` under each pair encoding) against a brute
 //! force on 4×4 and 6×6 grids, per
-//! kind and in random mixes; a known count from outside the lab; refusals by kind name.
+//! kind and in random mixes (`minizinc` too, where MiniZinc with Gecode is installed); a known
+//! count from outside the lab; refusals by kind name.
 //!
 //! The brute force enumerates the grids that keep the givens and fill every house, and keeps
 //! those that the one checker accepts: it shares nothing with the backends or with the lowering
@@ -194,6 +195,27 @@ fn every_kind_alone_matches_the_brute_force_on_6x6() {
             let p = variant(6, 100 + seed, 14, &[kind], 4);
             agree(&p, 100_000, &format!("6×6 {kind} seed {seed}"));
         }
+    }
+}
+
+#[test]
+fn minizinc_counts_as_the_brute_force_on_every_kind() {
+    // One MiniZinc process per question (about 0.2 s): a few cases per kind, with a low cap.
+    if !common::gecode_installed() {
+        return;
+    }
+    let mzn = [Counter::new(
+        BackendKind::MiniZinc,
+        &Default::default(),
+        "minizinc".into(),
+    )];
+    for &kind in drawn_kinds() {
+        for seed in 0..2 {
+            let p = variant(4, seed, 2, &[kind], 3);
+            agree_among(&mzn, &p, 50, &format!("minizinc: 4×4 {kind} seed {seed}"));
+        }
+        let p = variant(6, 100, 14, &[kind], 4);
+        agree_among(&mzn, &p, 50, &format!("minizinc: 6×6 {kind}"));
     }
 }
 

@@ -115,3 +115,15 @@ pub fn place(text: &str, needle: &str) -> (usize, usize) {
     let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
     (line, col)
 }
+
+/// Whether `minizinc` is on PATH and lists Gecode among its solvers; says "skipped" if not.
+pub fn gecode_installed() -> bool {
+    let ok = Command::new("minizinc")
+        .arg("--solvers")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("org.gecode.gecode"));
+    if !ok {
+        eprintln!("skipped: minizinc with gecode not installed");
+    }
+    ok
+}

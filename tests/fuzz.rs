@@ -297,7 +297,18 @@ fn wrong_solver_is_caught(fault: &str, extra: &[&str]) -> (String, usize, usize)
 
 #[test]
 fn a_solver_that_forgets_a_diagonal_is_caught_and_shrunk_to_a_third() {
-    let (out, first, shrunk) = wrong_solver_is_caught("diagonal", &["--diagonals"]);
+    // Choices that change how a backend answers are carried to the replay command.
+    let (out, first, shrunk) = wrong_solver_is_caught(
+        "diagonal",
+        &[
+            "--diagonals",
+            "--pair-encoding",
+            "order",
+            "--cp-alldiff",
+            "bounds",
+            "--no-simplify",
+        ],
+    );
     assert!(
         3 * shrunk <= first,
         "shrunk to {shrunk} givens from {first}: {out}"
@@ -308,6 +319,10 @@ fn a_solver_that_forgets_a_diagonal_is_caught_and_shrunk_to_a_third() {
     );
     assert!(
         out.contains("replay: sudoku-lab xcheck --backends dfs,cmd"),
+        "{out}"
+    );
+    assert!(
+        out.contains(" --pair-encoding order --cp-alldiff bounds --no-simplify"),
         "{out}"
     );
 }

@@ -284,7 +284,8 @@ impl EngineArgs {
         }
     }
     /// The flags that change what a backend answers, to repeat in a replay command: the time
-    /// limit and the external solver commands.
+    /// limit, the external solver commands, and every encoding, model or solver choice that is
+    /// not the default (a fault found under `--cp-alldiff bounds` replays under it).
     pub fn replay_flags(&self) -> String {
         let mut flags = String::new();
         if let Some(t) = self.timeout {
@@ -299,12 +300,80 @@ impl EngineArgs {
                 flags.push_str(&format!(" {flag} {}", quote(cmd)));
             }
         }
-        for (flag, value, default) in [
-            ("--mzn-cmd", &self.mzn_cmd, MZN_PROGRAM),
-            ("--mzn-solver", &self.mzn_solver, MZN_SOLVER),
-        ] {
+        let cnf = self.cnf.encode_options();
+        let cnf0 = EncodeOptions::default();
+        let cp = &self.cp;
+        let choices = [
+            ("--mzn-cmd", self.mzn_cmd.clone(), MZN_PROGRAM.to_string()),
+            (
+                "--mzn-solver",
+                self.mzn_solver.clone(),
+                MZN_SOLVER.to_string(),
+            ),
+            (
+                "--encoding",
+                cnf.encoding.to_string(),
+                cnf0.encoding.to_string(),
+            ),
+            ("--amo", cnf.amo.to_string(), cnf0.amo.to_string()),
+            (
+                "--cage-encoding",
+                cnf.cage.to_string(),
+                cnf0.cage.to_string(),
+            ),
+            (
+                "--pair-encoding",
+                cnf.pair.to_string(),
+                cnf0.pair.to_string(),
+            ),
+            (
+                "--cadical-config",
+                self.cadical_config.to_string(),
+                CadicalConfig::default().to_string(),
+            ),
+            (
+                "--sat-opt",
+                self.sat_opt.name().into(),
+                SatOptimizer::default().name().into(),
+            ),
+            (
+                "--ilp-solver",
+                self.ilp_solver.name().into(),
+                IlpSolver::default().name().into(),
+            ),
+            (
+                "--cp-alldiff",
+                cp.cp_alldiff.to_string(),
+                AllDiffLevel::default().to_string(),
+            ),
+            (
+                "--cp-house-cover",
+                cp.cp_house_cover.to_string(),
+                HouseCover::default().to_string(),
+            ),
+            (
+                "--cp-branch",
+                cp.cp_branch.to_string(),
+                Branching::default().to_string(),
+            ),
+            (
+                "--cp-searches",
+                cp.cp_searches.to_string(),
+                Searches::default().to_string(),
+            ),
+        ];
+        for (flag, value, default) in choices {
             if value != default {
-                flags.push_str(&format!(" {flag} {}", quote(value)));
+                flags.push_str(&format!(" {flag} {}", quote(&value)));
+            }
+        }
+        for (flag, on) in [
+            ("--no-simplify", self.cnf.no_simplify),
+            ("--no-propagate", self.no_propagate),
+            ("--cp-in-process", cp.cp_in_process),
+        ] {
+            if on {
+                flags.push_str(&format!(" {flag}"));
             }
         }
         flags

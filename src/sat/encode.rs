@@ -303,15 +303,21 @@ impl EncodeStats {
 
 impl fmt::Display for EncodeStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The first column fits the longest part name (`little-killer`, say).
+        let w = self
+            .parts
+            .iter()
+            .map(|(part, _)| part.name().len())
+            .fold(10, usize::max);
         writeln!(
             f,
-            "{:<10} {:>12} {:>12} {:>12}",
+            "{:<w$} {:>12} {:>12} {:>12}",
             "part", "variables", "clauses", "literals"
         )?;
         let mut row = |name: &str, p: PartStats| {
             writeln!(
                 f,
-                "{name:<10} {:>12} {:>12} {:>12}",
+                "{name:<w$} {:>12} {:>12} {:>12}",
                 p.vars, p.clauses, p.lits
             )
         };

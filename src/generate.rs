@@ -6,7 +6,11 @@
 //!   (`rand_xoshiro`, both algorithms fixed by their published reference code), with our own
 //!   uniform-range and shuffle code on top, so no library "value-breaking" change can alter the
 //!   output. The same [`GenerateOptions`] (seed included) give the same puzzles, forever; the tests
-//!   pin one recorded output.
+//!   pin one recorded output. Two steps take an answer of the backend, not just its verdict, and
+//!   so also depend on its search order: the full grid of a puzzle with global variant rules
+//!   (the first solution it finds, [`Generator::grid_keeping`]) and, with `unique`, the pair of
+//!   solutions that decides which Killer cage to split. A change in how `dfs` searches can change
+//!   those puzzles (the `unique` non-consecutive set of `tools/variant_bench.sh` did change).
 //! * **Full grids** come from a small randomised backtracking search over the model's houses
 //!   ([`full_grid`]): fewest candidates first, ties and digit order random, restarted with a fresh
 //!   random order when a node budget runs out. Every grid is verified with [`check::verify`].

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Variant rules (docs/benchmarks.md, "Variant rules"): generates, with fixed seeds, a set of
 # unique 9×9 puzzles per variant kind and one mixing kinds, then times dfs, sat and cp on every
-# set (solve with the uniqueness check, one thread, the checker included; cp refuses sandwiches);
+# set (solve with the uniqueness check, one thread, the checker included);
 # then dlx (it refuses arrows, little killers and sandwiches), each puzzle within 20 s and at most
 # 120 s per set; then ilp, slower, on the first ILP_PUZZLES puzzles of every set within 60 s per
-# set (it refuses sandwiches); then, when PYTHON (default python3) has OR-tools, CP-SAT with one
+# set; then, when PYTHON (default python3) has OR-tools, CP-SAT with one
 # worker counts every set to 2 solutions (tools/cpsat_variants.py, model building excluded: the
 # table's CP-SAT column); and cross-checks dfs, dlx, sat and cp on every set. dfs, sat and cp
 # run without a deadline: with one, sat runs on a worker thread, which costs milliseconds on a

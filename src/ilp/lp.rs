@@ -10,7 +10,7 @@
 //! - rows `cell_r{row}c{col}` (one digit per cell) and `{house}_d{digit}` with house `row{i}`,
 //!   `col{i}`, `box{i}` (or `region{i}` for jigsaw), `diag{i}`: the digit once in the house.
 //! - rows of Killer cages: `cage{k}_set`, `cage{k}_d{digit}`, `cage{k}_sum`.
-//! - rows of the variant rules ([`crate::ilp::model::takes`]; a sandwich is refused by name):
+//! - rows of the variant rules ([`crate::ilp::model::takes`]):
 //!   `group{g}_d{digit}` (an extra house or distinct group), `pair{p}_r{row}c{col}_d{digit}`
 //!   (the cell holding the digit rules out what two-cell rule `p` forbids beside it), `sum{s}`
 //!   (an arrow or little killer), numbered as in [`crate::ilp::model::RowKind`].
@@ -148,6 +148,9 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
                 )
             }
             RowKind::Sum { sum } => format!(" sum{}:", sum + 1),
+            RowKind::Sandwich { sandwich, row } => {
+                format!(" sandwich{}_{}:", sandwich + 1, row + 1)
+            }
         };
         let terms: Vec<(i64, &str)> = row
             .vars

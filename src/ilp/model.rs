@@ -17,8 +17,9 @@
 //!   (`Σ x − Σ z = 0`): a much tighter relaxation than the sum alone. Otherwise each digit at
 //!   most once (`Σ x ≤ 1`) and the digits add up to the cage sum less the fixed cells' digits
 //!   (`Σ digit · x = rest`);
-//! - the variant rules that are linear over these binaries ([`takes`]; all but sandwiches), from
-//!   their lowering ([`crate::model::lower`]). Parity cells, the digits fixed cells forbid
+//! - the variant rules ([`takes`]: all of them), from their lowering ([`crate::model::lower`]);
+//!   a sandwich, whose sum runs between two cells that move with the solution, through auxiliary
+//!   binaries ([`sandwich_rows`]). Parity cells, the digits fixed cells forbid
 //!   to their partners and those a pair leaves without support get no variables
 //!   ([`Candidates::restrict`]); extra houses (disjoint
 //!   groups, extra regions of `n` cells) hold each digit not fixed in them exactly once among
@@ -39,14 +40,14 @@
 
 use std::collections::HashSet;
 
-use crate::model::lower::Rules;
+use crate::model::lower::{sandwiched, Rules};
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
 
-/// Whether the integer program holds rules of `kind`: every kind linear over the cell variables,
-/// which is all but sandwiches (whose sum runs between two cells that move with the solution).
-pub fn takes(kind: ConstraintKind) -> bool {
-    kind != ConstraintKind::Sandwich
+/// Whether the integer program holds rules of `kind`: every kind, sandwiches through auxiliary
+/// binaries (see the module docs).
+pub fn takes(_kind: ConstraintKind) -> bool {
+    true
 }
 
 /// Largest side the integer program is built for (a side-64 grid already has 262,144 variables,
@@ -117,6 +118,9 @@ pub enum RowKind {
     Pair { pair: u32, cell: u32, digit: Value },
     /// Weighted sum `sum` (arrows and little killers, from 0).
     Sum { sum: u32 },
+    /// Row `row` (from 0) of sandwich `sandwich` (from 0): the links of its auxiliary variables,
+    /// then its sum.
+    Sandwich { sandwich: u32, row: u32 },
 }
 
 /// The relation of a row's left side to its right side.
@@ -175,6 +179,8 @@ pub struct IlpModel {
     vars: Vec<XVar>,
     /// The cage-set variables `z(cage, j)`, numbered after the cell variables.
     sets: Vec<(u32, u32)>,
+    /// The names of the sandwiches' auxiliary variables, numbered after the cage-set variables.
+    aux: Vec<String>,
     rows: Vec<Row>,
     objective: Option<IlpObjective>,
 }
@@ -381,7 +387,10 @@ impl IlpModel {
                 rhs: rest,
             });
         }
+        let mut aux = vec![];
+        let first_aux = (vars.len() + sets.len()) as u32;
         rule_rows(&rules, n, fixed, &var_of, &mut rows)?;
+        sandwich_rows(&rules, n, fixed, &var_of, first_aux, &mut aux, &mut rows)?;
         let objective = weights.map(|w| {
             let w = w.as_slice();
             let free_w = (0..n * n)
@@ -404,6 +413,7 @@ impl IlpModel {
             fixed: fixed.to_vec(),
             vars,
             sets,
+            aux,
             rows,
             objective,
         })
@@ -429,19 +439,21 @@ impl IlpModel {
     pub fn rows(&self) -> &[Row] {
         &self.rows
     }
-    /// Every variable: the cell variables, then the cage-set variables.
+    /// Every variable: the cell variables, then the cage-set variables, then the sandwiches'
+    /// auxiliary variables.
     pub fn n_vars(&self) -> usize {
-        self.vars.len() + self.sets.len()
+        self.vars.len() + self.sets.len() + self.aux.len()
     }
     /// The documented name of variable `v`: [`var_name`] for a cell variable, `z_k{cage}_{j}`
-    /// (1-based) for the `j`-th digit set of a cage.
+    /// (1-based) for the `j`-th digit set of a cage, and for a sandwich's auxiliary variable its
+    /// name from [`sandwich_rows`].
     pub fn name(&self, v: usize) -> String {
         match self.vars.get(v) {
             Some(&x) => var_name(self.n, x),
-            None => {
-                let (cage, j) = self.sets[v - self.vars.len()];
-                format!("z_k{}_{}", cage + 1, j + 1)
-            }
+            None => match self.sets.get(v - self.vars.len()) {
+                Some(&(cage, j)) => format!("z_k{}_{}", cage + 1, j + 1),
+                None => self.aux[v - self.vars.len() - self.sets.len()].clone(),
+            },
         }
     }
     pub fn objective(&self) -> Option<&IlpObjective> {
@@ -454,7 +466,7 @@ impl IlpModel {
         let mut cells = self.fixed.clone();
         for v in ones {
             if (self.vars.len()..self.n_vars()).contains(&v) {
-                continue; // a cage-set variable
+                continue; // a cage-set or auxiliary variable
             }
             let x = self.vars.get(v).ok_or_else(|| format!("no variable {v}"))?;
             let slot = &mut cells[x.cell as usize];
@@ -595,6 +607,149 @@ fn rule_rows(
     Ok(())
 }
 
+/// A linear expression over the program's variables: terms and a constant.
+#[derive(Clone, Default)]
+struct Lin {
+    terms: Vec<(u32, i64)>,
+    constant: i64,
+}
+
+impl Lin {
+    fn add(&mut self, other: &Lin, k: i64) {
+        self.terms
+            .extend(other.terms.iter().map(|&(v, c)| (v, c * k)));
+        self.constant += other.constant * k;
+    }
+    fn var(v: u32) -> Lin {
+        Lin {
+            terms: vec![(v, 1)],
+            constant: 0,
+        }
+    }
+}
+
+/// The rows of every sandwich, over auxiliary binaries (named `sw{s}_...`, 1-based): for cell `i`
+/// of the line, `u(i)` = "a 1 before it and an `n` after it" and `v(i)` the other way round, each
+/// the conjunction of two 0/1 counts of the line's ends (`u ≤ a`, `u ≤ b`, `a + b − u ≤ 1`);
+/// `y(i, d)` = "`i` is inside and holds `d`" (`y ≤ u + v`, `y ≤ x(i, d)`,
+/// `u + v + x(i, d) − y ≤ 1`); and `Σ d · y(i, d) = clue` (a fixed inside digit `g` adds
+/// `g · (u + v)`).
+fn sandwich_rows(
+    rules: &Rules,
+    n: usize,
+    fixed: &[Value],
+    var_of: &[u32],
+    first_aux: u32,
+    aux: &mut Vec<String>,
+    rows: &mut Vec<Row>,
+) -> Result<(), ModelBuildError> {
+    // The 0/1 value of "cell holds d": a variable, or a constant for a fixed cell (or a digit
+    // the cell no longer has).
+    let holds = |cell: u32, d: Value| match fixed[cell as usize] {
+        0 => match var_of[cell as usize * n + d as usize - 1] {
+            u32::MAX => Lin::default(),
+            v => Lin::var(v),
+        },
+        g => Lin {
+            terms: vec![],
+            constant: i64::from(g == d),
+        },
+    };
+    for (s, line) in rules.sandwiches.iter().enumerate() {
+        // A line of fixed cells is checked here: with no free cell the program has nothing to
+        // say about it (and a program without cell variables is not solved at all).
+        if line.cells.iter().all(|&c| fixed[c as usize] != 0) {
+            let digits: Vec<u32> = line
+                .cells
+                .iter()
+                .map(|&c| fixed[c as usize] as u32)
+                .collect();
+            if sandwiched(&digits, n as u32) != Some(line.sum) {
+                return Err(ModelBuildError::Infeasible(format!(
+                    "the fixed cells of sandwich {} miss its clue {}",
+                    s + 1,
+                    line.sum
+                )));
+            }
+            continue;
+        }
+        let mut row_no = 0;
+        let mut push = |rows: &mut Vec<Row>, e: Lin, sense: Sense, rhs: i64| {
+            rows.push(Row {
+                kind: RowKind::Sandwich {
+                    sandwich: s as u32,
+                    row: row_no,
+                },
+                vars: e.terms.iter().map(|t| t.0).collect(),
+                coef: e.terms.iter().map(|t| t.1).collect(),
+                sense,
+                rhs: rhs - e.constant,
+            });
+            row_no += 1;
+        };
+        let mut new_aux = |name: String| {
+            aux.push(name);
+            Lin::var(first_aux + aux.len() as u32 - 1)
+        };
+        let top = n as Value;
+        let cells = &line.cells;
+        // `a ∧ b` for 0/1 expressions a and b, as a new binary.
+        let mut and = |rows: &mut Vec<Row>, a: &Lin, b: &Lin, z: Lin| {
+            for side in [a, b] {
+                let mut e = z.clone();
+                e.add(side, -1);
+                push(rows, e, Sense::AtMost, 0);
+            }
+            let mut e = a.clone();
+            e.add(b, 1);
+            e.add(&z, -1);
+            push(rows, e, Sense::AtMost, 1);
+            z
+        };
+        let mut sum = Lin::default();
+        for (i, &c) in cells.iter().enumerate() {
+            let count = |range: &mut dyn Iterator<Item = &u32>, d: Value| {
+                let mut e = Lin::default();
+                for &o in range {
+                    e.add(&holds(o, d), 1);
+                }
+                e
+            };
+            let (one_before, top_before) = (
+                count(&mut cells[..i].iter(), 1),
+                count(&mut cells[..i].iter(), top),
+            );
+            let (one_after, top_after) = (
+                count(&mut cells[i + 1..].iter(), 1),
+                count(&mut cells[i + 1..].iter(), top),
+            );
+            let label = |what: &str| format!("sw{}_{what}{}", s + 1, i + 1);
+            let u = new_aux(label("u"));
+            let u = and(rows, &one_before, &top_after, u);
+            let v = new_aux(label("v"));
+            let v = and(rows, &top_before, &one_after, v);
+            let mut inside = u;
+            inside.add(&v, 1);
+            match fixed[c as usize] {
+                0 => {
+                    for d in 2..top {
+                        let x = holds(c, d);
+                        if x.terms.is_empty() {
+                            continue;
+                        }
+                        let y = new_aux(format!("sw{}_y{}_d{d}", s + 1, i + 1));
+                        let y = and(rows, &inside, &x, y);
+                        sum.add(&y, i64::from(d));
+                    }
+                }
+                g => sum.add(&inside, i64::from(g)),
+            }
+        }
+        push(rows, sum, Sense::Eq, i64::from(line.sum));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -652,7 +807,7 @@ mod tests {
     }
 
     #[test]
-    fn a_thermometer_step_gets_aggregated_rows_and_a_sandwich_is_refused() {
+    fn a_thermometer_step_gets_aggregated_rows_and_a_full_sandwich_is_checked() {
         use crate::model::{Constraint, Line, Sandwich};
         let p = puzzle(4, &".".repeat(16))
             .with_constraints(vec![Constraint::Thermo(vec![0, 1])])
@@ -683,17 +838,18 @@ mod tests {
             .iter()
             .all(|x| !matches!((x.cell, x.digit), (0, 4) | (1, 1))));
         assert!(pairs.iter().all(|r| r.sense == Sense::AtMost && r.rhs == 1));
+        // A sandwich over fixed cells that misses its clue is infeasible before any solver.
         let sandwich = Constraint::Sandwich(Sandwich {
             line: Line::Row(0),
             sum: 0,
         });
-        let p = puzzle(4, &".".repeat(16))
+        let p = puzzle(4, &format!("1234{}", ".".repeat(12)))
             .with_constraints(vec![sandwich])
             .unwrap();
-        assert_eq!(
-            IlpModel::build(&p, false, Reduction::Givens).unwrap_err(),
-            ModelBuildError::Unsupported(ConstraintKind::Sandwich)
-        );
+        assert!(matches!(
+            IlpModel::build(&p, false, Reduction::Givens),
+            Err(ModelBuildError::Infeasible(_))
+        ));
     }
 
     #[test]

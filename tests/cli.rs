@@ -870,6 +870,21 @@ fn sat_refuses_a_formula_over_its_memory_budget_before_building_it() {
 }
 
 #[test]
+fn encode_stats_columns_line_up_past_long_part_names() {
+    // A little killer's part name is wider than the default first column.
+    let doc = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"littlekillersum":[{"cell":"R0C0","direction":"DR","value":"10"}]}"#;
+    let o = run_with(&["encode", "--stats"], doc);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.contains("little-killer"), "{out}");
+    let ends: Vec<usize> = out.lines().map(|l| l.trim_end().len()).collect();
+    assert!(
+        ends.windows(2).all(|w| w[0] == w[1]),
+        "ragged columns:\n{out}"
+    );
+}
+
+#[test]
 fn pair_encoding_flag_chooses_the_form_and_refuses_an_unknown_one() {
     // A 4×4 with a thermometer along its first row: order variables under `order`, none under
     // `direct`; both solve it.

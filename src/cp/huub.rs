@@ -374,7 +374,12 @@ fn post_pair(
     allowed: &[(Value, Value)],
     n: i64,
 ) -> Result<(), ()> {
-    let allows = |x: i64, y: i64| allowed.contains(&(x as Value, y as Value));
+    let side = n as usize;
+    let mut table = vec![false; side * side];
+    for &(x, y) in allowed {
+        table[(x as usize - 1) * side + y as usize - 1] = true;
+    }
+    let allows = |x: i64, y: i64| table[(x - 1) as usize * side + (y - 1) as usize];
     let add = |solver: &mut Solver, clause: Vec<_>| solver.add_clause(clause).map_err(|_| ());
     for d in 1..=n {
         let not_a = a.lit(solver, IntLitMeaning::NotEq(d));

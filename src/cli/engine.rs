@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
+use clap::parser::ValueSource;
+use clap::{ArgAction, ArgMatches, Args, FromArgMatches};
 
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::cmd::CmdOptions;
@@ -42,9 +43,10 @@ pub struct BackendArgs {
     pub engine: EngineArgs,
 }
 
-/// Options every backend may read, and the time limit.
+/// Options every backend may read, and the time limit, as clap derives them. [`EngineArgs`]
+/// keeps them with the words that set them.
 #[derive(Args, Debug)]
-pub struct EngineArgs {
+pub struct EngineFlags {
     /// Give up on a puzzle after this many seconds (reported as a time-out, never as "no solution"; a count cut short says how many solutions it had found: "timeout (at least N)").
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
@@ -207,7 +209,7 @@ impl BackendArgs {
     }
 }
 
-impl EngineArgs {
+impl EngineFlags {
     fn options(&self) -> BackendOptions {
         let e = self.cnf.encode_options();
         BackendOptions {
@@ -256,16 +258,119 @@ impl EngineArgs {
             },
         }
     }
+}
+
+/// The engine flags as resolved ([`EngineFlags`]), and the words that set them on the command
+/// line, so that a run can be repeated ([`EngineArgs::replay_flags`]).
+#[derive(Debug)]
+pub struct EngineArgs {
+    flags: EngineFlags,
+    /// Every engine flag the command line gave, with its values, in the order given.
+    given: Vec<Given>,
+}
+
+/// One engine flag given on the command line: its id, where it was, and its words.
+#[derive(Debug)]
+struct Given {
+    id: String,
+    index: usize,
+    words: Vec<String>,
+}
+
+impl Args for EngineArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        EngineFlags::augment_args(cmd)
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        EngineFlags::augment_args_for_update(cmd)
+    }
+}
+
+impl FromArgMatches for EngineArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        Self::from_arg_matches_mut(&mut matches.clone())
+    }
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        // Read the words before the derived code takes the values out of `matches`.
+        let given = given_flags(matches);
+        Ok(EngineArgs {
+            flags: EngineFlags::from_arg_matches_mut(matches)?,
+            given,
+        })
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        self.update_from_arg_matches_mut(&mut matches.clone())
+    }
+    fn update_from_arg_matches_mut(&mut self, matches: &mut ArgMatches) -> Result<(), clap::Error> {
+        let given = given_flags(matches);
+        self.given
+            .retain(|old| given.iter().all(|new| new.id != old.id));
+        self.given.extend(given);
+        self.given.sort_by_key(|g| g.index);
+        self.flags.update_from_arg_matches_mut(matches)
+    }
+}
+
+/// The engine flags that `matches` holds from the command line (or the environment), each as
+/// the words that give it again: `--flag` for a switch (once per occurrence of a counter),
+/// `--flag VALUE` per occurrence of an option (its values joined by the flag's delimiter),
+/// `--flag=VALUE` when the value starts with `-`. Nothing is listed by name: every argument of
+/// [`EngineFlags`] is read the same way, so a flag added there is replayed with no more code.
+fn given_flags(matches: &ArgMatches) -> Vec<Given> {
+    let group = EngineFlags::augment_args(clap::Command::new("engine"));
+    let mut given: Vec<Given> = group
+        .get_arguments()
+        .filter_map(|arg| {
+            let id = arg.get_id().as_str();
+            let from_user = matches!(
+                matches.value_source(id),
+                Some(ValueSource::CommandLine | ValueSource::EnvVariable)
+            );
+            let long = arg.get_long().filter(|_| from_user)?;
+            let flag = format!("--{long}");
+            let mut words = Vec::new();
+            if !arg.get_action().takes_values() {
+                let times = match arg.get_action() {
+                    ArgAction::Count => matches.get_count(id).into(),
+                    _ => 1,
+                };
+                words.extend(std::iter::repeat_n(flag, times));
+            } else {
+                let delimiter = arg.get_value_delimiter().unwrap_or(' ').to_string();
+                for occurrence in matches.get_raw_occurrences(id)? {
+                    let values: Vec<String> = occurrence
+                        .map(|v| v.to_string_lossy().into_owned())
+                        .collect();
+                    let value = values.join(&delimiter);
+                    if value.starts_with('-') {
+                        words.push(format!("{flag}={value}"));
+                    } else {
+                        words.extend([flag.clone(), value]);
+                    }
+                }
+            }
+            Some(Given {
+                id: id.to_string(),
+                index: matches.index_of(id).unwrap_or(usize::MAX),
+                words,
+            })
+        })
+        .collect();
+    given.sort_by_key(|g| g.index);
+    given
+}
+
+impl EngineArgs {
     /// Whether `--proof` asks for proofs (all of them go to one file).
     pub fn writes_proofs(&self) -> bool {
-        self.proof.is_some()
+        self.flags.proof.is_some()
     }
     /// The backend of this kind, with the options of the flags.
     pub fn create(&self, kind: BackendKind) -> Result<Box<dyn Backend>, UsageError> {
-        if let Some(p) = &self.proof {
+        if let Some(p) = &self.flags.proof {
             writable(p, "--proof")?;
         }
-        backends::create(kind, &self.options())
+        backends::create(kind, &self.flags.options())
             .map_err(|e| UsageError(format!("backend {kind}: {e}")))
     }
     /// The backend named `name` (as given to `--backend` or `--backends`).
@@ -283,105 +388,130 @@ impl EngineArgs {
             names.iter().map(|n| self.create_named(n)).collect()
         }
     }
-    /// The flags that change what a backend answers, to repeat in a replay command: the time
-    /// limit, the external solver commands, and every encoding, model or solver choice that is
-    /// not the default (a fault found under `--cp-alldiff bounds` replays under it).
+    /// The engine flags the command line gave, in the order given, each word quoted for a shell
+    /// and preceded by a space: repeated in a replay command, they give back these options
+    /// (every flag whose value is not its default, whichever it is).
     pub fn replay_flags(&self) -> String {
-        let mut flags = String::new();
-        if let Some(t) = self.timeout {
-            flags.push_str(&format!(" --timeout {t}"));
-        }
-        for (flag, cmd) in [
-            ("--sat-cmd", &self.sat_cmd),
-            ("--maxsat-cmd", &self.maxsat_cmd),
-            ("--cmd", &self.cmd),
-        ] {
-            if let Some(cmd) = cmd {
-                flags.push_str(&format!(" {flag} {}", quote(cmd)));
-            }
-        }
-        let cnf = self.cnf.encode_options();
-        let cnf0 = EncodeOptions::default();
-        let cp = &self.cp;
-        let choices = [
-            ("--mzn-cmd", self.mzn_cmd.clone(), MZN_PROGRAM.to_string()),
-            (
-                "--mzn-solver",
-                self.mzn_solver.clone(),
-                MZN_SOLVER.to_string(),
-            ),
-            (
-                "--encoding",
-                cnf.encoding.to_string(),
-                cnf0.encoding.to_string(),
-            ),
-            ("--amo", cnf.amo.to_string(), cnf0.amo.to_string()),
-            (
-                "--cage-encoding",
-                cnf.cage.to_string(),
-                cnf0.cage.to_string(),
-            ),
-            (
-                "--pair-encoding",
-                cnf.pair.to_string(),
-                cnf0.pair.to_string(),
-            ),
-            (
-                "--cadical-config",
-                self.cadical_config.to_string(),
-                CadicalConfig::default().to_string(),
-            ),
-            (
-                "--sat-opt",
-                self.sat_opt.name().into(),
-                SatOptimizer::default().name().into(),
-            ),
-            (
-                "--ilp-solver",
-                self.ilp_solver.name().into(),
-                IlpSolver::default().name().into(),
-            ),
-            (
-                "--cp-alldiff",
-                cp.cp_alldiff.to_string(),
-                AllDiffLevel::default().to_string(),
-            ),
-            (
-                "--cp-house-cover",
-                cp.cp_house_cover.to_string(),
-                HouseCover::default().to_string(),
-            ),
-            (
-                "--cp-branch",
-                cp.cp_branch.to_string(),
-                Branching::default().to_string(),
-            ),
-            (
-                "--cp-searches",
-                cp.cp_searches.to_string(),
-                Searches::default().to_string(),
-            ),
-        ];
-        for (flag, value, default) in choices {
-            if value != default {
-                flags.push_str(&format!(" {flag} {}", quote(&value)));
-            }
-        }
-        for (flag, on) in [
-            ("--no-simplify", self.cnf.no_simplify),
-            ("--no-propagate", self.no_propagate),
-            ("--cp-in-process", cp.cp_in_process),
-        ] {
-            if on {
-                flags.push_str(&format!(" {flag}"));
-            }
-        }
-        flags
+        self.given
+            .iter()
+            .flat_map(|g| &g.words)
+            .map(|w| format!(" {}", quote(w)))
+            .collect()
     }
     pub fn timeout(&self) -> Result<Option<Duration>, UsageError> {
-        seconds_arg("--timeout", self.timeout)
+        seconds_arg("--timeout", self.flags.timeout)
     }
     pub fn limits(&self) -> Result<Limits, UsageError> {
         Ok(self.timeout()?.map_or(Limits::none(), Limits::timeout))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    /// A command with only the engine flags.
+    #[derive(Parser, Debug)]
+    struct Engine {
+        #[command(flatten)]
+        engine: EngineArgs,
+    }
+
+    fn parse<S: AsRef<str>>(words: &[S]) -> Result<EngineArgs, clap::Error> {
+        let argv = std::iter::once("engine").chain(words.iter().map(AsRef::as_ref));
+        Engine::try_parse_from(argv).map(|e| e.engine)
+    }
+
+    /// What the options resolve to, to compare two parses.
+    fn resolved(e: &EngineArgs) -> String {
+        format!("{:?}", e.flags)
+    }
+
+    /// The choices a flag names in its error for an unknown word ("choose one of: a, b").
+    fn choices(flag: &str) -> Vec<String> {
+        let error = parse(&[flag, "?"]).err().map(|e| e.to_string());
+        let listed = error
+            .as_deref()
+            .and_then(|e| e.split_once("choose one of: "));
+        listed.map_or(Vec::new(), |(_, rest)| {
+            let list = rest.split(')').next().unwrap_or("");
+            list.split(", ").map(str::to_string).collect()
+        })
+    }
+
+    /// Words that give `arg` a value other than its default: the flag alone for a switch, else
+    /// the first of its choices, a command line with quotes and spaces, or a number, that
+    /// parses and changes the options.
+    fn non_default(arg: &clap::Arg, defaults: &str) -> Vec<String> {
+        let flag = format!("--{}", arg.get_long().expect("engine flags are long"));
+        if !arg.get_action().takes_values() {
+            return vec![flag];
+        }
+        let mut candidates: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .chain(choices(&flag))
+            .collect();
+        candidates.extend(["prog --opt 'a b' {}".into(), "7".into(), "2.5".into()]);
+        candidates
+            .into_iter()
+            .map(|v| vec![flag.clone(), v])
+            .find(|words| parse(words).is_ok_and(|e| resolved(&e) != defaults))
+            .unwrap_or_else(|| panic!("no value of {flag} changes the options"))
+    }
+
+    #[test]
+    fn every_engine_flag_comes_back_from_its_replay() {
+        let defaults = resolved(&parse::<&str>(&[]).unwrap());
+        assert_eq!(parse::<&str>(&[]).unwrap().replay_flags(), "");
+        let group = EngineFlags::augment_args(clap::Command::new("engine"));
+        let mut all = Vec::new();
+        let mut flags = 0;
+        for arg in group.get_arguments() {
+            let words = non_default(arg, &defaults);
+            let given = parse(&words).unwrap();
+            let replay = given.replay_flags();
+            let again = parse(&shlex::split(&replay).unwrap()).unwrap();
+            assert_eq!(
+                resolved(&again),
+                resolved(&given),
+                "{words:?} replays as '{replay}'"
+            );
+            assert_eq!(again.replay_flags(), replay);
+            all.extend(words);
+            flags += 1;
+        }
+        assert!(flags >= 25, "only {flags} engine flags found");
+        // All at once, in the order given.
+        let given = parse(&all).unwrap();
+        let replay = given.replay_flags();
+        assert_eq!(shlex::split(&replay).unwrap(), all);
+        assert_eq!(resolved(&parse(&all).unwrap()), resolved(&given));
+    }
+
+    #[test]
+    fn replays_keep_the_order_and_the_form_of_values() {
+        let e = parse(&[
+            "--pair-encoding",
+            "order",
+            "--cp-alldiff",
+            "bounds",
+            "--no-simplify",
+            "--sat-cmd=-weird solver",
+            "--timeout",
+            "2.5",
+        ])
+        .unwrap();
+        assert_eq!(
+            e.replay_flags(),
+            " --pair-encoding order --cp-alldiff bounds --no-simplify \
+             '--sat-cmd=-weird solver' --timeout 2.5"
+        );
+        // A fault found under a memory budget replays under it.
+        let e = parse(&["--dlx-memory-mib", "64", "--cp-memory-mib", "32"]).unwrap();
+        assert_eq!(e.replay_flags(), " --dlx-memory-mib 64 --cp-memory-mib 32");
     }
 }

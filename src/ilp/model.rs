@@ -41,7 +41,7 @@
 use std::collections::HashSet;
 
 use crate::model::lower::{sandwiched, Rules};
-use crate::model::{ConstraintKind, Grid, Puzzle, Value};
+use crate::model::{Cage, ConstraintKind, Grid, Puzzle, Shape, Value};
 use crate::propagate::{Candidates, Level};
 
 /// Whether the integer program holds rules of `kind`: every kind, sandwiches through auxiliary
@@ -185,8 +185,36 @@ pub struct IlpModel {
     objective: Option<IlpObjective>,
 }
 
+/// Each cell's Killer cage (`u32::MAX`: none), and for each cage the digits its fixed cells
+/// hold (indexed by digit); a digit fixed twice in a cage is infeasible.
+fn cage_givens(
+    puzzle: &Puzzle,
+    fixed: &[Value],
+) -> Result<(Vec<u32>, Vec<Vec<bool>>), ModelBuildError> {
+    let n = puzzle.size();
+    let mut cage_of = vec![u32::MAX; n * n];
+    let mut cage_held = vec![];
+    for (k, cage) in puzzle.cages().enumerate() {
+        let mut held = vec![false; n + 1];
+        for &cell in cage.cells() {
+            cage_of[cell as usize] = k as u32;
+            let d = fixed[cell as usize] as usize;
+            if d != 0 && std::mem::replace(&mut held[d], true) {
+                return Err(ModelBuildError::Infeasible(format!(
+                    "cage {} holds {d} twice",
+                    k + 1
+                )));
+            }
+        }
+        cage_held.push(held);
+    }
+    Ok((cage_of, cage_held))
+}
+
 impl IlpModel {
-    /// Builds the program of `puzzle`, with the weighted objective when `objective` is set.
+    /// Builds the program of `puzzle`, with the weighted objective when `objective` is set: the
+    /// cells' variables and rows, then the houses', the cages', the variant rules' and the
+    /// objective, each by a function of its own.
     pub fn build(
         puzzle: &Puzzle,
         objective: bool,
@@ -214,58 +242,87 @@ impl IlpModel {
             return Err(ModelBuildError::Infeasible(why.to_string()));
         }
         let fixed = c.fixed();
-        let shape = puzzle.shape();
-
-        // Cages: each free cell's cage, and the digits the cage's fixed cells hold.
-        let mut cage_of = vec![u32::MAX; n * n];
-        let mut cage_fixed: Vec<Vec<bool>> = vec![];
+        let (cage_of, cage_held) = cage_givens(puzzle, fixed)?;
+        let mut m = IlpModel {
+            n,
+            fixed: fixed.to_vec(),
+            vars: vec![],
+            sets: vec![],
+            aux: vec![],
+            rows: vec![],
+            objective: None,
+        };
+        let var_of = m.cell_rows(&c, &cage_of, &cage_held)?;
+        m.house_rows(puzzle.shape(), &c, &var_of)?;
         for (k, cage) in puzzle.cages().enumerate() {
-            let mut held = vec![false; n + 1];
-            for &cell in cage.cells() {
-                cage_of[cell as usize] = k as u32;
-                let d = fixed[cell as usize] as usize;
-                if d != 0 && std::mem::replace(&mut held[d], true) {
-                    return Err(ModelBuildError::Infeasible(format!(
-                        "cage {} holds {d} twice",
-                        k + 1
-                    )));
-                }
-            }
-            cage_fixed.push(held);
+            m.cage_rows(k, cage, &cage_held[k], &var_of)?;
         }
+        let first_aux = (m.vars.len() + m.sets.len()) as u32;
+        rule_rows(&rules, n, fixed, &var_of, &mut m.rows)?;
+        sandwich_rows(
+            &rules,
+            n,
+            fixed,
+            &var_of,
+            first_aux,
+            &mut m.aux,
+            &mut m.rows,
+        )?;
+        m.objective = weights.map(|w| m.objective_of(w.as_slice()));
+        Ok(m)
+    }
 
-        // Variables, grouped by cell in ascending digit order.
-        let mut vars = Vec::new();
+    /// The variables of the free cells, grouped by cell in ascending digit order, leaving out
+    /// the digits a fixed cell of the cell's cage holds, and one row per free cell: it holds
+    /// exactly one digit. Returns where each `(cell, digit)` variable is (`u32::MAX`: none).
+    fn cell_rows(
+        &mut self,
+        c: &Candidates,
+        cage_of: &[u32],
+        cage_held: &[Vec<bool>],
+    ) -> Result<Vec<u32>, ModelBuildError> {
+        let n = self.n;
         let mut var_of = vec![u32::MAX; n * n * n];
-        let mut rows = Vec::new();
         for cell in 0..n * n {
-            if fixed[cell] != 0 {
+            if self.fixed[cell] != 0 {
                 continue;
             }
-            let first = vars.len() as u32;
-            let held = cage_fixed.get(cage_of[cell] as usize);
+            let first = self.vars.len() as u32;
+            let held = cage_held.get(cage_of[cell] as usize);
             for digit in c.digits(cell) {
                 if held.is_some_and(|h| h[digit as usize]) {
                     continue;
                 }
-                var_of[cell * n + digit as usize - 1] = vars.len() as u32;
-                vars.push(XVar {
+                var_of[cell * n + digit as usize - 1] = self.vars.len() as u32;
+                self.vars.push(XVar {
                     cell: cell as u32,
                     digit,
                 });
             }
-            if first == vars.len() as u32 {
+            if first == self.vars.len() as u32 {
                 return Err(ModelBuildError::Infeasible(format!(
                     "row {}, column {} has no digit left",
                     cell / n + 1,
                     cell % n + 1
                 )));
             }
-            rows.push(Row::exactly_one(
+            self.rows.push(Row::exactly_one(
                 RowKind::Cell(cell as u32),
-                (first..vars.len() as u32).collect(),
+                (first..self.vars.len() as u32).collect(),
             ));
         }
+        Ok(var_of)
+    }
+
+    /// One row per (house, digit) the house's fixed cells do not place: exactly once among its
+    /// free cells.
+    fn house_rows(
+        &mut self,
+        shape: &Shape,
+        c: &Candidates,
+        var_of: &[u32],
+    ) -> Result<(), ModelBuildError> {
+        let n = self.n;
         for (h, cells) in shape.houses().enumerate() {
             for digit in (1..=n as Value).filter(|&d| !c.placed_in(h, d)) {
                 let vs: Vec<u32> = cells
@@ -279,144 +336,172 @@ impl IlpModel {
                         shape.house_name(h)
                     )));
                 }
-                rows.push(Row::exactly_one(
-                    RowKind::House {
-                        house: h as u32,
-                        digit,
-                    },
-                    vs,
-                ));
+                let house = h as u32;
+                self.rows
+                    .push(Row::exactly_one(RowKind::House { house, digit }, vs));
             }
         }
-        let mut sets: Vec<(u32, u32)> = vec![];
-        let first_set = vars.len() as u32;
-        for (k, cage) in puzzle.cages().enumerate() {
-            let free: Vec<usize> = cage
-                .cells()
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| fixed[c] == 0)
-                .collect();
-            let fixed_sum: i64 = cage.cells().iter().map(|&c| fixed[c as usize] as i64).sum();
-            let rest = cage.sum() as i64 - fixed_sum;
-            let cage_no = k as u32;
-            if free.is_empty() {
-                if rest != 0 {
-                    return Err(ModelBuildError::Infeasible(format!(
-                        "cage {} is full and adds up to {fixed_sum}, not {}",
-                        k + 1,
-                        rest + fixed_sum
-                    )));
-                }
-                continue;
+        Ok(())
+    }
+
+    /// The rows of cage `k`, whose fixed cells hold the digits of `held`: through its digit sets
+    /// when it has at most [`MAX_CAGE_SETS`] of them ([`IlpModel::cage_set_rows`]), else each
+    /// digit at most once and the sum ([`IlpModel::cage_sum_rows`]).
+    fn cage_rows(
+        &mut self,
+        k: usize,
+        cage: &Cage,
+        held: &[bool],
+        var_of: &[u32],
+    ) -> Result<(), ModelBuildError> {
+        let (n, fixed) = (self.n, &self.fixed);
+        let free: Vec<usize> = cage
+            .cells()
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| fixed[c] == 0)
+            .collect();
+        let fixed_sum: i64 = cage.cells().iter().map(|&c| fixed[c as usize] as i64).sum();
+        let rest = cage.sum() as i64 - fixed_sum;
+        if free.is_empty() {
+            if rest != 0 {
+                return Err(ModelBuildError::Infeasible(format!(
+                    "cage {} is full and adds up to {fixed_sum}, not {}",
+                    k + 1,
+                    rest + fixed_sum
+                )));
             }
-            let of_digit = |d: usize| -> Vec<u32> {
-                free.iter()
-                    .map(|&c| var_of[c * n + d - 1])
-                    .filter(|&v| v != u32::MAX)
-                    .collect()
-            };
-            let held: u64 = (1..=n)
-                .filter(|&d| cage_fixed[k][d])
-                .fold(0, |m, d| m | 1 << (d - 1));
-            let combos = cage.combinations(n, MAX_CAGE_SETS).map(|all| {
-                all.into_iter()
-                    .filter(|&set| set & held == held)
-                    .collect::<Vec<u64>>()
-            });
-            if let Some(combos) = combos {
-                if combos.is_empty() {
-                    return Err(ModelBuildError::Infeasible(format!(
-                        "no set of digits completes cage {}",
-                        k + 1
-                    )));
-                }
-                let z0 = first_set + sets.len() as u32;
-                sets.extend((0..combos.len() as u32).map(|j| (cage_no, j)));
-                rows.push(Row::exactly_one(
-                    RowKind::CageSet { cage: cage_no },
-                    (z0..z0 + combos.len() as u32).collect(),
-                ));
-                for digit in (1..=n).filter(|&d| !cage_fixed[k][d]) {
-                    let xs = of_digit(digit);
-                    let zs: Vec<u32> = (0..combos.len() as u32)
-                        .filter(|&j| combos[j as usize] >> (digit - 1) & 1 != 0)
-                        .map(|j| z0 + j)
-                        .collect();
-                    let mut coef = vec![1; xs.len()];
-                    coef.resize(xs.len() + zs.len(), -1);
-                    rows.push(Row {
-                        kind: RowKind::CageDigit {
-                            cage: cage_no,
-                            digit: digit as Value,
-                        },
-                        vars: xs.into_iter().chain(zs).collect(),
-                        coef,
-                        sense: Sense::Eq,
-                        rhs: 0,
-                    });
-                }
-                continue;
-            }
-            for digit in 1..=n {
-                let vs = of_digit(digit);
-                if vs.len() > 1 {
-                    rows.push(Row {
-                        kind: RowKind::CageDigit {
-                            cage: cage_no,
-                            digit: digit as Value,
-                        },
-                        coef: vec![1; vs.len()],
-                        vars: vs,
-                        sense: Sense::AtMost,
-                        rhs: 1,
-                    });
-                }
-            }
-            let all: Vec<u32> = free
-                .iter()
-                .flat_map(|&c| &var_of[c * n..(c + 1) * n])
-                .copied()
-                .filter(|&v| v != u32::MAX)
-                .collect();
-            rows.push(Row {
-                kind: RowKind::CageSum { cage: cage_no },
-                coef: all.iter().map(|&v| vars[v as usize].digit as i64).collect(),
-                vars: all,
-                sense: Sense::Eq,
-                rhs: rest,
-            });
+            return Ok(());
         }
-        let mut aux = vec![];
-        let first_aux = (vars.len() + sets.len()) as u32;
-        rule_rows(&rules, n, fixed, &var_of, &mut rows)?;
-        sandwich_rows(&rules, n, fixed, &var_of, first_aux, &mut aux, &mut rows)?;
-        let objective = weights.map(|w| {
-            let w = w.as_slice();
-            let free_w = (0..n * n)
-                .filter(|&cell| fixed[cell] == 0)
-                .map(|cell| w[cell]);
-            let w_min = free_w.min().unwrap_or(0);
-            let fixed_score: i64 = (0..n * n).map(|cell| w[cell] * fixed[cell] as i64).sum();
-            let fixed_digits: i64 = fixed.iter().map(|&v| v as i64).sum();
-            let all_digits = (n * n * (n + 1) / 2) as i64;
-            IlpObjective {
-                coef: vars
-                    .iter()
-                    .map(|x| (w[x.cell as usize] - w_min) * x.digit as i64)
-                    .collect(),
-                offset: fixed_score + w_min * (all_digits - fixed_digits),
-            }
+        let held_mask: u64 = (1..=n)
+            .filter(|&d| held[d])
+            .fold(0, |m, d| m | 1 << (d - 1));
+        let combos = cage.combinations(n, MAX_CAGE_SETS).map(|all| {
+            all.into_iter()
+                .filter(|&set| set & held_mask == held_mask)
+                .collect::<Vec<u64>>()
         });
-        Ok(IlpModel {
-            n,
-            fixed: fixed.to_vec(),
-            vars,
-            sets,
-            aux,
-            rows,
-            objective,
-        })
+        let of_digit = |d: usize| -> Vec<u32> {
+            free.iter()
+                .map(|&c| var_of[c * n + d - 1])
+                .filter(|&v| v != u32::MAX)
+                .collect()
+        };
+        match combos {
+            Some(combos) if combos.is_empty() => Err(ModelBuildError::Infeasible(format!(
+                "no set of digits completes cage {}",
+                k + 1
+            ))),
+            Some(combos) => {
+                self.cage_set_rows(k as u32, &combos, held, of_digit);
+                Ok(())
+            }
+            None => {
+                let all: Vec<u32> = free
+                    .iter()
+                    .flat_map(|&c| &var_of[c * n..(c + 1) * n])
+                    .copied()
+                    .filter(|&v| v != u32::MAX)
+                    .collect();
+                self.cage_sum_rows(k as u32, all, rest, of_digit);
+                Ok(())
+            }
+        }
+    }
+
+    /// A binary `z(cage, j)` per digit set `combos[j]` of the cage, exactly one chosen, and each
+    /// digit not `held` by a fixed cell among the free cells (`of_digit`) as often as the chosen
+    /// set holds it.
+    fn cage_set_rows(
+        &mut self,
+        cage: u32,
+        combos: &[u64],
+        held: &[bool],
+        of_digit: impl Fn(usize) -> Vec<u32>,
+    ) {
+        let z0 = (self.vars.len() + self.sets.len()) as u32;
+        self.sets
+            .extend((0..combos.len() as u32).map(|j| (cage, j)));
+        self.rows.push(Row::exactly_one(
+            RowKind::CageSet { cage },
+            (z0..z0 + combos.len() as u32).collect(),
+        ));
+        for digit in (1..=self.n).filter(|&d| !held[d]) {
+            let xs = of_digit(digit);
+            let zs: Vec<u32> = (0..combos.len() as u32)
+                .filter(|&j| combos[j as usize] >> (digit - 1) & 1 != 0)
+                .map(|j| z0 + j)
+                .collect();
+            let mut coef = vec![1; xs.len()];
+            coef.resize(xs.len() + zs.len(), -1);
+            self.rows.push(Row {
+                kind: RowKind::CageDigit {
+                    cage,
+                    digit: digit as Value,
+                },
+                vars: xs.into_iter().chain(zs).collect(),
+                coef,
+                sense: Sense::Eq,
+                rhs: 0,
+            });
+        }
+    }
+
+    /// Each digit at most once among the cage's free cells (`of_digit`), and the digits of its
+    /// variables `all` adding up to `rest`, the sum less the fixed cells' digits.
+    fn cage_sum_rows(
+        &mut self,
+        cage: u32,
+        all: Vec<u32>,
+        rest: i64,
+        of_digit: impl Fn(usize) -> Vec<u32>,
+    ) {
+        for digit in 1..=self.n {
+            let vs = of_digit(digit);
+            if vs.len() > 1 {
+                self.rows.push(Row {
+                    kind: RowKind::CageDigit {
+                        cage,
+                        digit: digit as Value,
+                    },
+                    coef: vec![1; vs.len()],
+                    vars: vs,
+                    sense: Sense::AtMost,
+                    rhs: 1,
+                });
+            }
+        }
+        self.rows.push(Row {
+            kind: RowKind::CageSum { cage },
+            coef: all
+                .iter()
+                .map(|&v| self.vars[v as usize].digit as i64)
+                .collect(),
+            vars: all,
+            sense: Sense::Eq,
+            rhs: rest,
+        });
+    }
+
+    /// The objective of the weights `w` (see the module documentation): reduced coefficients
+    /// `(weight − min weight) × digit`, and the offset that makes the sum the grid's score.
+    fn objective_of(&self, w: &[i64]) -> IlpObjective {
+        let (n, fixed) = (self.n, &self.fixed);
+        let free_w = (0..n * n)
+            .filter(|&cell| fixed[cell] == 0)
+            .map(|cell| w[cell]);
+        let w_min = free_w.min().unwrap_or(0);
+        let fixed_score: i64 = (0..n * n).map(|cell| w[cell] * fixed[cell] as i64).sum();
+        let fixed_digits: i64 = fixed.iter().map(|&v| v as i64).sum();
+        let all_digits = (n * n * (n + 1) / 2) as i64;
+        IlpObjective {
+            coef: self
+                .vars
+                .iter()
+                .map(|x| (w[x.cell as usize] - w_min) * x.digit as i64)
+                .collect(),
+            offset: fixed_score + w_min * (all_digits - fixed_digits),
+        }
     }
 
     /// Side of the grid.

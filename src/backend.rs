@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use crate::model::{ConstraintKind, Grid, Puzzle};
+use crate::process::ProcessError;
 
 /// Limits a backend must respect.
 #[derive(Debug, Clone, Copy, Default)]
@@ -139,6 +140,16 @@ pub enum BackendError {
     /// The underlying solver failed (crash, malformed output, numerical trouble…).
     #[error("solver failure: {0}")]
     Failed(String),
+}
+
+impl From<ProcessError> for BackendError {
+    /// A time-out stays a time-out; anything else is a failure naming the program.
+    fn from(e: ProcessError) -> Self {
+        match e {
+            ProcessError::TimedOut { .. } => BackendError::TimedOut,
+            other => BackendError::Failed(other.to_string()),
+        }
+    }
 }
 
 /// A solving backend. One file per implementation under `src/backends/`; constructed only by

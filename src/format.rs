@@ -52,9 +52,9 @@ pub mod fpuzzles;
 pub mod object;
 
 use crate::check;
+use crate::model::Expected;
 use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
 use crate::named::from_str_by_name;
-use crate::task::Expected;
 
 /// Largest side the line format (one symbol per cell) can express.
 pub const MAX_LINE_SIDE: usize = 35;

@@ -66,6 +66,7 @@ pub mod isolate;
 pub mod judge;
 pub mod model;
 pub mod named;
+pub mod process;
 pub mod propagate;
 pub mod render;
 pub mod report;

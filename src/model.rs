@@ -416,6 +416,16 @@ impl Grid {
     }
 }
 
+/// A known answer that comes with a puzzle (the `puzzle:count[:solution]` lines of the data
+/// sets' `.counts` files): its exact number of solutions and, optionally, one solution.
+/// [`crate::task`] holds answers against it (`Expected::contradiction`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expected {
+    pub count: u64,
+    /// A solution of the puzzle (the reader checks that it is one).
+    pub solution: Option<Grid>,
+}
+
 /// One symbol for a value in line format: `.` empty, `1`–`9`, then `A`–`Z` for 10–35.
 /// Values past 35 have no single symbol (use the grid format); `None` then.
 pub fn symbol(v: Value) -> Option<char> {

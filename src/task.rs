@@ -3,7 +3,7 @@
 
 use crate::backend::{Backend, BackendError, Limits, Optimum};
 use crate::check::{self, CheckFailure};
-use crate::model::{Grid, Puzzle};
+use crate::model::{Expected, Grid, Puzzle};
 
 /// Default `--limit` for counting.
 pub const DEFAULT_COUNT_LIMIT: u64 = 1_000_000;
@@ -109,16 +109,7 @@ impl Answer {
     }
 }
 
-/// A known answer that comes with a puzzle (the `puzzle:count[:solution]` lines of the data
-/// sets' `.counts` files): its exact number of solutions and, optionally, one solution. Any
-/// answer can be held against it, whatever the task.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expected {
-    pub count: u64,
-    /// A solution of the puzzle (the reader checks that it is one).
-    pub solution: Option<Grid>,
-}
-
+/// Any answer can be held against a puzzle's known answer, whatever the task.
 impl Expected {
     /// How `answer` contradicts the known answer, if it does: its count (exact, or "at least")
     /// against the known count, the existence of a grid against a count of 0, and a grid against

@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 
 use crate::backend::{Backend, BackendError, Limits};
 use crate::model::Puzzle;
-use crate::task::{self, Answer, Expected, RunError, Task};
+use crate::model::Expected;
+use crate::task::{self, Answer, RunError, Task};
 
 /// One backend's result on one puzzle.
 #[derive(Debug, Clone)]

@@ -15,8 +15,9 @@ use sudoku_lab::format::{
     write_line, Entry, Format, LineError, ParseError, ReadOptions,
 };
 use sudoku_lab::generate::{full_grid, random_cages, random_jigsaw, GenRng};
+use sudoku_lab::model::Expected;
 use sudoku_lab::model::{Cage, Constraint, Grid, Puzzle, Regions, Shape, Value, Weights};
-use sudoku_lab::task::{self, Answer, Expected, Task};
+use sudoku_lab::task::{self, Answer, Task};
 
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use sudoku_lab::format::fpuzzles::{compress, decompress, from_json, to_json};
 use sudoku_lab::format::{read_puzzles, ReadOptions};
+use sudoku_lab::model::Expected;
 use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Line, Puzzle, Shape};
-use sudoku_lab::task::Expected;
 
 #[test]
 fn reads_a_raw_document_and_says_what_it_ignores() {

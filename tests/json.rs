@@ -7,10 +7,10 @@ use sudoku_lab::check;
 use sudoku_lab::format::object::{keys, to_json};
 use sudoku_lab::format::{read_puzzles, Entry, ParseError, ReadOptions};
 use sudoku_lab::generate::{blank_solved, random_cages, random_jigsaw, GenRng};
+use sudoku_lab::model::Expected;
 use sudoku_lab::model::{
     Cage, Constraint, ConstraintKind, Dot, DotRule, Grid, Puzzle, Regions, Shape,
 };
-use sudoku_lab::task::Expected;
 
 mod common;
 

@@ -37,7 +37,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -48,7 +48,7 @@ use wait_timeout::ChildExt;
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::format::{self, MAX_LINE_SIDE};
 use crate::model::{Grid, Puzzle, Value};
-use crate::sat::external::{cannot_start, describe, kill, tail};
+use crate::process::{describe, kill, signal, tail, CommandLine};
 
 /// Options of the `cmd` backend (`--cmd`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -64,9 +64,8 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 /// The `cmd` backend: a pool of running processes of one program.
 pub struct Cmd {
-    words: Vec<String>,
-    /// The command as given, naming the program in messages.
-    name: String,
+    /// The program and its arguments; the command as given names it in messages.
+    program: CommandLine,
     idle: Mutex<Vec<Program>>,
 }
 
@@ -81,16 +80,13 @@ impl Cmd {
                     .into(),
             )
         })?;
-        let words = shlex::split(command)
-            .filter(|w| !w.is_empty())
-            .ok_or_else(|| {
-                BackendError::Unsupported(format!(
-                    "cmd: bad command '{command}': empty, or unbalanced quotes"
-                ))
-            })?;
+        let program = CommandLine::parse(command).map_err(|_| {
+            BackendError::Unsupported(format!(
+                "cmd: bad command '{command}': empty, or unbalanced quotes"
+            ))
+        })?;
         let cmd = Cmd {
-            words,
-            name: command.trim().to_string(),
+            program,
             idle: Mutex::new(Vec::new()),
         };
         // A program that cannot be started makes the backend unusable: a usage error.
@@ -104,7 +100,7 @@ impl Cmd {
 
     /// The command as given.
     pub fn program_name(&self) -> &str {
-        &self.name
+        self.program.name()
     }
 
     fn pool(&self) -> std::sync::MutexGuard<'_, Vec<Program>> {
@@ -112,22 +108,12 @@ impl Cmd {
     }
 
     fn failed(&self, msg: impl std::fmt::Display) -> BackendError {
-        BackendError::Failed(format!("program '{}': {msg}", self.name))
+        BackendError::Failed(format!("program '{}': {msg}", self.program.name()))
     }
 
     /// Starts one process of the program, in its own process group.
     fn start(&self) -> Result<Program, BackendError> {
-        let mut command = Command::new(&self.words[0]);
-        command
-            .args(&self.words[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
-            .spawn()
-            .map_err(|e| self.failed(cannot_start(&self.words[0], &e)))?;
+        let mut child = self.program.spawn_piped().map_err(|e| self.failed(e))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().map(BufReader::new);
         let stderr = child.stderr.take();
@@ -199,7 +185,7 @@ impl Cmd {
         let result = match answer {
             Ok(Reply::Refused(why)) => Err(BackendError::Unsupported(format!(
                 "program '{}' refused: {}",
-                self.name,
+                self.program.name(),
                 if why.is_empty() {
                     "no reason given"
                 } else {
@@ -318,13 +304,10 @@ impl Program {
     /// How the process ended, once its output closed: "exited (code 1)", "crashed (signal 11)".
     fn exit_status(&mut self) -> String {
         match self.child.wait_timeout(EXIT_GRACE) {
-            Ok(Some(status)) => {
-                #[cfg(unix)]
-                if let Some(sig) = std::os::unix::process::ExitStatusExt::signal(&status) {
-                    return format!("crashed (signal {sig})");
-                }
-                format!("exited ({})", describe(&status))
-            }
+            Ok(Some(status)) => match signal(&status) {
+                Some(sig) => format!("crashed (signal {sig})"),
+                None => format!("exited ({})", describe(&status)),
+            },
             _ => "closed its output".into(),
         }
     }

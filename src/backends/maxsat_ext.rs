@@ -19,8 +19,9 @@
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{ConstraintKind, Grid, Puzzle};
+use crate::process::CommandLine;
 use crate::sat::encode::EncodeOptions;
-use crate::sat::external::SolverCommand;
+use crate::sat::external;
 use crate::sat::memory::{check_memory, Holder};
 use crate::sat::options::SatOptions;
 use crate::sat::wcnf::{self, MaxSatAnswer};
@@ -36,7 +37,7 @@ pub struct MaxSatExtOptions {
 /// The external MaxSAT backend.
 #[derive(Debug)]
 pub struct MaxSatExt {
-    solver: SolverCommand,
+    solver: CommandLine,
     encode: EncodeOptions,
     /// The `sat` options, for the memory budget.
     sat: SatOptions,
@@ -45,14 +46,11 @@ pub struct MaxSatExt {
 impl MaxSatExt {
     /// The backend for `options.command`; without one, [`BackendError::Unsupported`].
     pub fn new(options: &MaxSatExtOptions, sat: &SatOptions) -> Result<MaxSatExt, BackendError> {
-        let command = options.command.as_deref().ok_or_else(|| {
-            BackendError::Unsupported(
-                "maxsat-ext needs --maxsat-cmd (a weighted MaxSAT solver reading WCNF, e.g. \"rc2.py\" from python-sat)"
-                    .into(),
-            )
-        })?;
-        let solver = SolverCommand::parse(command)
-            .map_err(|e| BackendError::Unsupported(format!("maxsat-ext: {e}")))?;
+        let solver = external::backend_solver(
+            options.command.as_deref(),
+            "maxsat-ext",
+            "--maxsat-cmd (a weighted MaxSAT solver reading WCNF, e.g. \"rc2.py\" from python-sat)",
+        )?;
         Ok(MaxSatExt {
             solver,
             encode: sat.encode_options(),
@@ -133,7 +131,7 @@ impl Backend for MaxSatExt {
         else {
             return Ok(Optimum::NoSolution);
         };
-        crate::sat::external::check_model(&p.wcnf.hard, &values)
+        external::check_model(&p.wcnf.hard, &values)
             .map_err(|msg| self.failed(format!("{msg}; {}", context())))?;
         let grid = p
             .decoder

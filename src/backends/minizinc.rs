@@ -11,7 +11,7 @@
 //!   the deadline the process is killed and the best solution printed so far comes back as
 //!   [`Optimum::Incomplete`].
 //! * `=====UNSATISFIABLE=====` is "no solution".
-//! * Running and killing the program is [`crate::sat::external`]'s: a private temporary directory,
+//! * Running and killing the program is [`crate::process`]'s: a private temporary directory,
 //!   its own process group, killed at [`Limits::deadline`] ([`BackendError::TimedOut`]).
 //! * Never a wrong answer: a missing program, an exit code other than 0, a crash, output that
 //!   [`crate::cp::minizinc::parse_output`] cannot read, a grid that changes a given, a repeated
@@ -27,7 +27,7 @@ use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::cp::minizinc::{self, MznOutput, Status};
 use crate::cp::CpModel;
 use crate::model::{ConstraintKind, Grid, Puzzle};
-use crate::sat::external::{Ended, SolverCommand};
+use crate::process::{CommandLine, Ended};
 
 /// The largest MiniZinc model the backend writes, in bytes: about a 115×115 grid. Compiling
 /// the model takes MiniZinc 2.6 time and memory far beyond its size: about 40 s and 760 MB for an
@@ -60,7 +60,7 @@ impl Default for MiniZincOptions {
 /// The `minizinc` backend.
 #[derive(Debug)]
 pub struct MiniZinc {
-    program: SolverCommand,
+    program: CommandLine,
     solver: String,
 }
 
@@ -82,7 +82,8 @@ impl MiniZinc {
     /// The backend for `options`; a command line that cannot be split is
     /// [`BackendError::Unsupported`]. The program is looked for only when it is run.
     pub fn new(options: &MiniZincOptions) -> Result<MiniZinc, BackendError> {
-        let program = SolverCommand::parse(&options.command)
+        let program = CommandLine::parse(&options.command)
+            .map(CommandLine::reading_file)
             .map_err(|e| BackendError::Unsupported(format!("minizinc: {e}")))?;
         if options.solver.trim().is_empty() {
             return Err(BackendError::Unsupported(
@@ -152,7 +153,7 @@ impl MiniZinc {
     /// Runs `command` on the model at `path` and reads and checks its output.
     fn read(
         &self,
-        command: &SolverCommand,
+        command: &CommandLine,
         path: &Path,
         dir: &Path,
         puzzle: &Puzzle,

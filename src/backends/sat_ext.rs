@@ -20,8 +20,9 @@
 
 use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{ConstraintKind, Grid, Puzzle};
+use crate::process::CommandLine;
 use crate::sat::encode::{self, Decoder, EncodeOptions, Numbering};
-use crate::sat::external::{SatAnswer, SolverCommand};
+use crate::sat::external::{self, SatAnswer};
 use crate::sat::memory::{check_memory, Holder};
 use crate::sat::objective::Objective;
 use crate::sat::options::SatOptions;
@@ -38,7 +39,7 @@ pub struct SatExtOptions {
 /// The external-solver backend.
 #[derive(Debug)]
 pub struct SatExt {
-    solver: SolverCommand,
+    solver: CommandLine,
     encode: EncodeOptions,
     /// The `sat` options, for the memory budget.
     sat: SatOptions,
@@ -48,14 +49,11 @@ impl SatExt {
     /// The backend for `options.command`, encoding as `sat` describes. Without a command, or
     /// with one that cannot be split, this is [`BackendError::Unsupported`].
     pub fn new(options: &SatExtOptions, sat: &SatOptions) -> Result<SatExt, BackendError> {
-        let command = options.command.as_deref().ok_or_else(|| {
-            BackendError::Unsupported(
-                "sat-ext needs --sat-cmd (a SAT solver command, e.g. \"cadical\", \"picosat\" or \"minisat\")"
-                    .into(),
-            )
-        })?;
-        let solver = SolverCommand::parse(command)
-            .map_err(|e| BackendError::Unsupported(format!("sat-ext: {e}")))?;
+        let solver = external::backend_solver(
+            options.command.as_deref(),
+            "sat-ext",
+            "--sat-cmd (a SAT solver command, e.g. \"cadical\", \"picosat\" or \"minisat\")",
+        )?;
         Ok(SatExt {
             solver,
             encode: sat.encode_options(),
@@ -139,11 +137,14 @@ impl<'a> Session<'a> {
             with_units = cnf;
             &with_units
         };
-        let answer = self
-            .ext
-            .solver
-            .solve(cnf, &comments, self.dir.path(), self.limits.deadline)
-            .map_err(BackendError::from)?;
+        let answer = external::solve(
+            &self.ext.solver,
+            cnf,
+            &comments,
+            self.dir.path(),
+            self.limits.deadline,
+        )
+        .map_err(BackendError::from)?;
         let SatAnswer::Sat(values) = answer else {
             return Ok(None);
         };

@@ -15,8 +15,9 @@ use serde::Serialize;
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::format::{self, ReadOptions};
 use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
+use sudoku_lab::model::Expected;
 use sudoku_lab::report::Outcome;
-use sudoku_lab::task::{self, Answer, Expected, RunError, Task};
+use sudoku_lab::task::{self, Answer, RunError, Task};
 use sudoku_lab::weights::WeightSource;
 
 /// Everything the batch needs, resolved from the flags.

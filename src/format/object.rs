@@ -34,11 +34,11 @@ use serde_json::{json, Map, Value as J};
 use super::{
     json_givens, known_solution, model_error, JsonCursor, Node, ParseError, Shapes, Token,
 };
+use crate::model::Expected;
 use crate::model::{
     whisper_gap, Arrow, Cage, Constraint, ConstraintKind, Dot, DotRule, Line, LittleKiller,
     ModelError, Puzzle, Regions, Sandwich, Shape, Value,
 };
-use crate::task::Expected;
 
 /// The keys of the object.
 const KEYS: [&str; 8] = [

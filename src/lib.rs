@@ -55,6 +55,7 @@ compile_error!(
 
 pub mod backend;
 pub mod backends;
+pub mod budget;
 pub mod check;
 pub mod cp;
 pub mod exact_cover;

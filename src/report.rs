@@ -15,7 +15,7 @@
 //!
 //! let samples = [(Outcome::Answered, ms(2)), (Outcome::TimedOut, ms(10))];
 //! let row = BenchRow::from_samples("easy.txt", "dfs", "solve", &samples);
-//! assert_eq!((row.answered, row.timed_out), (1, 1));
+//! assert_eq!((row.record.answered, row.record.timed_out), (1, 1));
 //! let mut table = Vec::new();
 //! report::write_table(&[row], &mut table).unwrap();
 //! assert!(String::from_utf8(table).unwrap().starts_with("file"));
@@ -161,29 +161,17 @@ impl Outcome {
 }
 
 /// One line of a `bench` or `xcheck` summary: how `backend` did on `task` over the puzzles of
-/// `file`. `stats` covers the durations the caller timed (normally every attempt, timed-out and
-/// failed ones included, so `puzzles_per_sec` is the throughput actually seen).
+/// `file`, as [`RowRecord`] writes it, with the [`Stats`] it was computed from and every
+/// puzzle's sample. `stats` covers the durations the caller timed (normally every attempt,
+/// timed-out and failed ones included, so `puzzles_per_sec` is the throughput actually seen).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BenchRow {
-    pub file: String,
-    pub backend: String,
-    pub task: String,
-    /// Puzzles attempted.
-    pub puzzles: usize,
-    /// Puzzles with a checked answer.
-    pub answered: usize,
-    /// For cross-checks: answers that agree with the other backends; `None` for plain benches.
-    pub agreed: Option<usize>,
-    pub timed_out: usize,
-    pub refused: usize,
-    pub failed: usize,
+    /// The row's names, counts and figures.
+    pub record: RowRecord,
     pub stats: Stats,
     /// Every puzzle's outcome and time, so that shards can be merged into exactly the figures of
     /// one run ([`merge()`]).
     pub samples: Vec<Sample>,
-    /// Puzzles of the file left unrun because the backend had used its time budget (`bench
-    /// --budget`): the row is cut short, its figures cover the puzzles it ran.
-    pub not_run: usize,
 }
 
 /// One timed puzzle of a [`BenchRow`].
@@ -244,19 +232,33 @@ impl BenchRow {
         let cross_checked = samples
             .iter()
             .any(|(o, _)| matches!(o, Outcome::Agreed | Outcome::Disagreed));
-        let times: Vec<Duration> = samples.iter().map(|&(_, t)| t).collect();
+        let stats = Stats::from_durations(&samples.iter().map(|&(_, t)| t).collect::<Vec<_>>());
+        let answered = count(Outcome::answered);
+        let us = |d: Duration| d.as_nanos() as f64 / 1000.0;
+        let secs = stats.total.as_secs_f64();
         BenchRow {
-            file: file.into(),
-            backend: backend.into(),
-            task: task.into(),
-            puzzles: samples.len(),
-            answered: count(Outcome::answered),
-            agreed: cross_checked.then(|| count(|o| o == Outcome::Agreed)),
-            timed_out: count(|o| o == Outcome::TimedOut),
-            refused: count(|o| o == Outcome::Refused),
-            failed: count(|o| o == Outcome::Failed),
-            stats: Stats::from_durations(&times),
-            not_run: 0,
+            record: RowRecord {
+                file: file.into(),
+                backend: backend.into(),
+                task: task.into(),
+                puzzles: samples.len(),
+                answered,
+                agreed: cross_checked.then(|| count(|o| o == Outcome::Agreed)),
+                timed_out: count(|o| o == Outcome::TimedOut),
+                refused: count(|o| o == Outcome::Refused),
+                failed: count(|o| o == Outcome::Failed),
+                // No throughput without an answer: it would only restate the time limit.
+                puzzles_per_sec: (stats.count > 0 && secs > 0.0 && answered > 0)
+                    .then(|| stats.count as f64 / secs),
+                total_s: secs,
+                min_us: us(stats.min),
+                mean_us: us(stats.mean),
+                median_us: us(stats.median),
+                p90_us: us(stats.p90),
+                max_us: us(stats.max),
+                not_run: 0,
+            },
+            stats,
             samples: samples
                 .iter()
                 .enumerate()
@@ -278,37 +280,13 @@ impl BenchRow {
     /// or no puzzle was answered (a row of time-outs and failures has no throughput to speak of:
     /// its rate would only restate the time limit).
     pub fn puzzles_per_sec(&self) -> Option<f64> {
-        let secs = self.stats.total.as_secs_f64();
-        (self.stats.count > 0 && secs > 0.0 && self.answered > 0)
-            .then(|| self.stats.count as f64 / secs)
-    }
-
-    fn record(&self) -> RowRecord {
-        let us = |d: Duration| d.as_nanos() as f64 / 1000.0;
-        RowRecord {
-            file: self.file.clone(),
-            backend: self.backend.clone(),
-            task: self.task.clone(),
-            puzzles: self.puzzles,
-            answered: self.answered,
-            agreed: self.agreed,
-            timed_out: self.timed_out,
-            refused: self.refused,
-            failed: self.failed,
-            puzzles_per_sec: self.puzzles_per_sec(),
-            total_s: self.stats.total.as_secs_f64(),
-            min_us: us(self.stats.min),
-            mean_us: us(self.stats.mean),
-            median_us: us(self.stats.median),
-            p90_us: us(self.stats.p90),
-            max_us: us(self.stats.max),
-            not_run: self.not_run,
-        }
+        self.record.puzzles_per_sec
     }
 }
 
-/// The flat form of a [`BenchRow`] shared by the CSV and JSON writers (times in µs, total in s;
-/// `agreed` and `puzzles_per_sec` empty/null when absent).
+/// A summary row as the CSV and JSON writers write it, and the one place its names, counts and
+/// figures are held ([`BenchRow::record`]): times in µs, total in s; `agreed` and
+/// `puzzles_per_sec` empty/null when absent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RowRecord {
     pub file: String,
@@ -362,8 +340,8 @@ pub fn fmt_micros(us: f64) -> String {
 /// right-aligned, times in µs per puzzle. The `agreed` column appears when some row has it; the
 /// `cut short` column (puzzles left unrun when the backend's budget ran out) when some row was.
 pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), ReportError> {
-    let with_agreed = rows.iter().any(|r| r.agreed.is_some());
-    let with_cut = rows.iter().any(|r| r.not_run > 0);
+    let with_agreed = rows.iter().any(|r| r.record.agreed.is_some());
+    let with_cut = rows.iter().any(|r| r.record.not_run > 0);
     let mut header = vec!["file", "backend", "task", "puzzles", "answered"];
     if with_agreed {
         header.push("agreed");
@@ -385,7 +363,8 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
     let us = |d: Duration| fmt_us_number(d.as_nanos() as f64 / 1000.0);
     let cells: Vec<Vec<String>> = rows
         .iter()
-        .map(|r| {
+        .map(|row| {
+            let (r, stats) = (&row.record, &row.stats);
             let mut c = vec![
                 r.file.clone(),
                 r.backend.clone(),
@@ -400,12 +379,11 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
                 r.timed_out.to_string(),
                 r.refused.to_string(),
                 r.failed.to_string(),
-                r.puzzles_per_sec()
-                    .map_or("-".into(), |p| format!("{p:.1}")),
-                fmt_micros(r.stats.total.as_nanos() as f64 / 1000.0),
-                us(r.stats.median),
-                us(r.stats.p90),
-                us(r.stats.max),
+                r.puzzles_per_sec.map_or("-".into(), |p| format!("{p:.1}")),
+                fmt_micros(stats.total.as_nanos() as f64 / 1000.0),
+                us(stats.median),
+                us(stats.p90),
+                us(stats.max),
             ]);
             if with_cut {
                 c.push(match r.not_run {
@@ -449,7 +427,7 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
 pub fn write_csv(rows: &[BenchRow], out: impl Write) -> Result<(), ReportError> {
     let mut w = csv::Writer::from_writer(out);
     for r in rows {
-        w.serialize(r.record())?;
+        w.serialize(&r.record)?;
     }
     w.flush()?;
     Ok(())
@@ -470,7 +448,7 @@ pub fn write_json(rows: &[BenchRow], mut out: impl Write) -> Result<(), ReportEr
     writeln!(out, "[")?;
     for (i, r) in rows.iter().enumerate() {
         let row = JsonRow {
-            record: r.record(),
+            record: r.record.clone(),
             samples: r.samples.clone(),
         };
         let comma = if i + 1 < rows.len() { "," } else { "" };

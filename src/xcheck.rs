@@ -19,12 +19,22 @@
 //! A puzzle read with a known answer (`puzzle:count[:solution]`, [`Expected`]) brings one more
 //! voice: [`verdict`] holds every answer against it too, and a contradiction is a disagreement
 //! (either the data or the backend is wrong; the row says which answers were given).
+//!
+//! [`run_batch`] cross-checks a whole batch on a pool of threads, under a time [`Budget`] per
+//! backend when asked, hands each puzzle's result to the caller as it completes, and adds up the
+//! totals of the summary.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
+
 use crate::backend::{Backend, BackendError, Limits};
-use crate::model::Puzzle;
+use crate::budget::Budget;
 use crate::model::Expected;
+use crate::model::Puzzle;
+use crate::report::{BenchRow, Outcome};
 use crate::task::{self, Answer, RunError, Task};
 
 /// One backend's result on one puzzle.
@@ -75,6 +85,176 @@ impl std::fmt::Display for Verdict {
             Verdict::Failure(why) => write!(f, "failure: {why}"),
         }
     }
+}
+
+impl BackendRun {
+    /// How the run ended, for the summary rows: a checked answer agreed or not (`verdict`), or
+    /// the kind of error.
+    pub fn outcome(&self, verdict: &Verdict) -> Outcome {
+        match &self.result {
+            Err(e) => error_outcome(e),
+            Ok(_) if *verdict == Verdict::Agreed => Outcome::Agreed,
+            Ok(_) => Outcome::Disagreed,
+        }
+    }
+}
+
+/// How a run that gave no answer ended: a time-out, a refusal, or a failure.
+pub fn error_outcome(e: &RunError) -> Outcome {
+    match e {
+        RunError::Backend(BackendError::TimedOut) | RunError::CountTimedOut { .. } => {
+            Outcome::TimedOut
+        }
+        RunError::Backend(BackendError::Unsupported(_)) => Outcome::Refused,
+        RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => Outcome::Failed,
+    }
+}
+
+/// What [`run_batch`] does: the task every backend answers, and its limits.
+pub struct Batch<'a> {
+    pub backends: &'a [Box<dyn Backend>],
+    pub task: Task,
+    /// Each run's time limit.
+    pub timeout: Option<Duration>,
+    /// Each backend's time over the batch ([`Budget`]).
+    pub budget: Option<Duration>,
+    /// Puzzles checked at the same time, one thread each.
+    pub jobs: usize,
+}
+
+/// One puzzle's cross-check, as [`run_batch`] hands it over.
+pub struct Checked {
+    /// The puzzle's position in the batch (from 0).
+    pub position: usize,
+    /// The backends that ran (indices into [`Batch::backends`]); with a budget, the ones with
+    /// budget left. Their runs are in `runs`, in the same order.
+    pub ran: Vec<usize>,
+    pub runs: Vec<BackendRun>,
+    pub verdict: Verdict,
+}
+
+impl Checked {
+    /// Some backend timed out.
+    pub fn timed_out(&self) -> bool {
+        self.runs.iter().any(BackendRun::timed_out)
+    }
+    /// The runs of backends that refused the puzzle.
+    pub fn refusals(&self) -> impl Iterator<Item = &BackendRun> {
+        self.runs.iter().filter(|r| r.refused())
+    }
+}
+
+/// What a batch added up to ([`run_batch`]).
+#[derive(Debug, Default)]
+pub struct Totals {
+    /// Puzzles checked (fewer than the batch's when it was stopped).
+    pub checked: usize,
+    pub disagreements: usize,
+    pub failures: usize,
+    /// Runs refused (a backend cannot take the puzzle or the task).
+    pub refusals: usize,
+    /// Some run timed out.
+    pub timed_out: bool,
+    /// Per backend, in the order of [`Batch::backends`]: how each puzzle it ran ended, and the
+    /// time it took.
+    pub samples: Vec<Vec<(Outcome, Duration)>>,
+}
+
+impl Totals {
+    /// The summary row of each backend over the batch, on `task`: a backend that ran fewer
+    /// puzzles than were checked (its budget ran out) is marked cut short.
+    pub fn rows(&self, backends: &[Box<dyn Backend>], task: Task) -> Vec<BenchRow> {
+        backends
+            .iter()
+            .zip(&self.samples)
+            .map(|(b, s)| {
+                let mut row = BenchRow::from_samples("all", b.name(), task.name(), s);
+                row.record.not_run = self.checked - s.len();
+                row
+            })
+            .collect()
+    }
+
+    fn add(&mut self, c: &Checked) {
+        self.checked += 1;
+        for (&k, r) in c.ran.iter().zip(&c.runs) {
+            self.samples[k].push((r.outcome(&c.verdict), r.time));
+        }
+        match c.verdict {
+            Verdict::Agreed => {}
+            Verdict::Disagreement(_) => self.disagreements += 1,
+            Verdict::Failure(_) => self.failures += 1,
+        }
+        self.timed_out |= c.timed_out();
+        self.refusals += c.refusals().count();
+    }
+}
+
+/// Cross-checks every puzzle of `puzzles` (each with its known answer, if any) through the
+/// backends of `batch`, [`Batch::jobs`] puzzles at a time, and calls `each` on this thread with
+/// every puzzle's result as it completes (in the order they complete). Once `stop` is set, no
+/// more puzzles start; those under way finish. An error says why the threads could not start.
+pub fn run_batch(
+    batch: &Batch,
+    puzzles: &[(&Puzzle, Option<&Expected>)],
+    stop: &AtomicBool,
+    mut each: impl FnMut(&Checked),
+) -> Result<Totals, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(batch.jobs)
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    let budget = Budget::new(batch.budget, batch.backends.len());
+    let mut totals = Totals {
+        samples: vec![Vec::new(); batch.backends.len()],
+        ..Totals::default()
+    };
+    let (tx, rx) = mpsc::channel::<Checked>();
+    std::thread::scope(|scope| {
+        let budget = &budget;
+        scope.spawn(move || {
+            pool.install(|| {
+                puzzles.par_iter().enumerate().for_each_with(
+                    tx,
+                    |tx, (position, &(puzzle, expected))| {
+                        if stop.load(Ordering::SeqCst) {
+                            return;
+                        }
+                        let (ran, runs) = run_budgeted(batch, budget, puzzle);
+                        let verdict = verdict(batch.task, &runs, expected);
+                        let _ = tx.send(Checked {
+                            position,
+                            ran,
+                            runs,
+                            verdict,
+                        });
+                    },
+                );
+            })
+        });
+        for checked in rx {
+            totals.add(&checked);
+            each(&checked);
+        }
+    });
+    Ok(totals)
+}
+
+/// Runs the backends with budget left on `puzzle`, each limited as the budget grants. Returns
+/// the indices of the backends whose runs count, and their runs.
+fn run_budgeted(batch: &Batch, budget: &Budget, puzzle: &Puzzle) -> (Vec<usize>, Vec<BackendRun>) {
+    batch
+        .backends
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| {
+            let grant = budget.grant(k, batch.timeout)?;
+            let run = run_one(b.as_ref(), puzzle, batch.task, grant.timeout, None);
+            budget
+                .spend(k, grant, run.time, run.timed_out())
+                .then_some((k, run))
+        })
+        .unzip()
 }
 
 /// Runs `puzzle` through every backend, each with its own `timeout`, and none past `until`.
@@ -307,6 +487,59 @@ mod tests {
             panic!("not a disagreement");
         };
         assert!(d.starts_with("b found no solution"), "{d}");
+    }
+
+    #[test]
+    fn a_batch_hands_over_every_puzzle_and_adds_up() {
+        use crate::backends::{self, BackendKind};
+        use crate::model::Shape;
+        let create = |k| backends::create(k, &Default::default()).unwrap();
+        let backends = vec![create(BackendKind::Dfs), create(BackendKind::Dlx)];
+        let shape = std::sync::Arc::new(Shape::standard(4, false).unwrap());
+        let empty = Puzzle::new(shape, vec![0; 16]).unwrap();
+        let known = Expected {
+            count: 288,
+            solution: None,
+        };
+        let wrong = Expected {
+            count: 5,
+            solution: None,
+        };
+        let puzzles = [
+            (&empty, None),
+            (&empty, Some(&known)),
+            (&empty, Some(&wrong)),
+        ];
+        let batch = Batch {
+            backends: &backends,
+            task: Task::Count { limit: 1000 },
+            timeout: None,
+            budget: None,
+            jobs: 2,
+        };
+        let mut seen = Vec::new();
+        let go = AtomicBool::new(false);
+        let totals = run_batch(&batch, &puzzles, &go, |c| {
+            assert_eq!(c.ran, [0, 1]);
+            seen.push((c.position, c.verdict.clone()));
+        })
+        .unwrap();
+        seen.sort_by_key(|&(position, _)| position);
+        assert_eq!(seen[..2], [(0, Verdict::Agreed), (1, Verdict::Agreed)]);
+        assert!(matches!(seen[2], (2, Verdict::Disagreement(_))), "{seen:?}");
+        let counts = (totals.checked, totals.disagreements, totals.failures);
+        assert_eq!(
+            (counts, totals.refusals, totals.timed_out),
+            ((3, 1, 0), 0, false)
+        );
+        let rows = totals.rows(&backends, batch.task);
+        let dlx = &rows[1].record;
+        assert_eq!((dlx.backend.as_str(), dlx.task.as_str()), ("dlx", "count"));
+        assert_eq!((dlx.puzzles, dlx.agreed, dlx.not_run), (3, Some(2), 0));
+        // Once stopped, no puzzle starts.
+        let stopped = AtomicBool::new(true);
+        let totals = run_batch(&batch, &puzzles, &stopped, |_| panic!("ran")).unwrap();
+        assert_eq!(totals.checked, 0);
     }
 
     #[test]

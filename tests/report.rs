@@ -113,12 +113,12 @@ fn bench_rows_tally_outcomes() {
     let [bench, xcheck] = <[BenchRow; 2]>::try_from(rows()).unwrap();
     assert_eq!(
         (
-            bench.puzzles,
-            bench.answered,
-            bench.agreed,
-            bench.timed_out,
-            bench.refused,
-            bench.failed
+            bench.record.puzzles,
+            bench.record.answered,
+            bench.record.agreed,
+            bench.record.timed_out,
+            bench.record.refused,
+            bench.record.failed
         ),
         (5, 2, None, 1, 1, 1)
     );
@@ -128,12 +128,12 @@ fn bench_rows_tally_outcomes() {
     assert!((pps - 5.0 / 0.00305).abs() < 1e-6, "{pps}");
     assert_eq!(
         (
-            xcheck.puzzles,
-            xcheck.answered,
-            xcheck.agreed,
-            xcheck.timed_out,
-            xcheck.refused,
-            xcheck.failed
+            xcheck.record.puzzles,
+            xcheck.record.answered,
+            xcheck.record.agreed,
+            xcheck.record.timed_out,
+            xcheck.record.refused,
+            xcheck.record.failed
         ),
         (3, 3, Some(2), 0, 0, 0)
     );

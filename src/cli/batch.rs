@@ -14,9 +14,8 @@ use serde::Serialize;
 
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::format::{self, ReadOptions};
-use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
 use sudoku_lab::model::Expected;
-use sudoku_lab::report::Outcome;
+use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
 use sudoku_lab::weights::WeightSource;
 
@@ -33,17 +32,6 @@ pub struct Config {
     pub jobs: usize,
     /// The inputs; none reads standard input.
     pub files: Vec<PathBuf>,
-}
-
-/// How a task error counts in `bench` and `xcheck` summaries.
-pub fn error_outcome(e: &RunError) -> Outcome {
-    match e {
-        RunError::Backend(BackendError::TimedOut) | RunError::CountTimedOut { .. } => {
-            Outcome::TimedOut
-        }
-        RunError::Backend(BackendError::Unsupported(_)) => Outcome::Refused,
-        RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => Outcome::Failed,
-    }
 }
 
 /// What went wrong over the batch, for the exit code.

@@ -6,21 +6,21 @@ use std::fs::File;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use sudoku_lab::backend::{Backend, Limits};
-use sudoku_lab::format::ReadOptions;
+use sudoku_lab::backend::Limits;
+use sudoku_lab::budget::Budget;
 use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
 use sudoku_lab::shard::Shard;
-use sudoku_lab::task::{self, Answer, RunError, Task};
-use sudoku_lab::weights::WeightSource;
+use sudoku_lab::task::{self, Answer, RunError};
+use sudoku_lab::xcheck::error_outcome;
 
-use super::args::{seconds_arg, writable, InputArgs, TaskArg, TaskOptions};
+use super::args::{writable, InputArgs, TaskArg, TaskOptions};
 use super::batch::{self, Item, Tally};
-use super::engine::EngineArgs;
+use super::engine::{EngineArgs, Runs};
 use super::UsageError;
 
 /// Time backends on puzzle files: puzzles/s and µs per puzzle (median, p90, max), with
@@ -61,19 +61,12 @@ pub struct BenchArgs {
 
 impl BenchArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
-        let (task, weights) = self.task_options.resolve(self.task)?;
-        let timeout = self.engine.timeout()?;
-        let budget = seconds_arg("--budget", self.budget)?;
-        let outputs = self.outputs.resolve()?;
+        let task = (self.task, &self.task_options);
+        let runs = Runs::resolve(&self.engine, &self.backends, task, &self.input, self.budget)?;
         Ok(Config {
-            backends: self.engine.create_all(&self.backends)?,
-            task,
-            read: self.input.read_options(),
-            weights,
-            timeout,
-            budget,
+            runs,
+            outputs: self.outputs.resolve()?,
             max_puzzles: self.max_puzzles,
-            outputs,
             shard: self.shard,
             files: self.files,
         })
@@ -116,13 +109,8 @@ impl TableOutputs {
 
 /// What the benchmark was asked for, resolved from the flags.
 pub struct Config {
-    pub backends: Vec<Box<dyn Backend>>,
-    pub task: Task,
-    pub read: ReadOptions,
-    pub weights: Option<WeightSource>,
-    pub timeout: Option<Duration>,
-    /// Each backend's time on a file: once used, it runs no more puzzles of that file.
-    pub budget: Option<Duration>,
+    /// The backends, the task and the limits; the budget is each backend's on each file.
+    pub runs: Runs,
     /// Time at most this many puzzles of each file (the first ones).
     pub max_puzzles: Option<usize>,
     pub outputs: Outputs,
@@ -153,15 +141,15 @@ pub fn progress_bar(len: usize) -> ProgressBar {
 }
 
 pub fn run(config: &Config) -> ExitCode {
-    let (backends, files) = (&config.backends[..], &config.files[..]);
+    let (backends, files) = (&config.runs.backends[..], &config.files[..]);
     let mut tally = Tally::default();
     let mut rows = Vec::new();
     for path in files {
         let mut items: Vec<Item> = Vec::new();
         batch::each_puzzle(
             std::slice::from_ref(path),
-            &config.read,
-            config.weights.as_ref(),
+            &config.runs.read,
+            config.runs.weights.as_ref(),
             &mut tally,
             |it| items.push(it),
         );
@@ -174,18 +162,24 @@ pub fn run(config: &Config) -> ExitCode {
             |f| f.to_string_lossy().into_owned(),
         );
         let pb = progress_bar(items.len() * backends.len());
-        for b in backends {
-            let mut clock = Budget::new(config.budget, items.len());
+        let budget = Budget::new(config.runs.budget, backends.len());
+        for (k, b) in backends.iter().enumerate() {
             let mut indexed = Vec::with_capacity(items.len());
             for item in &items {
-                pb.set_message(format!("{label}: {}{}", b.name(), clock.eta()));
-                let Some(limits) = clock.limits(config.timeout) else {
+                pb.set_message(format!(
+                    "{label}: {}{}",
+                    b.name(),
+                    eta(&budget, k, indexed.len(), items.len())
+                ));
+                let Some(grant) = budget.grant(k, config.runs.timeout) else {
                     break;
                 };
+                let limits = grant.timeout.map_or(Limits::none(), Limits::timeout);
                 let start = Instant::now();
-                let result = task::run(b.as_ref(), &item.puzzle, config.task, &limits);
+                let result = task::run(b.as_ref(), &item.puzzle, config.runs.task, &limits);
                 let time = start.elapsed();
-                if clock.spend(time, result.as_ref().is_err_and(RunError::timed_out)) {
+                let timed_out = result.as_ref().is_err_and(RunError::timed_out);
+                if !budget.spend(k, grant, time, timed_out) {
                     // The budget, not the puzzle, stopped this run: it is left out.
                     break;
                 }
@@ -211,7 +205,7 @@ pub fn run(config: &Config) -> ExitCode {
                         let msg = format!("{}:{}:1: {}: {e}\n", item.file, item.line, b.name());
                         pb.suspend(|| eprint!("{msg}"));
                         tally.record_error(e);
-                        batch::error_outcome(e)
+                        error_outcome(e)
                     }
                 };
                 indexed.push(report::Sample {
@@ -223,8 +217,9 @@ pub fn run(config: &Config) -> ExitCode {
             }
             let not_run = items.len() - indexed.len();
             pb.inc(not_run as u64);
-            let mut row = BenchRow::from_indexed(&label, b.name(), config.task.name(), &indexed);
-            row.not_run = not_run;
+            let mut row =
+                BenchRow::from_indexed(&label, b.name(), config.runs.task.name(), &indexed);
+            row.record.not_run = not_run;
             rows.push(row);
         }
         pb.finish_and_clear();
@@ -236,68 +231,21 @@ pub fn run(config: &Config) -> ExitCode {
     tally.exit_code()
 }
 
-/// One backend's time budget on one file (`--budget`), and what it tells the progress bar.
-struct Budget {
-    budget: Option<Duration>,
-    used: Duration,
-    /// Puzzles of the file, and puzzles run so far.
-    puzzles: usize,
-    done: usize,
-    /// Set when a run ended on the budget's deadline rather than its own.
-    spent: bool,
-    /// The deadline of the run in progress came from the budget.
-    by_budget: bool,
-}
-
-impl Budget {
-    fn new(budget: Option<Duration>, puzzles: usize) -> Budget {
-        Budget {
-            budget,
-            used: Duration::ZERO,
-            puzzles,
-            done: 0,
-            spent: false,
-            by_budget: false,
-        }
+/// The estimated time left for backend `k`, for the progress bar: the mean time of the `done`
+/// puzzles it ran times the puzzles left of `puzzles`, capped by what is left of its budget.
+fn eta(budget: &Budget, k: usize, done: usize, puzzles: usize) -> String {
+    if done == 0 {
+        return String::new();
     }
-
-    /// The limits of the next puzzle: its own `timeout`, or what is left of the budget when
-    /// that is less; `None` once the budget is used.
-    fn limits(&mut self, timeout: Option<Duration>) -> Option<Limits> {
-        let left = self.budget.map(|b| b.saturating_sub(self.used));
-        if self.spent || left == Some(Duration::ZERO) {
-            return None;
-        }
-        self.by_budget = left.is_some_and(|l| timeout.is_none_or(|t| l < t));
-        let limit = if self.by_budget { left } else { timeout };
-        Some(limit.map_or(Limits::none(), Limits::timeout))
+    let mean = budget.used(k) / done as u32;
+    let mut left = mean.saturating_mul((puzzles - done) as u32);
+    if let Some(b) = budget.left(k) {
+        left = left.min(b);
     }
-
-    /// Records a run of `time`; true when it timed out on the budget's deadline (the budget is
-    /// then used up, and the run does not count).
-    fn spend(&mut self, time: Duration, timed_out: bool) -> bool {
-        self.used += time;
-        self.done += 1;
-        self.spent = timed_out && self.by_budget;
-        self.spent
-    }
-
-    /// The estimated time left, for the progress bar: the mean time so far times the puzzles
-    /// left, capped by what is left of the budget.
-    fn eta(&self) -> String {
-        if self.done == 0 {
-            return String::new();
-        }
-        let mean = self.used / self.done as u32;
-        let mut left = mean.saturating_mul((self.puzzles - self.done) as u32);
-        if let Some(b) = self.budget {
-            left = left.min(b.saturating_sub(self.used));
-        }
-        format!(
-            ", about {} left",
-            report::fmt_micros(left.as_micros() as f64)
-        )
-    }
+    format!(
+        ", about {} left",
+        report::fmt_micros(left.as_micros() as f64)
+    )
 }
 
 /// The table (after `head`) on standard output, and the files of `outputs`; an error names the
@@ -311,9 +259,11 @@ pub fn write_rows(rows: &[BenchRow], outputs: &Outputs, mut out: Vec<u8>) -> Res
             Some(p) if !rows.is_empty() => {
                 let series: Vec<PlotSeries> = rows
                     .iter()
-                    .map(|r| PlotSeries::from_samples(&r.file, &r.backend, &r.timed()))
+                    .map(|r| {
+                        PlotSeries::from_samples(&r.record.file, &r.record.backend, &r.timed())
+                    })
                     .collect();
-                let title = format!("{}: time per puzzle", rows[0].task);
+                let title = format!("{}: time per puzzle", rows[0].record.task);
                 report::plot_svg(&series, p, &title)
                     .map_err(|e| format!("{}: cannot write: {e}", p.display()))
             }

@@ -1,6 +1,12 @@
 //! The flags that choose and set up backends — `--backend`, and the options of every engine
 //! (`--timeout`, the SAT encoding, the external solver commands, …) — and the one place that
 //! builds backends from them.
+//!
+//! [`EngineArgs`] keeps, besides the resolved flags ([`EngineFlags`], derived by clap), the words
+//! of every engine flag the command line gave, read from clap's matches argument by argument:
+//! [`EngineArgs::replay_flags`] repeats them (a fuzz fault's replay command), so a flag added to
+//! [`EngineFlags`] or to a group it flattens is replayed with no more code. The tests parse each
+//! flag's replay back to the same options, for every argument of the group.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -28,9 +34,12 @@ use sudoku_lab::cp::CpOptions;
 use sudoku_lab::cp::{
     AllDiffLevel, Branching, HouseCover, Searches, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB,
 };
+use sudoku_lab::format::ReadOptions;
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
+use sudoku_lab::task::Task;
+use sudoku_lab::weights::WeightSource;
 
-use super::args::{mib, quote, seconds_arg, writable};
+use super::args::{mib, quote, seconds_arg, writable, InputArgs, TaskArg, TaskOptions};
 use super::UsageError;
 
 /// Backend choice and the options of the engines.
@@ -403,6 +412,41 @@ impl EngineArgs {
     }
     pub fn limits(&self) -> Result<Limits, UsageError> {
         Ok(self.timeout()?.map_or(Limits::none(), Limits::timeout))
+    }
+}
+
+/// What `bench` and `xcheck` run, resolved from their flags: each backend on each puzzle, the
+/// task with its weights, how the puzzles are read, and the limits.
+pub struct Runs {
+    pub backends: Vec<Box<dyn Backend>>,
+    pub task: Task,
+    pub read: ReadOptions,
+    pub weights: Option<WeightSource>,
+    /// Each run's time limit.
+    pub timeout: Option<Duration>,
+    /// Each backend's time budget (`--budget`, [`sudoku_lab::budget`]): over the whole run
+    /// (`xcheck`), or on each file (`bench`).
+    pub budget: Option<Duration>,
+}
+
+impl Runs {
+    /// The backends named in `backends` (all when empty), the task, reading and limits.
+    pub fn resolve(
+        engine: &EngineArgs,
+        backends: &[String],
+        (task, task_options): (TaskArg, &TaskOptions),
+        input: &InputArgs,
+        budget: Option<f64>,
+    ) -> Result<Runs, UsageError> {
+        let (task, weights) = task_options.resolve(task)?;
+        Ok(Runs {
+            backends: engine.create_all(backends)?,
+            task,
+            read: input.read_options(),
+            weights,
+            timeout: engine.timeout()?,
+            budget: seconds_arg("--budget", budget)?,
+        })
     }
 }
 

@@ -7,26 +7,19 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use clap::Args;
-use rayon::prelude::*;
 use serde::Serialize;
 
-use sudoku_lab::backend::Backend;
-use sudoku_lab::format::ReadOptions;
-use sudoku_lab::model::Puzzle;
-use sudoku_lab::report::{self, BenchRow, Outcome};
+use sudoku_lab::report;
 use sudoku_lab::shard::Shard;
-use sudoku_lab::task::Task;
-use sudoku_lab::weights::WeightSource;
-use sudoku_lab::xcheck::{self, BackendRun, Verdict};
+use sudoku_lab::xcheck::{self, Checked, Verdict};
 
-use super::args::{jobs_arg, seconds_arg, InputArgs, TaskArg, TaskOptions};
+use super::args::{jobs_arg, InputArgs, TaskArg, TaskOptions};
 use super::batch::{self, Item, Tally};
-use super::engine::EngineArgs;
+use super::engine::{EngineArgs, Runs};
 use super::render::{fault_picture, PicturesArg};
 use super::UsageError;
 
@@ -70,15 +63,9 @@ pub struct XcheckArgs {
 
 impl XcheckArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
-        let backends = self.engine.create_all(&self.backends)?;
-        let (task, weights) = self.task_options.resolve(self.task)?;
+        let task = (self.task, &self.task_options);
         Ok(Config {
-            backends,
-            task,
-            read: self.input.read_options(),
-            weights,
-            timeout: self.engine.timeout()?,
-            budget: seconds_arg("--budget", self.budget)?,
+            runs: Runs::resolve(&self.engine, &self.backends, task, &self.input, self.budget)?,
             jobs: jobs_arg(self.jobs)?,
             json: self.json,
             shard: self.shard,
@@ -90,13 +77,8 @@ impl XcheckArgs {
 
 /// What the cross-check was asked for, resolved from the flags.
 pub struct Config {
-    pub backends: Vec<Box<dyn Backend>>,
-    pub task: Task,
-    pub read: ReadOptions,
-    pub weights: Option<WeightSource>,
-    pub timeout: Option<Duration>,
-    /// Each backend's time over the run: once used, it checks no more puzzles.
-    pub budget: Option<Duration>,
+    /// The backends, the task and the limits; the budget is each backend's over the run.
+    pub runs: Runs,
     pub jobs: usize,
     pub json: bool,
     /// Check only this share of the input puzzles.
@@ -132,57 +114,13 @@ struct JsonPuzzle<'a> {
     results: Vec<JsonResult<'a>>,
 }
 
-/// Each backend's time budget over the run (`--budget`), shared by the workers. With several
-/// jobs, puzzles already started when a budget runs out still finish.
-struct Budget {
-    limit: Duration,
-    /// Nanoseconds used, per backend.
-    used: Vec<AtomicU64>,
-}
-
-impl Budget {
-    fn new(limit: Duration, backends: usize) -> Budget {
-        Budget {
-            limit,
-            used: (0..backends).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    /// Runs the backends with budget left on `puzzle`, each with its own `timeout` or what is
-    /// left of its budget when that is less. A run stopped by the budget's deadline is left out,
-    /// like the puzzles after it. Returns the indices of the backends that ran, and their runs.
-    fn run(
-        &self,
-        backends: &[Box<dyn Backend>],
-        puzzle: &Puzzle,
-        task: Task,
-        timeout: Option<Duration>,
-    ) -> (Vec<usize>, Vec<BackendRun>) {
-        backends
-            .iter()
-            .enumerate()
-            .filter_map(|(k, b)| {
-                let used = Duration::from_nanos(self.used[k].load(Ordering::SeqCst));
-                let left = self.limit.checked_sub(used).filter(|l| !l.is_zero())?;
-                let by_budget = timeout.is_none_or(|t| left < t);
-                let limit = if by_budget { Some(left) } else { timeout };
-                let run = xcheck::run_one(b.as_ref(), puzzle, task, limit, None);
-                let ns = u64::try_from(run.time.as_nanos()).unwrap_or(u64::MAX);
-                self.used[k].fetch_add(ns, Ordering::SeqCst);
-                (!(by_budget && run.timed_out())).then_some((k, run))
-            })
-            .unzip()
-    }
-}
-
 pub fn run(config: &Config) -> ExitCode {
-    let (backends, files) = (&config.backends[..], &config.files[..]);
     let mut tally = Tally::default();
     let mut items: Vec<Item> = Vec::new();
     batch::each_puzzle(
-        files,
-        &config.read,
-        config.weights.as_ref(),
+        &config.files,
+        &config.runs.read,
+        config.runs.weights.as_ref(),
         &mut tally,
         |it| items.push(it),
     );
@@ -195,162 +133,128 @@ pub fn run(config: &Config) -> ExitCode {
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
     let progress = super::bench::progress_bar(items.len());
-
-    // Per backend, in the order given: how each puzzle ended and how long it took.
-    let mut samples: Vec<Vec<(Outcome, Duration)>> = vec![Vec::new(); backends.len()];
-    let (mut disagreements, mut failures, mut refusals) = (0usize, 0usize, 0usize);
-    let mut checked = 0usize;
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(config.jobs)
-        .build()
-    {
-        Ok(p) => p,
+    let puzzles: Vec<_> = items
+        .iter()
+        .map(|it| (&it.puzzle, it.expected.as_ref()))
+        .collect();
+    let job = xcheck::Batch {
+        backends: &config.runs.backends,
+        task: config.runs.task,
+        timeout: config.runs.timeout,
+        budget: config.runs.budget,
+        jobs: config.jobs,
+    };
+    let totals = xcheck::run_batch(&job, &puzzles, &interrupted, |checked| {
+        let text = report_puzzle(config, &items[checked.position], checked);
+        if !text.is_empty() {
+            progress.suspend(|| batch::write_stdout(text.as_bytes()));
+        }
+        progress.inc(1);
+    });
+    progress.finish_and_clear();
+    let totals = match totals {
+        Ok(t) => t,
         Err(e) => {
-            eprintln!("sudoku-lab: error: cannot start worker threads: {e}");
+            eprintln!("sudoku-lab: error: {e}");
             return ExitCode::from(1);
         }
     };
-    let budget = config
-        .budget
-        .map(|limit| Budget::new(limit, backends.len()));
-    // Per puzzle: its number, the backends that ran (their indices, and their runs), the verdict.
-    let (tx, rx) = mpsc::channel::<(usize, Vec<usize>, Vec<BackendRun>, Verdict)>();
-    std::thread::scope(|scope| {
-        let items = &items;
-        let interrupted = &interrupted;
-        scope.spawn(move || {
-            pool.install(|| {
-                items
-                    .par_iter()
-                    .enumerate()
-                    .for_each_with(tx, |tx, (i, item)| {
-                        if interrupted.load(Ordering::SeqCst) {
-                            return;
-                        }
-                        let (which, runs) = match &budget {
-                            Some(b) => b.run(backends, &item.puzzle, config.task, config.timeout),
-                            None => {
-                                let runs = xcheck::run_all(
-                                    backends,
-                                    &item.puzzle,
-                                    config.task,
-                                    config.timeout,
-                                    None,
-                                );
-                                ((0..runs.len()).collect(), runs)
-                            }
-                        };
-                        let verdict = xcheck::verdict(config.task, &runs, item.expected.as_ref());
-                        let _ = tx.send((i, which, runs, verdict));
-                    });
-            })
-        });
-        for (i, which, runs, verdict) in rx {
-            let item = &items[i];
-            checked += 1;
-            for (&k, r) in which.iter().zip(&runs) {
-                let outcome = match &r.result {
-                    Err(e) => batch::error_outcome(e),
-                    Ok(_) if verdict == Verdict::Agreed => Outcome::Agreed,
-                    Ok(_) => Outcome::Disagreed,
-                };
-                samples[k].push((outcome, r.time));
-            }
-            let (word, detail) = match &verdict {
-                Verdict::Agreed => ("agreed", None),
-                Verdict::Disagreement(d) => {
-                    disagreements += 1;
-                    ("disagreement", Some(d.as_str()))
-                }
-                Verdict::Failure(d) => {
-                    failures += 1;
-                    ("failure", Some(d.as_str()))
-                }
-            };
-            let at = format!("puzzle {} ({}:{})", item.index, item.file, item.line);
-            let picture = config.pictures.as_deref().zip(detail).and_then(|(dir, d)| {
-                let title = format!("{word}: {at}: {d}");
-                fault_picture(dir, item.index as u64, &item.puzzle, &verdict, title)
-            });
-            if runs.iter().any(BackendRun::timed_out) {
-                tally.timed_out = true;
-            }
-            let refused = runs.iter().filter(|r| r.refused()).count();
-            if refused > 0 {
-                refusals += refused;
-                tally.bad_input = true;
-            }
-            if config.json {
-                let rec = JsonPuzzle {
-                    index: item.index,
-                    file: &item.file,
-                    line: item.line,
-                    task: config.task.name(),
-                    verdict: word,
-                    detail,
-                    results: runs
-                        .iter()
-                        .map(|r| JsonResult {
-                            backend: r.backend,
-                            status: match &r.result {
-                                Ok(a) => a.status(),
-                                Err(_) if r.timed_out() => "timeout",
-                                Err(_) if r.refused() => "refused",
-                                Err(_) => "error",
-                            },
-                            said: r.said(),
-                            time_us: r.time.as_micros() as u64,
-                            time_ns: u64::try_from(r.time.as_nanos()).unwrap_or(u64::MAX),
-                            error: r.result.as_ref().err().map(|e| e.to_string()),
-                        })
-                        .collect(),
-                };
-                let mut line = serde_json::to_string(&rec).expect("records serialise");
-                line.push('\n');
-                progress.suspend(|| batch::write_stdout(line.as_bytes()));
-            } else {
-                let mut rows = String::new();
-                if let Some(d) = detail {
-                    rows.push_str(&format!("{word}: {at}: {d}\n"));
-                }
-                if let Some(path) = &picture {
-                    rows.push_str(&format!("picture: {}\n", path.display()));
-                }
-                for r in runs.iter().filter(|r| r.refused()) {
-                    if let Err(e) = &r.result {
-                        rows.push_str(&format!("refused: {at}: {}: {e}\n", r.backend));
-                    }
-                }
-                if !rows.is_empty() {
-                    progress.suspend(|| batch::write_stdout(rows.as_bytes()));
-                }
-            }
-            progress.inc(1);
-        }
-    });
-    progress.finish_and_clear();
+    tally.timed_out |= totals.timed_out;
+    tally.bad_input |= totals.refusals > 0;
+    print_summary(config, &totals, items.len());
+    if totals.disagreements > 0 || totals.failures > 0 {
+        return ExitCode::from(1);
+    }
+    if totals.checked < items.len() {
+        // Stopped by Ctrl-C: not everything was checked (128 + SIGINT, as shells report it).
+        return ExitCode::from(130);
+    }
+    tally.exit_code()
+}
 
-    let done = checked;
+/// What to print for one checked puzzle: its JSON line, or the rows of its disagreement,
+/// failure and refusals (with the picture drawn of a fault).
+fn report_puzzle(config: &Config, item: &Item, checked: &Checked) -> String {
+    let runs = &checked.runs;
+    let (word, detail) = match &checked.verdict {
+        Verdict::Agreed => ("agreed", None),
+        Verdict::Disagreement(d) => ("disagreement", Some(d.as_str())),
+        Verdict::Failure(d) => ("failure", Some(d.as_str())),
+    };
+    let at = format!("puzzle {} ({}:{})", item.index, item.file, item.line);
+    let picture = config.pictures.as_deref().zip(detail).and_then(|(dir, d)| {
+        let title = format!("{word}: {at}: {d}");
+        fault_picture(
+            dir,
+            item.index as u64,
+            &item.puzzle,
+            &checked.verdict,
+            title,
+        )
+    });
+    if config.json {
+        let rec = JsonPuzzle {
+            index: item.index,
+            file: &item.file,
+            line: item.line,
+            task: config.runs.task.name(),
+            verdict: word,
+            detail,
+            results: runs
+                .iter()
+                .map(|r| JsonResult {
+                    backend: r.backend,
+                    status: match &r.result {
+                        Ok(a) => a.status(),
+                        Err(_) if r.timed_out() => "timeout",
+                        Err(_) if r.refused() => "refused",
+                        Err(_) => "error",
+                    },
+                    said: r.said(),
+                    time_us: r.time.as_micros() as u64,
+                    time_ns: u64::try_from(r.time.as_nanos()).unwrap_or(u64::MAX),
+                    error: r.result.as_ref().err().map(|e| e.to_string()),
+                })
+                .collect(),
+        };
+        let mut line = serde_json::to_string(&rec).expect("records serialise");
+        line.push('\n');
+        return line;
+    }
+    let mut rows = String::new();
+    if let Some(d) = detail {
+        rows.push_str(&format!("{word}: {at}: {d}\n"));
+    }
+    if let Some(path) = &picture {
+        rows.push_str(&format!("picture: {}\n", path.display()));
+    }
+    for r in checked.refusals() {
+        if let Err(e) = &r.result {
+            rows.push_str(&format!("refused: {at}: {}: {e}\n", r.backend));
+        }
+    }
+    rows
+}
+
+/// The summary line and the per-backend rows: on standard output, or on standard error under
+/// `--json`.
+fn print_summary(config: &Config, totals: &xcheck::Totals, puzzles: usize) {
+    let done = totals.checked;
     let mut summary = Vec::new();
-    if interrupted.load(Ordering::SeqCst) {
-        summary.extend(format!("interrupted: {done} of {} puzzles checked\n", items.len()).bytes());
+    if done < puzzles {
+        summary.extend(format!("interrupted: {done} of {puzzles} puzzles checked\n").bytes());
     }
     summary.extend(
         format!(
-            "{done} puzzles, task {}: {disagreements} disagreements, {failures} failures, \
-             {refusals} refusals\n",
-            config.task.name()
+            "{done} puzzles, task {}: {} disagreements, {} failures, {} refusals\n",
+            config.runs.task.name(),
+            totals.disagreements,
+            totals.failures,
+            totals.refusals
         )
         .bytes(),
     );
-    let rows: Vec<BenchRow> = backends
-        .iter()
-        .zip(&samples)
-        .map(|(b, s)| BenchRow {
-            not_run: done - s.len(),
-            ..BenchRow::from_samples("all", b.name(), config.task.name(), s)
-        })
-        .collect();
+    let rows = totals.rows(&config.runs.backends, config.runs.task);
     if let Err(e) = report::write_table(&rows, &mut summary) {
         eprintln!("sudoku-lab: error: {e}");
     }
@@ -360,12 +264,4 @@ pub fn run(config: &Config) -> ExitCode {
     } else {
         batch::write_stdout(summary.as_bytes());
     }
-    if disagreements > 0 || failures > 0 {
-        return ExitCode::from(1);
-    }
-    if done < items.len() {
-        // Stopped by Ctrl-C: not everything was checked (128 + SIGINT, as shells report it).
-        return ExitCode::from(130);
-    }
-    tally.exit_code()
 }

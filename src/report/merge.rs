@@ -159,6 +159,7 @@ fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
     }
     let mut rows = groups.rows();
     for r in &mut rows {
+        let r = &mut r.record;
         let key = (r.file.clone(), r.backend.clone(), r.task.clone());
         r.not_run = not_run.get(&key).copied().unwrap_or(0);
     }

@@ -54,9 +54,9 @@
 //! current bounds is removed, and the channelling moves the bounds. The direct form removes
 //! digits whose partners are all gone even inside the bounds (arc consistency). Sizes: a pair
 //! costs `O(n)` clauses instead of up to `n²` conflicts, but the order literals cost about three
-//! clauses per free digit of each cell, so the formula is not always smaller (the first puzzle
-//! of the generated 9×9 sets, `encode --stats`: whisper part 701 clauses against 856, Kropki
-//! 1,231 against 962, thermometer 101 against 56).
+//! clauses per free digit of each cell, so the formula is not always smaller: on generated 9×9
+//! puzzles the whisper part shrinks, the Kropki and thermometer parts grow (docs/benchmarks.md,
+//! "SAT pair encodings", has the clause counts).
 //!
 //! Every model keeps the rule under both forms: the clauses state the relation exactly. On the
 //! generated 9×9 sets `order` was not faster, and slower on Kropki dots, where arc consistency

@@ -193,17 +193,17 @@ impl Totals {
 /// Cross-checks every puzzle of `puzzles` (each with its known answer, if any) through the
 /// backends of `batch`, [`Batch::jobs`] puzzles at a time, and calls `each` on this thread with
 /// every puzzle's result as it completes (in the order they complete). Once `stop` is set, no
-/// more puzzles start; those under way finish. An error says why the threads could not start.
+/// more puzzles start; those under way finish. The error is the thread pool's, when its threads
+/// could not start.
 pub fn run_batch(
     batch: &Batch,
     puzzles: &[(&Puzzle, Option<&Expected>)],
     stop: &AtomicBool,
     mut each: impl FnMut(&Checked),
-) -> Result<Totals, String> {
+) -> Result<Totals, rayon::ThreadPoolBuildError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(batch.jobs)
-        .build()
-        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+        .build()?;
     let budget = Budget::new(batch.budget, batch.backends.len());
     let mut totals = Totals {
         samples: vec![Vec::new(); batch.backends.len()],

@@ -155,7 +155,7 @@ pub fn run(config: &Config) -> ExitCode {
     let totals = match totals {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("sudoku-lab: error: {e}");
+            eprintln!("sudoku-lab: error: cannot start worker threads: {e}");
             return ExitCode::from(1);
         }
     };

@@ -69,6 +69,7 @@ pub mod named;
 pub mod propagate;
 pub mod render;
 pub mod report;
+pub mod rng;
 pub mod sat;
 pub mod shard;
 pub mod task;

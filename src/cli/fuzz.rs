@@ -206,8 +206,8 @@ pub fn run(config: &Config) -> ExitCode {
 
     if let Some((i, e)) = &outcome.generation {
         eprintln!(
-            "sudoku-lab: error: case {i} of seed {seed} could not be generated \
-             (after {done} cases without a fault{extras}): {e}"
+            "sudoku-lab: error: case {i} of seed {seed} could not be generated: {e} \
+             (after {done} cases without a fault{extras})"
         );
         // Not a fault of a backend: the shape (or the generator's budget) is the problem.
         return ExitCode::from(2);

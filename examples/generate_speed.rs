@@ -10,7 +10,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 
 use sudoku_lab::backends::{self, BackendKind};
-use sudoku_lab::generate::{GenerateOptions, Generator};
+use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let count: usize = std::env::args().nth(1).map_or(Ok(100), |s| s.parse())?;
@@ -34,16 +34,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (
             "9x9 unique diagonals",
             GenerateOptions {
+                spec: PuzzleSpec {
+                    diagonals: true,
+                    ..GenerateOptions::new(9).spec
+                },
                 unique: true,
-                diagonals: true,
                 ..GenerateOptions::new(9)
             },
         ),
         (
             "9x9 jigsaw unique",
             GenerateOptions {
+                spec: PuzzleSpec {
+                    jigsaw: true,
+                    ..GenerateOptions::new(9).spec
+                },
                 unique: true,
-                jigsaw: true,
                 ..GenerateOptions::new(9)
             },
         ),
@@ -64,16 +70,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (
             "7x7 jigsaw full grids",
             GenerateOptions {
+                spec: PuzzleSpec {
+                    jigsaw: true,
+                    ..GenerateOptions::new(7).spec
+                },
                 givens: Some(49),
-                jigsaw: true,
                 ..GenerateOptions::new(7)
             },
         ),
         (
             "16x16 jigsaw full grids",
             GenerateOptions {
+                spec: PuzzleSpec {
+                    jigsaw: true,
+                    ..GenerateOptions::new(16).spec
+                },
                 givens: Some(256),
-                jigsaw: true,
                 ..GenerateOptions::new(16)
             },
         ),

@@ -39,10 +39,15 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod search;
+
+pub use search::{search, Fault, Outcome, Run, Stop, NAMED_TIMEOUTS};
+
 use crate::backend::{Backend, BackendError, Limits};
 use crate::format;
-use crate::generate::{GenRng, GenerateError, GenerateOptions, Generator};
-use crate::model::{Cage, Constraint, ConstraintKind, Puzzle, Regions, Shape, Value};
+use crate::generate::{GenerateError, GenerateOptions, Generator, PuzzleSpec};
+use crate::model::{Cage, Constraint, Puzzle, Regions, Shape, Value};
+use crate::rng::GenRng;
 use crate::task::{self, Answer, RunError, Task};
 use crate::weights::WeightSource;
 use crate::xcheck::{self, BackendRun, Verdict};
@@ -56,41 +61,30 @@ pub const REGRESSION_COUNT_LIMIT: u64 = 100_000;
 /// What to generate and how to compare.
 #[derive(Debug, Clone)]
 pub struct FuzzOptions {
-    /// Side `n`.
-    pub size: usize,
-    /// Box shape `(rows, cols)`; `None` = the standard boxes of the side. Not with `jigsaw`.
-    pub boxes: Option<(usize, usize)>,
-    /// Random jigsaw regions (new ones for every case).
-    pub jigsaw: bool,
-    /// Both main diagonals are houses too.
-    pub diagonals: bool,
+    /// The shape and the rules of every case (jigsaw regions are new for every case).
+    pub spec: PuzzleSpec,
     /// The task every backend answers.
     pub task: Task,
     /// Weights for [`Task::Optimize`] (ignored by the other tasks): random ones are new for
     /// every case.
     pub weights: WeightSource,
-    /// Per backend and puzzle.
+    /// Per backend and puzzle; also bounds each uniqueness check while a case is made.
     pub timeout: Option<Duration>,
-    /// Killer cases, with cages of sizes in this range (`fuzz --killer`, `--cage-sizes A..B`).
-    pub killer: Option<(usize, usize)>,
-    /// Variant rules every case carries, drawn from its full grid (`fuzz --variants`, as
-    /// `generate --variants`).
-    pub variants: Vec<ConstraintKind>,
 }
 
 impl FuzzOptions {
     /// Side `n` with its standard boxes, task `unique`, random weights, no time limit.
     pub fn new(size: usize) -> FuzzOptions {
+        FuzzOptions::of(PuzzleSpec::new(size))
+    }
+
+    /// Cases of `spec`, task `unique`, random weights, no time limit.
+    pub fn of(spec: PuzzleSpec) -> FuzzOptions {
         FuzzOptions {
-            size,
-            boxes: None,
-            jigsaw: false,
-            diagonals: false,
+            spec,
             task: Task::Unique,
             weights: WeightSource::Random,
             timeout: None,
-            killer: None,
-            variants: vec![],
         }
     }
 
@@ -98,21 +92,16 @@ impl FuzzOptions {
     /// (the errors are the generator's).
     pub fn validate(&self, reference: &dyn Backend) -> Result<(), GenerateError> {
         Generator::new(self.generator_options(0, false, None), reference)?;
-        self.weights.draw(self.size, &mut GenRng::seed(0))?;
+        self.weights.draw(self.spec.size, &mut GenRng::seed(0))?;
         Ok(())
     }
 
     fn generator_options(&self, seed: u64, unique: bool, givens: Option<usize>) -> GenerateOptions {
         GenerateOptions {
-            boxes: self.boxes,
-            jigsaw: self.jigsaw,
-            diagonals: self.diagonals,
             givens,
             unique,
             seed,
-            killer: self.killer,
-            variants: self.variants.clone(),
-            ..GenerateOptions::new(self.size)
+            ..GenerateOptions::of(self.spec.clone())
         }
     }
 }
@@ -167,16 +156,28 @@ pub fn case_seed(run_seed: u64, index: u64) -> u64 {
 }
 
 /// Generates case `index` of the run seeded `run_seed`. `reference` decides uniqueness for the
-/// [`CaseKind::Unique`] and [`CaseKind::Changed`] cases (pass `dfs`).
+/// [`CaseKind::Unique`] and [`CaseKind::Changed`] cases (pass `dfs`), each check within
+/// [`FuzzOptions::timeout`].
 pub fn make_case(
     opts: &FuzzOptions,
     run_seed: u64,
     index: u64,
     reference: &dyn Backend,
 ) -> Result<Case, GenerateError> {
+    make_case_until(opts, run_seed, index, reference, None)
+}
+
+/// [`make_case`] that ends by `until` (then [`GenerateError::Check`] with a time-out).
+pub fn make_case_until(
+    opts: &FuzzOptions,
+    run_seed: u64,
+    index: u64,
+    reference: &dyn Backend,
+    until: Option<Instant>,
+) -> Result<Case, GenerateError> {
     let seed = case_seed(run_seed, index);
     let mut rng = GenRng::seed(seed);
-    let cells = opts.size * opts.size;
+    let cells = opts.spec.size * opts.spec.size;
     let kind = match rng.below(20) {
         0..=5 => CaseKind::Unique,
         6..=10 => CaseKind::Random,
@@ -192,15 +193,18 @@ pub fn make_case(
     };
     let unique = matches!(kind, CaseKind::Unique | CaseKind::Changed);
     let gen_opts = opts.generator_options(rng.next_u64(), unique, givens);
-    let mut puzzle = Generator::new(gen_opts, reference)?.generate()?;
+    let mut puzzle = Generator::new(gen_opts, reference)?
+        .with_limits(Limits { deadline: until })
+        .with_check_timeout(opts.timeout)
+        .generate()?;
     match kind {
         CaseKind::Clash => puzzle = clash(&puzzle, &mut rng)?,
-        CaseKind::Changed if opts.killer.is_some() => puzzle = change_sum(&puzzle, &mut rng)?,
+        CaseKind::Changed if opts.spec.killer.is_some() => puzzle = change_sum(&puzzle, &mut rng)?,
         CaseKind::Changed => puzzle = change(&puzzle, &mut rng)?,
         _ => {}
     }
     if opts.task == Task::Optimize {
-        let weights = opts.weights.draw(opts.size, &mut rng)?;
+        let weights = opts.weights.draw(opts.spec.size, &mut rng)?;
         puzzle = puzzle.with_weights(Arc::new(weights))?;
     }
     Ok(Case {
@@ -753,10 +757,10 @@ mod tests {
     #[test]
     fn killer_cases_are_killers_and_shrinking_drops_cages() {
         let reference = dfs();
-        let opts = FuzzOptions {
+        let opts = FuzzOptions::of(PuzzleSpec {
             killer: Some((2, 3)),
-            ..FuzzOptions::new(4)
-        };
+            ..PuzzleSpec::new(4)
+        });
         let cases: Vec<Case> = (0..60)
             .map(|i| make_case(&opts, 5, i, reference.as_ref()).unwrap())
             .collect();
@@ -880,10 +884,10 @@ mod tests {
     fn a_diagonal_fault_shrinks_to_few_givens_and_keeps_its_signature() {
         let backends: Vec<Box<dyn Backend>> = vec![dfs(), Box::new(ignores_diagonals(dfs()))];
         let reference = dfs();
-        let opts = FuzzOptions {
+        let opts = FuzzOptions::of(PuzzleSpec {
             diagonals: true,
-            ..FuzzOptions::new(9)
-        };
+            ..PuzzleSpec::new(9)
+        });
         let task = Task::Unique;
         let (case, runs, verdict) = (0..200)
             .find_map(|i| {

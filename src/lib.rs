@@ -71,6 +71,7 @@ pub mod process;
 pub mod propagate;
 pub mod render;
 pub mod report;
+pub mod rng;
 pub mod sat;
 pub mod shard;
 pub mod task;

@@ -16,8 +16,8 @@
 use std::ops::RangeInclusive;
 
 use crate::format::{self, ParseError};
-use crate::generate::GenRng;
 use crate::model::{ModelError, Weights};
+use crate::rng::GenRng;
 
 /// Where weights come from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,6 +19,15 @@ fn summary(o: &Output) -> String {
     out.split(", ").next().unwrap_or_default().to_string()
 }
 
+/// Runs `sudoku-lab ARGS`, which must end within 30 s.
+fn run_within_30s(args: &[&str]) -> Output {
+    let start = Instant::now();
+    let o = run(args);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(30), "{args:?}: {took:?}");
+    o
+}
+
 #[test]
 fn correct_backends_pass_a_fixed_budget_on_every_shape() {
     for (shape, task) in [
@@ -110,8 +119,7 @@ fn correct_backends_pass_a_fixed_budget_of_killers() {
 /// (a time-out, not a fault).
 #[test]
 fn the_budget_cuts_off_a_case_in_flight() {
-    let start = Instant::now();
-    let o = run(&[
+    let o = run_within_30s(&[
         "fuzz",
         "--backends",
         "dfs,dlx",
@@ -124,10 +132,8 @@ fn the_budget_cuts_off_a_case_in_flight() {
         "--seed",
         "3",
     ]);
-    let took = start.elapsed();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(summary(&o).starts_with("no fault in"), "{}", stdout(&o));
-    assert!(took < Duration::from_secs(30), "{took:?}");
 }
 
 /// Time-outs are not faults, but the summary names the cases they happened in (the lowest
@@ -370,5 +376,69 @@ fn the_correct_solver_through_cmd_passes_a_fixed_budget() {
             "{}",
             stdout(&o)
         );
+    }
+}
+
+/// `--seconds` is a wall for the whole run, the making of cases included: on random jigsaws
+/// under anti-knight the run stops at the wall and says how many cases it ran.
+#[test]
+fn the_wall_covers_the_making_of_cases() {
+    let o = run_within_30s(&[
+        "fuzz",
+        "--backends",
+        "dfs,sat",
+        "--size",
+        "9",
+        "--jigsaw",
+        "--variants",
+        "anti-knight",
+        "--seconds",
+        "5",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("no fault in "), "{out}");
+    assert!(out.contains("stopped at the wall (--seconds)"), "{out}");
+}
+
+/// A case with many rules whose drawing never ended: it now ends within the run's bounds, as
+/// a case run or as a clear error.
+#[test]
+fn a_case_with_many_rules_ends() {
+    let rules = "thermo,arrow,kropki,xv,whisper,renban,palindrome,little-killer,anti-knight,odd,\
+                 even,extra-region,sandwich";
+    let o = run_within_30s(&[
+        "fuzz",
+        "--backends",
+        "dfs",
+        "--size",
+        "9",
+        "--variants",
+        rules,
+        "--task",
+        "count",
+        "--limit",
+        "5",
+        "--seed",
+        "9191",
+        "--case",
+        "13772",
+        "--puzzles",
+        "1",
+        "--timeout",
+        "10",
+    ]);
+    match o.status.code() {
+        Some(0) => assert!(
+            stdout(&o).starts_with("no fault in 1 cases"),
+            "{}",
+            stdout(&o)
+        ),
+        Some(2) => assert!(stderr(&o).contains("case 13772"), "{}", stderr(&o)),
+        other => panic!("exit {other:?}: {}{}", stdout(&o), stderr(&o)),
     }
 }

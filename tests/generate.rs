@@ -1,14 +1,16 @@
 //! The puzzle generator: determinism, validity of every grid (through the independent checker),
 //! givens consistent with a solution, uniqueness, jigsaw layouts, diagonals, line format, errors.
 
+mod common;
+
 use std::sync::Arc;
 
-use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backend::{Backend, BackendError, Count, Limits, Optimum};
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::check;
 use sudoku_lab::format::{read_puzzles, to_line, LineError, ReadOptions};
 use sudoku_lab::generate::{
-    blank_solved, default_givens, GenRng, GenerateError, GenerateOptions, Generator,
+    blank_solved, default_givens, GenRng, GenerateError, GenerateOptions, Generator, PuzzleSpec,
 };
 use sudoku_lab::model::{Grid, ModelError, Puzzle, Regions, Shape, Weights};
 use sudoku_lab::task::{self, Answer, Task};
@@ -45,10 +47,10 @@ fn opts(n: usize) -> GenerateOptions {
 }
 
 fn jigsaw(n: usize) -> GenerateOptions {
-    GenerateOptions {
+    GenerateOptions::of(PuzzleSpec {
         jigsaw: true,
-        ..opts(n)
-    }
+        ..PuzzleSpec::new(n)
+    })
 }
 
 /// The cells of every region of a jigsaw shape, checked independently of the model: `n` labels,
@@ -162,15 +164,24 @@ fn full_grids_pass_the_checker() {
         opts(16),
         opts(25),
         GenerateOptions {
-            boxes: Some((3, 2)),
+            spec: PuzzleSpec {
+                boxes: Some((3, 2)),
+                ..opts(6).spec
+            },
             ..opts(6)
         },
         GenerateOptions {
-            diagonals: true,
+            spec: PuzzleSpec {
+                diagonals: true,
+                ..opts(9).spec
+            },
             ..opts(9)
         },
         GenerateOptions {
-            diagonals: true,
+            spec: PuzzleSpec {
+                diagonals: true,
+                ..opts(16).spec
+            },
             ..opts(16)
         },
         jigsaw(5),
@@ -178,12 +189,15 @@ fn full_grids_pass_the_checker() {
         jigsaw(9),
         jigsaw(16),
         GenerateOptions {
-            diagonals: true,
+            spec: PuzzleSpec {
+                diagonals: true,
+                ..jigsaw(9).spec
+            },
             ..jigsaw(9)
         },
     ];
     for base in cases {
-        let n = base.size;
+        let n = base.spec.size;
         let full = GenerateOptions {
             givens: Some(n * n),
             seed: 3,
@@ -193,8 +207,8 @@ fn full_grids_pass_the_checker() {
             assert_eq!(puzzle.givens(), grid.cells(), "{base:?}");
             let empty = Puzzle::new(puzzle.shape_arc().clone(), vec![0; n * n]).unwrap();
             check::verify(&empty, &grid).unwrap_or_else(|e| panic!("{base:?}: {e}"));
-            assert_eq!(puzzle.shape().diagonals(), base.diagonals);
-            if base.jigsaw {
+            assert_eq!(puzzle.shape().diagonals(), base.spec.diagonals);
+            if base.spec.jigsaw {
                 assert_jigsaw_layout(puzzle.shape());
             }
         }
@@ -205,7 +219,10 @@ fn full_grids_pass_the_checker() {
 fn diagonals_hold_every_digit_once() {
     for base in [opts(9), jigsaw(7)] {
         let o = GenerateOptions {
-            diagonals: true,
+            spec: PuzzleSpec {
+                diagonals: true,
+                ..base.spec
+            },
             givens: Some(0),
             seed: 5,
             ..base
@@ -268,7 +285,10 @@ fn unique_puzzles_have_exactly_one_solution() {
         opts(6),
         opts(9),
         GenerateOptions {
-            diagonals: true,
+            spec: PuzzleSpec {
+                diagonals: true,
+                ..opts(9).spec
+            },
             ..opts(9)
         },
         jigsaw(5),
@@ -403,7 +423,10 @@ fn bad_options_are_rejected() {
     let err = |o: GenerateOptions| Generator::new(o, dfs.as_ref()).err();
     assert_eq!(
         err(GenerateOptions {
-            boxes: Some((3, 3)),
+            spec: PuzzleSpec {
+                boxes: Some((3, 3)),
+                ..jigsaw(9).spec
+            },
             ..jigsaw(9)
         }),
         Some(GenerateError::BoxesWithJigsaw)
@@ -423,14 +446,20 @@ fn bad_options_are_rejected() {
     assert_eq!(err(opts(65)), Some(GenerateError::BadSize(65)));
     assert!(matches!(
         err(GenerateOptions {
-            boxes: Some((2, 4)),
+            spec: PuzzleSpec {
+                boxes: Some((2, 4)),
+                ..opts(9).spec
+            },
             ..opts(9)
         }),
         Some(GenerateError::Model(ModelError::BadBoxShape { .. }))
     ));
     // No grid of side 3 has both diagonals as houses.
     let o = GenerateOptions {
-        diagonals: true,
+        spec: PuzzleSpec {
+            diagonals: true,
+            ..jigsaw(3).spec
+        },
         givens: Some(9),
         ..jigsaw(3)
     };
@@ -450,4 +479,209 @@ fn blank_solved_keeps_cells_of_a_valid_grid() {
     check::verify(&p, &g).unwrap();
     let mut again = GenRng::seed(8);
     assert_eq!(blank_solved(&shape, &mut again, 25).unwrap(), (p, g));
+}
+
+fn sat() -> Box<dyn Backend> {
+    backends::create(BackendKind::Sat, &Default::default()).unwrap()
+}
+
+/// The puzzles `count` generated from `opts` with `backend` deciding uniqueness, as lines.
+fn lines_with(opts: &GenerateOptions, backend: &dyn Backend, count: usize) -> Vec<String> {
+    let mut gen = Generator::new(opts.clone(), backend).unwrap();
+    (0..count)
+        .map(|_| {
+            let (p, grid) = gen.generate_with_solution().unwrap();
+            let json = sudoku_lab::format::fpuzzles::to_json(&p, Some(&grid)).unwrap();
+            json.to_string()
+        })
+        .collect()
+}
+
+/// Only verdicts are asked of the backend: `dfs` and `sat` search in different orders, yet the
+/// same seed gives the same puzzles, with global variant rules (the full grid comes from the
+/// generator's own search) and with Killer `unique` (the cage to split is found by verdicts).
+#[test]
+fn a_seed_gives_the_same_puzzles_whatever_the_backend() {
+    use sudoku_lab::model::ConstraintKind;
+    for spec in [
+        PuzzleSpec {
+            variants: vec![ConstraintKind::AntiKnight, ConstraintKind::Thermo],
+            ..PuzzleSpec::new(6)
+        },
+        PuzzleSpec {
+            variants: vec![ConstraintKind::NonConsecutive],
+            ..PuzzleSpec::new(6)
+        },
+        PuzzleSpec {
+            killer: Some((2, 4)),
+            ..PuzzleSpec::new(6)
+        },
+    ] {
+        let opts = GenerateOptions {
+            unique: true,
+            seed: 31,
+            ..GenerateOptions::of(spec.clone())
+        };
+        let by_dfs = lines_with(&opts, dfs().as_ref(), 2);
+        let by_sat = lines_with(&opts, sat().as_ref(), 2);
+        assert_eq!(by_dfs, by_sat, "{spec:?}");
+        assert_ne!(by_dfs[0], by_dfs[1]);
+    }
+}
+
+/// A global rule on random jigsaw regions: the full-grid search is bounded, so the generator
+/// ends quickly with puzzles that keep the rule, or with an error that names the rule and the
+/// shape.
+#[test]
+fn global_rules_on_jigsaws_end_with_puzzles_or_a_clear_error() {
+    use sudoku_lab::model::{Constraint, ConstraintKind, DotRule};
+    for (kind, rule) in [
+        (ConstraintKind::AntiKnight, Constraint::AntiKnight),
+        (
+            ConstraintKind::NonConsecutive,
+            Constraint::Negative(DotRule::Difference(1)),
+        ),
+    ] {
+        let opts = GenerateOptions {
+            seed: 9191,
+            ..GenerateOptions::of(PuzzleSpec {
+                jigsaw: true,
+                variants: vec![kind],
+                ..PuzzleSpec::new(9)
+            })
+        };
+        let start = std::time::Instant::now();
+        let dfs = dfs();
+        let mut gen = Generator::new(opts, dfs.as_ref()).unwrap();
+        for _ in 0..2 {
+            match gen.generate_with_solution() {
+                Ok((p, grid)) => {
+                    assert!(p.constraints().contains(&rule), "{kind:?}: rule kept");
+                    check::verify(&p, &grid).unwrap();
+                    assert!(matches!(p.shape().regions(), Regions::Jigsaw(_)));
+                }
+                Err(e) => {
+                    let said = e.to_string();
+                    assert!(matches!(e, GenerateError::NoGridKeeping { .. }), "{said}");
+                    assert!(
+                        said.contains(kind.name()) && said.contains("9×9 jigsaw"),
+                        "{said}"
+                    );
+                }
+            }
+        }
+        let took = start.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(30),
+            "{kind:?}: {took:?}"
+        );
+    }
+}
+
+/// A shape with no grid keeping the rule (no 4×4 keeps anti-king): the bounded search ends
+/// with an error naming the rule and the shape.
+#[test]
+fn a_rule_no_grid_keeps_is_a_clear_error() {
+    use sudoku_lab::model::ConstraintKind;
+    let opts = GenerateOptions::of(PuzzleSpec {
+        variants: vec![ConstraintKind::AntiKing],
+        ..PuzzleSpec::new(4)
+    });
+    let dfs = dfs();
+    let e = Generator::new(opts, dfs.as_ref())
+        .unwrap()
+        .generate()
+        .unwrap_err();
+    assert!(matches!(e, GenerateError::NoGridKeeping { .. }), "{e}");
+    let said = e.to_string();
+    assert!(
+        said.contains("4×4 with 2×2 boxes") && said.contains("anti-king"),
+        "{said}"
+    );
+}
+
+/// `dfs` that honours a deadline already passed at once (`dfs` itself looks at the clock
+/// only now and then, so a quick check may end first).
+struct Punctual(Box<dyn Backend>);
+
+impl Backend for Punctual {
+    fn name(&self) -> &'static str {
+        "punctual"
+    }
+    fn solve(&self, p: &Puzzle, l: &Limits) -> Result<Option<Grid>, BackendError> {
+        match l.expired() {
+            true => Err(BackendError::TimedOut),
+            false => self.0.solve(p, l),
+        }
+    }
+    fn count(&self, p: &Puzzle, limit: u64, l: &Limits) -> Result<Count, BackendError> {
+        match l.expired() {
+            true => Err(BackendError::TimedOut),
+            false => self.0.count(p, limit, l),
+        }
+    }
+    fn optimize(&self, p: &Puzzle, l: &Limits) -> Result<Optimum, BackendError> {
+        self.0.optimize(p, l)
+    }
+}
+
+/// The uniqueness checks of a puzzle share one budget: past it, generation ends with a
+/// time-out error instead of going on.
+#[test]
+fn the_puzzle_budget_ends_a_slow_clue_set() {
+    let punctual = Punctual(dfs());
+    let mut gen = Generator::new(
+        GenerateOptions {
+            unique: true,
+            ..opts(9)
+        },
+        &punctual,
+    )
+    .unwrap()
+    .with_puzzle_budget(Some(std::time::Duration::from_nanos(1)));
+    let e = gen.generate().unwrap_err();
+    assert!(
+        matches!(&e, GenerateError::Check(r) if r.timed_out()),
+        "{e}"
+    );
+}
+
+/// `generate --jigsaw --variants anti-knight` (and nonconsecutive) from the command line: a
+/// puzzle or a clear error (exit 2) naming the rule, within seconds.
+#[test]
+fn cli_jigsaw_with_a_global_rule_ends() {
+    for rule in ["anti-knight", "nonconsecutive"] {
+        let start = std::time::Instant::now();
+        let o = common::run(&[
+            "generate",
+            "--size",
+            "9",
+            "--jigsaw",
+            "--variants",
+            rule,
+            "--count",
+            "1",
+            "--seed",
+            "9191",
+        ]);
+        let took = start.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(30),
+            "{rule}: {took:?}"
+        );
+        match o.status.code() {
+            Some(0) => {
+                let out = common::stdout(&o);
+                assert_eq!(out.lines().count(), 1, "{out}");
+                let read = read_puzzles(out.trim(), &ReadOptions::default());
+                let p = &read[0].as_ref().unwrap().puzzle;
+                assert!(matches!(p.shape().regions(), Regions::Jigsaw(_)));
+            }
+            Some(2) => {
+                let err = common::stderr(&o);
+                assert!(err.contains(rule) && err.contains("jigsaw"), "{err}");
+            }
+            other => panic!("{rule}: exit {other:?}: {}", common::stderr(&o)),
+        }
+    }
 }

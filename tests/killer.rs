@@ -17,7 +17,9 @@ use proptest::prelude::*;
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::format;
-use sudoku_lab::generate::{blank_solved, random_cages, GenRng, GenerateOptions, Generator};
+use sudoku_lab::generate::{
+    blank_solved, random_cages, GenRng, GenerateOptions, Generator, PuzzleSpec,
+};
 use sudoku_lab::model::{Cage, Constraint, Grid, Puzzle, Shape, Weights};
 use sudoku_lab::sat::encode::CageEncoding;
 use sudoku_lab::task::{self, Answer, Task};
@@ -195,7 +197,10 @@ fn a_backend_without_cages_refuses_killers() {
 fn generated_killers_are_reproducible_and_unique() {
     let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
     let opts = GenerateOptions {
-        killer: Some((2, 5)),
+        spec: PuzzleSpec {
+            killer: Some((2, 5)),
+            ..GenerateOptions::new(9).spec
+        },
         unique: true,
         seed: 5,
         ..GenerateOptions::new(9)

@@ -336,7 +336,7 @@ fn random_weights_set_optima_agree_with_ilp_and_dfs() {
 #[test]
 fn both_duals_hold_on_generated_weighted_puzzles() {
     use sudoku_lab::backend::Optimum;
-    use sudoku_lab::generate::{GenRng, GenerateOptions, Generator};
+    use sudoku_lab::generate::{GenRng, GenerateOptions, Generator, PuzzleSpec};
     use sudoku_lab::sat::dual::{reduce, Duals};
     let dfs = dfs();
     let mut rng = GenRng::seed(11);
@@ -351,8 +351,11 @@ fn both_duals_hold_on_generated_weighted_puzzles() {
     ];
     for (k, &(n, jigsaw, diagonals)) in shapes.iter().cycle().take(24).enumerate() {
         let options = GenerateOptions {
-            jigsaw,
-            diagonals,
+            spec: PuzzleSpec {
+                jigsaw,
+                diagonals,
+                ..GenerateOptions::new(n).spec
+            },
             givens: Some(n * n * 3 / 10),
             seed: k as u64,
             ..GenerateOptions::new(n)

@@ -14,7 +14,7 @@ use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::generate::variants::{draw, drawn_kinds};
-use sudoku_lab::generate::{blank_solved, GenRng};
+use sudoku_lab::generate::{blank_solved, GenRng, PuzzleSpec};
 use sudoku_lab::model::{Constraint, ConstraintKind, DotRule, Grid, Puzzle, Shape, Weights};
 use sudoku_lab::sat::encode::PairEncoding;
 use sudoku_lab::task::{self, Answer, RunError, Task};
@@ -582,7 +582,10 @@ fn fuzz_draws_variant_cases_and_finds_no_fault_in_dfs_and_sat() {
     assert!(said.contains("no fault in 60 cases"), "{said}");
     let case = sudoku_lab::fuzz::make_case(
         &sudoku_lab::fuzz::FuzzOptions {
-            variants: vec![ConstraintKind::Thermo],
+            spec: PuzzleSpec {
+                variants: vec![ConstraintKind::Thermo],
+                ..sudoku_lab::fuzz::FuzzOptions::new(4).spec
+            },
             ..sudoku_lab::fuzz::FuzzOptions::new(4)
         },
         1,

@@ -1514,7 +1514,8 @@ mod kernel9_tests {
     //! (many solutions), near-unique ones, and ones with a random digit planted (often no
     //! solution, sometimes a clash of givens).
     use super::*;
-    use crate::generate::{full_grid, GenRng};
+    use crate::generate::full_grid;
+    use crate::rng::GenRng;
     use proptest::prelude::*;
 
     proptest! {

@@ -50,10 +50,10 @@ use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
-use crate::generate::GenRng;
 use crate::model::lower::Rules;
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
+use crate::rng::GenRng;
 
 mod rules;
 use rules::RuleColumns;

@@ -36,11 +36,11 @@ use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, W
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
-use crate::generate::GenRng;
 use crate::ilp::implied;
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{ConstraintKind, Grid, Puzzle, Weights};
 use crate::named::UnknownName;
+use crate::rng::GenRng;
 
 /// The MIP solver behind the `ilp` backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use sudoku_lab::format::{Format, ReadOptions};
+use sudoku_lab::generate::PuzzleSpec;
 use sudoku_lab::model::{ConstraintKind, MAX_SIZE};
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::weights::WeightSource;
@@ -104,9 +105,10 @@ impl From<FormatArg> for Format {
     }
 }
 
-/// The shape of the puzzles `generate` and `fuzz` make.
+/// The puzzles `generate` and `fuzz` make: the shape and the rules beyond houses, resolved into
+/// one [`PuzzleSpec`].
 #[derive(Args, Debug)]
-pub struct ShapeArgs {
+pub struct SpecArgs {
     /// Side of the grid, with its standard boxes (default 9).
     #[arg(long, conflicts_with = "boxes")]
     size: Option<usize>,
@@ -117,27 +119,53 @@ pub struct ShapeArgs {
     /// Random jigsaw regions (n connected regions of n cells) instead of boxes; `fuzz` draws new
     /// ones for every case.
     #[arg(long, conflicts_with = "boxes")]
-    pub jigsaw: bool,
+    jigsaw: bool,
     /// Both main diagonals are houses too (X-Sudoku).
     #[arg(long)]
-    pub diagonals: bool,
+    diagonals: bool,
+    /// Killer Sudoku: the full grid cut into random connected cages of distinct digits, with no
+    /// givens unless asked; a unique puzzle's cages are split until one solution is left
+    /// (`fuzz`: its changed case alters a cage's sum, and shrinking drops cages too).
+    #[arg(long)]
+    killer: bool,
+    /// Cage sizes of `--killer`, e.g. `2..5` (the default).
+    #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
+          value_parser = cage_sizes)]
+    cage_sizes: (usize, usize),
+    /// Variant rules drawn from each full grid, e.g. `thermo,arrow,kropki` (kinds: anti-knight,
+    /// anti-king, disjoint-groups, extra-region, odd, even, thermo, arrow, whisper, renban,
+    /// palindrome, kropki, xv, nonconsecutive, negative, little-killer, sandwich). `generate`
+    /// writes such puzzles as f-puzzles JSON, one document per line; `fuzz` shrinks by dropping
+    /// rules too (pick backends that take the kinds: docs/variants.md).
+    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = variant_kind)]
+    variants: Vec<ConstraintKind>,
 }
 
-impl ShapeArgs {
-    /// The side, and the box shape when `--boxes` gave one.
-    pub fn side_and_boxes(&self) -> Result<(usize, Option<(usize, usize)>), UsageError> {
-        match &self.boxes {
+impl SpecArgs {
+    /// The spec the flags ask for (the side from `--size` or `--boxes`).
+    pub fn resolve(&self) -> Result<PuzzleSpec, UsageError> {
+        let (size, boxes) = match &self.boxes {
             Some(b) => {
                 let (r, c) = boxes_arg(b)?;
                 match r.checked_mul(c) {
-                    Some(n) if (1..=MAX_SIZE).contains(&n) => Ok((n, Some((r, c)))),
-                    _ => Err(UsageError(format!(
+                    Some(n) if (1..=MAX_SIZE).contains(&n) => (n, Some((r, c))),
+                    _ => {
+                        return Err(UsageError(format!(
                         "--boxes {b}: boxes of {r}×{c} make a side out of range (1 to {MAX_SIZE})"
-                    ))),
+                    )))
+                    }
                 }
             }
-            None => Ok((self.size.unwrap_or(9), None)),
-        }
+            None => (self.size.unwrap_or(9), None),
+        };
+        Ok(PuzzleSpec {
+            size,
+            boxes,
+            jigsaw: self.jigsaw,
+            diagonals: self.diagonals,
+            killer: self.killer.then_some(self.cage_sizes),
+            variants: self.variants.clone(),
+        })
     }
 }
 
@@ -268,33 +296,5 @@ pub fn variant_kind(s: &str) -> Result<ConstraintKind, String> {
         Ok(ConstraintKind::Killer) => Err("Killer cages have their own flag: --killer".into()),
         Ok(k) => Ok(k),
         Err(e) => Err(e.to_string()),
-    }
-}
-
-/// The rules beyond houses that `generate` and `fuzz` draw from each full grid.
-#[derive(Args, Debug)]
-pub struct RuleArgs {
-    /// Killer Sudoku: the full grid cut into random connected cages of distinct digits, with no
-    /// givens unless asked; a unique puzzle's cages are split until one solution is left
-    /// (`fuzz`: its changed case alters a cage's sum, and shrinking drops cages too).
-    #[arg(long)]
-    killer: bool,
-    /// Cage sizes of `--killer`, e.g. `2..5` (the default).
-    #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
-          value_parser = cage_sizes)]
-    cage_sizes: (usize, usize),
-    /// Variant rules drawn from each full grid, e.g. `thermo,arrow,kropki` (kinds: anti-knight,
-    /// anti-king, disjoint-groups, extra-region, odd, even, thermo, arrow, whisper, renban,
-    /// palindrome, kropki, xv, nonconsecutive, negative, little-killer, sandwich). `generate`
-    /// writes such puzzles as f-puzzles JSON, one document per line; `fuzz` shrinks by dropping
-    /// rules too (pick backends that take the kinds: docs/variants.md).
-    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = variant_kind)]
-    pub variants: Vec<ConstraintKind>,
-}
-
-impl RuleArgs {
-    /// The cage sizes of `--killer`, when given.
-    pub fn killer(&self) -> Option<(usize, usize)> {
-        self.killer.then_some(self.cage_sizes)
     }
 }

@@ -1,19 +1,16 @@
-//! `sudoku-lab fuzz`: generated cases through several backends on worker threads until the first
-//! fault (a disagreement or a failure), which is shrunk and reported with a regression line.
+//! `sudoku-lab fuzz`: parses the flags, runs [`fuzz::search`] (generated cases through several
+//! backends on worker threads until the first fault), prints what it did, and shrinks and reports
+//! the fault with a regression line.
 //!
-//! The fault reported is the one of the lowest case number, whatever the number of jobs: once a
-//! fault is found, workers finish the cases below it and start none above it. So a run with a
-//! given seed reports the same case every time (given backends that answer the same every time).
-//!
-//! Exit codes: 1 a fault was found, 0 the budget ran out without one (time-outs and refusals are
-//! counted, not faults), 2 bad options.
+//! Exit codes: 1 a fault was found, 0 the budget or the wall (`--seconds`) ran out without one
+//! (time-outs and refusals are counted, not faults), 2 bad options or a case that could not be
+//! made.
 
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -22,15 +19,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::BackendKind;
 use sudoku_lab::format;
-use sudoku_lab::fuzz::{self, Case, FuzzOptions, Shrinker, Signature, DEFAULT_SHRINK_TRIALS};
+use sudoku_lab::fuzz::{
+    self, Fault, FuzzOptions, Outcome, Run, Shrinker, Signature, Stop, DEFAULT_SHRINK_TRIALS,
+};
 use sudoku_lab::model::{Puzzle, Regions};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::xcheck::{BackendRun, Verdict};
 
-use super::args::{
-    clock_seed, jobs_arg, quote, writable, RuleArgs, ShapeArgs, TaskArg, WeightsArg,
-};
+use super::args::{clock_seed, jobs_arg, quote, writable, SpecArgs, TaskArg, WeightsArg};
 use super::engine::EngineArgs;
 use super::render::{fault_picture, PicturesArg};
 use super::UsageError;
@@ -52,7 +49,7 @@ pub struct FuzzArgs {
     #[arg(long, value_delimiter = ',', required = true)]
     backends: Vec<String>,
     #[command(flatten)]
-    shape: ShapeArgs,
+    spec: SpecArgs,
     /// The task every backend answers.
     #[arg(long, value_enum, default_value_t = TaskArg::Unique)]
     task: TaskArg,
@@ -86,8 +83,6 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "FILE")]
     regressions: Option<PathBuf>,
     #[command(flatten)]
-    rules: RuleArgs,
-    #[command(flatten)]
     engine: EngineArgs,
     /// Do shard K of N of the job: the cases (counted from --case) i (from 0) with i mod N = K − 1. The N
     /// shards together do exactly one run's work (see docs/campaigns.md).
@@ -99,18 +94,13 @@ pub struct FuzzArgs {
 
 impl FuzzArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
-        let (n, boxes) = self.shape.side_and_boxes()?;
+        let spec = self.spec.resolve()?;
         let task = self.task.with_limit(self.limit);
         let options = FuzzOptions {
-            boxes,
-            jigsaw: self.shape.jigsaw,
-            diagonals: self.shape.diagonals,
             task,
             timeout: self.engine.timeout()?,
-            killer: self.rules.killer(),
-            variants: self.rules.variants.clone(),
             weights: self.weights.resolve()?,
-            ..FuzzOptions::new(n)
+            ..FuzzOptions::of(spec)
         };
         let deadline = match (self.seconds, self.puzzles) {
             (Some(s), _) if !(s.is_finite() && s > 0.0 && s < 1e9) => {
@@ -132,14 +122,14 @@ impl FuzzArgs {
         if let Task::Count { limit } = task {
             replay.push_str(&format!(" --limit {limit}"));
         }
-        if self.shape.diagonals {
+        if options.spec.diagonals {
             replay.push_str(" --diagonals");
         }
-        if let Some((a, b)) = options.killer {
+        if let Some((a, b)) = options.spec.killer {
             replay.push_str(&format!(" --killer --cage-sizes {a}..{b}"));
         }
-        if !options.variants.is_empty() {
-            let names: Vec<&str> = options.variants.iter().map(|k| k.name()).collect();
+        if !options.spec.variants.is_empty() {
+            let names: Vec<&str> = options.spec.variants.iter().map(|k| k.name()).collect();
             replay.push_str(&format!(" --variants {}", names.join(",")));
         }
         if task == Task::Optimize && self.weights != WeightsArg::Random {
@@ -154,15 +144,17 @@ impl FuzzArgs {
             backends,
             reference,
             names: self.backends,
-            seed,
-            first: self.case,
-            cases: self.puzzles,
-            deadline,
-            jobs: jobs_arg(self.jobs)?,
+            run: Run {
+                seed,
+                first: self.case,
+                cases: self.puzzles,
+                deadline,
+                jobs: jobs_arg(self.jobs)?,
+                shard: self.shard,
+            },
             shrink_trials: self.shrink_trials,
             regressions: self.regressions,
             replay_flags: replay,
-            shard: self.shard,
             pictures: self.pictures.resolve()?,
         })
     }
@@ -177,45 +169,18 @@ pub struct Config {
     pub reference: Box<dyn Backend>,
     /// The backend names as given (for the replay command).
     pub names: Vec<String>,
-    pub seed: u64,
-    /// First case number.
-    pub first: u64,
-    /// Stop after this many cases…
-    pub cases: Option<u64>,
-    /// …or at this instant.
-    pub deadline: Option<Instant>,
-    pub jobs: usize,
+    /// The cases to run and the bounds (`--seed`, `--case`, `--puzzles`, `--seconds`, `--jobs`,
+    /// `--shard`).
+    pub run: Run,
     /// Shrinking trials; 0 reports the fault as found.
     pub shrink_trials: usize,
     /// Append the regression line to this file.
     pub regressions: Option<PathBuf>,
     /// Flags to repeat in the replay command (task, limit, shape, engine options).
     pub replay_flags: String,
-    /// Run only this share of the cases (counted from `first`).
-    pub shard: Shard,
     /// Draw the fault's puzzle (as shrunk) into this folder.
     pub pictures: Option<PathBuf>,
 }
-
-/// The first fault found, in case order.
-struct Fault {
-    case: Case,
-    runs: Vec<BackendRun>,
-    verdict: Verdict,
-}
-
-/// Counters shared by the workers.
-#[derive(Default)]
-struct Counters {
-    done: AtomicU64,
-    timed_out: AtomicU64,
-    refused: AtomicU64,
-    /// The lowest cases with a time-out, and which backends timed out on each.
-    timeouts: Mutex<BTreeMap<u64, Vec<&'static str>>>,
-}
-
-/// How many cases with a time-out the summary names.
-const NAMED_TIMEOUTS: usize = 5;
 
 pub fn run(config: &Config) -> ExitCode {
     let (backends, reference) = (&config.backends[..], config.reference.as_ref());
@@ -224,101 +189,36 @@ pub fn run(config: &Config) -> ExitCode {
         let flag = interrupted.clone();
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let (k, n) = (config.shard.k(), config.shard.n());
-    let progress = progress_bar(config.cases.map(|m| (m + n - k) / n));
-    // The shard's j-th case is case `first + shard.item(j)`.
-    let next = AtomicU64::new(0);
-    let end = config
-        .cases
-        .map_or(u64::MAX, |m| config.first.saturating_add(m));
-    let first_fault = AtomicU64::new(u64::MAX);
-    let fault: Mutex<Option<Fault>> = Mutex::new(None);
-    let gen_error: Mutex<Option<(u64, String)>> = Mutex::new(None);
-    let counters = Counters::default();
-    let started = Instant::now();
-
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs {
-            scope.spawn(|| loop {
-                let i = config
-                    .first
-                    .saturating_add(config.shard.item(next.fetch_add(1, Ordering::SeqCst)));
-                let out_of_budget = i >= end
-                    || config.deadline.is_some_and(|d| Instant::now() >= d)
-                    || interrupted.load(Ordering::SeqCst);
-                if out_of_budget || i > first_fault.load(Ordering::SeqCst) {
-                    break;
-                }
-                let case = match fuzz::make_case(&config.options, config.seed, i, reference) {
-                    Ok(c) => c,
-                    Err(e) => {
-                        let mut slot = gen_error.lock().unwrap_or_else(|p| p.into_inner());
-                        if slot.as_ref().is_none_or(|(j, _)| i < *j) {
-                            *slot = Some((i, e.to_string()));
-                        }
-                        first_fault.fetch_min(i, Ordering::SeqCst);
-                        break;
-                    }
-                };
-                // A case may not outlast the run's budget: past it, it is a time-out.
-                let (runs, verdict) = fuzz::check(
-                    backends,
-                    &case.puzzle,
-                    config.options.task,
-                    config.options.timeout,
-                    config.deadline,
-                );
-                count_ends(i, &runs, &counters);
-                counters.done.fetch_add(1, Ordering::Relaxed);
-                progress.inc(1);
-                if verdict != Verdict::Agreed {
-                    let mut slot = fault.lock().unwrap_or_else(|p| p.into_inner());
-                    if slot.as_ref().is_none_or(|f| i < f.case.index) {
-                        *slot = Some(Fault {
-                            case,
-                            runs,
-                            verdict,
-                        });
-                    }
-                    first_fault.fetch_min(i, Ordering::SeqCst);
-                }
-            });
-        }
-    });
+    let (k, n) = (config.run.shard.k(), config.run.shard.n());
+    let progress = progress_bar(config.run.cases.map(|m| (m + n - k) / n));
+    let outcome = fuzz::search(
+        &config.options,
+        &config.run,
+        backends,
+        reference,
+        &interrupted,
+        &|_| progress.inc(1),
+    );
     progress.finish_and_clear();
-    let elapsed = started.elapsed();
-    let done = counters.done.load(Ordering::SeqCst);
-    let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
-    let extras = ends_summary(&counters);
-    let fault = fault.into_inner().unwrap_or_else(|p| p.into_inner());
-    let gen_error = gen_error.into_inner().unwrap_or_else(|p| p.into_inner());
+    let seed = config.run.seed;
+    let done = outcome.done;
+    let extras = ends_summary(&outcome);
 
-    if let Some((i, e)) =
-        gen_error.filter(|(i, _)| fault.as_ref().is_none_or(|f| *i < f.case.index))
-    {
+    if let Some((i, e)) = &outcome.generation {
         eprintln!(
-            "sudoku-lab: error: case {i} of seed {} could not be generated: {e}",
-            config.seed
+            "sudoku-lab: error: case {i} of seed {seed} could not be generated: {e} \
+             (after {done} cases without a fault{extras})"
         );
         // Not a fault of a backend: the shape (or the generator's budget) is the problem.
         return ExitCode::from(2);
     }
-    let Some(fault) = fault else {
-        let cases = if config.shard.is_whole() {
-            format!("cases {}..{}", config.first, config.first + done)
-        } else {
-            format!("shard {} of the cases from {}", config.shard, config.first)
-        };
-        println!(
-            "no fault in {done} cases (seed {}, {cases}), {rate:.0} cases/s{extras}",
-            config.seed
-        );
+    let Some(fault) = &outcome.fault else {
+        println!("{}", no_fault(config, &outcome, &extras));
         return ExitCode::SUCCESS;
     };
     println!(
-        "fault in case {} of seed {} (case seed {}, a {} puzzle with {}), after {done} cases{extras}",
+        "fault in case {} of seed {seed} (case seed {}, a {} puzzle with {}), after {done} cases{extras}",
         fault.case.index,
-        config.seed,
         fault.case.seed,
         fault.case.kind.name(),
         fuzz::clues(&fault.case.puzzle),
@@ -327,63 +227,90 @@ pub fn run(config: &Config) -> ExitCode {
     let path = if config.shrink_trials == 0 {
         vec![fault.case.puzzle.clone()]
     } else {
-        shrink(backends, config, &fault)
+        shrink(backends, config, fault)
     };
     if let (Some(dir), Some(puzzle)) = (&config.pictures, path.last()) {
         let title = format!(
-            "fault in case {} of seed {}: {}",
-            fault.case.index, config.seed, fault.verdict
+            "fault in case {} of seed {seed}: {}",
+            fault.case.index, fault.verdict
         );
         if let Some(file) = fault_picture(dir, fault.case.index, puzzle, &fault.verdict, title) {
             println!("picture: {}", file.display());
         }
     }
-    let trusted = trusted_backend(backends, &fault, config.options.task);
+    regression(config, fault, &path);
+    ExitCode::from(1)
+}
+
+/// The summary of a run without a fault: cases, rate, time-outs, and why it stopped.
+fn no_fault(config: &Config, outcome: &Outcome, extras: &str) -> String {
+    let (run, done) = (&config.run, outcome.done);
+    let rate = done as f64 / outcome.elapsed.as_secs_f64().max(1e-9);
+    let cases = if run.shard.is_whole() {
+        format!("cases {}..{}", run.first, run.first + done)
+    } else {
+        format!("shard {} of the cases from {}", run.shard, run.first)
+    };
+    let stopped = match outcome.stop {
+        Stop::Wall => "; stopped at the wall (--seconds)",
+        Stop::Interrupted => "; interrupted",
+        _ => "",
+    };
+    format!(
+        "no fault in {done} cases (seed {}, {cases}), {rate:.0} cases/s{extras}{stopped}",
+        run.seed
+    )
+}
+
+/// Prints the regression line of the fault's shrinking `path` (appended to `--regressions`) and
+/// the command that replays it.
+fn regression(config: &Config, fault: &Fault, path: &[Puzzle]) {
+    let (backends, reference) = (&config.backends[..], config.reference.as_ref());
+    let trusted = trusted_backend(backends, fault, config.options.task);
     let line = fuzz::regression_line(
-        &path,
+        path,
         trusted.unwrap_or(reference),
         fuzz::REGRESSION_COUNT_LIMIT,
         config.options.timeout,
     );
     let trusted_name = trusted.unwrap_or(reference).name();
-    match line {
-        Some((line, puzzle)) => {
-            println!(
-                "regression line ({}, solutions counted by {trusted_name}):",
-                fuzz::clues(&puzzle)
-            );
-            println!("{line}");
-            if let Some(file) = &config.regressions {
-                if let Err(e) = append_line(file, &line) {
-                    eprintln!(
-                        "sudoku-lab: error: cannot append to {}: {e}",
-                        file.display()
-                    );
-                }
-            }
-            let file = config
-                .regressions
-                .as_ref()
-                .map_or("FILE".to_string(), |f| f.display().to_string());
-            println!(
-                "replay: sudoku-lab xcheck --backends {}{} {file}",
-                config.names.join(","),
-                config.replay_flags
-            );
-        }
-        None => println!(
+    let Some((line, puzzle)) = line else {
+        println!(
             "no regression line: {trusted_name} could not count the solutions of any puzzle on \
              the way exactly (limit {})",
             fuzz::REGRESSION_COUNT_LIMIT
-        ),
+        );
+        return;
+    };
+    println!(
+        "regression line ({}, solutions counted by {trusted_name}):",
+        fuzz::clues(&puzzle)
+    );
+    println!("{line}");
+    if let Some(file) = &config.regressions {
+        if let Err(e) = append_line(file, &line) {
+            eprintln!(
+                "sudoku-lab: error: cannot append to {}: {e}",
+                file.display()
+            );
+        }
     }
-    ExitCode::from(1)
+    let file = config
+        .regressions
+        .as_ref()
+        .map_or("FILE".to_string(), |f| f.display().to_string());
+    println!(
+        "replay: sudoku-lab xcheck --backends {}{} {file}",
+        config.names.join(","),
+        config.replay_flags
+    );
 }
 
 /// Shrinks the fault and prints the result; returns the path of kept puzzles.
 fn shrink(backends: &[Box<dyn Backend>], config: &Config, fault: &Fault) -> Vec<Puzzle> {
     let mut shrinker = Shrinker::new(backends, config.options.task, config.options.timeout);
     shrinker.max_trials = config.shrink_trials;
+    shrinker.deadline = config.run.deadline;
     let spinner = progress_bar(None);
     spinner.set_message("shrinking");
     let shrunk = shrinker.shrink(
@@ -398,10 +325,12 @@ fn shrink(backends: &[Box<dyn Backend>], config: &Config, fault: &Fault) -> Vec<
     println!(
         "shrunk in {} trials{} to {}{}:",
         shrunk.trials,
-        if shrunk.cut_short {
-            " (trial budget spent)"
-        } else {
-            ""
+        match shrunk.cut_short {
+            true if config.run.deadline.is_some_and(|d| Instant::now() >= d) => {
+                " (stopped at the wall, --seconds)"
+            }
+            true => " (trial budget spent)",
+            false => "",
         },
         fuzz::clues(&shrunk.puzzle),
         shape_note(&fault.case.puzzle, &shrunk.puzzle),
@@ -462,7 +391,7 @@ fn describe(puzzle: &Puzzle, runs: &[BackendRun], verdict: &Verdict) {
 fn trusted_backend<'a>(
     backends: &'a [Box<dyn Backend>],
     fault: &Fault,
-    task: sudoku_lab::task::Task,
+    task: Task,
 ) -> Option<&'a dyn Backend> {
     let sig = Signature::of(task, &fault.runs, &fault.verdict)?;
     let mut answered: Vec<&Vec<&'static str>> = sig
@@ -489,29 +418,11 @@ fn trusted_backend<'a>(
     })
 }
 
-fn count_ends(case: u64, runs: &[BackendRun], counters: &Counters) {
-    for r in runs {
-        if r.timed_out() {
-            counters.timed_out.fetch_add(1, Ordering::Relaxed);
-            let mut named = counters.timeouts.lock().unwrap_or_else(|p| p.into_inner());
-            named.entry(case).or_default().push(r.backend);
-            while named.len() > NAMED_TIMEOUTS {
-                named.pop_last();
-            }
-        } else if r.refused() {
-            counters.refused.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
-fn ends_summary(c: &Counters) -> String {
-    let (t, r) = (
-        c.timed_out.load(Ordering::SeqCst),
-        c.refused.load(Ordering::SeqCst),
-    );
+fn ends_summary(outcome: &Outcome) -> String {
+    let (t, r) = (outcome.timed_out, outcome.refused);
     let mut s = String::new();
     if t > 0 {
-        let named = c.timeouts.lock().unwrap_or_else(|p| p.into_inner());
+        let named = &outcome.timeouts;
         let cases: Vec<String> = named
             .iter()
             .map(|(case, who)| format!("{case} ({})", who.join(", ")))

@@ -1,18 +1,22 @@
 //! `sudoku-lab generate`: seeded random puzzles ([`sudoku_lab::generate`]), one line each.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use clap::Args;
+use indicatif::ProgressBar;
 
 use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format;
-use sudoku_lab::generate::{GenerateOptions, Generator};
+use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
 use sudoku_lab::model::Shape;
 use sudoku_lab::shard::Shard;
 use sudoku_lab::weights::WeightSource;
 
-use super::args::{clock_seed, RuleArgs, ShapeArgs, WeightsArg};
+use super::args::{clock_seed, seconds_arg, SpecArgs, WeightsArg};
 use super::batch;
 use super::UsageError;
 
@@ -23,7 +27,7 @@ use super::UsageError;
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     #[command(flatten)]
-    shape: ShapeArgs,
+    spec: SpecArgs,
     /// Givens to keep (default about 0.4·n², or as few as uniqueness allows with `--unique`).
     #[arg(long, value_name = "K")]
     givens: Option<usize>,
@@ -43,11 +47,14 @@ pub struct GenerateArgs {
     /// Attach weights to the puzzles (`pyramid`); the line output is unchanged.
     #[arg(long, value_name = "pyramid", value_parser = WeightsArg::pyramid_or_file)]
     weights: Option<WeightsArg>,
-    /// Backend used for the uniqueness checks of `--unique`.
+    /// Backend used for the uniqueness checks of `--unique` (only its verdicts are used: any
+    /// correct backend gives the same puzzles).
     #[arg(long, short, default_value = "dfs")]
     backend: String,
-    #[command(flatten)]
-    rules: RuleArgs,
+    /// Seconds the uniqueness checks of one puzzle may take together; past them, generation
+    /// stops with an error (exit 2).
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_PUZZLE_BUDGET)]
+    budget: f64,
     /// Do shard K of N of the job: the puzzles i (from 0) with i mod N = K − 1. The N
     /// shards together do exactly one run's work (see docs/campaigns.md).
     #[arg(long, value_name = "K/N", default_value = "1/1")]
@@ -56,8 +63,9 @@ pub struct GenerateArgs {
 
 impl GenerateArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
-        let (n, boxes) = self.shape.side_and_boxes()?;
-        if let Some((r, c)) = boxes.filter(|&b| Shape::default_boxes(n) != Some(b)) {
+        let spec = self.spec.resolve()?;
+        let n = spec.size;
+        if let Some((r, c)) = spec.boxes.filter(|&b| Shape::default_boxes(n) != Some(b)) {
             return Err(UsageError(format!(
                 "line format carries only the standard box shape of side {n}; {r}x{c} is not it"
             )));
@@ -81,18 +89,15 @@ impl GenerateArgs {
         let kind: BackendKind = self.backend.parse()?;
         let checker = backends::create(kind, &Default::default())
             .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
+        let budget = seconds_arg("--budget", Some(self.budget))?;
         Ok(Config {
+            budget,
             options: GenerateOptions {
-                boxes,
-                jigsaw: self.shape.jigsaw,
-                diagonals: self.shape.diagonals,
                 givens: self.givens,
                 unique: self.unique,
                 seed,
                 weights,
-                killer: self.rules.killer(),
-                variants: self.rules.variants,
-                ..GenerateOptions::new(n)
+                ..GenerateOptions::of(spec)
             },
             checker,
             count: self.count,
@@ -102,9 +107,14 @@ impl GenerateArgs {
     }
 }
 
+/// Default `--budget`: seconds for the uniqueness checks of one puzzle.
+const DEFAULT_PUZZLE_BUDGET: f64 = 120.0;
+
 /// What to generate, resolved from the flags.
 pub struct Config {
     options: GenerateOptions,
+    /// The uniqueness checks of one puzzle end within this time.
+    budget: Option<Duration>,
     /// Decides uniqueness (`--backend`).
     checker: Box<dyn Backend>,
     count: usize,
@@ -116,18 +126,21 @@ pub struct Config {
 /// are usage errors.
 pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
     let mut generator = Generator::new(config.options.clone(), config.checker.as_ref())
-        .map_err(|e| UsageError(e.to_string()))?;
+        .map_err(|e| UsageError(e.to_string()))?
+        .with_puzzle_budget(config.budget);
+    let what = spec_words(&config.options.spec);
     for i in 0..config.count {
-        if !config.shard.takes(i as u64) {
-            generator
-                .pass_over()
-                .map_err(|e| UsageError(e.to_string()))?;
+        let made = with_spinner(&format!("puzzle {} ({what})", i + 1), || {
+            match config.shard.takes(i as u64) {
+                true => generator.generate_with_solution().map(Some),
+                false => generator.pass_over().map(|()| None),
+            }
+        });
+        let made = made.map_err(|e| UsageError(format!("puzzle {} ({what}): {e}", i + 1)))?;
+        let Some((p, solution)) = made else {
             continue;
-        }
-        let (p, solution) = generator
-            .generate_with_solution()
-            .map_err(|e| UsageError(e.to_string()))?;
-        let line = if config.options.variants.is_empty() {
+        };
+        let line = if config.options.spec.variants.is_empty() {
             let answer = config.with_answer.then_some((1, &solution));
             format::to_line_with_answer(&p, answer).map_err(|e| UsageError(e.to_string()))?
         } else {
@@ -139,4 +152,44 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         batch::write_stdout(format!("{line}\n").as_bytes());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The spec in words, for messages: `9×9, jigsaw, anti-knight`.
+fn spec_words(spec: &PuzzleSpec) -> String {
+    let mut words = vec![format!("{0}×{0}", spec.size)];
+    if spec.jigsaw {
+        words.push("jigsaw".into());
+    }
+    if spec.diagonals {
+        words.push("diagonals".into());
+    }
+    if spec.killer.is_some() {
+        words.push("killer".into());
+    }
+    words.extend(spec.variants.iter().map(|k| k.name().to_string()));
+    words.join(", ")
+}
+
+/// Runs `draw`, with a spinner on standard error once it has taken more than a second (only
+/// when standard error is a terminal).
+fn with_spinner<T>(message: &str, draw: impl FnOnce() -> T) -> T {
+    if !std::io::stderr().is_terminal() {
+        return draw();
+    }
+    let (done, wait) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            if wait.recv_timeout(Duration::from_secs(1)) != Err(mpsc::RecvTimeoutError::Timeout) {
+                return;
+            }
+            let spinner = ProgressBar::new_spinner();
+            spinner.set_message(format!("drawing {message}"));
+            spinner.enable_steady_tick(Duration::from_millis(100));
+            let _ = wait.recv(); // until `done` is dropped
+            spinner.finish_and_clear();
+        });
+        let out = draw();
+        drop(done);
+        out
+    })
 }

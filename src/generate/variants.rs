@@ -6,13 +6,17 @@
 //! their rule (all of them when the family's negative rule is drawn too); little killers and
 //! sandwiches read their sums off the grid; odd, even and extra regions follow the grid's digits.
 //! Global rules (anti-knight, anti-king, disjoint groups, non-consecutive) only come when the grid
-//! keeps them, which [`holds_globally`] tells.
+//! keeps them, which the checker tells ([`holds_globally`]); the generator searches such grids
+//! itself (`fill.rs`).
 
-use super::GenRng;
+use std::sync::Arc;
+
+use crate::check;
 use crate::model::{
-    chess_neighbours, disjoint_groups, orthogonal_pairs, whisper_gap, Arrow, Constraint,
-    ConstraintKind, Dot, DotRule, Grid, Line, LittleKiller, Sandwich, Shape,
+    chess_neighbours, orthogonal_pairs, whisper_gap, Arrow, Constraint, ConstraintKind, Dot,
+    DotRule, Grid, Line, LittleKiller, Puzzle, Sandwich, Shape,
 };
+use crate::rng::GenRng;
 
 /// The kinds [`draw`] makes: every kind but Killer cages (which [`super::random_cages`] makes),
 /// in [`ConstraintKind::ALL`] order.
@@ -45,28 +49,15 @@ pub fn default_count(kind: ConstraintKind, n: usize) -> usize {
     }
 }
 
-/// Whether `grid` keeps the global rule of `kind` (always true for the other kinds).
+/// Whether `grid` keeps the global rule of `kind` (always true for the other kinds), as the
+/// independent checker ([`check::verify`]) judges it.
 pub fn holds_globally(kind: ConstraintKind, shape: &Shape, grid: &Grid) -> bool {
-    let n = shape.size();
-    let g = grid.cells();
-    match kind {
-        ConstraintKind::AntiKnight | ConstraintKind::AntiKing => {
-            let knight = kind == ConstraintKind::AntiKnight;
-            (0..n * n).all(|a| chess_neighbours(a, n, knight).all(|b| g[a] != g[b]))
-        }
-        ConstraintKind::DisjointGroups => match disjoint_groups(shape) {
-            Some(groups) => groups.iter().all(|grp| {
-                let mut seen = vec![false; n + 1];
-                grp.iter()
-                    .all(|&c| !std::mem::replace(&mut seen[g[c as usize] as usize], true))
-            }),
-            None => false,
-        },
-        ConstraintKind::NonConsecutive => {
-            orthogonal_pairs(n).all(|(a, b)| g[a as usize].abs_diff(g[b as usize]) != 1)
-        }
-        _ => true,
-    }
+    let Some(rule) = global_rule(kind) else {
+        return true;
+    };
+    let empty = Puzzle::new(Arc::new(shape.clone()), vec![0; shape.cells()])
+        .and_then(|p| p.with_constraints(vec![rule]));
+    empty.is_ok_and(|p| check::verify(&p, grid).is_ok())
 }
 
 /// Up to `count` rules of `kind` that `grid` keeps (fewer when the grid offers fewer; one for

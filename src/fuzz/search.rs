@@ -1,0 +1,226 @@
+//! The fuzzing loop: cases made and cross-checked on worker threads until the first fault, the
+//! case budget, the wall, or a stop request ([`search`]). It prints nothing: each case done is
+//! reported to a callback, and the [`Outcome`] says what the run did and why it stopped, so the
+//! caller (the `fuzz` command) only prints.
+//!
+//! The fault reported is the one of the lowest case number, whatever the number of jobs: once a
+//! fault is found, workers finish the cases below it and start none above it. So a run with a
+//! given seed reports the same case every time (given backends that answer the same every time).
+//!
+//! The wall ([`Run::deadline`]) covers everything a case does: its uniqueness checks while it is
+//! made, and every backend's answer. A case cut off by the wall is not counted and is no error;
+//! the cases before it are all in the outcome.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::backend::Backend;
+use crate::generate::GenerateError;
+use crate::shard::Shard;
+use crate::xcheck::{BackendRun, Verdict};
+
+use super::{check, make_case_until, Case, FuzzOptions};
+
+/// How many cases with a time-out an [`Outcome`] names.
+pub const NAMED_TIMEOUTS: usize = 5;
+
+/// Which cases a run makes, and its bounds.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The run's seed: case `i` is made from [`super::case_seed`]`(seed, i)`.
+    pub seed: u64,
+    /// First case number.
+    pub first: u64,
+    /// Stop after this many cases (counted from `first`, before sharding)…
+    pub cases: Option<u64>,
+    /// …or at this instant, the wall: cases in flight are cut off there.
+    pub deadline: Option<Instant>,
+    /// Worker threads.
+    pub jobs: usize,
+    /// Run only this share of the cases.
+    pub shard: Shard,
+}
+
+/// The first fault of a run, in case order.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub case: Case,
+    pub runs: Vec<BackendRun>,
+    pub verdict: Verdict,
+}
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// A fault was found (and every case below it was run).
+    Fault,
+    /// A case could not be made ([`Outcome::generation`]).
+    Generation,
+    /// Every case asked for was run.
+    Done,
+    /// The wall ([`Run::deadline`]) was reached.
+    Wall,
+    /// The stop flag was raised (Ctrl-C).
+    Interrupted,
+}
+
+/// What a run did.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Cases run to the end (made and answered by every backend).
+    pub done: u64,
+    pub elapsed: Duration,
+    /// Answers that timed out, and refusals, over all cases.
+    pub timed_out: u64,
+    pub refused: u64,
+    /// The lowest [`NAMED_TIMEOUTS`] cases with a time-out, and which backends timed out.
+    pub timeouts: BTreeMap<u64, Vec<&'static str>>,
+    /// The fault of the lowest case number, if any.
+    pub fault: Option<Fault>,
+    /// The lowest case that could not be made (below any fault), and why.
+    pub generation: Option<(u64, GenerateError)>,
+    pub stop: Stop,
+}
+
+/// Shared by the workers.
+#[derive(Default)]
+struct State {
+    next: AtomicU64,
+    first_fault: AtomicU64,
+    done: AtomicU64,
+    timed_out: AtomicU64,
+    refused: AtomicU64,
+    at_wall: AtomicBool,
+    timeouts: Mutex<BTreeMap<u64, Vec<&'static str>>>,
+    fault: Mutex<Option<Fault>>,
+    generation: Mutex<Option<(u64, GenerateError)>>,
+}
+
+/// Runs the cases of `run` through `backends` (`reference`, normally `dfs`, decides uniqueness
+/// while cases are made) until a fault, the case budget, the wall, or `stop`. `on_case` is called
+/// with each case number once it is done, from the worker threads.
+pub fn search(
+    opts: &FuzzOptions,
+    run: &Run,
+    backends: &[Box<dyn Backend>],
+    reference: &dyn Backend,
+    stop: &AtomicBool,
+    on_case: &(dyn Fn(u64) + Sync),
+) -> Outcome {
+    let started = Instant::now();
+    let state = State {
+        first_fault: AtomicU64::new(u64::MAX),
+        ..State::default()
+    };
+    let end = run.cases.map_or(u64::MAX, |m| run.first.saturating_add(m));
+    let past_wall = || run.deadline.is_some_and(|d| Instant::now() >= d);
+    let worker = || loop {
+        // The shard's j-th case is case `first + shard.item(j)`.
+        let j = state.next.fetch_add(1, Ordering::SeqCst);
+        let i = run.first.saturating_add(run.shard.item(j));
+        if i >= end || stop.load(Ordering::SeqCst) || i > state.first_fault.load(Ordering::SeqCst) {
+            break;
+        }
+        if past_wall() {
+            state.at_wall.store(true, Ordering::SeqCst);
+            break;
+        }
+        let case = match make_case_until(opts, run.seed, i, reference, run.deadline) {
+            Ok(c) => c,
+            Err(GenerateError::Check(e)) if e.timed_out() && past_wall() => {
+                state.at_wall.store(true, Ordering::SeqCst);
+                break;
+            }
+            Err(e) => {
+                let mut slot = lock(&state.generation);
+                if slot.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *slot = Some((i, e));
+                }
+                state.first_fault.fetch_min(i, Ordering::SeqCst);
+                break;
+            }
+        };
+        let (runs, verdict) = check(
+            backends,
+            &case.puzzle,
+            opts.task,
+            opts.timeout,
+            run.deadline,
+        );
+        if past_wall() && runs.iter().any(BackendRun::timed_out) {
+            // Cut off by the wall: not a case run, and no fault.
+            state.at_wall.store(true, Ordering::SeqCst);
+            break;
+        }
+        count_ends(i, &runs, &state);
+        state.done.fetch_add(1, Ordering::Relaxed);
+        on_case(i);
+        if verdict != Verdict::Agreed {
+            let mut slot = lock(&state.fault);
+            if slot.as_ref().is_none_or(|f| i < f.case.index) {
+                *slot = Some(Fault {
+                    case,
+                    runs,
+                    verdict,
+                });
+            }
+            state.first_fault.fetch_min(i, Ordering::SeqCst);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..run.jobs.max(1) {
+            scope.spawn(worker);
+        }
+    });
+    let fault = state.fault.into_inner().unwrap_or_else(|p| p.into_inner());
+    let generation = state
+        .generation
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .filter(|(i, _)| fault.as_ref().is_none_or(|f| *i < f.case.index));
+    let stop = if generation.is_some() {
+        Stop::Generation
+    } else if fault.is_some() {
+        Stop::Fault
+    } else if state.at_wall.load(Ordering::SeqCst) {
+        Stop::Wall
+    } else if stop.load(Ordering::SeqCst) {
+        Stop::Interrupted
+    } else {
+        Stop::Done
+    };
+    Outcome {
+        done: state.done.load(Ordering::SeqCst),
+        elapsed: started.elapsed(),
+        timed_out: state.timed_out.load(Ordering::SeqCst),
+        refused: state.refused.load(Ordering::SeqCst),
+        timeouts: state
+            .timeouts
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner()),
+        fault,
+        generation,
+        stop,
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn count_ends(case: u64, runs: &[BackendRun], state: &State) {
+    for r in runs {
+        if r.timed_out() {
+            state.timed_out.fetch_add(1, Ordering::Relaxed);
+            let mut named = lock(&state.timeouts);
+            named.entry(case).or_default().push(r.backend);
+            while named.len() > NAMED_TIMEOUTS {
+                named.pop_last();
+            }
+        } else if r.refused() {
+            state.refused.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}

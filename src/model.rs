@@ -615,8 +615,7 @@ impl Puzzle {
         Ok(self)
     }
     /// The rules whose parameter no digits meet (a cage sum past what its cells reach, a ratio
-    /// past `n`, …: the puzzle has no solution) or asks nothing (a whisper gap of 0, the negative
-    /// rule of such a dot), in the order of [`Puzzle::constraints`]. They are not input errors:
+    /// past `n`, …: the puzzle has no solution) or asks nothing (a whisper gap of 0), in the order of [`Puzzle::constraints`]. They are not input errors:
     /// fuzzers and setters' typos make such puzzles, and every backend answers them. Readers
     /// turn them into warnings that say where the rule is.
     pub fn rule_warnings(&self) -> Vec<RuleWarning> {

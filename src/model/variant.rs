@@ -413,7 +413,7 @@ fn names(cells: &[u32], n: usize) -> String {
 }
 
 /// A rule whose parameter no digits of the grid can meet (the puzzle has no solution), or whose
-/// parameter asks nothing (a negative rule of a dot no neighbours can meet, a whisper gap of 0).
+/// parameter asks nothing (a whisper gap of 0 or less).
 /// Neither is an input error: the puzzle is held as written and every backend answers it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleWarning {
@@ -469,15 +469,8 @@ pub(super) fn out_of_reach(constraint: &Constraint, n: usize) -> Option<(bool, S
                 reach,
             )
         }
-        Constraint::Negative(rule) => {
-            let reach = dot_reach(*rule, n)?;
-            Some((
-                false,
-                format!(
-                    "the negative rule of {rule} asks nothing ({reach}): no neighbours meet {rule}"
-                ),
-            ))
-        }
+        // A negative rule of a dot no neighbours meet (the X of an XV negative on 4×4) asks
+        // nothing, as it says: no warning.
         Constraint::LittleKiller(l) => {
             let k = l.cells.len() as i64;
             (!(k..=k * n64).contains(&(l.sum as i64))).then_some(())?;

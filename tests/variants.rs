@@ -10,8 +10,8 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use sudoku_lab::backend::{Backend, BackendError, Limits};
-use sudoku_lab::backends::{self, BackendKind, BackendOptions};
+use sudoku_lab::backend::{BackendError, Limits};
+use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::check;
 use sudoku_lab::generate::variants::{draw, drawn_kinds};
 use sudoku_lab::generate::{blank_solved, GenRng};

@@ -12,7 +12,8 @@ pub(super) fn read(
     rules: &mut Vec<Constraint>,
     notes: &mut Vec<String>,
 ) -> Result<(), FpuzzlesError> {
-    let kropki: [(&str, fn(u32) -> DotRule, u32); 2] = [
+    type Make = fn(u32) -> DotRule;
+    let kropki: [(&str, Make, u32); 2] = [
         ("difference", DotRule::Difference, 1),
         ("ratio", DotRule::Ratio, 2),
     ];

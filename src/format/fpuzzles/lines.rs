@@ -12,7 +12,8 @@ pub(super) fn read(
     rules: &mut Vec<Constraint>,
     notes: &mut Vec<String>,
 ) -> Result<(), FpuzzlesError> {
-    let plain: [(&str, fn(Vec<u32>) -> Constraint); 3] = [
+    type Make = fn(Vec<u32>) -> Constraint;
+    let plain: [(&str, Make); 3] = [
         ("thermometer", Constraint::Thermo),
         ("palindrome", Constraint::Palindrome),
         ("renban", Constraint::Renban),

@@ -97,6 +97,14 @@ struct About {
 }
 
 impl About {
+    fn new(what: String, n: usize, hint: &'static str) -> About {
+        About {
+            what,
+            n,
+            hint,
+            notes: Default::default(),
+        }
+    }
     fn err(&self, at: &Node<'_>, message: impl std::fmt::Display) -> ParseError {
         let what = match self.what.is_empty() {
             true => String::new(),
@@ -195,12 +203,7 @@ pub(super) fn read(
         get("board").ok_or_else(|| ParseError::at(&node.at, "a puzzle object needs \"board\""))?;
     cur.next = board.event;
     let (n, givens) = json_givens(board.value, cur, &board.at)?;
-    let top = About {
-        what: String::new(),
-        n,
-        hint: "",
-        notes: Default::default(),
-    };
+    let top = About::new(String::new(), n, "");
     let (regions, at) = match (get("boxes"), get("regions")) {
         (Some(b), Some(_)) => {
             return Err(top.err(&b, "\"boxes\" and \"regions\" both given: use one"));
@@ -323,12 +326,8 @@ fn cage(
     cur: &mut JsonCursor,
     warnings: &mut Vec<ParseError>,
 ) -> Result<Cage, ParseError> {
-    let about = About {
-        what: format!("cage {i}"),
-        n,
-        hint: " (a cage is {\"sum\": S, \"cells\": [[ROW, COL], ...]}, 1-based)",
-        notes: Default::default(),
-    };
+    let hint = " (a cage is {\"sum\": S, \"cells\": [[ROW, COL], ...]}, 1-based)";
+    let about = About::new(format!("cage {i}"), n, hint);
     if !v.value.is_object() {
         return Err(about.err(v, "not an object"));
     }
@@ -354,12 +353,7 @@ fn rule(
     cur: &mut JsonCursor,
     warnings: &mut Vec<ParseError>,
 ) -> Result<Constraint, ParseError> {
-    let mut about = About {
-        what: format!("rule {i}"),
-        n,
-        hint: "",
-        notes: Default::default(),
-    };
+    let mut about = About::new(format!("rule {i}"), n, "");
     let rule = rule_of(v, &mut about, cur);
     warnings.append(&mut about.notes.borrow_mut());
     rule

@@ -128,8 +128,10 @@ impl About {
     /// whole number that `i64` holds is one: a value the model's `u32` cannot hold is held as a
     /// value digits meet alike ([`exact_param`], [`gap_param`]), with a note.
     fn param(&self, v: &Node<'_>, key: &str, gap: bool) -> Result<u32, ParseError> {
+        let fits = |f: f64| (-(2f64.powi(63))..2f64.powi(63)).contains(&f);
         let x = match (v.value.as_i64(), v.value.as_f64()) {
             (Some(x), _) => x,
+            (None, Some(f)) if f.fract() == 0.0 && fits(f) => f as i64,
             (None, Some(f)) if f.fract() == 0.0 => {
                 let range = "a whole number from -2^63 to 2^63 - 1";
                 return Err(self.err(

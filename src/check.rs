@@ -1,12 +1,12 @@
 //! The one independent checker: every grid a backend returns is verified here before it is
-//! reported. It shares no code with any backend — only the model's houses and constraints
-//! (Killer cages: distinct digits, and their sum; every variant rule, read straight from its
-//! definition in [`crate::model::variant`], not through the lowering backends use).
+//! reported. It shares no code with any backend, nor with the model's rule helpers or the
+//! lowering backends use ([`crate::model::lower`]): it reads the model's data (houses, givens,
+//! cages and the variant rules' cells and parameters) and states every rule in its own code,
+//! from its definition in [`crate::model::variant`], so that a bug there cannot hide a wrong
+//! answer. Digits meet parameters in `i128` arithmetic: any parameter the model holds (a ratio
+//! of `u32::MAX`, a cage sum past every reach) is compared, never overflowed.
 
-use crate::model::{
-    chess_neighbours, disjoint_groups, orthogonal_pairs, pill_value, Constraint, ConstraintKind,
-    Grid, Line, Puzzle, Weights,
-};
+use crate::model::{Constraint, ConstraintKind, DotRule, Grid, Line, Puzzle, Regions, Weights};
 
 /// What is wrong with a grid a backend returned.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -82,8 +82,8 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
         let problem = if let Some(d) = repeated(digits(), n) {
             format!("digit {d} twice")
         } else {
-            let total: u32 = digits().map(u32::from).sum();
-            if total == cage.sum() {
+            let total: i128 = digits().map(i128::from).sum();
+            if total == i128::from(cage.sum()) {
                 continue;
             }
             format!("digits add up to {total}, the cage says {}", cage.sum())
@@ -132,123 +132,208 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
 
 /// What is wrong with `cells` (a full grid of `puzzle`) under one variant rule, if anything.
 fn broken(puzzle: &Puzzle, c: &Constraint, cells: &[u16]) -> Option<String> {
-    let n = puzzle.size();
-    let d = |cell: u32| cells[cell as usize] as u32;
-    let at = |cell: u32| {
+    let g = Digits {
+        n: puzzle.size(),
+        cells,
+    };
+    match c {
+        Constraint::Cage(_) => None,
+        Constraint::AntiKnight => g.chess(&KNIGHT),
+        Constraint::AntiKing => g.chess(&KING),
+        Constraint::DisjointGroups => g.disjoint_groups(puzzle.shape().regions()),
+        Constraint::ExtraRegion(group) => g.twice(group),
+        Constraint::Odd(cell) => (g.d(*cell) % 2 == 0).then(|| format!("{} is even", g.at(*cell))),
+        Constraint::Even(cell) => (g.d(*cell) % 2 == 1).then(|| format!("{} is odd", g.at(*cell))),
+        Constraint::Thermo(line) => g.thermo(line),
+        Constraint::Whisper { cells: line, gap } => g.whisper(line, *gap),
+        Constraint::Renban(line) => g.renban(line),
+        Constraint::Palindrome(line) => g.palindrome(line),
+        Constraint::Arrow(a) => g.arrow(&a.circle, &a.line),
+        Constraint::Dot(dot) => {
+            let (x, y) = (g.d(dot.a), g.d(dot.b));
+            (!meets(dot.rule, x, y)).then(|| {
+                format!(
+                    "{} and {} hold {x} and {y}, not {}",
+                    g.at(dot.a),
+                    g.at(dot.b),
+                    dot.rule
+                )
+            })
+        }
+        Constraint::Negative(rule) => g.negative(*rule, puzzle.constraints()),
+        Constraint::LittleKiller(l) => {
+            let total = g.total(&l.cells);
+            (total != i128::from(l.sum))
+                .then(|| format!("the diagonal adds up to {total}, the clue says {}", l.sum))
+        }
+        Constraint::Sandwich(s) => g.sandwich(s.line, s.sum),
+    }
+}
+
+/// Whether digits `x` and `y` meet a dot's rule, in wide arithmetic (a parameter may be any
+/// `u32`).
+fn meets(rule: DotRule, x: i128, y: i128) -> bool {
+    match rule {
+        DotRule::Difference(k) => (x - y).abs() == i128::from(k),
+        DotRule::Ratio(k) => x == i128::from(k) * y || y == i128::from(k) * x,
+        DotRule::Sum(k) => x + y == i128::from(k),
+    }
+}
+
+/// Whether two dot rules belong to one family (Kropki: difference and ratio; XV: sums), whose
+/// dots exempt their pair from the family's negative rules.
+fn same_family(a: DotRule, b: DotRule) -> bool {
+    let kropki = |r| matches!(r, DotRule::Difference(_) | DotRule::Ratio(_));
+    kropki(a) == kropki(b)
+}
+
+const KNIGHT: [(i64, i64); 4] = [(1, -2), (1, 2), (2, -1), (2, 1)];
+const KING: [(i64, i64); 4] = [(0, 1), (1, -1), (1, 0), (1, 1)];
+
+/// A full grid of side `n`, read for the rules.
+struct Digits<'a> {
+    n: usize,
+    cells: &'a [u16],
+}
+
+impl Digits<'_> {
+    fn d(&self, cell: u32) -> i128 {
+        i128::from(self.cells[cell as usize])
+    }
+    fn at(&self, cell: u32) -> String {
+        let n = self.n;
         format!(
             "row {}, column {}",
             cell as usize / n + 1,
             cell as usize % n + 1
         )
-    };
-    let twice = |group: &[u32]| {
-        repeated(group.iter().map(|&c| cells[c as usize]), n).map(|v| format!("digit {v} twice"))
-    };
-    match c {
-        Constraint::Cage(_) => None,
-        Constraint::AntiKnight | Constraint::AntiKing => {
-            let knight = matches!(c, Constraint::AntiKnight);
-            (0..n * n).find_map(|a| {
-                chess_neighbours(a, n, knight)
-                    .find(|&b| cells[a] == cells[b])
-                    .map(|b| {
-                        format!(
-                            "{} and {} both hold {}",
-                            at(a as u32),
-                            at(b as u32),
-                            cells[a]
-                        )
-                    })
+    }
+    fn total(&self, group: &[u32]) -> i128 {
+        group.iter().map(|&c| self.d(c)).sum()
+    }
+    fn twice(&self, group: &[u32]) -> Option<String> {
+        repeated(group.iter().map(|&c| self.cells[c as usize]), self.n)
+            .map(|v| format!("digit {v} twice"))
+    }
+    /// Cells one of `moves` apart (each move also taken mirrored) holding the same digit.
+    fn chess(&self, moves: &[(i64, i64)]) -> Option<String> {
+        let n = self.n as i64;
+        (0..n * n).find_map(|a| {
+            let (r, c) = (a / n, a % n);
+            moves.iter().find_map(|&(dr, dc)| {
+                let (r2, c2) = (r + dr, c + dc);
+                let inside = (0..n).contains(&r2) && (0..n).contains(&c2);
+                let (a, b) = (a as u32, (r2 * n + c2) as u32);
+                (inside && self.d(a) == self.d(b))
+                    .then(|| format!("{} and {} both hold {}", self.at(a), self.at(b), self.d(a)))
             })
-        }
-        Constraint::DisjointGroups => disjoint_groups(puzzle.shape())
-            .unwrap_or_default()
-            .iter()
-            .find_map(|g| twice(g)),
-        Constraint::ExtraRegion(g) => twice(g),
-        Constraint::Odd(cell) => (d(*cell) % 2 == 0).then(|| format!("{} is even", at(*cell))),
-        Constraint::Even(cell) => (d(*cell) % 2 == 1).then(|| format!("{} is odd", at(*cell))),
-        Constraint::Thermo(line) => line
-            .windows(2)
-            .find(|w| d(w[1]) <= d(w[0]))
-            .map(|w| format!("{} does not rise above {}", at(w[1]), at(w[0]))),
-        Constraint::Whisper { cells: line, gap } => line
-            .windows(2)
-            .find(|w| d(w[0]).abs_diff(d(w[1])) < *gap)
-            .map(|w| format!("{} and {} differ by less than {gap}", at(w[0]), at(w[1]))),
-        Constraint::Renban(line) => twice(line).or_else(|| {
-            let (lo, hi) = line
-                .iter()
-                .fold((u32::MAX, 0), |(lo, hi), &c| (lo.min(d(c)), hi.max(d(c))));
-            (hi - lo + 1 != line.len() as u32)
+        })
+    }
+    fn disjoint_groups(&self, regions: &Regions) -> Option<String> {
+        let &Regions::Boxes { rows, cols } = regions else {
+            return Some("disjoint groups on a grid without boxes".into());
+        };
+        let n = self.n;
+        (0..rows * cols).find_map(|position| {
+            let group: Vec<u32> = (0..n * n)
+                .filter(|&c| (c / n % rows) * cols + c % n % cols == position)
+                .map(|c| c as u32)
+                .collect();
+            self.twice(&group)
+        })
+    }
+    fn thermo(&self, line: &[u32]) -> Option<String> {
+        line.windows(2)
+            .find(|w| self.d(w[1]) <= self.d(w[0]))
+            .map(|w| format!("{} does not rise above {}", self.at(w[1]), self.at(w[0])))
+    }
+    fn whisper(&self, line: &[u32], gap: u32) -> Option<String> {
+        line.windows(2)
+            .find(|w| (self.d(w[0]) - self.d(w[1])).abs() < i128::from(gap))
+            .map(|w| {
+                format!(
+                    "{} and {} differ by less than {gap}",
+                    self.at(w[0]),
+                    self.at(w[1])
+                )
+            })
+    }
+    fn renban(&self, line: &[u32]) -> Option<String> {
+        self.twice(line).or_else(|| {
+            let lo = line.iter().map(|&c| self.d(c)).min()?;
+            let hi = line.iter().map(|&c| self.d(c)).max()?;
+            (hi - lo + 1 != line.len() as i128)
                 .then(|| format!("digits {lo} to {hi} are not consecutive"))
-        }),
-        Constraint::Palindrome(line) => {
-            let k = line.len();
-            (0..k / 2)
-                .find(|&i| d(line[i]) != d(line[k - 1 - i]))
-                .map(|i| format!("{} and {} differ", at(line[i]), at(line[k - 1 - i])))
-        }
-        Constraint::Arrow(a) => {
-            let circle = pill_value(a.circle.iter().map(|&c| d(c)));
-            let total: u32 = a.line.iter().map(|&c| d(c)).sum();
-            (total != circle)
-                .then(|| format!("the arrow adds up to {total}, its circle reads {circle}"))
-        }
-        Constraint::Dot(dot) => (!dot.rule.holds(d(dot.a), d(dot.b))).then(|| {
-            format!(
-                "{} and {} hold {} and {}, not {}",
-                at(dot.a),
-                at(dot.b),
-                d(dot.a),
-                d(dot.b),
-                dot.rule
-            )
-        }),
-        Constraint::Negative(rule) => orthogonal_pairs(n).find_map(|(a, b)| {
-            let marked = puzzle.constraints().iter().any(|c| match c {
-                Constraint::Dot(dot) => {
-                    dot.rule.family() == rule.family()
-                        && ((dot.a, dot.b) == (a, b) || (dot.b, dot.a) == (a, b))
+        })
+    }
+    fn palindrome(&self, line: &[u32]) -> Option<String> {
+        let k = line.len();
+        (0..k / 2)
+            .find(|&i| self.d(line[i]) != self.d(line[k - 1 - i]))
+            .map(|i| {
+                format!(
+                    "{} and {} differ",
+                    self.at(line[i]),
+                    self.at(line[k - 1 - i])
+                )
+            })
+    }
+    /// The circle reads as a decimal number, first cell first.
+    fn arrow(&self, circle: &[u32], line: &[u32]) -> Option<String> {
+        let reads = circle.iter().fold(0i128, |v, &c| v * 10 + self.d(c));
+        let total = self.total(line);
+        (total != reads).then(|| format!("the arrow adds up to {total}, its circle reads {reads}"))
+    }
+    /// Orthogonal neighbours with no dot of `rule`'s family between them do not meet it.
+    fn negative(&self, rule: DotRule, rules: &[Constraint]) -> Option<String> {
+        let n = self.n as u32;
+        let dotted: std::collections::HashSet<(u32, u32)> = rules
+            .iter()
+            .filter_map(|c| match c {
+                Constraint::Dot(d) if same_family(d.rule, rule) => {
+                    Some((d.a.min(d.b), d.a.max(d.b)))
                 }
-                _ => false,
-            });
-            (!marked && rule.holds(d(a), d(b))).then(|| {
+                _ => None,
+            })
+            .collect();
+        let pairs = (0..n * n).flat_map(|a| {
+            let right = (a % n + 1 < n).then_some((a, a + 1));
+            let down = (a + n < n * n).then_some((a, a + n));
+            right.into_iter().chain(down)
+        });
+        pairs
+            .filter(|p| !dotted.contains(p))
+            .find(|&(a, b)| meets(rule, self.d(a), self.d(b)))
+            .map(|(a, b)| {
                 format!(
                     "{} and {} meet {rule} with no dot between them",
-                    at(a),
-                    at(b)
+                    self.at(a),
+                    self.at(b)
                 )
             })
-        }),
-        Constraint::LittleKiller(l) => {
-            let total: u32 = l.cells.iter().map(|&c| d(c)).sum();
-            (total != l.sum)
-                .then(|| format!("the diagonal adds up to {total}, the clue says {}", l.sum))
-        }
-        Constraint::Sandwich(s) => {
-            let line = s.line.cells(n);
-            let pos = |v: u32| line.iter().position(|&c| d(c) == v);
-            let (Some(one), Some(top)) = (pos(1), pos(n as u32)) else {
-                return Some(format!("{} lacks 1 or {n}", line_name(s.line)));
-            };
-            let (lo, hi) = (one.min(top), one.max(top));
-            let total: u32 = line[lo + 1..hi].iter().map(|&c| d(c)).sum();
-            (total != s.sum).then(|| {
-                format!(
-                    "{}: the digits between 1 and {n} add up to {total}, the clue says {}",
-                    line_name(s.line),
-                    s.sum
-                )
-            })
-        }
     }
-}
-
-fn line_name(line: Line) -> String {
-    match line {
-        Line::Row(r) => format!("row {}", r + 1),
-        Line::Col(c) => format!("column {}", c + 1),
+    /// The digits strictly between the line's 1 and its `n` add up to `sum`.
+    fn sandwich(&self, line: Line, sum: u32) -> Option<String> {
+        let n = self.n as u32;
+        let (name, cells): (String, Vec<u32>) = match line {
+            Line::Row(r) => (
+                format!("row {}", r + 1),
+                (0..n).map(|c| r * n + c).collect(),
+            ),
+            Line::Col(c) => (
+                format!("column {}", c + 1),
+                (0..n).map(|r| r * n + c).collect(),
+            ),
+        };
+        let pos = |v: i128| cells.iter().position(|&c| self.d(c) == v);
+        let (Some(one), Some(top)) = (pos(1), pos(i128::from(n))) else {
+            return Some(format!("{name} lacks 1 or {n}"));
+        };
+        let (lo, hi) = (one.min(top), one.max(top));
+        let total = self.total(cells.get(lo + 1..hi).unwrap_or_default());
+        (total != i128::from(sum)).then(|| {
+            format!("{name}: the digits between 1 and {n} add up to {total}, the clue says {sum}")
+        })
     }
 }
 
@@ -379,6 +464,176 @@ mod tests {
         assert!(
             matches!(verify(&p, &grid(SOLVED)), Err(CheckFailure::Repeated { house, .. }) if house.starts_with("diagonal"))
         );
+    }
+
+    /// A solved 4×4 grid, rows `1234 3412 2143 4321`, cells numbered row-major from 0.
+    const FOUR: &str = "1234341221434321";
+    /// A solved 4×4 grid with no digit a knight's move from itself.
+    const KNIGHTLESS: &str = "1234432134122143";
+
+    /// Whether the checker accepts [`FOUR`] under `rules`.
+    fn accepts(rules: Vec<Constraint>) -> bool {
+        accepts_on(FOUR, rules)
+    }
+
+    /// Whether the checker accepts the solved 4×4 grid `digits` under `rules`.
+    fn accepts_on(digits: &str, rules: Vec<Constraint>) -> bool {
+        let shape = Arc::new(Shape::standard(4, false).unwrap());
+        let g = Grid::new(4, digits.bytes().map(|b| (b - b'0') as Value).collect());
+        let p = Puzzle::new(shape, vec![0; 16])
+            .unwrap()
+            .with_constraints(rules)
+            .unwrap();
+        match verify(&p, &g) {
+            Ok(()) => true,
+            Err(CheckFailure::Rule { .. } | CheckFailure::Cage { .. }) => false,
+            Err(e) => panic!("not a rule failure: {e}"),
+        }
+    }
+
+    #[test]
+    fn every_kind_is_checked_on_its_own_terms() {
+        use crate::model::{Arrow, Cage, Dot, LittleKiller, Sandwich};
+        let dot = |a, b, rule| Constraint::Dot(Dot { a, b, rule });
+        // Each rule and a twin the grid breaks.
+        let cases: Vec<(Constraint, Constraint)> = vec![
+            (
+                Constraint::Cage(Cage::new(vec![0, 1], 3)),
+                Constraint::Cage(Cage::new(vec![0, 1], 4)),
+            ),
+            (
+                Constraint::ExtraRegion(vec![0, 1, 4, 5]),
+                Constraint::ExtraRegion(vec![0, 6]),
+            ),
+            (Constraint::Odd(0), Constraint::Odd(1)),
+            (Constraint::Even(1), Constraint::Even(0)),
+            (
+                Constraint::Thermo(vec![0, 1, 2]),
+                Constraint::Thermo(vec![2, 1]),
+            ),
+            (
+                Constraint::Whisper {
+                    cells: vec![0, 5],
+                    gap: 3,
+                },
+                Constraint::Whisper {
+                    cells: vec![0, 1],
+                    gap: 2,
+                },
+            ),
+            (
+                Constraint::Renban(vec![0, 1, 2]),
+                Constraint::Renban(vec![0, 5]),
+            ),
+            (
+                Constraint::Palindrome(vec![2, 6, 11]),
+                Constraint::Palindrome(vec![0, 1]),
+            ),
+            (
+                Constraint::Arrow(Arrow {
+                    circle: vec![3],
+                    line: vec![2, 0],
+                }),
+                Constraint::Arrow(Arrow {
+                    circle: vec![0, 1],
+                    line: vec![2],
+                }),
+            ),
+            (
+                dot(0, 1, DotRule::Difference(1)),
+                dot(0, 1, DotRule::Difference(2)),
+            ),
+            (dot(1, 5, DotRule::Ratio(2)), dot(0, 1, DotRule::Ratio(3))),
+            (dot(0, 4, DotRule::Sum(4)), dot(0, 4, DotRule::Sum(5))),
+            (
+                Constraint::LittleKiller(LittleKiller {
+                    cells: vec![1, 6, 11],
+                    sum: 2 + 1 + 3,
+                }),
+                Constraint::LittleKiller(LittleKiller {
+                    cells: vec![1, 6, 11],
+                    sum: 7,
+                }),
+            ),
+            (
+                Constraint::Sandwich(Sandwich {
+                    line: Line::Row(0),
+                    sum: 5,
+                }),
+                Constraint::Sandwich(Sandwich {
+                    line: Line::Col(0),
+                    sum: 4,
+                }),
+            ),
+        ];
+        for (good, bad) in cases {
+            assert!(accepts(vec![good.clone()]), "{good:?} is met");
+            assert!(!accepts(vec![bad.clone()]), "{bad:?} is broken");
+        }
+        // R1C1 1 and R2C3 1 are a knight's move apart, R2C2 4 and R3C3 4 a king's.
+        assert!(!accepts(vec![Constraint::AntiKnight]));
+        assert!(!accepts(vec![Constraint::AntiKing]));
+        assert!(accepts_on(KNIGHTLESS, vec![Constraint::AntiKnight]));
+        // The first cells of the boxes hold 1 3 2 4 in FOUR, 1 3 3 1 in KNIGHTLESS.
+        assert!(accepts(vec![Constraint::DisjointGroups]));
+        assert!(!accepts_on(KNIGHTLESS, vec![Constraint::DisjointGroups]));
+    }
+
+    #[test]
+    fn negative_rules_spare_dotted_pairs_only() {
+        let nonconsecutive = Constraint::Negative(DotRule::Difference(1));
+        assert!(!accepts(vec![nonconsecutive.clone()])); // 1 2 in row 1
+        let dotted: Vec<Constraint> = [(0, 1), (1, 2), (2, 3), (4, 5), (5, 6), (6, 7)]
+            .into_iter()
+            .map(|(a, b)| {
+                Constraint::Dot(crate::model::Dot {
+                    a,
+                    b,
+                    rule: DotRule::Difference(1),
+                })
+            })
+            .collect();
+        // Row 3 (2 1 4 3) still holds 2 1 undotted.
+        let mut rules = dotted.clone();
+        rules.push(nonconsecutive);
+        assert!(!accepts(rules));
+        // An X dot does not spare a pair from the Kropki negative, nor the reverse.
+        let mut xv = vec![Constraint::Negative(DotRule::Sum(5))];
+        xv.extend(dotted);
+        assert!(!accepts(xv)); // R1C2 2 + R1C3 3 under a Kropki dot, not an XV one
+    }
+
+    #[test]
+    fn overflow_sized_parameters_are_never_met() {
+        use crate::model::{Cage, Dot, LittleKiller, Sandwich};
+        let dot = |rule| Constraint::Dot(Dot { a: 1, b: 5, rule }); // digits 2 and 4
+                                                                    // 2147483650 × 2 wraps to 4 in u32 arithmetic.
+        for k in [2_147_483_650, u32::MAX, 2_147_483_649] {
+            assert!(!accepts(vec![dot(DotRule::Ratio(k))]), "ratio {k}");
+            assert!(!accepts(vec![dot(DotRule::Sum(k))]), "sum {k}");
+            assert!(
+                !accepts(vec![dot(DotRule::Difference(k))]),
+                "difference {k}"
+            );
+            assert!(!accepts(vec![Constraint::Cage(Cage::new(vec![0, 1], k))]));
+            let lk = LittleKiller {
+                cells: vec![3],
+                sum: k,
+            };
+            assert!(!accepts(vec![Constraint::LittleKiller(lk)]));
+            let s = Sandwich {
+                line: Line::Row(0),
+                sum: k,
+            };
+            assert!(!accepts(vec![Constraint::Sandwich(s)]));
+            let w = Constraint::Whisper {
+                cells: vec![0, 5],
+                gap: k,
+            };
+            assert!(!accepts(vec![w]));
+            // A negative rule nobody meets asks nothing.
+            assert!(accepts(vec![Constraint::Negative(DotRule::Ratio(k))]));
+        }
     }
 
     #[test]

@@ -737,13 +737,22 @@ fn line_cages(
         }
     }
     let constraints = cages.into_iter().map(model::Constraint::Cage).collect();
-    puzzle.with_constraints(constraints).map_err(|e| match e {
+    let puzzle = puzzle.with_constraints(constraints).map_err(|e| match e {
         ModelError::BadCage { cage, message } => ParseError::at(
             &values[cage - 1].1,
             format!("cage '{}': {message}", order[cage - 1]),
         ),
         e => model_error(sums, e),
-    })
+    })?;
+    // A sum no digits reach: the puzzle has no solution, which the reader says.
+    warnings.extend(puzzle.rule_warnings().into_iter().map(|w| {
+        let label = order[w.index - 1];
+        ParseError::at(
+            &values[w.index - 1].1,
+            format!("cage '{label}': {}", w.message),
+        )
+    }));
+    Ok(puzzle)
 }
 
 /// The `count[:solution]` after a line puzzle. The solution must solve the puzzle (an empty

@@ -22,8 +22,9 @@ use std::sync::Arc;
 pub mod lower;
 pub mod variant;
 pub use variant::{
-    chess_neighbours, disjoint_groups, orthogonal_pairs, pill_value, whisper_gap, Arrow,
-    Constraint, ConstraintKind, Dot, DotFamily, DotRule, Line, LittleKiller, Sandwich,
+    chess_neighbours, disjoint_groups, exact_param, gap_param, orthogonal_pairs, pill_value,
+    whisper_gap, Arrow, Constraint, ConstraintKind, Dot, DotFamily, DotRule, Line, LittleKiller,
+    RuleWarning, Sandwich,
 };
 
 /// A digit in a cell: `1..=n`, or `0` for empty.
@@ -568,10 +569,10 @@ impl Puzzle {
         })
     }
     /// The same puzzle with `constraints` (replacing any it had). Each cage has 1 to `n` distinct
-    /// cells of the grid and a sum that `k` distinct digits can reach; no cell is in two cages.
-    /// Every other rule is checked against the shape (cells in the grid, lines that touch, dots
-    /// between neighbours, sums that digits can reach). Givens that break a rule are allowed
-    /// (they make the puzzle unsolvable, not invalid).
+    /// cells of the grid; no cell is in two cages. Every other rule is checked against the shape
+    /// (cells in the grid, lines that touch, dots between neighbours). Givens that break a rule
+    /// are allowed (they make the puzzle unsolvable, not invalid), and so are parameters out of
+    /// the digits' reach ([`Puzzle::rule_warnings`] lists them).
     pub fn with_constraints(mut self, constraints: Vec<Constraint>) -> Result<Puzzle, ModelError> {
         let n = self.size();
         let mut owner = vec![usize::MAX; n * n];
@@ -609,13 +610,6 @@ impl Puzzle {
                 }
                 owner[c] = i;
             }
-            let (lo, hi) = Cage::sum_range(k, n);
-            if !(lo..=hi).contains(&cage.sum) {
-                return Err(bad(format!(
-                    "sum {} cannot be made of {k} distinct digits 1..={n} ({lo} to {hi})",
-                    cage.sum
-                )));
-            }
         }
         for kind in ConstraintKind::ALL {
             let of_kind = constraints.iter().filter(|c| c.kind() == kind);
@@ -629,6 +623,30 @@ impl Puzzle {
         }
         self.constraints = constraints.into();
         Ok(self)
+    }
+    /// The rules whose parameter no digits meet (a cage sum past what its cells reach, a ratio
+    /// past `n`, …: the puzzle has no solution) or asks nothing (a whisper gap of 0), in the order of [`Puzzle::constraints`]. They are not input errors:
+    /// fuzzers and setters' typos make such puzzles, and every backend answers them. Readers
+    /// turn them into warnings that say where the rule is.
+    pub fn rule_warnings(&self) -> Vec<RuleWarning> {
+        let n = self.size();
+        let mut index = std::collections::HashMap::new();
+        let mut out = vec![];
+        for (position, c) in self.constraints.iter().enumerate() {
+            let kind = c.kind();
+            let i = index.entry(kind).or_insert(0usize);
+            *i += 1;
+            if let Some((unsatisfiable, message)) = variant::out_of_reach(c, n) {
+                out.push(RuleWarning {
+                    position,
+                    kind,
+                    index: *i,
+                    unsatisfiable,
+                    message,
+                });
+            }
+        }
+        out
     }
     /// The rules beyond the houses (empty for a plain Sudoku).
     pub fn constraints(&self) -> &[Constraint] {

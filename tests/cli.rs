@@ -905,3 +905,64 @@ fn pair_encoding_flag_chooses_the_form_and_refuses_an_unknown_one() {
         "unknown pair encoding 'log' (choose one of: direct, order)",
     );
 }
+
+/// A Kropki black dot of ratio 2147483650 (2 × it wraps to 4 in `u32`) on an empty 4×4 grid: no
+/// digits meet it, so every backend counts none and the reader warns, naming the dot.
+#[test]
+fn a_ratio_past_every_reach_counts_none_on_every_backend_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ratio.json");
+    let row = "[{},{},{},{}]";
+    let doc = format!(
+        r#"{{"size":4,"grid":[{row},{row},{row},{row}],"ratio":[{{"cells":["R1C1","R1C2"],"value":"2147483650"}}]}}"#
+    );
+    std::fs::write(&file, doc).unwrap();
+    for backend in ["dfs", "dlx", "sat", "ilp", "cp"] {
+        let o = bin()
+            .args(["count", "--backend", backend])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{backend}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "no solution\n", "{backend}");
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "{}:1:1: warning: kropki rule 1: ratio 2147483650 dot on R1C1 R1C2 is out of \
+                 reach (two neighbours' digits 1..=4 have ratios 2 to 4): the puzzle has no \
+                 solution\n",
+                file.display()
+            ),
+            "{backend}"
+        );
+    }
+    let o = bin().arg("solve").arg(&file).output().unwrap();
+    assert_eq!(stdout(&o), "no solution\n");
+}
+
+/// A parameter past `i64`, or text, is an input error with its place (exit 2).
+#[test]
+fn a_parameter_that_cannot_be_read_is_an_error_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let row = "[{},{},{},{}]";
+    for (value, says) in [
+        ("99999999999999999999", "is out of range"),
+        ("abc", "is not a whole number"),
+    ] {
+        let file = dir.path().join(format!("{value}.json"));
+        let doc = format!(
+            r#"{{"size":4,"grid":[{row},{row},{row},{row}],"ratio":[{{"cells":["R1C1","R1C2"],"value":"{value}"}}]}}"#
+        );
+        std::fs::write(&file, doc).unwrap();
+        let o = bin().arg("count").arg(&file).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{value}");
+        let err = stderr(&o);
+        assert!(
+            err.starts_with(&format!(
+                "{}:1:1: error: f-puzzles: \"ratio\": value \"{value}\" {says}",
+                file.display()
+            )),
+            "{err}"
+        );
+    }
+}

@@ -179,14 +179,14 @@ fn bad_values_are_named_at_their_line_and_column() {
             r#"Killer cages go in "cages""#,
         ),
         (
-            r#""cages": [{"sum": 3, "cells": [[1,1],[1,2]]}, {"sum": 30, "cells": [[2,1],[2,2]]}]"#,
-            r#"{"sum": 30"#,
-            "cage 2: sum 30 cannot be made of 2 distinct digits",
+            r#""cages": [{"sum": 3, "cells": [[1,1],[1,2]]}, {"sum": 99999999999999999999, "cells": [[2,1],[2,2]]}]"#,
+            "99999999999999999999",
+            r#"cage 2: "sum" 1e+20 is out of range"#,
         ),
         (
-            r#""cages": [{"sum": -1, "cells": [[1,1],[1,2]]}]"#,
-            "-1",
-            r#"cage 1: "sum" -1 is negative"#,
+            r#""cages": [{"sum": "3", "cells": [[1,1],[1,2]]}]"#,
+            r#""3""#,
+            r#"cage 1: "sum" "3" is not a whole number"#,
         ),
         (
             r#""regions": [[1,1,1,1],[2,2,2,2],[3,3,3,3],[4,4,4,5]]"#,
@@ -296,6 +296,41 @@ fn convert_to_json_counts_like_the_source() {
 
 /// The examples of docs/formats.md read as documented: its objects, and every rule of its table
 /// of kinds on an empty 9×9.
+/// A sum or ratio no digits reach is no error: the puzzle has no solution, and a warning at the
+/// cage or rule names it.
+#[test]
+fn out_of_reach_values_are_warnings_at_their_rule() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            r#""cages": [{"sum": 3, "cells": [[1,1],[1,2]]}, {"sum": 30, "cells": [[2,1],[2,2]]}]"#,
+            r#"{"sum": 30"#,
+            "cage 2: cage sum 30 on R2C1 R2C2 is out of reach (2 distinct digits 1..=4 add up to 3 to 7)",
+        ),
+        (
+            r#""rules": [{"kind": "xv", "cells": [[1,1],[1,2]], "sum": -1}]"#,
+            r#"{"kind""#,
+            "rule 1 (xv): sum 4294967295 dot on R1C1 R1C2 is out of reach",
+        ),
+        (
+            r#""rules": [{"kind": "thermo", "cells": [[1,1],[1,2]]}, {"kind": "kropki", "cells": [[1,1],[1,2]], "ratio": 9223372036854775807}]"#,
+            r#"{"kind": "kropki""#,
+            "rule 2 (kropki): ratio 4294967295 dot on R1C1 R1C2 is out of reach (two neighbours' digits 1..=4 have ratios 2 to 4): the puzzle has no solution",
+        ),
+    ];
+    for &(rest, at, says) in cases {
+        let text = format!("\n{{\"board\": {EMPTY4},\n {rest}}}\n");
+        let entry = read(&text).remove(0).unwrap();
+        let w = entry.warnings.last().expect("a warning");
+        let (line, col) = common::place(&text[text.find(rest).unwrap()..], at);
+        assert_eq!(
+            (w.line, w.col),
+            (line + 2, col + (line == 1) as usize),
+            "{w}\n{text}"
+        );
+        assert!(w.message.contains(says), "{w}\nshould say: {says}");
+    }
+}
+
 #[test]
 fn the_documented_examples_read() {
     let doc = include_str!("../docs/formats.md");

@@ -24,7 +24,12 @@
 //!
 //! An unknown key or kind is an error that names it: a dropped rule would change every count.
 //! Errors point at the value concerned; what the model refuses (a thermometer whose cells do not
-//! touch, a sum no digits make) points at its cage or rule and names it (`rule 3 (thermo): …`).
+//! touch, a dot between cells that do not touch) points at its cage or rule and names it
+//! (`rule 3 (thermo): …`). A parameter (a sum, ratio, difference or gap) is any whole number
+//! from `-2^63` to `2^63 - 1`: past that it is out of range, an error. One that no digits can
+//! meet (a cage sum past what its cells reach, a ratio past the side, a negative sum) is not an
+//! error: the puzzle holds it and has no solution, and a warning at the cage or rule names it
+//! ([`Puzzle::rule_warnings`]).
 //!
 //! [`to_json`] writes any puzzle the lab holds as this object, and [`super::Format::Json`]
 //! reads it back as the same puzzle (cages first, then the rules in order).
@@ -36,8 +41,8 @@ use super::{
 };
 use crate::model::Expected;
 use crate::model::{
-    whisper_gap, Arrow, Cage, Constraint, ConstraintKind, Dot, DotRule, Line, LittleKiller,
-    ModelError, Puzzle, Regions, Sandwich, Shape, Value,
+    exact_param, gap_param, whisper_gap, Arrow, Cage, Constraint, ConstraintKind, Dot, DotRule,
+    Line, LittleKiller, ModelError, Puzzle, Regions, Sandwich, Shape, Value,
 };
 
 /// The keys of the object.
@@ -82,14 +87,24 @@ fn quoted(keys: &[&str]) -> String {
 }
 
 /// What an error is about (`cage 3`, `rule 2 (thermo)`, or nothing at the top level), the side,
-/// and a reminder of the form added to the messages of a malformed value.
+/// and a reminder of the form added to the messages of a malformed value; notes on parameters
+/// held as another value gather in `notes`.
 struct About {
     what: String,
     n: usize,
     hint: &'static str,
+    notes: std::cell::RefCell<Vec<ParseError>>,
 }
 
 impl About {
+    fn new(what: String, n: usize, hint: &'static str) -> About {
+        About {
+            what,
+            n,
+            hint,
+            notes: Default::default(),
+        }
+    }
     fn err(&self, at: &Node<'_>, message: impl std::fmt::Display) -> ParseError {
         let what = match self.what.is_empty() {
             true => String::new(),
@@ -109,8 +124,29 @@ impl About {
             None => Err(self.err(v, format!("\"{key}\" {} is not a whole number", v.value))),
         }
     }
-    fn whole(&self, v: &Node<'_>, key: &str) -> Result<u32, ParseError> {
-        self.number(v, key, u32::MAX as u64).map(|x| x as u32)
+    /// A rule's parameter: a sum, ratio or difference (`gap: false`), or a whisper's gap. Any
+    /// whole number that `i64` holds is one: a value the model's `u32` cannot hold is held as a
+    /// value digits meet alike ([`exact_param`], [`gap_param`]), with a note.
+    fn param(&self, v: &Node<'_>, key: &str, gap: bool) -> Result<u32, ParseError> {
+        let fits = |f: f64| (-(2f64.powi(63))..2f64.powi(63)).contains(&f);
+        let x = match (v.value.as_i64(), v.value.as_f64()) {
+            (Some(x), _) => x,
+            (None, Some(f)) if f.fract() == 0.0 && fits(f) => f as i64,
+            (None, Some(f)) if f.fract() == 0.0 => {
+                let range = "a whole number from -2^63 to 2^63 - 1";
+                return Err(self.err(
+                    v,
+                    format!("\"{key}\" {} is out of range ({range})", v.value),
+                ));
+            }
+            _ => return Err(self.err(v, format!("\"{key}\" {} is not a whole number", v.value))),
+        };
+        let held = if gap { gap_param(x) } else { exact_param(x) };
+        if i64::from(held) != x {
+            let note = format!("\"{key}\" {x} is held as {held}, which digits meet alike");
+            self.notes.borrow_mut().push(ParseError::at(&v.at, note));
+        }
+        Ok(held)
     }
     /// A cell `[ROW, COL]`, 1-based, as its index.
     fn cell(&self, v: &Node<'_>) -> Result<u32, ParseError> {
@@ -169,11 +205,7 @@ pub(super) fn read(
         get("board").ok_or_else(|| ParseError::at(&node.at, "a puzzle object needs \"board\""))?;
     cur.next = board.event;
     let (n, givens) = json_givens(board.value, cur, &board.at)?;
-    let top = About {
-        what: String::new(),
-        n,
-        hint: "",
-    };
+    let top = About::new(String::new(), n, "");
     let (regions, at) = match (get("boxes"), get("regions")) {
         (Some(b), Some(_)) => {
             return Err(top.err(&b, "\"boxes\" and \"regions\" both given: use one"));
@@ -195,7 +227,7 @@ pub(super) fn read(
     let mut cages_at = vec![];
     if let Some(list) = get("cages") {
         for (i, item) in array(&list, "cages", cur)?.iter().enumerate() {
-            let cage = cage(item, i + 1, n, cur)?;
+            let cage = cage(item, i + 1, n, cur, warnings)?;
             if !cage.connected(n) {
                 warnings.push(ParseError::at(
                     &item.at,
@@ -213,7 +245,7 @@ pub(super) fn read(
     let mut rules_at: Vec<(ConstraintKind, Token<'static>, usize)> = vec![];
     if let Some(list) = get("rules") {
         for (i, item) in array(&list, "rules", cur)?.iter().enumerate() {
-            let rule = rule(item, i + 1, n, cur)?;
+            let rule = rule(item, i + 1, n, cur, warnings)?;
             rules_at.push((rule.kind(), item.at, i + 1));
             constraints.push(rule);
         }
@@ -232,6 +264,17 @@ pub(super) fn read(
         },
         e => model_error(&node.at, e),
     })?;
+    for w in puzzle.rule_warnings() {
+        let (at, what) = match w.kind {
+            ConstraintKind::Killer => (cages_at.get(w.index - 1), format!("cage {}", w.index)),
+            kind => match rules_at.iter().filter(|r| r.0 == kind).nth(w.index - 1) {
+                Some((_, at, i)) => (Some(at), format!("rule {i} ({kind})")),
+                None => (None, format!("{kind} rule {}", w.index)),
+            },
+        };
+        let message = format!("{what}: {}", w.message);
+        warnings.push(ParseError::at(at.unwrap_or(&node.at), message));
+    }
     let expected = known(get("count"), get("solution"), &puzzle, &top, cur)?;
     Ok((puzzle, expected))
 }
@@ -278,12 +321,15 @@ fn regions(v: &Node<'_>, top: &About, cur: &mut JsonCursor) -> Result<Vec<u32>, 
 }
 
 /// Cage `i`: `{"sum": S, "cells": [[ROW, COL], ...]}`.
-fn cage(v: &Node<'_>, i: usize, n: usize, cur: &mut JsonCursor) -> Result<Cage, ParseError> {
-    let about = About {
-        what: format!("cage {i}"),
-        n,
-        hint: " (a cage is {\"sum\": S, \"cells\": [[ROW, COL], ...]}, 1-based)",
-    };
+fn cage(
+    v: &Node<'_>,
+    i: usize,
+    n: usize,
+    cur: &mut JsonCursor,
+    warnings: &mut Vec<ParseError>,
+) -> Result<Cage, ParseError> {
+    let hint = " (a cage is {\"sum\": S, \"cells\": [[ROW, COL], ...]}, 1-based)";
+    let about = About::new(format!("cage {i}"), n, hint);
     if !v.value.is_object() {
         return Err(about.err(v, "not an object"));
     }
@@ -295,18 +341,33 @@ fn cage(v: &Node<'_>, i: usize, n: usize, cur: &mut JsonCursor) -> Result<Cage, 
         let found = fields.iter().find(|(k, _)| *k == key).map(|&(_, v)| v);
         found.ok_or_else(|| about.err(v, format!("no \"{key}\"")))
     };
-    let sum = about.whole(&get("sum")?, "sum")?;
+    let sum = about.param(&get("sum")?, "sum", false)?;
     let cells = about.cells(&get("cells")?, "cells", cur)?;
+    warnings.append(&mut about.notes.borrow_mut());
     Ok(Cage::new(cells, sum))
 }
 
-/// Rule `i`: `{"kind": KIND, ...}`.
-fn rule(v: &Node<'_>, i: usize, n: usize, cur: &mut JsonCursor) -> Result<Constraint, ParseError> {
-    let mut about = About {
-        what: format!("rule {i}"),
-        n,
-        hint: "",
-    };
+/// Rule `i`: `{"kind": KIND, ...}`; notes on its parameter go to `warnings`.
+fn rule(
+    v: &Node<'_>,
+    i: usize,
+    n: usize,
+    cur: &mut JsonCursor,
+    warnings: &mut Vec<ParseError>,
+) -> Result<Constraint, ParseError> {
+    let mut about = About::new(format!("rule {i}"), n, "");
+    let rule = rule_of(v, &mut about, cur);
+    warnings.append(&mut about.notes.borrow_mut());
+    rule
+}
+
+/// The rule at `v`, `about` naming it.
+fn rule_of(
+    v: &Node<'_>,
+    about: &mut About,
+    cur: &mut JsonCursor,
+) -> Result<Constraint, ParseError> {
+    let n = about.n;
     if !v.value.is_object() {
         return Err(about.err(
             v,
@@ -324,7 +385,7 @@ fn rule(v: &Node<'_>, i: usize, n: usize, cur: &mut JsonCursor) -> Result<Constr
         .as_str()
         .ok_or_else(|| about.err(&kind_at, "\"kind\" must be a string"))?;
     let kind: ConstraintKind = name.parse().map_err(|e| about.err(&kind_at, e))?;
-    about.what = format!("rule {i} ({kind})");
+    about.what = format!("{} ({kind})", about.what);
     let in_cages = || {
         let form = "{\"sum\": S, \"cells\": [[ROW, COL], ...]}";
         about.err(&kind_at, format!("Killer cages go in \"cages\": {form}"))
@@ -365,7 +426,7 @@ fn rule(v: &Node<'_>, i: usize, n: usize, cur: &mut JsonCursor) -> Result<Constr
     };
     let dot_rule = |choices: &[&'static str]| -> Result<DotRule, ParseError> {
         let (key, at) = one_of(choices)?;
-        let k = about.whole(&at, key)?;
+        let k = about.param(&at, key, false)?;
         Ok(match key {
             "difference" => DotRule::Difference(k),
             "ratio" => DotRule::Ratio(k),
@@ -388,7 +449,7 @@ fn rule(v: &Node<'_>, i: usize, n: usize, cur: &mut JsonCursor) -> Result<Constr
         K::Whisper => Constraint::Whisper {
             cells: cells("cells", cur)?,
             gap: match get("gap") {
-                Some(g) => about.whole(&g, "gap")?,
+                Some(g) => about.param(&g, "gap", true)?,
                 None => whisper_gap(n),
             },
         },
@@ -413,7 +474,7 @@ fn rule(v: &Node<'_>, i: usize, n: usize, cur: &mut JsonCursor) -> Result<Constr
         K::Negative => Constraint::Negative(dot_rule(&["difference", "ratio", "sum"])?),
         K::LittleKiller => Constraint::LittleKiller(LittleKiller {
             cells: cells("cells", cur)?,
-            sum: about.whole(&need("sum")?, "sum")?,
+            sum: about.param(&need("sum")?, "sum", false)?,
         }),
         K::Sandwich => {
             let (key, at) = one_of(&["row", "column"])?;
@@ -426,7 +487,7 @@ fn rule(v: &Node<'_>, i: usize, n: usize, cur: &mut JsonCursor) -> Result<Constr
                     "row" => Line::Row(i - 1),
                     _ => Line::Col(i - 1),
                 },
-                sum: about.whole(&need("sum")?, "sum")?,
+                sum: about.param(&need("sum")?, "sum", false)?,
             })
         }
     })

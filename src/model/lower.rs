@@ -17,6 +17,11 @@
 //! [`Rules::all_pairs`] adds to the pairs the ones a window reduces to, and [`Rules::exclusions`]
 //! the placements that fixed cells rule out.
 //!
+//! A parameter past every digit's reach (a ratio of `u32::MAX`, a gap past the side) is lowered
+//! to the smallest value past the same reach (a ratio of `n + 1`, a gap of `n`), so that
+//! backends meet only small numbers and need no overflow care: what the rule allows is the same
+//! (see [`in_reach`]).
+//!
 //! The lowering is the one shared step between the model and the backends that take variants;
 //! [`crate::check::verify`] does not use it, so a wrong lowering shows up as a disagreement with
 //! the checker (brute-force counts in `tests/variants.rs`).
@@ -174,7 +179,9 @@ impl Rules {
             Constraint::Odd(cell) => r.parity.push((*cell, true)),
             Constraint::Even(cell) => r.parity.push((*cell, false)),
             Constraint::Thermo(cells) => line_pairs(r, cells, PairRule::Rise(1)),
-            Constraint::Whisper { cells, gap } => line_pairs(r, cells, PairRule::Apart(*gap)),
+            Constraint::Whisper { cells, gap } => {
+                line_pairs(r, cells, PairRule::Apart((*gap).min(n as u32)))
+            }
             Constraint::Palindrome(cells) => {
                 let k = cells.len();
                 for i in 0..k / 2 {
@@ -194,7 +201,7 @@ impl Rules {
             Constraint::Dot(d) => r.pairs.push(Pair {
                 a: d.a,
                 b: d.b,
-                rule: PairRule::Is(d.rule),
+                rule: PairRule::Is(in_reach(d.rule, n)),
             }),
             Constraint::Negative(rule) => {
                 let dotted: Vec<(u32, u32, DotRule)> = puzzle
@@ -213,7 +220,7 @@ impl Rules {
                         r.pairs.push(Pair {
                             a,
                             b,
-                            rule: PairRule::Not(*rule),
+                            rule: PairRule::Not(in_reach(*rule, n)),
                         });
                     }
                 }
@@ -228,11 +235,11 @@ impl Rules {
             }
             Constraint::LittleKiller(l) => r.sums.push(LinearSum {
                 terms: l.cells.iter().map(|&c| (c, 1)).collect(),
-                rhs: l.sum as i64,
+                rhs: (l.sum as i64).min(n as i64 * l.cells.len() as i64 + 1),
             }),
             Constraint::Sandwich(s) => r.sandwiches.push(SandwichLine {
                 cells: s.line.cells(n),
-                sum: s.sum,
+                sum: s.sum.min((n * n) as u32),
             }),
         }
     }
@@ -327,6 +334,18 @@ impl Rules {
     /// Whether there is nothing beyond houses and cages.
     pub fn is_empty(&self) -> bool {
         *self == Rules::default()
+    }
+}
+
+/// `rule` with a parameter past what digits `1..=n` reach brought down to the smallest value past
+/// the same reach: a difference to `n`, a ratio to `n + 1`, a sum to `2n + 1`. No two digits meet
+/// either, so the rule allows the same pairs, and `k × d` and `a + b` stay small.
+pub fn in_reach(rule: DotRule, n: usize) -> DotRule {
+    let n = n as u32;
+    match rule {
+        DotRule::Difference(k) => DotRule::Difference(k.min(n)),
+        DotRule::Ratio(k) => DotRule::Ratio(k.min(n + 1)),
+        DotRule::Sum(k) => DotRule::Sum(k.min(2 * n + 1)),
     }
 }
 

@@ -92,8 +92,11 @@ impl DotRule {
     pub fn holds(self, a: u32, b: u32) -> bool {
         match self {
             DotRule::Difference(k) => a.abs_diff(b) == k,
-            DotRule::Ratio(k) => a == k * b || b == k * a,
-            DotRule::Sum(k) => a + b == k,
+            DotRule::Ratio(k) => {
+                let (a, b, k) = (a as u64, b as u64, k as u64);
+                a == k * b || b == k * a
+            }
+            DotRule::Sum(k) => a as u64 + b as u64 == k as u64,
         }
     }
     /// Kropki dots (white and black) form one family, X and V another: a dot of a family
@@ -384,184 +387,303 @@ pub fn disjoint_groups(shape: &Shape) -> Option<Vec<Vec<u32>>> {
     Some(groups)
 }
 
-/// Checks one rule against a grid of `shape`; the message says what is wrong.
+/// A sum, a ratio or a difference read as a whole number of any size, brought into the model's
+/// `u32` without changing what the rule allows: no digits of any grid the model holds meet a
+/// negative value or one past `u32::MAX` (the largest sum, of a 1024×1024 grid's line, is far
+/// below), and neither do they meet `u32::MAX`, which such a value becomes.
+pub fn exact_param(v: i64) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+/// A whisper's gap ("differ by at least") read as a whole number of any size, brought into the
+/// model's `u32` without changing what the rule allows: a negative gap asks nothing, as 0 does;
+/// one past `u32::MAX` is out of reach, as `u32::MAX` is.
+pub fn gap_param(v: i64) -> u32 {
+    u32::try_from(v.max(0)).unwrap_or(u32::MAX)
+}
+
+/// `R{row}C{col}` of a cell of a grid of side `n`, 1-based.
+fn name(c: u32, n: usize) -> String {
+    format!("R{}C{}", c as usize / n + 1, c as usize % n + 1)
+}
+
+fn names(cells: &[u32], n: usize) -> String {
+    let names: Vec<String> = cells.iter().map(|&c| name(c, n)).collect();
+    names.join(" ")
+}
+
+/// A rule whose parameter no digits of the grid can meet (the puzzle has no solution), or whose
+/// parameter asks nothing (a whisper gap of 0 or less).
+/// Neither is an input error: the puzzle is held as written and every backend answers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleWarning {
+    /// The rule's place in [`super::Puzzle::constraints`], from 0.
+    pub position: usize,
+    pub kind: ConstraintKind,
+    /// Its number among the rules of its kind, from 1 (as [`super::ModelError::BadConstraint`]
+    /// and [`super::ModelError::BadCage`] count).
+    pub index: usize,
+    /// Whether no grid meets the rule (else it asks nothing).
+    pub unsatisfiable: bool,
+    /// The rule (kind, cells, value) and why, in words.
+    pub message: String,
+}
+
+/// Why no digits of a grid of side `n` meet `constraint`'s parameter, or why it asks nothing:
+/// `(unsatisfiable, message)`, or `None` for a parameter in reach. Checked with wide arithmetic.
+pub(super) fn out_of_reach(constraint: &Constraint, n: usize) -> Option<(bool, String)> {
+    let n64 = n as i64;
+    let unreachable = |what: String, reach: String| {
+        Some((
+            true,
+            format!("{what} is out of reach ({reach}): the puzzle has no solution"),
+        ))
+    };
+    match constraint {
+        Constraint::Cage(cage) => {
+            let k = cage.cells().len();
+            let (lo, hi) = Cage::sum_range(k, n);
+            (!(lo..=hi).contains(&cage.sum())).then_some(())?;
+            unreachable(
+                format!("cage sum {} on {}", cage.sum(), names(cage.cells(), n)),
+                format!("{k} distinct digits 1..={n} add up to {lo} to {hi}"),
+            )
+        }
+        Constraint::Whisper { cells, gap } => {
+            let what = format!("whisper gap {gap} on {}", names(cells, n));
+            match *gap as i64 {
+                0 => Some((
+                    false,
+                    format!("{what} asks nothing: any two digits differ by 0 or more"),
+                )),
+                g if g >= n64 => {
+                    unreachable(what, format!("digits 1..={n} differ by at most {}", n - 1))
+                }
+                _ => None,
+            }
+        }
+        Constraint::Dot(d) => {
+            let reach = dot_reach(d.rule, n)?;
+            unreachable(
+                format!("{} dot on {}", d.rule, names(&[d.a, d.b], n)),
+                reach,
+            )
+        }
+        // A negative rule of a dot no neighbours meet (the X of an XV negative on 4×4) asks
+        // nothing, as it says: no warning.
+        Constraint::LittleKiller(l) => {
+            let k = l.cells.len() as i64;
+            (!(k..=k * n64).contains(&(l.sum as i64))).then_some(())?;
+            unreachable(
+                format!("little killer sum {} on {}", l.sum, names(&l.cells, n)),
+                format!("{k} digits 1..={n} add up to {k} to {}", k * n64),
+            )
+        }
+        Constraint::Sandwich(s) => {
+            let most = sandwich_most(n);
+            (s.sum as i64 > most).then_some(())?;
+            let line = match s.line {
+                Line::Row(r) => format!("row {}", r + 1),
+                Line::Col(c) => format!("column {}", c + 1),
+            };
+            unreachable(
+                format!("sandwich sum {} on {line}", s.sum),
+                format!("the digits between 1 and {n} add up to 0 to {most}"),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// The largest sum of the digits strictly between 1 and `n` (all of `2..n`).
+fn sandwich_most(n: usize) -> i64 {
+    let n = n as i64;
+    (n * (n + 1) / 2 - n - 1).max(0)
+}
+
+/// What two orthogonal neighbours (distinct digits `1..=n`) can meet, when `rule` is not among it.
+fn dot_reach(rule: DotRule, n: usize) -> Option<String> {
+    let n64 = n as i64;
+    let (k, lo, hi, what) = match rule {
+        DotRule::Difference(k) => (k, 1, n64 - 1, "differences"),
+        DotRule::Ratio(k) => (k, 2, n64, "ratios"),
+        DotRule::Sum(k) => (k, 3, 2 * n64 - 1, "sums"),
+    };
+    (!(lo..=hi).contains(&(k as i64)))
+        .then(|| format!("two neighbours' digits 1..={n} have {what} {lo} to {hi}"))
+}
+
+/// Checks one rule against a grid of `shape` (cells, lines, groups: what the rule is made of, not
+/// its parameter, see [`out_of_reach`]); the message says what is wrong.
 pub(super) fn validate(constraint: &Constraint, shape: &Shape) -> Result<(), String> {
     let n = shape.size();
-    let cells = constraint.cells();
-    if let Some(&c) = cells.iter().find(|&&c| c as usize >= n * n) {
+    if let Some(&c) = constraint.cells().iter().find(|&&c| c as usize >= n * n) {
         return Err(format!("cell index {c} is outside the grid"));
     }
-    let at = |c: u32| format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1);
-    let distinct = |cells: &[u32]| -> Result<(), String> {
-        let mut seen = std::collections::HashSet::new();
-        match cells.iter().find(|&&c| !seen.insert(c)) {
-            Some(&c) => Err(format!("the cell at {} is on it twice", at(c))),
-            None => Ok(()),
-        }
-    };
-    let at_most_n = |what: &str, len: usize| -> Result<(), String> {
-        if len == 0 || len > n {
-            Err(format!(
-                "{what} of {len} cells: it holds 1 to {n} distinct digits"
-            ))
-        } else {
-            Ok(())
-        }
-    };
-    let adjacent = |a: u32, b: u32, diagonal: bool| {
-        let (ra, ca) = (a as usize / n, a as usize % n);
-        let (rb, cb) = (b as usize / n, b as usize % n);
-        let (dr, dc) = (ra.abs_diff(rb), ca.abs_diff(cb));
-        dr.max(dc) == 1 && (diagonal || dr + dc == 1)
-    };
     match constraint {
         Constraint::Cage(_) => Ok(()), // checked with the other cages (no cell in two)
         Constraint::AntiKnight | Constraint::AntiKing => Ok(()),
-        Constraint::DisjointGroups => match disjoint_groups(shape) {
-            Some(_) => Ok(()),
-            None => Err("disjoint groups need box regions, not a jigsaw".into()),
-        },
-        Constraint::ExtraRegion(cells) => {
-            at_most_n("an extra region", cells.len())?;
-            distinct(cells)
-        }
         Constraint::Odd(_) | Constraint::Even(_) => Ok(()),
-        Constraint::Thermo(cells) => {
-            at_most_n("a thermometer", cells.len())?;
-            distinct(cells)
-        }
-        Constraint::Renban(cells) => {
-            at_most_n("a renban line", cells.len())?;
-            distinct(cells)
-        }
-        Constraint::Whisper { cells, gap } => {
-            if cells.len() < 2 {
-                return Err("a whisper line needs at least 2 cells".into());
-            }
-            if *gap == 0 || *gap as usize >= n {
-                return Err(format!("whisper gap {gap}: it must be 1 to {}", n - 1));
-            }
-            distinct(cells)
-        }
-        Constraint::Palindrome(cells) => {
-            if cells.len() < 2 {
-                return Err("a palindrome needs at least 2 cells".into());
-            }
-            distinct(cells)
-        }
-        Constraint::Arrow(a) => {
-            if a.circle.is_empty() || a.circle.len() > 3 {
-                return Err(format!(
-                    "a circle of {} cells: it holds 1 to 3",
-                    a.circle.len()
-                ));
-            }
-            if a.circle.len() > 1 && n > 9 {
-                return Err(format!(
-                    "a pill of {} cells is read as a decimal number, which needs side ≤ 9",
-                    a.circle.len()
-                ));
-            }
-            if a.line.is_empty() {
-                return Err("an arrow needs at least one cell on its line".into());
-            }
-            distinct(&cells)
-        }
-        Constraint::Dot(d) => {
-            if !adjacent(d.a, d.b, false) {
-                return Err(format!(
-                    "a dot joins orthogonal neighbours; {} and {} are not",
-                    at(d.a),
-                    at(d.b)
-                ));
-            }
-            rule_in_range(d.rule)
-        }
-        Constraint::Negative(rule) => rule_in_range(*rule),
-        Constraint::LittleKiller(l) => {
-            let Some(&first) = l.cells.first() else {
-                return Err("a little killer needs at least one cell".into());
-            };
-            let steps: Vec<(i64, i64)> = l
-                .cells
-                .windows(2)
-                .map(|w| {
-                    let (a, b) = (w[0] as i64, w[1] as i64);
-                    let n = n as i64;
-                    (b / n - a / n, b % n - a % n)
-                })
-                .collect();
-            let step = steps.first().copied();
-            if steps
-                .iter()
-                .any(|&s| Some(s) != step || s.0.abs() != 1 || s.1.abs() != 1)
-            {
-                return Err("a little killer's cells must run along one diagonal".into());
-            }
-            let ends_at_edge = |c: u32, (dr, dc): (i64, i64)| {
-                let (r, col, n) = ((c as usize / n) as i64, (c as usize % n) as i64, n as i64);
-                let (r2, c2) = (r + dr, col + dc);
-                !(0..n).contains(&r2) || !(0..n).contains(&c2)
-            };
-            let last = *l.cells.last().unwrap();
-            let dir = step.unwrap_or((1, 1));
-            if l.cells.len() > 1
-                && !(ends_at_edge(first, (-dir.0, -dir.1)) && ends_at_edge(last, dir))
-            {
-                return Err("a little killer's diagonal must run from edge to edge".into());
-            }
-            if l.sum == 0 || l.sum as usize > n * l.cells.len() {
-                return Err(format!(
-                    "sum {} cannot be made of {} digits 1..={n}",
-                    l.sum,
-                    l.cells.len()
-                ));
-            }
-            Ok(())
-        }
-        Constraint::Sandwich(s) => {
-            let i = match s.line {
-                Line::Row(i) | Line::Col(i) => i as usize,
-            };
-            if i >= n {
-                return Err(format!("line {} is outside the grid", i + 1));
-            }
-            let most = (n * (n + 1) / 2).saturating_sub(n + 1) as u32;
-            if n < 2 || s.sum > most {
-                return Err(format!(
-                    "sandwich sum {}: the digits between 1 and {n} add up to 0 to {most}",
-                    s.sum
-                ));
-            }
-            Ok(())
-        }
+        Constraint::DisjointGroups => validate_disjoint_groups(shape),
+        Constraint::ExtraRegion(cells) => validate_group("an extra region", cells, n),
+        Constraint::Thermo(cells) => validate_thermo(cells, n),
+        Constraint::Renban(cells) => validate_group("a renban line", cells, n),
+        Constraint::Whisper { cells, .. } => validate_whisper(cells, n),
+        Constraint::Palindrome(cells) => validate_palindrome(cells, n),
+        Constraint::Arrow(a) => validate_arrow(a, n),
+        Constraint::Dot(d) => validate_dot(d, n),
+        Constraint::Negative(_) => Ok(()),
+        Constraint::LittleKiller(l) => validate_little_killer(l, n),
+        Constraint::Sandwich(s) => validate_sandwich(s, n),
     }
-    .and_then(|()| match constraint {
-        Constraint::Thermo(cells) | Constraint::Whisper { cells, .. } if cells.len() > 1 => {
-            match cells.windows(2).find(|w| !adjacent(w[0], w[1], true)) {
-                Some(w) => Err(format!(
-                    "consecutive cells of a line must touch; {} and {} do not",
-                    at(w[0]),
-                    at(w[1])
-                )),
-                None => Ok(()),
-            }
-        }
-        _ => Ok(()),
-    })
 }
 
-fn rule_in_range(rule: DotRule) -> Result<(), String> {
-    let ok = match rule {
-        DotRule::Difference(k) => k >= 1,
-        DotRule::Ratio(k) => k >= 2,
-        DotRule::Sum(k) => k >= 3,
-    };
-    if ok {
+fn at(c: u32, n: usize) -> String {
+    format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1)
+}
+
+fn distinct(cells: &[u32], n: usize) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    match cells.iter().find(|&&c| !seen.insert(c)) {
+        Some(&c) => Err(format!("the cell at {} is on it twice", at(c, n))),
+        None => Ok(()),
+    }
+}
+
+/// Whether cells `a` and `b` touch (orthogonally, or also diagonally).
+fn adjacent(a: u32, b: u32, n: usize, diagonal: bool) -> bool {
+    let (ra, ca) = (a as usize / n, a as usize % n);
+    let (rb, cb) = (b as usize / n, b as usize % n);
+    let (dr, dc) = (ra.abs_diff(rb), ca.abs_diff(cb));
+    dr.max(dc) == 1 && (diagonal || dr + dc == 1)
+}
+
+/// Consecutive cells of a line touch (diagonals included).
+fn touching(cells: &[u32], n: usize) -> Result<(), String> {
+    match cells.windows(2).find(|w| !adjacent(w[0], w[1], n, true)) {
+        Some(w) => Err(format!(
+            "consecutive cells of a line must touch; {} and {} do not",
+            at(w[0], n),
+            at(w[1], n)
+        )),
+        None => Ok(()),
+    }
+}
+
+fn validate_disjoint_groups(shape: &Shape) -> Result<(), String> {
+    match disjoint_groups(shape) {
+        Some(_) => Ok(()),
+        None => Err("disjoint groups need box regions, not a jigsaw".into()),
+    }
+}
+
+/// 1 to `n` distinct cells.
+fn validate_group(what: &str, cells: &[u32], n: usize) -> Result<(), String> {
+    let len = cells.len();
+    if len == 0 || len > n {
+        return Err(format!(
+            "{what} of {len} cells: it holds 1 to {n} distinct digits"
+        ));
+    }
+    distinct(cells, n)
+}
+
+fn validate_thermo(cells: &[u32], n: usize) -> Result<(), String> {
+    validate_group("a thermometer", cells, n)?;
+    touching(cells, n)
+}
+
+fn validate_whisper(cells: &[u32], n: usize) -> Result<(), String> {
+    if cells.len() < 2 {
+        return Err("a whisper line needs at least 2 cells".into());
+    }
+    distinct(cells, n)?;
+    touching(cells, n)
+}
+
+fn validate_palindrome(cells: &[u32], n: usize) -> Result<(), String> {
+    if cells.len() < 2 {
+        return Err("a palindrome needs at least 2 cells".into());
+    }
+    distinct(cells, n)
+}
+
+fn validate_arrow(a: &Arrow, n: usize) -> Result<(), String> {
+    if a.circle.is_empty() || a.circle.len() > 3 {
+        return Err(format!(
+            "a circle of {} cells: it holds 1 to 3",
+            a.circle.len()
+        ));
+    }
+    if a.circle.len() > 1 && n > 9 {
+        return Err(format!(
+            "a pill of {} cells is read as a decimal number, which needs side ≤ 9",
+            a.circle.len()
+        ));
+    }
+    if a.line.is_empty() {
+        return Err("an arrow needs at least one cell on its line".into());
+    }
+    let cells: Vec<u32> = a.circle.iter().chain(&a.line).copied().collect();
+    distinct(&cells, n)
+}
+
+fn validate_dot(d: &Dot, n: usize) -> Result<(), String> {
+    if adjacent(d.a, d.b, n, false) {
         Ok(())
     } else {
-        Err(format!("{rule}: no two distinct digits can meet it"))
+        Err(format!(
+            "a dot joins orthogonal neighbours; {} and {} are not",
+            at(d.a, n),
+            at(d.b, n)
+        ))
     }
+}
+
+fn validate_little_killer(l: &LittleKiller, n: usize) -> Result<(), String> {
+    let Some(&first) = l.cells.first() else {
+        return Err("a little killer needs at least one cell".into());
+    };
+    let n64 = n as i64;
+    let steps: Vec<(i64, i64)> = l
+        .cells
+        .windows(2)
+        .map(|w| {
+            let (a, b) = (w[0] as i64, w[1] as i64);
+            (b / n64 - a / n64, b % n64 - a % n64)
+        })
+        .collect();
+    let step = steps.first().copied();
+    if steps
+        .iter()
+        .any(|&s| Some(s) != step || s.0.abs() != 1 || s.1.abs() != 1)
+    {
+        return Err("a little killer's cells must run along one diagonal".into());
+    }
+    let ends_at_edge = |c: u32, (dr, dc): (i64, i64)| {
+        let (r, col) = (c as i64 / n64, c as i64 % n64);
+        let (r2, c2) = (r + dr, col + dc);
+        !(0..n64).contains(&r2) || !(0..n64).contains(&c2)
+    };
+    let last = *l.cells.last().unwrap_or(&first);
+    let dir = step.unwrap_or((1, 1));
+    if l.cells.len() > 1 && !(ends_at_edge(first, (-dir.0, -dir.1)) && ends_at_edge(last, dir)) {
+        return Err("a little killer's diagonal must run from edge to edge".into());
+    }
+    Ok(())
+}
+
+fn validate_sandwich(s: &Sandwich, n: usize) -> Result<(), String> {
+    let i = match s.line {
+        Line::Row(i) | Line::Col(i) => i as usize,
+    };
+    if i >= n {
+        return Err(format!("line {} is outside the grid", i + 1));
+    }
+    if n < 2 {
+        return Err("a sandwich needs a side of 2 or more (1 and the side apart)".into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]

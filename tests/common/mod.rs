@@ -2,6 +2,8 @@
 //! and reading what it printed. Each test binary uses its own subset.
 #![allow(dead_code)]
 
+pub mod brute;
+
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};
 

@@ -28,6 +28,7 @@ use super::model::{
     AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, PairTable, Sandwich,
     Searches,
 };
+use crate::isolate::Pulse;
 use crate::model::Value;
 
 /// Why a driver returned without a complete answer.
@@ -373,14 +374,15 @@ fn post_pair(
     b: View<i64>,
     allowed: &[(Value, Value)],
     n: i64,
-) -> Result<(), ()> {
+) -> Result<(), Infeasible> {
     let side = n as usize;
     let mut table = vec![false; side * side];
     for &(x, y) in allowed {
         table[(x as usize - 1) * side + y as usize - 1] = true;
     }
     let allows = |x: i64, y: i64| table[(x - 1) as usize * side + (y - 1) as usize];
-    let add = |solver: &mut Solver, clause: Vec<_>| solver.add_clause(clause).map_err(|_| ());
+    let add =
+        |solver: &mut Solver, clause: Vec<_>| solver.add_clause(clause).map_err(|_| Infeasible);
     for d in 1..=n {
         let not_a = a.lit(solver, IntLitMeaning::NotEq(d));
         let not_b = b.lit(solver, IntLitMeaning::NotEq(d));
@@ -403,13 +405,19 @@ fn post_pair(
     Ok(())
 }
 
-/// Builds the solver for `model`, with its objective when `with_objective`.
+/// A proof, found while building the solver, that the model has no solution (a conflict while
+/// posting, by propagation alone, or domains left empty).
+struct Infeasible;
+
+/// Builds the solver for `model`, with its objective when `with_objective`: the cells over
+/// their root domains, the constraints huub presolves ([`post_model`]), huub's lowering, then
+/// what is added to the built solver ([`post_on_solver`]) and the branching.
 fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
-    let n = model.n as i64;
-    let mut m = Model::default();
+    options.check().map_err(Stop::Unsupported)?;
     let Some(domains) = root_domains(model) else {
         return Ok(Lowering::Infeasible);
     };
+    let mut m = Model::default();
     let cells: Vec<_> = domains
         .iter()
         .map(|digits| {
@@ -418,137 +426,25 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
             ))
         })
         .collect();
-    // A conflict while posting is a proof, by propagation alone, that there is no solution.
-    macro_rules! post {
-        ($e:expr) => {
-            if $e.is_err() {
-                return Ok(Lowering::Infeasible);
-            }
-        };
-    }
-    // Two cells that differ are clauses on the built solver (below), not an all-different: huub
-    // 100.1's presolve fixes cells of such pairs (anti-king ones, say) that it then drops from
-    // the all-different with their digit still in the other cell, and answers wrongly.
-    let (pairs, groups): (Vec<&AllDifferent>, Vec<&AllDifferent>) =
-        model.all_different.iter().partition(|g| g.cells.len() == 2);
-    for group in groups {
-        let vars: Vec<_> = group.cells.iter().map(|&c| cells[c as usize]).collect();
-        let (value, bounds, domain) = match options.alldiff {
-            AllDiffLevel::Value => (true, false, false),
-            AllDiffLevel::Bounds => (false, true, false),
-            AllDiffLevel::Domain => (false, false, true),
-        };
-        post!(m
-            .unique(vars)
-            .value_propagation(value)
-            .bounds_propagation(bounds)
-            .domain_propagation(domain)
-            .post());
-        if options.house_cover == HouseCover::Linear && group.full {
-            for d in 1..=n {
-                let somewhere: IntLinearExp =
-                    group.cells.iter().map(|&c| cells[c as usize].eq(d)).sum();
-                post!(m.linear(somewhere).ge(1).post());
-            }
-        }
-    }
-    for sum in &model.sums {
-        let terms = sum.cells.iter().map(|&c| cells[c as usize]);
-        post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.sum).post());
-    }
-    for sum in &model.weighted {
-        let terms = sum.terms.iter().map(|&(c, k)| cells[c as usize] * k);
-        post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.rhs).post());
-    }
-    for table in &model.tables {
-        let vars: Vec<_> = table.cells.iter().map(|&c| cells[c as usize]).collect();
-        let rows = table
-            .allowed
-            .iter()
-            .map(|row| row.iter().map(|&d| d as i64).collect::<Vec<_>>());
-        post!(m.table(vars).values(rows).post());
-    }
-    for pair in model.pairs.iter().filter(|p| !as_clauses(p, n)) {
-        let vars = [cells[pair.a as usize], cells[pair.b as usize]];
-        let rows = pair.allowed.iter().map(|&(x, y)| vec![x as i64, y as i64]);
-        post!(m.table(vars).values(rows).post());
-    }
-    for sandwich in &model.sandwiches {
-        post!(post_sandwich(&mut m, &cells, sandwich, n));
-    }
     let objective = match (&model.objective, with_objective) {
-        (Some(weights), true) => {
-            let (lo, hi) = objective_range(model, weights)
-                .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?;
-            let total = m.new_int_decision(lo..=hi);
-            let expr: IntLinearExp = weights
-                .iter()
-                .zip(&cells)
-                .filter(|(&w, _)| w != 0)
-                .map(|(&w, &v)| v * w)
-                .sum();
-            post!(m.linear(expr).eq(total).post());
-            Some(total)
-        }
+        (Some(weights), true) => Some(
+            objective_range(model, weights)
+                .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?,
+        ),
         _ => None,
+    };
+    let Ok(objective) = post_model(&mut m, &cells, model, options, objective) else {
+        return Ok(Lowering::Infeasible);
     };
     let Ok((mut solver, map)) = m.lower().to_solver::<huub::solver::Cadical>() else {
         return Ok(Lowering::Infeasible);
     };
     let cells: Vec<View<i64>> = cells.iter().map(|&v| map.get(&mut solver, v)).collect();
-    for pair in pairs {
-        let [a, b] = [pair.cells[0], pair.cells[1]].map(|c| cells[c as usize]);
-        for d in 1..=n {
-            let clause = [
-                a.lit(&mut solver, IntLitMeaning::NotEq(d)),
-                b.lit(&mut solver, IntLitMeaning::NotEq(d)),
-            ];
-            if solver.add_clause(clause).is_err() {
-                return Ok(Lowering::Infeasible);
-            }
-        }
-    }
-    // A pair that forbids fewer digit pairs than it allows (the negative rules, non-consecutive
-    // among them) is clauses too, by its direct encoding: as propagating as a table (arc
-    // consistency), and on the non-consecutive set about 1.7 times faster than huub's tables,
-    // which stay for the pairs that allow few digits (dots, thermometers, whispers).
-    for pair in model.pairs.iter().filter(|p| as_clauses(p, n)) {
-        let [a, b] = [pair.a, pair.b].map(|c| cells[c as usize]);
-        if post_pair(&mut solver, a, b, &pair.allowed, n).is_err() {
-            return Ok(Lowering::Infeasible);
-        }
-    }
-    if options.house_cover == HouseCover::Clauses {
-        // On the built solver: as clauses in the model (a Boolean formula), huub 100.1's
-        // presolve crashes inside CaDiCaL on some puzzles, and as linear constraints its
-        // presolve takes about a third of the time on Killers.
-        for group in model.all_different.iter().filter(|g| g.full) {
-            for d in 1..=n {
-                let clause: Vec<_> = group
-                    .cells
-                    .iter()
-                    .map(|&c| cells[c as usize].lit(&mut solver, IntLitMeaning::Eq(d)))
-                    .collect();
-                if solver.add_clause(clause).is_err() {
-                    return Ok(Lowering::Infeasible);
-                }
-            }
-        }
+    if post_on_solver(&mut solver, &cells, model, options).is_err() {
+        return Ok(Lowering::Infeasible);
     }
     let objective = objective.map(|v| map.get(&mut solver, v));
-    let var_sel = match options.branching {
-        Branching::Activity => None,
-        Branching::FirstFail => Some(DecisionSelection::FirstFail),
-        Branching::InputOrder => Some(DecisionSelection::InputOrder),
-    };
-    if let Some(var_sel) = var_sel {
-        IntBrancher::new_in(
-            &mut solver,
-            cells.clone(),
-            var_sel,
-            DomainSelection::IndomainMin,
-        );
-    }
+    set_branching(&mut solver, &cells, options.branching);
     Ok(Lowering::Ready(Box::new(Lowered {
         solver,
         searches: options.searches,
@@ -557,13 +453,166 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     })))
 }
 
+/// Posts to the model what huub presolves: the all-differents of three cells or more (and the
+/// linear house cover), the sums, the tables, the pairs that stay tables, the sandwiches, and the
+/// objective `Σ weight × cell` over `objective`'s range, whose variable it returns.
+fn post_model(
+    m: &mut Model,
+    cells: &[ModelView<i64>],
+    model: &CpModel,
+    options: &CpOptions,
+    objective: Option<(i64, i64)>,
+) -> Result<Option<ModelView<i64>>, Infeasible> {
+    let n = model.n as i64;
+    let (value, bounds, domain) = match options.alldiff {
+        AllDiffLevel::Value => (true, false, false),
+        AllDiffLevel::Bounds => (false, true, false),
+        AllDiffLevel::Domain => (false, false, true),
+    };
+    for group in model.all_different.iter().filter(|g| !is_pair(g)) {
+        let vars: Vec<_> = group.cells.iter().map(|&c| cells[c as usize]).collect();
+        m.unique(vars)
+            .value_propagation(value)
+            .bounds_propagation(bounds)
+            .domain_propagation(domain)
+            .post()
+            .map_err(|_| Infeasible)?;
+        if options.house_cover == HouseCover::Linear && group.full {
+            for d in 1..=n {
+                let somewhere: IntLinearExp =
+                    group.cells.iter().map(|&c| cells[c as usize].eq(d)).sum();
+                m.linear(somewhere).ge(1).post().map_err(|_| Infeasible)?;
+            }
+        }
+    }
+    for sum in &model.sums {
+        let terms = sum.cells.iter().map(|&c| cells[c as usize]);
+        m.linear(terms.sum::<IntLinearExp>())
+            .eq(sum.sum)
+            .post()
+            .map_err(|_| Infeasible)?;
+    }
+    for sum in &model.weighted {
+        let terms = sum.terms.iter().map(|&(c, k)| cells[c as usize] * k);
+        m.linear(terms.sum::<IntLinearExp>())
+            .eq(sum.rhs)
+            .post()
+            .map_err(|_| Infeasible)?;
+    }
+    for table in &model.tables {
+        let vars: Vec<_> = table.cells.iter().map(|&c| cells[c as usize]).collect();
+        let rows = table
+            .allowed
+            .iter()
+            .map(|row| row.iter().map(|&d| d as i64).collect::<Vec<_>>());
+        m.table(vars).values(rows).post().map_err(|_| Infeasible)?;
+    }
+    for pair in model.pairs.iter().filter(|p| !as_clauses(p, n)) {
+        let vars = [cells[pair.a as usize], cells[pair.b as usize]];
+        let rows = pair.allowed.iter().map(|&(x, y)| vec![x as i64, y as i64]);
+        m.table(vars).values(rows).post().map_err(|_| Infeasible)?;
+    }
+    for sandwich in &model.sandwiches {
+        post_sandwich(m, cells, sandwich, n).map_err(|_| Infeasible)?;
+    }
+    let (Some(weights), Some((lo, hi))) = (&model.objective, objective) else {
+        return Ok(None);
+    };
+    let total = m.new_int_decision(lo..=hi);
+    let expr: IntLinearExp = weights
+        .iter()
+        .zip(cells)
+        .filter(|(&w, _)| w != 0)
+        .map(|(&w, &v)| v * w)
+        .sum();
+    m.linear(expr).eq(total).post().map_err(|_| Infeasible)?;
+    Ok(Some(total))
+}
+
+/// Two cells that differ are clauses on the built solver ([`post_on_solver`]), not an
+/// all-different: huub 100.1's presolve fixes cells of such pairs (anti-king ones, say) that it
+/// then drops from the all-different with their digit still in the other cell, and answers
+/// wrongly.
+fn is_pair(group: &AllDifferent) -> bool {
+    group.cells.len() == 2
+}
+
+/// Adds to the built solver what huub's presolve must not see: the two-cell all-differents
+/// ([`is_pair`]), the pairs posted as clauses ([`as_clauses`]), and the house cover as clauses.
+fn post_on_solver(
+    solver: &mut Solver,
+    cells: &[View<i64>],
+    model: &CpModel,
+    options: &CpOptions,
+) -> Result<(), Infeasible> {
+    let n = model.n as i64;
+    let add =
+        |solver: &mut Solver, clause: Vec<_>| solver.add_clause(clause).map_err(|_| Infeasible);
+    for pair in model.all_different.iter().filter(|g| is_pair(g)) {
+        let [a, b] = [pair.cells[0], pair.cells[1]].map(|c| cells[c as usize]);
+        for d in 1..=n {
+            let clause = vec![
+                a.lit(solver, IntLitMeaning::NotEq(d)),
+                b.lit(solver, IntLitMeaning::NotEq(d)),
+            ];
+            add(solver, clause)?;
+        }
+    }
+    // A pair that forbids fewer digit pairs than it allows (the negative rules, non-consecutive
+    // among them) is clauses too, by its direct encoding: as propagating as a table (arc
+    // consistency), and faster than huub's tables on the non-consecutive set
+    // (docs/benchmarks.md), which stay for the pairs that allow few digits (dots,
+    // thermometers, whispers).
+    for pair in model.pairs.iter().filter(|p| as_clauses(p, n)) {
+        let [a, b] = [pair.a, pair.b].map(|c| cells[c as usize]);
+        post_pair(solver, a, b, &pair.allowed, n)?;
+    }
+    if options.house_cover == HouseCover::Clauses {
+        // On the built solver: as clauses in the model (a Boolean formula), huub 100.1's
+        // presolve crashes inside CaDiCaL on some puzzles, and as linear constraints its
+        // presolve takes much of the time on Killers (docs/backends.md).
+        for group in model.all_different.iter().filter(|g| g.full) {
+            for d in 1..=n {
+                let clause: Vec<_> = group
+                    .cells
+                    .iter()
+                    .map(|&c| cells[c as usize].lit(solver, IntLitMeaning::Eq(d)))
+                    .collect();
+                add(solver, clause)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Hands the search's decisions to a CP brancher over the cells, unless it is the SAT engine's
+/// own activity.
+fn set_branching(solver: &mut Solver, cells: &[View<i64>], branching: Branching) {
+    let var_sel = match branching {
+        Branching::Activity => return,
+        Branching::FirstFail => DecisionSelection::FirstFail,
+        Branching::InputOrder => DecisionSelection::InputOrder,
+    };
+    IntBrancher::new_in(
+        solver,
+        cells.to_vec(),
+        var_sel,
+        DomainSelection::IndomainMin,
+    );
+}
+
 /// A solution: every cell's digit, and its score when lowered with the objective.
 type Solution = (Vec<Value>, Option<i64>);
 
 impl Lowered {
     /// One solution (and its score when lowered with the objective), found by the solver itself
     /// or by a copy of it ([`Searches`]); `None` when there is none.
-    fn search(&mut self, deadline: Option<Instant>) -> Result<Option<Solution>, Stop> {
+    /// The search's periodic callback checks the deadline and beats `pulse`.
+    fn search(
+        &mut self,
+        deadline: Option<Instant>,
+        pulse: &Pulse,
+    ) -> Result<Option<Solution>, Stop> {
         let mut copy;
         let solver = match self.searches {
             Searches::Incremental => &mut self.solver,
@@ -572,7 +621,9 @@ impl Lowered {
                 &mut copy
             }
         };
+        let pulse = pulse.clone();
         solver.set_terminate_callback(Some(move || {
+            pulse.beat();
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 TerminationSignal::Terminate
             } else {
@@ -614,13 +665,15 @@ impl Lowered {
     }
 }
 
-/// One solution, or `None` when there is none.
+/// One solution, or `None` when there is none. `pulse` beats once the solver is built and while
+/// it searches (a worker's signs of life; [`Pulse::none`] elsewhere), as in every driver.
 pub fn solve(
     model: &CpModel,
     options: &CpOptions,
     deadline: Option<Instant>,
+    pulse: &Pulse,
 ) -> Result<Option<Vec<Value>>, Stop> {
-    count(model, options, 1, deadline).map(|found| found.solutions.into_iter().next())
+    count(model, options, 1, deadline, pulse).map(|found| found.solutions.into_iter().next())
 }
 
 /// What a count found.
@@ -642,6 +695,7 @@ pub fn count(
     options: &CpOptions,
     limit: u64,
     deadline: Option<Instant>,
+    pulse: &Pulse,
 ) -> Result<Found, Stop> {
     let mut lowered = match lower(model, options, false)? {
         Lowering::Infeasible => {
@@ -653,11 +707,12 @@ pub fn count(
         }
         Lowering::Ready(l) => l,
     };
+    pulse.beat();
     let mut count = 0;
     let mut solutions: Vec<Vec<Value>> = Vec::new();
     let mut stopped = false;
     while count < limit {
-        match lowered.search(deadline) {
+        match lowered.search(deadline, pulse) {
             Ok(Some((grid, _))) => {
                 count += 1;
                 let more = lowered.exclude(model, &grid);
@@ -703,6 +758,7 @@ pub fn maximize(
     model: &CpModel,
     options: &CpOptions,
     deadline: Option<Instant>,
+    pulse: &Pulse,
 ) -> Result<Best, Stop> {
     if model.objective.is_none() {
         return Err(Stop::Unsupported("the puzzle has no weights".into()));
@@ -711,9 +767,10 @@ pub fn maximize(
         Lowering::Infeasible => return Ok(Best::NoSolution),
         Lowering::Ready(l) => l,
     };
+    pulse.beat();
     let mut best: Option<(i64, Vec<Value>)> = None;
     loop {
-        match lowered.search(deadline) {
+        match lowered.search(deadline, pulse) {
             Ok(Some((grid, score))) => {
                 let score = score.expect("lowered with its objective");
                 best = Some((score, grid));

@@ -26,7 +26,8 @@ pub enum AllDiffLevel {
     Value,
     /// Bounds consistency (Hall intervals over the cells' least and greatest digits).
     Bounds,
-    /// Domain consistency (Régin's matching-based filtering).
+    /// Domain consistency (Régin's matching-based filtering). Unsound in huub 100.1: it
+    /// answers "no solution" to puzzles that have one ([`AllDiffLevel::unsound`]).
     Domain,
 }
 
@@ -36,6 +37,17 @@ impl AllDiffLevel {
         AllDiffLevel::Bounds,
         AllDiffLevel::Domain,
     ];
+    /// Why the level gives wrong answers in huub 100.1, when it does.
+    pub fn unsound(self) -> Option<&'static str> {
+        match self {
+            AllDiffLevel::Domain => Some(
+                "huub 100.1's domain-consistent all-different answers \"no solution\" to puzzles \
+                 that have one (it drops fixed cells before their digits have left the other \
+                 cells; docs/backends.md)",
+            ),
+            AllDiffLevel::Value | AllDiffLevel::Bounds => None,
+        }
+    }
     pub fn name(self) -> &'static str {
         match self {
             AllDiffLevel::Value => "value",
@@ -126,11 +138,15 @@ from_str_by_name!(AllDiffLevel, "all-different level");
 from_str_by_name!(HouseCover, "house cover");
 from_str_by_name!(Branching, "branching");
 
-/// Options of the CP backend: they change how the solver sees the model, never its solutions.
+/// Options of the CP backend: they change how the solver sees the model. The sound ones never
+/// change its solutions; an unsound one ([`AllDiffLevel::unsound`]) may, and is refused unless
+/// [`CpOptions::allow_unsound`] is set ([`CpOptions::check`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CpOptions {
     /// Propagation strength of every all-different.
     pub alldiff: AllDiffLevel,
+    /// Accept a setting known to give wrong answers (to show the fault).
+    pub allow_unsound: bool,
     /// Whether and how to add, for every house and digit, "the digit is in one of the house's
     /// cells".
     pub house_cover: HouseCover,
@@ -144,9 +160,24 @@ impl Default for CpOptions {
     fn default() -> Self {
         CpOptions {
             alldiff: AllDiffLevel::Value,
+            allow_unsound: false,
             house_cover: HouseCover::Clauses,
             branching: Branching::Activity,
             searches: Searches::Incremental,
+        }
+    }
+}
+
+impl CpOptions {
+    /// An error naming the unsound setting and `--allow-unsound`, when the options ask for one
+    /// without allowing it.
+    pub fn check(&self) -> Result<(), String> {
+        match self.alldiff.unsound() {
+            Some(why) if !self.allow_unsound => Err(format!(
+                "--cp-alldiff {} is unsound: {why}; give --allow-unsound to use it anyway",
+                self.alldiff.name()
+            )),
+            _ => Ok(()),
         }
     }
 }
@@ -351,16 +382,6 @@ impl CpModel {
             parity: rules.parity.clone(),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
         }
-    }
-
-    /// Whether the model holds variant rules beyond houses, cages and the objective.
-    pub fn has_variants(&self) -> bool {
-        !self.pairs.is_empty()
-            || !self.tables.is_empty()
-            || !self.weighted.is_empty()
-            || !self.sandwiches.is_empty()
-            || !self.parity.is_empty()
-            || self.all_different.iter().any(|g| g.origin == Origin::Rule)
     }
 
     /// The number of cells.

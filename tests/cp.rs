@@ -381,7 +381,12 @@ fn killers_without_a_solution_are_answered_no_solution() {
         backends::create(BackendKind::Cp, &with_worker).unwrap(),
     ];
     for line in NO_SOLUTION_KILLERS {
-        let puzzle = parse_line(&line.replacen(":0", "", 1));
+        let read = sudoku_lab::format::read_puzzles(line, &Default::default());
+        let puzzle = &read[0].as_ref().unwrap().puzzle;
+        assert_eq!(
+            puzzle.cages().count(),
+            if puzzle.size() == 6 { 6 } else { 9 }
+        );
         for cp in &backends {
             let got = task::run(
                 cp.as_ref(),

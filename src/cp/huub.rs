@@ -486,18 +486,16 @@ fn post_model(
         }
     }
     for sum in &model.sums {
-        let terms = sum.cells.iter().map(|&c| cells[c as usize]);
-        m.linear(terms.sum::<IntLinearExp>())
-            .eq(sum.sum)
-            .post()
-            .map_err(|_| Infeasible)?;
+        let terms: Vec<_> = sum.cells.iter().map(|&c| (cells[c as usize], 1)).collect();
+        post_sum(m, &terms, sum.sum)?;
     }
     for sum in &model.weighted {
-        let terms = sum.terms.iter().map(|&(c, k)| cells[c as usize] * k);
-        m.linear(terms.sum::<IntLinearExp>())
-            .eq(sum.rhs)
-            .post()
-            .map_err(|_| Infeasible)?;
+        let terms: Vec<_> = sum
+            .terms
+            .iter()
+            .map(|&(c, k)| (cells[c as usize], k))
+            .collect();
+        post_sum(m, &terms, sum.rhs)?;
     }
     for table in &model.tables {
         let vars: Vec<_> = table.cells.iter().map(|&c| cells[c as usize]).collect();
@@ -527,6 +525,19 @@ fn post_model(
         .sum();
     m.linear(expr).eq(total).post().map_err(|_| Infeasible)?;
     Ok(Some(total))
+}
+
+/// Posts `Σ coefficient × cell = rhs` as its two halves, `≤ rhs` and `≥ rhs`, which propagate
+/// as the equality does (huub posts an equality as those two bounds propagators). As one
+/// equality, huub 100.1's presolve turns a sum left with two cells into an alias of one by the
+/// other: in a Killer cage of even sum `2k` whose cells may hold `k`, an all-different then holds
+/// a cell and its own view `2k − x`, and CaDiCaL crashed in conflict analysis (the two
+/// Killers without a solution in `tests/cp.rs`); and aliases over arrows in a cycle made its
+/// presolve loop for ever.
+fn post_sum(m: &mut Model, terms: &[(ModelView<i64>, i64)], rhs: i64) -> Result<(), Infeasible> {
+    let expr = || -> IntLinearExp { terms.iter().map(|&(v, k)| v * k).sum() };
+    m.linear(expr()).le(rhs).post().map_err(|_| Infeasible)?;
+    m.linear(expr()).ge(rhs).post().map_err(|_| Infeasible)
 }
 
 /// Two cells that differ are clauses on the built solver ([`post_on_solver`]), not an

@@ -51,7 +51,7 @@ pub struct WorkerProgram {
     pub args: Vec<OsString>,
     /// Longest time a worker may go without answering or giving a sign of life (building a
     /// model, a search that never checks its deadline) before it is killed, with or without a
-    /// deadline.
+    /// deadline. A [`Pulse`] beats once a second at most, so this should be well above that.
     pub silence: Duration,
 }
 
@@ -417,4 +417,18 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 fn io(e: impl std::fmt::Display) -> Crash {
     Crash::Io(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sign_of_life_is_the_serialized_message() {
+        let mut line = serde_json::to_vec(&Message::<()>::Alive).unwrap();
+        line.push(b'\n');
+        assert_eq!(line, ALIVE_LINE);
+        let answer: Message<u32> = serde_json::from_slice(br#"{"Answer":{"Ok":7}}"#).unwrap();
+        assert!(matches!(answer, Message::Answer(Ok(7))));
+    }
 }

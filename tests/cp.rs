@@ -484,10 +484,13 @@ fn a_crash_a_panic_an_abort_and_a_hang_each_end_one_request() {
         }
         pids.push(next);
     }
-    // A worker that gives signs of life but never answers is killed at its deadline.
+    // A worker that gives signs of life (one a second) but never answers is killed at its
+    // deadline, not for silence.
+    faults.silence = Duration::from_secs(5);
     let started = Instant::now();
     let deadline = Instant::now() + Duration::from_millis(500);
-    assert_eq!(ask(Fault::Busy, Some(deadline)), Err(Crash::Killed));
+    let busy = isolate::call::<_, u32>(&faults, &Fault::Busy, Some(deadline));
+    assert_eq!(busy, Err(Crash::Killed));
     assert!(started.elapsed() >= isolate::GRACE);
     assert!(started.elapsed() < isolate::GRACE + Duration::from_secs(5));
     pid(&faults);

@@ -9,9 +9,16 @@
 //! learns; with [`Searches::Copies`] the built solver is a master that never searches, each
 //! search runs on a fresh copy of it, and the clauses go into the master. huub 100.1 crashes
 //! inside CaDiCaL's conflict analysis on some puzzles (docs/backends.md), in a solver asked again
-//! and in a new one, depending on the form of the model; the `cp` backend runs the drivers in a
-//! worker process and retries a crash with copies and other forms. A deadline ends a search
-//! through huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer.
+//! and in a new one, depending on the form of the model; the `cp` backend can run the drivers in
+//! a worker process and retry a crash with copies and other forms. A deadline ends a search
+//! through huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer;
+//! the same callback beats the worker's [`Pulse`].
+//!
+//! Some forms of the model are chosen to keep clear of faults of huub 100.1, each told where it
+//! is posted: the root domains ([`root_domains`]), sums as two inequalities ([`post_sum`]),
+//! sandwiches as tables ([`post_sandwich`]), two-cell all-differents and the house cover as
+//! clauses on the built solver ([`post_on_solver`]). A conflict while building the solver is a
+//! proof that the puzzle has no solution, answered as such without a search.
 
 use std::time::Instant;
 
@@ -25,8 +32,8 @@ use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
 use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
 
 use super::model::{
-    AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, PairTable, Sandwich,
-    Searches,
+    AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, PairTable, Root,
+    Sandwich, Searches,
 };
 use crate::isolate::Pulse;
 use crate::model::Value;
@@ -74,7 +81,8 @@ pub fn estimate_bytes(model: &CpModel, options: &CpOptions) -> u64 {
 }
 
 /// Per-item costs of [`estimate_bytes`], set from the peak resident memory of `solve` on empty
-/// 25×25 to 64×64 grids (47 MB to 284 MB): they over-estimate large grids rather than under.
+/// 25×25 to 64×64 grids (docs/backends.md, "Memory"): they over-estimate large grids rather than
+/// under.
 const BYTES_PER_LITERAL: u64 = 900;
 const BYTES_PER_COVER_LITERAL: u64 = 16;
 
@@ -92,46 +100,37 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
     Some((lo, hi))
 }
 
-/// Each cell's digits after naked and hidden singles over the model's all-different groups and
-/// the digits that no sum supports (each sum's cells taken independently), run to a fixpoint;
-/// `None` when a cell or a full group runs out of digits, which proves there is no solution.
+/// Each cell's digits: the model's [`Root`] domains (singles over the houses and the variant
+/// rules' exclusions, from [`crate::propagate`]), then, to a fixpoint, each fixed cell's digit
+/// removed from the other cells of every all-different group (the cages' among them, which
+/// [`crate::propagate`] does not see) and the digits that no sum supports (each sum's cells taken
+/// independently); `None` when a cell runs out of digits, which proves there is no solution.
 ///
 /// huub 100.1 drops the fixed cells of an all-different when it builds the solver, trusting its
 /// presolve to have removed their digits from the other cells; when presolve has not (a cell
 /// fixed late in it), the solver is unsound (huub's debug assertion in `IntUnique::to_solver`).
-/// Domains at this fixpoint leave its presolve nothing of that kind to find on plain houses. The
-/// sums' filter keeps from huub the sums no digits can make: its lowering of a sum over
-/// two-valued cells panics when it finds the sum unsatisfiable (`int_linear.rs:566`).
+/// At this fixpoint no fixed cell's digit is left in its groups. The sums' filter keeps from
+/// huub the sums no digits can make: its lowering of a sum over two-valued cells panics when it
+/// finds the sum unsatisfiable (`int_linear.rs:566`).
 fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
     let n = model.n;
-    let all: u128 = if n >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << n) - 1
+    let mut cand = match &model.root {
+        Root::NoSolution => return None,
+        Root::Givens => {
+            return Some(
+                model
+                    .givens
+                    .iter()
+                    .map(|&g| match g {
+                        0 => (1..=n as Value).collect(),
+                        g => vec![g],
+                    })
+                    .collect(),
+            )
+        }
+        Root::Masks(masks) => masks.clone(),
     };
-    if n > 128 {
-        // Wide grids: candidates from the givens only would need wider masks; keep 1..=n.
-        return Some(
-            model
-                .givens
-                .iter()
-                .map(|&g| match g {
-                    0 => (1..=n as Value).collect(),
-                    g => vec![g],
-                })
-                .collect(),
-        );
-    }
     let bit = |d: Value| 1u128 << (d - 1);
-    let mut cand: Vec<u128> = model
-        .givens
-        .iter()
-        .map(|&g| if g > 0 { bit(g) } else { all })
-        .collect();
-    let odd: u128 = (1..=n as Value).step_by(2).fold(0, |m, d| m | bit(d));
-    for &(c, is_odd) in &model.parity {
-        cand[c as usize] &= if is_odd { odd } else { all & !odd };
-    }
     let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); model.cells()];
     for (g, group) in model.all_different.iter().enumerate() {
         for &c in &group.cells {
@@ -164,7 +163,7 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
     let mut changed = true;
     while changed {
         changed = false;
-        // Naked singles: a cell with one digit left removes it from its groups' other cells.
+        // A fixed cell's digit leaves its groups' other cells.
         for c in 0..model.cells() {
             if cand[c] == 0 {
                 return None;
@@ -183,33 +182,11 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
                 }
             }
         }
-        // Hidden singles: a digit with one place left in a full group goes there.
-        for group in model.all_different.iter().filter(|g| g.full) {
-            for d in 1..=n as Value {
-                let mut places = group
-                    .cells
-                    .iter()
-                    .filter(|&&c| cand[c as usize] & bit(d) != 0);
-                match (places.next(), places.next()) {
-                    (None, _) => return None,
-                    (Some(&c), None) if cand[c as usize] != bit(d) => {
-                        cand[c as usize] = bit(d);
-                        changed = true;
-                    }
-                    _ => {}
-                }
-            }
-        }
         // Sums: a digit that no choice of the other terms' digits completes goes.
         for (terms, rhs) in &sums {
             let values: Vec<Vec<i64>> = terms
                 .iter()
-                .map(|&(c, k)| {
-                    (1..=n as Value)
-                        .filter(|&d| cand[c as usize] & bit(d) != 0)
-                        .map(|d| k * d as i64)
-                        .collect()
-                })
+                .map(|&(c, k)| values_of(k, cand[c as usize], n).collect())
                 .collect();
             let Some(keep) = supported(&values, *rhs) else {
                 continue;

@@ -10,13 +10,15 @@
 //! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
 //! consecutive); arrows and little killers weighted sums (a table when a few open cells are left);
 //! odd and even cells their domains; a sandwich a [`Sandwich`] (its solver form, with counters
-//! and tables, is in [`super::huub`]).
+//! and tables, is in [`super::huub`]). The cells' [`Root`] domains come from the deductions of
+//! [`crate::propagate`].
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::lower::{PairRule, Rules};
 use crate::model::{Puzzle, Value};
 use crate::named::from_str_by_name;
+use crate::propagate::{Candidates, Level};
 
 /// Propagation strength of each all-different (`--cp-alldiff`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -262,6 +264,44 @@ pub struct CpModel {
     pub parity: Vec<(u32, bool)>,
     /// `Σ weights[c] × cell c`, to maximise, when the puzzle carries weights.
     pub objective: Option<Vec<i64>>,
+    /// The cells' digits before any search.
+    pub root: Root,
+}
+
+/// Each cell's digits before any search, from the deductions of [`crate::propagate`]: naked and
+/// hidden singles over the houses, then what the variant rules exclude (parity, pairs, extra
+/// houses and distinct groups).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Root {
+    /// One mask per cell, bit `d − 1` for digit `d` (up to 128×128).
+    Masks(Vec<u128>),
+    /// Wider grids: the givens, and `1..=n` for open cells.
+    Givens,
+    /// The deductions proved that the puzzle has no solution.
+    NoSolution,
+}
+
+impl Root {
+    fn of(puzzle: &Puzzle, rules: &Rules) -> Root {
+        let n = puzzle.size();
+        if n > 128 {
+            return Root::Givens;
+        }
+        let mut found = Candidates::new(puzzle, Level::Singles);
+        found.restrict(rules);
+        if found.contradiction().is_some() {
+            return Root::NoSolution;
+        }
+        let bit = |d: Value| 1u128 << (d - 1);
+        Root::Masks(
+            (0..n * n)
+                .map(|c| match found.fixed()[c] {
+                    0 => found.digits(c).fold(0, |m, d| m | bit(d)),
+                    d => bit(d),
+                })
+                .collect(),
+        )
+    }
 }
 
 impl CpModel {
@@ -381,6 +421,7 @@ impl CpModel {
                 .collect(),
             parity: rules.parity.clone(),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
+            root: Root::of(puzzle, &rules),
         }
     }
 

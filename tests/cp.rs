@@ -455,6 +455,31 @@ fn an_unsound_setting_needs_allow_unsound() {
     assert!(backends::create(BackendKind::Cp, &o).is_ok());
 }
 
+/// A 9×9 Killer without a solution (fuzz seed 5003, case 13914, shrunk) on which huub 100.1
+/// crashes in process, under the default settings and every house cover, but not under
+/// `bounds` all-different: the worker's retries reach that form and answer.
+const KILLER_CRASHING_UNDER_VALUE: &str = ".................................................................................:0 .........000..1.2..30..4.2......4............................5.......65....777755 28,7,14,8,13,25,8,14";
+
+#[test]
+fn the_worker_retries_a_crash_under_bounds_all_different() {
+    let o = run_with(&["count", "--backend", "cp"], KILLER_CRASHING_UNDER_VALUE);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "no solution\n");
+    let o = run_with(
+        &[
+            "count",
+            "--backend",
+            "cp",
+            "--cp-in-process",
+            "--cp-alldiff",
+            "bounds",
+        ],
+        KILLER_CRASHING_UNDER_VALUE,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "no solution\n");
+}
+
 /// A worker that crashes, panics, aborts or hangs costs its request only: each gives a named
 /// error, and the next request is answered by a new worker.
 #[test]

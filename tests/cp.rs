@@ -390,7 +390,7 @@ fn killers_without_a_solution_are_answered_no_solution() {
         for cp in &backends {
             let got = task::run(
                 cp.as_ref(),
-                &puzzle,
+                puzzle,
                 Task::Count { limit: 2 },
                 &Limits::none(),
             );

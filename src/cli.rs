@@ -68,6 +68,33 @@ enum Command {
     Backends(backends::BackendsArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
+    /// A worker process of a backend (started by this program itself).
+    #[command(name = WORKER_COMMAND, hide = true)]
+    Worker(WorkerArgs),
+}
+
+/// The hidden subcommand that runs a worker process: `sudoku-lab __worker cp`.
+pub const WORKER_COMMAND: &str = "__worker";
+
+/// Which worker to run: `cp` (the `cp` backend's searches) or `faults` (misbehaves on request,
+/// for tests).
+#[derive(clap::Args, Debug)]
+struct WorkerArgs {
+    kind: String,
+}
+
+/// Serves a worker's requests on standard input and output until standard input ends.
+fn worker(args: &WorkerArgs) -> Result<ExitCode, UsageError> {
+    let served = match args.kind.as_str() {
+        #[cfg(feature = "cp")]
+        "cp" => sudoku_lab::backends::cp::serve_worker(),
+        "faults" => sudoku_lab::isolate::serve_faults(),
+        other => return Err(UsageError(format!("unknown worker '{other}'"))),
+    };
+    Ok(match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::FAILURE,
+    })
 }
 
 /// A usage or input error that stops the command before any work: exit 2.
@@ -116,5 +143,6 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Backends(_) => backends::run(),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => man::run(&args)?,
+        Command::Worker(args) => worker(&args)?,
     })
 }

@@ -9,16 +9,25 @@ use common::{parse_line, run, run_with, stderr, stdout};
 
 use std::sync::Arc;
 
-use sudoku_lab::backend::{Backend, Limits};
+use std::time::{Duration, Instant};
+
+use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::cp::{AllDiffLevel, Branching, CpOptions, HouseCover, Searches};
+use sudoku_lab::isolate::{self, Crash, Fault, WorkerProgram};
 use sudoku_lab::model::{Puzzle, Shape, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
 
+/// The `cp` backend with these model options, searching in this thread.
 fn cp_with(model: CpOptions) -> Box<dyn Backend> {
     let mut o = BackendOptions::default();
     o.cp.model = model;
     backends::create(BackendKind::Cp, &o).unwrap()
+}
+
+/// This package's `sudoku-lab` as the worker `kind` (`cp` or `faults`).
+fn worker(kind: &str) -> WorkerProgram {
+    WorkerProgram::new(env!("CARGO_BIN_EXE_sudoku-lab"), ["__worker", kind])
 }
 
 /// `(puzzle, known count)` from `test_puzzles.counts` (counts 0 to 847).
@@ -344,4 +353,176 @@ fn arrow_sums_over_three_cells_in_a_cycle_are_answered() {
             stdout(&o)
         );
     }
+}
+
+/// Two Killers without a solution, shrunk from fuzz cases (6×6, six cages, and 9×9, nine cages)
+/// on which huub 100.1 crashed in every form.
+const NO_SOLUTION_KILLERS: [&str; 2] = [
+    "....................................:0 0.................1.....122..3144.55 4,8,6,6,10,3",
+    ".................................................................................:0 ....000.....1........12........3........3.4..5...6.477....6........6........68888 6,9,2,14,5,4,25,16,10",
+];
+
+/// Both Killers are answered "no solution" in the worker and in process, through the command
+/// (exit 0; the `:0` of each line is the known count it is checked against) and through the
+/// library, with the worker and without.
+#[test]
+fn killers_without_a_solution_are_answered_no_solution() {
+    let input = NO_SOLUTION_KILLERS.join("\n") + "\n";
+    for extra in [&[][..], &["--cp-in-process"]] {
+        let args = [&["count", "--backend", "cp"][..], extra].concat();
+        let o = run_with(&args, &input);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "no solution\nno solution\n", "{extra:?}");
+    }
+    let mut with_worker = BackendOptions::default();
+    with_worker.cp.worker = Some(worker("cp"));
+    let backends = [
+        backends::create(BackendKind::Cp, &BackendOptions::default()).unwrap(),
+        backends::create(BackendKind::Cp, &with_worker).unwrap(),
+    ];
+    for line in NO_SOLUTION_KILLERS {
+        let read = sudoku_lab::format::read_puzzles(line, &Default::default());
+        let puzzle = &read[0].as_ref().unwrap().puzzle;
+        assert_eq!(
+            puzzle.cages().count(),
+            if puzzle.size() == 6 { 6 } else { 9 }
+        );
+        for cp in &backends {
+            let got = task::run(
+                cp.as_ref(),
+                puzzle,
+                Task::Count { limit: 2 },
+                &Limits::none(),
+            );
+            assert!(matches!(got, Ok(Answer::NoSolution)), "{line}: {got:?}");
+        }
+    }
+}
+
+/// `--cp-alldiff domain` gives wrong answers in huub 100.1: it is refused (exit 2, naming why and
+/// `--allow-unsound`) unless allowed, by every command that builds backends, and by the
+/// library.
+#[test]
+fn an_unsound_setting_needs_allow_unsound() {
+    let puzzle = ".".repeat(16);
+    for command in [
+        &["count", "--backend", "cp", "--limit", "1000"][..],
+        &[
+            "xcheck",
+            "--backends",
+            "dfs,cp",
+            "--task",
+            "count",
+            "--limit",
+            "1000",
+        ],
+    ] {
+        let refused = run_with(&[command, &["--cp-alldiff", "domain"]].concat(), &puzzle);
+        assert_eq!(refused.status.code(), Some(2), "{command:?}");
+        let message = stderr(&refused);
+        for word in ["unsound", "huub 100.1", "--allow-unsound", "domain"] {
+            assert!(message.contains(word), "{word}: {message}");
+        }
+        let allowed = [command, &["--cp-alldiff", "domain", "--allow-unsound"]].concat();
+        let o = run_with(&allowed, &puzzle);
+        assert_eq!(o.status.code(), Some(0), "{command:?}: {}", stderr(&o));
+    }
+    let o = run(&[
+        "fuzz",
+        "--backends",
+        "dfs,cp",
+        "--size",
+        "4",
+        "--puzzles",
+        "3",
+        "--seed",
+        "1",
+        "--cp-alldiff",
+        "domain",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let domain = CpOptions {
+        alldiff: AllDiffLevel::Domain,
+        ..CpOptions::default()
+    };
+    let mut o = BackendOptions::default();
+    o.cp.model = domain;
+    match backends::create(BackendKind::Cp, &o) {
+        Err(BackendError::Unsupported(why)) => assert!(why.contains("--allow-unsound"), "{why}"),
+        other => panic!("{:?}", other.map(|b| b.name())),
+    }
+    o.cp.model.allow_unsound = true;
+    assert!(backends::create(BackendKind::Cp, &o).is_ok());
+}
+
+/// A 9×9 Killer without a solution (fuzz seed 5003, case 13914, shrunk) on which huub 100.1
+/// crashes in process, under the default settings and every house cover, but not under
+/// `bounds` all-different: the worker's retries reach that form and answer.
+const KILLER_CRASHING_UNDER_VALUE: &str = ".................................................................................:0 .........000..1.2..30..4.2......4............................5.......65....777755 28,7,14,8,13,25,8,14";
+
+#[test]
+fn the_worker_retries_a_crash_under_bounds_all_different() {
+    let o = run_with(&["count", "--backend", "cp"], KILLER_CRASHING_UNDER_VALUE);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "no solution\n");
+    let o = run_with(
+        &[
+            "count",
+            "--backend",
+            "cp",
+            "--cp-in-process",
+            "--cp-alldiff",
+            "bounds",
+        ],
+        KILLER_CRASHING_UNDER_VALUE,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "no solution\n");
+}
+
+/// A worker that crashes, panics, aborts or hangs costs its request only: each gives a named
+/// error, and the next request is answered by a new worker.
+#[test]
+fn a_crash_a_panic_an_abort_and_a_hang_each_end_one_request() {
+    let mut faults = worker("faults");
+    faults.silence = Duration::from_secs(1);
+    let pid = |w: &WorkerProgram| isolate::call::<_, u32>(w, &Fault::Pid, None).unwrap();
+    let first = pid(&faults);
+    assert_eq!(pid(&faults), first, "the worker is kept");
+    assert_ne!(first, std::process::id());
+    let ask = |fault, deadline| isolate::call::<_, u32>(&faults, &fault, deadline);
+    let mut pids = vec![first];
+    for (fault, named) in [
+        (Fault::Crash, "segmentation fault"),
+        (Fault::Panic, "panicked (deliberate)"),
+        (Fault::Abort, "abort"),
+        (Fault::Hang, "no sign of life for 1 s"),
+    ] {
+        let started = Instant::now();
+        let got = ask(fault, None);
+        let message = got.as_ref().map_err(|e| e.to_string()).unwrap_err();
+        assert!(message.contains(named), "{fault:?}: {message}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{fault:?}");
+        let next = pid(&faults);
+        if fault != Fault::Panic {
+            assert!(!pids.contains(&next), "{fault:?}: a new worker");
+        }
+        pids.push(next);
+    }
+    // A worker that gives signs of life (one a second) but never answers is killed at its
+    // deadline, not for silence.
+    faults.silence = Duration::from_secs(5);
+    let started = Instant::now();
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let busy = isolate::call::<_, u32>(&faults, &Fault::Busy, Some(deadline));
+    assert_eq!(busy, Err(Crash::Killed));
+    assert!(started.elapsed() >= isolate::GRACE);
+    assert!(started.elapsed() < isolate::GRACE + Duration::from_secs(5));
+    pid(&faults);
+    // A program that is no worker at all is an error too, not a hang.
+    let missing = WorkerProgram::new("/nonexistent/sudoku-lab-worker", ["x"]);
+    assert!(matches!(
+        isolate::call::<_, u32>(&missing, &Fault::Pid, None),
+        Err(Crash::Io(_))
+    ));
 }

@@ -37,8 +37,9 @@ if [ "$what" = levels ] || [ "$what" = all ]; then
     for level in ${LEVELS:-value bounds domain}; do
       for cover in ${COVERS:-clauses linear none}; do
         echo "== $set: dfs,cp --cp-alldiff $level --cp-house-cover $cover ${limit[*]}, unique"
-        $lab xcheck -j 1 --backends dfs,cp --cp-alldiff $level --cp-house-cover $cover \
-          "${limit[@]}" "$data/$set.txt" 2>&1 | summary
+        # --allow-unsound: domain is unsound in huub 100.1, and this is what shows it.
+        $lab xcheck -j 1 --backends dfs,cp --cp-alldiff $level --allow-unsound \
+          --cp-house-cover $cover "${limit[@]}" "$data/$set.txt" 2>&1 | summary
       done
     done
   done

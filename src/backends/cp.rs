@@ -1,8 +1,10 @@
 //! `cp`: the constraint-programming model of [`crate::cp`] solved by huub ([`crate::cp::huub`]).
 //! This file only adapts it to [`Backend`]: options, the memory budget, limits, the mapping of
-//! answers, and where the search runs: by default in a worker process ([`crate::isolate`]), because
-//! huub 100.1 can crash inside CaDiCaL (docs/backends.md). A crash must cost one puzzle, not the
-//! run, and is retried in other forms before it is reported.
+//! answers, and where the search runs. By default in the calling thread; with
+//! [`CpBackendOptions::worker`] (the `sudoku-lab` command's default) in a worker process
+//! ([`crate::isolate`]) that runs [`serve_worker`], because huub 100.1 can crash inside CaDiCaL
+//! (docs/backends.md). There a crash, a panic or a hang costs one puzzle, not the run; a crash or
+//! a panic is retried in other forms before it is reported.
 
 use std::time::{Duration, Instant};
 
@@ -10,21 +12,24 @@ use serde::{Deserialize, Serialize};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::cp::huub::{self, Best, Found, Stop};
-use crate::cp::{CpModel, CpOptions, HouseCover, Searches, DEFAULT_MEMORY_MIB};
-use crate::isolate;
+use crate::cp::{
+    AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, Searches, DEFAULT_MEMORY_MIB,
+};
+use crate::isolate::{self, Pulse, WorkerProgram};
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 
 /// Options of the `cp` backend (`--cp-alldiff`, `--cp-house-cover`, `--cp-branch`,
-/// `--cp-searches`, `--cp-memory-mib`, `--cp-in-process`).
+/// `--cp-searches`, `--allow-unsound`, `--cp-memory-mib`, `--cp-in-process`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CpBackendOptions {
     /// How the model is handed to the solver.
     pub model: CpOptions,
     /// Refuse a puzzle whose solver would need more than this many MiB (estimated).
     pub memory_mib: u64,
-    /// Run each search in a forked child process (Unix), so that a crash of the solver is a
-    /// failure of one puzzle.
-    pub isolate: bool,
+    /// Run each search in a worker process started from this program (which must run
+    /// [`serve_worker`]), so that a crash or a hang of the solver is a failure of one puzzle;
+    /// `None` (the default) runs it in the calling thread.
+    pub worker: Option<WorkerProgram>,
 }
 
 impl Default for CpBackendOptions {
@@ -32,7 +37,7 @@ impl Default for CpBackendOptions {
         CpBackendOptions {
             model: CpOptions::default(),
             memory_mib: DEFAULT_MEMORY_MIB,
-            isolate: true,
+            worker: None,
         }
     }
 }
@@ -44,8 +49,11 @@ pub struct Cp {
 }
 
 impl Cp {
-    pub fn new(options: CpBackendOptions) -> Cp {
-        Cp { options }
+    /// The backend with `options`; an error when they ask for an unsound setting without
+    /// allowing it ([`CpOptions::check`]).
+    pub fn new(options: CpBackendOptions) -> Result<Cp, BackendError> {
+        options.model.check().map_err(BackendError::Unsupported)?;
+        Ok(Cp { options })
     }
 
     fn model(&self, puzzle: &Puzzle) -> Result<CpModel, BackendError> {
@@ -62,10 +70,12 @@ impl Cp {
         Ok(model)
     }
 
-    /// Runs `job` on `model`. Isolated (the default), it runs in this thread's worker process,
+    /// Runs `job` on `model`. With a worker program, it runs in this thread's worker process,
     /// and a crash or panic there is retried in the forms [`retries`] lists: huub 100.1's
     /// crashes depend on the form of the model and of the search, and every form has the same
-    /// solutions. Only when every form has crashed is it a solver failure, naming each crash.
+    /// solutions. Only when every form has crashed is it a solver failure, naming each crash. A
+    /// worker killed by the watchdog for silence is a solver failure at once (a hang is not
+    /// retried: it would cost the watchdog's limit again per form).
     fn drive(
         &self,
         model: CpModel,
@@ -79,28 +89,35 @@ impl Cp {
             job,
             time_left: time_left(),
         };
-        let answer = if self.options.isolate {
+        let answer = if let Some(worker) = &self.options.worker {
             let mut crashes = Vec::new();
             let mut answer = None;
             for options in retries(self.options.model) {
                 request.options = options;
                 request.time_left = time_left();
-                match isolate::call(answer_in_worker, &request, deadline) {
+                let form = format!(
+                    "{} searches, house cover {}, all-different {}, branching {}",
+                    options.searches.name(),
+                    options.house_cover.name(),
+                    options.alldiff.name(),
+                    options.branching.name()
+                );
+                match isolate::call(worker, &request, deadline) {
                     Ok(found) => {
                         answer = Some(found);
                         break;
                     }
                     Err(isolate::Crash::Killed) => return Err(BackendError::TimedOut),
-                    Err(crash) => crashes.push(format!(
-                        "{} searches, house cover {}: {crash}",
-                        options.searches.name(),
-                        options.house_cover.name()
-                    )),
+                    Err(crash @ isolate::Crash::Silent(_)) => {
+                        crashes.push(format!("{form}: {crash}"));
+                        break;
+                    }
+                    Err(crash) => crashes.push(format!("{form}: {crash}")),
                 }
             }
             answer.ok_or_else(|| BackendError::Failed(format!("huub: {}", crashes.join("; "))))?
         } else {
-            answer_in_worker(request)
+            answer(request, &Pulse::none())
         };
         answer.map_err(|stop| match stop {
             Stop::Deadline => BackendError::TimedOut,
@@ -111,7 +128,10 @@ impl Cp {
 
 /// The options a task is run with, in order, until one does not crash: the chosen ones; then,
 /// after incremental searches, the same with copies; then copies with each house cover after the
-/// chosen one in [`HouseCover::ALL`]'s order (clauses, linear, none).
+/// chosen one in [`HouseCover::ALL`]'s order (clauses, linear, none); then copies with the chosen
+/// cover under `bounds` all-different (after `value`), and under first-fail branching (after
+/// activity). Each form is sound and has the same solutions; a 9×9 Killer without a solution
+/// crashed huub 100.1 under every form before the last two (`tests/cp.rs`).
 fn retries(chosen: CpOptions) -> Vec<CpOptions> {
     let mut all = vec![chosen];
     let copies = CpOptions {
@@ -129,6 +149,18 @@ fn retries(chosen: CpOptions) -> Vec<CpOptions> {
         house_cover,
         ..copies
     }));
+    if chosen.alldiff == AllDiffLevel::Value {
+        all.push(CpOptions {
+            alldiff: AllDiffLevel::Bounds,
+            ..copies
+        });
+    }
+    if chosen.branching == Branching::Activity {
+        all.push(CpOptions {
+            branching: Branching::FirstFail,
+            ..copies
+        });
+    }
     all
 }
 
@@ -163,15 +195,21 @@ fn mismatched(reply: Reply) -> BackendError {
     ))
 }
 
-/// Answers a request (in the worker process, or in this thread with `--cp-in-process`).
-fn answer_in_worker(request: Request) -> Result<Reply, Stop> {
+/// Answers a request (in the worker process, or in this thread without a worker program).
+fn answer(request: Request, pulse: &Pulse) -> Result<Reply, Stop> {
     let deadline = request.time_left.map(|t| Instant::now() + t);
     let (model, options) = (&request.model, &request.options);
     Ok(match request.job {
-        Job::Solve => Reply::Solved(huub::solve(model, options, deadline)?),
-        Job::Count(limit) => Reply::Counted(huub::count(model, options, limit, deadline)?),
-        Job::Maximize => Reply::Best(huub::maximize(model, options, deadline)?),
+        Job::Solve => Reply::Solved(huub::solve(model, options, deadline, pulse)?),
+        Job::Count(limit) => Reply::Counted(huub::count(model, options, limit, deadline, pulse)?),
+        Job::Maximize => Reply::Best(huub::maximize(model, options, deadline, pulse)?),
     })
+}
+
+/// The worker process's side: answers the requests of [`Cp`] on standard input and output
+/// until standard input ends (the `sudoku-lab` command runs it as a hidden subcommand).
+pub fn serve_worker() -> std::io::Result<()> {
+    isolate::serve(answer)
 }
 
 impl Backend for Cp {

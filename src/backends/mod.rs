@@ -222,7 +222,7 @@ pub fn create(
         BackendKind::Ilp => Box::new(ilp::Ilp::new(&options.ilp)?),
         BackendKind::Dlx => Box::new(dlx::Dlx::new(options.dlx.clone())),
         #[cfg(feature = "cp")]
-        BackendKind::Cp => Box::new(cp::Cp::new(options.cp.clone())),
+        BackendKind::Cp => Box::new(cp::Cp::new(options.cp.clone())?),
         #[cfg(feature = "cadical")]
         BackendKind::Cadical => Box::new(sat::Sat::with_engine(
             options.sat.clone(),

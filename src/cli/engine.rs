@@ -35,6 +35,8 @@ use sudoku_lab::cp::{
     AllDiffLevel, Branching, HouseCover, Searches, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB,
 };
 use sudoku_lab::format::ReadOptions;
+#[cfg(feature = "cp")]
+use sudoku_lab::isolate::WorkerProgram;
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
 use sudoku_lab::task::Task;
 use sudoku_lab::weights::WeightSource;
@@ -137,11 +139,15 @@ pub struct EngineFlags {
 #[derive(Args, Debug)]
 pub struct CpArgs {
     /// cp: propagation strength of every all-different — value (a fixed digit leaves the other
-    /// cells; the default), bounds (Hall intervals) or domain (Régin's matching; huub 100.1
-    /// answers wrongly under it). See docs/backends.md for what the project's cross-checks
-    /// found at each level.
+    /// cells; the default), bounds (Hall intervals) or domain (Régin's matching; unsound in huub
+    /// 100.1, refused without --allow-unsound). See docs/backends.md for what the project's
+    /// cross-checks found at each level.
     #[arg(long, value_name = "LEVEL", default_value_t = AllDiffLevel::default(), help_heading = "CP backend")]
     cp_alldiff: AllDiffLevel,
+    /// cp: accept a setting known to give wrong answers (`--cp-alldiff domain`), to show the
+    /// fault.
+    #[arg(long, help_heading = "CP backend")]
+    allow_unsound: bool,
     /// cp: the redundant constraints "each digit is somewhere in each house", which give hidden
     /// singles (value and bounds all-different do not infer them): clauses on the built solver
     /// (the default), linear constraints in the model, or none. A crash of the solver is retried
@@ -163,12 +169,19 @@ pub struct CpArgs {
     #[arg(long, value_name = "MIB", default_value_t = CP_MEMORY_MIB,
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "CP backend")]
     cp_memory_mib: u64,
-    /// cp: run each search in this process instead of a worker process. The worker (the default
-    /// on Unix, one per thread) keeps a crash inside huub or CaDiCaL to the one puzzle, which is
-    /// retried in another form and then reported as a solver failure; in process, such a crash
-    /// ends the whole run.
+    /// cp: run each search in this process instead of a worker process. The worker (the default,
+    /// one per thread) keeps a crash inside huub or CaDiCaL to the one puzzle, which is retried
+    /// in another form and then reported as a solver failure, and kills a worker that gives no
+    /// sign of life for 60 s; in process, such a crash ends the whole run.
     #[arg(long, help_heading = "CP backend")]
     cp_in_process: bool,
+}
+
+/// The `cp` worker: this program, run as `sudoku-lab __worker cp`.
+#[cfg(feature = "cp")]
+fn cp_worker() -> WorkerProgram {
+    let program = std::env::current_exe().unwrap_or_else(|_| "sudoku-lab".into());
+    WorkerProgram::new(program, [super::WORKER_COMMAND, "cp"])
 }
 
 /// Which CNF encoding to build (the `sat` backends and `encode --to dimacs`).
@@ -258,12 +271,13 @@ impl EngineFlags {
             cp: CpBackendOptions {
                 model: CpOptions {
                     alldiff: self.cp.cp_alldiff,
+                    allow_unsound: self.cp.allow_unsound,
                     house_cover: self.cp.cp_house_cover,
                     branching: self.cp.cp_branch,
                     searches: self.cp.cp_searches,
                 },
                 memory_mib: self.cp.cp_memory_mib,
-                isolate: !self.cp.cp_in_process,
+                worker: (!self.cp.cp_in_process).then(cp_worker),
             },
         }
     }

@@ -9,9 +9,16 @@
 //! learns; with [`Searches::Copies`] the built solver is a master that never searches, each
 //! search runs on a fresh copy of it, and the clauses go into the master. huub 100.1 crashes
 //! inside CaDiCaL's conflict analysis on some puzzles (docs/backends.md), in a solver asked again
-//! and in a new one, depending on the form of the model; the `cp` backend runs the drivers in a
-//! worker process and retries a crash with copies and other forms. A deadline ends a search
-//! through huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer.
+//! and in a new one, depending on the form of the model; the `cp` backend can run the drivers in
+//! a worker process and retry a crash with copies and other forms. A deadline ends a search
+//! through huub's terminate callback, and is reported as [`Stop::Deadline`], never as an answer;
+//! the same callback beats the worker's [`Pulse`].
+//!
+//! Some forms of the model are chosen to keep clear of faults of huub 100.1, each told where it
+//! is posted: the root domains ([`root_domains`]), sums as two inequalities ([`post_sum`]),
+//! sandwiches as tables ([`post_sandwich`]), two-cell all-differents and the house cover as
+//! clauses on the built solver ([`post_on_solver`]). A conflict while building the solver is a
+//! proof that the puzzle has no solution, answered as such without a search.
 
 use std::time::Instant;
 
@@ -25,9 +32,10 @@ use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
 use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
 
 use super::model::{
-    AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, PairTable, Sandwich,
-    Searches,
+    AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, PairTable, Root,
+    Sandwich, Searches,
 };
+use crate::isolate::Pulse;
 use crate::model::Value;
 
 /// Why a driver returned without a complete answer.
@@ -73,7 +81,8 @@ pub fn estimate_bytes(model: &CpModel, options: &CpOptions) -> u64 {
 }
 
 /// Per-item costs of [`estimate_bytes`], set from the peak resident memory of `solve` on empty
-/// 25×25 to 64×64 grids (47 MB to 284 MB): they over-estimate large grids rather than under.
+/// 25×25 to 64×64 grids (docs/backends.md, "Memory"): they over-estimate large grids rather than
+/// under.
 const BYTES_PER_LITERAL: u64 = 900;
 const BYTES_PER_COVER_LITERAL: u64 = 16;
 
@@ -91,46 +100,37 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
     Some((lo, hi))
 }
 
-/// Each cell's digits after naked and hidden singles over the model's all-different groups and
-/// the digits that no sum supports (each sum's cells taken independently), run to a fixpoint;
-/// `None` when a cell or a full group runs out of digits, which proves there is no solution.
+/// Each cell's digits: the model's [`Root`] domains (singles over the houses and the variant
+/// rules' exclusions, from [`crate::propagate`]), then, to a fixpoint, each fixed cell's digit
+/// removed from the other cells of every all-different group (the cages' among them, which
+/// [`crate::propagate`] does not see) and the digits that no sum supports (each sum's cells taken
+/// independently); `None` when a cell runs out of digits, which proves there is no solution.
 ///
 /// huub 100.1 drops the fixed cells of an all-different when it builds the solver, trusting its
 /// presolve to have removed their digits from the other cells; when presolve has not (a cell
 /// fixed late in it), the solver is unsound (huub's debug assertion in `IntUnique::to_solver`).
-/// Domains at this fixpoint leave its presolve nothing of that kind to find on plain houses. The
-/// sums' filter keeps from huub the sums no digits can make: its lowering of a sum over
-/// two-valued cells panics when it finds the sum unsatisfiable (`int_linear.rs:566`).
+/// At this fixpoint no fixed cell's digit is left in its groups. The sums' filter keeps from
+/// huub the sums no digits can make: its lowering of a sum over two-valued cells panics when it
+/// finds the sum unsatisfiable (`int_linear.rs:566`).
 fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
     let n = model.n;
-    let all: u128 = if n >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << n) - 1
+    let mut cand = match &model.root {
+        Root::NoSolution => return None,
+        Root::Givens => {
+            return Some(
+                model
+                    .givens
+                    .iter()
+                    .map(|&g| match g {
+                        0 => (1..=n as Value).collect(),
+                        g => vec![g],
+                    })
+                    .collect(),
+            )
+        }
+        Root::Masks(masks) => masks.clone(),
     };
-    if n > 128 {
-        // Wide grids: candidates from the givens only would need wider masks; keep 1..=n.
-        return Some(
-            model
-                .givens
-                .iter()
-                .map(|&g| match g {
-                    0 => (1..=n as Value).collect(),
-                    g => vec![g],
-                })
-                .collect(),
-        );
-    }
     let bit = |d: Value| 1u128 << (d - 1);
-    let mut cand: Vec<u128> = model
-        .givens
-        .iter()
-        .map(|&g| if g > 0 { bit(g) } else { all })
-        .collect();
-    let odd: u128 = (1..=n as Value).step_by(2).fold(0, |m, d| m | bit(d));
-    for &(c, is_odd) in &model.parity {
-        cand[c as usize] &= if is_odd { odd } else { all & !odd };
-    }
     let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); model.cells()];
     for (g, group) in model.all_different.iter().enumerate() {
         for &c in &group.cells {
@@ -163,7 +163,7 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
     let mut changed = true;
     while changed {
         changed = false;
-        // Naked singles: a cell with one digit left removes it from its groups' other cells.
+        // A fixed cell's digit leaves its groups' other cells.
         for c in 0..model.cells() {
             if cand[c] == 0 {
                 return None;
@@ -182,33 +182,11 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
                 }
             }
         }
-        // Hidden singles: a digit with one place left in a full group goes there.
-        for group in model.all_different.iter().filter(|g| g.full) {
-            for d in 1..=n as Value {
-                let mut places = group
-                    .cells
-                    .iter()
-                    .filter(|&&c| cand[c as usize] & bit(d) != 0);
-                match (places.next(), places.next()) {
-                    (None, _) => return None,
-                    (Some(&c), None) if cand[c as usize] != bit(d) => {
-                        cand[c as usize] = bit(d);
-                        changed = true;
-                    }
-                    _ => {}
-                }
-            }
-        }
         // Sums: a digit that no choice of the other terms' digits completes goes.
         for (terms, rhs) in &sums {
             let values: Vec<Vec<i64>> = terms
                 .iter()
-                .map(|&(c, k)| {
-                    (1..=n as Value)
-                        .filter(|&d| cand[c as usize] & bit(d) != 0)
-                        .map(|d| k * d as i64)
-                        .collect()
-                })
+                .map(|&(c, k)| values_of(k, cand[c as usize], n).collect())
                 .collect();
             let Some(keep) = supported(&values, *rhs) else {
                 continue;
@@ -373,14 +351,15 @@ fn post_pair(
     b: View<i64>,
     allowed: &[(Value, Value)],
     n: i64,
-) -> Result<(), ()> {
+) -> Result<(), Infeasible> {
     let side = n as usize;
     let mut table = vec![false; side * side];
     for &(x, y) in allowed {
         table[(x as usize - 1) * side + y as usize - 1] = true;
     }
     let allows = |x: i64, y: i64| table[(x - 1) as usize * side + (y - 1) as usize];
-    let add = |solver: &mut Solver, clause: Vec<_>| solver.add_clause(clause).map_err(|_| ());
+    let add =
+        |solver: &mut Solver, clause: Vec<_>| solver.add_clause(clause).map_err(|_| Infeasible);
     for d in 1..=n {
         let not_a = a.lit(solver, IntLitMeaning::NotEq(d));
         let not_b = b.lit(solver, IntLitMeaning::NotEq(d));
@@ -403,13 +382,19 @@ fn post_pair(
     Ok(())
 }
 
-/// Builds the solver for `model`, with its objective when `with_objective`.
+/// A proof, found while building the solver, that the model has no solution (a conflict while
+/// posting, by propagation alone, or domains left empty).
+struct Infeasible;
+
+/// Builds the solver for `model`, with its objective when `with_objective`: the cells over
+/// their root domains, the constraints huub presolves ([`post_model`]), huub's lowering, then
+/// what is added to the built solver ([`post_on_solver`]) and the branching.
 fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
-    let n = model.n as i64;
-    let mut m = Model::default();
+    options.check().map_err(Stop::Unsupported)?;
     let Some(domains) = root_domains(model) else {
         return Ok(Lowering::Infeasible);
     };
+    let mut m = Model::default();
     let cells: Vec<_> = domains
         .iter()
         .map(|digits| {
@@ -418,137 +403,25 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
             ))
         })
         .collect();
-    // A conflict while posting is a proof, by propagation alone, that there is no solution.
-    macro_rules! post {
-        ($e:expr) => {
-            if $e.is_err() {
-                return Ok(Lowering::Infeasible);
-            }
-        };
-    }
-    // Two cells that differ are clauses on the built solver (below), not an all-different: huub
-    // 100.1's presolve fixes cells of such pairs (anti-king ones, say) that it then drops from
-    // the all-different with their digit still in the other cell, and answers wrongly.
-    let (pairs, groups): (Vec<&AllDifferent>, Vec<&AllDifferent>) =
-        model.all_different.iter().partition(|g| g.cells.len() == 2);
-    for group in groups {
-        let vars: Vec<_> = group.cells.iter().map(|&c| cells[c as usize]).collect();
-        let (value, bounds, domain) = match options.alldiff {
-            AllDiffLevel::Value => (true, false, false),
-            AllDiffLevel::Bounds => (false, true, false),
-            AllDiffLevel::Domain => (false, false, true),
-        };
-        post!(m
-            .unique(vars)
-            .value_propagation(value)
-            .bounds_propagation(bounds)
-            .domain_propagation(domain)
-            .post());
-        if options.house_cover == HouseCover::Linear && group.full {
-            for d in 1..=n {
-                let somewhere: IntLinearExp =
-                    group.cells.iter().map(|&c| cells[c as usize].eq(d)).sum();
-                post!(m.linear(somewhere).ge(1).post());
-            }
-        }
-    }
-    for sum in &model.sums {
-        let terms = sum.cells.iter().map(|&c| cells[c as usize]);
-        post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.sum).post());
-    }
-    for sum in &model.weighted {
-        let terms = sum.terms.iter().map(|&(c, k)| cells[c as usize] * k);
-        post!(m.linear(terms.sum::<IntLinearExp>()).eq(sum.rhs).post());
-    }
-    for table in &model.tables {
-        let vars: Vec<_> = table.cells.iter().map(|&c| cells[c as usize]).collect();
-        let rows = table
-            .allowed
-            .iter()
-            .map(|row| row.iter().map(|&d| d as i64).collect::<Vec<_>>());
-        post!(m.table(vars).values(rows).post());
-    }
-    for pair in model.pairs.iter().filter(|p| !as_clauses(p, n)) {
-        let vars = [cells[pair.a as usize], cells[pair.b as usize]];
-        let rows = pair.allowed.iter().map(|&(x, y)| vec![x as i64, y as i64]);
-        post!(m.table(vars).values(rows).post());
-    }
-    for sandwich in &model.sandwiches {
-        post!(post_sandwich(&mut m, &cells, sandwich, n));
-    }
     let objective = match (&model.objective, with_objective) {
-        (Some(weights), true) => {
-            let (lo, hi) = objective_range(model, weights)
-                .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?;
-            let total = m.new_int_decision(lo..=hi);
-            let expr: IntLinearExp = weights
-                .iter()
-                .zip(&cells)
-                .filter(|(&w, _)| w != 0)
-                .map(|(&w, &v)| v * w)
-                .sum();
-            post!(m.linear(expr).eq(total).post());
-            Some(total)
-        }
+        (Some(weights), true) => Some(
+            objective_range(model, weights)
+                .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?,
+        ),
         _ => None,
+    };
+    let Ok(objective) = post_model(&mut m, &cells, model, options, objective) else {
+        return Ok(Lowering::Infeasible);
     };
     let Ok((mut solver, map)) = m.lower().to_solver::<huub::solver::Cadical>() else {
         return Ok(Lowering::Infeasible);
     };
     let cells: Vec<View<i64>> = cells.iter().map(|&v| map.get(&mut solver, v)).collect();
-    for pair in pairs {
-        let [a, b] = [pair.cells[0], pair.cells[1]].map(|c| cells[c as usize]);
-        for d in 1..=n {
-            let clause = [
-                a.lit(&mut solver, IntLitMeaning::NotEq(d)),
-                b.lit(&mut solver, IntLitMeaning::NotEq(d)),
-            ];
-            if solver.add_clause(clause).is_err() {
-                return Ok(Lowering::Infeasible);
-            }
-        }
-    }
-    // A pair that forbids fewer digit pairs than it allows (the negative rules, non-consecutive
-    // among them) is clauses too, by its direct encoding: as propagating as a table (arc
-    // consistency), and on the non-consecutive set about 1.7 times faster than huub's tables,
-    // which stay for the pairs that allow few digits (dots, thermometers, whispers).
-    for pair in model.pairs.iter().filter(|p| as_clauses(p, n)) {
-        let [a, b] = [pair.a, pair.b].map(|c| cells[c as usize]);
-        if post_pair(&mut solver, a, b, &pair.allowed, n).is_err() {
-            return Ok(Lowering::Infeasible);
-        }
-    }
-    if options.house_cover == HouseCover::Clauses {
-        // On the built solver: as clauses in the model (a Boolean formula), huub 100.1's
-        // presolve crashes inside CaDiCaL on some puzzles, and as linear constraints its
-        // presolve takes about a third of the time on Killers.
-        for group in model.all_different.iter().filter(|g| g.full) {
-            for d in 1..=n {
-                let clause: Vec<_> = group
-                    .cells
-                    .iter()
-                    .map(|&c| cells[c as usize].lit(&mut solver, IntLitMeaning::Eq(d)))
-                    .collect();
-                if solver.add_clause(clause).is_err() {
-                    return Ok(Lowering::Infeasible);
-                }
-            }
-        }
+    if post_on_solver(&mut solver, &cells, model, options).is_err() {
+        return Ok(Lowering::Infeasible);
     }
     let objective = objective.map(|v| map.get(&mut solver, v));
-    let var_sel = match options.branching {
-        Branching::Activity => None,
-        Branching::FirstFail => Some(DecisionSelection::FirstFail),
-        Branching::InputOrder => Some(DecisionSelection::InputOrder),
-    };
-    if let Some(var_sel) = var_sel {
-        IntBrancher::new_in(
-            &mut solver,
-            cells.clone(),
-            var_sel,
-            DomainSelection::IndomainMin,
-        );
-    }
+    set_branching(&mut solver, &cells, options.branching);
     Ok(Lowering::Ready(Box::new(Lowered {
         solver,
         searches: options.searches,
@@ -557,13 +430,177 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     })))
 }
 
+/// Posts to the model what huub presolves: the all-differents of three cells or more (and the
+/// linear house cover), the sums, the tables, the pairs that stay tables, the sandwiches, and the
+/// objective `Σ weight × cell` over `objective`'s range, whose variable it returns.
+fn post_model(
+    m: &mut Model,
+    cells: &[ModelView<i64>],
+    model: &CpModel,
+    options: &CpOptions,
+    objective: Option<(i64, i64)>,
+) -> Result<Option<ModelView<i64>>, Infeasible> {
+    let n = model.n as i64;
+    let (value, bounds, domain) = match options.alldiff {
+        AllDiffLevel::Value => (true, false, false),
+        AllDiffLevel::Bounds => (false, true, false),
+        AllDiffLevel::Domain => (false, false, true),
+    };
+    for group in model.all_different.iter().filter(|g| !is_pair(g)) {
+        let vars: Vec<_> = group.cells.iter().map(|&c| cells[c as usize]).collect();
+        m.unique(vars)
+            .value_propagation(value)
+            .bounds_propagation(bounds)
+            .domain_propagation(domain)
+            .post()
+            .map_err(|_| Infeasible)?;
+        if options.house_cover == HouseCover::Linear && group.full {
+            for d in 1..=n {
+                let somewhere: IntLinearExp =
+                    group.cells.iter().map(|&c| cells[c as usize].eq(d)).sum();
+                m.linear(somewhere).ge(1).post().map_err(|_| Infeasible)?;
+            }
+        }
+    }
+    for sum in &model.sums {
+        let terms: Vec<_> = sum.cells.iter().map(|&c| (cells[c as usize], 1)).collect();
+        post_sum(m, &terms, sum.sum)?;
+    }
+    for sum in &model.weighted {
+        let terms: Vec<_> = sum
+            .terms
+            .iter()
+            .map(|&(c, k)| (cells[c as usize], k))
+            .collect();
+        post_sum(m, &terms, sum.rhs)?;
+    }
+    for table in &model.tables {
+        let vars: Vec<_> = table.cells.iter().map(|&c| cells[c as usize]).collect();
+        let rows = table
+            .allowed
+            .iter()
+            .map(|row| row.iter().map(|&d| d as i64).collect::<Vec<_>>());
+        m.table(vars).values(rows).post().map_err(|_| Infeasible)?;
+    }
+    for pair in model.pairs.iter().filter(|p| !as_clauses(p, n)) {
+        let vars = [cells[pair.a as usize], cells[pair.b as usize]];
+        let rows = pair.allowed.iter().map(|&(x, y)| vec![x as i64, y as i64]);
+        m.table(vars).values(rows).post().map_err(|_| Infeasible)?;
+    }
+    for sandwich in &model.sandwiches {
+        post_sandwich(m, cells, sandwich, n).map_err(|_| Infeasible)?;
+    }
+    let (Some(weights), Some((lo, hi))) = (&model.objective, objective) else {
+        return Ok(None);
+    };
+    let total = m.new_int_decision(lo..=hi);
+    let expr: IntLinearExp = weights
+        .iter()
+        .zip(cells)
+        .filter(|(&w, _)| w != 0)
+        .map(|(&w, &v)| v * w)
+        .sum();
+    m.linear(expr).eq(total).post().map_err(|_| Infeasible)?;
+    Ok(Some(total))
+}
+
+/// Posts `Σ coefficient × cell = rhs` as its two halves, `≤ rhs` and `≥ rhs`, which propagate
+/// as the equality does (huub posts an equality as those two bounds propagators). As one
+/// equality, huub 100.1's presolve turns a sum left with two cells into an alias of one by the
+/// other: in a Killer cage of even sum `2k` whose cells may hold `k`, an all-different then holds
+/// a cell and its own view `2k − x`, and CaDiCaL crashed in conflict analysis (the two
+/// Killers without a solution in `tests/cp.rs`); and aliases over arrows in a cycle made its
+/// presolve loop for ever.
+fn post_sum(m: &mut Model, terms: &[(ModelView<i64>, i64)], rhs: i64) -> Result<(), Infeasible> {
+    let expr = || -> IntLinearExp { terms.iter().map(|&(v, k)| v * k).sum() };
+    m.linear(expr()).le(rhs).post().map_err(|_| Infeasible)?;
+    m.linear(expr()).ge(rhs).post().map_err(|_| Infeasible)
+}
+
+/// Two cells that differ are clauses on the built solver ([`post_on_solver`]), not an
+/// all-different: huub 100.1's presolve fixes cells of such pairs (anti-king ones, say) that it
+/// then drops from the all-different with their digit still in the other cell, and answers
+/// wrongly.
+fn is_pair(group: &AllDifferent) -> bool {
+    group.cells.len() == 2
+}
+
+/// Adds to the built solver what huub's presolve must not see: the two-cell all-differents
+/// ([`is_pair`]), the pairs posted as clauses ([`as_clauses`]), and the house cover as clauses.
+fn post_on_solver(
+    solver: &mut Solver,
+    cells: &[View<i64>],
+    model: &CpModel,
+    options: &CpOptions,
+) -> Result<(), Infeasible> {
+    let n = model.n as i64;
+    let add =
+        |solver: &mut Solver, clause: Vec<_>| solver.add_clause(clause).map_err(|_| Infeasible);
+    for pair in model.all_different.iter().filter(|g| is_pair(g)) {
+        let [a, b] = [pair.cells[0], pair.cells[1]].map(|c| cells[c as usize]);
+        for d in 1..=n {
+            let clause = vec![
+                a.lit(solver, IntLitMeaning::NotEq(d)),
+                b.lit(solver, IntLitMeaning::NotEq(d)),
+            ];
+            add(solver, clause)?;
+        }
+    }
+    // A pair that forbids fewer digit pairs than it allows (the negative rules, non-consecutive
+    // among them) is clauses too, by its direct encoding: as propagating as a table (arc
+    // consistency), and faster than huub's tables on the non-consecutive set
+    // (docs/benchmarks.md), which stay for the pairs that allow few digits (dots,
+    // thermometers, whispers).
+    for pair in model.pairs.iter().filter(|p| as_clauses(p, n)) {
+        let [a, b] = [pair.a, pair.b].map(|c| cells[c as usize]);
+        post_pair(solver, a, b, &pair.allowed, n)?;
+    }
+    if options.house_cover == HouseCover::Clauses {
+        // On the built solver: as clauses in the model (a Boolean formula), huub 100.1's
+        // presolve crashes inside CaDiCaL on some puzzles, and as linear constraints its
+        // presolve takes much of the time on Killers (docs/backends.md).
+        for group in model.all_different.iter().filter(|g| g.full) {
+            for d in 1..=n {
+                let clause: Vec<_> = group
+                    .cells
+                    .iter()
+                    .map(|&c| cells[c as usize].lit(solver, IntLitMeaning::Eq(d)))
+                    .collect();
+                add(solver, clause)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Hands the search's decisions to a CP brancher over the cells, unless it is the SAT engine's
+/// own activity.
+fn set_branching(solver: &mut Solver, cells: &[View<i64>], branching: Branching) {
+    let var_sel = match branching {
+        Branching::Activity => return,
+        Branching::FirstFail => DecisionSelection::FirstFail,
+        Branching::InputOrder => DecisionSelection::InputOrder,
+    };
+    IntBrancher::new_in(
+        solver,
+        cells.to_vec(),
+        var_sel,
+        DomainSelection::IndomainMin,
+    );
+}
+
 /// A solution: every cell's digit, and its score when lowered with the objective.
 type Solution = (Vec<Value>, Option<i64>);
 
 impl Lowered {
     /// One solution (and its score when lowered with the objective), found by the solver itself
     /// or by a copy of it ([`Searches`]); `None` when there is none.
-    fn search(&mut self, deadline: Option<Instant>) -> Result<Option<Solution>, Stop> {
+    /// The search's periodic callback checks the deadline and beats `pulse`.
+    fn search(
+        &mut self,
+        deadline: Option<Instant>,
+        pulse: &Pulse,
+    ) -> Result<Option<Solution>, Stop> {
         let mut copy;
         let solver = match self.searches {
             Searches::Incremental => &mut self.solver,
@@ -572,7 +609,9 @@ impl Lowered {
                 &mut copy
             }
         };
+        let pulse = pulse.clone();
         solver.set_terminate_callback(Some(move || {
+            pulse.beat();
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 TerminationSignal::Terminate
             } else {
@@ -614,13 +653,15 @@ impl Lowered {
     }
 }
 
-/// One solution, or `None` when there is none.
+/// One solution, or `None` when there is none. `pulse` beats once the solver is built and while
+/// it searches (a worker's signs of life; [`Pulse::none`] elsewhere), as in every driver.
 pub fn solve(
     model: &CpModel,
     options: &CpOptions,
     deadline: Option<Instant>,
+    pulse: &Pulse,
 ) -> Result<Option<Vec<Value>>, Stop> {
-    count(model, options, 1, deadline).map(|found| found.solutions.into_iter().next())
+    count(model, options, 1, deadline, pulse).map(|found| found.solutions.into_iter().next())
 }
 
 /// What a count found.
@@ -642,6 +683,7 @@ pub fn count(
     options: &CpOptions,
     limit: u64,
     deadline: Option<Instant>,
+    pulse: &Pulse,
 ) -> Result<Found, Stop> {
     let mut lowered = match lower(model, options, false)? {
         Lowering::Infeasible => {
@@ -653,11 +695,12 @@ pub fn count(
         }
         Lowering::Ready(l) => l,
     };
+    pulse.beat();
     let mut count = 0;
     let mut solutions: Vec<Vec<Value>> = Vec::new();
     let mut stopped = false;
     while count < limit {
-        match lowered.search(deadline) {
+        match lowered.search(deadline, pulse) {
             Ok(Some((grid, _))) => {
                 count += 1;
                 let more = lowered.exclude(model, &grid);
@@ -703,6 +746,7 @@ pub fn maximize(
     model: &CpModel,
     options: &CpOptions,
     deadline: Option<Instant>,
+    pulse: &Pulse,
 ) -> Result<Best, Stop> {
     if model.objective.is_none() {
         return Err(Stop::Unsupported("the puzzle has no weights".into()));
@@ -711,9 +755,10 @@ pub fn maximize(
         Lowering::Infeasible => return Ok(Best::NoSolution),
         Lowering::Ready(l) => l,
     };
+    pulse.beat();
     let mut best: Option<(i64, Vec<Value>)> = None;
     loop {
-        match lowered.search(deadline) {
+        match lowered.search(deadline, pulse) {
             Ok(Some((grid, score))) => {
                 let score = score.expect("lowered with its objective");
                 best = Some((score, grid));

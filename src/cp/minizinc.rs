@@ -1,23 +1,29 @@
 //! The CP model of [`super::model`] written as a self-contained MiniZinc model, and the reader
 //! of what `minizinc` prints for it. `sudoku-lab encode --to mzn` and the `minizinc` backend
-//! both write through [`write()`], from the same [`CpModel`] the `cp` backend solves.
+//! both write through [`write()`], from the same [`CpModel`] the `cp` backend solves, variant
+//! rules included.
 //!
 //! The model (every index 1-based):
 //!
 //! * `array[1..n, 1..n] of var 1..n: x`: `x[r, c]` is the digit in row `r`, column `c`;
 //! * `given`: the givens as an `n × n` table (`0` for an open cell), and one constraint fixing
 //!   them;
-//! * one `constraint` per house (`all_different` over its cells, from `alldifferent.mzn`) and per
-//!   Killer cage (`all_different` and the sum), each under a comment naming it (`% row 1`,
-//!   `% box 2`, `% region 4`, `% diagonal 1`, `% cage 4: sum 17, 3 cells`);
+//! * one `constraint` per house (`all_different` over its cells) and per Killer cage
+//!   (`all_different` and the sum), each under a comment naming it (`% row 1`, `% box 2`,
+//!   `% region 4`, `% diagonal 1`, `% cage 4: sum 17, 3 cells`);
+//! * the variant rules, each kind under a comment (`write_rules`): extra houses, distinct
+//!   groups and chess neighbours as `all_different`, pairs and sums over a few open cells as
+//!   `table`s of the digits they allow, larger sums linear, parity by `mod 2`, a sandwich
+//!   through the positions of its 1 and its `n`;
 //! * with an objective, the table `weight`, `var int: score = Σ weight × digit` and
 //!   `solve maximize score`; otherwise `solve satisfy`;
 //! * an `output` item printing, per solution, `score: S` (when maximising) and one line
 //!   `row R: d1 d2 … dn` per row; MiniZinc ends each solution with `----------`.
 //!
-//! Only `alldifferent.mzn` is included, not all of `globals.mzn`: the Gecode library that
-//! Debian ships with MiniZinc 2.6 (package `flatzinc`) redefines other globals in a way that
-//! `globals.mzn` of that MiniZinc no longer type-checks.
+//! Only `alldifferent.mzn` (and `table.mzn` when there are tables) is included, not all of
+//! `globals.mzn`: the Gecode library that Debian ships with MiniZinc 2.6 (package `flatzinc`)
+//! redefines other globals in a way that `globals.mzn` of that MiniZinc no longer type-checks.
+//! The root domains of [`super::model::Root`] are not written: the solver derives them.
 //!
 //! [`parse_output`] reads MiniZinc's output (its solution separators and status lines) strictly:
 //! anything it does not recognise is an error, never an answer.

@@ -6,7 +6,9 @@
 //! `1..=n`, one all-different per house and per Killer cage, a linear sum per cage, the givens
 //! fixed, and `Σ weight × digit` as the objective of `optimize`. Options that change how the
 //! solver sees it (the all-different propagation strength, redundant "every digit somewhere in
-//! the house" constraints, the branching) are in [`CpOptions`]; they never change the solutions.
+//! the house" constraints, the branching) are in [`CpOptions`]. The sound ones never change the
+//! solutions; `domain` all-different is unsound in huub 100.1 (it answers "no solution" to
+//! puzzles that have one) and is refused unless [`CpOptions::allow_unsound`] is set.
 
 #[cfg(feature = "cp")]
 pub mod huub;

@@ -10,13 +10,15 @@
 //! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
 //! consecutive); arrows and little killers weighted sums (a table when a few open cells are left);
 //! odd and even cells their domains; a sandwich a [`Sandwich`] (its solver form, with counters
-//! and tables, is in [`super::huub`]).
+//! and tables, is in [`super::huub`]). The cells' [`Root`] domains come from the deductions of
+//! [`crate::propagate`].
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::lower::{PairRule, Rules};
 use crate::model::{Puzzle, Value};
 use crate::named::from_str_by_name;
+use crate::propagate::{Candidates, Level};
 
 /// Propagation strength of each all-different (`--cp-alldiff`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -26,7 +28,8 @@ pub enum AllDiffLevel {
     Value,
     /// Bounds consistency (Hall intervals over the cells' least and greatest digits).
     Bounds,
-    /// Domain consistency (Régin's matching-based filtering).
+    /// Domain consistency (Régin's matching-based filtering). Unsound in huub 100.1: it
+    /// answers "no solution" to puzzles that have one ([`AllDiffLevel::unsound`]).
     Domain,
 }
 
@@ -36,6 +39,17 @@ impl AllDiffLevel {
         AllDiffLevel::Bounds,
         AllDiffLevel::Domain,
     ];
+    /// Why the level gives wrong answers in huub 100.1, when it does.
+    pub fn unsound(self) -> Option<&'static str> {
+        match self {
+            AllDiffLevel::Domain => Some(
+                "huub 100.1's domain-consistent all-different answers \"no solution\" to puzzles \
+                 that have one (it drops fixed cells before their digits have left the other \
+                 cells; docs/backends.md)",
+            ),
+            AllDiffLevel::Value | AllDiffLevel::Bounds => None,
+        }
+    }
     pub fn name(self) -> &'static str {
         match self {
             AllDiffLevel::Value => "value",
@@ -126,11 +140,15 @@ from_str_by_name!(AllDiffLevel, "all-different level");
 from_str_by_name!(HouseCover, "house cover");
 from_str_by_name!(Branching, "branching");
 
-/// Options of the CP backend: they change how the solver sees the model, never its solutions.
+/// Options of the CP backend: they change how the solver sees the model. The sound ones never
+/// change its solutions; an unsound one ([`AllDiffLevel::unsound`]) may, and is refused unless
+/// [`CpOptions::allow_unsound`] is set ([`CpOptions::check`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CpOptions {
     /// Propagation strength of every all-different.
     pub alldiff: AllDiffLevel,
+    /// Accept a setting known to give wrong answers (to show the fault).
+    pub allow_unsound: bool,
     /// Whether and how to add, for every house and digit, "the digit is in one of the house's
     /// cells".
     pub house_cover: HouseCover,
@@ -144,9 +162,24 @@ impl Default for CpOptions {
     fn default() -> Self {
         CpOptions {
             alldiff: AllDiffLevel::Value,
+            allow_unsound: false,
             house_cover: HouseCover::Clauses,
             branching: Branching::Activity,
             searches: Searches::Incremental,
+        }
+    }
+}
+
+impl CpOptions {
+    /// An error naming the unsound setting and `--allow-unsound`, when the options ask for one
+    /// without allowing it.
+    pub fn check(&self) -> Result<(), String> {
+        match self.alldiff.unsound() {
+            Some(why) if !self.allow_unsound => Err(format!(
+                "--cp-alldiff {} is unsound: {why}; give --allow-unsound to use it anyway",
+                self.alldiff.name()
+            )),
+            _ => Ok(()),
         }
     }
 }
@@ -231,6 +264,44 @@ pub struct CpModel {
     pub parity: Vec<(u32, bool)>,
     /// `Σ weights[c] × cell c`, to maximise, when the puzzle carries weights.
     pub objective: Option<Vec<i64>>,
+    /// The cells' digits before any search.
+    pub root: Root,
+}
+
+/// Each cell's digits before any search, from the deductions of [`crate::propagate`]: naked and
+/// hidden singles over the houses, then what the variant rules exclude (parity, pairs, extra
+/// houses and distinct groups).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Root {
+    /// One mask per cell, bit `d − 1` for digit `d` (up to 128×128).
+    Masks(Vec<u128>),
+    /// Wider grids: the givens, and `1..=n` for open cells.
+    Givens,
+    /// The deductions proved that the puzzle has no solution.
+    NoSolution,
+}
+
+impl Root {
+    fn of(puzzle: &Puzzle, rules: &Rules) -> Root {
+        let n = puzzle.size();
+        if n > 128 {
+            return Root::Givens;
+        }
+        let mut found = Candidates::new(puzzle, Level::Singles);
+        found.restrict(rules);
+        if found.contradiction().is_some() {
+            return Root::NoSolution;
+        }
+        let bit = |d: Value| 1u128 << (d - 1);
+        Root::Masks(
+            (0..n * n)
+                .map(|c| match found.fixed()[c] {
+                    0 => found.digits(c).fold(0, |m, d| m | bit(d)),
+                    d => bit(d),
+                })
+                .collect(),
+        )
+    }
 }
 
 impl CpModel {
@@ -350,17 +421,8 @@ impl CpModel {
                 .collect(),
             parity: rules.parity.clone(),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
+            root: Root::of(puzzle, &rules),
         }
-    }
-
-    /// Whether the model holds variant rules beyond houses, cages and the objective.
-    pub fn has_variants(&self) -> bool {
-        !self.pairs.is_empty()
-            || !self.tables.is_empty()
-            || !self.weighted.is_empty()
-            || !self.sandwiches.is_empty()
-            || !self.parity.is_empty()
-            || self.all_different.iter().any(|g| g.origin == Origin::Rule)
     }
 
     /// The number of cells.

@@ -7,8 +7,10 @@
 //! f-puzzles files of the test data, and puzzles generated as `generate … | convert --to
 //! json|fpuzzles` would write them (mostly 4×4 and 6×6, some 9×9, every variant rule, Killer
 //! cages, jigsaw regions, diagonals). [`mutate`] draws case `i` of a run seeded `S` from its own
-//! seed ([`crate::fuzz::case_seed`]), so any case is replayed alone: one seed document, one to
-//! four changes of its JSON tree — hostile numbers (past `u32`, past `i64`, floats, exponents),
+//! seed ([`crate::fuzz::case_seed`]), so any case is replayed alone: one seed document, then
+//! one to four changes of its JSON tree. Half the cases only nudge the rules' numbers and cells
+//! (mostly within the grid's range, sometimes far past it), so that the document often still
+//! reads and its puzzle reaches the backends; the others change anything — hostile numbers (past `u32`, past `i64`, floats, exponents),
 //! cells outside the grid, repeated cells, lines that cross themselves, wrong types, empty arrays,
 //! deep nesting, unknown, removed, renamed and duplicate keys, unicode, pieces of other
 //! documents — then, now and then, changes of the text (cut short, characters inserted or
@@ -415,6 +417,14 @@ fn paths(v: &J, here: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
     }
 }
 
+fn node<'a>(v: &'a J, path: &[Step]) -> Option<&'a J> {
+    path.iter().try_fold(v, |v, step| match (step, v) {
+        (Step::Key(k), J::Object(map)) => map.get(k),
+        (Step::Index(i), J::Array(items)) => items.get(*i),
+        _ => None,
+    })
+}
+
 fn node_mut<'a>(v: &'a mut J, path: &[Step]) -> Option<&'a mut J> {
     path.iter().try_fold(v, |v, step| match (step, v) {
         (Step::Key(k), J::Object(map)) => map.get_mut(k),
@@ -538,6 +548,70 @@ impl Mutation<'_> {
             }
         };
         self.log.push(format!("{at}: {what}"));
+    }
+
+    /// A change a document may well still read with: a number of a rule to another, mostly in
+    /// the range of the grid's digits and sums; a cell of a rule to another, mostly inside the
+    /// grid; a line's or cage's cells repeated, closed into a loop, reversed, cut. `n` is the
+    /// side.
+    fn nudge(&mut self, doc: &mut J, n: usize) {
+        let mut all = vec![];
+        paths(doc, &mut vec![], &mut all);
+        let targets: Vec<Vec<Step>> = all
+            .into_iter()
+            .filter(|p| {
+                let rule = matches!(p.first(), Some(Step::Key(k))
+                    if !GIVENS_KEYS.contains(&k.as_str()) && k != "size" && k != "count");
+                rule && node(doc, p).is_some_and(|v| {
+                    v.is_number()
+                        || numeric_string(v)
+                        || is_cell(v)
+                        || v.as_array().is_some_and(|a| a.iter().any(is_cell))
+                })
+            })
+            .collect();
+        if targets.is_empty() {
+            return self.change(doc);
+        }
+        let path = self.pick(&targets).clone();
+        let at = show_path(&path);
+        let Some(v) = node_mut(doc, &path) else {
+            return;
+        };
+        let inside = |m: &mut Self| 1 + m.rng.below(n) as u64;
+        let what = match v {
+            J::Number(_) => {
+                *v = self.rule_number(n);
+                self.raw_text(v)
+            }
+            // f-puzzles writes a rule's number as a string.
+            J::String(_) if numeric_string(v) => {
+                let number = self.rule_number(n);
+                *v = J::String(self.raw_text(&number));
+                v.to_string()
+            }
+            J::String(_) if self.chance(4) => self.change_cell_name(v),
+            J::String(_) => {
+                *v = J::String(format!("R{}C{}", inside(self), inside(self)));
+                v.to_string()
+            }
+            J::Array(items) if items.len() == 2 && items.iter().all(J::is_u64) => {
+                *items = vec![J::from(inside(self)), J::from(inside(self))];
+                v.to_string()
+            }
+            _ => self.change_array(v),
+        };
+        self.log.push(format!("{at}: {what}"));
+    }
+
+    /// A rule's number: mostly a digit, a sum or a difference of the grid, sometimes hostile.
+    fn rule_number(&mut self, n: usize) -> J {
+        match self.rng.below(4) {
+            0 => J::from(self.rng.below(n + 2) as u64),
+            1 => J::from(self.rng.below(n * (n + 1) / 2 + 2) as u64),
+            2 => J::from(self.rng.below(2 * n + 2) as u64),
+            _ => self.hostile_number(),
+        }
     }
 
     fn change_cell_name(&mut self, node: &mut J) -> String {
@@ -707,10 +781,10 @@ impl Mutation<'_> {
         self.log.push(what);
     }
 
-    /// The compressed form, itself perhaps damaged.
-    fn link(&mut self, json: &str) -> String {
+    /// The compressed form, itself perhaps damaged (when `damage`).
+    fn link(&mut self, json: &str, damage: bool) -> String {
         let mut s = fpuzzles::compress(json);
-        match self.rng.below(6) {
+        match if damage { self.rng.below(6) } else { 6 } {
             0 => {
                 let i = self.rng.below(s.len());
                 let c = *self.pick(&['A', 'z', '+', '/', '=', '%', '~', 'é']);
@@ -740,6 +814,30 @@ impl Mutation<'_> {
         }
         s
     }
+}
+
+/// A number written as a string (`"12"`), as f-puzzles writes its rules' numbers.
+fn numeric_string(v: &J) -> bool {
+    v.as_str().is_some_and(|s| s.parse::<i64>().is_ok())
+}
+
+/// A cell of either form: `"R1C2"` or `[1, 2]`.
+fn is_cell(v: &J) -> bool {
+    match v {
+        J::String(s) => is_cell_name(s),
+        J::Array(items) => items.len() == 2 && items.iter().all(J::is_u64),
+        _ => false,
+    }
+}
+
+/// The side a document states (`size`, or the rows of its `board`), 9 when it states none.
+fn side_of(doc: &J) -> usize {
+    let n = doc["size"]
+        .as_u64()
+        .map(|n| n as usize)
+        .or_else(|| doc["board"].as_array().map(Vec::len))
+        .unwrap_or(9);
+    n.clamp(1, 64)
 }
 
 fn is_cell_name(s: &str) -> bool {
@@ -772,16 +870,24 @@ pub fn mutate(seeds: &[Seed], run_seed: u64, case: u64) -> Document {
     }
     let seed = m.pick(seeds);
     let mut doc = seed.doc.clone();
+    let n = side_of(&doc);
+    // Half the cases only nudge the rules' numbers and cells, which a document often still
+    // reads with; the others change anything, and often break the document.
+    let gentle = m.chance(2);
     let changes = *m.pick(&[1, 1, 1, 2, 2, 3, 4]);
     for _ in 0..changes {
-        m.change(&mut doc);
+        if gentle {
+            m.nudge(&mut doc, n);
+        } else {
+            m.change(&mut doc);
+        }
     }
     let mut text = m.write(&doc);
-    if m.chance(6) {
+    if !gentle && m.chance(6) {
         m.change_text(&mut text);
     }
     let form = if seed.form == Form::Fpuzzles && m.chance(3) {
-        text = m.link(&text);
+        text = m.link(&text, !gentle);
         Form::Link
     } else {
         seed.form

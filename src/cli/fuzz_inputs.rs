@@ -145,28 +145,17 @@ pub fn run(config: Config) -> ExitCode {
     }
     let bar = bar(config.cases);
     let next = AtomicU64::new(0);
-    let end = config
-        .cases
-        .map_or(u64::MAX, |m| config.first.saturating_add(m));
     let totals = Totals::default();
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..config.jobs {
-            scope.spawn(|| loop {
-                let i = config
-                    .first
-                    .saturating_add(next.fetch_add(1, Ordering::SeqCst));
-                if i >= end
-                    || config.until.is_some_and(|d| Instant::now() >= d)
-                    || interrupted.load(Ordering::SeqCst)
-                    || totals.hung.load(Ordering::SeqCst) >= MAX_HUNG
-                {
-                    break;
+            scope.spawn(|| {
+                while let Some(i) = claim(&config, &next, &interrupted, &totals) {
+                    let doc = hostile::mutate(&config.seeds, config.seed, i);
+                    let report = hostile::run_case(&doc.text, i, &config.case);
+                    tally(&config, &totals, &bar, doc, &report);
+                    bar.inc(1);
                 }
-                let doc = hostile::mutate(&config.seeds, config.seed, i);
-                let report = hostile::run_case(&doc.text, i, &config.case);
-                tally(&config, &totals, &bar, doc, &report);
-                bar.inc(1);
             });
         }
     });
@@ -212,21 +201,29 @@ pub fn run(config: Config) -> ExitCode {
     }
 }
 
+/// The next case, or `None` once the budget is spent, the run is interrupted or too many cases
+/// hang.
+fn claim(config: &Config, next: &AtomicU64, stop: &AtomicBool, totals: &Totals) -> Option<u64> {
+    let i = config
+        .first
+        .saturating_add(next.fetch_add(1, Ordering::SeqCst));
+    let spent = config.cases.is_some_and(|m| i - config.first >= m)
+        || config.until.is_some_and(|d| Instant::now() >= d);
+    let stopped = stop.load(Ordering::SeqCst) || totals.hung.load(Ordering::SeqCst) >= MAX_HUNG;
+    (!spent && !stopped).then_some(i)
+}
+
 /// Adds a case's report to the totals; prints and saves a fault seen for the first time.
 fn tally(config: &Config, totals: &Totals, bar: &ProgressBar, doc: Document, report: &CaseReport) {
-    totals.documents.fetch_add(1, Ordering::Relaxed);
-    totals
-        .puzzles
-        .fetch_add(report.puzzles as u64, Ordering::Relaxed);
-    totals
-        .input_errors
-        .fetch_add(report.input_errors as u64, Ordering::Relaxed);
-    totals
-        .timeouts
-        .fetch_add(report.timeouts as u64, Ordering::Relaxed);
-    totals
-        .refusals
-        .fetch_add(report.refusals as u64, Ordering::Relaxed);
+    for (total, n) in [
+        (&totals.documents, 1),
+        (&totals.puzzles, report.puzzles),
+        (&totals.input_errors, report.input_errors),
+        (&totals.timeouts, report.timeouts),
+        (&totals.refusals, report.refusals),
+    ] {
+        total.fetch_add(n as u64, Ordering::Relaxed);
+    }
     if report.faults.iter().any(|f| f.kind == FaultKind::Hang) {
         totals.hung.fetch_add(1, Ordering::SeqCst);
     }

@@ -19,6 +19,7 @@ mod convert;
 mod encode;
 mod engine;
 mod fuzz;
+mod fuzz_inputs;
 mod generate;
 mod judge;
 mod man;
@@ -134,6 +135,9 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Judge(args) => judge::run(&args.resolve()?)?,
         Command::Xcheck(args) => xcheck::run(&args.resolve()?),
         Command::Bench(args) => bench::run(&args.resolve()?),
+        Command::Fuzz(args) if args.hostile.hostile => {
+            fuzz_inputs::run(args.hostile.clone().resolve(args.resolve()?)?)
+        }
         Command::Fuzz(args) => fuzz::run(&args.resolve()?),
         Command::Report(args) => report::run(&args.resolve()?)?,
         Command::Generate(args) => generate::run(&args.resolve()?)?,

@@ -62,6 +62,7 @@ pub mod exact_cover;
 pub mod format;
 pub mod fuzz;
 pub mod generate;
+pub mod hostile;
 pub mod ilp;
 pub mod isolate;
 pub mod judge;

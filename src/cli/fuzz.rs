@@ -90,6 +90,8 @@ pub struct FuzzArgs {
     shard: Shard,
     #[command(flatten)]
     pictures: PicturesArg,
+    #[command(flatten)]
+    pub(super) hostile: super::fuzz_inputs::HostileArgs,
 }
 
 impl FuzzArgs {

@@ -42,7 +42,8 @@ use serde_json::{Map, Value as J};
 use crate::backend::Backend;
 use crate::format::{self, fpuzzles, object, Entry, ParseError, ReadOptions};
 use crate::fuzz::case_seed;
-use crate::generate::{GenRng, GenerateOptions, Generator};
+use crate::generate::{GenerateOptions, Generator, PuzzleSpec};
+use crate::rng::GenRng;
 use crate::model::ConstraintKind;
 use crate::task::Task;
 use crate::xcheck::{self, BackendRun, Verdict};
@@ -125,12 +126,12 @@ const DATA_FILES: [(&str, &str); 7] = [
 ];
 
 /// The generated seeds: side, rules, Killer cages, jigsaw, diagonals.
-fn generated_specs() -> Vec<GenerateOptions> {
+fn generated_specs() -> Vec<PuzzleSpec> {
     use ConstraintKind as K;
     let mut specs = vec![];
-    let spec = |size: usize, variants: Vec<K>| GenerateOptions {
+    let spec = |size: usize, variants: Vec<K>| PuzzleSpec {
         variants,
-        ..GenerateOptions::new(size)
+        ..PuzzleSpec::new(size)
     };
     for kind in ConstraintKind::ALL {
         if kind == K::Killer {
@@ -154,23 +155,23 @@ fn generated_specs() -> Vec<GenerateOptions> {
     specs.push(spec(9, vec![K::Thermo, K::Kropki, K::Arrow, K::Sandwich]));
     specs.push(spec(9, vec![K::Xv, K::Renban, K::LittleKiller]));
     for size in [4, 6, 9] {
-        specs.push(GenerateOptions {
+        specs.push(PuzzleSpec {
             killer: Some((2, 4)),
-            ..GenerateOptions::new(size)
+            ..PuzzleSpec::new(size)
         });
-        specs.push(GenerateOptions::new(size));
+        specs.push(PuzzleSpec::new(size));
     }
-    specs.push(GenerateOptions {
+    specs.push(PuzzleSpec {
         jigsaw: true,
-        ..GenerateOptions::new(6)
+        ..PuzzleSpec::new(6)
     });
-    specs.push(GenerateOptions {
+    specs.push(PuzzleSpec {
         diagonals: true,
-        ..GenerateOptions::new(4)
+        ..PuzzleSpec::new(4)
     });
-    specs.push(GenerateOptions {
+    specs.push(PuzzleSpec {
         boxes: Some((3, 2)),
-        ..GenerateOptions::new(6)
+        ..PuzzleSpec::new(6)
     });
     specs
 }
@@ -189,11 +190,11 @@ pub fn seeds(reference: &dyn Backend) -> Vec<Seed> {
             })
         })
         .collect();
-    for (i, opts) in generated_specs().into_iter().enumerate() {
-        let name = spec_name(&opts);
+    for (i, spec) in generated_specs().into_iter().enumerate() {
+        let name = spec_name(&spec);
         let opts = GenerateOptions {
             seed: i as u64 + 1,
-            ..opts
+            ..GenerateOptions::of(spec)
         };
         let Ok(mut generator) = Generator::new(opts, reference) else {
             continue;
@@ -218,7 +219,7 @@ pub fn seeds(reference: &dyn Backend) -> Vec<Seed> {
 }
 
 /// `6x6 thermo,kropki`, `9x9 killer`, `6x6 jigsaw`…
-fn spec_name(o: &GenerateOptions) -> String {
+fn spec_name(o: &PuzzleSpec) -> String {
     let mut parts: Vec<&str> = o.variants.iter().map(|k| k.name()).collect();
     if o.killer.is_some() {
         parts.push("killer");

@@ -59,7 +59,7 @@ const MAX_HUNG: usize = 4;
 impl HostileArgs {
     /// The hostile run, from `fuzz`'s resolved flags.
     pub fn resolve(self, fuzz: FuzzConfig) -> Result<Config, UsageError> {
-        if !fuzz.shard.is_whole() {
+        if !fuzz.run.shard.is_whole() {
             return Err(UsageError("--shard does not go with --hostile".into()));
         }
         let task = match fuzz.options.task {
@@ -69,7 +69,7 @@ impl HostileArgs {
             },
         };
         let save_dir = self.save_dir.unwrap_or_else(|| {
-            std::env::temp_dir().join(format!("sudoku-lab-hostile-{}", fuzz.seed))
+            std::env::temp_dir().join(format!("sudoku-lab-hostile-{}", fuzz.run.seed))
         });
         let seeds = hostile::seeds(fuzz.reference.as_ref());
         let deadline = fuzz
@@ -79,7 +79,7 @@ impl HostileArgs {
         let replay = format!(
             "sudoku-lab fuzz --hostile --backends {} --seed {}{}",
             fuzz.names.join(","),
-            fuzz.seed,
+            fuzz.run.seed,
             fuzz.replay_flags
         );
         let case = CaseOptions {
@@ -89,11 +89,11 @@ impl HostileArgs {
         Ok(Config {
             case,
             seeds,
-            seed: fuzz.seed,
-            first: fuzz.first,
-            cases: fuzz.cases,
-            until: fuzz.deadline,
-            jobs: fuzz.jobs,
+            seed: fuzz.run.seed,
+            first: fuzz.run.first,
+            cases: fuzz.run.cases,
+            until: fuzz.run.deadline,
+            jobs: fuzz.run.jobs,
             shrink_trials: fuzz.shrink_trials,
             save_dir,
             replay,

@@ -1177,6 +1177,17 @@ impl<'a> Node<'a> {
     }
 }
 
+/// The column, counted in characters as everywhere in the readers, of serde_json's `byte_column`
+/// (counted in bytes) on line `line` of `text`; at least 1.
+fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
+    let chars = text.lines().nth(line - 1).map_or(byte_column, |l| {
+        l.char_indices()
+            .take_while(|&(i, _)| i < byte_column)
+            .count()
+    });
+    chars.max(1)
+}
+
 fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // One JSON value, or several one after another (JSON Lines: one document per line).
@@ -1190,9 +1201,10 @@ fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> 
             let msg = msg
                 .rsplit_once(" at line ")
                 .map_or(msg.as_str(), |(m, _)| m);
+            let line = e.line().max(1);
             return vec![Err(ParseError::new(
-                e.line().max(1),
-                e.column().max(1),
+                line,
+                char_column(text, line, e.column()),
                 format!("invalid JSON: {msg}"),
             ))];
         }

@@ -526,3 +526,19 @@ fn a_crash_a_panic_an_abort_and_a_hang_each_end_one_request() {
         Err(Crash::Io(_))
     ));
 }
+
+/// A 6×6 Killer with eight solutions (`fuzz --backends dfs,sat,cp --size 6 --killer --variants
+/// …,anti-king --task count --limit 20 --seed 4242`, case 125,163, shrunk): the root domains
+/// must run hidden singles to their fixpoint, or huub's presolve fixes a cell late and the
+/// solver it builds lets a cage repeat a digit, which the checker rejects.
+#[test]
+fn a_killer_whose_root_needs_hidden_singles_is_counted() {
+    let line = "..6...2.....6.......................:8:146325235416614532523641451263362154 \
+                011...0112..0344..0355..0..5..66.55. 18,18,4,3,9,17,9\n";
+    for extra in [&[][..], &["--cp-in-process"]] {
+        let args = [&["count", "--backend", "cp", "--limit", "20"][..], extra].concat();
+        let o = run_with(&args, line);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "8\n", "{extra:?}");
+    }
+}

@@ -103,7 +103,8 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
 /// Each cell's digits: the model's [`Root`] domains (singles over the houses and the variant
 /// rules' exclusions, from [`crate::propagate`]), then, to a fixpoint, each fixed cell's digit
 /// removed from the other cells of every all-different group (the cages' among them, which
-/// [`crate::propagate`] does not see) and the digits that no sum supports (each sum's cells taken
+/// [`crate::propagate`] does not see), hidden singles in every full group (cells that the sums
+/// fixed on the way leave new ones) and the digits that no sum supports (each sum's cells taken
 /// independently); `None` when a cell runs out of digits, which proves there is no solution.
 ///
 /// huub 100.1 drops the fixed cells of an all-different when it builds the solver, trusting its
@@ -179,6 +180,24 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
                         cand[p] &= !cand[c];
                         changed = true;
                     }
+                }
+            }
+        }
+        // Hidden singles: a digit with one place left in a full group goes there. huub's
+        // presolve would find them too, late, which is the unsound case above.
+        for group in model.all_different.iter().filter(|g| g.full) {
+            for d in 1..=n as Value {
+                let mut places = group
+                    .cells
+                    .iter()
+                    .filter(|&&c| cand[c as usize] & bit(d) != 0);
+                match (places.next(), places.next()) {
+                    (None, _) => return None,
+                    (Some(&c), None) if cand[c as usize] != bit(d) => {
+                        cand[c as usize] = bit(d);
+                        changed = true;
+                    }
+                    _ => {}
                 }
             }
         }

@@ -112,11 +112,15 @@ pub(super) fn read(
     Ok((shape, givens))
 }
 
-/// The document's `size`, `grid` (givens, and regions of a jigsaw) and both diagonals.
+/// The document's `size`, `grid` (givens, and regions unless they are f-puzzles' default boxes:
+/// a jigsaw, or boxes of another shape such as 3×2 on side 6) and both diagonals.
 pub(super) fn write(puzzle: &Puzzle) -> Map<String, J> {
     let shape = puzzle.shape();
     let n = shape.size();
-    let jigsaw = matches!(shape.regions(), Regions::Jigsaw(_));
+    let jigsaw = match shape.regions() {
+        Regions::Jigsaw(_) => true,
+        Regions::Boxes { rows, cols } => Shape::default_boxes(n) != Some((*rows, *cols)),
+    };
     let grid: Vec<Vec<J>> = (0..n)
         .map(|r| {
             (0..n)

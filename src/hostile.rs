@@ -43,8 +43,8 @@ use crate::backend::Backend;
 use crate::format::{self, fpuzzles, object, Entry, ParseError, ReadOptions};
 use crate::fuzz::case_seed;
 use crate::generate::{GenerateOptions, Generator, PuzzleSpec};
-use crate::rng::GenRng;
 use crate::model::ConstraintKind;
+use crate::rng::GenRng;
 use crate::task::Task;
 use crate::xcheck::{self, BackendRun, Verdict};
 

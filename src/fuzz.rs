@@ -7,7 +7,7 @@
 //! split over threads or machines, and stay the same. A case is one of the [`CaseKind`]s: a puzzle
 //! with one solution, a random cut of a full grid (often several solutions), a sparse one, one where
 //! two givens clash, and one with a given changed (often no solution). The shape options of the run
-//! (side, boxes, jigsaw, diagonals) apply to all of them. With [`FuzzOptions::killer`], every case
+//! (side, boxes, jigsaw, diagonals) apply to all of them. With [`PuzzleSpec::killer`](crate::generate::PuzzleSpec::killer), every case
 //! is a Killer: its full grid cut into random cages (the unique ones with no givens, their cages
 //! split until one solution is left), and the changed case alters one cage's sum instead of a
 //! given.

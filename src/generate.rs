@@ -376,7 +376,7 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// A shape, a full grid and the variant rules drawn from it ([`GenerateOptions::variants`]).
+    /// A shape, a full grid and the variant rules drawn from it ([`PuzzleSpec::variants`]).
     /// With a global rule the full grid is one that keeps it, from the generator's own search.
     fn shape_grid_and_rules(
         &mut self,

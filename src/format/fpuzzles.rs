@@ -29,7 +29,7 @@
 //! One file per family of keys, each with its reader and its writer: [`grid`] (size, givens,
 //! regions, diagonals), [`global`] (rules over the whole grid and the negative rules),
 //! [`cells`] (cages, extra regions, parity), [`lines`], [`dots`], [`outside`] (little killers,
-//! sandwiches); [`json`] holds the building blocks (cell names, numbers, entries).
+//! sandwiches); [`json`](mod@json) holds the building blocks (cell names, numbers, entries).
 
 use std::collections::BTreeSet;
 

@@ -8,14 +8,17 @@
 
 use std::time::{Duration, Instant};
 
+use crate::effort::{Effort, Meter};
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::process::ProcessError;
 
-/// Limits a backend must respect.
-#[derive(Debug, Clone, Copy, Default)]
+/// Limits a backend must respect, and the [`Meter`] it reports its search effort to.
+#[derive(Debug, Clone, Default)]
 pub struct Limits {
     /// Give up (with [`BackendError::TimedOut`], or an incomplete [`Optimum`]) after this instant.
     pub deadline: Option<Instant>,
+    /// Where the backend records what its engine did ([`Limits::record`]); off by default.
+    pub meter: Meter,
 }
 
 impl Limits {
@@ -23,9 +26,27 @@ impl Limits {
         Limits::default()
     }
     pub fn timeout(d: Duration) -> Limits {
+        Limits::until(Some(Instant::now() + d))
+    }
+    /// Limits with this deadline (none when `None`) and no meter.
+    pub fn until(deadline: Option<Instant>) -> Limits {
         Limits {
-            deadline: Some(Instant::now() + d),
+            deadline,
+            meter: Meter::default(),
         }
+    }
+    /// The same limits, reporting effort to a new meter; read it with [`Limits::effort`].
+    pub fn metered(mut self) -> Limits {
+        self.meter = Meter::new();
+        self
+    }
+    /// Reports effort; adds to what was recorded before. Does nothing when no meter is on.
+    pub fn record(&self, effort: &Effort) {
+        self.meter.record(effort)
+    }
+    /// The effort recorded so far (empty when no meter is on).
+    pub fn effort(&self) -> Effort {
+        self.meter.read()
     }
     /// Time left before the deadline (`None` when there is none; zero once it has passed).
     pub fn remaining(&self) -> Option<Duration> {

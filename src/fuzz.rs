@@ -194,7 +194,7 @@ pub fn make_case_until(
     let unique = matches!(kind, CaseKind::Unique | CaseKind::Changed);
     let gen_opts = opts.generator_options(rng.next_u64(), unique, givens);
     let mut puzzle = Generator::new(gen_opts, reference)?
-        .with_limits(Limits { deadline: until })
+        .with_limits(Limits::until(until))
         .with_check_timeout(opts.timeout)
         .generate()?;
     match kind {

@@ -472,12 +472,12 @@ impl Generator<'_> {
     /// so the puzzles a seed gives do not depend on the backend's search order.
     fn is_unique(&self, puzzle: &Puzzle) -> Result<bool, GenerateError> {
         let by_timeout = self.check_timeout.map(|t| Instant::now() + t);
-        let limits = Limits {
-            deadline: [self.deadline, by_timeout, self.puzzle_deadline]
+        let limits = Limits::until(
+            [self.deadline, by_timeout, self.puzzle_deadline]
                 .into_iter()
                 .flatten()
                 .min(),
-        };
+        );
         match task::run(self.backend, puzzle, Task::Unique, &limits)? {
             Answer::Unique(_) => Ok(true),
             Answer::Multiple(..) => Ok(false),

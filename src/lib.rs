@@ -58,6 +58,7 @@ pub mod backends;
 pub mod budget;
 pub mod check;
 pub mod cp;
+pub mod effort;
 pub mod exact_cover;
 pub mod format;
 pub mod fuzz;

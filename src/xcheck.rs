@@ -284,7 +284,7 @@ pub fn run_one(
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let limits = Limits { deadline };
+    let limits = Limits::until(deadline);
     let start = Instant::now();
     let result = task::run(backend, puzzle, task, &limits);
     BackendRun {

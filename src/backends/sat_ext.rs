@@ -96,7 +96,7 @@ impl<'a> Session<'a> {
             cnf,
             decoder: enc.decoder,
             dir,
-            limits: *limits,
+            limits: limits.clone(),
         })
     }
 

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use sudoku_lab::backend::{Backend, BackendError, Limits};
+use sudoku_lab::effort::Effort;
 use sudoku_lab::format::{self, ReadOptions};
 use sudoku_lab::model::Expected;
 use sudoku_lab::model::{symbol, Grid, Puzzle, Weights};
@@ -106,6 +107,9 @@ struct Record<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
     time_us: u64,
+    /// What the backend's engine did (docs/backends.md), when it reports anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    effort: Option<Effort>,
 }
 
 /// Decodes input as UTF-8, or says where the first invalid byte is.
@@ -404,10 +408,14 @@ struct Done {
 /// Runs the task on one puzzle and renders what is to be printed for it.
 fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
     let mut done = Done::default();
-    let limits = config.timeout.map_or(Limits::none(), Limits::timeout);
+    let mut limits = config.timeout.map_or(Limits::none(), Limits::timeout);
+    if config.json {
+        limits = limits.metered();
+    }
     let start = Instant::now();
     let result = task::run(backend, &item.puzzle, config.task, &limits);
     let time_us = start.elapsed().as_micros() as u64;
+    let effort = Some(limits.effort()).filter(|e| !e.is_empty());
     let mut record = Record {
         index: item.index,
         file: &item.file,
@@ -423,6 +431,7 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
         bound: None,
         error: None,
         time_us,
+        effort,
     };
     let text_out = match &result {
         Ok(answer) => {

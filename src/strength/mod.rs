@@ -1,0 +1,4 @@
+//! Root strength: what each propagation level derives from a puzzle before any search.
+
+pub mod cnf;
+pub mod model;

@@ -23,8 +23,14 @@
 //! The search branches on the uncovered primary column with the fewest rows left; the scan for it
 //! stops at a column with at most one row, and a primary column emptied by the latest covers (the
 //! `hint`) is taken without scanning, since it ends the branch.
+//!
+//! A search counts its *nodes* (levels entered, the root included) and its *guesses* (levels
+//! whose chosen column still had two rows or more: the branch points); a column with one row is
+//! forced and is no guess ([`Search::effort`]).
 
 use std::time::Instant;
+
+use crate::effort::Effort;
 
 /// Default memory budget for one matrix: 1 GiB (the `dlx` backend's `--dlx-memory-mib`).
 pub const DEFAULT_MEMORY_BUDGET: usize = 1 << 30;
@@ -267,6 +273,7 @@ impl ExactCover {
             phase: Phase::Enter,
             deadline: None,
             nodes: 0,
+            guesses: 0,
         }
     }
 
@@ -522,6 +529,7 @@ pub struct Search<'a> {
     solution: Vec<usize>,
     deadline: Option<Instant>,
     nodes: u64,
+    guesses: u64,
 }
 
 /// A read-only view of the search state, given to the pruning hook of
@@ -591,9 +599,24 @@ impl Search<'_> {
         self
     }
 
-    /// Search nodes (levels entered) so far.
+    /// Search nodes (levels entered, the root included) so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// [`Search::guesses`] and [`Search::nodes`] so far, as named effort counters.
+    pub fn effort(&self) -> Effort {
+        Effort {
+            guesses: Some(self.guesses),
+            nodes: Some(self.nodes),
+            ..Effort::default()
+        }
+    }
+
+    /// Branch points so far: levels whose chosen column had two rows or more left to try (a
+    /// column with one row is forced, one with none ends the branch).
+    pub fn guesses(&self) -> u64 {
+        self.guesses
     }
 
     /// The next solution as row indices (pre-selected rows first), or `None` once every solution
@@ -675,10 +698,12 @@ impl Search<'_> {
                         continue;
                     }
                     let i = self.m.choose();
-                    if self.m.nodes[i].top == 0 {
+                    let rows = self.m.nodes[i].top;
+                    if rows == 0 {
                         step = Step::Leave;
                         continue;
                     }
+                    self.guesses += u64::from(rows >= 2);
                     self.m.cover(i);
                     self.item = i;
                     self.stack.push(self.m.nodes[i].down);

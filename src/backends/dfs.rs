@@ -50,6 +50,23 @@
 //! arrays and the narrowest mask type that fits (`u16`/81 cells, `u16`/256, `u32`/1024,
 //! `u64`/4096); its node stack is allocated per puzzle and grows with the depth reached. The only
 //! `unsafe` is the call into the CPU-specific copy of the band kernel.
+//!
+//! **Effort** (reported once per call to the [`Limits`]' meter, see [`crate::effort`]):
+//! - `guesses`: branch points, the nodes where the search picked something with two alternatives
+//!   or more to branch on (a cell's candidates; optimizing, also a digit's cells in a house; in the
+//!   band kernel, a digit's configurations in a band or stack, see [`band9`] for how this matches
+//!   tdoku's count), counted once however many alternatives are then tried. A puzzle that
+//!   propagation at the root settles has none.
+//! - `nodes`: search nodes visited, the root included: in the generic kernel and the
+//!   digit-major one, each node searched below (children whose propagation fails at once are
+//!   not nodes); in the band kernel, each propagation to a fixpoint and each step of its endgame.
+//!   Givens that clash give 0.
+//! - `restarts`: one-solution searches of the generic kernel only, the runs abandoned at their
+//!   node budget (0 when the first run finished).
+//!
+//! Optimizing a standard 9×9 grid adds the band kernel's first look (is there a solution at all)
+//! to the branch and bound's. The counters are plain integers in the search state, bumped once
+//! per node or branch point.
 
 use std::cell::RefCell;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXorAssign, Not};
@@ -57,6 +74,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::effort::Effort;
 use crate::model::{ConstraintKind, Grid, Puzzle, Shape, Value};
 
 mod band9;
@@ -308,8 +326,24 @@ struct Found {
     timed_out: bool,
     /// Search nodes visited (1 when propagation at the root settles everything).
     nodes: u64,
-    /// Runs abandoned at their node budget by [`Search::solve_with_restarts`].
-    restarts: u64,
+    /// Branch points: nodes where the search picked something with two alternatives or more
+    /// (a cell's digits, a house's cells for a digit, a band's configurations of a digit).
+    guesses: u64,
+    /// Runs abandoned at their node budget by [`Search::solve_with_restarts`]; `None` when the
+    /// search does not restart.
+    restarts: Option<u64>,
+}
+
+impl Found {
+    /// What the search did, as the named counters of [`crate::effort`].
+    fn effort(&self) -> Effort {
+        Effort {
+            guesses: Some(self.guesses),
+            nodes: Some(self.nodes),
+            restarts: self.restarts,
+            ..Effort::default()
+        }
+    }
 }
 
 /// What the generic kernel narrows beyond the houses: Killer cages and variant rules.
@@ -387,6 +421,10 @@ fn run(t: &Tables, givens: &[Value], extra: Option<&Extra>, job: Job, limits: &L
             if first.count == 0 {
                 return first;
             }
+            let mut found = Search::<u16, 81, 29, 2>::run(t, givens, job, limits);
+            found.nodes += first.nodes;
+            found.guesses += first.guesses;
+            return found;
         }
         Job::Optimize { .. } => {}
     }
@@ -460,6 +498,8 @@ struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
     /// Cells whose mask became a single digit, waiting to be placed.
     queue: Vec<u16>,
     visited: u64,
+    /// Branch points (see [`Found::guesses`]), over every run and pass.
+    guesses: u64,
     deadline: Option<Instant>,
     /// Optimizing without the Lagrangian bound first: give up (and start over with it) past this
     /// many nodes.
@@ -541,6 +581,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             nodes: vec![root],
             queue,
             visited: 0,
+            guesses: 0,
             deadline: limits.deadline,
             node_budget: None,
             over_budget: false,
@@ -565,6 +606,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             }
         }
         s.found.nodes = s.visited;
+        s.found.guesses = s.guesses;
         s.found
     }
 
@@ -578,6 +620,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     fn solve_with_restarts(&mut self) {
         let root = self.nodes[0].clone();
         let mut budget = self.restart_nodes.max(2);
+        self.found.restarts = Some(0);
         for run in 1u64.. {
             self.node_budget = Some(self.visited.saturating_add(budget));
             budget = budget.saturating_add(budget / 2);
@@ -586,7 +629,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 break;
             }
             self.over_budget = false;
-            self.found.restarts += 1;
+            self.found.restarts = self.found.restarts.map(|r| r + 1);
             self.nodes[0] = root.clone();
             self.rng = 0x9e37_79b9_7f4a_7c15 ^ run.wrapping_mul(0xd1b5_4a32_d192_ed03);
         }
@@ -895,6 +938,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         }
         let (cell, cands) = self.pick(d);
         if self.opt.is_none() {
+            self.guesses += u64::from(!cands.at_most_one());
             return self.branch_on_cell(d, cell, cands);
         }
         // Optimizing: every alternative is tried on a copy first, to explore the children by
@@ -927,6 +971,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 children.push((self.bound(d + 1), c, digit));
             }
         }
+        self.guesses += u64::from(children.len() >= 2);
         children.sort_by_key(|&(b, _, _)| std::cmp::Reverse(b));
         let last = children.len().saturating_sub(1);
         for (i, &(bound, c, digit)) in children.iter().enumerate() {
@@ -1266,7 +1311,9 @@ impl Dfs {
     fn search(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Found, BackendError> {
         let t = self.tables(puzzle)?;
         let extra = Extra::new(puzzle).map_err(BackendError::Unsupported)?;
-        Ok(run(&t, puzzle.givens(), extra.as_ref(), job, limits))
+        let found = run(&t, puzzle.givens(), extra.as_ref(), job, limits);
+        limits.record(&found.effort());
+        Ok(found)
     }
 
     /// The search nodes that counting `puzzle`'s solutions up to `limit` visits (each node is one
@@ -1389,6 +1436,71 @@ mod tests {
         );
     }
 
+    /// The effort `call` reports to a fresh meter.
+    fn effort_of(call: impl FnOnce(&Limits)) -> Effort {
+        let limits = Limits::none().metered();
+        call(&limits);
+        limits.effort()
+    }
+
+    #[test]
+    fn effort_counts_branch_points_and_nodes() {
+        let dfs = Dfs::new();
+        let count = |p: &Puzzle, limit: u64, l: &Limits| dfs.count(p, limit, l).unwrap().count;
+        let puzzle = |n: usize, line: &str| {
+            Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens(line)).unwrap()
+        };
+        // The band kernel. Settled at the root: one node, no guess, and no restarts to speak of.
+        let easy = puzzle(
+            9,
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        );
+        let e = effort_of(|l| assert_eq!(count(&easy, 2, l), 1));
+        assert_eq!((e.guesses, e.nodes, e.restarts), (Some(0), Some(1), None));
+        assert_eq!(e.no_guess(), Some(true));
+        // A hard puzzle (the first of forum_hardest_1106) needs guesses; the same search gives
+        // the same figures, and two calls on one meter add up.
+        let hard = puzzle(
+            9,
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        );
+        let e = effort_of(|l| assert_eq!(count(&hard, 2, l), 1));
+        assert!(e.guesses > Some(0) && e.nodes > e.guesses, "{e:?}");
+        assert_eq!(e, effort_of(|l| assert_eq!(count(&hard, 2, l), 1)));
+        let twice = effort_of(|l| {
+            count(&hard, 2, l);
+            count(&hard, 2, l);
+        });
+        assert_eq!(
+            (twice.guesses, twice.nodes),
+            (e.guesses.map(|g| 2 * g), e.nodes.map(|n| 2 * n))
+        );
+        // The digit-major kernel, counting the empty 4×4 in full: every one of its 288
+        // solutions is a node of its own.
+        let empty = puzzle(4, &".".repeat(16));
+        let e = effort_of(|l| assert_eq!(count(&empty, 1000, l), 288));
+        assert!(e.nodes > Some(288) && e.guesses > Some(0), "{e:?}");
+        assert_eq!(e, effort_of(|l| assert_eq!(count(&empty, 1000, l), 288)));
+        // The generic kernel on the same grid: the same solutions, its own tree.
+        let t = tables(4, false);
+        let job = Job::Count { limit: 1000 };
+        let f = Search::<u16, 81, 29, 2>::run(&t, &[0; 16], job, &Limits::none());
+        assert_eq!(f.count, 288);
+        assert!(f.nodes > 288 && f.guesses > 0 && f.restarts.is_none());
+        // One solution of a 16×16 grid runs with restarts, and says how many.
+        let empty16 = puzzle(16, &".".repeat(256));
+        let e = effort_of(|l| assert_eq!(count(&empty16, 1, l), 1));
+        assert!(e.restarts.is_some() && e.nodes > Some(0), "{e:?}");
+        // Optimizing reports its branch and bound's search.
+        let weighted = empty
+            .with_weights(Arc::new(crate::model::Weights::pyramid(4)))
+            .unwrap();
+        let e = effort_of(|l| {
+            dfs.optimize(&weighted, l).unwrap();
+        });
+        assert!(e.guesses > Some(0) && e.nodes > e.guesses, "{e:?}");
+    }
+
     #[test]
     fn locked_candidates_at_the_root_settle_what_singles_leave_open() {
         // Singles alone leave 50 cells open here; box-line eliminations then solve it, so the
@@ -1421,7 +1533,7 @@ mod tests {
             1,
         );
         assert_eq!(f.count, 1);
-        assert!(f.restarts > 0 && !f.timed_out);
+        assert!(f.restarts > Some(0) && !f.timed_out);
         let solved: Vec<Value> = f.witnesses[0].clone();
         assert!(solved.iter().zip(&g).all(|(&s, &g)| g == 0 || s == g));
         // No solution, but only search shows it (a count-0 puzzle from tdoku's tests): the
@@ -1438,7 +1550,7 @@ mod tests {
             &Limits::none(),
             1,
         );
-        assert!(f.restarts > 0);
+        assert!(f.restarts > Some(0));
         // tdoku's test puzzles (counts 0 to 847): restarting runs find a solution exactly when
         // there is one.
         let mut restarted = 0;
@@ -1455,7 +1567,7 @@ mod tests {
                 1,
             );
             assert_eq!(f.count, count.min(1), "line {}", entry.line);
-            restarted += f.restarts;
+            restarted += f.restarts.unwrap_or(0);
         }
         assert!(restarted > 0);
         assert_eq!((f.count, f.timed_out), (0, false));

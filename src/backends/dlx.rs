@@ -42,6 +42,13 @@
 //! one of these columns twice breaks its rule by itself and is left out. Sums (arrows, little
 //! killers) and sandwiches are refused by name.
 //!
+//! **Effort** (reported to the [`Limits`]' meter, see [`crate::effort`]): `nodes` are the levels
+//! the exact-cover search entered, the root included, and `guesses` the levels whose chosen
+//! column still had two rows or more (a column with one row is a forced placement, not a
+//! guess), summed over every search of the call; `restarts` counts the runs
+//! [`Dlx::solve_with_restarts`] abandoned. The singles pass before the matrix is no search: a
+//! puzzle it solves gives one node and no guess, one it proves unsolvable no node at all.
+//!
 //! Memory is `O(n³)` rows of `1 + houses` nodes each (plus one per rule column a placement
 //! covers); the matrix size is computed exactly before anything large is allocated, and puzzles
 //! over [`DlxOptions::memory_budget`] are refused.
@@ -49,6 +56,7 @@
 use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::effort::Effort;
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
 use crate::model::lower::Rules;
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};
@@ -62,6 +70,18 @@ pub use crate::exact_cover::DEFAULT_MEMORY_BUDGET;
 
 /// Node budget of the first run of a one-solution search (see [`Dlx::solve_with_restarts`]).
 const RESTART_NODES: u64 = 2_000;
+
+/// The effort of a call the singles pass settles as "no solution": no matrix, no search.
+const SETTLED_BEFORE_SEARCH: Effort = Effort {
+    guesses: Some(0),
+    nodes: Some(0),
+    decisions: None,
+    conflicts: None,
+    propagations: None,
+    restarts: None,
+    lp_iterations: None,
+    bb_nodes: None,
+};
 
 /// Options of the `dlx` backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -250,6 +270,7 @@ impl Dlx {
         for run in 0u64.. {
             let shuffle = (run > 0).then(|| run.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let Some(mut inst) = self.build(puzzle, None, shuffle, limits.deadline)? else {
+                limits.record(&SETTLED_BEFORE_SEARCH);
                 return Ok((Count::none(), run));
             };
             if run == 0 {
@@ -258,13 +279,16 @@ impl Dlx {
             }
             let (mut nodes, mut cut) = (0u64, false);
             let mut search = inst.matrix.search().with_deadline(limits.deadline);
-            let found = match search.next_solution_pruned(|_| {
-                nodes += 1;
-                cut |= nodes > budget;
-                !cut
-            }) {
-                Ok(s) => s.map(<[usize]>::to_vec),
-                Err(Interrupted) => return Err(BackendError::TimedOut),
+            let found = search
+                .next_solution_pruned(|_| {
+                    nodes += 1;
+                    cut |= nodes > budget;
+                    !cut
+                })
+                .map(|s| s.map(<[usize]>::to_vec));
+            limits.record(&search.effort());
+            let Ok(found) = found else {
+                return Err(BackendError::TimedOut);
             };
             drop(search);
             if cut && found.is_none() {
@@ -697,11 +721,15 @@ impl Backend for Dlx {
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         // 9×9 searches are short whatever the order: restarts would only repeat work there.
         if limit == 1 && puzzle.size() > 9 {
-            return self
-                .solve_with_restarts(puzzle, limits, RESTART_NODES)
-                .map(|(count, _restarts)| count);
+            let (count, restarts) = self.solve_with_restarts(puzzle, limits, RESTART_NODES)?;
+            limits.record(&Effort {
+                restarts: Some(restarts),
+                ..Effort::default()
+            });
+            return Ok(count);
         }
         let Some(mut inst) = self.build(puzzle, None, None, limits.deadline)? else {
+            limits.record(&SETTLED_BEFORE_SEARCH);
             return Ok(Count::none());
         };
         let mut count = 0u64;
@@ -725,6 +753,7 @@ impl Backend for Dlx {
         if count < limit && found.len() == 2 {
             timed_out = search.count_into(limit, &mut count).is_err();
         }
+        limits.record(&search.effort());
         drop(search);
         let witnesses = found.iter().map(|s| inst.grid(puzzle.size(), s)).collect();
         Ok(match timed_out {
@@ -741,6 +770,7 @@ impl Backend for Dlx {
             .as_slice();
         let score = |cell: usize, d: Value| w[cell] * d as i64;
         let Some(mut inst) = self.build(puzzle, Some(&score), None, limits.deadline)? else {
+            limits.record(&SETTLED_BEFORE_SEARCH);
             return Ok(Optimum::NoSolution);
         };
         let base: i64 = inst
@@ -789,6 +819,7 @@ impl Backend for Dlx {
                     }
                 }
             }
+            limits.record(&search.effort());
         }
         Ok(match (best, timed_out) {
             (None, false) => Optimum::NoSolution,
@@ -932,6 +963,63 @@ mod tests {
             assert_eq!(c.witnesses.len(), count.min(2) as usize);
             assert_ne!(c.witnesses.first(), c.witnesses.get(1));
         }
+    }
+
+    /// A hard 9×9 puzzle (the first of forum_hardest_1106), with one solution.
+    const HARD: &str =
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+
+    /// The effort `call` reports to a fresh meter.
+    fn effort_of(call: impl FnOnce(&Limits)) -> Effort {
+        let limits = Limits::none().metered();
+        call(&limits);
+        limits.effort()
+    }
+
+    #[test]
+    fn effort_counts_branch_points_and_nodes() {
+        let dlx = Dlx::default();
+        let count = |p: &Puzzle, limit: u64, l: &Limits| dlx.count(p, limit, l).unwrap().count;
+        // Settled by the singles pass: the search enters its (empty) root and guesses nothing.
+        let easy = puzzle(9, EASY);
+        let e = effort_of(|l| assert_eq!(count(&easy, 2, l), 1));
+        assert_eq!(
+            (e.guesses, e.nodes, e.no_guess()),
+            (Some(0), Some(1), Some(true))
+        );
+        assert_eq!((e.decisions, e.conflicts, e.restarts), (None, None, None));
+        // Proved unsolvable by the singles pass: no search at all.
+        let clash = puzzle(4, "......12.1...2..");
+        let e = effort_of(|l| assert_eq!(count(&clash, 2, l), 0));
+        assert_eq!((e.guesses, e.nodes), (Some(0), Some(0)));
+        // A hard puzzle needs guesses, and the same search gives the same figures.
+        let hard = puzzle(9, HARD);
+        let e = effort_of(|l| assert_eq!(count(&hard, 2, l), 1));
+        assert!(e.guesses > Some(0) && e.nodes > e.guesses, "{e:?}");
+        assert_eq!(e, effort_of(|l| assert_eq!(count(&hard, 2, l), 1)));
+        // Two calls on one meter add up.
+        let twice = effort_of(|l| {
+            count(&hard, 2, l);
+            count(&hard, 2, l);
+        });
+        assert_eq!(twice.nodes, e.nodes.map(|n| 2 * n));
+        // The empty 4×4, counted in full: each of its 288 solutions is a node of its own.
+        let empty = puzzle(4, &".".repeat(16));
+        let e = effort_of(|l| assert_eq!(count(&empty, 1000, l), 288));
+        assert!(e.nodes > Some(288) && e.guesses > Some(0), "{e:?}");
+        assert_eq!(e, effort_of(|l| assert_eq!(count(&empty, 1000, l), 288)));
+        // One solution of a grid over 9×9 runs with restarts, and says how many.
+        let empty16 = puzzle(16, &".".repeat(256));
+        let e = effort_of(|l| assert_eq!(count(&empty16, 1, l), 1));
+        assert!(e.restarts.is_some() && e.nodes >= Some(256), "{e:?}");
+        // Optimizing reports its branch and bound's search.
+        let weighted = empty
+            .with_weights(Arc::new(crate::model::Weights::pyramid(4)))
+            .unwrap();
+        let e = effort_of(|l| {
+            dlx.optimize(&weighted, l).unwrap();
+        });
+        assert!(e.guesses > Some(0) && e.nodes > e.guesses, "{e:?}");
     }
 }
 

@@ -44,6 +44,17 @@
 //! band, and, in a count already past its second solution, at any node with few open cells
 //! (see [`COUNTING_ENDGAME_AT`]).
 //!
+//! **Effort.** The kernel counts its *nodes* (each propagation to a fixpoint of the band search,
+//! each step of the endgame, counted where the clock is looked at) and its *guesses*: one each
+//! time the search picks something with two alternatives or more to branch on (a digit's
+//! configurations in a band or stack, a cell's digits, a cell of the endgame), however many of
+//! the alternatives it then tries. That is tdoku's count (`num_guesses`, one per call of its
+//! `BranchOnBandAndValue`), with one difference: tdoku branches two ways (the first
+//! configuration, or not it), so where three or more are left and the first fails, tdoku picks
+//! again and counts a second guess where this kernel goes on with the same pick. A puzzle that
+//! propagation alone settles has no guess in both. Both counters are plain fields bumped once per
+//! node or branch point, read once per call.
+//!
 //! The same source is compiled for any CPU and, on x86-64, also with `popcnt`, `bmi1`, `bmi2`,
 //! `lzcnt` and `avx2` (one-instruction bit counts and lowest-bit clears, vector compares of the
 //! changed words), in two forms: with BMI2's `pext`/`pdep` for the minirow and stack masks where
@@ -730,6 +741,7 @@ pub(super) fn count(givens: &[Value], limit: u64, deadline: Option<Instant>) -> 
     let mut s = Search {
         limit: limit.max(1),
         visited: 0,
+        guesses: 0,
         deadline,
         found: Found::default(),
     };
@@ -752,6 +764,7 @@ pub(super) fn count(givens: &[Value], limit: u64, deadline: Option<Instant>) -> 
         _ => s.descend_portable(root),
     };
     s.found.nodes = s.visited;
+    s.found.guesses = s.guesses;
     s.found
 }
 
@@ -794,7 +807,10 @@ fn fewest_candidates(digits: &[u64; 9], left: u64) -> usize {
 
 struct Search {
     limit: u64,
+    /// Nodes: propagations to a fixpoint in the band search, steps of the endgame.
     visited: u64,
+    /// Branch points (see the module documentation).
+    guesses: u64,
     deadline: Option<Instant>,
     found: Found,
 }
@@ -839,6 +855,7 @@ impl Search {
             // Every alternative but the last on a copy; the last one in place (a loop, not a
             // call).
             if let Some((k, mut fits)) = node.pick_config(ops) {
+                self.guesses += 1; // two configurations or more
                 while fits & (fits - 1) != 0 {
                     let c = fits.trailing_zeros() as usize;
                     fits &= fits - 1;
@@ -857,6 +874,7 @@ impl Search {
                 let mut digits: u32 = (0..9)
                     .filter(|&d| node.cand[9 * b + d] & bit != 0)
                     .fold(0, |m, d| m | 1 << d);
+                self.guesses += u64::from(digits & (digits - 1) != 0);
                 while digits & (digits - 1) != 0 {
                     let d = digits.trailing_zeros() as usize;
                     digits &= digits - 1;
@@ -994,6 +1012,7 @@ impl Search {
                 *w &= !(1 << j);
             }
             let peers = end.peers[j] & left;
+            self.guesses += u64::from(choices & (choices - 1) != 0);
             while choices & (choices - 1) != 0 {
                 let d = choices.trailing_zeros() as usize;
                 choices &= choices - 1;

@@ -99,7 +99,10 @@ struct Board {
 pub(super) struct BoardSearch<'a> {
     t: &'a BoardTables,
     limit: u64,
+    /// Nodes: calls of [`BoardSearch::descend`], the root included.
     visited: u64,
+    /// Branch points: nodes whose picked cell had two candidates or more.
+    guesses: u64,
     deadline: Option<Instant>,
     found: Found,
 }
@@ -125,6 +128,7 @@ impl<'a> BoardSearch<'a> {
             t,
             limit,
             visited: 0,
+            guesses: 0,
             deadline,
             found: Found::default(),
         };
@@ -145,6 +149,8 @@ impl<'a> BoardSearch<'a> {
         if ok && s.propagate(&mut b, true) {
             s.descend(b);
         }
+        s.found.nodes = s.visited;
+        s.found.guesses = s.guesses;
         s.found
     }
 
@@ -284,6 +290,15 @@ impl<'a> BoardSearch<'a> {
             return self.leaf(&b);
         }
         let c = self.pick(&b);
+        // Propagated: every open cell has two candidates or more.
+        debug_assert!(
+            b.pos[..self.t.n]
+                .iter()
+                .filter(|&&p| p >> c & 1 != 0)
+                .count()
+                >= 2
+        );
+        self.guesses += 1;
         for d in 0..self.t.n {
             if b.pos[d] >> c & 1 == 0 {
                 continue;

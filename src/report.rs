@@ -32,6 +32,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::effort::Effort;
+
 /// Why a report could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -183,6 +185,10 @@ pub struct Sample {
     pub outcome: Outcome,
     /// Nanoseconds: the figures are computed from these, so a merge recomputes them exactly.
     pub time_ns: u64,
+    /// What the backend's engine did for this puzzle (empty when it measured nothing); the
+    /// effort columns of the row are computed from these.
+    #[serde(default, skip_serializing_if = "Effort::is_empty")]
+    pub effort: Effort,
 }
 
 fn timed(samples: &[Sample]) -> Vec<(Outcome, Duration)> {
@@ -214,10 +220,12 @@ impl BenchRow {
         task: impl Into<String>,
         samples: &[Sample],
     ) -> BenchRow {
-        BenchRow {
+        let mut row = BenchRow {
             samples: samples.to_vec(),
             ..BenchRow::from_samples(file, backend, task, &timed(samples))
-        }
+        };
+        row.record.set_effort(samples);
+        row
     }
 
     /// Tallies `(outcome, time)` samples. `agreed` is `Some` as soon as one sample is
@@ -257,6 +265,7 @@ impl BenchRow {
                 p90_us: us(stats.p90),
                 max_us: us(stats.max),
                 not_run: 0,
+                ..RowRecord::default()
             },
             stats,
             samples: samples
@@ -266,6 +275,7 @@ impl BenchRow {
                     index: i + 1,
                     outcome,
                     time_ns: u64::try_from(t.as_nanos()).unwrap_or(u64::MAX),
+                    effort: Effort::default(),
                 })
                 .collect(),
         }
@@ -285,9 +295,16 @@ impl BenchRow {
 }
 
 /// A summary row as the CSV and JSON writers write it, and the one place its names, counts and
-/// figures are held ([`BenchRow::record`]): times in µs, total in s; `agreed` and
-/// `puzzles_per_sec` empty/null when absent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// figures are held ([`BenchRow::record`]): times in µs, total in s; `agreed`,
+/// `puzzles_per_sec` and the effort columns empty/null when absent.
+///
+/// The effort columns (after `not_run`) summarise the [`Effort`] of the answered puzzles (time-outs,
+/// refusals and failures are left out), each over the answered puzzles whose backend measured
+/// what it needs, and are empty, never 0, when none did: `no_guess_pct` is the share of them
+/// solved without a guess ([`Effort::no_guess`], tdoku's `%no_guess`), `guesses_per_puzzle` the
+/// mean of [`Effort::guesses_or_decisions`] (tdoku's `guesses/puzzle`), and each
+/// `COUNTER_per_puzzle` the mean of that counter.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct RowRecord {
     pub file: String,
     pub backend: String,
@@ -309,6 +326,70 @@ pub struct RowRecord {
     /// that the columns before it stay where they were.
     #[serde(default)]
     pub not_run: usize,
+    #[serde(default)]
+    pub no_guess_pct: Option<f64>,
+    #[serde(default)]
+    pub guesses_per_puzzle: Option<f64>,
+    #[serde(default)]
+    pub nodes_per_puzzle: Option<f64>,
+    #[serde(default)]
+    pub decisions_per_puzzle: Option<f64>,
+    #[serde(default)]
+    pub conflicts_per_puzzle: Option<f64>,
+    #[serde(default)]
+    pub propagations_per_puzzle: Option<f64>,
+    #[serde(default)]
+    pub restarts_per_puzzle: Option<f64>,
+    #[serde(default)]
+    pub lp_iterations_per_puzzle: Option<f64>,
+    #[serde(default)]
+    pub bb_nodes_per_puzzle: Option<f64>,
+}
+
+impl RowRecord {
+    /// The effort columns: their names as the text table heads them, and their values.
+    pub fn effort_columns(&self) -> [(&'static str, Option<f64>); 9] {
+        [
+            ("no guess %", self.no_guess_pct),
+            ("guesses/puzzle", self.guesses_per_puzzle),
+            ("nodes/puzzle", self.nodes_per_puzzle),
+            ("decisions/puzzle", self.decisions_per_puzzle),
+            ("conflicts/puzzle", self.conflicts_per_puzzle),
+            ("propagations/puzzle", self.propagations_per_puzzle),
+            ("restarts/puzzle", self.restarts_per_puzzle),
+            ("lp iterations/puzzle", self.lp_iterations_per_puzzle),
+            ("bb nodes/puzzle", self.bb_nodes_per_puzzle),
+        ]
+    }
+
+    /// Computes the effort columns from the answered puzzles among `samples` (see
+    /// [`RowRecord`]).
+    fn set_effort(&mut self, samples: &[Sample]) {
+        let answered: Vec<&Effort> = samples
+            .iter()
+            .filter(|s| s.outcome.answered())
+            .map(|s| &s.effort)
+            .collect();
+        let mean = |value: &dyn Fn(&Effort) -> Option<f64>| {
+            let measured: Vec<f64> = answered.iter().filter_map(|e| value(e)).collect();
+            (!measured.is_empty()).then(|| measured.iter().sum::<f64>() / measured.len() as f64)
+        };
+        let counter = |name: &'static str| mean(&|e: &Effort| e.get(name).map(|v| v as f64));
+        self.no_guess_pct = mean(&|e| e.no_guess().map(|n| if n { 100.0 } else { 0.0 }));
+        self.guesses_per_puzzle = mean(&|e| e.guesses_or_decisions().map(|v| v as f64));
+        self.nodes_per_puzzle = counter("nodes");
+        self.decisions_per_puzzle = counter("decisions");
+        self.conflicts_per_puzzle = counter("conflicts");
+        self.propagations_per_puzzle = counter("propagations");
+        self.restarts_per_puzzle = counter("restarts");
+        self.lp_iterations_per_puzzle = counter("lp_iterations");
+        self.bb_nodes_per_puzzle = counter("bb_nodes");
+    }
+}
+
+/// A mean of the effort columns, with about three significant digits (`0.61`, `12.3`, `456`).
+fn fmt_mean(x: f64) -> String {
+    fmt_us_number(x)
 }
 
 /// A time in µs with about three significant digits (`0.25`, `12.3`, `456`, `12345`).
@@ -338,10 +419,19 @@ pub fn fmt_micros(us: f64) -> String {
 
 /// Writes `rows` as an aligned plain-text table: text columns left-aligned, numbers
 /// right-aligned, times in µs per puzzle. The `agreed` column appears when some row has it; the
-/// `cut short` column (puzzles left unrun when the backend's budget ran out) when some row was.
+/// `cut short` column (puzzles left unrun when the backend's budget ran out) when some row was;
+/// each effort column ([`RowRecord::effort_columns`]) when some row has a figure for it (`-`
+/// where a row has none).
 pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), ReportError> {
     let with_agreed = rows.iter().any(|r| r.record.agreed.is_some());
     let with_cut = rows.iter().any(|r| r.record.not_run > 0);
+    // The effort columns some row has a figure for.
+    let effort: Vec<usize> = (0..9)
+        .filter(|&i| {
+            rows.iter()
+                .any(|r| r.record.effort_columns()[i].1.is_some())
+        })
+        .collect();
     let mut header = vec!["file", "backend", "task", "puzzles", "answered"];
     if with_agreed {
         header.push("agreed");
@@ -359,6 +449,8 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
     if with_cut {
         header.push("cut short");
     }
+    let names = RowRecord::default().effort_columns();
+    header.extend(effort.iter().map(|&i| names[i].0));
     let left_aligned = 3; // file, backend, task
     let us = |d: Duration| fmt_us_number(d.as_nanos() as f64 / 1000.0);
     let cells: Vec<Vec<String>> = rows
@@ -391,6 +483,12 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
                     left => format!("{left} left"),
                 });
             }
+            let figures = r.effort_columns();
+            c.extend(effort.iter().map(|&i| match (i, figures[i].1) {
+                (_, None) => "-".into(),
+                (0, Some(pct)) => format!("{pct:.1}"),
+                (_, Some(mean)) => fmt_mean(mean),
+            }));
             c
         })
         .collect();

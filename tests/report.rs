@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use sudoku_lab::effort::Effort;
 use sudoku_lab::report::{
     self, percentile, BenchRow, Outcome, PlotSeries, ReportError, RowRecord, Stats,
 };
@@ -225,6 +226,7 @@ fn expected_records() -> Vec<RowRecord> {
             median_us: 300.0,
             p90_us: 2000.0,
             max_us: 2000.0,
+            ..RowRecord::default()
         },
         RowRecord {
             file: "hard, \"quoted\".txt".into(),
@@ -244,6 +246,7 @@ fn expected_records() -> Vec<RowRecord> {
             median_us: 20.0,
             p90_us: 30.0,
             max_us: 30.0,
+            ..RowRecord::default()
         },
     ]
 }
@@ -518,4 +521,116 @@ fn merged_shards_give_exactly_the_rows_of_one_run() {
     assert!(report::merge(&twice)
         .unwrap_err()
         .contains("in another input too"));
+}
+
+#[test]
+fn effort_columns_summarise_the_answered_puzzles_and_survive_every_output() {
+    let sample = |index, outcome, effort| report::Sample {
+        index,
+        outcome,
+        time_ns: 1_000,
+        effort,
+    };
+    let search = |guesses, nodes| Effort {
+        guesses: Some(guesses),
+        nodes: Some(nodes),
+        ..Effort::default()
+    };
+    let cdcl = Effort {
+        decisions: Some(4),
+        conflicts: Some(2),
+        ..Effort::default()
+    };
+    let samples = [
+        sample(1, Outcome::Answered, search(0, 1)),
+        sample(2, Outcome::Answered, search(3, 7)),
+        // Not answered: left out, whatever it measured.
+        sample(3, Outcome::TimedOut, search(100, 100)),
+        // Answered, but nothing measured: left out of every mean.
+        sample(4, Outcome::Answered, Effort::default()),
+        // Decisions stand in for guesses.
+        sample(5, Outcome::Agreed, cdcl),
+    ];
+    let row = BenchRow::from_indexed("f.txt", "mixed", "solve", &samples);
+    let r = &row.record;
+    let close = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() < 1e-9);
+    assert!(close(r.no_guess_pct, 100.0 / 3.0), "{r:?}");
+    assert!(close(r.guesses_per_puzzle, 7.0 / 3.0), "{r:?}");
+    assert!(close(r.nodes_per_puzzle, 4.0), "{r:?}");
+    assert!(close(r.decisions_per_puzzle, 4.0), "{r:?}");
+    assert!(close(r.conflicts_per_puzzle, 2.0), "{r:?}");
+    assert_eq!(
+        (r.propagations_per_puzzle, r.restarts_per_puzzle),
+        (None, None)
+    );
+    assert_eq!(
+        (r.lp_iterations_per_puzzle, r.bb_nodes_per_puzzle),
+        (None, None)
+    );
+
+    // A row whose backend measured nothing has no figure at all, never 0.
+    let plain = BenchRow::from_samples("f.txt", "cmd", "solve", &[(Outcome::Answered, ms(1))]);
+    assert!(plain
+        .record
+        .effort_columns()
+        .iter()
+        .all(|(_, v)| v.is_none()));
+
+    // Text: the columns some row has, `-` where a row has none.
+    let mut out = Vec::new();
+    report::write_table(&[row.clone(), plain.clone()], &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0]
+        .ends_with("no guess %  guesses/puzzle  nodes/puzzle  decisions/puzzle  conflicts/puzzle"));
+    assert!(!lines[0].contains("restarts"), "{text}");
+    let cells: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(
+        cells[cells.len() - 5..],
+        ["33.3", "2.33", "4.00", "4.00", "2.00"]
+    );
+    let cells: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(cells[cells.len() - 5..], ["-"; 5], "{text}");
+
+    // CSV: empty fields where nothing was measured; both read back.
+    let mut out = Vec::new();
+    report::write_csv(&[row.clone(), plain.clone()], &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.lines().next().unwrap().ends_with(
+        "not_run,no_guess_pct,guesses_per_puzzle,nodes_per_puzzle,decisions_per_puzzle,\
+         conflicts_per_puzzle,propagations_per_puzzle,restarts_per_puzzle,\
+         lp_iterations_per_puzzle,bb_nodes_per_puzzle"
+    ));
+    assert!(
+        text.lines().nth(2).unwrap().ends_with(",0,,,,,,,,,"),
+        "{text}"
+    );
+    let got: Vec<RowRecord> = csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(got[0].effort_columns(), row.record.effort_columns());
+    assert_eq!(got[1].effort_columns(), plain.record.effort_columns());
+
+    // JSON: null where nothing was measured; each sample keeps its effort, so shards merge
+    // into the same figures.
+    let shards: Vec<(String, String)> = [&samples[..2], &samples[2..]]
+        .iter()
+        .enumerate()
+        .map(|(k, part)| {
+            let mut out = Vec::new();
+            report::write_json(
+                &[BenchRow::from_indexed("f.txt", "mixed", "solve", part)],
+                &mut out,
+            )
+            .unwrap();
+            (format!("shard{k}.json"), String::from_utf8(out).unwrap())
+        })
+        .collect();
+    let value: serde_json::Value = serde_json::from_str(&shards[0].1).unwrap();
+    assert_eq!(value[0]["no_guess_pct"], 50.0);
+    assert!(value[0]["conflicts_per_puzzle"].is_null());
+    assert_eq!(value[0]["samples"][1]["effort"]["guesses"], 3);
+    let merged = report::merge(&shards).unwrap();
+    assert_eq!(merged.rows, vec![row]);
 }

@@ -1,6 +1,8 @@
 //! `sudoku-lab bench`: times every selected backend on every puzzle of every file (one thread, so
 //! figures compare), then prints a table and optionally writes CSV, JSON and an SVG plot.
-//! Times include the independent check of each answer, as users see them.
+//! Times include the independent check of each answer, as users see them. Each run gets a
+//! metered [`Limits`], so rows also carry the search effort the backends report (the effort
+//! columns of [`report::RowRecord`]).
 
 use std::fs::File;
 use std::io::{self, IsTerminal};
@@ -174,7 +176,11 @@ pub fn run(config: &Config) -> ExitCode {
                 let Some(grant) = budget.grant(k, config.runs.timeout) else {
                     break;
                 };
-                let limits = grant.timeout.map_or(Limits::none(), Limits::timeout);
+                // Metered: each backend reports what its engine did (the effort columns).
+                let limits = grant
+                    .timeout
+                    .map_or(Limits::none(), Limits::timeout)
+                    .metered();
                 let start = Instant::now();
                 let result = task::run(b.as_ref(), &item.puzzle, config.runs.task, &limits);
                 let time = start.elapsed();
@@ -212,6 +218,7 @@ pub fn run(config: &Config) -> ExitCode {
                     index: item.index,
                     outcome,
                     time_ns: u64::try_from(time.as_nanos()).unwrap_or(u64::MAX),
+                    effort: limits.effort(),
                 });
                 pb.inc(1);
             }

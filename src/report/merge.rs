@@ -9,7 +9,8 @@
 //!   of its summary line.
 //!
 //! Medians, percentiles and totals are computed from the merged per-puzzle times (nanoseconds),
-//! so they are exactly those of one run with the same times. A puzzle that two inputs both hold
+//! and the effort columns from the merged per-puzzle efforts (a sample's `effort`, when its
+//! backend measured any), so they are exactly those of one run with the same times. A puzzle that two inputs both hold
 //! (the same shard given twice, overlapping shards) is an error: the merge would count it twice.
 
 use std::collections::{HashMap, HashSet};
@@ -17,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Deserialize;
 
 use super::{BenchRow, JsonRow, Outcome, Sample};
+use crate::effort::Effort;
 
 /// What the inputs add up to.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,6 +64,8 @@ struct XcheckResult {
     backend: String,
     status: String,
     time_ns: u64,
+    #[serde(default)]
+    effort: Effort,
 }
 
 /// Samples gathered per (file, backend, task), in order of first appearance.
@@ -221,6 +225,7 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {
                     index: rec.index,
                     outcome,
                     time_ns: r.time_ns,
+                    effort: r.effort,
                 };
                 groups.add(("all".into(), r.backend, rec.task.clone()), sample);
             }

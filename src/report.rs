@@ -418,10 +418,10 @@ pub fn fmt_micros(us: f64) -> String {
 }
 
 /// Writes `rows` as an aligned plain-text table: text columns left-aligned, numbers
-/// right-aligned, times in µs per puzzle. The `agreed` column appears when some row has it; the
-/// `cut short` column (puzzles left unrun when the backend's budget ran out) when some row was;
-/// each effort column ([`RowRecord::effort_columns`]) when some row has a figure for it (`-`
-/// where a row has none).
+/// right-aligned, times in µs per puzzle. The `agreed` column appears when some row has it; each
+/// effort column ([`RowRecord::effort_columns`]) when some row has a figure for it (`-` where a
+/// row has none); the `cut short` column (puzzles left unrun when the backend's budget ran out),
+/// last, when some row was.
 pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), ReportError> {
     let with_agreed = rows.iter().any(|r| r.record.agreed.is_some());
     let with_cut = rows.iter().any(|r| r.record.not_run > 0);
@@ -446,11 +446,11 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
         "p90 µs",
         "max µs",
     ]);
+    let names = RowRecord::default().effort_columns();
+    header.extend(effort.iter().map(|&i| names[i].0));
     if with_cut {
         header.push("cut short");
     }
-    let names = RowRecord::default().effort_columns();
-    header.extend(effort.iter().map(|&i| names[i].0));
     let left_aligned = 3; // file, backend, task
     let us = |d: Duration| fmt_us_number(d.as_nanos() as f64 / 1000.0);
     let cells: Vec<Vec<String>> = rows
@@ -477,18 +477,18 @@ pub fn write_table(rows: &[BenchRow], out: &mut impl Write) -> Result<(), Report
                 us(stats.p90),
                 us(stats.max),
             ]);
-            if with_cut {
-                c.push(match r.not_run {
-                    0 => "-".into(),
-                    left => format!("{left} left"),
-                });
-            }
             let figures = r.effort_columns();
             c.extend(effort.iter().map(|&i| match (i, figures[i].1) {
                 (_, None) => "-".into(),
                 (0, Some(pct)) => format!("{pct:.1}"),
                 (_, Some(mean)) => fmt_mean(mean),
             }));
+            if with_cut {
+                c.push(match r.not_run {
+                    0 => "-".into(),
+                    left => format!("{left} left"),
+                });
+            }
             c
         })
         .collect();

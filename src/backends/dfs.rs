@@ -59,7 +59,8 @@
 //!   propagation at the root settles has none.
 //! - `nodes`: search nodes visited, the root included: in the generic kernel and the
 //!   digit-major one, each node searched below (children whose propagation fails at once are
-//!   not nodes); in the band kernel, each propagation to a fixpoint and each step of its endgame.
+//!   not nodes); in the band kernel, each propagation (to a fixpoint or a contradiction) and
+//!   each step of its endgame.
 //!   Givens that clash give 0.
 //! - `restarts`: one-solution searches of the generic kernel only, the runs abandoned at their
 //!   node budget (0 when the first run finished).

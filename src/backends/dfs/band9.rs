@@ -44,8 +44,9 @@
 //! band, and, in a count already past its second solution, at any node with few open cells
 //! (see [`COUNTING_ENDGAME_AT`]).
 //!
-//! **Effort.** The kernel counts its *nodes* (each propagation to a fixpoint of the band search,
-//! each step of the endgame, counted where the clock is looked at) and its *guesses*: one each
+//! **Effort.** The kernel counts its *nodes* (each propagation of the band search, whether it
+//! reaches a fixpoint or a contradiction, and each step of the endgame: where the clock is looked
+//! at) and its *guesses*: one each
 //! time the search picks something with two alternatives or more to branch on (a digit's
 //! configurations in a band or stack, a cell's digits, a cell of the endgame), however many of
 //! the alternatives it then tries. That is tdoku's count (`num_guesses`, one per call of its

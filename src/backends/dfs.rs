@@ -1437,69 +1437,27 @@ mod tests {
         );
     }
 
-    /// The effort `call` reports to a fresh meter.
-    fn effort_of(call: impl FnOnce(&Limits)) -> Effort {
-        let limits = Limits::none().metered();
-        call(&limits);
-        limits.effort()
-    }
-
     #[test]
     fn effort_counts_branch_points_and_nodes() {
-        let dfs = Dfs::new();
-        let count = |p: &Puzzle, limit: u64, l: &Limits| dfs.count(p, limit, l).unwrap().count;
-        let puzzle = |n: usize, line: &str| {
-            Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens(line)).unwrap()
-        };
-        // The band kernel. Settled at the root: one node, no guess, and no restarts to speak of.
-        let easy = puzzle(
-            9,
-            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
-        );
-        let e = effort_of(|l| assert_eq!(count(&easy, 2, l), 1));
-        assert_eq!((e.guesses, e.nodes, e.restarts), (Some(0), Some(1), None));
-        assert_eq!(e.no_guess(), Some(true));
-        // A hard puzzle (the first of forum_hardest_1106) needs guesses; the same search gives
-        // the same figures, and two calls on one meter add up.
-        let hard = puzzle(
-            9,
-            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
-        );
-        let e = effort_of(|l| assert_eq!(count(&hard, 2, l), 1));
-        assert!(e.guesses > Some(0) && e.nodes > e.guesses, "{e:?}");
-        assert_eq!(e, effort_of(|l| assert_eq!(count(&hard, 2, l), 1)));
-        let twice = effort_of(|l| {
-            count(&hard, 2, l);
-            count(&hard, 2, l);
+        // The band kernel (9×9), the digit-major one (4×4) and the generic one (16×16, and
+        // optimizing).
+        crate::effort::contract::counts_branch_points(&Dfs::new());
+        let (easy, hard) = (crate::effort::contract::EASY, crate::effort::contract::HARD);
+        let e = crate::effort::contract::effort_of(|l| {
+            Dfs::new()
+                .count(&crate::effort::contract::puzzle(9, easy), 2, l)
+                .unwrap();
         });
-        assert_eq!(
-            (twice.guesses, twice.nodes),
-            (e.guesses.map(|g| 2 * g), e.nodes.map(|n| 2 * n))
+        assert_eq!(e.restarts, None, "the band kernel never restarts");
+        // The generic kernel counts too, on the grids the others take.
+        let t = tables(9, false);
+        let f = Search::<u16, 81, 29, 2>::run(
+            &t,
+            &givens(hard),
+            Job::Count { limit: 2 },
+            &Limits::none(),
         );
-        // The digit-major kernel, counting the empty 4×4 in full: every one of its 288
-        // solutions is a node of its own.
-        let empty = puzzle(4, &".".repeat(16));
-        let e = effort_of(|l| assert_eq!(count(&empty, 1000, l), 288));
-        assert!(e.nodes > Some(288) && e.guesses > Some(0), "{e:?}");
-        assert_eq!(e, effort_of(|l| assert_eq!(count(&empty, 1000, l), 288)));
-        // The generic kernel on the same grid: the same solutions, its own tree.
-        let t = tables(4, false);
-        let job = Job::Count { limit: 1000 };
-        let f = Search::<u16, 81, 29, 2>::run(&t, &[0; 16], job, &Limits::none());
-        assert_eq!(f.count, 288);
-        assert!(f.nodes > 288 && f.guesses > 0 && f.restarts.is_none());
-        // One solution of a 16×16 grid runs with restarts, and says how many.
-        let empty16 = puzzle(16, &".".repeat(256));
-        let e = effort_of(|l| assert_eq!(count(&empty16, 1, l), 1));
-        assert!(e.restarts.is_some() && e.nodes > Some(0), "{e:?}");
-        // Optimizing reports its branch and bound's search.
-        let weighted = empty
-            .with_weights(Arc::new(crate::model::Weights::pyramid(4)))
-            .unwrap();
-        let e = effort_of(|l| {
-            dfs.optimize(&weighted, l).unwrap();
-        });
-        assert!(e.guesses > Some(0) && e.nodes > e.guesses, "{e:?}");
+        assert!(f.count == 1 && f.guesses > 0 && f.nodes > f.guesses && f.restarts.is_none());
     }
 
     #[test]

@@ -965,61 +965,15 @@ mod tests {
         }
     }
 
-    /// A hard 9×9 puzzle (the first of forum_hardest_1106), with one solution.
-    const HARD: &str =
-        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
-
-    /// The effort `call` reports to a fresh meter.
-    fn effort_of(call: impl FnOnce(&Limits)) -> Effort {
-        let limits = Limits::none().metered();
-        call(&limits);
-        limits.effort()
-    }
-
     #[test]
     fn effort_counts_branch_points_and_nodes() {
-        let dlx = Dlx::default();
-        let count = |p: &Puzzle, limit: u64, l: &Limits| dlx.count(p, limit, l).unwrap().count;
-        // Settled by the singles pass: the search enters its (empty) root and guesses nothing.
-        let easy = puzzle(9, EASY);
-        let e = effort_of(|l| assert_eq!(count(&easy, 2, l), 1));
-        assert_eq!(
-            (e.guesses, e.nodes, e.no_guess()),
-            (Some(0), Some(1), Some(true))
-        );
-        assert_eq!((e.decisions, e.conflicts, e.restarts), (None, None, None));
+        crate::effort::contract::counts_branch_points(&Dlx::default());
         // Proved unsolvable by the singles pass: no search at all.
         let clash = puzzle(4, "......12.1...2..");
-        let e = effort_of(|l| assert_eq!(count(&clash, 2, l), 0));
+        let e = crate::effort::contract::effort_of(|l| {
+            assert_eq!(Dlx::default().count(&clash, 2, l).unwrap().count, 0);
+        });
         assert_eq!((e.guesses, e.nodes), (Some(0), Some(0)));
-        // A hard puzzle needs guesses, and the same search gives the same figures.
-        let hard = puzzle(9, HARD);
-        let e = effort_of(|l| assert_eq!(count(&hard, 2, l), 1));
-        assert!(e.guesses > Some(0) && e.nodes > e.guesses, "{e:?}");
-        assert_eq!(e, effort_of(|l| assert_eq!(count(&hard, 2, l), 1)));
-        // Two calls on one meter add up.
-        let twice = effort_of(|l| {
-            count(&hard, 2, l);
-            count(&hard, 2, l);
-        });
-        assert_eq!(twice.nodes, e.nodes.map(|n| 2 * n));
-        // The empty 4×4, counted in full: each of its 288 solutions is a node of its own.
-        let empty = puzzle(4, &".".repeat(16));
-        let e = effort_of(|l| assert_eq!(count(&empty, 1000, l), 288));
-        assert!(e.nodes > Some(288) && e.guesses > Some(0), "{e:?}");
-        assert_eq!(e, effort_of(|l| assert_eq!(count(&empty, 1000, l), 288)));
-        // One solution of a grid over 9×9 runs with restarts, and says how many.
-        let empty16 = puzzle(16, &".".repeat(256));
-        let e = effort_of(|l| assert_eq!(count(&empty16, 1, l), 1));
-        assert!(e.restarts.is_some() && e.nodes >= Some(256), "{e:?}");
-        // Optimizing reports its branch and bound's search.
-        let weighted = empty
-            .with_weights(Arc::new(crate::model::Weights::pyramid(4)))
-            .unwrap();
-        let e = effort_of(|l| {
-            dlx.optimize(&weighted, l).unwrap();
-        });
-        assert!(e.guesses > Some(0) && e.nodes > e.guesses, "{e:?}");
     }
 }
 

@@ -20,6 +20,10 @@
 //! report::write_table(&[row], &mut table).unwrap();
 //! assert!(String::from_utf8(table).unwrap().starts_with("file"));
 //! ```
+//! A row also summarises the search effort the backends reported for its puzzles
+//! ([`Sample::effort`]): tdoku's `%no_guess` and guesses per puzzle, and the mean of every
+//! counter of [`crate::effort`] (see [`RowRecord`]), empty where nothing was measured.
+//!
 //! [`merge()`] puts the JSON outputs of the shards of a campaign (`bench --json`, `xcheck --json`)
 //! back together into the rows one run would have given: the figures are recomputed from every
 //! puzzle's time, never averaged from the shards' summaries.

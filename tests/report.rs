@@ -323,6 +323,7 @@ fn series(file: &str, backend: &str, times_us: Vec<f64>) -> PlotSeries {
         unanswered: 0,
         timed_out: 0,
         refused: 0,
+        effort: None,
     }
 }
 
@@ -633,4 +634,26 @@ fn effort_columns_summarise_the_answered_puzzles_and_survive_every_output() {
     assert_eq!(value[0]["samples"][1]["effort"]["guesses"], 3);
     let merged = report::merge(&shards).unwrap();
     assert_eq!(merged.rows, vec![row]);
+}
+
+#[test]
+fn svg_rows_say_their_effort_when_measured() {
+    let path = tmp("report_effort.svg");
+    let s = [
+        PlotSeries {
+            effort: Some((109.67, 0.0)),
+            ..series("hard.txt", "dfs", vec![50.0, 70.0])
+        },
+        PlotSeries {
+            effort: Some((0.382, 82.91)),
+            ..series("easy.txt", "dfs", vec![2.0, 3.0])
+        },
+        series("hard.txt", "cmd", vec![90.0]),
+    ];
+    report::plot_svg(&s, &path, "effort").unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text_elements(&svg, "110 guesses · 0.0% no guess"), 1);
+    assert_eq!(text_elements(&svg, "0.38 guesses · 82.9% no guess"), 1);
+    // A backend that measured nothing says nothing of it.
+    assert_eq!(svg.matches("guesses").count(), 2, "{svg}");
 }

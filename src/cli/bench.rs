@@ -267,7 +267,12 @@ pub fn write_rows(rows: &[BenchRow], outputs: &Outputs, mut out: Vec<u8>) -> Res
                 let series: Vec<PlotSeries> = rows
                     .iter()
                     .map(|r| {
-                        PlotSeries::from_samples(&r.record.file, &r.record.backend, &r.timed())
+                        let (file, backend) = (&r.record.file, &r.record.backend);
+                        let effort = r.record.guesses_per_puzzle.zip(r.record.no_guess_pct);
+                        PlotSeries {
+                            effort,
+                            ..PlotSeries::from_samples(file, backend, &r.timed())
+                        }
                     })
                     .collect();
                 let title = format!("{}: time per puzzle", rows[0].record.task);

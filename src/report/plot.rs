@@ -5,7 +5,8 @@
 //! row by row. Boxes show answered puzzles only; puzzles a backend timed out on, refused or
 //! failed on are counted beside its row, and a row with no answer says so instead
 //! of drawing a box. Within a panel the median printed in bold is the lowest among the backends
-//! that answered every puzzle.
+//! that answered every puzzle. A row whose backend reported its search effort says, under its
+//! median and p90, its mean guesses per puzzle and its share of puzzles solved without a guess.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -32,6 +33,9 @@ pub struct PlotSeries {
     pub timed_out: usize,
     /// Of those, the ones the backend refused (size, form, task); the rest failed.
     pub refused: usize,
+    /// The row's `guesses_per_puzzle` and `no_guess_pct` (see
+    /// [`RowRecord`](super::RowRecord)), when the backend measured them.
+    pub effort: Option<(f64, f64)>,
 }
 
 impl PlotSeries {
@@ -48,6 +52,7 @@ impl PlotSeries {
             unanswered: 0,
             timed_out: 0,
             refused: 0,
+            effort: None,
         }
     }
 
@@ -104,6 +109,8 @@ const ROW_H: u32 = 42;
 const PANEL_EXTRA_H: u32 = 100;
 /// Room right of each panel's axis for the median / p90 annotations.
 const ANNOTATION_W: u32 = 135;
+/// More room there when a row also says its effort (`0.38 guesses · 82.9% no guess`).
+const EFFORT_EXTRA_W: u32 = 60;
 
 const GREY: RGBColor = RGBColor(0x55, 0x55, 0x55);
 
@@ -148,6 +155,8 @@ struct Grouped {
     timed_out: Vec<Vec<usize>>,
     /// `refused[file][backend]`: of those, the ones the backend refused.
     refused: Vec<Vec<usize>>,
+    /// `effort[(file, backend)]`: guesses per puzzle and no-guess share, when measured.
+    effort: HashMap<(usize, usize), (f64, f64)>,
 }
 
 fn group(series: &[PlotSeries]) -> Grouped {
@@ -157,6 +166,7 @@ fn group(series: &[PlotSeries]) -> Grouped {
     let mut missed: HashMap<(usize, usize), usize> = HashMap::new();
     let mut late: HashMap<(usize, usize), usize> = HashMap::new();
     let mut declined: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut effort: HashMap<(usize, usize), (f64, f64)> = HashMap::new();
     let index = |list: &mut Vec<String>, name: &str| {
         list.iter().position(|n| n == name).unwrap_or_else(|| {
             list.push(name.to_string());
@@ -169,6 +179,9 @@ fn group(series: &[PlotSeries]) -> Grouped {
         *missed.entry((f, b)).or_default() += s.unanswered;
         *late.entry((f, b)).or_default() += s.timed_out;
         *declined.entry((f, b)).or_default() += s.refused;
+        if let Some(e) = s.effort {
+            effort.insert((f, b), e);
+        }
         let v = times.entry((f, b)).or_default();
         v.extend(
             s.times_us
@@ -205,6 +218,7 @@ fn group(series: &[PlotSeries]) -> Grouped {
         unanswered,
         timed_out,
         refused,
+        effort,
     }
 }
 
@@ -382,7 +396,11 @@ fn draw_panel(
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 19, FontStyle::Bold))
         .margin(12)
-        .margin_right(ANNOTATION_W)
+        .margin_right(if g.effort.is_empty() {
+            ANNOTATION_W
+        } else {
+            ANNOTATION_W + EFFORT_EXTRA_W
+        })
         .x_label_area_size(40)
         .y_label_area_size(label_w as u32)
         .build_cartesian_2d(
@@ -464,6 +482,17 @@ fn draw_panel(
             text(12, FontStyle::Normal, GREY, HPos::Left),
         ))
         .map_err(plot_err)?;
+        if let Some(&(guesses, no_guess)) = g.effort.get(&(f, b)) {
+            root.draw(&Text::new(
+                format!(
+                    "{} guesses · {no_guess:.1}% no guess",
+                    super::fmt_mean(guesses)
+                ),
+                (text_x, chart.backend_coord(&(hi, y - 0.46)).1),
+                text(12, FontStyle::Normal, GREY, HPos::Left),
+            ))
+            .map_err(plot_err)?;
+        }
     }
     Ok(())
 }

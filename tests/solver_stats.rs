@@ -169,3 +169,35 @@ fn solve_json_with_minisat_carries_decisions_and_conflicts() {
     );
     assert!(quiet.get("effort").is_none(), "{quiet}");
 }
+
+#[test]
+fn solve_json_with_minizinc_carries_gecodes_counters() {
+    if !installed("minizinc") || !installed("fzn-gecode") {
+        eprintln!("skipped: minizinc or fzn-gecode not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.txt");
+    // The first 17-clue puzzle: Gecode's propagation leaves it open, so it branches.
+    std::fs::write(
+        &file,
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
+        .args(["unique", "--json", "-b", "minizinc"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let line = String::from_utf8(out.stdout).unwrap();
+    let answer: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(answer["status"], "unique", "{line}");
+    let effort = &answer["effort"];
+    let (nodes, guesses) = (effort["nodes"].as_u64(), effort["guesses"].as_u64());
+    assert!(
+        guesses.unwrap() > 0 && nodes.unwrap() > guesses.unwrap(),
+        "{line}"
+    );
+    assert!(effort["conflicts"].as_u64().is_some(), "{line}");
+}

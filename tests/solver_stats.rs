@@ -103,50 +103,39 @@ fn installed(program: &str) -> bool {
         .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
+/// The first 17-clue puzzle: the minimal encoding and Gecode's propagation leave it open.
+const P17: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+/// Its solution with the first cell left open: a naked single.
+const EASY: &str =
+    ".53168742862734951417952836746893125281645397395271468138529674574386219629417583";
+
+/// The JSON answer of `sudoku-lab ARGS FILE`, FILE holding `puzzle`; the run must succeed.
+fn answer(args: &[&str], puzzle: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.txt");
+    std::fs::write(&file, format!("{puzzle}\n")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
+        .args(args)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let line = String::from_utf8(out.stdout).unwrap();
+    serde_json::from_str(line.trim()).unwrap()
+}
+
 #[test]
 fn solve_json_with_minisat_carries_decisions_and_conflicts() {
     if !installed("minisat") {
         eprintln!("skipped: minisat not installed");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("p.txt");
-    // The first 17-clue puzzle: the minimal encoding needs search.
-    std::fs::write(
-        &file,
-        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\n",
-    )
-    .unwrap();
-    // Its solution with the first cell left open: a naked single.
-    let easy = dir.path().join("easy.txt");
-    std::fs::write(
-        &easy,
-        ".53168742862734951417952836746893125281645397395271468138529674574386219629417583\n",
-    )
-    .unwrap();
-    let run = |args: &[&str], file: &Path| {
-        let out = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-            .args(args)
-            .arg(file)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        let line = String::from_utf8(out.stdout).unwrap();
-        serde_json::from_str::<serde_json::Value>(line.trim()).unwrap()
-    };
-    let searched = run(
-        &[
-            "solve",
-            "--json",
-            "--backend",
-            "sat-ext",
-            "--sat-cmd",
-            "minisat -no-pre",
-            "--encoding",
-            "minimal",
-            "--no-propagate",
-        ],
-        &file,
+    let sat_ext = ["--json", "--backend", "sat-ext", "--sat-cmd"];
+    let minimal = ["--encoding", "minimal", "--no-propagate"];
+    let searched = answer(
+        &[&["solve"], &sat_ext[..], &["minisat -no-pre"], &minimal].concat(),
+        P17,
     );
     let effort = &searched["effort"];
     assert!(effort["decisions"].as_u64().unwrap() > 0, "{searched}");
@@ -154,18 +143,17 @@ fn solve_json_with_minisat_carries_decisions_and_conflicts() {
     assert!(effort["restarts"].as_u64().is_some(), "{searched}");
     // Unit propagation in MiniSat solves the easy one, uniqueness check included: its one
     // printed decision is the pick that finds the model.
-    let sat_ext = ["--json", "--backend", "sat-ext", "--sat-cmd"];
-    let propagated = run(
+    let propagated = answer(
         &[&["unique"], &sat_ext[..], &["minisat", "--no-propagate"]].concat(),
-        &easy,
+        EASY,
     );
     assert_eq!(propagated["status"], "unique", "{propagated}");
     assert_eq!(propagated["effort"]["decisions"], 0, "{propagated}");
     assert_eq!(propagated["effort"]["conflicts"], 0, "{propagated}");
     // Without statistics there is no effort at all.
-    let quiet = run(
+    let quiet = answer(
         &[&["solve"], &sat_ext[..], &["minisat -verb=0"]].concat(),
-        &file,
+        P17,
     );
     assert!(quiet.get("effort").is_none(), "{quiet}");
 }
@@ -176,28 +164,13 @@ fn solve_json_with_minizinc_carries_gecodes_counters() {
         eprintln!("skipped: minizinc or fzn-gecode not installed");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("p.txt");
-    // The first 17-clue puzzle: Gecode's propagation leaves it open, so it branches.
-    std::fs::write(
-        &file,
-        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\n",
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-        .args(["unique", "--json", "-b", "minizinc"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let line = String::from_utf8(out.stdout).unwrap();
-    let answer: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
-    assert_eq!(answer["status"], "unique", "{line}");
-    let effort = &answer["effort"];
+    let a = answer(&["unique", "--json", "-b", "minizinc"], P17);
+    assert_eq!(a["status"], "unique", "{a}");
+    let effort = &a["effort"];
     let (nodes, guesses) = (effort["nodes"].as_u64(), effort["guesses"].as_u64());
     assert!(
         guesses.unwrap() > 0 && nodes.unwrap() > guesses.unwrap(),
-        "{line}"
+        "{a}"
     );
-    assert!(effort["conflicts"].as_u64().is_some(), "{line}");
+    assert!(effort["conflicts"].as_u64().is_some(), "{a}");
 }

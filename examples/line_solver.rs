@@ -9,7 +9,9 @@
 //! It reads `ID solve PUZZLE` and `ID count LIMIT PUZZLE` lines and answers each with one line:
 //! `ID SOLUTION`, `ID none`, `ID C [SOL [SOL]]` or `ID refused REASON`. PUZZLE is the line
 //! format: n² symbols, region labels for a jigsaw, the word `diagonals` for an X-Sudoku. The
-//! search is plain backtracking on the cell with the fewest candidates.
+//! search is plain backtracking on the cell with the fewest candidates. Each answer ends with
+//! the protocol's effort words: `guesses=G` (the nodes whose cell had two or more candidates)
+//! and `nodes=N` (the search's calls).
 //!
 //! `--wrong diagonal` makes it a deliberately wrong solver for testing `fuzz` and `xcheck`: it
 //! forgets the anti-diagonal of an X-Sudoku (its grids then fail the checker). `--wrong count`
@@ -104,36 +106,42 @@ fn parse(words: &[&str], wrong: Wrong) -> Result<Puzzle, String> {
     })
 }
 
+/// What a search found and what it cost.
+#[derive(Default)]
+struct Tally {
+    /// Solutions found (up to the limit) and the first two of them.
+    count: u64,
+    found: Vec<String>,
+    /// Search nodes (calls), and branch points: nodes whose cell had two or more candidates.
+    nodes: u64,
+    guesses: u64,
+}
+
 /// Counts solutions up to `limit`, keeping the first two.
-fn search(
-    p: &Puzzle,
-    cells: &mut [u32],
-    used: &mut [u64],
-    limit: u64,
-    found: &mut Vec<String>,
-    count: &mut u64,
-) {
+fn search(p: &Puzzle, cells: &mut [u32], used: &mut [u64], limit: u64, t: &mut Tally) {
+    t.nodes += 1;
     let full = (1u64 << p.n) - 1;
     let free = |i: usize, used: &[u64]| full & !p.houses_of[i].iter().fold(0, |m, &h| m | used[h]);
     let best = (0..cells.len())
         .filter(|&i| cells[i] == 0)
         .min_by_key(|&i| (free(i, used) << 1).count_ones());
     let Some(cell) = best else {
-        *count += 1;
-        if found.len() < 2 {
-            found.push(cells.iter().map(|&v| symbol(v)).collect());
+        t.count += 1;
+        if t.found.len() < 2 {
+            t.found.push(cells.iter().map(|&v| symbol(v)).collect());
         }
         return;
     };
     let mut options = free(cell, used) << 1;
-    while options != 0 && *count < limit {
+    t.guesses += u64::from(options.count_ones() >= 2);
+    while options != 0 && t.count < limit {
         let v = options.trailing_zeros();
         options &= options - 1;
         cells[cell] = v;
         p.houses_of[cell]
             .iter()
             .for_each(|&h| used[h] |= 1 << (v - 1));
-        search(p, cells, used, limit, found, count);
+        search(p, cells, used, limit, t);
         p.houses_of[cell]
             .iter()
             .for_each(|&h| used[h] &= !(1 << (v - 1)));
@@ -162,17 +170,17 @@ fn answer(words: &[&str], wrong: Wrong) -> Result<String, String> {
     }
     // `--wrong count` searches one solution further and then reports one fewer.
     let extra = u64::from(wrong == Wrong::Count);
-    let (mut found, mut count) = (Vec::new(), 0);
-    search(
-        &p,
-        &mut p.cells.clone(),
-        &mut used,
-        limit + extra,
-        &mut found,
-        &mut count,
-    );
+    let mut t = Tally::default();
+    search(&p, &mut p.cells.clone(), &mut used, limit + extra, &mut t);
+    let effort = format!("guesses={} nodes={}", t.guesses, t.nodes);
+    let Tally {
+        mut count,
+        mut found,
+        ..
+    } = t;
     if words[0] == "solve" {
-        return Ok(found.into_iter().next().unwrap_or_else(|| "none".into()));
+        let solution = found.into_iter().next().unwrap_or_else(|| "none".into());
+        return Ok(format!("{solution} {effort}"));
     }
     if wrong == Wrong::Count && count >= 2 {
         count -= 1;
@@ -182,6 +190,7 @@ fn answer(words: &[&str], wrong: Wrong) -> Result<String, String> {
     found.truncate(count.min(2) as usize);
     Ok(std::iter::once(count.to_string())
         .chain(found)
+        .chain(std::iter::once(effort))
         .collect::<Vec<_>>()
         .join(" "))
 }

@@ -76,6 +76,7 @@ pub mod report;
 pub mod rng;
 pub mod sat;
 pub mod shard;
+pub mod solver_stats;
 pub mod strength;
 pub mod task;
 pub mod weights;

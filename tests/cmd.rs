@@ -134,6 +134,29 @@ fn an_unreadable_line_is_an_error_and_the_batch_goes_on() {
     // A grid of the wrong length.
     let o = batch_goes_on_after("echo \"$id 123\"; continue", &[]);
     assert_failure(&o, "'123' is not a grid of 81 symbols");
+    // An effort word that names no counter.
+    let o = batch_goes_on_after("echo \"$id none speed=3\"; continue", &[]);
+    assert_failure(&o, "effort word 'speed=3': 'speed' is not a counter");
+}
+
+#[test]
+fn effort_words_become_the_answers_effort() {
+    // The reference solver ends its answers with `guesses=G nodes=N`: the puzzle needs search,
+    // and a count to 2 explores the whole tree.
+    let o = run_with(
+        &["unique", "--json", "-b", "cmd", "--cmd", line_solver()],
+        MAGIC1,
+    );
+    let out = stdout(&o);
+    let answer: serde_json::Value = serde_json::from_str(out.trim()).expect(&out);
+    assert_eq!(answer["status"], "unique", "{out}");
+    let (guesses, nodes) = (&answer["effort"]["guesses"], &answer["effort"]["nodes"]);
+    assert!(guesses.as_u64().unwrap() > 0, "{out}");
+    assert!(nodes.as_u64().unwrap() > guesses.as_u64().unwrap(), "{out}");
+    // A program that says nothing about its effort gives none.
+    let (cmd, _dir) = fake_program("");
+    let o = run_with(&["solve", "--json", "-b", "cmd", "--cmd", &cmd], CLASH1);
+    assert!(!stdout(&o).contains("effort"), "{}", stdout(&o));
 }
 
 #[test]

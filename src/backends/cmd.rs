@@ -21,6 +21,10 @@
 //!   at most `LIMIT` (`C = LIMIT` means "at least LIMIT": the search may stop there), followed by
 //!   the first `min(C, 2)` of them, distinct, as witnesses for the checker. Uniqueness is asked
 //!   as `count 2`: `1 SOL` is unique, `2 SOL SOL'` multiple, `0` no solution.
+//! * Effort (optional): an answer may end with words `NAME=N`, `NAME` a counter of
+//!   [`crate::effort::COUNTERS`] (`1 SOLUTION guesses=3 nodes=12`); they are recorded as the
+//!   program's effort for that question ([`crate::solver_stats::split_effort_words`]). A word
+//!   with `=` that is not such a counter makes the answer unreadable.
 //! * `refused REASON`: the program does not take this puzzle or task (a jigsaw, a count…); the
 //!   backend refuses it too ([`BackendError::Unsupported`]). `optimize` is always refused.
 //!
@@ -49,6 +53,7 @@ use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::format::{self, MAX_LINE_SIDE};
 use crate::model::{Grid, Puzzle, Value};
 use crate::process::{describe, kill, signal, tail, CommandLine};
+use crate::solver_stats;
 
 /// Options of the `cmd` backend (`--cmd`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -192,10 +197,15 @@ impl Cmd {
                     &why
                 }
             ))),
-            Ok(Reply::Answer(text)) => read(&text).map_err(|msg| {
-                program.kill();
-                self.failed(format!("{msg}, in the answer «{}»", tail(&text)))
-            }),
+            Ok(Reply::Answer(text)) => solver_stats::split_effort_words(&text)
+                .and_then(|(answer, effort)| {
+                    limits.record(&effort);
+                    read(answer)
+                })
+                .map_err(|msg| {
+                    program.kill();
+                    self.failed(format!("{msg}, in the answer «{}»", tail(&text)))
+                }),
             Err(Trouble::TimedOut) => Err(BackendError::TimedOut),
             Err(Trouble::Failed(msg)) => Err(self.failed(program.context(msg))),
         };

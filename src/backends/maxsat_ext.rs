@@ -16,6 +16,9 @@
 //!   cannot verify; `xcheck --task optimize` against another backend is what catches a false one.
 //! * `s SATISFIABLE` (a solver stopped before proving) gives [`Optimum::Incomplete`]. At the
 //!   deadline the solver's process group is killed: [`BackendError::TimedOut`].
+//! * Effort: statistics lines the solver prints on stdout in a form
+//!   [`crate::solver_stats::sat_effort`] reads (MiniSat-, CaDiCaL- or PicoSAT-style) go to the
+//!   meter; RC2 prints none, so it reports no effort.
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::model::{ConstraintKind, Grid, Puzzle};
@@ -26,6 +29,7 @@ use crate::sat::memory::{check_memory, Holder};
 use crate::sat::options::SatOptions;
 use crate::sat::wcnf::{self, MaxSatAnswer};
 use crate::sat::ClauseSink;
+use crate::solver_stats;
 
 /// Options of the `maxsat-ext` backend (`--maxsat-cmd`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,6 +114,10 @@ impl Backend for MaxSatExt {
         let context = || run.context();
         let answer = wcnf::parse_answer(&run.answer, p.wcnf.hard.n_vars())
             .map_err(|msg| self.failed(format!("{msg} in {}; {}", run.answer_from, context())))?;
+        let found = matches!(answer, MaxSatAnswer::Model { .. });
+        if let Some(effort) = solver_stats::sat_effort(&run.stdout, found) {
+            limits.record(&effort);
+        }
         let agrees = matches!(
             (&answer, run.status.code()),
             (_, Some(0))

@@ -11,6 +11,10 @@
 //!   the deadline the process is killed and the best solution printed so far comes back as
 //!   [`Optimum::Incomplete`].
 //! * `=====UNSATISFIABLE=====` is "no solution".
+//! * Effort: when the caller measures it ([`Limits::meter`]), MiniZinc runs with `--statistics`
+//!   and the solver's `%%%mzn-stat` lines are recorded ([`crate::solver_stats::minizinc_effort`]:
+//!   nodes, failures as conflicts, propagations, restarts; Gecode's branch points, Chuffed's
+//!   decisions).
 //! * Running and killing the program is [`crate::process`]'s: a private temporary directory,
 //!   its own process group, killed at [`Limits::deadline`] ([`BackendError::TimedOut`]).
 //! * Never a wrong answer: a missing program, an exit code other than 0, a crash, output that
@@ -28,6 +32,7 @@ use crate::cp::minizinc::{self, MznOutput, Status};
 use crate::cp::CpModel;
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::process::{CommandLine, Ended};
+use crate::solver_stats;
 
 /// The largest MiniZinc model the backend writes, in bytes: about a 115×115 grid. Compiling
 /// the model takes MiniZinc 2.6 time and memory far beyond its size: about 40 s and 760 MB for an
@@ -143,6 +148,9 @@ impl MiniZinc {
             }
             Question::Maximize => args.push("--all-solutions".into()),
         }
+        if limits.meter.is_on() {
+            args.push("--statistics".into());
+        }
         let command = self.program.with_args(&args);
         command
             .write_input(&path, |f| std::io::Write::write_all(f, &text))
@@ -162,10 +170,17 @@ impl MiniZinc {
     ) -> Result<Run, BackendError> {
         let n = puzzle.size();
         let scored = question == Question::Maximize;
-        let (output, killed) = match command
+        let ended = command
             .run_until(path, dir, limits.deadline)
-            .map_err(BackendError::from)?
-        {
+            .map_err(BackendError::from)?;
+        let stdout = match &ended {
+            Ended::Killed { stdout } => stdout,
+            Ended::Finished(run) => &run.stdout,
+        };
+        if let Some(effort) = solver_stats::minizinc_effort(stdout, &self.solver) {
+            limits.record(&effort);
+        }
+        let (output, killed) = match ended {
             Ended::Killed { stdout } => {
                 let output = minizinc::parse_output(&stdout, n, scored, true).map_err(|msg| {
                     self.failed(format!("{msg} in its output before the deadline"))

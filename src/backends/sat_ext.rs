@@ -12,6 +12,10 @@
 //! * `optimize`: the score bound of [`crate::sat::objective`] ("score > best so far") is added
 //!   as clauses after each solution and the solver rerun; the final UNSATISFIABLE proves the
 //!   optimum. At the deadline the best grid so far comes back as [`Optimum::Incomplete`].
+//! * Effort: each run's statistics (MiniSat at its default verbosity, CaDiCaL and Kissat without
+//!   `-q`, PicoSAT with `-v`) are read by [`crate::solver_stats::sat_effort`] and recorded; a
+//!   count or an optimisation adds up its runs. Givens never reach the solver as decisions: they
+//!   are simplified away, or unit clauses with `--no-simplify`.
 //! * Deadlines: the solver is killed (with its process group) at [`Limits::deadline`], giving
 //!   [`BackendError::TimedOut`].
 //! * Never a wrong answer: besides the checks of [`crate::sat::external`] (the model must satisfy
@@ -142,7 +146,7 @@ impl<'a> Session<'a> {
             cnf,
             &comments,
             self.dir.path(),
-            self.limits.deadline,
+            &self.limits,
         )
         .map_err(BackendError::from)?;
         let SatAnswer::Sat(values) = answer else {

@@ -24,11 +24,11 @@
 //! At the deadline the solver's whole process group is killed ([`ProcessError::TimedOut`]).
 
 use std::path::Path;
-use std::time::Instant;
 
 use super::{dimacs, ClauseSink, Cnf};
-use crate::backend::BackendError;
+use crate::backend::{BackendError, Limits};
 use crate::process::{CommandLine, ProcessError};
+use crate::solver_stats;
 
 /// A solver's verdict on a formula.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,18 +64,19 @@ pub fn backend_solver(
 }
 
 /// Writes `cnf` (with `comments`) into `dir`, runs `solver` on it until it exits or the deadline
-/// passes, and returns its checked answer. `dir` holds the CNF, the answer file and the captured
+/// of `limits` passes, and returns its checked answer; the statistics it printed on stdout go to
+/// the meter of `limits` ([`solver_stats::sat_effort`]). `dir` holds the CNF, the answer file and the captured
 /// output; the same directory can serve many runs.
 pub fn solve(
     solver: &CommandLine,
     cnf: &Cnf,
     comments: &[String],
     dir: &Path,
-    deadline: Option<Instant>,
+    limits: &Limits,
 ) -> Result<SatAnswer, ProcessError> {
     let cnf_path = dir.join("formula.cnf");
     solver.write_input(&cnf_path, |f| dimacs::write(cnf, comments, f))?;
-    let run = solver.run_on(&cnf_path, dir, deadline)?;
+    let run = solver.run_on(&cnf_path, dir, limits.deadline)?;
     let answer = parse_answer(&run.answer, cnf.n_vars(), solver.uses_out_file())
         .map_err(|msg| solver.failed(format!("{msg} in {}; {}", run.answer_from, run.context())))?;
     if answer == SatAnswer::Unsat && cnf.n_clauses() == 0 {
@@ -102,6 +103,10 @@ pub fn solve(
     if let SatAnswer::Sat(values) = &answer {
         check_model(cnf, values)
             .map_err(|msg| solver.failed(format!("{msg}; {}", run.context())))?;
+    }
+    let satisfiable = matches!(answer, SatAnswer::Sat(_));
+    if let Some(effort) = solver_stats::sat_effort(&run.stdout, satisfiable) {
+        limits.record(&effort);
     }
     Ok(answer)
 }

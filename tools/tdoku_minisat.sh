@@ -4,7 +4,7 @@
 # lab's root propagation off (MiniSat sees the whole puzzle) and the givens as unit clauses.
 # docs/strength.md ("tdoku's MiniSat figures") shows the figures and how they were made.
 #
-#   scripts/tdoku_minisat.sh [N17 [NHARD]]
+#   tools/tdoku_minisat.sh [N17 [NHARD]]
 #
 # N17, NHARD: how many puzzles of 17_clue.txt and forum_hardest_1905_11plus.txt (default 5000
 # and 1000; 0 for all), spread over the file: every k-th puzzle from the first, k the file's

@@ -5,7 +5,7 @@ and stacks, and transposed half of the time. tdoku's benchmark transforms its pu
 before timing them; the lab's figures in docs/strength.md use it to measure what the
 transformation changes.
 
-    scripts/permute_sudoku.py SEED < puzzles.txt > permuted.txt
+    tools/permute_sudoku.py SEED < puzzles.txt > permuted.txt
 """
 import random
 import sys

@@ -6,8 +6,8 @@ exactly one digit; a triad variable per (row or column segment of a box, digit) 
 the triad's negation; exactly one triad per (line, digit) and per (box, direction, digit); no
 cell-level house clauses. docs/strength.md compares it with the lab's `triad` encoding:
 
-    scripts/tdoku_augmented_cnf.py > augmented.cnf
-    minisat_harness augmented.cnf PUZZLES --units     # scripts/minisat_harness.cc
+    tools/tdoku_augmented_cnf.py > augmented.cnf
+    minisat_harness augmented.cnf PUZZLES --units     # tools/minisat_harness.cc
 """
 from itertools import combinations
 

@@ -6,7 +6,7 @@
 // (docs/strength.md, "tdoku's MiniSat figures"); it is not part of the lab.
 //
 // Build, with MiniSat's sources (https://github.com/niklasso/minisat) in $MINISAT:
-//   g++ -O2 -fpermissive -w -I"$MINISAT" scripts/minisat_harness.cc "$MINISAT"/minisat/core/Solver.cc \
+//   g++ -O2 -fpermissive -w -I"$MINISAT" tools/minisat_harness.cc "$MINISAT"/minisat/core/Solver.cc \
 //       "$MINISAT"/minisat/utils/System.cc "$MINISAT"/minisat/utils/Options.cc -o minisat_harness
 // Run:
 //   sudoku-lab encode --to dimacs --no-simplify --encoding E EMPTY9 -o empty.cnf

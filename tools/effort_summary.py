@@ -8,7 +8,7 @@ puzzle's guesses are its `effort.guesses` when the backend counts branch points,
 that is not `solved`/`unique`, stops the script with exit code 2.
 
     sudoku-lab unique --json --backend sat-ext --sat-cmd "minisat -no-pre" --no-propagate \\
-        --encoding extended puzzles.txt | scripts/effort_summary.py extended
+        --encoding extended puzzles.txt | tools/effort_summary.py extended
 """
 import json
 import sys

@@ -2,7 +2,7 @@
 # MiniSat on the CNF with every variable's sign flipped, its model flipped back: the lab's
 # x(cell, digit) becomes the negative literal, as in tdoku's MiniSat wrapper, so that MiniSat's
 # default decision (a variable false) places a digit instead of removing one.
-#   sudoku-lab ... --backend sat-ext --sat-cmd "scripts/minisat_flipped.sh -no-pre {} {out}"
+#   sudoku-lab ... --backend sat-ext --sat-cmd "tools/minisat_flipped.sh -no-pre {} {out}"
 # Arguments: MiniSat's options, then the CNF file and the answer file.
 set -eu
 n=$#

@@ -768,6 +768,59 @@ fn encode_cage<S: ClauseSink + ?Sized>(
     }
 }
 
+/// One Killer cage alone, for measuring what propagation on its clauses derives: over the
+/// candidates `domains` of its cells (in the cage's order; bit `d − 1` for digit `d`, a single
+/// bit fixes the cell, as a given is simplified away), writes into `sink` each open cell's
+/// exactly-one clauses (at least one digit; at most one, pairwise) and the cage's clauses under
+/// `how`, as [`encode`] writes them. Returns each cell's open (variable, digit) pairs (none for a
+/// fixed cell); variables are numbered from the sink's first free one.
+pub fn encode_cage_alone<S: ClauseSink + ?Sized>(
+    cage: &Cage,
+    n: usize,
+    how: CageEncoding,
+    domains: &[u64],
+    sink: &mut S,
+) -> Vec<Vec<(Var, Value)>> {
+    let cells = cage.cells();
+    let mut vars: Vec<Vec<(Var, Value)>> = vec![];
+    for &m in domains {
+        let open = if m.count_ones() > 1 { m } else { 0 };
+        let lits = (0..n).filter(|d| open >> d & 1 == 1);
+        vars.push(lits.map(|d| (sink.new_var(), d as Value + 1)).collect());
+    }
+    let val = |c: usize, d: usize| -> Val {
+        let i = cells
+            .iter()
+            .position(|&x| x as usize == c)
+            .expect("a cage cell");
+        match vars[i].iter().find(|&&(_, digit)| digit as usize == d + 1) {
+            Some(&(v, _)) => Val::Lit(v.pos_lit()),
+            None if domains[i] == 1 << d => Val::True,
+            None => Val::False,
+        }
+    };
+    let mut b = Builder {
+        out: Counting {
+            sink,
+            clauses: 0,
+            lits: 0,
+            stats: EncodeStats::default(),
+            mark: (0, 0, 0),
+        },
+        amo: Amo::Pairwise,
+        buf: Vec::new(),
+    };
+    for (&c, cell) in cells.iter().zip(&vars) {
+        let lits = || (0..n).map(|d| val(c as usize, d));
+        b.alo(lits());
+        if cell.len() > 1 {
+            b.amo(lits());
+        }
+    }
+    encode_cage(cage, n, how, &val, &mut b);
+    vars
+}
+
 /// Runs a rustsat pseudo-Boolean encoding and adds the unit clauses that enforce its bound; the
 /// empty clause when the bound cannot be met.
 fn pb_bound<S: ClauseSink + ?Sized, E>(

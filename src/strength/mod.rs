@@ -1,4 +1,5 @@
 //! Root strength: what each propagation level derives from a puzzle before any search.
 
+pub mod cages;
 pub mod cnf;
 pub mod model;

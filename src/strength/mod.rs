@@ -33,3 +33,80 @@ impl Root {
         !self.contradiction && self.unassigned_cells == 0
     }
 }
+
+/// The figures of one row of the `strength` table: a level's [`Root`]s over many puzzles.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Summary {
+    pub puzzles: usize,
+    pub solved: usize,
+    pub contradictions: usize,
+    /// Puzzles neither solved nor refuted, over which the means below are taken.
+    unsolved: usize,
+    unassigned_cells_pct: f64,
+    unassigned_vars_pct: f64,
+    cnf: bool,
+}
+
+impl Summary {
+    pub fn add(&mut self, root: &Root) {
+        self.puzzles += 1;
+        if root.contradiction {
+            self.contradictions += 1;
+        } else if root.solved() {
+            self.solved += 1;
+        } else {
+            self.unsolved += 1;
+            self.unassigned_cells_pct +=
+                100.0 * root.unassigned_cells as f64 / root.open_cells.max(1) as f64;
+            if let Some((free, total)) = root.vars {
+                self.unassigned_vars_pct += 100.0 * free as f64 / total.max(1) as f64;
+            }
+        }
+        self.cnf |= root.vars.is_some();
+    }
+
+    /// Solved puzzles (every cell decided, no contradiction), in % of the puzzles.
+    pub fn solved_pct(&self) -> f64 {
+        100.0 * self.solved as f64 / self.puzzles.max(1) as f64
+    }
+
+    /// The mean, over the puzzles neither solved nor refuted, of the % of their open cells left
+    /// undecided; `None` when there are no such puzzles.
+    pub fn unassigned_pct(&self) -> Option<f64> {
+        (self.unsolved > 0).then(|| self.unassigned_cells_pct / self.unsolved as f64)
+    }
+
+    /// The mean, over the same puzzles, of the % of the formula's variables left unassigned
+    /// (all of them, the givens' and the auxiliary ones included: [`Root::vars`]); `None` for a
+    /// model level or when every puzzle was solved or refuted.
+    pub fn unassigned_vars_pct(&self) -> Option<f64> {
+        (self.cnf && self.unsolved > 0).then(|| self.unassigned_vars_pct / self.unsolved as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn means_are_over_the_unsolved_puzzles_only() {
+        let mut s = Summary::default();
+        let root = |unassigned_cells, free| Root {
+            contradiction: false,
+            open_cells: 50,
+            unassigned_cells,
+            vars: Some((free, 100)),
+        };
+        s.add(&root(0, 0));
+        s.add(&root(10, 40));
+        s.add(&root(20, 60));
+        s.add(&Root {
+            contradiction: true,
+            ..root(0, 0)
+        });
+        assert_eq!((s.puzzles, s.solved, s.contradictions), (4, 1, 1));
+        assert_eq!(s.solved_pct(), 25.0);
+        assert_eq!(s.unassigned_pct(), Some(30.0));
+        assert_eq!(s.unassigned_vars_pct(), Some(50.0));
+    }
+}

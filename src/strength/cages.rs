@@ -7,7 +7,8 @@
 //!   enumerating every assignment over the candidates;
 //! - for each `--cage-encoding`, the candidates unit propagation leaves on the cage's clauses
 //!   ([`crate::sat::encode::encode_cage_alone`]: the open cells' exactly-one clauses and the
-//!   cage's clauses as the `sat` backend writes them, the candidates simplified in as units);
+//!   cage's clauses as the `sat` backend writes them, the candidates simplified in as units), by
+//!   the engine of [`super::cnf`];
 //! - for each `--cp-alldiff` level, the domains the `cp` backend's solver holds at the root of the
 //!   cage alone (its all-different and its sum, as [`crate::cp::CpModel`] posts them, through
 //!   [`crate::cp::huub::root_propagation`]).
@@ -23,7 +24,9 @@ use crate::model::{Cage, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
 use crate::rng::GenRng;
 use crate::sat::encode::{encode_cage_alone, CageEncoding};
-use crate::sat::{ClauseSink, Cnf};
+use crate::sat::Cnf;
+
+use super::cnf::Propagator;
 
 /// A way of propagating one cage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,9 +177,11 @@ fn propagate(method: Method, cage: &Cage, n: usize, domains: &[u64]) -> Result<V
         Method::Up(how) => {
             let mut cnf = Cnf::new();
             let vars = encode_cage_alone(cage, n, how, domains, &mut cnf);
-            let Some(value) = unit_propagate(&cnf) else {
+            let mut up = Propagator::new();
+            up.load(&cnf);
+            if up.conflict() {
                 return Ok(vec![0; domains.len()]);
-            };
+            }
             Ok(vars
                 .iter()
                 .zip(domains)
@@ -184,49 +189,13 @@ fn propagate(method: Method, cage: &Cage, n: usize, domains: &[u64]) -> Result<V
                     true => m,
                     false => cell
                         .iter()
-                        .filter(|(v, _)| value[v.idx()] != Some(false))
+                        .filter(|(v, _)| up.value(v.idx()) != Some(false))
                         .fold(0, |m, &(_, d)| m | 1 << (d - 1)),
                 })
                 .collect())
         }
         Method::Cp(level) => cp_cage(cage, n, domains, level),
     }
-}
-
-/// Unit propagation on `cnf` to its fixpoint: each variable's value (`None`: unassigned), or
-/// `None` on a conflict. A plain loop over the clauses until one pass assigns nothing (the
-/// formulas here are one cage's, of at most a few thousand clauses).
-fn unit_propagate(cnf: &Cnf) -> Option<Vec<Option<bool>>> {
-    let mut value: Vec<Option<bool>> = vec![None; cnf.n_vars() as usize];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for clause in cnf.clauses() {
-            let mut open = None;
-            let mut free = 0;
-            let mut satisfied = false;
-            for &l in clause {
-                match value[l.vidx()] {
-                    Some(v) if v != l.is_neg() => satisfied = true,
-                    Some(_) => {}
-                    None => {
-                        free += 1;
-                        open = Some(l);
-                    }
-                }
-            }
-            match (satisfied, free, open) {
-                (true, _, _) => {}
-                (false, 0, _) => return None,
-                (false, 1, Some(l)) => {
-                    value[l.vidx()] = Some(!l.is_neg());
-                    changed = true;
-                }
-                _ => {}
-            }
-        }
-    }
-    Some(value)
 }
 
 #[cfg(feature = "cp")]

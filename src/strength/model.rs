@@ -1,6 +1,7 @@
 //! Model-level deductions at the root: singles, locked candidates, `dfs`'s and `cp`'s root
 //! propagation. Each [`ModelLevel`] is run on a puzzle with no search at all, and what it leaves
-//! is read as each cell's candidates ([`candidates`]) or summed up as a [`Root`] ([`derive`]).
+//! is read as each cell's candidates ([`candidates`]) or summed up as a [`Root`] ([`derive`],
+//! with no CNF variables).
 //!
 //! - `naked`, `hidden`, `locked`: the deductions of [`crate::propagate`] over the houses only
 //!   (naked singles; naked and hidden singles; both and locked candidates, each to a fixpoint).
@@ -25,24 +26,7 @@ use crate::model::Puzzle;
 use crate::named::from_str_by_name;
 use crate::propagate::{Candidates, Level};
 
-/// What a propagation level leaves at the root of one puzzle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Root {
-    /// The level proved that the puzzle has no solution.
-    pub contradiction: bool,
-    /// Cells without a given.
-    pub open_cells: usize,
-    /// Open cells left with more than one candidate (0 after a contradiction, which settles the
-    /// puzzle).
-    pub unassigned_cells: usize,
-}
-
-impl Root {
-    /// Every cell fixed, with no contradiction.
-    pub fn solved(&self) -> bool {
-        !self.contradiction && self.unassigned_cells == 0
-    }
-}
+use super::Root;
 
 /// A model-level propagation, run at the root only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,11 +142,13 @@ pub fn derive(puzzle: &Puzzle, level: ModelLevel) -> Result<Root, String> {
             contradiction: true,
             open_cells,
             unassigned_cells: 0,
+            vars: None,
         },
         Some(masks) => Root {
             contradiction: false,
             open_cells,
             unassigned_cells: masks.iter().filter(|m| m.count_ones() > 1).count(),
+            vars: None,
         },
     })
 }

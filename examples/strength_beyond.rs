@@ -7,9 +7,9 @@
 //! each puzzle's solution (found by `dfs`) revealed as givens before the candidates are taken
 //! (each cell drawn from SEED, default 1), one table each.
 //!
-//! `cargo run --release --example strength_beyond -- levels FILE`: per model level
-//! ([`sudoku_lab::strength::model`]), the share of FILE's puzzles it solves at the root and the
-//! mean share of open cells it leaves unassigned in the others.
+//! `cargo run --release --example strength_beyond -- levels FILE [FIRST]`: per model level
+//! ([`sudoku_lab::strength::model`]), over FILE's first FIRST puzzles (default all), the share
+//! it solves at the root and the mean share of open cells it leaves unassigned in the others.
 
 use std::process::ExitCode;
 
@@ -24,8 +24,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let run = match args.first().map(String::as_str) {
         Some("cages") if args.len() >= 2 => cages(&args[1..]),
-        Some("levels") if args.len() == 2 => levels(&args[1]),
-        _ => Err("usage: strength_beyond cages FILE [PERCENTS] [SEED] | levels FILE".into()),
+        Some("levels") if (2..=3).contains(&args.len()) => levels(&args[1], args.get(2)),
+        _ => {
+            Err("usage: strength_beyond cages FILE [PERCENTS] [SEED] | levels FILE [FIRST]".into())
+        }
     };
     match run {
         Ok(()) => ExitCode::SUCCESS,
@@ -101,8 +103,11 @@ fn cages(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn levels(path: &str) -> Result<(), String> {
-    let all = puzzles(path)?;
+fn levels(path: &str, first: Option<&String>) -> Result<(), String> {
+    let mut all = puzzles(path)?;
+    if let Some(first) = first {
+        all.truncate(first.parse().map_err(|_| format!("not a count: {first}"))?);
+    }
     println!("| level | puzzles | solved | unassigned (unsolved puzzles, mean % of open cells) |");
     println!("|---|---:|---:|---:|");
     for level in ModelLevel::ALL {

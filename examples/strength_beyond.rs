@@ -9,7 +9,8 @@
 //!
 //! `cargo run --release --example strength_beyond -- levels FILE [FIRST]`: per model level
 //! ([`sudoku_lab::strength::model`]), over FILE's first FIRST puzzles (default all), the share
-//! it solves at the root and the mean share of open cells it leaves unassigned in the others.
+//! it solves at the root, the contradictions it reports, and the mean share of open cells it
+//! leaves unassigned in the puzzles neither solved nor refuted ([`sudoku_lab::strength::Summary`]).
 
 use std::process::ExitCode;
 
@@ -19,6 +20,7 @@ use sudoku_lab::format::{read_puzzles, ReadOptions};
 use sudoku_lab::model::Puzzle;
 use sudoku_lab::strength::cages::{reveal, Method, Tally};
 use sudoku_lab::strength::model::{derive, ModelLevel};
+use sudoku_lab::strength::Summary;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -108,25 +110,23 @@ fn levels(path: &str, first: Option<&String>) -> Result<(), String> {
     if let Some(first) = first {
         all.truncate(first.parse().map_err(|_| format!("not a count: {first}"))?);
     }
-    println!("| level | puzzles | solved | unassigned (unsolved puzzles, mean % of open cells) |");
-    println!("|---|---:|---:|---:|");
+    println!("| level | puzzles | solved | contradictions | unassigned (mean % of open cells, unsolved puzzles) |");
+    println!("|---|---:|---:|---:|---:|");
     for level in ModelLevel::ALL {
-        let (mut solved, mut unassigned, mut unsolved) = (0usize, 0f64, 0usize);
+        let mut summary = Summary::default();
         for (i, p) in all.iter().enumerate() {
             let root = derive(p, level).map_err(|e| format!("{path}: puzzle {}: {e}", i + 1))?;
-            if root.solved() || root.contradiction {
-                solved += 1;
-            } else {
-                unsolved += 1;
-                unassigned += root.unassigned_cells as f64 / root.open_cells.max(1) as f64;
-            }
+            summary.add(&root);
         }
         println!(
-            "| {} | {} | {:.1}% | {:.1}% |",
+            "| {} | {} | {:.2}% | {} | {} |",
             level.name(),
-            all.len(),
-            100.0 * solved as f64 / all.len().max(1) as f64,
-            100.0 * unassigned / unsolved.max(1) as f64
+            summary.puzzles,
+            summary.solved_pct(),
+            summary.contradictions,
+            summary
+                .unassigned_pct()
+                .map_or("–".into(), |p| format!("{p:.2}%"))
         );
     }
     Ok(())

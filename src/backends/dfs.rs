@@ -502,7 +502,24 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         limits: &Limits,
         restart_nodes: u64,
     ) -> Found {
-        let mut s = Self::new(t, givens, extra, job, limits, restart_nodes);
+        let mut s = Self::new(t, givens, extra);
+        s.deadline = limits.deadline;
+        s.restart_nodes = restart_nodes;
+        match job {
+            Job::Count { limit } => s.limit = limit.max(1),
+            Job::Optimize { weights } => {
+                let mut by_weight = t.house_cells.clone();
+                for h in by_weight.chunks_mut(t.n) {
+                    h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
+                }
+                s.limit = u64::MAX;
+                s.opt = Some(Opt {
+                    weights,
+                    by_weight,
+                    lagrange: None,
+                });
+            }
+        }
         let root_ok = s.propagate(0);
         s.locked = false;
         if root_ok {
@@ -522,8 +539,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// locked candidates, to a fixpoint), before its first branch: per cell, bit `d − 1` for
     /// digit `d`; `None` on a contradiction.
     fn root(t: &'a Tables, givens: &[Value], extra: Option<&'a Extra>) -> Option<Vec<u64>> {
-        let job = Job::Count { limit: 1 };
-        let mut s = Self::new(t, givens, extra, job, &Limits::none(), RESTART_NODES);
+        let mut s = Self::new(t, givens, extra);
         s.propagate(0).then(|| {
             s.nodes[0].cands[..t.cells]
                 .iter()
@@ -532,15 +548,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         })
     }
 
-    /// The search before its root is propagated: the givens queued on the root node.
-    fn new(
-        t: &'a Tables,
-        givens: &[Value],
-        extra: Option<&'a Extra>,
-        job: Job<'w>,
-        limits: &Limits,
-        restart_nodes: u64,
-    ) -> Self {
+    /// The search before its root is propagated: the givens queued on the root node, one
+    /// solution sought, no deadline.
+    fn new(t: &'a Tables, givens: &[Value], extra: Option<&'a Extra>) -> Self {
         debug_assert!(t.cells <= C && t.houses <= H && t.cells.div_ceil(64) <= W);
         let full = M::first(t.n);
         let mut root = Node {
@@ -559,35 +569,20 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 queue.push(c as u16);
             }
         }
-        let (limit, opt) = match job {
-            Job::Count { limit } => (limit.max(1), None),
-            Job::Optimize { weights } => {
-                let mut by_weight = t.house_cells.clone();
-                for h in by_weight.chunks_mut(t.n) {
-                    h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
-                }
-                let opt = Opt {
-                    weights,
-                    by_weight,
-                    lagrange: None,
-                };
-                (u64::MAX, Some(opt))
-            }
-        };
         Search {
             t,
             full,
             nodes: vec![root],
             queue,
             visited: 0,
-            deadline: limits.deadline,
+            deadline: None,
             node_budget: None,
             over_budget: false,
-            limit,
+            limit: 1,
             floor: i64::MIN,
-            opt,
+            opt: None,
             rng: 0,
-            restart_nodes,
+            restart_nodes: RESTART_NODES,
             locked: true,
             extra,
             found: Found::default(),

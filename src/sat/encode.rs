@@ -479,7 +479,22 @@ struct Builder<'s, S: ClauseSink + ?Sized> {
     buf: Vec<Lit>,
 }
 
-impl<S: ClauseSink + ?Sized> Builder<'_, S> {
+impl<'s, S: ClauseSink + ?Sized> Builder<'s, S> {
+    /// A builder writing into `sink`, whose first `vars` variables exist already.
+    fn over(sink: &'s mut S, amo: Amo, vars: u32) -> Builder<'s, S> {
+        Builder {
+            out: Counting {
+                sink,
+                clauses: 0,
+                lits: 0,
+                stats: EncodeStats::default(),
+                mark: (vars, 0, 0),
+            },
+            amo,
+            buf: Vec::new(),
+        }
+    }
+
     /// At least one of `vals`.
     fn alo(&mut self, vals: impl Iterator<Item = Val>) {
         self.buf.clear();
@@ -616,17 +631,7 @@ pub fn encode<S: ClauseSink + ?Sized>(
         }
     };
 
-    let mut b = Builder {
-        out: Counting {
-            sink,
-            clauses: 0,
-            lits: 0,
-            stats: EncodeStats::default(),
-            mark: (base, 0, 0),
-        },
-        amo: opts.amo,
-        buf: Vec::new(),
-    };
+    let mut b = Builder::over(sink, opts.amo, base);
     b.out.end_part(Part::CellVars);
 
     if conflict {
@@ -799,17 +804,7 @@ pub fn encode_cage_alone<S: ClauseSink + ?Sized>(
             None => Val::False,
         }
     };
-    let mut b = Builder {
-        out: Counting {
-            sink,
-            clauses: 0,
-            lits: 0,
-            stats: EncodeStats::default(),
-            mark: (0, 0, 0),
-        },
-        amo: Amo::Pairwise,
-        buf: Vec::new(),
-    };
+    let mut b = Builder::over(sink, Amo::Pairwise, 0);
     for (&c, cell) in cells.iter().zip(&vars) {
         let lits = || (0..n).map(|d| val(c as usize, d));
         b.alo(lits());
@@ -1126,17 +1121,7 @@ impl ClauseSink for Tally {
 /// the variables, clauses and literals it added.
 fn tally(amo: Amo, vars: u32, f: impl FnOnce(&mut Builder<'_, Tally>)) -> PartStats {
     let mut sink = Tally { n_vars: vars };
-    let mut b = Builder {
-        out: Counting {
-            sink: &mut sink,
-            clauses: 0,
-            lits: 0,
-            stats: EncodeStats::default(),
-            mark: (vars, 0, 0),
-        },
-        amo,
-        buf: Vec::new(),
-    };
+    let mut b = Builder::over(&mut sink, amo, vars);
     f(&mut b);
     let (clauses, lits) = (b.out.clauses, b.out.lits);
     PartStats {

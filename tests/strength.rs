@@ -36,11 +36,13 @@ fn naive_up(clauses: &[Vec<i32>], mut a: Vec<Option<bool>>) -> Option<Vec<Option
             if c.iter().any(|&x| holds(x, &a) == Some(true)) {
                 continue;
             }
-            let open: Vec<i32> = c
+            let mut open: Vec<i32> = c
                 .iter()
                 .copied()
                 .filter(|&x| holds(x, &a).is_none())
                 .collect();
+            open.sort_unstable();
+            open.dedup();
             match open[..] {
                 [] => return None,
                 [x] => {
@@ -215,4 +217,89 @@ fn known_facts_on_real_puzzles() {
         }
     }
     assert!(by_singles > 0, "the file holds puzzles singles solve");
+}
+
+/// The command's table on the first 20 puzzles of the 17-clue collection, exactly.
+#[test]
+fn cli_table_on_twenty_17_clue_puzzles() {
+    let out = common::run(&[
+        "strength",
+        "tests/data/9x9/17_clue_first20.txt",
+        "--encodings",
+        "minimal,extended",
+        "--levels",
+        "up,flp,flp-both,hbr",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let expected = "\
+file                 encoding  amo   level     puzzles  solved_pct  unassigned_pct  unassigned_vars_pct  contradictions
+17_clue_first20.txt  minimal   auto  up             20        0.00           97.89                51.97               0
+17_clue_first20.txt  minimal   auto  flp            20       35.00           97.12                45.46               0
+17_clue_first20.txt  minimal   auto  flp-both       20       35.00           97.12                45.46               0
+17_clue_first20.txt  minimal   auto  hbr            20       55.00           93.23                41.76               0
+17_clue_first20.txt  extended  auto  up             20       65.00           68.08                22.75               0
+17_clue_first20.txt  extended  auto  flp            20      100.00               -                    -               0
+17_clue_first20.txt  extended  auto  flp-both       20      100.00               -                    -               0
+17_clue_first20.txt  extended  auto  hbr            20      100.00               -                    -               0
+";
+    assert_eq!(common::stdout(&out), expected);
+}
+
+/// `--json` rows carry the agreed keys; a bad puzzle is reported with its line and column, the
+/// others are still counted, and the exit code is 2; `--per-puzzle` names the weakest level.
+#[test]
+fn cli_json_bad_input_and_per_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("rows.json");
+    let text = std::fs::read_to_string("tests/data/9x9/17_clue_first20.txt").unwrap();
+    let mut lines = text.lines();
+    let (first, second) = (lines.next().unwrap(), lines.next().unwrap());
+    let input = format!("{first}\n12x\n{second}\n");
+    let out = common::run_with(
+        &[
+            "strength",
+            "--encodings",
+            "extended",
+            "--levels",
+            "up,flp",
+            "--per-puzzle",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+        &input,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains("<stdin>:2:"),
+        "{}",
+        common::stderr(&out)
+    );
+    let stdout = common::stdout(&out);
+    assert!(
+        stdout.contains("1\t<stdin>\t1\textended\tauto\tflp\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("3\t<stdin>\t3\textended\tauto\tup\n"),
+        "{stdout}"
+    );
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for key in [
+        "file",
+        "encoding",
+        "level",
+        "puzzles",
+        "solved_pct",
+        "unassigned_pct",
+    ] {
+        assert!(rows[0].get(key).is_some(), "no {key} in {}", rows[0]);
+    }
+    assert_eq!(rows[0]["puzzles"], 2);
+    assert_eq!(rows[0]["solved_pct"], 50.0);
+    assert_eq!(rows[1]["solved_pct"], 100.0);
 }

@@ -107,7 +107,7 @@ proptest! {
         let ms = models(n, &clauses);
         let up = run(n, &clauses, CnfLevel::Up);
         let mut previous = up.clone();
-        for level in [CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr] {
+        for level in [CnfLevel::Flp1, CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr] {
             let got = run(n, &clauses, level);
             match &got {
                 None => prop_assert!(ms.is_empty(), "{} conflict on a satisfiable formula", level),
@@ -119,7 +119,7 @@ proptest! {
                         }
                     }
                     // At least what `up` (and `flp`, for the stronger two) derive.
-                    let weaker = if level == CnfLevel::Flp { &up } else { &previous };
+                    let weaker = if matches!(level, CnfLevel::Flp | CnfLevel::Flp1) { &up } else { &previous };
                     if let Some(w) = weaker {
                         prop_assert!(extends(a, w), "{} lost a literal of a weaker level", level);
                     }
@@ -147,6 +147,61 @@ proptest! {
             }
         }
     }
+}
+
+/// `level` on `f`: no conflict, and the value of every variable.
+fn run_on(f: &Cnf, level: CnfLevel) -> (bool, Vec<Option<bool>>) {
+    let mut p = Propagator::new();
+    p.load(f);
+    let ok = p.run(level);
+    (ok, (0..p.n_vars()).map(|v| p.value(v)).collect())
+}
+
+#[test]
+fn unit_propagation_follows_chains_and_long_clauses() {
+    // 1; 1 → 2; (¬2 ∨ ¬3 ∨ 4); 3.
+    let f = formula(4, &[vec![1], vec![-1, 2], vec![-2, -3, 4], vec![3]]);
+    let (ok, v) = run_on(&f, CnfLevel::Up);
+    assert!(ok);
+    assert_eq!(v, vec![Some(true); 4]);
+}
+
+#[test]
+fn a_failed_literal_is_set_false_by_flp_not_up() {
+    // 1 → 2, 1 → 3, (¬2 ∨ ¬3 ∨ 4), 4 → ¬1: 1 fails.
+    let f = formula(
+        4,
+        &[vec![-1, 2], vec![-1, 3], vec![-2, -3, 4], vec![-4, -1]],
+    );
+    assert_eq!(run_on(&f, CnfLevel::Up).1, vec![None; 4]);
+    assert_eq!(
+        run_on(&f, CnfLevel::Flp).1,
+        vec![Some(false), None, None, None]
+    );
+    // A tautology is dropped: with it 1 would not fail either way.
+    let f = formula(3, &[vec![-1, 2], vec![-1, 3], vec![-2, -3, -1, 2]]);
+    assert_eq!(run_on(&f, CnfLevel::Flp).1, vec![None; 3]);
+}
+
+#[test]
+fn an_empty_clause_or_opposite_units_are_a_conflict() {
+    assert!(!run_on(&formula(1, &[vec![]]), CnfLevel::Up).0);
+    assert!(!run_on(&formula(1, &[vec![1], vec![-1]]), CnfLevel::Up).0);
+    assert!(run_on(&formula(1, &[vec![1], vec![1]]), CnfLevel::Up).0);
+}
+
+#[test]
+fn both_branches_set_what_they_share() {
+    // 1 → 3 through (¬1 ∨ ¬6 ∨ 3) with 1 → 6, and ¬1 → 3 through (1 ∨ ¬5 ∨ 3) with
+    // ¬1 → 5: no literal fails, but both branches of 1 imply 3.
+    let f = formula(
+        6,
+        &[vec![-1, -6, 3], vec![-1, 6], vec![1, -5, 3], vec![1, 5]],
+    );
+    assert_eq!(run_on(&f, CnfLevel::Flp).1, vec![None; 6]);
+    let (ok, both) = run_on(&f, CnfLevel::FlpBoth);
+    assert!(ok);
+    assert_eq!(both, vec![None, None, Some(true), None, None, None]);
 }
 
 /// A consequence hbr reaches and flp does not: unit propagation from `l` forces `u` through the

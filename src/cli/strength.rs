@@ -28,8 +28,8 @@ use super::UsageError;
 /// For every puzzle, encoding and level: is the puzzle solved at the root, and how many of its
 /// open cells (and of the formula's variables) are left undecided. One row per file, encoding,
 /// at-most-one encoding and level: puzzles, solved_pct, unassigned_pct and unassigned_vars_pct
-/// (means over the puzzles left unsolved). Levels: up (unit propagation), flp (failed-literal
-/// probing to a fixpoint), flp-both (flp, and what both branches of a variable imply), hbr
+/// (means over the puzzles left unsolved). Levels: up (unit propagation), flp1 (one round of
+/// failed-literal probing), flp (failed-literal probing to a fixpoint), flp-both (flp, and what both branches of a variable imply), hbr
 /// (hyper-binary resolution to a fixpoint); see docs/strength.md.
 #[derive(Args, Debug)]
 pub struct StrengthArgs {

@@ -26,6 +26,7 @@ mod man;
 mod render;
 mod report;
 mod solve;
+mod strength;
 mod xcheck;
 
 use std::process::ExitCode;
@@ -64,6 +65,7 @@ enum Command {
     Report(report::ReportArgs),
     Generate(generate::GenerateArgs),
     Encode(encode::EncodeArgs),
+    Strength(strength::StrengthArgs),
     Convert(convert::ConvertArgs),
     Render(render::RenderArgs),
     Backends(backends::BackendsArgs),
@@ -142,6 +144,7 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Report(args) => report::run(&args.resolve()?)?,
         Command::Generate(args) => generate::run(&args.resolve()?)?,
         Command::Encode(args) => encode::run(&args.resolve()?)?,
+        Command::Strength(args) => strength::run(&args.resolve()?),
         Command::Convert(args) => convert::run(&args.resolve()?),
         Command::Render(args) => render::run(&args.resolve()?),
         Command::Backends(_) => backends::run(),

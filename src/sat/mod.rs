@@ -90,6 +90,12 @@ impl Cnf {
     pub fn new() -> Cnf {
         Cnf::default()
     }
+    /// Empties the formula, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.n_vars = 0;
+        self.lits.clear();
+        self.ends.clear();
+    }
     pub fn n_clauses(&self) -> usize {
         self.ends.len()
     }

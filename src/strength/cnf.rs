@@ -1,1 +1,525 @@
-//! Propagation over the lab's own clause lists: unit propagation, failed-literal probing and hyper-binary resolution.
+//! Propagation over the lab's own clause lists: unit propagation, failed-literal probing and
+//! hyper-binary resolution, run once at the root with no search.
+//!
+//! The formula is the plain encoding of [`crate::sat::encode`] (any `--encoding`, `--amo`,
+//! `--cage-encoding`, `--pair-encoding`) with the givens as unit clauses and neither given
+//! simplification nor the lab's root propagation, in the formula numbering (`x(c, d)` has index
+//! `c·n + d − 1`): the levels see the encoding as the literature writes it.
+//!
+//! The levels, each a closure (it is applied until nothing changes):
+//!
+//! * [`CnfLevel::Up`] — unit propagation: a clause whose literals are all false but one makes
+//!   that one true; a clause with every literal false is a conflict.
+//! * [`CnfLevel::Flp`] — failed-literal probing to a fixpoint: for every unassigned literal `l`,
+//!   if unit propagation from the current assignment plus `l` reaches a conflict, `¬l` is set
+//!   (and propagated); the rounds repeat until a whole round sets nothing.
+//! * [`CnfLevel::Flp1`] — one round of `flp`: every literal unassigned when its turn comes is
+//!   probed once, a failure set and propagated at once, and no round follows (the weaker reading
+//!   of "the failed literal rule" when it is not said to run to a fixpoint).
+//! * [`CnfLevel::FlpBoth`] — `flp`, and also: when neither `v` nor `¬v` fails, every literal that
+//!   unit propagation derives from both is set (the "both branches" rule of look-ahead solvers).
+//! * [`CnfLevel::Hbr`] — hyper-binary resolution to a fixpoint: the closure of the formula under
+//!   unit propagation and Bacchus's HypBinRes rule — from a clause `(l1 ∨ … ∨ lk)` and binary
+//!   clauses `(¬li ∨ x)` for every `i ≠ j`, derive `(lj ∨ x)` (F. Bacchus, *Enhancing Davis
+//!   Putnam with extended binary clause reasoning*, AAAI 2002; the "hypre" of Lynce & Ouaknine,
+//!   *Sudoku as a SAT Problem*, 2006, without Bacchus's equality reduction). It is computed by
+//!   probing: while unit propagation from `l` runs, each literal `u` forced by a clause of three
+//!   or more literals yields the binary `(¬l ∨ u)` — a HypBinRes resolvent, since every other
+//!   literal of that clause is false by a chain of binaries from `l` that HypBinRes derives
+//!   first — and a conflict under `l` yields the unit `¬l` (HypBinRes with `x = ¬l`). Literals
+//!   reached from `l` through binaries alone give binaries that resolution of binaries derives,
+//!   which change no unit propagation, so they are not added. The rounds (probing every
+//!   unassigned literal over the formula and every binary added so far) repeat until a round adds
+//!   no binary and sets nothing. It derives everything `flp` derives.
+//!
+//! The engine: literals are `2·var + sign`; binary clauses live in implication lists, longer
+//! clauses are watched by two literals; one trail holds the root assignment and, above it, the
+//! probe under test, which is undone by cutting the trail. In `flp` a literal implied by a
+//! successful probe is not probed again in that round (it cannot fail where its implier did
+//! not); the next round catches what later root assignments changed.
+
+use crate::model::Puzzle;
+use crate::sat::encode::{self, EncodeOptions, Numbering};
+use crate::sat::{ClauseSink, Cnf, Lit};
+
+use super::Root;
+
+/// A propagation level over the clause list (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CnfLevel {
+    Up,
+    Flp1,
+    Flp,
+    FlpBoth,
+    Hbr,
+}
+
+impl CnfLevel {
+    pub const ALL: [CnfLevel; 5] = [
+        CnfLevel::Up,
+        CnfLevel::Flp1,
+        CnfLevel::Flp,
+        CnfLevel::FlpBoth,
+        CnfLevel::Hbr,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            CnfLevel::Up => "up",
+            CnfLevel::Flp1 => "flp1",
+            CnfLevel::Flp => "flp",
+            CnfLevel::FlpBoth => "flp-both",
+            CnfLevel::Hbr => "hbr",
+        }
+    }
+}
+
+crate::named::from_str_by_name!(CnfLevel, "propagation level");
+
+/// An engine literal: `2·var + 1` for the negative literal.
+type L = u32;
+
+fn lit(l: Lit) -> L {
+    (l.vidx32() << 1) | l.is_neg() as u32
+}
+
+/// A watch: the clause (offset of its first literal in `Propagator::lits`) and a literal of it
+/// that, when true, lets the clause be skipped without looking at it.
+#[derive(Clone, Copy)]
+struct Watch {
+    clause: u32,
+    blocker: L,
+}
+
+/// Unit propagation with watched literals over one formula, and the probing levels on top.
+/// Reusable: [`Propagator::load`] takes a new formula and keeps the buffers.
+#[derive(Default)]
+pub struct Propagator {
+    n_vars: usize,
+    /// `value[l]`: 1 true, −1 false, 0 unassigned (both literals of a variable kept in step).
+    value: Vec<i8>,
+    /// `implied[l]`: the literals a binary clause makes true once `l` is true.
+    implied: Vec<Vec<L>>,
+    /// `watches[l]`: the long clauses in which `l` is watched, visited when `l` becomes false.
+    watches: Vec<Vec<Watch>>,
+    /// Long clauses: length, then literals (the first two watched).
+    lits: Vec<L>,
+    trail: Vec<L>,
+    head: usize,
+    /// A conflict at the root: the formula is unsatisfiable.
+    conflict: bool,
+    /// During `hbr` probing: the literals forced by long clauses.
+    forced_long: Vec<L>,
+    record_long: bool,
+    /// Scratch marks per literal (probing).
+    mark: Vec<u32>,
+    stamp: u32,
+    scratch: Vec<L>,
+}
+
+impl Propagator {
+    pub fn new() -> Propagator {
+        Propagator::default()
+    }
+
+    /// Takes `cnf` as the formula (forgetting the previous one) and unit-propagates its units.
+    pub fn load(&mut self, cnf: &Cnf) {
+        let n = cnf.n_vars() as usize;
+        self.n_vars = n;
+        self.value.clear();
+        self.value.resize(2 * n, 0);
+        self.implied.iter_mut().for_each(Vec::clear);
+        self.implied.resize_with(2 * n, Vec::new);
+        self.watches.iter_mut().for_each(Vec::clear);
+        self.watches.resize_with(2 * n, Vec::new);
+        self.mark.clear();
+        self.mark.resize(2 * n, 0);
+        self.stamp = 0;
+        self.lits.clear();
+        self.trail.clear();
+        self.head = 0;
+        self.conflict = false;
+        self.record_long = false;
+        let mut c: Vec<L> = Vec::new();
+        for clause in cnf.clauses() {
+            c.clear();
+            c.extend(clause.iter().map(|&l| lit(l)));
+            c.sort_unstable();
+            c.dedup();
+            if c.windows(2).any(|w| w[0] ^ 1 == w[1]) {
+                continue; // a tautology
+            }
+            self.add_clause(&c);
+        }
+        self.propagate_root();
+    }
+
+    /// Adds a clause of distinct literals at the root (before any probing).
+    fn add_clause(&mut self, c: &[L]) {
+        match *c {
+            [] => self.conflict = true,
+            [u] => self.enqueue_root(u),
+            [a, b] => self.add_binary(a, b),
+            _ => {
+                let at = self.lits.len() as u32 + 1;
+                self.lits.push(c.len() as u32);
+                self.lits.extend_from_slice(c);
+                self.watches[c[0] as usize].push(Watch {
+                    clause: at,
+                    blocker: c[1],
+                });
+                self.watches[c[1] as usize].push(Watch {
+                    clause: at,
+                    blocker: c[0],
+                });
+            }
+        }
+    }
+
+    fn add_binary(&mut self, a: L, b: L) {
+        self.implied[(a ^ 1) as usize].push(b);
+        self.implied[(b ^ 1) as usize].push(a);
+    }
+
+    fn enqueue_root(&mut self, u: L) {
+        match self.value[u as usize] {
+            1 => {}
+            -1 => self.conflict = true,
+            _ => self.assign(u),
+        }
+    }
+
+    fn assign(&mut self, u: L) {
+        self.value[u as usize] = 1;
+        self.value[(u ^ 1) as usize] = -1;
+        self.trail.push(u);
+    }
+
+    fn propagate_root(&mut self) {
+        if !self.conflict && !self.propagate() {
+            self.conflict = true;
+        }
+    }
+
+    /// Unit propagation of the trail from `head`; false on a conflict.
+    fn propagate(&mut self) -> bool {
+        while self.head < self.trail.len() {
+            let p = self.trail[self.head];
+            self.head += 1;
+            for i in 0..self.implied[p as usize].len() {
+                let q = self.implied[p as usize][i];
+                match self.value[q as usize] {
+                    1 => {}
+                    -1 => return false,
+                    _ => self.assign(q),
+                }
+            }
+            if !self.propagate_long(p ^ 1) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Visits the long clauses watching `f`, which has just become false.
+    fn propagate_long(&mut self, f: L) -> bool {
+        let mut ws = std::mem::take(&mut self.watches[f as usize]);
+        let (mut i, mut j) = (0, 0);
+        let mut ok = true;
+        while i < ws.len() {
+            let w = ws[i];
+            i += 1;
+            if self.value[w.blocker as usize] == 1 {
+                ws[j] = w;
+                j += 1;
+                continue;
+            }
+            let at = w.clause as usize;
+            let len = self.lits[at - 1] as usize;
+            // Keep the false watch in position 1.
+            if self.lits[at] == f {
+                self.lits.swap(at, at + 1);
+            }
+            let other = self.lits[at];
+            if other != w.blocker && self.value[other as usize] == 1 {
+                ws[j] = Watch {
+                    clause: w.clause,
+                    blocker: other,
+                };
+                j += 1;
+                continue;
+            }
+            // A new literal to watch: any not false.
+            if let Some(k) = (2..len).find(|&k| self.value[self.lits[at + k] as usize] != -1) {
+                self.lits.swap(at + 1, at + k);
+                let new = self.lits[at + 1];
+                self.watches[new as usize].push(Watch {
+                    clause: w.clause,
+                    blocker: other,
+                });
+                continue;
+            }
+            ws[j] = w;
+            j += 1;
+            match self.value[other as usize] {
+                -1 => {
+                    ok = false;
+                    break;
+                }
+                0 => {
+                    self.assign(other);
+                    if self.record_long {
+                        self.forced_long.push(other);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Keep the watches not visited (after a conflict).
+        while i < ws.len() {
+            ws[j] = ws[i];
+            i += 1;
+            j += 1;
+        }
+        ws.truncate(j);
+        self.watches[f as usize] = ws;
+        ok
+    }
+
+    /// Undoes every assignment above trail position `len`.
+    fn undo_to(&mut self, len: usize) {
+        for &u in &self.trail[len..] {
+            self.value[u as usize] = 0;
+            self.value[(u ^ 1) as usize] = 0;
+        }
+        self.trail.truncate(len);
+        self.head = len;
+    }
+
+    /// Unit propagation from the root assignment plus `l`; the trail above `base` holds what it
+    /// set. False on a conflict (the trail is then left for the caller to undo).
+    fn probe(&mut self, l: L) -> bool {
+        self.assign(l);
+        self.propagate()
+    }
+
+    /// Sets `u` at the root and propagates (after a probe was undone).
+    fn learn_unit(&mut self, u: L) {
+        if self.value[u as usize] == 0 {
+            self.assign(u);
+        } else if self.value[u as usize] == -1 {
+            self.conflict = true;
+            return;
+        }
+        self.propagate_root();
+    }
+
+    /// Applies `level` (unit propagation has already run at load). False on a conflict.
+    pub fn run(&mut self, level: CnfLevel) -> bool {
+        match level {
+            CnfLevel::Up => {}
+            CnfLevel::Flp1 => self.failed_literals(false, false),
+            CnfLevel::Flp => self.failed_literals(false, true),
+            CnfLevel::FlpBoth => self.failed_literals(true, true),
+            CnfLevel::Hbr => self.hyper_binary(),
+        }
+        !self.conflict
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+
+    /// Failed-literal probing to a fixpoint; with `both`, also the literals implied by both
+    /// branches of a variable; without `fixpoint`, one round only.
+    fn failed_literals(&mut self, both: bool, fixpoint: bool) {
+        while !self.conflict {
+            let before = self.trail.len();
+            // `flp`: the literals implied by a successful probe this round have this mark.
+            let round = self.next_stamp();
+            for v in 0..self.n_vars as L {
+                if self.conflict {
+                    return;
+                }
+                if self.value[2 * v as usize] != 0 {
+                    continue;
+                }
+                if both {
+                    self.probe_both(v);
+                    continue;
+                }
+                for l in [2 * v, 2 * v + 1] {
+                    if self.value[l as usize] != 0 || self.mark[l as usize] == round {
+                        continue;
+                    }
+                    let base = self.trail.len();
+                    if self.probe(l) {
+                        for k in base + 1..self.trail.len() {
+                            self.mark[self.trail[k] as usize] = round;
+                        }
+                        self.undo_to(base);
+                    } else {
+                        self.undo_to(base);
+                        self.learn_unit(l ^ 1);
+                    }
+                }
+            }
+            if self.trail.len() == before || !fixpoint {
+                return;
+            }
+        }
+    }
+
+    /// `flp-both` on variable `v`: probes both its literals; a failed one is set false, and when
+    /// neither fails, what both imply is set.
+    fn probe_both(&mut self, v: L) {
+        let (pos, base) = (2 * v, self.trail.len());
+        if !self.probe(pos) {
+            self.undo_to(base);
+            return self.learn_unit(pos ^ 1);
+        }
+        let s = self.next_stamp();
+        for k in base + 1..self.trail.len() {
+            self.mark[self.trail[k] as usize] = s;
+        }
+        self.undo_to(base);
+        if !self.probe(pos ^ 1) {
+            self.undo_to(base);
+            return self.learn_unit(pos);
+        }
+        let mut shared = std::mem::take(&mut self.scratch);
+        shared.clear();
+        shared.extend(
+            self.trail[base + 1..]
+                .iter()
+                .filter(|&&u| self.mark[u as usize] == s),
+        );
+        self.undo_to(base);
+        for &u in &shared {
+            self.learn_unit(u);
+        }
+        self.scratch = shared;
+    }
+
+    /// Hyper-binary resolution to a fixpoint (see the module docs).
+    fn hyper_binary(&mut self) {
+        self.record_long = true;
+        loop {
+            let mut changed = false;
+            for l in 0..2 * self.n_vars as L {
+                if self.conflict {
+                    break;
+                }
+                if self.value[l as usize] != 0 {
+                    continue;
+                }
+                let base = self.trail.len();
+                self.forced_long.clear();
+                if !self.probe(l) {
+                    self.undo_to(base);
+                    self.learn_unit(l ^ 1);
+                    changed = true;
+                    continue;
+                }
+                self.undo_to(base);
+                let forced = std::mem::take(&mut self.forced_long);
+                for &u in &forced {
+                    self.add_binary(l ^ 1, u);
+                }
+                changed |= !forced.is_empty();
+                self.forced_long = forced;
+            }
+            if self.conflict || !changed {
+                break;
+            }
+        }
+        self.record_long = false;
+    }
+
+    /// The value of variable `v`: `Some(true)`, `Some(false)` or `None` (unassigned).
+    pub fn value(&self, v: usize) -> Option<bool> {
+        match self.value[2 * v] {
+            1 => Some(true),
+            -1 => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Variables of the formula.
+    pub fn n_vars(&self) -> usize {
+        self.n_vars
+    }
+
+    /// Variables left unassigned.
+    pub fn unassigned(&self) -> usize {
+        self.n_vars - self.trail.len()
+    }
+
+    /// A conflict was found: the formula is unsatisfiable.
+    pub fn conflict(&self) -> bool {
+        self.conflict
+    }
+}
+
+/// The CNF levels over one puzzle's plain encoding, with the buffers reused from puzzle to
+/// puzzle: [`CnfProber::encode`] once, then [`CnfProber::derive`] for each level.
+#[derive(Default)]
+pub struct CnfProber {
+    prop: Propagator,
+    cnf: Cnf,
+}
+
+impl CnfProber {
+    pub fn new() -> CnfProber {
+        CnfProber::default()
+    }
+
+    /// Encodes `puzzle` under `opts` with given simplification and root propagation turned off
+    /// whatever `opts` says (the givens become unit clauses), in the formula numbering.
+    pub fn encode(&mut self, puzzle: &Puzzle, opts: &EncodeOptions) {
+        let opts = EncodeOptions {
+            simplify: false,
+            propagate: false,
+            ..*opts
+        };
+        self.cnf.clear();
+        encode::encode(puzzle, &opts, Numbering::Formula, &mut self.cnf);
+    }
+
+    /// The formula of the last [`CnfProber::encode`].
+    pub fn cnf(&self) -> &Cnf {
+        &self.cnf
+    }
+
+    /// What `level` derives from the formula of the last [`CnfProber::encode`] of `puzzle`.
+    pub fn derive(&mut self, puzzle: &Puzzle, level: CnfLevel) -> Root {
+        let prop = &mut self.prop;
+        prop.load(&self.cnf);
+        let ok = prop.run(level);
+        let n = puzzle.shape().size();
+        let givens = puzzle.givens();
+        let open_cells = givens.iter().filter(|&&g| g == 0).count();
+        let unassigned_cells = if ok {
+            (0..n * n)
+                .filter(|&c| givens[c] == 0 && (0..n).any(|d| prop.value(c * n + d).is_none()))
+                .count()
+        } else {
+            0
+        };
+        Root {
+            contradiction: !ok,
+            open_cells,
+            unassigned_cells,
+            vars: Some((if ok { prop.unassigned() } else { 0 }, prop.n_vars())),
+        }
+    }
+
+    /// The propagator after the last [`CnfProber::derive`]: its assignment.
+    pub fn propagator(&self) -> &Propagator {
+        &self.prop
+    }
+}

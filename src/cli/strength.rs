@@ -1,0 +1,371 @@
+//! `sudoku-lab strength`: what each propagation level derives at the root, without search, over
+//! files of puzzles — one row per file, encoding, at-most-one encoding and level (the library's
+//! [`sudoku_lab::strength`] does the deriving and the sums; this module reads, shares the
+//! puzzles out to `--jobs` threads and writes the rows).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use clap::Args;
+use serde::Serialize;
+
+use sudoku_lab::model::Puzzle;
+use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
+use sudoku_lab::sat::memory::{check_memory, Holder};
+use sudoku_lab::sat::options::SatOptions;
+use sudoku_lab::shard::Shard;
+use sudoku_lab::strength::cnf::{CnfLevel, CnfProber};
+use sudoku_lab::strength::{Root, Summary};
+
+use super::args::{jobs_arg, writable, InputArgs};
+use super::batch::{self, Item, Tally};
+use super::UsageError;
+
+/// What each propagation level derives from a puzzle before any search.
+///
+/// For every puzzle, encoding and level: is the puzzle solved at the root, and how many of its
+/// open cells (and of the formula's variables) are left undecided. One row per file, encoding,
+/// at-most-one encoding and level: puzzles, solved_pct, unassigned_pct and unassigned_vars_pct
+/// (means over the puzzles left unsolved). Levels: up (unit propagation), flp1 (one round of
+/// failed-literal probing), flp (failed-literal probing to a fixpoint), flp-both (flp, and what both branches of a variable imply), hbr
+/// (hyper-binary resolution to a fixpoint); see docs/strength.md.
+#[derive(Args, Debug)]
+pub struct StrengthArgs {
+    /// Puzzle files; `-` or none reads standard input.
+    files: Vec<PathBuf>,
+    /// Comma-separated CNF encodings: minimal, efficient, extended, triad.
+    #[arg(long, value_delimiter = ',', default_value = "minimal,extended")]
+    encodings: Vec<Encoding>,
+    /// Comma-separated levels, weakest first (`--per-puzzle` names the first that solves).
+    #[arg(long, value_delimiter = ',', default_value = "up,flp")]
+    levels: Vec<CnfLevel>,
+    /// Comma-separated at-most-one encodings: auto, pairwise, ladder, product, bimander,
+    /// commander.
+    #[arg(long, value_delimiter = ',', default_value = "auto")]
+    amo: Vec<Amo>,
+    /// Killer cage sums: combinations, gte, dpw or adder.
+    #[arg(long, default_value_t = CageEncoding::default())]
+    cage_encoding: CageEncoding,
+    /// Variant rules between two cells: direct or order.
+    #[arg(long, value_name = "ENC", default_value_t = PairEncoding::default())]
+    pair_encoding: PairEncoding,
+    /// Print, for each puzzle and encoding, the weakest level of `--levels` that solves it.
+    #[arg(long)]
+    per_puzzle: bool,
+    /// Also write the rows as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also write the rows as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Puzzles worked on in parallel (default: all cores).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Do shard K of N of the job: the input puzzles i (from 0) with i mod N = K − 1.
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+impl StrengthArgs {
+    pub fn resolve(self) -> Result<Config, UsageError> {
+        for (path, flag) in [(&self.json, "--json"), (&self.csv, "--csv")] {
+            if let Some(p) = path {
+                writable(p, flag)?;
+            }
+        }
+        let mut encodings = Vec::new();
+        for &encoding in &self.encodings {
+            for &amo in &self.amo {
+                encodings.push(EncodeOptions {
+                    encoding,
+                    amo,
+                    simplify: false,
+                    propagate: false,
+                    cage: self.cage_encoding,
+                    pair: self.pair_encoding,
+                });
+            }
+        }
+        Ok(Config {
+            encodings,
+            levels: self.levels,
+            per_puzzle: self.per_puzzle,
+            json: self.json,
+            csv: self.csv,
+            jobs: jobs_arg(self.jobs)?,
+            shard: self.shard,
+            read: self.input.read_options(),
+            files: self.files,
+        })
+    }
+}
+
+/// What `strength` was asked for, resolved from the flags.
+pub struct Config {
+    /// Every encoding × at-most-one encoding asked for.
+    pub encodings: Vec<EncodeOptions>,
+    pub levels: Vec<CnfLevel>,
+    pub per_puzzle: bool,
+    pub json: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
+    pub jobs: usize,
+    pub shard: Shard,
+    pub read: sudoku_lab::format::ReadOptions,
+    pub files: Vec<PathBuf>,
+}
+
+/// One row of the table.
+#[derive(Serialize)]
+struct Row {
+    file: String,
+    encoding: &'static str,
+    amo: &'static str,
+    level: &'static str,
+    puzzles: usize,
+    solved_pct: f64,
+    unassigned_pct: Option<f64>,
+    unassigned_vars_pct: Option<f64>,
+    contradictions: usize,
+}
+
+pub fn run(config: &Config) -> ExitCode {
+    let mut tally = Tally::default();
+    let mut rows = Vec::new();
+    let mut per_puzzle = String::new();
+    for path in input_files(&config.files) {
+        let mut items: Vec<Item> = Vec::new();
+        batch::each_puzzle(path.as_slice(), &config.read, None, &mut tally, |it| {
+            items.push(it)
+        });
+        items.retain(|it| config.shard.takes(it.index as u64 - 1));
+        let label = path.first().map_or_else(
+            || "-".to_string(),
+            |p| {
+                Path::new(p)
+                    .file_name()
+                    .map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into())
+            },
+        );
+        let roots = derive_all(config, &items, &mut tally);
+        let combos = config.encodings.len() * config.levels.len();
+        for (e, opts) in config.encodings.iter().enumerate() {
+            for (l, level) in config.levels.iter().enumerate() {
+                let mut s = Summary::default();
+                for r in roots.iter().flatten() {
+                    s.add(&r[e * config.levels.len() + l]);
+                }
+                rows.push(Row {
+                    file: label.clone(),
+                    encoding: opts.encoding.name(),
+                    amo: opts.amo.name(),
+                    level: level.name(),
+                    puzzles: s.puzzles,
+                    solved_pct: s.solved_pct(),
+                    unassigned_pct: s.unassigned_pct(),
+                    unassigned_vars_pct: s.unassigned_vars_pct(),
+                    contradictions: s.contradictions,
+                });
+            }
+        }
+        if config.per_puzzle {
+            for (item, r) in items.iter().zip(&roots) {
+                let Some(r) = r else { continue };
+                debug_assert_eq!(r.len(), combos);
+                for (e, opts) in config.encodings.iter().enumerate() {
+                    let at = &r[e * config.levels.len()..(e + 1) * config.levels.len()];
+                    let weakest = weakest_level(&config.levels, at);
+                    per_puzzle.push_str(&format!(
+                        "{}\t{}\t{}\t{}\t{}\t{}\n",
+                        item.index,
+                        item.file,
+                        item.line,
+                        opts.encoding.name(),
+                        opts.amo.name(),
+                        weakest
+                    ));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if config.per_puzzle {
+        out.extend_from_slice(b"index\tfile\tline\tencoding\tamo\tweakest\n");
+        out.extend_from_slice(per_puzzle.as_bytes());
+        out.push(b'\n');
+    }
+    write_table(&rows, &mut out);
+    batch::write_stdout(&out);
+    if let Err(e) = write_files(config, &rows) {
+        eprintln!("sudoku-lab: error: {e}");
+        return ExitCode::from(1);
+    }
+    tally.exit_code()
+}
+
+/// The first of `levels` whose root is solved, `refuted` for a contradiction, or `none`.
+fn weakest_level(levels: &[CnfLevel], roots: &[Root]) -> &'static str {
+    for (level, root) in levels.iter().zip(roots) {
+        if root.contradiction {
+            return "refuted";
+        }
+        if root.solved() {
+            return level.name();
+        }
+    }
+    "none"
+}
+
+/// Each file on its own (one table row group per file); standard input when none is given.
+fn input_files(files: &[PathBuf]) -> Vec<Vec<PathBuf>> {
+    if files.is_empty() {
+        return vec![Vec::new()];
+    }
+    files.iter().map(|f| vec![f.clone()]).collect()
+}
+
+/// Every level's root on every puzzle under every encoding (`None` for a puzzle whose formula
+/// would not fit in memory, reported as bad input), on `config.jobs` threads.
+fn derive_all(config: &Config, items: &[Item], tally: &mut Tally) -> Vec<Option<Vec<Root>>> {
+    let progress = super::bench::progress_bar(items.len());
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut prober = CnfProber::new();
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            done.push((i, derive_one(config, &item.puzzle, &mut prober)));
+            progress.inc(1);
+        }
+        done
+    };
+    let mut results: Vec<Option<Vec<Root>>> = vec![None; items.len()];
+    let mut refusals = Vec::new();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..config.jobs.min(items.len()).max(1))
+            .map(|_| s.spawn(work))
+            .collect();
+        for h in handles {
+            // A worker cannot panic short of a bug; its puzzles are then left out.
+            for (i, r) in h.join().unwrap_or_default() {
+                match r {
+                    Ok(roots) => results[i] = Some(roots),
+                    Err(e) => refusals.push((i, e)),
+                }
+            }
+        }
+    });
+    progress.finish_and_clear();
+    refusals.sort();
+    for (i, e) in refusals {
+        eprintln!("{}:{}:1: {e}", items[i].file, items[i].line);
+        tally.bad_input = true;
+    }
+    results
+}
+
+/// The roots of one puzzle: for each encoding, each level.
+fn derive_one(
+    config: &Config,
+    puzzle: &Puzzle,
+    prober: &mut CnfProber,
+) -> Result<Vec<Root>, String> {
+    let mut roots = Vec::with_capacity(config.encodings.len() * config.levels.len());
+    for opts in &config.encodings {
+        let sat = SatOptions {
+            encoding: opts.encoding,
+            amo: opts.amo,
+            cage: opts.cage,
+            pair: opts.pair,
+            simplify: false,
+            propagate: false,
+            ..SatOptions::default()
+        };
+        check_memory(puzzle, &sat, Holder::Cnf, 1, "strength").map_err(|e| e.to_string())?;
+        prober.encode(puzzle, opts);
+        for &level in &config.levels {
+            roots.push(prober.derive(puzzle, level));
+        }
+    }
+    Ok(roots)
+}
+
+/// A figure with two decimals, `-` when there is none.
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |x| format!("{x:.2}"))
+}
+
+fn write_table(rows: &[Row], out: &mut Vec<u8>) {
+    let head = [
+        "file",
+        "encoding",
+        "amo",
+        "level",
+        "puzzles",
+        "solved_pct",
+        "unassigned_pct",
+        "unassigned_vars_pct",
+        "contradictions",
+    ];
+    let cells: Vec<[String; 9]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.file.clone(),
+                r.encoding.into(),
+                r.amo.into(),
+                r.level.into(),
+                r.puzzles.to_string(),
+                pct(Some(r.solved_pct)),
+                pct(r.unassigned_pct),
+                pct(r.unassigned_vars_pct),
+                r.contradictions.to_string(),
+            ]
+        })
+        .collect();
+    let mut width = head.map(str::len);
+    for c in &cells {
+        for (w, s) in width.iter_mut().zip(c) {
+            *w = (*w).max(s.chars().count());
+        }
+    }
+    let mut line = |c: &[&str]| {
+        let mut s = String::new();
+        for (k, (w, v)) in width.iter().zip(c).enumerate() {
+            // Text columns to the left, figures to the right.
+            if k < 4 {
+                s.push_str(&format!("{v:<w$}  "));
+            } else {
+                s.push_str(&format!("{v:>w$}  "));
+            }
+        }
+        out.extend_from_slice(s.trim_end().as_bytes());
+        out.push(b'\n');
+    };
+    line(&head);
+    for c in &cells {
+        line(&c.each_ref().map(String::as_str));
+    }
+}
+
+fn write_files(config: &Config, rows: &[Row]) -> Result<(), String> {
+    if let Some(path) = &config.json {
+        let text = serde_json::to_string_pretty(rows).map_err(|e| e.to_string())?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("--json {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &config.csv {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in rows {
+            w.serialize(r).map_err(|e| e.to_string())?;
+        }
+        let bytes = w.into_inner().map_err(|e| e.to_string())?;
+        std::fs::File::create(path)
+            .and_then(|mut f| f.write_all(&bytes))
+            .map_err(|e| format!("--csv {}: {e}", path.display()))?;
+    }
+    Ok(())
+}

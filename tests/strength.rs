@@ -1,0 +1,360 @@
+//! The root-strength levels: the clause-list engine against brute force on small random
+//! formulas, known facts on real puzzles, and the `strength` command's figures on a small file.
+
+mod common;
+
+use proptest::prelude::*;
+
+use sudoku_lab::propagate::{Candidates, Level};
+use sudoku_lab::sat::encode::{EncodeOptions, Encoding};
+use sudoku_lab::sat::{ClauseSink, Cnf, Lit, Var};
+use sudoku_lab::strength::cnf::{CnfLevel, CnfProber, Propagator};
+
+/// Clauses as DIMACS-like integers (variable `v` is `±(v + 1)`).
+fn formula(n_vars: u32, clauses: &[Vec<i32>]) -> Cnf {
+    let mut f = Cnf::new();
+    f.reserve_vars(n_vars);
+    for c in clauses {
+        let c: Vec<Lit> = c
+            .iter()
+            .map(|&x| Var::new(x.unsigned_abs() - 1).lit(x < 0))
+            .collect();
+        f.add_clause(&c);
+    }
+    f
+}
+
+fn holds(x: i32, a: &[Option<bool>]) -> Option<bool> {
+    a[x.unsigned_abs() as usize - 1].map(|v| v == (x > 0))
+}
+
+/// Unit propagation by rescanning every clause until nothing changes; `None` on a conflict.
+fn naive_up(clauses: &[Vec<i32>], mut a: Vec<Option<bool>>) -> Option<Vec<Option<bool>>> {
+    loop {
+        let mut changed = false;
+        for c in clauses {
+            if c.iter().any(|&x| holds(x, &a) == Some(true)) {
+                continue;
+            }
+            let mut open: Vec<i32> = c
+                .iter()
+                .copied()
+                .filter(|&x| holds(x, &a).is_none())
+                .collect();
+            open.sort_unstable();
+            open.dedup();
+            match open[..] {
+                [] => return None,
+                [x] => {
+                    a[x.unsigned_abs() as usize - 1] = Some(x > 0);
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if !changed {
+            return Some(a);
+        }
+    }
+}
+
+/// Every model of the formula.
+fn models(n: usize, clauses: &[Vec<i32>]) -> Vec<Vec<bool>> {
+    (0u32..1 << n)
+        .map(|bits| (0..n).map(|v| bits >> v & 1 == 1).collect::<Vec<bool>>())
+        .filter(|m| {
+            clauses.iter().all(|c| {
+                c.iter()
+                    .any(|&x| m[x.unsigned_abs() as usize - 1] == (x > 0))
+            })
+        })
+        .collect()
+}
+
+fn run(n: usize, clauses: &[Vec<i32>], level: CnfLevel) -> Option<Vec<Option<bool>>> {
+    let mut p = Propagator::new();
+    p.load(&formula(n as u32, clauses));
+    p.run(level).then(|| (0..n).map(|v| p.value(v)).collect())
+}
+
+/// Random formulas over up to 8 variables, clauses of 1 to 4 literals.
+fn formulas() -> impl Strategy<Value = (usize, Vec<Vec<i32>>)> {
+    (2usize..=8).prop_flat_map(|n| {
+        let lit = (1..=n as i32, any::<bool>()).prop_map(|(v, s)| if s { v } else { -v });
+        let clause = prop::collection::vec(lit, 1..=4);
+        (Just(n), prop::collection::vec(clause, 0..=16))
+    })
+}
+
+/// `a` extends `b`: every value of `b` is in `a`.
+fn extends(a: &[Option<bool>], b: &[Option<bool>]) -> bool {
+    a.iter().zip(b).all(|(x, y)| y.is_none() || x == y)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// `up` is exactly the unit-propagation closure.
+    #[test]
+    fn up_is_the_closure((n, clauses) in formulas()) {
+        prop_assert_eq!(run(n, &clauses, CnfLevel::Up), naive_up(&clauses, vec![None; n]));
+    }
+
+    /// Every level derives only implied literals, finds a conflict only on an unsatisfiable
+    /// formula, and extends the weaker levels; `flp` is a fixpoint of the failed-literal rule.
+    #[test]
+    fn levels_are_sound_ordered_and_closed((n, clauses) in formulas()) {
+        let ms = models(n, &clauses);
+        let up = run(n, &clauses, CnfLevel::Up);
+        let mut previous = up.clone();
+        for level in [CnfLevel::Flp1, CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr] {
+            let got = run(n, &clauses, level);
+            match &got {
+                None => prop_assert!(ms.is_empty(), "{} conflict on a satisfiable formula", level),
+                Some(a) => {
+                    for m in &ms {
+                        for (v, x) in a.iter().enumerate() {
+                            prop_assert!(x.is_none() || *x == Some(m[v]),
+                                "{} set variable {} against a model", level, v + 1);
+                        }
+                    }
+                    // At least what `up` (and `flp`, for the stronger two) derive.
+                    let weaker = if matches!(level, CnfLevel::Flp | CnfLevel::Flp1) { &up } else { &previous };
+                    if let Some(w) = weaker {
+                        prop_assert!(extends(a, w), "{} lost a literal of a weaker level", level);
+                    }
+                }
+            }
+            if level == CnfLevel::Flp {
+                if let Some(a) = &got {
+                    // No unassigned literal fails under unit propagation.
+                    for v in 0..n {
+                        for val in [true, false] {
+                            if a[v].is_none() {
+                                let mut b = a.clone();
+                                b[v] = Some(val);
+                                prop_assert!(naive_up(&clauses, b).is_some(),
+                                    "flp left the failed literal {}{}", if val { "" } else { "-" }, v + 1);
+                            }
+                        }
+                    }
+                }
+                previous = got.clone();
+            }
+            // A weaker level's conflict is kept by the stronger ones.
+            if up.is_none() {
+                prop_assert!(got.is_none());
+            }
+        }
+    }
+}
+
+/// `level` on `f`: no conflict, and the value of every variable.
+fn run_on(f: &Cnf, level: CnfLevel) -> (bool, Vec<Option<bool>>) {
+    let mut p = Propagator::new();
+    p.load(f);
+    let ok = p.run(level);
+    (ok, (0..p.n_vars()).map(|v| p.value(v)).collect())
+}
+
+#[test]
+fn unit_propagation_follows_chains_and_long_clauses() {
+    // 1; 1 → 2; (¬2 ∨ ¬3 ∨ 4); 3.
+    let f = formula(4, &[vec![1], vec![-1, 2], vec![-2, -3, 4], vec![3]]);
+    let (ok, v) = run_on(&f, CnfLevel::Up);
+    assert!(ok);
+    assert_eq!(v, vec![Some(true); 4]);
+}
+
+#[test]
+fn a_failed_literal_is_set_false_by_flp_not_up() {
+    // 1 → 2, 1 → 3, (¬2 ∨ ¬3 ∨ 4), 4 → ¬1: 1 fails.
+    let f = formula(
+        4,
+        &[vec![-1, 2], vec![-1, 3], vec![-2, -3, 4], vec![-4, -1]],
+    );
+    assert_eq!(run_on(&f, CnfLevel::Up).1, vec![None; 4]);
+    assert_eq!(
+        run_on(&f, CnfLevel::Flp).1,
+        vec![Some(false), None, None, None]
+    );
+    // A tautology is dropped: with it 1 would not fail either way.
+    let f = formula(3, &[vec![-1, 2], vec![-1, 3], vec![-2, -3, -1, 2]]);
+    assert_eq!(run_on(&f, CnfLevel::Flp).1, vec![None; 3]);
+}
+
+#[test]
+fn an_empty_clause_or_opposite_units_are_a_conflict() {
+    assert!(!run_on(&formula(1, &[vec![]]), CnfLevel::Up).0);
+    assert!(!run_on(&formula(1, &[vec![1], vec![-1]]), CnfLevel::Up).0);
+    assert!(run_on(&formula(1, &[vec![1], vec![1]]), CnfLevel::Up).0);
+}
+
+#[test]
+fn both_branches_set_what_they_share() {
+    // 1 → 3 through (¬1 ∨ ¬6 ∨ 3) with 1 → 6, and ¬1 → 3 through (1 ∨ ¬5 ∨ 3) with
+    // ¬1 → 5: no literal fails, but both branches of 1 imply 3.
+    let f = formula(
+        6,
+        &[vec![-1, -6, 3], vec![-1, 6], vec![1, -5, 3], vec![1, 5]],
+    );
+    assert_eq!(run_on(&f, CnfLevel::Flp).1, vec![None; 6]);
+    let (ok, both) = run_on(&f, CnfLevel::FlpBoth);
+    assert!(ok);
+    assert_eq!(both, vec![None, None, Some(true), None, None, None]);
+}
+
+/// A consequence hbr reaches and flp does not: unit propagation from `l` forces `u` through the
+/// long clause `(¬a ∨ ¬b ∨ u)`, so hbr learns `(¬l ∨ u)`; its contrapositive `¬u → ¬l` then
+/// makes `¬u` fail on `(l ∨ u ∨ c)`, `(l ∨ u ∨ ¬c)`, and `u` is set. No single literal fails
+/// under plain unit propagation, and no variable's two branches share a consequence.
+#[test]
+fn hbr_derives_what_flp_cannot() {
+    // l=1 a=2 b=3 u=4 c=5
+    let clauses = vec![
+        vec![-1, 2],
+        vec![-1, 3],
+        vec![-2, -3, 4],
+        vec![1, 4, 5],
+        vec![1, 4, -5],
+    ];
+    assert!(
+        models(5, &clauses).iter().all(|m| m[3]),
+        "every model has u"
+    );
+    assert_eq!(run(5, &clauses, CnfLevel::Flp).unwrap(), vec![None; 5]);
+    assert_eq!(run(5, &clauses, CnfLevel::FlpBoth).unwrap(), vec![None; 5]);
+    assert_eq!(run(5, &clauses, CnfLevel::Hbr).unwrap()[3], Some(true));
+}
+
+fn puzzles(text: &str) -> Vec<sudoku_lab::model::Puzzle> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| common::parse_line(l.split(':').next().unwrap_or(l)))
+        .collect()
+}
+
+fn options(encoding: Encoding) -> EncodeOptions {
+    EncodeOptions {
+        encoding,
+        ..EncodeOptions::default()
+    }
+}
+
+/// A puzzle that naked and hidden singles solve is solved by `up` on `extended`; `flp` derives
+/// at least what `up` derives; undecided cells never exceed the open cells.
+#[test]
+fn known_facts_on_real_puzzles() {
+    let text = std::fs::read_to_string("tests/data/9x9/test_puzzles.counts").unwrap();
+    let mut prober = CnfProber::new();
+    let mut by_singles = 0;
+    for p in puzzles(&text) {
+        let singles = Candidates::new(&p, Level::Singles);
+        let solved_by_singles = singles.fixed().iter().all(|&d| d != 0);
+        for encoding in [Encoding::Minimal, Encoding::Efficient, Encoding::Extended] {
+            prober.encode(&p, &options(encoding));
+            let up = prober.derive(&p, CnfLevel::Up);
+            let up_values: Vec<Option<bool>> =
+                (0..729).map(|v| prober.propagator().value(v)).collect();
+            let flp = prober.derive(&p, CnfLevel::Flp);
+            let flp_values: Vec<Option<bool>> =
+                (0..729).map(|v| prober.propagator().value(v)).collect();
+            for r in [&up, &flp] {
+                assert!(r.unassigned_cells <= r.open_cells);
+                assert!(!r.contradiction);
+            }
+            assert!(extends(&flp_values, &up_values));
+            assert!(flp.unassigned_cells <= up.unassigned_cells);
+            if encoding == Encoding::Extended && solved_by_singles {
+                assert!(up.solved(), "singles solve it, up on extended must too");
+                by_singles += 1;
+            }
+        }
+    }
+    assert!(by_singles > 0, "the file holds puzzles singles solve");
+}
+
+/// The command's table on the first 20 puzzles of the 17-clue collection, exactly.
+#[test]
+fn cli_table_on_twenty_17_clue_puzzles() {
+    let out = common::run(&[
+        "strength",
+        "tests/data/9x9/17_clue_first20.txt",
+        "--encodings",
+        "minimal,extended",
+        "--levels",
+        "up,flp,flp-both,hbr",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let expected = "\
+file                 encoding  amo   level     puzzles  solved_pct  unassigned_pct  unassigned_vars_pct  contradictions
+17_clue_first20.txt  minimal   auto  up             20        0.00           97.89                51.97               0
+17_clue_first20.txt  minimal   auto  flp            20       35.00           97.12                45.46               0
+17_clue_first20.txt  minimal   auto  flp-both       20       35.00           97.12                45.46               0
+17_clue_first20.txt  minimal   auto  hbr            20       55.00           93.23                41.76               0
+17_clue_first20.txt  extended  auto  up             20       65.00           68.08                22.75               0
+17_clue_first20.txt  extended  auto  flp            20      100.00               -                    -               0
+17_clue_first20.txt  extended  auto  flp-both       20      100.00               -                    -               0
+17_clue_first20.txt  extended  auto  hbr            20      100.00               -                    -               0
+";
+    assert_eq!(common::stdout(&out), expected);
+}
+
+/// `--json` rows carry the agreed keys; a bad puzzle is reported with its line and column, the
+/// others are still counted, and the exit code is 2; `--per-puzzle` names the weakest level.
+#[test]
+fn cli_json_bad_input_and_per_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("rows.json");
+    let text = std::fs::read_to_string("tests/data/9x9/17_clue_first20.txt").unwrap();
+    let mut lines = text.lines();
+    let (first, second) = (lines.next().unwrap(), lines.next().unwrap());
+    let input = format!("{first}\n12x\n{second}\n");
+    let out = common::run_with(
+        &[
+            "strength",
+            "--encodings",
+            "extended",
+            "--levels",
+            "up,flp",
+            "--per-puzzle",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+        &input,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains("<stdin>:2:"),
+        "{}",
+        common::stderr(&out)
+    );
+    let stdout = common::stdout(&out);
+    assert!(
+        stdout.contains("1\t<stdin>\t1\textended\tauto\tflp\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("3\t<stdin>\t3\textended\tauto\tup\n"),
+        "{stdout}"
+    );
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for key in [
+        "file",
+        "encoding",
+        "level",
+        "puzzles",
+        "solved_pct",
+        "unassigned_pct",
+    ] {
+        assert!(rows[0].get(key).is_some(), "no {key} in {}", rows[0]);
+    }
+    assert_eq!(rows[0]["puzzles"], 2);
+    assert_eq!(rows[0]["solved_pct"], 50.0);
+    assert_eq!(rows[1]["solved_pct"], 100.0);
+}

@@ -6,7 +6,7 @@
 //! rules run at every node.)
 //!
 //! - *Naked single*: a cell left with one candidate takes it; a placement removes its digit
-//!   from every peer.
+//!   from every peer ([`Level::Naked`] stops there, for measuring root strength).
 //! - *Hidden single*: a digit left with one place in a house goes there.
 //! - *Locked candidates*, for any two houses (box–line "pointing" and "claiming", and the same
 //!   between jigsaw regions, lines and diagonals): when every place left for digit `d` in house
@@ -27,6 +27,8 @@ use crate::model::{Puzzle, Shape, Value};
 pub enum Level {
     /// Candidates from the givens only.
     Givens,
+    /// Naked singles alone to a fixpoint (a cell left with one candidate takes it).
+    Naked,
     /// Naked and hidden singles to a fixpoint.
     Singles,
     /// Singles and locked candidates to a fixpoint.
@@ -332,6 +334,7 @@ impl<'p, B: Bits> Work<'p, B> {
         };
         let result = work.givens().and_then(|()| match level {
             Level::Givens => Ok(()),
+            Level::Naked => work.drain(),
             Level::Singles | Level::Locked => work.fixpoint(level == Level::Locked),
         });
         let words = |sets: &[B]| {

@@ -502,6 +502,55 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         limits: &Limits,
         restart_nodes: u64,
     ) -> Found {
+        let mut s = Self::new(t, givens, extra);
+        s.deadline = limits.deadline;
+        s.restart_nodes = restart_nodes;
+        match job {
+            Job::Count { limit } => s.limit = limit.max(1),
+            Job::Optimize { weights } => {
+                let mut by_weight = t.house_cells.clone();
+                for h in by_weight.chunks_mut(t.n) {
+                    h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
+                }
+                s.limit = u64::MAX;
+                s.opt = Some(Opt {
+                    weights,
+                    by_weight,
+                    lagrange: None,
+                });
+            }
+        }
+        let root_ok = s.propagate(0);
+        s.locked = false;
+        if root_ok {
+            if s.opt.is_some() {
+                s.optimize_in_passes();
+            } else if s.limit == 1 {
+                s.solve_with_restarts();
+            } else {
+                s.descend(0);
+            }
+        }
+        s.found.nodes = s.visited;
+        s.found
+    }
+
+    /// The candidates the search's propagation leaves at the root (singles, the cages and rules,
+    /// locked candidates, to a fixpoint), before its first branch: per cell, bit `d − 1` for
+    /// digit `d`; `None` on a contradiction.
+    fn root(t: &'a Tables, givens: &[Value], extra: Option<&'a Extra>) -> Option<Vec<u64>> {
+        let mut s = Self::new(t, givens, extra);
+        s.propagate(0).then(|| {
+            s.nodes[0].cands[..t.cells]
+                .iter()
+                .map(|m| m.to_u64())
+                .collect()
+        })
+    }
+
+    /// The search before its root is propagated: the givens queued on the root node, one
+    /// solution sought, no deadline.
+    fn new(t: &'a Tables, givens: &[Value], extra: Option<&'a Extra>) -> Self {
         debug_assert!(t.cells <= C && t.houses <= H && t.cells.div_ceil(64) <= W);
         let full = M::first(t.n);
         let mut root = Node {
@@ -520,52 +569,24 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 queue.push(c as u16);
             }
         }
-        let (limit, opt) = match job {
-            Job::Count { limit } => (limit.max(1), None),
-            Job::Optimize { weights } => {
-                let mut by_weight = t.house_cells.clone();
-                for h in by_weight.chunks_mut(t.n) {
-                    h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
-                }
-                let opt = Opt {
-                    weights,
-                    by_weight,
-                    lagrange: None,
-                };
-                (u64::MAX, Some(opt))
-            }
-        };
-        let mut s = Search {
+        Search {
             t,
             full,
             nodes: vec![root],
             queue,
             visited: 0,
-            deadline: limits.deadline,
+            deadline: None,
             node_budget: None,
             over_budget: false,
-            limit,
+            limit: 1,
             floor: i64::MIN,
-            opt,
+            opt: None,
             rng: 0,
-            restart_nodes,
+            restart_nodes: RESTART_NODES,
             locked: true,
             extra,
             found: Found::default(),
-        };
-        let root_ok = s.propagate(0);
-        s.locked = false;
-        if root_ok {
-            if s.opt.is_some() {
-                s.optimize_in_passes();
-            } else if s.limit == 1 {
-                s.solve_with_restarts();
-            } else {
-                s.descend(0);
-            }
         }
-        s.found.nodes = s.visited;
-        s.found
     }
 
     /// One solution, searched in runs of growing node budgets ([`RESTART_NODES`], then 1.5 times
@@ -1277,6 +1298,30 @@ impl Dfs {
             limit: limit.max(1),
         };
         Ok(self.search(puzzle, job, &Limits::none())?.nodes)
+    }
+}
+
+impl Dfs {
+    /// The candidates `dfs`'s own propagation leaves at the root of `puzzle`'s search, before its
+    /// first branch, in the kernel its count (and solve) uses: [`band9`]'s (hidden singles in
+    /// every house, box–line interactions, naked singles, the minirow and minicolumn counts) on
+    /// standard 9×9 grids without cages or rules; elsewhere the generic kernel's (singles, the
+    /// cages and rules, locked candidates; the fast path of [`board`] reaches the same fixpoint).
+    /// Per cell (row-major), bit `d − 1` for digit `d`; `Ok(None)` when it meets a contradiction.
+    pub fn root_candidates(&self, puzzle: &Puzzle) -> Result<Option<Vec<u64>>, BackendError> {
+        let t = self.tables(puzzle)?;
+        let extra = Extra::new(puzzle).map_err(BackendError::Unsupported)?;
+        let givens = puzzle.givens();
+        if extra.is_none() && t.standard9 {
+            return Ok(band9::root(givens));
+        }
+        let extra = extra.as_ref();
+        Ok(match t.n {
+            0..=9 => Search::<u16, 81, 29, 2>::root(&t, givens, extra),
+            10..=16 => Search::<u16, 256, 50, 4>::root(&t, givens, extra),
+            17..=32 => Search::<u32, 1024, 98, 16>::root(&t, givens, extra),
+            _ => Search::<u64, 4096, 194, 64>::root(&t, givens, extra),
+        })
     }
 }
 

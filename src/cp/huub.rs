@@ -808,3 +808,63 @@ pub fn maximize(
         },
     })
 }
+
+/// Each cell's digits once the solver as built for `model` has propagated at the root, before
+/// its first decision: [`lower`] (the lab's root domains, huub's presolve of the model, the
+/// clauses added to the built solver), then one `satisfy` whose terminate callback stops it at
+/// its first look: by then CaDiCaL has run unit propagation and huub's propagators (under
+/// `options`' all-different level) to their joint fixpoint at decision level 0, and made no
+/// decision. Per cell, bit `d − 1` for digit `d` (sides up to 128); `Ok(None)` when the
+/// propagation proves there is no solution. An error if the solver decided or learned anything
+/// all the same (then what it holds is no longer the root fixpoint).
+pub fn root_propagation(model: &CpModel, options: &CpOptions) -> Result<Option<Vec<u128>>, Stop> {
+    use huub::actions::IntInspectionActions as _;
+    if model.n > 128 {
+        return Err(Stop::Unsupported(format!(
+            "root domains are read for sides up to 128, this grid has side {}",
+            model.n
+        )));
+    }
+    let mut lowered = match lower(model, options, false)? {
+        Lowering::Infeasible => return Ok(None),
+        Lowering::Ready(l) => l,
+    };
+    let solver = &mut lowered.solver;
+    solver.set_terminate_callback(Some(|| TerminationSignal::Terminate));
+    let mut found = None;
+    let cells = &lowered.cells;
+    let status = solver
+        .solve()
+        .on_solution(|sol| {
+            found = Some(
+                cells
+                    .iter()
+                    .map(|v| Valuation::val(v, sol))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .satisfy();
+    let stats = solver.solver_statistics();
+    let decisions = stats.sat_search_directives + stats.user_search_directives;
+    if decisions > 0 || stats.peak_depth > 0 || stats.conflicts > 0 {
+        return Err(Stop::Unsupported(format!(
+            "huub searched past the root ({decisions} decisions, depth {}, {} conflicts)",
+            stats.peak_depth, stats.conflicts
+        )));
+    }
+    let bit = |d: i64| 1u128 << (d - 1);
+    Ok(match (status, found) {
+        (Status::Unsatisfiable, _) => None,
+        (_, Some(grid)) => Some(grid.into_iter().map(bit).collect()),
+        _ => Some(
+            cells
+                .iter()
+                .map(|v| {
+                    (1..=model.n as i64)
+                        .filter(|&d| v.in_domain(solver, d))
+                        .fold(0, |m, d| m | bit(d))
+                })
+                .collect(),
+        ),
+    })
+}

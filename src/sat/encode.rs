@@ -479,7 +479,22 @@ struct Builder<'s, S: ClauseSink + ?Sized> {
     buf: Vec<Lit>,
 }
 
-impl<S: ClauseSink + ?Sized> Builder<'_, S> {
+impl<'s, S: ClauseSink + ?Sized> Builder<'s, S> {
+    /// A builder writing into `sink`, whose first `vars` variables exist already.
+    fn over(sink: &'s mut S, amo: Amo, vars: u32) -> Builder<'s, S> {
+        Builder {
+            out: Counting {
+                sink,
+                clauses: 0,
+                lits: 0,
+                stats: EncodeStats::default(),
+                mark: (vars, 0, 0),
+            },
+            amo,
+            buf: Vec::new(),
+        }
+    }
+
     /// At least one of `vals`.
     fn alo(&mut self, vals: impl Iterator<Item = Val>) {
         self.buf.clear();
@@ -616,17 +631,7 @@ pub fn encode<S: ClauseSink + ?Sized>(
         }
     };
 
-    let mut b = Builder {
-        out: Counting {
-            sink,
-            clauses: 0,
-            lits: 0,
-            stats: EncodeStats::default(),
-            mark: (base, 0, 0),
-        },
-        amo: opts.amo,
-        buf: Vec::new(),
-    };
+    let mut b = Builder::over(sink, opts.amo, base);
     b.out.end_part(Part::CellVars);
 
     if conflict {
@@ -766,6 +771,49 @@ fn encode_cage<S: ClauseSink + ?Sized>(
             }
         }
     }
+}
+
+/// One Killer cage alone, for measuring what propagation on its clauses derives: over the
+/// candidates `domains` of its cells (in the cage's order; bit `d − 1` for digit `d`, a single
+/// bit fixes the cell, as a given is simplified away), writes into `sink` each open cell's
+/// exactly-one clauses (at least one digit; at most one, pairwise) and the cage's clauses under
+/// `how`, as [`encode`] writes them. Returns each cell's open (variable, digit) pairs (none for a
+/// fixed cell); variables are numbered from the sink's first free one.
+pub fn encode_cage_alone<S: ClauseSink + ?Sized>(
+    cage: &Cage,
+    n: usize,
+    how: CageEncoding,
+    domains: &[u64],
+    sink: &mut S,
+) -> Vec<Vec<(Var, Value)>> {
+    let cells = cage.cells();
+    let mut vars: Vec<Vec<(Var, Value)>> = vec![];
+    for &m in domains {
+        let open = if m.count_ones() > 1 { m } else { 0 };
+        let lits = (0..n).filter(|d| open >> d & 1 == 1);
+        vars.push(lits.map(|d| (sink.new_var(), d as Value + 1)).collect());
+    }
+    let val = |c: usize, d: usize| -> Val {
+        let i = cells
+            .iter()
+            .position(|&x| x as usize == c)
+            .expect("a cage cell");
+        match vars[i].iter().find(|&&(_, digit)| digit as usize == d + 1) {
+            Some(&(v, _)) => Val::Lit(v.pos_lit()),
+            None if domains[i] == 1 << d => Val::True,
+            None => Val::False,
+        }
+    };
+    let mut b = Builder::over(sink, Amo::Pairwise, 0);
+    for (&c, cell) in cells.iter().zip(&vars) {
+        let lits = || (0..n).map(|d| val(c as usize, d));
+        b.alo(lits());
+        if cell.len() > 1 {
+            b.amo(lits());
+        }
+    }
+    encode_cage(cage, n, how, &val, &mut b);
+    vars
 }
 
 /// Runs a rustsat pseudo-Boolean encoding and adds the unit clauses that enforce its bound; the
@@ -1073,17 +1121,7 @@ impl ClauseSink for Tally {
 /// the variables, clauses and literals it added.
 fn tally(amo: Amo, vars: u32, f: impl FnOnce(&mut Builder<'_, Tally>)) -> PartStats {
     let mut sink = Tally { n_vars: vars };
-    let mut b = Builder {
-        out: Counting {
-            sink: &mut sink,
-            clauses: 0,
-            lits: 0,
-            stats: EncodeStats::default(),
-            mark: (vars, 0, 0),
-        },
-        amo,
-        buf: Vec::new(),
-    };
+    let mut b = Builder::over(&mut sink, amo, vars);
     f(&mut b);
     let (clauses, lits) = (b.out.clauses, b.out.lits);
     PartStats {

@@ -8,6 +8,7 @@
 //! how many of the formula's variables it left unassigned. The `strength` command sums these over
 //! files of puzzles (docs/strength.md).
 
+pub mod cages;
 pub mod cnf;
 pub mod model;
 

@@ -337,6 +337,18 @@ impl Node {
         }
     }
 
+    /// The empty grid with `givens` (row-major, `0` for an open cell) placed; `None` when one
+    /// is out of range or clashes with another.
+    fn with_givens(givens: &[Value]) -> Option<Node> {
+        let mut node = Node::empty();
+        let placed = givens
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v != 0)
+            .all(|(c, &v)| (1..=9).contains(&v) && node.place(c / 27, c % 27, v as usize - 1));
+        placed.then_some(node)
+    }
+
     /// Places digit `d + 1` in cell `i` of band `b`; `false` when the digit is no longer possible
     /// there.
     #[inline(always)]
@@ -733,15 +745,9 @@ pub(super) fn count(givens: &[Value], limit: u64, deadline: Option<Instant>) -> 
         deadline,
         found: Found::default(),
     };
-    let mut root = Node::empty();
-    let placed = givens
-        .iter()
-        .enumerate()
-        .filter(|(_, &v)| v != 0)
-        .all(|(c, &v)| (1..=9).contains(&v) && root.place(c / 27, c % 27, v as usize - 1));
-    if !placed {
+    let Some(root) = Node::with_givens(givens) else {
         return s.found;
-    }
+    };
     match kernel() {
         // SAFETY (both): `kernel` has checked that the CPU has every feature `descend_native`
         // is compiled for, and those `Avx2::new` and `Pext::new` ask for.
@@ -753,6 +759,28 @@ pub(super) fn count(givens: &[Value], limit: u64, deadline: Option<Instant>) -> 
     };
     s.found.nodes = s.visited;
     s.found
+}
+
+/// The candidates the kernel's propagation leaves at the root, before its first branch: per
+/// cell (row-major), bit `d − 1` for digit `d`; `None` when the givens or the propagation meet a
+/// contradiction. The same [`Node::propagate`] as the search's first node, in its portable form
+/// (every form computes the same fixpoint).
+pub(super) fn root(givens: &[Value]) -> Option<Vec<u64>> {
+    let mut root = Node::with_givens(givens)?;
+    if !root.propagate(Portable) {
+        return None;
+    }
+    let mut masks = vec![0u64; 81];
+    for b in 0..3 {
+        for d in 0..9 {
+            let mut w = root.cand[9 * b + d];
+            while w != 0 {
+                masks[27 * b + w.trailing_zeros() as usize] |= 1 << d;
+                w &= w - 1;
+            }
+        }
+    }
+    Some(masks)
 }
 
 /// The most open cells the endgame takes (one bit per cell in a `u64`). Once every digit has a

@@ -274,20 +274,27 @@ fn known_facts_on_real_puzzles() {
     assert!(by_singles > 0, "the file holds puzzles singles solve");
 }
 
-/// The command's table on the first 20 puzzles of the 17-clue collection, exactly.
-#[test]
-fn cli_table_on_twenty_17_clue_puzzles() {
+/// The table of `strength` on the first 20 puzzles of the 17-clue collection, minimal and
+/// extended, at `levels` (two threads: the figures do not depend on them).
+fn twenty_table(levels: &str) -> String {
     let out = common::run(&[
         "strength",
         "tests/data/9x9/17_clue_first20.txt",
         "--encodings",
         "minimal,extended",
         "--levels",
-        "up,flp,flp-both,hbr",
+        levels,
         "--jobs",
         "2",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    common::stdout(&out)
+}
+
+/// The command's table on the first 20 puzzles of the 17-clue collection, exactly.
+#[test]
+fn cli_table_on_twenty_17_clue_puzzles() {
+    let table = twenty_table("up,flp,flp-both,hbr");
     let expected = "\
 file                 encoding  amo   level     puzzles  solved_pct  unassigned_pct  unassigned_vars_pct  contradictions
 17_clue_first20.txt  minimal   auto  up             20        0.00           97.89                51.97               0
@@ -299,7 +306,7 @@ file                 encoding  amo   level     puzzles  solved_pct  unassigned_p
 17_clue_first20.txt  extended  auto  flp-both       20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  hbr            20      100.00               -                    -               0
 ";
-    assert_eq!(common::stdout(&out), expected);
+    assert_eq!(table, expected);
 }
 
 /// `--json` rows carry the agreed keys; a bad puzzle is reported with its line and column, the
@@ -357,4 +364,35 @@ fn cli_json_bad_input_and_per_puzzle() {
     assert_eq!(rows[0]["puzzles"], 2);
     assert_eq!(rows[0]["solved_pct"], 50.0);
     assert_eq!(rows[1]["solved_pct"], 100.0);
+}
+
+/// Model levels: one row each, before the encodings' rows, with no variable figure; naked singles
+/// match `up` on `minimal` and naked plus hidden singles match `up` on `extended`.
+#[test]
+fn cli_model_levels_beside_the_cnf_levels() {
+    let table = twenty_table("naked,hidden,locked,dfs,up,flp");
+    let expected = "\
+file                 encoding  amo   level   puzzles  solved_pct  unassigned_pct  unassigned_vars_pct  contradictions
+17_clue_first20.txt  -         -     naked        20        0.00           97.89                    -               0
+17_clue_first20.txt  -         -     hidden       20       65.00           68.08                    -               0
+17_clue_first20.txt  -         -     locked       20       80.00           55.86                    -               0
+17_clue_first20.txt  -         -     dfs          20       80.00           55.08                    -               0
+17_clue_first20.txt  minimal   auto  up           20        0.00           97.89                51.97               0
+17_clue_first20.txt  minimal   auto  flp          20       35.00           97.12                45.46               0
+17_clue_first20.txt  extended  auto  up           20       65.00           68.08                22.75               0
+17_clue_first20.txt  extended  auto  flp          20      100.00               -                    -               0
+";
+    assert_eq!(table, expected);
+    let bad = common::run(&[
+        "strength",
+        "--levels",
+        "up,nope",
+        "tests/data/9x9/17_clue_first20.txt",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        common::stderr(&bad).contains("unknown level 'nope'"),
+        "{}",
+        common::stderr(&bad)
+    );
 }

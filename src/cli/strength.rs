@@ -17,6 +17,7 @@ use sudoku_lab::sat::memory::{check_memory, Holder};
 use sudoku_lab::sat::options::SatOptions;
 use sudoku_lab::shard::Shard;
 use sudoku_lab::strength::cnf::{CnfLevel, CnfProber};
+use sudoku_lab::strength::model::{self, ModelLevel};
 use sudoku_lab::strength::{Root, Summary};
 
 use super::args::{jobs_arg, writable, InputArgs};
@@ -30,7 +31,8 @@ use super::UsageError;
 /// at-most-one encoding and level: puzzles, solved_pct, unassigned_pct and unassigned_vars_pct
 /// (means over the puzzles left unsolved). Levels: up (unit propagation), flp1 (one round of
 /// failed-literal probing), flp (failed-literal probing to a fixpoint), flp-both (flp, and what both branches of a variable imply), hbr
-/// (hyper-binary resolution to a fixpoint); see docs/strength.md.
+/// (hyper-binary resolution to a fixpoint); model levels (one row per file, encoding `-`):
+/// naked, hidden, locked, dfs, cp-value, cp-bounds, cp-domain; see docs/strength.md.
 #[derive(Args, Debug)]
 pub struct StrengthArgs {
     /// Puzzle files; `-` or none reads standard input.
@@ -38,9 +40,11 @@ pub struct StrengthArgs {
     /// Comma-separated CNF encodings: minimal, efficient, extended, triad.
     #[arg(long, value_delimiter = ',', default_value = "minimal,extended")]
     encodings: Vec<Encoding>,
-    /// Comma-separated levels, weakest first (`--per-puzzle` names the first that solves).
-    #[arg(long, value_delimiter = ',', default_value = "up,flp")]
-    levels: Vec<CnfLevel>,
+    /// Comma-separated levels, weakest first (`--per-puzzle` names the first that solves): CNF
+    /// levels up, flp1, flp, flp-both, hbr; model levels naked, hidden, locked, dfs, cp-value,
+    /// cp-bounds, cp-domain.
+    #[arg(long, value_delimiter = ',', default_value = "up,flp", value_parser = level_arg)]
+    levels: Vec<LevelArg>,
     /// Comma-separated at-most-one encodings: auto, pairwise, ladder, product, bimander,
     /// commander.
     #[arg(long, value_delimiter = ',', default_value = "auto")]
@@ -104,11 +108,42 @@ impl StrengthArgs {
     }
 }
 
+/// A level of `--levels`: over the clause list, or over the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelArg {
+    Cnf(CnfLevel),
+    Model(ModelLevel),
+}
+
+impl LevelArg {
+    fn name(self) -> &'static str {
+        match self {
+            LevelArg::Cnf(l) => l.name(),
+            LevelArg::Model(l) => l.name(),
+        }
+    }
+}
+
+/// A CNF level's name, else a model level's.
+fn level_arg(s: &str) -> Result<LevelArg, String> {
+    s.parse::<CnfLevel>()
+        .map(LevelArg::Cnf)
+        .or_else(|_| s.parse::<ModelLevel>().map(LevelArg::Model))
+        .map_err(|_| {
+            let names: Vec<&str> = CnfLevel::ALL
+                .iter()
+                .map(|l| l.name())
+                .chain(ModelLevel::ALL.iter().map(|l| l.name()))
+                .collect();
+            format!("unknown level '{s}' (choose one of: {})", names.join(", "))
+        })
+}
+
 /// What `strength` was asked for, resolved from the flags.
 pub struct Config {
     /// Every encoding × at-most-one encoding asked for.
     pub encodings: Vec<EncodeOptions>,
-    pub levels: Vec<CnfLevel>,
+    pub levels: Vec<LevelArg>,
     pub per_puzzle: bool,
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
@@ -152,24 +187,37 @@ pub fn run(config: &Config) -> ExitCode {
         );
         let roots = derive_all(config, &items, &mut tally);
         let combos = config.encodings.len() * config.levels.len();
-        for (e, opts) in config.encodings.iter().enumerate() {
-            for (l, level) in config.levels.iter().enumerate() {
-                let mut s = Summary::default();
-                for r in roots.iter().flatten() {
-                    s.add(&r[e * config.levels.len() + l]);
+        // The model levels first (one row each: they do not depend on the encoding), then each
+        // encoding's CNF levels.
+        let mut order: Vec<(usize, usize)> = Vec::new();
+        for model_rows in [true, false] {
+            for e in 0..config.encodings.len() {
+                for (l, level) in config.levels.iter().enumerate() {
+                    let is_model = matches!(level, LevelArg::Model(_));
+                    if is_model == model_rows && (!is_model || e == 0) {
+                        order.push((e, l));
+                    }
                 }
-                rows.push(Row {
-                    file: label.clone(),
-                    encoding: opts.encoding.name(),
-                    amo: opts.amo.name(),
-                    level: level.name(),
-                    puzzles: s.puzzles,
-                    solved_pct: s.solved_pct(),
-                    unassigned_pct: s.unassigned_pct(),
-                    unassigned_vars_pct: s.unassigned_vars_pct(),
-                    contradictions: s.contradictions,
-                });
             }
+        }
+        for (e, l) in order {
+            let (opts, level) = (&config.encodings[e], config.levels[l]);
+            let is_model = matches!(level, LevelArg::Model(_));
+            let mut s = Summary::default();
+            for r in roots.iter().flatten() {
+                s.add(&r[e * config.levels.len() + l]);
+            }
+            rows.push(Row {
+                file: label.clone(),
+                encoding: if is_model { "-" } else { opts.encoding.name() },
+                amo: if is_model { "-" } else { opts.amo.name() },
+                level: level.name(),
+                puzzles: s.puzzles,
+                solved_pct: s.solved_pct(),
+                unassigned_pct: s.unassigned_pct(),
+                unassigned_vars_pct: s.unassigned_vars_pct(),
+                contradictions: s.contradictions,
+            });
         }
         if config.per_puzzle {
             for (item, r) in items.iter().zip(&roots) {
@@ -207,7 +255,7 @@ pub fn run(config: &Config) -> ExitCode {
 }
 
 /// The first of `levels` whose root is solved, `refuted` for a contradiction, or `none`.
-fn weakest_level(levels: &[CnfLevel], roots: &[Root]) -> &'static str {
+fn weakest_level(levels: &[LevelArg], roots: &[Root]) -> &'static str {
     for (level, root) in levels.iter().zip(roots) {
         if root.contradiction {
             return "refuted";
@@ -275,6 +323,13 @@ fn derive_one(
     prober: &mut CnfProber,
 ) -> Result<Vec<Root>, String> {
     let mut roots = Vec::with_capacity(config.encodings.len() * config.levels.len());
+    // Model levels do not depend on the encoding: derived once.
+    let mut by_model = Vec::new();
+    for level in &config.levels {
+        if let LevelArg::Model(m) = *level {
+            by_model.push((m, model::derive(puzzle, m)?));
+        }
+    }
     for opts in &config.encodings {
         let sat = SatOptions {
             encoding: opts.encoding,
@@ -288,7 +343,13 @@ fn derive_one(
         check_memory(puzzle, &sat, Holder::Cnf, 1, "strength").map_err(|e| e.to_string())?;
         prober.encode(puzzle, opts);
         for &level in &config.levels {
-            roots.push(prober.derive(puzzle, level));
+            roots.push(match level {
+                LevelArg::Cnf(l) => prober.derive(puzzle, l),
+                LevelArg::Model(m) => by_model
+                    .iter()
+                    .find(|(k, _)| *k == m)
+                    .map_or_else(Root::default, |(_, r)| *r),
+            });
         }
     }
     Ok(roots)

@@ -34,9 +34,9 @@
 //!
 //! The engine: literals are `2·var + sign`; binary clauses live in implication lists, longer
 //! clauses are watched by two literals; one trail holds the root assignment and, above it, the
-//! probe under test, which is undone by cutting the trail. In `flp` a literal implied by a
-//! successful probe is not probed again in that round (it cannot fail where its implier did
-//! not); the next round catches what later root assignments changed.
+//! probe under test, which is undone by cutting the trail. In `flp` and `flp1` a literal implied
+//! by a successful probe is not probed again in that round (it cannot fail where its implier did
+//! not); in `flp` the next round catches what later root assignments changed.
 
 use crate::model::Puzzle;
 use crate::sat::encode::{self, EncodeOptions, Numbering};
@@ -295,8 +295,8 @@ impl Propagator {
         self.head = len;
     }
 
-    /// Unit propagation from the root assignment plus `l`; the trail above `base` holds what it
-    /// set. False on a conflict (the trail is then left for the caller to undo).
+    /// Unit propagation from the root assignment plus `l`: the trail from `l`'s position on holds
+    /// what it set. False on a conflict (the trail is then left for the caller to undo).
     fn probe(&mut self, l: L) -> bool {
         self.assign(l);
         self.propagate()

@@ -1,4 +1,4 @@
-//! The "beyond the papers" root-strength tables of docs/strength-beyond.md, printed as Markdown.
+//! The "beyond the papers" root-strength tables of docs/strength.md, printed as Markdown.
 //!
 //! `cargo run --release --example strength_beyond -- cages FILE [PERCENTS] [SEED]`: for every
 //! Killer cage of FILE, the candidates unit propagation leaves under each `--cage-encoding`, and

@@ -19,13 +19,18 @@
 //!   [`VarisatSink`], CaDiCaL's `cadical::CadicalSink`): [`session`] (solve and count by blocking
 //!   clauses, DRAT proofs), [`optimize`] (linear or core-guided, over [`dual`] and [`maxsat`]),
 //!   [`run`] (one job on one engine), with their [`options`] and the memory budget check
-//!   ([`memory`]).
+//!   ([`memory`]); what the engines did, as effort counters: [`tally`].
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 pub use rustsat::types::{Lit, Var};
 
 use crate::backend::BackendError;
+use crate::effort::{Effort, Meter};
+use tally::{ConflictTally, Reporter};
 
 #[cfg(feature = "cadical")]
 pub mod cadical;
@@ -40,6 +45,7 @@ pub mod optimize;
 pub mod options;
 pub mod run;
 pub mod session;
+pub mod tally;
 pub mod wcnf;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.
@@ -132,6 +138,9 @@ pub struct VarisatSink<'a> {
     pub solver: varisat::Solver<'a>,
     n_vars: u32,
     buf: Vec<varisat::Lit>,
+    /// The conflicts counted from the proof, and where each call reports them
+    /// ([`VarisatSink::metered`]).
+    effort: Option<(Rc<Cell<u64>>, Reporter)>,
 }
 
 impl<'a> VarisatSink<'a> {
@@ -140,6 +149,22 @@ impl<'a> VarisatSink<'a> {
             solver,
             n_vars: 0,
             buf: Vec::new(),
+            effort: None,
+        }
+    }
+
+    /// A sink whose solver counts its conflicts with `tally` and reports them to `meter` after
+    /// each call ([`tally`]). `solver` must have no clause yet.
+    pub fn metered(
+        mut solver: varisat::Solver<'a>,
+        tally: &'a mut ConflictTally,
+        meter: Meter,
+    ) -> VarisatSink<'a> {
+        let conflicts = tally.conflicts();
+        solver.add_proof_processor(tally);
+        VarisatSink {
+            effort: Some((conflicts, Reporter::new(meter))),
+            ..VarisatSink::new(solver)
         }
     }
 }
@@ -179,9 +204,16 @@ impl maxsat::Oracle for VarisatSink<'_> {
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
         let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
         self.solver.assume(&lits);
+        let result = self.solver.solve();
+        if let Some((conflicts, reporter)) = &mut self.effort {
+            reporter.report(Effort {
+                conflicts: Some(conflicts.get()),
+                ..Effort::default()
+            });
+        }
         // A proof writer failing with `TimedOut` is how a run stops varisat at its deadline
         // (`run::StopWriter`).
-        match self.solver.solve() {
+        match result {
             Err(varisat::solver::SolverError::ProofIoError { cause })
                 if cause.kind() == std::io::ErrorKind::TimedOut =>
             {

@@ -17,8 +17,10 @@ use super::maxsat::Oracle;
 use super::optimize::optimize;
 use super::options::SatOptions;
 use super::session::{count, Improved};
+use super::tally::ConflictTally;
 use super::VarisatSink;
 use crate::backend::{BackendError, Count, Optimum};
+use crate::effort::Meter;
 use crate::model::Puzzle;
 
 /// The in-process solvers.
@@ -91,6 +93,9 @@ pub struct Run {
     /// Stops the engine: CaDiCaL through its terminator, varisat through [`StopWriter`].
     pub deadline: Option<std::time::Instant>,
     pub job: Job,
+    /// Where the engine reports its counters after each call ([`super::tally`]); off, it
+    /// measures nothing.
+    pub meter: Meter,
 }
 
 /// Runs `run.job` to its end on this thread, on a fresh engine, reporting progress to
@@ -102,6 +107,8 @@ pub fn execute(
 ) -> Result<Outcome, BackendError> {
     match run.engine {
         EngineKind::Varisat => {
+            // Lent to the solver, so declared before it.
+            let mut tally = ConflictTally::default();
             let mut solver = varisat::Solver::new();
             // An optimisation can make long calls at any size (the linear search's bound
             // clauses grow large), so it always gets the writer.
@@ -114,7 +121,11 @@ pub fn execute(
                 };
                 solver.write_proof(stop, varisat::ProofFormat::Varisat);
             }
-            execute_with(run, VarisatSink::new(solver), improved, cancel)
+            let sink = match run.meter.is_on() {
+                true => VarisatSink::metered(solver, &mut tally, run.meter.clone()),
+                false => VarisatSink::new(solver),
+            };
+            execute_with(run, sink, improved, cancel)
         }
         #[cfg(feature = "cadical")]
         EngineKind::Cadical => execute_with(
@@ -123,6 +134,7 @@ pub fn execute(
                 run.deadline,
                 run.opts.cadical_config,
                 cancel.clone(),
+                run.meter.clone(),
             )?,
             improved,
             cancel,

@@ -21,7 +21,6 @@
 //!   [`run`] (one job on one engine), with their [`options`] and the memory budget check
 //!   ([`memory`]); what the engines did, as effort counters: [`tally`].
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use rustsat::encodings::CollectClauses;
@@ -30,7 +29,7 @@ pub use rustsat::types::{Lit, Var};
 
 use crate::backend::BackendError;
 use crate::effort::{Effort, Meter};
-use tally::{ConflictTally, Reporter};
+use tally::{Counted, Reporter};
 
 #[cfg(feature = "cadical")]
 pub mod cadical;
@@ -140,7 +139,7 @@ pub struct VarisatSink<'a> {
     buf: Vec<varisat::Lit>,
     /// The conflicts counted from the proof, and where each call reports them
     /// ([`VarisatSink::metered`]).
-    effort: Option<(Rc<Cell<u64>>, Reporter)>,
+    effort: Option<(Rc<Counted>, Reporter)>,
 }
 
 impl<'a> VarisatSink<'a> {
@@ -153,17 +152,15 @@ impl<'a> VarisatSink<'a> {
         }
     }
 
-    /// A sink whose solver counts its conflicts with `tally` and reports them to `meter` after
-    /// each call ([`tally`]). `solver` must have no clause yet.
+    /// A sink that reports to `meter`, after each call, the conflicts a
+    /// [`tally::ConflictTally`] on `solver`'s proof counted.
     pub fn metered(
-        mut solver: varisat::Solver<'a>,
-        tally: &'a mut ConflictTally,
+        solver: varisat::Solver<'a>,
+        counted: Rc<Counted>,
         meter: Meter,
     ) -> VarisatSink<'a> {
-        let conflicts = tally.conflicts();
-        solver.add_proof_processor(tally);
         VarisatSink {
-            effort: Some((conflicts, Reporter::new(meter))),
+            effort: Some((counted, Reporter::new(meter))),
             ..VarisatSink::new(solver)
         }
     }
@@ -207,7 +204,7 @@ impl maxsat::Oracle for VarisatSink<'_> {
         let result = self.solver.solve();
         if let Some((conflicts, reporter)) = &mut self.effort {
             reporter.report(Effort {
-                conflicts: Some(conflicts.get()),
+                conflicts: conflicts.conflicts(),
                 ..Effort::default()
             });
         }

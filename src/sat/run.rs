@@ -107,23 +107,26 @@ pub fn execute(
 ) -> Result<Outcome, BackendError> {
     match run.engine {
         EngineKind::Varisat => {
-            // Lent to the solver, so declared before it.
-            let mut tally = ConflictTally::default();
             let mut solver = varisat::Solver::new();
             // An optimisation can make long calls at any size (the linear search's bound
             // clauses grow large), so it always gets the writer.
             let long =
                 run.puzzle.size() >= STOP_WRITER_MIN_SIZE || matches!(run.job, Job::Optimize);
-            if run.deadline.is_some() && long {
-                let stop = StopWriter {
-                    deadline: run.deadline,
-                    cancel: cancel.clone(),
-                };
-                solver.write_proof(stop, varisat::ProofFormat::Varisat);
-            }
-            let sink = match run.meter.is_on() {
-                true => VarisatSink::metered(solver, &mut tally, run.meter.clone()),
-                false => VarisatSink::new(solver),
+            let stop = (run.deadline.is_some() && long).then(|| StopWriter {
+                deadline: run.deadline,
+                cancel: cancel.clone(),
+            });
+            let sink = if run.meter.is_on() {
+                let tally =
+                    ConflictTally::new(stop.map(|w| Box::new(w) as Box<dyn std::io::Write>));
+                let counted = tally.counted();
+                solver.write_proof(tally, varisat::ProofFormat::Varisat);
+                VarisatSink::metered(solver, counted, run.meter.clone())
+            } else {
+                if let Some(stop) = stop {
+                    solver.write_proof(stop, varisat::ProofFormat::Varisat);
+                }
+                VarisatSink::new(solver)
             };
             execute_with(run, sink, improved, cancel)
         }

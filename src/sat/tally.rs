@@ -1,56 +1,116 @@
 //! What the in-process SAT engines did, as [`Effort`] counters, reported to a [`Meter`] after
 //! each solver call (so that a call stopped by the deadline still reports its work).
 //!
-//! * varisat has no statistics call. Its proof, handed to a proof processor
-//!   ([`ConflictTally`]), shows every clause it learns: one per conflict, so the learned clauses
-//!   are its conflicts. Nothing in the proof tells decisions, propagations or restarts, so
-//!   those stay "not measured". Attaching a processor turns on varisat's self-checking proof
-//!   checker, which costs time (docs/benchmarks.md, "Effort counters"): it is attached only
-//!   when a meter is on.
+//! * varisat has no statistics call. Its proof (in varisat's own format, read as it is written
+//!   by [`ConflictTally`]) shows every clause it learns: one per conflict, so the learned clauses
+//!   are its conflicts. Nothing in the proof tells decisions, propagations or restarts, so those
+//!   stay "not measured". Writing the proof costs time (docs/benchmarks.md, "Effort counters"):
+//!   it is written only when a meter is on, or when a deadline needs it anyway
+//!   ([`super::run`]).
 //! * CaDiCaL's own statistics: decisions (the assumptions it sets are not decisions),
 //!   conflicts and propagations (literals propagated); rustsat does not expose its restarts.
 
 use std::cell::Cell;
+use std::io::{self, Write};
 use std::rc::Rc;
 
-use varisat::checker::{CheckedProofStep, CheckerData, ProofProcessor};
+use varisat_internal_proof::binary_format::Parser;
+use varisat_internal_proof::ProofStep;
 
 use crate::effort::{Effort, Meter};
 
-/// Counts varisat's conflicts from its proof. A conflict is a learned clause: an asymmetric
-/// tautology derived by conflict analysis, which resolves the conflicting clause with at least
-/// one reason (so its derivation names two clauses or more), or the empty clause of a conflict
-/// with no decision. Varisat's other derived clauses, the shortenings of clauses by the
-/// literals fixed at the root, name one clause and are not counted.
+/// What a [`ConflictTally`] counted so far, shared with whoever reports it.
 #[derive(Debug, Default)]
-pub struct ConflictTally {
-    conflicts: Rc<Cell<u64>>,
+pub struct Counted {
+    conflicts: Cell<u64>,
+    /// The proof could not be read (a step longer than [`LONGEST_STEP`]): the count is short.
+    lost: Cell<bool>,
 }
 
-impl ConflictTally {
-    /// The count, shared: it goes on growing while the solver that holds the tally runs.
-    pub fn conflicts(&self) -> Rc<Cell<u64>> {
-        self.conflicts.clone()
+impl Counted {
+    /// The conflicts so far; `None` once the proof could not be read.
+    pub fn conflicts(&self) -> Option<u64> {
+        (!self.lost.get()).then(|| self.conflicts.get())
     }
 }
 
-impl ProofProcessor for ConflictTally {
-    fn process_step(
-        &mut self,
-        step: &CheckedProofStep,
-        _data: CheckerData,
-    ) -> Result<(), anyhow::Error> {
-        if let CheckedProofStep::AtClause {
-            clause,
-            propagations,
-            ..
-        } = step
-        {
-            if clause.is_empty() || propagations.len() >= 2 {
-                self.conflicts.set(self.conflicts.get() + 1);
-            }
+/// Longest proof step (in bytes) a [`ConflictTally`] waits for before it gives up reading.
+const LONGEST_STEP: usize = 64 << 20;
+
+/// A target for varisat's proof in its own format (`ProofFormat::Varisat`) that counts the
+/// conflicts as the proof goes by, and hands every byte on to `then` (a writer that stops the
+/// solver at its deadline), or drops it. A conflict is a clause learned by conflict analysis:
+/// an asymmetric tautology whose derivation names two clauses or more (the conflicting clause
+/// and at least one reason), or the empty clause of a conflict with no decision. Varisat's other
+/// derived clauses, the shortenings of clauses by literals fixed at the root, name one clause;
+/// the literals fixed at the root come in steps of their own. Neither is counted.
+pub struct ConflictTally {
+    then: Option<Box<dyn Write>>,
+    pending: Vec<u8>,
+    parser: Parser,
+    counted: Rc<Counted>,
+}
+
+impl ConflictTally {
+    pub fn new(then: Option<Box<dyn Write>>) -> ConflictTally {
+        ConflictTally {
+            then,
+            pending: Vec::new(),
+            parser: Parser::default(),
+            counted: Rc::default(),
         }
-        Ok(())
+    }
+
+    /// The count, shared: it goes on growing while the solver writes.
+    pub fn counted(&self) -> Rc<Counted> {
+        self.counted.clone()
+    }
+
+    /// Reads the complete steps of the proof so far; a partial step waits for its end.
+    fn read(&mut self, bytes: &[u8]) {
+        if self.counted.lost.get() {
+            return;
+        }
+        self.pending.extend_from_slice(bytes);
+        let mut done = 0;
+        while done < self.pending.len() {
+            let mut rest = &self.pending[done..];
+            let conflict = match self.parser.parse_step(&mut rest) {
+                Ok(ProofStep::AtClause {
+                    clause,
+                    propagation_hashes,
+                    ..
+                }) => clause.is_empty() || propagation_hashes.len() >= 2,
+                Ok(_) => false,
+                Err(_) => break,
+            };
+            if conflict {
+                self.counted.conflicts.set(self.counted.conflicts.get() + 1);
+            }
+            done = self.pending.len() - rest.len();
+        }
+        self.pending.drain(..done);
+        if self.pending.len() > LONGEST_STEP {
+            self.counted.lost.set(true);
+            self.pending = Vec::new();
+        }
+    }
+}
+
+impl Write for ConflictTally {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = match &mut self.then {
+            Some(w) => w.write(buf)?,
+            None => buf.len(),
+        };
+        self.read(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.then {
+            Some(w) => w.flush(),
+            None => Ok(()),
+        }
     }
 }
 
@@ -88,24 +148,24 @@ mod tests {
     use super::*;
     use varisat::{ExtendFormula, Lit};
 
-    /// Learned clauses are counted, root shortenings are not: the pigeonhole formula "three
-    /// pigeons, two holes" needs conflicts; a formula refuted by unit propagation alone makes one
-    /// (the empty clause), and a satisfiable one solved by propagation none.
+    /// Learned clauses are counted, root shortenings and root units are not: the pigeonhole
+    /// formula "three pigeons, two holes" needs conflicts; a formula refuted by unit propagation
+    /// alone makes one (the empty clause), and a satisfiable one solved by propagation none.
     #[test]
     fn conflicts_are_the_learned_clauses() {
         let count = |clauses: &[&[isize]]| {
-            let mut tally = ConflictTally::default();
-            let seen = tally.conflicts();
+            let tally = ConflictTally::new(None);
+            let seen = tally.counted();
             {
                 let mut solver = varisat::Solver::new();
-                solver.add_proof_processor(&mut tally);
+                solver.write_proof(tally, varisat::ProofFormat::Varisat);
                 for c in clauses {
                     let lits: Vec<Lit> = c.iter().map(|&l| Lit::from_dimacs(l)).collect();
                     solver.add_clause(&lits);
                 }
                 solver.solve().unwrap();
             }
-            seen.get()
+            seen.conflicts().unwrap()
         };
         // p(i, h) = 2i + h + 1: pigeon i in hole h.
         let mut php: Vec<Vec<isize>> = (0..3).map(|i| vec![2 * i + 1, 2 * i + 2]).collect();
@@ -119,7 +179,7 @@ mod tests {
         let php: Vec<&[isize]> = php.iter().map(|c| &c[..]).collect();
         assert!(count(&php) >= 2);
         assert_eq!(count(&[&[1], &[-1, 2], &[-2]]), 1);
-        assert_eq!(count(&[&[1], &[-1, 2], &[2, 3, 4]]), 0);
+        assert_eq!(count(&[&[1], &[-1, 2], &[2, 3, 4], &[-2, 5, 6]]), 0);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! a panic is retried in other forms before it is reported.
 //!
 //! Effort: huub's counters of the form that answered ([`huub::search_effort`]) come back with
-//! the answer, across the worker protocol too ([`Answer::effort`]), and are recorded to the
+//! the answer, across the worker protocol too (the `effort` of its answer), and are recorded to the
 //! caller's [`Limits`]; so are those of a search stopped by the deadline. A form that crashed
 //! leaves none.
 

@@ -542,3 +542,72 @@ fn a_killer_whose_root_needs_hidden_singles_is_counted() {
         assert_eq!(stdout(&o), "8\n", "{extra:?}");
     }
 }
+
+/// The first puzzle of forum_hardest_1106 (`../shared/data/9x9/`): `dfs` needs guesses.
+const HARD: &str =
+    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+/// The second puzzle of 17_clue: the root domains fix every cell, so huub makes no decision.
+const ROOT_SOLVED: &str =
+    ".................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7.....";
+
+/// The counters huub reported for solving `line` with `options`.
+fn cp_effort(options: &BackendOptions, line: &str) -> sudoku_lab::effort::Effort {
+    let cp = backends::create(BackendKind::Cp, options).unwrap();
+    let limits = Limits::none().metered();
+    assert!(cp.solve(&parse_line(line), &limits).unwrap().is_some());
+    limits.effort()
+}
+
+/// huub's statistics reach the caller's meter, the same in the worker as in process (the search
+/// is deterministic); a puzzle whose root domains fix every cell is answered with every counter
+/// at 0, and a hard one with decisions, conflicts and propagator calls.
+#[test]
+fn huub_reports_its_effort_in_the_worker_and_in_process() {
+    let in_process = BackendOptions::default();
+    let mut in_worker = BackendOptions::default();
+    in_worker.cp.worker = Some(worker("cp"));
+    let hard = cp_effort(&in_process, HARD);
+    assert_eq!(cp_effort(&in_worker, HARD), hard);
+    assert!(
+        hard.decisions.unwrap() > 0 && hard.conflicts.unwrap() > 0,
+        "{hard:?}"
+    );
+    assert!(
+        hard.propagations.unwrap() > 0 && hard.restarts.is_some(),
+        "{hard:?}"
+    );
+    assert_eq!(
+        (hard.guesses, hard.nodes, hard.lp_iterations),
+        (None, None, None)
+    );
+    let easy = cp_effort(&in_worker, ROOT_SOLVED);
+    assert_eq!(easy.no_guess(), Some(true), "{easy:?}");
+    assert_eq!((easy.conflicts, easy.propagations), (Some(0), Some(0)));
+    // Counting searches again after the solution: the effort adds up over the searches.
+    let cp = backends::create(BackendKind::Cp, &in_worker).unwrap();
+    let limits = Limits::none().metered();
+    cp.count(&parse_line(HARD), 2, &limits).unwrap();
+    assert!(limits.effort().conflicts.unwrap() > hard.conflicts.unwrap());
+}
+
+/// `solve --json` carries huub's counters from the worker (the command's default) and in process.
+#[test]
+fn json_answers_carry_huubs_effort() {
+    for extra in [&[][..], &["--cp-in-process"]] {
+        let args = [&["solve", "--json", "--backend", "cp"][..], extra].concat();
+        let o = run_with(&args, &format!("{HARD}\n{ROOT_SOLVED}\n"));
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        let efforts: Vec<serde_json::Value> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["effort"].clone())
+            .collect();
+        assert_eq!(efforts.len(), 2);
+        assert!(efforts[0]["decisions"].as_u64().unwrap() > 0, "{extra:?}");
+        assert!(efforts[0]["conflicts"].as_u64().unwrap() > 0, "{extra:?}");
+        assert_eq!(efforts[1]["decisions"], 0, "{extra:?}");
+        assert!(
+            efforts[0].get("guesses").is_none(),
+            "not measured is absent"
+        );
+    }
+}

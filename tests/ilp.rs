@@ -393,3 +393,44 @@ fn optimizing_past_the_deadline_is_incomplete_or_a_time_out() {
         }
     }
 }
+
+/// A standard 9×9 puzzle from its 81 symbols (`.` for empty).
+fn line(symbols: &str) -> Puzzle {
+    puzzle(
+        9,
+        symbols
+            .chars()
+            .map(|c| c.to_digit(10).unwrap_or(0) as Value)
+            .collect(),
+    )
+}
+
+/// microlp's statistics: a hard puzzle (forum_hardest_1106 #1) takes simplex iterations; one
+/// that singles solve before the program is built (17_clue #2) takes none and no node; the
+/// optimum of the empty pyramid takes iterations too. HiGHS reports nothing.
+#[test]
+fn microlp_reports_simplex_iterations_and_nodes() {
+    let effort = |b: &dyn Backend, p: &Puzzle, task: Task| {
+        let limits = Limits::none().metered();
+        task::run(b, p, task, &limits).unwrap();
+        limits.effort()
+    };
+    let b = ilp(IlpSolver::Microlp);
+    let hard =
+        line("........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3");
+    let e = effort(b.as_ref(), &hard, Task::Solve);
+    assert!(
+        e.lp_iterations.unwrap() > 0 && e.bb_nodes.is_some(),
+        "{e:?}"
+    );
+    assert_eq!((e.decisions, e.conflicts, e.guesses), (None, None, None));
+    let easy =
+        line(".................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7.....");
+    let e = effort(b.as_ref(), &easy, Task::Solve);
+    assert_eq!((e.lp_iterations, e.bb_nodes), (Some(0), Some(0)));
+    let e = effort(b.as_ref(), &pyramid(puzzle(9, vec![0; 81])), Task::Optimize);
+    assert!(e.lp_iterations.unwrap() > 0, "{e:?}");
+    if IlpSolver::Highs.available() {
+        assert!(effort(ilp(IlpSolver::Highs).as_ref(), &hard, Task::Solve).is_empty());
+    }
+}

@@ -793,3 +793,96 @@ fn cadical_auto_races_from_25x25_up() {
     let err = "fast".parse::<CadicalConfig>().unwrap_err().to_string();
     assert!(err.contains("race") && err.contains("auto"), "{err}");
 }
+
+/// The second puzzle of 17_clue: given simplification fixes every cell before varisat sees it.
+const ROOT_SOLVED: &str =
+    ".................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7.....";
+
+/// What backend `b` reported for `task` on `p`, with these limits made metered.
+fn effort_of(
+    b: &dyn Backend,
+    p: &Puzzle,
+    task: Task,
+    limits: Limits,
+) -> sudoku_lab::effort::Effort {
+    let limits = limits.metered();
+    task::run(b, p, task, &limits).unwrap();
+    limits.effort()
+}
+
+/// varisat's conflicts, counted from its proof: a hard puzzle needs some, the same with a
+/// deadline (the run then goes to a worker thread) as without; a puzzle that given
+/// simplification solves reaches varisat empty and needs none; showing that a puzzle has no
+/// solution needs some; the core-guided optimisation (`maxsat`) adds up its many calls. varisat
+/// tells nothing of its decisions.
+#[test]
+fn varisat_counts_its_conflicts() {
+    let b = sat();
+    let hard = effort_of(b.as_ref(), &parse_line(MAGIC1), Task::Solve, Limits::none());
+    assert!(hard.conflicts.unwrap() > 0, "{hard:?}");
+    assert_eq!(
+        (hard.decisions, hard.guesses, hard.no_guess()),
+        (None, None, None)
+    );
+    let timed = Limits::timeout(Duration::from_secs(60));
+    assert_eq!(
+        effort_of(b.as_ref(), &parse_line(MAGIC1), Task::Solve, timed),
+        hard
+    );
+    let easy = effort_of(
+        b.as_ref(),
+        &parse_line(ROOT_SOLVED),
+        Task::Solve,
+        Limits::none(),
+    );
+    assert_eq!(easy.conflicts, Some(0));
+    let none = effort_of(
+        b.as_ref(),
+        &parse_line(NO_SOLUTION),
+        Task::Solve,
+        Limits::none(),
+    );
+    assert!(none.conflicts.unwrap() > 0);
+    let (p, _) = noip(0);
+    let opt = effort_of(b.as_ref(), &p, Task::Optimize, Limits::none());
+    assert!(
+        opt.conflicts.is_some() && opt.decisions.is_none(),
+        "{opt:?}"
+    );
+    // Without a meter nothing is counted.
+    let off = Limits::none();
+    b.solve(&parse_line(MAGIC1), &off).unwrap();
+    assert!(off.effort().is_empty());
+}
+
+/// CaDiCaL's statistics: decisions, conflicts and propagations on a hard puzzle (each preset);
+/// no decision on a puzzle that given simplification solves.
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_reports_its_statistics() {
+    use sudoku_lab::backends::sat::CadicalConfig;
+    for config in [CadicalConfig::Default, CadicalConfig::Race] {
+        let b = backends::create(
+            BackendKind::Cadical,
+            &BackendOptions {
+                sat: SatOptions {
+                    cadical_config: config,
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let hard = effort_of(b.as_ref(), &parse_line(MAGIC1), Task::Solve, Limits::none());
+        assert!(hard.decisions.unwrap() > 0, "{config:?} {hard:?}");
+        assert!(hard.conflicts.unwrap() > 0 && hard.propagations.unwrap() > 0);
+        assert_eq!(hard.restarts, None);
+        let easy = effort_of(
+            b.as_ref(),
+            &parse_line(ROOT_SOLVED),
+            Task::Solve,
+            Limits::none(),
+        );
+        assert_eq!(easy.no_guess(), Some(true), "{config:?} {easy:?}");
+    }
+}

@@ -5,6 +5,11 @@
 //! ([`crate::isolate`]) that runs [`serve_worker`], because huub 100.1 can crash inside CaDiCaL
 //! (docs/backends.md). There a crash, a panic or a hang costs one puzzle, not the run; a crash or
 //! a panic is retried in other forms before it is reported.
+//!
+//! Effort: huub's counters of the form that answered ([`huub::search_effort`]) come back with
+//! the answer, across the worker protocol too (the `effort` of its answer), and are recorded to the
+//! caller's [`Limits`]; so are those of a search stopped by the deadline. A form that crashed
+//! leaves none.
 
 use std::time::{Duration, Instant};
 
@@ -15,6 +20,7 @@ use crate::cp::huub::{self, Best, Found, Stop};
 use crate::cp::{
     AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, Searches, DEFAULT_MEMORY_MIB,
 };
+use crate::effort::Effort;
 use crate::isolate::{self, Pulse, WorkerProgram};
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 
@@ -76,12 +82,9 @@ impl Cp {
     /// solutions. Only when every form has crashed is it a solver failure, naming each crash. A
     /// worker killed by the watchdog for silence is a solver failure at once (a hang is not
     /// retried: it would cost the watchdog's limit again per form).
-    fn drive(
-        &self,
-        model: CpModel,
-        job: Job,
-        deadline: Option<Instant>,
-    ) -> Result<Reply, BackendError> {
+    /// The effort of the answering form is recorded to `limits`.
+    fn drive(&self, model: CpModel, job: Job, limits: &Limits) -> Result<Reply, BackendError> {
+        let deadline = limits.deadline;
         let time_left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let mut request = Request {
             model,
@@ -119,7 +122,8 @@ impl Cp {
         } else {
             answer(request, &Pulse::none())
         };
-        answer.map_err(|stop| match stop {
+        limits.record(&answer.effort);
+        answer.reply.map_err(|stop| match stop {
             Stop::Deadline => BackendError::TimedOut,
             Stop::Unsupported(why) => BackendError::Unsupported(why),
         })
@@ -188,6 +192,17 @@ enum Reply {
     Best(Best),
 }
 
+/// What the worker sends back for a [`Request`]: the reply, or why there is none, and what
+/// huub's searches did on the way.
+#[derive(Debug, Serialize, Deserialize)]
+struct Answer {
+    reply: Result<Reply, Stop>,
+    /// huub's counters over the task's searches ([`huub::search_effort`]); an answer without
+    /// them reads as "not measured".
+    #[serde(default)]
+    effort: Effort,
+}
+
 /// A reply of another kind than the request's job: the worker's protocol broke.
 fn mismatched(reply: Reply) -> BackendError {
     BackendError::Failed(format!(
@@ -196,14 +211,19 @@ fn mismatched(reply: Reply) -> BackendError {
 }
 
 /// Answers a request (in the worker process, or in this thread without a worker program).
-fn answer(request: Request, pulse: &Pulse) -> Result<Reply, Stop> {
+fn answer(request: Request, pulse: &Pulse) -> Answer {
     let deadline = request.time_left.map(|t| Instant::now() + t);
     let (model, options) = (&request.model, &request.options);
-    Ok(match request.job {
-        Job::Solve => Reply::Solved(huub::solve(model, options, deadline, pulse)?),
-        Job::Count(limit) => Reply::Counted(huub::count(model, options, limit, deadline, pulse)?),
-        Job::Maximize => Reply::Best(huub::maximize(model, options, deadline, pulse)?),
-    })
+    let mut effort = Effort::default();
+    let e = &mut effort;
+    let reply = match request.job {
+        Job::Solve => huub::solve(model, options, deadline, pulse, e).map(Reply::Solved),
+        Job::Count(limit) => {
+            huub::count(model, options, limit, deadline, pulse, e).map(Reply::Counted)
+        }
+        Job::Maximize => huub::maximize(model, options, deadline, pulse, e).map(Reply::Best),
+    };
+    Answer { reply, effort }
 }
 
 /// The worker process's side: answers the requests of [`Cp`] on standard input and output
@@ -225,7 +245,7 @@ impl Backend for Cp {
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
         let model = self.model(puzzle)?;
         let n = model.n;
-        match self.drive(model, Job::Solve, limits.deadline)? {
+        match self.drive(model, Job::Solve, limits)? {
             Reply::Solved(found) => Ok(found.map(|cells| Grid::new(n, cells))),
             other => Err(mismatched(other)),
         }
@@ -234,7 +254,7 @@ impl Backend for Cp {
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         let model = self.model(puzzle)?;
         let n = model.n;
-        let found = match self.drive(model, Job::Count(limit), limits.deadline)? {
+        let found = match self.drive(model, Job::Count(limit), limits)? {
             Reply::Counted(found) => found,
             other => return Err(mismatched(other)),
         };
@@ -255,7 +275,7 @@ impl Backend for Cp {
         }
         let model = self.model(puzzle)?;
         let n = model.n;
-        let best = match self.drive(model, Job::Maximize, limits.deadline)? {
+        let best = match self.drive(model, Job::Maximize, limits)? {
             Reply::Best(best) => best,
             other => return Err(mismatched(other)),
         };
@@ -275,5 +295,32 @@ impl Backend for Cp {
                 bound: None,
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer without counters reads as "not measured"; one that is not an answer is an error,
+    /// not a panic (the caller reports it as the worker's failure).
+    #[test]
+    fn answers_without_effort_or_malformed_are_handled() {
+        let old: Answer = serde_json::from_str(r#"{"reply":{"Ok":{"Solved":null}}}"#).unwrap();
+        assert!(old.effort.is_empty());
+        assert!(matches!(old.reply, Ok(Reply::Solved(None))));
+        let with: Answer = serde_json::from_str(
+            r#"{"reply":{"Err":"Deadline"},"effort":{"decisions":3,"bogus":1}}"#,
+        )
+        .unwrap();
+        assert_eq!(with.effort.decisions, Some(3));
+        assert!(matches!(with.reply, Err(Stop::Deadline)));
+        for bad in [
+            r#"{"Solved":null}"#,
+            r#"{"reply":7}"#,
+            r#"{"reply":{"Ok":{"Solved":null}},"effort":{"decisions":-1}}"#,
+        ] {
+            assert!(serde_json::from_str::<Answer>(bad).is_err(), "{bad}");
+        }
     }
 }

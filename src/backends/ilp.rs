@@ -26,6 +26,13 @@
 //! the solver's own time limit (both solvers check it inside their loops); microlp, which can
 //! overrun its limit, also runs on a worker thread that is abandoned shortly after the deadline.
 //! An expiry is always [`BackendError::TimedOut`] or an incomplete optimum, never "no solution".
+//!
+//! Effort: each microlp run that returns a solution records its simplex iterations
+//! (`lp_iterations`, every relaxation of its branch and bound) and the branch-and-bound nodes
+//! whose relaxation it solved (`bb_nodes`); a program with every variable fixed before it is
+//! built records 0 of each. A run that ends infeasible or in error records nothing: good_lp
+//! returns no statistics with an error, so a count's last, infeasible run is not in its figures.
+//! HiGHS runs record nothing: good_lp keeps HiGHS's solved model, and its information, to itself.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc;
@@ -36,6 +43,7 @@ use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, W
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
+use crate::effort::Effort;
 use crate::ilp::implied;
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
 use crate::model::{ConstraintKind, Grid, Puzzle, Weights};
@@ -194,6 +202,11 @@ impl Ilp {
         }
         if model.vars().is_empty() {
             // Everything is fixed: the one solution is already known, and any cut excludes it.
+            limits.record(&Effort {
+                lp_iterations: Some(0),
+                bb_nodes: Some(0),
+                ..Effort::default()
+            });
             return Ok(match cuts.is_empty() {
                 true => Outcome::Found {
                     ones: vec![],
@@ -245,8 +258,17 @@ impl Ilp {
         let result = match solver {
             IlpSolver::Microlp => {
                 let m = with_limit(problem.using(good_lp::microlp), seconds);
+                let meter = limits.meter.clone();
                 within_deadline(limits, move || {
-                    solve_with(m, constraints, &xs, |s| s.into_inner().stats().best_bound)
+                    solve_with(m, constraints, &xs, |s| {
+                        let stats = s.into_inner().stats();
+                        meter.record(&Effort {
+                            lp_iterations: Some(stats.lp_iterations),
+                            bb_nodes: Some(stats.nodes_solved),
+                            ..Effort::default()
+                        });
+                        stats.best_bound
+                    })
                 })?
             }
             #[cfg(feature = "highs")]

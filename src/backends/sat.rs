@@ -14,11 +14,15 @@
 //! * `cadical` (feature): [`CadicalConfig::Race`] (what `auto` picks from 25×25 up) runs one
 //!   worker per preset on a shared cancel flag: the first answer wins and stops the others; an
 //!   error is reported only once every worker has stopped.
+//! * Effort ([`crate::sat::tally`]): with a meter on, each run counts on a meter of its own;
+//!   an answer records the counters of the run that gave it (the winner of a race), a time-out
+//!   or an error those of every run, up to each one's last finished solver call.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::effort::Meter;
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::failed;
 use crate::sat::memory::{check_memory, Holder};
@@ -53,7 +57,8 @@ enum Msg {
         grid: Grid,
         bound: i64,
     },
-    Done(Result<Outcome, BackendError>),
+    /// Run `.0` ended.
+    Done(usize, Result<Outcome, BackendError>),
 }
 
 impl Sat {
@@ -76,6 +81,10 @@ impl Sat {
                 engine: self.engine,
                 deadline: limits.deadline,
                 job,
+                meter: match limits.meter.is_on() {
+                    true => Meter::new(),
+                    false => Meter::default(),
+                },
             })
             .collect()
     }
@@ -84,7 +93,25 @@ impl Sat {
     /// deadline. The first answer wins and stops the other runs; an error counts only once
     /// every run has stopped.
     fn run(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Outcome, BackendError> {
-        let mut runs = self.runs(puzzle, job, limits);
+        let runs = self.runs(puzzle, job, limits);
+        let meters: Vec<Meter> = runs.iter().map(|r| r.meter.clone()).collect();
+        let mut winner = None;
+        let result = self.run_all(puzzle, runs, limits, &mut winner);
+        match winner.and_then(|k| meters.get(k)) {
+            Some(m) => limits.record(&m.read()),
+            None => meters.iter().for_each(|m| limits.record(&m.read())),
+        }
+        result
+    }
+
+    /// Runs `runs` for [`Sat::run`], setting `winner` to the run whose answer wins a race.
+    fn run_all(
+        &self,
+        puzzle: &Puzzle,
+        mut runs: Vec<Run>,
+        limits: &Limits,
+        winner: &mut Option<usize>,
+    ) -> Result<Outcome, BackendError> {
         let holder = match self.engine {
             EngineKind::Varisat => Holder::Varisat,
             #[cfg(feature = "cadical")]
@@ -115,7 +142,7 @@ impl Sat {
                         });
                     };
                     let r = execute(&run, &mut improved, &c);
-                    let _ = tx.send(Msg::Done(r));
+                    let _ = tx.send(Msg::Done(k, r));
                 })
                 .map_err(failed)?;
         }
@@ -161,11 +188,12 @@ impl Sat {
                         best = Some((score, grid, bound));
                     }
                 }
-                Ok(Msg::Done(Ok(outcome))) => {
+                Ok(Msg::Done(k, Ok(outcome))) => {
                     stop();
+                    *winner = Some(k);
                     return Ok(outcome);
                 }
-                Ok(Msg::Done(Err(e))) => {
+                Ok(Msg::Done(_, Err(e))) => {
                     first_error.get_or_insert(e);
                     finished += 1;
                     if finished < workers {

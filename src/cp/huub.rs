@@ -19,6 +19,11 @@
 //! sandwiches as tables ([`post_sandwich`]), two-cell all-differents and the house cover as
 //! clauses on the built solver ([`post_on_solver`]). A conflict while building the solver is a
 //! proof that the puzzle has no solution, answered as such without a search.
+//!
+//! Effort: each driver adds to an [`Effort`] what huub's `SolverStatistics` counted during its
+//! searches (the difference before and after each search, on the solver that searched, so that
+//! a copy's inherited figures are not counted twice); see [`search_effort`] for the mapping. A
+//! task answered while building the solver made no search: every counter is 0.
 
 use std::time::Instant;
 
@@ -29,12 +34,15 @@ use huub::constraints::Conflict;
 use huub::model::expressions::IntLinearExp;
 use huub::model::{Model, View as ModelView};
 use huub::solver::branchers::{DecisionSelection, DomainSelection, IntBrancher};
-use huub::solver::{IntLitMeaning, Solver, Status, TerminationSignal, Valuation, View};
+use huub::solver::{
+    IntLitMeaning, Solver, SolverStatistics, Status, TerminationSignal, Valuation, View,
+};
 
 use super::model::{
     AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, PairTable, Root,
     Sandwich, Searches,
 };
+use crate::effort::Effort;
 use crate::isolate::Pulse;
 use crate::model::Value;
 
@@ -614,11 +622,13 @@ type Solution = (Vec<Value>, Option<i64>);
 impl Lowered {
     /// One solution (and its score when lowered with the objective), found by the solver itself
     /// or by a copy of it ([`Searches`]); `None` when there is none.
-    /// The search's periodic callback checks the deadline and beats `pulse`.
+    /// The search's periodic callback checks the deadline and beats `pulse`; what the search
+    /// did is added to `effort`, whatever its end.
     fn search(
         &mut self,
         deadline: Option<Instant>,
         pulse: &Pulse,
+        effort: &mut Effort,
     ) -> Result<Option<Solution>, Stop> {
         let mut copy;
         let solver = match self.searches {
@@ -638,6 +648,7 @@ impl Lowered {
             }
         }));
         let mut found = None;
+        let before = solver.solver_statistics();
         let status = solver
             .solve()
             .on_solution(|sol| {
@@ -647,6 +658,7 @@ impl Lowered {
                 ))
             })
             .satisfy();
+        effort.add(&search_effort(&before, &solver.solver_statistics()));
         match status {
             Status::Satisfied | Status::Complete if found.is_some() => Ok(found),
             Status::Unsatisfiable => Ok(None),
@@ -672,15 +684,44 @@ impl Lowered {
     }
 }
 
+/// What huub counted between two readings of its statistics, as [`Effort`] counters:
+/// `decisions` are the search directives (those huub's brancher made and those it left to
+/// CaDiCaL: each is one decision of the search), `conflicts` huub's conflict count (every
+/// backtrack CaDiCaL signals to huub's propagation engine: after each conflict, and at each
+/// restart), `propagations` the calls of huub's CP propagators (not CaDiCaL's clause
+/// propagations), `restarts` the restarts CaDiCaL signalled.
+pub fn search_effort(before: &SolverStatistics, after: &SolverStatistics) -> Effort {
+    let directives = |s: &SolverStatistics| s.sat_search_directives + s.user_search_directives;
+    Effort {
+        decisions: Some(directives(after).saturating_sub(directives(before))),
+        conflicts: Some(after.conflicts.saturating_sub(before.conflicts)),
+        propagations: Some(
+            after
+                .cp_propagator_calls
+                .saturating_sub(before.cp_propagator_calls),
+        ),
+        restarts: Some(u64::from(after.restarts.saturating_sub(before.restarts))),
+        ..Effort::default()
+    }
+}
+
+/// The counters of a task that made no search (answered while the solver was built): all 0.
+fn no_search() -> Effort {
+    search_effort(&SolverStatistics::default(), &SolverStatistics::default())
+}
+
 /// One solution, or `None` when there is none. `pulse` beats once the solver is built and while
-/// it searches (a worker's signs of life; [`Pulse::none`] elsewhere), as in every driver.
+/// it searches (a worker's signs of life; [`Pulse::none`] elsewhere), as in every driver; what
+/// the searches did is added to `effort` (see the module documentation), as in every driver.
 pub fn solve(
     model: &CpModel,
     options: &CpOptions,
     deadline: Option<Instant>,
     pulse: &Pulse,
+    effort: &mut Effort,
 ) -> Result<Option<Vec<Value>>, Stop> {
-    count(model, options, 1, deadline, pulse).map(|found| found.solutions.into_iter().next())
+    count(model, options, 1, deadline, pulse, effort)
+        .map(|found| found.solutions.into_iter().next())
 }
 
 /// What a count found.
@@ -703,7 +744,9 @@ pub fn count(
     limit: u64,
     deadline: Option<Instant>,
     pulse: &Pulse,
+    effort: &mut Effort,
 ) -> Result<Found, Stop> {
+    effort.add(&no_search());
     let mut lowered = match lower(model, options, false)? {
         Lowering::Infeasible => {
             return Ok(Found {
@@ -719,7 +762,7 @@ pub fn count(
     let mut solutions: Vec<Vec<Value>> = Vec::new();
     let mut stopped = false;
     while count < limit {
-        match lowered.search(deadline, pulse) {
+        match lowered.search(deadline, pulse, effort) {
             Ok(Some((grid, _))) => {
                 count += 1;
                 let more = lowered.exclude(model, &grid);
@@ -766,10 +809,12 @@ pub fn maximize(
     options: &CpOptions,
     deadline: Option<Instant>,
     pulse: &Pulse,
+    effort: &mut Effort,
 ) -> Result<Best, Stop> {
     if model.objective.is_none() {
         return Err(Stop::Unsupported("the puzzle has no weights".into()));
     }
+    effort.add(&no_search());
     let mut lowered = match lower(model, options, true)? {
         Lowering::Infeasible => return Ok(Best::NoSolution),
         Lowering::Ready(l) => l,
@@ -777,7 +822,7 @@ pub fn maximize(
     pulse.beat();
     let mut best: Option<(i64, Vec<Value>)> = None;
     loop {
-        match lowered.search(deadline, pulse) {
+        match lowered.search(deadline, pulse, effort) {
             Ok(Some((grid, score))) => {
                 let score = score.expect("lowered with its objective");
                 best = Some((score, grid));

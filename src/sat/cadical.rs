@@ -4,28 +4,36 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
+use rustsat::solvers::{
+    ControlSignal, GetInternalStats, Solve, SolveIncremental, SolverResult, Terminate,
+};
 use rustsat::types::TernaryVal;
 use rustsat_cadical::CaDiCaL;
 
 use super::maxsat::Oracle;
 use super::options::CadicalConfig;
+use super::tally::Reporter;
 use super::{failed, ClauseSink, Lit, Var};
 use crate::backend::BackendError;
+use crate::effort::{Effort, Meter};
 
 /// A CaDiCaL solver as a clause sink and an [`Oracle`].
 pub struct CadicalSink {
     solver: CaDiCaL<'static, 'static>,
     n_vars: u32,
+    /// Reports CaDiCaL's statistics after each call, when metered ([`super::tally`]).
+    reporter: Option<Reporter>,
 }
 
 impl CadicalSink {
     /// A solver with one single preset (not `auto` / `race`, which [`CadicalConfig::presets`]
-    /// resolves), stopped at `deadline` or once `stop` is set.
+    /// resolves), stopped at `deadline` or once `stop` is set, reporting its statistics to
+    /// `meter` (when it is on) after each call.
     pub fn new(
         deadline: Option<std::time::Instant>,
         config: CadicalConfig,
         stop: Arc<AtomicBool>,
+        meter: Meter,
     ) -> Result<CadicalSink, BackendError> {
         let mut solver = CaDiCaL::default();
         let preset = match config {
@@ -47,7 +55,11 @@ impl CadicalSink {
                 ControlSignal::Continue
             }
         });
-        Ok(CadicalSink { solver, n_vars: 0 })
+        Ok(CadicalSink {
+            solver,
+            n_vars: 0,
+            reporter: meter.is_on().then(|| Reporter::new(meter)),
+        })
     }
 }
 
@@ -62,7 +74,16 @@ impl ClauseSink for CadicalSink {
 
 impl Oracle for CadicalSink {
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
-        match self.solver.solve_assumps(assumptions).map_err(failed)? {
+        let result = self.solver.solve_assumps(assumptions);
+        if let Some(reporter) = &mut self.reporter {
+            reporter.report(Effort {
+                decisions: Some(self.solver.decisions() as u64),
+                conflicts: Some(self.solver.conflicts() as u64),
+                propagations: Some(self.solver.propagations() as u64),
+                ..Effort::default()
+            });
+        }
+        match result.map_err(failed)? {
             SolverResult::Sat => Ok(true),
             SolverResult::Unsat => Ok(false),
             SolverResult::Interrupted => Err(BackendError::TimedOut),

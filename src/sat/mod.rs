@@ -19,13 +19,17 @@
 //!   [`VarisatSink`], CaDiCaL's `cadical::CadicalSink`): [`session`] (solve and count by blocking
 //!   clauses, DRAT proofs), [`optimize`] (linear or core-guided, over [`dual`] and [`maxsat`]),
 //!   [`run`] (one job on one engine), with their [`options`] and the memory budget check
-//!   ([`memory`]).
+//!   ([`memory`]); what the engines did, as effort counters: [`tally`].
+
+use std::rc::Rc;
 
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 pub use rustsat::types::{Lit, Var};
 
 use crate::backend::BackendError;
+use crate::effort::{Effort, Meter};
+use tally::{Counted, Reporter};
 
 #[cfg(feature = "cadical")]
 pub mod cadical;
@@ -40,6 +44,7 @@ pub mod optimize;
 pub mod options;
 pub mod run;
 pub mod session;
+pub mod tally;
 pub mod wcnf;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.
@@ -138,6 +143,9 @@ pub struct VarisatSink<'a> {
     pub solver: varisat::Solver<'a>,
     n_vars: u32,
     buf: Vec<varisat::Lit>,
+    /// The conflicts counted from the proof, and where each call reports them
+    /// ([`VarisatSink::metered`]).
+    effort: Option<(Rc<Counted>, Reporter)>,
 }
 
 impl<'a> VarisatSink<'a> {
@@ -146,6 +154,20 @@ impl<'a> VarisatSink<'a> {
             solver,
             n_vars: 0,
             buf: Vec::new(),
+            effort: None,
+        }
+    }
+
+    /// A sink that reports to `meter`, after each call, the conflicts a
+    /// [`tally::ConflictTally`] on `solver`'s proof counted.
+    pub fn metered(
+        solver: varisat::Solver<'a>,
+        counted: Rc<Counted>,
+        meter: Meter,
+    ) -> VarisatSink<'a> {
+        VarisatSink {
+            effort: Some((counted, Reporter::new(meter))),
+            ..VarisatSink::new(solver)
         }
     }
 }
@@ -185,9 +207,16 @@ impl maxsat::Oracle for VarisatSink<'_> {
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Result<bool, BackendError> {
         let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
         self.solver.assume(&lits);
+        let result = self.solver.solve();
+        if let Some((conflicts, reporter)) = &mut self.effort {
+            reporter.report(Effort {
+                conflicts: conflicts.conflicts(),
+                ..Effort::default()
+            });
+        }
         // A proof writer failing with `TimedOut` is how a run stops varisat at its deadline
         // (`run::StopWriter`).
-        match self.solver.solve() {
+        match result {
             Err(varisat::solver::SolverError::ProofIoError { cause })
                 if cause.kind() == std::io::ErrorKind::TimedOut =>
             {

@@ -17,8 +17,10 @@ use super::maxsat::Oracle;
 use super::optimize::optimize;
 use super::options::SatOptions;
 use super::session::{count, Improved};
+use super::tally::ConflictTally;
 use super::VarisatSink;
 use crate::backend::{BackendError, Count, Optimum};
+use crate::effort::Meter;
 use crate::model::Puzzle;
 
 /// The in-process solvers.
@@ -91,6 +93,9 @@ pub struct Run {
     /// Stops the engine: CaDiCaL through its terminator, varisat through [`StopWriter`].
     pub deadline: Option<std::time::Instant>,
     pub job: Job,
+    /// Where the engine reports its counters after each call ([`super::tally`]); off, it
+    /// measures nothing.
+    pub meter: Meter,
 }
 
 /// Runs `run.job` to its end on this thread, on a fresh engine, reporting progress to
@@ -107,14 +112,23 @@ pub fn execute(
             // clauses grow large), so it always gets the writer.
             let long =
                 run.puzzle.size() >= STOP_WRITER_MIN_SIZE || matches!(run.job, Job::Optimize);
-            if run.deadline.is_some() && long {
-                let stop = StopWriter {
-                    deadline: run.deadline,
-                    cancel: cancel.clone(),
-                };
-                solver.write_proof(stop, varisat::ProofFormat::Varisat);
-            }
-            execute_with(run, VarisatSink::new(solver), improved, cancel)
+            let stop = (run.deadline.is_some() && long).then(|| StopWriter {
+                deadline: run.deadline,
+                cancel: cancel.clone(),
+            });
+            let sink = if run.meter.is_on() {
+                let tally =
+                    ConflictTally::new(stop.map(|w| Box::new(w) as Box<dyn std::io::Write>));
+                let counted = tally.counted();
+                solver.write_proof(tally, varisat::ProofFormat::Varisat);
+                VarisatSink::metered(solver, counted, run.meter.clone())
+            } else {
+                if let Some(stop) = stop {
+                    solver.write_proof(stop, varisat::ProofFormat::Varisat);
+                }
+                VarisatSink::new(solver)
+            };
+            execute_with(run, sink, improved, cancel)
         }
         #[cfg(feature = "cadical")]
         EngineKind::Cadical => execute_with(
@@ -123,6 +137,7 @@ pub fn execute(
                 run.deadline,
                 run.opts.cadical_config,
                 cancel.clone(),
+                run.meter.clone(),
             )?,
             improved,
             cancel,

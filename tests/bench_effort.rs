@@ -95,9 +95,29 @@ fn bench_rows_carry_the_effort_columns() {
             assert!(hard[c].is_null(), "{backend} {c}: {hard}");
         }
     }
-    // `sat`, `cp` and `ilp` have their columns (checked above: empty or a figure). Their engines'
-    // counters arrive with their own reports; then these rows get real figures to assert here
-    // (for example conflicts_per_puzzle for `sat` and `cp`, lp_iterations_per_puzzle for `ilp`).
+    // The in-process engines report what their solvers count. The uniqueness proof of the hard
+    // puzzle is a refutation: a CDCL or CP search meets conflicts on the way; the easy one is
+    // settled before any search.
+    let sat = row("hard.txt", "sat");
+    assert!(sat["conflicts_per_puzzle"].as_f64().unwrap() > 0.0, "{sat}");
+    assert!(
+        sat["decisions_per_puzzle"].is_null(),
+        "varisat cannot count decisions: {sat}"
+    );
+    assert_eq!(row("easy.txt", "sat")["conflicts_per_puzzle"], 0.0);
+    let ilp = row("hard.txt", "ilp");
+    assert!(
+        ilp["lp_iterations_per_puzzle"].as_f64().unwrap() > 0.0,
+        "{ilp}"
+    );
+    if cfg!(feature = "cp") {
+        let cp = row("hard.txt", "cp");
+        assert_eq!(cp["no_guess_pct"], 0.0, "{cp}");
+        assert!(cp["decisions_per_puzzle"].as_f64().unwrap() > 0.0, "{cp}");
+        assert!(cp["conflicts_per_puzzle"].as_f64().unwrap() > 0.0, "{cp}");
+        let easy = row("easy.txt", "cp");
+        assert_eq!(easy["no_guess_pct"], 100.0, "{easy}");
+    }
 
     // The CSV carries the same figures, empty where there are none.
     let mut csv = csv::Reader::from_path(path("rows.csv")).unwrap();
@@ -113,6 +133,32 @@ fn bench_rows_carry_the_effort_columns() {
         for c in COLUMNS {
             let v = of(c);
             assert!(v.is_empty() || v.parse::<f64>().is_ok(), "{c}: {record:?}");
+        }
+    }
+}
+
+#[test]
+fn bench_without_the_meter_leaves_the_effort_columns_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hard.txt");
+    std::fs::write(&file, format!("{HARD}\n")).unwrap();
+    let json = dir.path().join("rows.json");
+    let o = run(&[
+        "bench",
+        "--backends",
+        "dfs,sat",
+        "--no-effort",
+        "--json",
+        &json.to_string_lossy(),
+        &file.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for r in rows.as_array().unwrap() {
+        assert_eq!(r["answered"], 1, "{r}");
+        for c in COLUMNS {
+            assert!(r[c].is_null(), "{c} measured without a meter: {r}");
         }
     }
 }

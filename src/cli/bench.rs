@@ -1,8 +1,8 @@
 //! `sudoku-lab bench`: times every selected backend on every puzzle of every file (one thread, so
 //! figures compare), then prints a table and optionally writes CSV, JSON and an SVG plot.
 //! Times include the independent check of each answer, as users see them. Each run gets a
-//! metered [`Limits`], so rows also carry the search effort the backends report (the effort
-//! columns of [`report::RowRecord`]).
+//! metered [`Limits`] (unless `--no-effort`), so rows also carry the search effort the backends
+//! report (the effort columns of [`report::RowRecord`]).
 
 use std::fs::File;
 use std::io::{self, IsTerminal};
@@ -59,6 +59,11 @@ pub struct BenchArgs {
     /// shards together do exactly one run's work (see docs/campaigns.md).
     #[arg(long, value_name = "K/N", default_value = "1/1")]
     shard: Shard,
+    /// Time the runs without the effort meter (the effort columns stay empty). Reading the
+    /// counters is free for most backends; `sat` makes varisat write its proof to count
+    /// conflicts, about 15% of its time (docs/benchmarks.md).
+    #[arg(long)]
+    no_effort: bool,
 }
 
 impl BenchArgs {
@@ -70,6 +75,7 @@ impl BenchArgs {
             outputs: self.outputs.resolve()?,
             max_puzzles: self.max_puzzles,
             shard: self.shard,
+            effort: !self.no_effort,
             files: self.files,
         })
     }
@@ -119,6 +125,8 @@ pub struct Config {
     /// Time only this share of the puzzles of each file.
     pub shard: Shard,
     pub files: Vec<PathBuf>,
+    /// Give each run a meter, for the effort columns.
+    pub effort: bool,
 }
 
 /// Where the rows go besides the table on standard output.
@@ -177,10 +185,10 @@ pub fn run(config: &Config) -> ExitCode {
                     break;
                 };
                 // Metered: each backend reports what its engine did (the effort columns).
-                let limits = grant
-                    .timeout
-                    .map_or(Limits::none(), Limits::timeout)
-                    .metered();
+                let mut limits = grant.timeout.map_or(Limits::none(), Limits::timeout);
+                if config.effort {
+                    limits = limits.metered();
+                }
                 let start = Instant::now();
                 let result = task::run(b.as_ref(), &item.puzzle, config.runs.task, &limits);
                 let time = start.elapsed();

@@ -2,7 +2,7 @@
 //! unit propagation on its clauses removes every digit that no solution of the cage alone allows.
 //!
 //! A cage alone is "its cells hold distinct digits adding up to its sum", over each cell's
-//! candidates. Per cage, [`compare`] computes:
+//! candidates. Per cage, [`Tally::add_puzzle`] computes:
 //! - the GAC candidates: the digits some assignment of the cage alone uses, found exactly by
 //!   enumerating every assignment over the candidates;
 //! - for each `--cage-encoding`, the candidates unit propagation leaves on the cage's clauses

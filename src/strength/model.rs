@@ -1,6 +1,6 @@
 //! Model-level deductions at the root: singles, locked candidates, `dfs`'s and `cp`'s root
 //! propagation. Each [`ModelLevel`] is run on a puzzle with no search at all, and what it leaves
-//! is read as each cell's candidates ([`candidates`]) or summed up as a [`Root`] ([`derive`],
+//! is read as each cell's candidates ([`candidates`]) or summed up as a [`Root`] ([`derive()`],
 //! with no CNF variables).
 //!
 //! - `naked`, `hidden`, `locked`: the deductions of [`crate::propagate`] over the houses only

@@ -22,10 +22,15 @@
 //! So is UNSATISFIABLE on a formula without clauses (a puzzle that propagation solved outright):
 //! such a formula is satisfiable, whatever the solver says.
 //! At the deadline the solver's whole process group is killed ([`ProcessError::TimedOut`]).
+//!
+//! Variables that occur in no clause (those given simplification fixed) are left out of the
+//! file, the others renumbered in their order, and the model is read back in the formula's
+//! numbering: a solver without preprocessing would otherwise decide each of them, and its
+//! decision count would measure the numbering, not the puzzle.
 
 use std::path::Path;
 
-use super::{dimacs, ClauseSink, Cnf};
+use super::{dimacs, ClauseSink, Cnf, Var};
 use crate::backend::{BackendError, Limits};
 use crate::process::{CommandLine, ProcessError};
 use crate::solver_stats;
@@ -75,10 +80,31 @@ pub fn solve(
     limits: &Limits,
 ) -> Result<SatAnswer, ProcessError> {
     let cnf_path = dir.join("formula.cnf");
-    solver.write_input(&cnf_path, |f| dimacs::write(cnf, comments, f))?;
+    // Variables in no clause (those given simplification removed) are left out of the file: a
+    // solver without preprocessing would decide each of them, and count those decisions.
+    let compacted = Compacted::of(cnf);
+    let written = compacted.as_ref().map_or(cnf, |c| &c.cnf);
+    solver.write_input(&cnf_path, |f| match &compacted {
+        Some(c) => {
+            let mut comments = comments.to_vec();
+            comments.push(format!(
+                "variables renumbered 1..{}: the {} of the formula's {} variables that occur in \
+                 a clause, in their order",
+                c.old.len(),
+                c.old.len(),
+                cnf.n_vars()
+            ));
+            dimacs::write(written, &comments, f)
+        }
+        None => dimacs::write(written, comments, f),
+    })?;
     let run = solver.run_on(&cnf_path, dir, limits.deadline)?;
-    let answer = parse_answer(&run.answer, cnf.n_vars(), solver.uses_out_file())
+    let answer = parse_answer(&run.answer, written.n_vars(), solver.uses_out_file())
         .map_err(|msg| solver.failed(format!("{msg} in {}; {}", run.answer_from, run.context())))?;
+    let answer = match (answer, &compacted) {
+        (SatAnswer::Sat(values), Some(c)) => SatAnswer::Sat(c.expand(&values, cnf.n_vars())),
+        (answer, _) => answer,
+    };
     if answer == SatAnswer::Unsat && cnf.n_clauses() == 0 {
         return Err(solver.failed(format!(
             "claims UNSATISFIABLE on a formula without clauses, which every assignment \
@@ -109,6 +135,53 @@ pub fn solve(
         limits.record(&effort);
     }
     Ok(answer)
+}
+
+/// A formula renumbered without the variables that occur in no clause.
+struct Compacted {
+    cnf: Cnf,
+    /// The original index of each new variable, in increasing order.
+    old: Vec<u32>,
+}
+
+impl Compacted {
+    /// `None` when every variable of `cnf` occurs in a clause.
+    fn of(cnf: &Cnf) -> Option<Compacted> {
+        let mut used = vec![false; cnf.n_vars() as usize];
+        for l in cnf.clauses().flatten() {
+            used[l.vidx()] = true;
+        }
+        if used.iter().all(|&u| u) {
+            return None;
+        }
+        let mut new_index = vec![0u32; used.len()];
+        let mut old = Vec::new();
+        for (v, _) in used.iter().enumerate().filter(|(_, &u)| u) {
+            new_index[v] = old.len() as u32;
+            old.push(v as u32);
+        }
+        let mut out = Cnf::new();
+        let mut clause = Vec::new();
+        for c in cnf.clauses() {
+            clause.clear();
+            clause.extend(
+                c.iter()
+                    .map(|l| Var::new(new_index[l.vidx()]).lit(l.is_neg())),
+            );
+            out.add_clause(&clause);
+        }
+        Some(Compacted { cnf: out, old })
+    }
+
+    /// A model of the compacted formula in the original numbering (variables in no clause
+    /// unassigned).
+    fn expand(&self, values: &[Option<bool>], n_vars: u32) -> Vec<Option<bool>> {
+        let mut out = vec![None; n_vars as usize];
+        for (new, &old) in self.old.iter().enumerate() {
+            out[old as usize] = values.get(new).copied().flatten();
+        }
+        out
+    }
 }
 
 /// Reads a solver's answer: `s` status and `v` model lines; with `bare`, also MiniSat's answer
@@ -220,6 +293,29 @@ pub fn check_model(cnf: &Cnf, values: &[Option<bool>]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variables_in_no_clause_are_left_out_and_come_back_unassigned() {
+        let mut cnf = Cnf::new();
+        let lit = |v: u32, neg: bool| Var::new(v).lit(neg);
+        cnf.add_clause(&[lit(1, false), lit(4, true)]);
+        cnf.add_clause(&[lit(4, false)]);
+        cnf.reserve_vars(6);
+        let c = Compacted::of(&cnf).unwrap();
+        assert_eq!(c.old, [1, 4]);
+        assert_eq!(c.cnf.n_vars(), 2);
+        let clauses: Vec<Vec<crate::sat::Lit>> = c.cnf.clauses().map(|c| c.to_vec()).collect();
+        assert_eq!(
+            clauses,
+            [vec![lit(0, false), lit(1, true)], vec![lit(1, false)]]
+        );
+        let back = c.expand(&[Some(true), Some(true)], cnf.n_vars());
+        assert_eq!(back, [None, Some(true), None, None, Some(true), None]);
+        check_model(&cnf, &back).unwrap();
+        let mut full = Cnf::new();
+        full.add_clause(&[lit(0, false), lit(1, false)]);
+        assert!(Compacted::of(&full).is_none());
+    }
 
     #[test]
     fn minisat_gets_its_answer_file() {

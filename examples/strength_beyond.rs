@@ -1,4 +1,5 @@
-//! The "beyond the papers" root-strength tables of docs/strength.md, printed as Markdown.
+//! The Killer cage tables of docs/strength.md ("Beyond the papers"), printed as Markdown. The
+//! model levels' table of the same section comes from `sudoku-lab strength --levels …`.
 //!
 //! `cargo run --release --example strength_beyond -- cages FILE [PERCENTS] [SEED]`: for every
 //! Killer cage of FILE, the candidates unit propagation leaves under each `--cage-encoding`, and
@@ -6,11 +7,6 @@
 //! consistency ([`sudoku_lab::strength::cages`]). PERCENTS (default `0,30`) lists the shares of
 //! each puzzle's solution (found by `dfs`) revealed as givens before the candidates are taken
 //! (each cell drawn from SEED, default 1), one table each.
-//!
-//! `cargo run --release --example strength_beyond -- levels FILE [FIRST]`: per model level
-//! ([`sudoku_lab::strength::model`]), over FILE's first FIRST puzzles (default all), the share
-//! it solves at the root, the contradictions it reports, and the mean share of open cells it
-//! leaves unassigned in the puzzles neither solved nor refuted ([`sudoku_lab::strength::Summary`]).
 
 use std::process::ExitCode;
 
@@ -19,17 +15,12 @@ use sudoku_lab::backends::dfs::Dfs;
 use sudoku_lab::format::{read_puzzles, ReadOptions};
 use sudoku_lab::model::Puzzle;
 use sudoku_lab::strength::cages::{reveal, Method, Tally};
-use sudoku_lab::strength::model::{derive, ModelLevel};
-use sudoku_lab::strength::Summary;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let run = match args.first().map(String::as_str) {
         Some("cages") if args.len() >= 2 => cages(&args[1..]),
-        Some("levels") if (2..=3).contains(&args.len()) => levels(&args[1], args.get(2)),
-        _ => {
-            Err("usage: strength_beyond cages FILE [PERCENTS] [SEED] | levels FILE [FIRST]".into())
-        }
+        _ => Err("usage: strength_beyond cages FILE [PERCENTS] [SEED]".into()),
     };
     match run {
         Ok(()) => ExitCode::SUCCESS,
@@ -101,33 +92,6 @@ fn cages(args: &[String]) -> Result<(), String> {
                 tally.missed_per_cage(i)
             );
         }
-    }
-    Ok(())
-}
-
-fn levels(path: &str, first: Option<&String>) -> Result<(), String> {
-    let mut all = puzzles(path)?;
-    if let Some(first) = first {
-        all.truncate(first.parse().map_err(|_| format!("not a count: {first}"))?);
-    }
-    println!("| level | puzzles | solved | contradictions | unassigned (mean % of open cells, unsolved puzzles) |");
-    println!("|---|---:|---:|---:|---:|");
-    for level in ModelLevel::ALL {
-        let mut summary = Summary::default();
-        for (i, p) in all.iter().enumerate() {
-            let root = derive(p, level).map_err(|e| format!("{path}: puzzle {}: {e}", i + 1))?;
-            summary.add(&root);
-        }
-        println!(
-            "| {} | {} | {:.2}% | {} | {} |",
-            level.name(),
-            summary.puzzles,
-            summary.solved_pct(),
-            summary.contradictions,
-            summary
-                .unassigned_pct()
-                .map_or("–".into(), |p| format!("{p:.2}%"))
-        );
     }
     Ok(())
 }

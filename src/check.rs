@@ -6,7 +6,9 @@
 //! answer. Digits meet parameters in `i128` arithmetic: any parameter the model holds (a ratio
 //! of `u32::MAX`, a cage sum past every reach) is compared, never overflowed.
 
-use crate::model::{Constraint, ConstraintKind, DotRule, Grid, Line, Puzzle, Regions, Weights};
+use crate::model::{
+    Constraint, ConstraintKind, DotRule, EdgeClue, Grid, IndexKind, Line, Puzzle, Regions, Weights,
+};
 
 /// What is wrong with a grid a backend returned.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -167,6 +169,43 @@ fn broken(puzzle: &Puzzle, c: &Constraint, cells: &[u16]) -> Option<String> {
                 .then(|| format!("the diagonal adds up to {total}, the clue says {}", l.sum))
         }
         Constraint::Sandwich(s) => g.sandwich(s.line, s.sum),
+        Constraint::Candidates { cell, digits } => {
+            (!digits.iter().any(|&d| i128::from(d) == g.d(*cell))).then(|| {
+                format!(
+                    "{} holds {}, not one of {digits:?}",
+                    g.at(*cell),
+                    g.d(*cell)
+                )
+            })
+        }
+        Constraint::Quadruple { cells, digits } => g.quadruple(cells, digits),
+        Constraint::Minimum(cell) => g.fortress(*cell, true),
+        Constraint::Maximum(cell) => g.fortress(*cell, false),
+        Constraint::Indexer { cell, kind } => g.indexer(puzzle.shape().regions(), *cell, *kind),
+        Constraint::Between(line) => g.between(line, true),
+        Constraint::Lockout { cells: line, gap } => g.lockout(line, *gap),
+        Constraint::RegionSum(line) => g.region_sum(puzzle, line),
+        Constraint::Entropic(line) => g.triples(line, "thirds", &|d| (d - 1) * 3 / g.n as i128),
+        Constraint::Modular(line) => g.triples(line, "residues mod 3", &|d| d % 3),
+        Constraint::Zipper(line) => g.zipper(line),
+        Constraint::SlowThermo(line) => line
+            .windows(2)
+            .find(|w| g.d(w[1]) < g.d(w[0]))
+            .map(|w| format!("{} is below {}", g.at(w[1]), g.at(w[0]))),
+        Constraint::Nabner(line) => g.nabner(line),
+        Constraint::DoubleArrow(line) => {
+            let k = line.len();
+            let ends = g.d(line[0]) + g.d(line[k - 1]);
+            let inner = g.total(&line[1..k - 1]);
+            (inner != ends).then(|| format!("the line adds up to {inner}, its ends to {ends}"))
+        }
+        Constraint::Clone { a, b } => a
+            .iter()
+            .zip(b)
+            .find(|&(&x, &y)| g.d(x) != g.d(y))
+            .map(|(&x, &y)| format!("{} and {} differ", g.at(x), g.at(y))),
+        Constraint::Skyscraper(clue) => g.skyscraper(clue),
+        Constraint::XSum(clue) => g.x_sum(clue),
     }
 }
 
@@ -312,10 +351,10 @@ impl Digits<'_> {
                 )
             })
     }
-    /// The digits strictly between the line's 1 and its `n` add up to `sum`.
-    fn sandwich(&self, line: Line, sum: u32) -> Option<String> {
+    /// A row's or column's name and cells, in order.
+    fn line(&self, line: Line) -> (String, Vec<u32>) {
         let n = self.n as u32;
-        let (name, cells): (String, Vec<u32>) = match line {
+        match line {
             Line::Row(r) => (
                 format!("row {}", r + 1),
                 (0..n).map(|c| r * n + c).collect(),
@@ -324,7 +363,27 @@ impl Digits<'_> {
                 format!("column {}", c + 1),
                 (0..n).map(|r| r * n + c).collect(),
             ),
+        }
+    }
+    /// An edge clue's line, named, and its digits from the clue inwards.
+    fn edge(&self, clue: &EdgeClue) -> (String, Vec<i128>) {
+        let (name, mut cells) = self.line(clue.line);
+        if clue.from_end {
+            cells.reverse();
+        }
+        let side = match (clue.line, clue.from_end) {
+            (Line::Row(_), false) => "left",
+            (Line::Row(_), true) => "right",
+            (Line::Col(_), false) => "top",
+            (Line::Col(_), true) => "bottom",
         };
+        let digits = cells.iter().map(|&c| self.d(c)).collect();
+        (format!("{name} from the {side}"), digits)
+    }
+    /// The digits strictly between the line's 1 and its `n` add up to `sum`.
+    fn sandwich(&self, line: Line, sum: u32) -> Option<String> {
+        let n = self.n as u32;
+        let (name, cells) = self.line(line);
         let pos = |v: i128| cells.iter().position(|&c| self.d(c) == v);
         let (Some(one), Some(top)) = (pos(1), pos(i128::from(n))) else {
             return Some(format!("{name} lacks 1 or {n}"));
@@ -333,6 +392,179 @@ impl Digits<'_> {
         let total = self.total(cells.get(lo + 1..hi).unwrap_or_default());
         (total != i128::from(sum)).then(|| {
             format!("{name}: the digits between 1 and {n} add up to {total}, the clue says {sum}")
+        })
+    }
+}
+
+impl Digits<'_> {
+    /// Each listed digit appears among `cells` at least as often as it is listed.
+    fn quadruple(&self, cells: &[u32], digits: &[u32]) -> Option<String> {
+        digits.iter().find_map(|&d| {
+            let wanted = digits.iter().filter(|&&e| e == d).count();
+            let held = cells
+                .iter()
+                .filter(|&&c| self.d(c) == i128::from(d))
+                .count();
+            (held < wanted).then(|| format!("{d} appears {held} times, {wanted} wanted"))
+        })
+    }
+    /// The cell is smaller (`min`) or larger than each orthogonal neighbour.
+    fn fortress(&self, cell: u32, min: bool) -> Option<String> {
+        let n = self.n as i64;
+        let (r, c) = (cell as i64 / n, cell as i64 % n);
+        [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .into_iter()
+            .map(|(dr, dc)| (r + dr, c + dc))
+            .filter(|&(r2, c2)| (0..n).contains(&r2) && (0..n).contains(&c2))
+            .map(|(r2, c2)| (r2 * n + c2) as u32)
+            .find(|&o| {
+                let (x, y) = (self.d(cell), self.d(o));
+                if min {
+                    x >= y
+                } else {
+                    x <= y
+                }
+            })
+            .map(|o| {
+                let what = if min { "smaller" } else { "larger" };
+                format!("{} is not {what} than {}", self.at(cell), self.at(o))
+            })
+    }
+    /// The digit at position `p` (from 1) of the indexed house stands at the position the
+    /// indexer's digit names.
+    fn indexer(&self, regions: &Regions, cell: u32, kind: IndexKind) -> Option<String> {
+        let n = self.n as u32;
+        let (r, c) = (cell / n, cell % n);
+        let house: Vec<u32> = match kind {
+            IndexKind::Row => (0..n).map(|i| i * n + c).collect(),
+            IndexKind::Column => (0..n).map(|j| r * n + j).collect(),
+            IndexKind::Box => {
+                let &Regions::Boxes { rows, cols } = regions else {
+                    return Some("a box indexer on a grid without boxes".into());
+                };
+                let (rows, cols) = (rows as u32, cols as u32);
+                let (r0, c0) = (r / rows * rows, c / cols * cols);
+                (0..rows)
+                    .flat_map(|i| (0..cols).map(move |j| (r0 + i) * n + c0 + j))
+                    .collect()
+            }
+        };
+        let p = house.iter().position(|&x| x == cell)? as i128 + 1;
+        let v = self.d(cell);
+        let target = house[(v - 1) as usize];
+        (self.d(target) != p).then(|| {
+            format!(
+                "{} holds {v}, but {} holds {}, not {p}",
+                self.at(cell),
+                self.at(target),
+                self.d(target)
+            )
+        })
+    }
+    /// The inner cells lie strictly between the ends' digits (`inside`) or outside their closed
+    /// interval.
+    fn between(&self, line: &[u32], inside: bool) -> Option<String> {
+        let k = line.len();
+        let (x, y) = (self.d(line[0]), self.d(line[k - 1]));
+        let (lo, hi) = (x.min(y), x.max(y));
+        line[1..k - 1]
+            .iter()
+            .find(|&&c| {
+                let d = self.d(c);
+                if inside {
+                    d <= lo || d >= hi
+                } else {
+                    lo <= d && d <= hi
+                }
+            })
+            .map(|&c| {
+                let place = if inside { "not between" } else { "between" };
+                format!("{} holds {}, {place} {lo} and {hi}", self.at(c), self.d(c))
+            })
+    }
+    fn lockout(&self, line: &[u32], gap: u32) -> Option<String> {
+        let (x, y) = (self.d(line[0]), self.d(line[line.len() - 1]));
+        if (x - y).abs() < i128::from(gap) {
+            return Some(format!("the ends {x} and {y} differ by less than {gap}"));
+        }
+        self.between(line, false)
+    }
+    /// The segments between region borders add up to one sum.
+    fn region_sum(&self, puzzle: &Puzzle, line: &[u32]) -> Option<String> {
+        let shape = puzzle.shape();
+        let mut sums: Vec<i128> = vec![];
+        for (i, &c) in line.iter().enumerate() {
+            let same =
+                i > 0 && shape.region_of(c as usize) == shape.region_of(line[i - 1] as usize);
+            match sums.last_mut() {
+                Some(s) if same => *s += self.d(c),
+                _ => sums.push(self.d(c)),
+            }
+        }
+        sums.iter()
+            .any(|&s| s != sums[0])
+            .then(|| format!("the segments add up to {sums:?}"))
+    }
+    /// Any three consecutive cells fall in three different classes.
+    fn triples(&self, line: &[u32], what: &str, class: &dyn Fn(i128) -> i128) -> Option<String> {
+        let w = line.len().min(3);
+        line.windows(w)
+            .find(|w| {
+                let k: Vec<i128> = w.iter().map(|&c| class(self.d(c))).collect();
+                (0..k.len()).any(|i| k[i + 1..].contains(&k[i]))
+            })
+            .map(|w| format!("{} and its neighbours share {what}", self.at(w[0])))
+    }
+    /// Cells at one distance from the middle add up to one sum, the middle's digit when the
+    /// line has one.
+    fn zipper(&self, line: &[u32]) -> Option<String> {
+        let k = line.len();
+        let sums: Vec<i128> = (0..k / 2)
+            .map(|i| self.d(line[i]) + self.d(line[k - 1 - i]))
+            .collect();
+        let target = if k % 2 == 1 {
+            self.d(line[k / 2])
+        } else {
+            sums[0]
+        };
+        sums.iter()
+            .any(|&s| s != target)
+            .then(|| format!("the pairs add up to {sums:?}, not all {target}"))
+    }
+    /// No two digits on the line equal or consecutive.
+    fn nabner(&self, line: &[u32]) -> Option<String> {
+        line.iter().enumerate().find_map(|(i, &a)| {
+            line[i + 1..]
+                .iter()
+                .find(|&&b| (self.d(a) - self.d(b)).abs() < 2)
+                .map(|&b| format!("{} and {} are equal or consecutive", self.at(a), self.at(b)))
+        })
+    }
+    fn skyscraper(&self, clue: &EdgeClue) -> Option<String> {
+        let (name, digits) = self.edge(clue);
+        let mut top = 0;
+        let seen = digits.iter().filter(|&&d| {
+            let seen = d > top;
+            top = top.max(d);
+            seen
+        });
+        let seen = seen.count() as i128;
+        (seen != i128::from(clue.value)).then(|| {
+            format!(
+                "{name}: {seen} cells are seen, the clue says {}",
+                clue.value
+            )
+        })
+    }
+    fn x_sum(&self, clue: &EdgeClue) -> Option<String> {
+        let (name, digits) = self.edge(clue);
+        let x = digits[0] as usize;
+        let total: i128 = digits.iter().take(x).sum();
+        (total != i128::from(clue.value)).then(|| {
+            format!(
+                "{name}: the first {x} digits add up to {total}, the clue says {}",
+                clue.value
+            )
         })
     }
 }

@@ -22,9 +22,9 @@ use std::sync::Arc;
 pub mod lower;
 pub mod variant;
 pub use variant::{
-    chess_neighbours, disjoint_groups, exact_param, gap_param, orthogonal_pairs, pill_value,
-    whisper_gap, Arrow, Constraint, ConstraintKind, Dot, DotFamily, DotRule, Line, LittleKiller,
-    RuleWarning, Sandwich,
+    chess_neighbours, disjoint_groups, exact_param, gap_param, indexed_house, lockout_gap,
+    orthogonal_pairs, pill_value, region_segments, whisper_gap, Arrow, Constraint, ConstraintKind,
+    Dot, DotFamily, DotRule, EdgeClue, IndexKind, Line, LittleKiller, RuleWarning, Sandwich,
 };
 
 /// A digit in a cell: `1..=n`, or `0` for empty.

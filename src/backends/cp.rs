@@ -237,9 +237,17 @@ impl Backend for Cp {
         "cp"
     }
 
-    /// Every kind (see [`crate::cp::model`]).
-    fn takes(&self, _kind: ConstraintKind) -> bool {
-        true
+    /// Every kind but the rules whose forms are not yet encoded here.
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        !matches!(
+            kind,
+            ConstraintKind::Candidates
+                | ConstraintKind::Quadruple
+                | ConstraintKind::Between
+                | ConstraintKind::Lockout
+                | ConstraintKind::Skyscraper
+                | ConstraintKind::XSum
+        )
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

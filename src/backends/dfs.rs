@@ -1374,9 +1374,17 @@ impl Dfs {
 }
 
 impl Backend for Dfs {
-    /// Every kind: cages and variant rules are narrowed at every node (the generic kernel).
-    fn takes(&self, _kind: ConstraintKind) -> bool {
-        true
+    /// Every kind but the rules whose forms are not yet encoded here.
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        !matches!(
+            kind,
+            ConstraintKind::Candidates
+                | ConstraintKind::Quadruple
+                | ConstraintKind::Between
+                | ConstraintKind::Lockout
+                | ConstraintKind::Skyscraper
+                | ConstraintKind::XSum
+        )
     }
 
     fn name(&self) -> &'static str {

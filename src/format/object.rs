@@ -19,6 +19,10 @@
 //!   [`ConstraintKind`] gives it and the keys of [`keys`]; cells are `[ROW, COL]`, 1-based, like
 //!   the cages'. A dot rule (`kropki`, `xv`, `negative`) says what it means by one of
 //!   `"difference": K` (white), `"ratio": K` (black), `"sum": K` (X is 10, V is 5).
+//!   `candidates` and `quadruple` list `"digits": [D, ...]`; an `indexer` names its `"house"`
+//!   (`"row"`, `"column"` or `"box"`); a `clone` pairs `"cells"` with `"clone"`, place by place;
+//!   `skyscraper` (`"count"`) and `x-sum` (`"sum"`) sit on a `"row"` or `"column"` and read it
+//!   `"from"` `"left"`, `"right"`, `"top"` or `"bottom"` (the left or the top when not given).
 //! - `count` and `solution` (a board): the known answer, as `puzzle:count:solution` in the line
 //!   format. A solution alone is the puzzle's one solution (count 1).
 //!
@@ -41,8 +45,9 @@ use super::{
 };
 use crate::model::Expected;
 use crate::model::{
-    exact_param, gap_param, whisper_gap, Arrow, Cage, Constraint, ConstraintKind, Dot, DotRule,
-    Line, LittleKiller, ModelError, Puzzle, Regions, Sandwich, Shape, Value,
+    exact_param, gap_param, lockout_gap, whisper_gap, Arrow, Cage, Constraint, ConstraintKind, Dot,
+    DotRule, EdgeClue, IndexKind, Line, LittleKiller, ModelError, Puzzle, Regions, Sandwich, Shape,
+    Value,
 };
 
 /// The keys of the object.
@@ -73,6 +78,22 @@ pub fn keys(kind: ConstraintKind) -> &'static [&'static str] {
         K::Negative => &["difference", "ratio", "sum"],
         K::LittleKiller => &["cells", "sum"],
         K::Sandwich => &["row", "column", "sum"],
+        K::Candidates => &["cell", "digits"],
+        K::Quadruple => &["cells", "digits"],
+        K::Minimum | K::Maximum => &["cell"],
+        K::Indexer => &["cell", "house"],
+        K::Between
+        | K::RegionSum
+        | K::Entropic
+        | K::Modular
+        | K::Zipper
+        | K::SlowThermo
+        | K::Nabner
+        | K::DoubleArrow => &["cells"],
+        K::Lockout => &["cells", "gap"],
+        K::Clone => &["cells", "clone"],
+        K::Skyscraper => &["row", "column", "from", "count"],
+        K::XSum => &["row", "column", "from", "sum"],
     }
 }
 
@@ -433,6 +454,25 @@ fn rule_of(
             _ => DotRule::Sum(k),
         })
     };
+    // The row or column of a clue outside the grid.
+    let line = || -> Result<Line, ParseError> {
+        let (key, at) = one_of(&["row", "column"])?;
+        let i = about.number(&at, key, n as u64)? as u32;
+        if i == 0 {
+            return Err(about.err(&at, format!("\"{key}\" 0: they are numbered 1..={n}")));
+        }
+        Ok(match key {
+            "row" => Line::Row(i - 1),
+            _ => Line::Col(i - 1),
+        })
+    };
+    let digits = |cur: &mut JsonCursor| -> Result<Vec<u32>, ParseError> {
+        let at = need("digits")?;
+        array(&at, "digits", cur)?
+            .iter()
+            .map(|d| about.param(d, "digits", false))
+            .collect()
+    };
     use ConstraintKind as K;
     Ok(match kind {
         K::Killer => return Err(in_cages()),
@@ -476,19 +516,85 @@ fn rule_of(
             cells: cells("cells", cur)?,
             sum: about.param(&need("sum")?, "sum", false)?,
         }),
-        K::Sandwich => {
-            let (key, at) = one_of(&["row", "column"])?;
-            let i = about.number(&at, key, n as u64)? as u32;
-            if i == 0 {
-                return Err(about.err(&at, format!("\"{key}\" 0: they are numbered 1..={n}")));
+        K::Sandwich => Constraint::Sandwich(Sandwich {
+            line: line()?,
+            sum: about.param(&need("sum")?, "sum", false)?,
+        }),
+        K::Candidates => Constraint::Candidates {
+            cell: about.cell(&need("cell")?)?,
+            digits: digits(cur)?,
+        },
+        K::Quadruple => Constraint::Quadruple {
+            cells: cells("cells", cur)?,
+            digits: digits(cur)?,
+        },
+        K::Minimum => Constraint::Minimum(about.cell(&need("cell")?)?),
+        K::Maximum => Constraint::Maximum(about.cell(&need("cell")?)?),
+        K::Indexer => {
+            let at = need("house")?;
+            let kind = match at.value.as_str() {
+                Some("row") => IndexKind::Row,
+                Some("column") => IndexKind::Column,
+                Some("box") => IndexKind::Box,
+                _ => {
+                    let msg = format!("\"house\" {} is \"row\", \"column\" or \"box\"", at.value);
+                    return Err(about.err(&at, msg));
+                }
+            };
+            Constraint::Indexer {
+                cell: about.cell(&need("cell")?)?,
+                kind,
             }
-            Constraint::Sandwich(Sandwich {
-                line: match key {
-                    "row" => Line::Row(i - 1),
-                    _ => Line::Col(i - 1),
+        }
+        K::Between => Constraint::Between(cells("cells", cur)?),
+        K::RegionSum => Constraint::RegionSum(cells("cells", cur)?),
+        K::Entropic => Constraint::Entropic(cells("cells", cur)?),
+        K::Modular => Constraint::Modular(cells("cells", cur)?),
+        K::Zipper => Constraint::Zipper(cells("cells", cur)?),
+        K::SlowThermo => Constraint::SlowThermo(cells("cells", cur)?),
+        K::Nabner => Constraint::Nabner(cells("cells", cur)?),
+        K::DoubleArrow => Constraint::DoubleArrow(cells("cells", cur)?),
+        K::Lockout => Constraint::Lockout {
+            cells: cells("cells", cur)?,
+            gap: match get("gap") {
+                Some(g) => about.param(&g, "gap", true)?,
+                None => lockout_gap(n),
+            },
+        },
+        K::Clone => Constraint::Clone {
+            a: cells("cells", cur)?,
+            b: cells("clone", cur)?,
+        },
+        K::Skyscraper | K::XSum => {
+            let line = line()?;
+            let from_end = match (get("from"), line) {
+                (None, _) => false,
+                (Some(at), line) => match (at.value.as_str(), line) {
+                    (Some("left"), Line::Row(_)) | (Some("top"), Line::Col(_)) => false,
+                    (Some("right"), Line::Row(_)) | (Some("bottom"), Line::Col(_)) => true,
+                    _ => {
+                        let sides = match line {
+                            Line::Row(_) => "\"left\" or \"right\" on a row",
+                            Line::Col(_) => "\"top\" or \"bottom\" on a column",
+                        };
+                        return Err(about.err(&at, format!("\"from\" {} is {sides}", at.value)));
+                    }
                 },
-                sum: about.param(&need("sum")?, "sum", false)?,
-            })
+            };
+            let key = if kind == K::Skyscraper {
+                "count"
+            } else {
+                "sum"
+            };
+            let clue = EdgeClue {
+                line,
+                from_end,
+                value: about.param(&need(key)?, key, false)?,
+            };
+            match kind {
+                K::Skyscraper => Constraint::Skyscraper(clue),
+                _ => Constraint::XSum(clue),
+            }
         }
     })
 }
@@ -576,6 +682,13 @@ pub fn to_json(puzzle: &Puzzle, expected: Option<&Expected>) -> J {
             };
             r.insert(key.into(), json!(k));
         };
+        let line = |r: &mut Map<String, J>, line: Line| {
+            let (key, i) = match line {
+                Line::Row(i) => ("row", i),
+                Line::Col(i) => ("column", i),
+            };
+            r.insert(key.into(), json!(i + 1));
+        };
         match c {
             Constraint::Cage(_) => continue,
             Constraint::AntiKnight | Constraint::AntiKing | Constraint::DisjointGroups => {}
@@ -603,12 +716,55 @@ pub fn to_json(puzzle: &Puzzle, expected: Option<&Expected>) -> J {
                 r.insert("sum".into(), json!(l.sum));
             }
             Constraint::Sandwich(s) => {
-                let (key, i) = match s.line {
-                    Line::Row(i) => ("row", i),
-                    Line::Col(i) => ("column", i),
-                };
-                r.insert(key.into(), json!(i + 1));
+                line(&mut r, s.line);
                 r.insert("sum".into(), json!(s.sum));
+            }
+            Constraint::Candidates { cell: c, digits } => {
+                r.insert("cell".into(), cell(*c));
+                r.insert("digits".into(), json!(digits));
+            }
+            Constraint::Quadruple { cells: cs, digits } => {
+                r.insert("cells".into(), cells(cs));
+                r.insert("digits".into(), json!(digits));
+            }
+            Constraint::Minimum(c) | Constraint::Maximum(c) => {
+                _ = r.insert("cell".into(), cell(*c))
+            }
+            Constraint::Indexer { cell: c, kind } => {
+                r.insert("cell".into(), cell(*c));
+                r.insert("house".into(), json!(kind.name()));
+            }
+            Constraint::Between(cs)
+            | Constraint::RegionSum(cs)
+            | Constraint::Entropic(cs)
+            | Constraint::Modular(cs)
+            | Constraint::Zipper(cs)
+            | Constraint::SlowThermo(cs)
+            | Constraint::Nabner(cs)
+            | Constraint::DoubleArrow(cs) => _ = r.insert("cells".into(), cells(cs)),
+            Constraint::Lockout { cells: cs, gap } => {
+                r.insert("cells".into(), cells(cs));
+                r.insert("gap".into(), json!(gap));
+            }
+            Constraint::Clone { a, b } => {
+                r.insert("cells".into(), cells(a));
+                r.insert("clone".into(), cells(b));
+            }
+            Constraint::Skyscraper(clue) | Constraint::XSum(clue) => {
+                line(&mut r, clue.line);
+                let from = match (clue.line, clue.from_end) {
+                    (Line::Row(_), false) => "left",
+                    (Line::Row(_), true) => "right",
+                    (Line::Col(_), false) => "top",
+                    (Line::Col(_), true) => "bottom",
+                };
+                r.insert("from".into(), json!(from));
+                let key = if c.kind() == ConstraintKind::Skyscraper {
+                    "count"
+                } else {
+                    "sum"
+                };
+                r.insert(key.into(), json!(clue.value));
             }
         }
         rules.push(J::Object(r));

@@ -5,6 +5,11 @@
 //! neighbours that the grid's digits allow; dots are drawn among the orthogonal pairs that meet
 //! their rule (all of them when the family's negative rule is drawn too); little killers and
 //! sandwiches read their sums off the grid; odd, even and extra regions follow the grid's digits.
+//! The lines of the other kinds (between, lockout, region sum, zipper, double arrow) are random
+//! walks kept when the grid meets them, or walks each of whose steps keeps the rule (entropic,
+//! modular, slow thermometer, Nabner); quadruples, candidates, fortress cells and indexers
+//! follow the grid's digits, clones are a walk and a shifted copy with the same digits, and
+//! skyscraper and X-sum clues read their values off the grid.
 //! Global rules (anti-knight, anti-king, disjoint groups, non-consecutive) only come when the grid
 //! keeps them, which the checker tells ([`holds_globally`]); the generator searches such grids
 //! itself (`fill.rs`).
@@ -12,9 +17,11 @@
 use std::sync::Arc;
 
 use crate::check;
+use crate::model::lower::{skyscraper_count, x_sum};
 use crate::model::{
-    chess_neighbours, orthogonal_pairs, whisper_gap, Arrow, Constraint, ConstraintKind, Dot,
-    DotRule, Grid, Line, LittleKiller, Puzzle, Sandwich, Shape,
+    chess_neighbours, indexed_house, lockout_gap, orthogonal_pairs, region_segments, whisper_gap,
+    Arrow, Constraint, ConstraintKind, Dot, DotRule, EdgeClue, Grid, IndexKind, Line, LittleKiller,
+    Puzzle, Sandwich, Shape,
 };
 use crate::rng::GenRng;
 
@@ -42,9 +49,17 @@ pub fn default_count(kind: ConstraintKind, n: usize) -> usize {
     match kind {
         ConstraintKind::Kropki | ConstraintKind::Xv => 2 * n,
         ConstraintKind::Odd | ConstraintKind::Even => n,
-        ConstraintKind::LittleKiller | ConstraintKind::Sandwich | ConstraintKind::ExtraRegion => {
-            n.div_ceil(3)
-        }
+        ConstraintKind::LittleKiller
+        | ConstraintKind::Sandwich
+        | ConstraintKind::ExtraRegion
+        | ConstraintKind::Skyscraper
+        | ConstraintKind::XSum
+        | ConstraintKind::Quadruple
+        | ConstraintKind::Indexer
+        | ConstraintKind::Candidates
+        | ConstraintKind::Minimum
+        | ConstraintKind::Maximum
+        | ConstraintKind::Clone => n.div_ceil(3),
         _ => n.div_ceil(2),
     }
 }
@@ -193,6 +208,187 @@ pub fn draw(
                 let digits: Vec<u32> = line.cells(n).iter().map(|&c| g(c)).collect();
                 crate::model::lower::sandwiched(&digits, n as u32)
                     .map(|sum| Constraint::Sandwich(Sandwich { line, sum }))
+            }
+            ConstraintKind::Candidates => {
+                let mut digits = vec![g(start)];
+                for _ in 0..1 + rng.below(3) {
+                    let d = 1 + rng.below(n) as u32;
+                    if !digits.contains(&d) {
+                        digits.push(d);
+                    }
+                }
+                digits.sort_unstable();
+                Some(Constraint::Candidates {
+                    cell: start,
+                    digits,
+                })
+            }
+            ConstraintKind::Quadruple => {
+                let (r, c) = (start as usize / n, start as usize % n);
+                (r + 1 < n && c + 1 < n).then(|| {
+                    let s = start;
+                    let n32 = n as u32;
+                    let cells = vec![s, s + 1, s + n32, s + n32 + 1];
+                    let mut digits: Vec<u32> = cells.iter().map(|&c| g(c)).collect();
+                    rng.shuffle(&mut digits);
+                    digits.truncate(1 + rng.below(4));
+                    digits.sort_unstable();
+                    Constraint::Quadruple { cells, digits }
+                })
+            }
+            ConstraintKind::Minimum | ConstraintKind::Maximum => {
+                let min = kind == ConstraintKind::Minimum;
+                let ok = orthogonal_pairs(n)
+                    .filter_map(|(a, b)| match (a == start, b == start) {
+                        (true, _) => Some(b),
+                        (_, true) => Some(a),
+                        _ => None,
+                    })
+                    .all(|o| {
+                        if min {
+                            g(start) < g(o)
+                        } else {
+                            g(start) > g(o)
+                        }
+                    });
+                ok.then_some(if min {
+                    Constraint::Minimum(start)
+                } else {
+                    Constraint::Maximum(start)
+                })
+            }
+            ConstraintKind::Indexer => {
+                let kinds = [IndexKind::Row, IndexKind::Column, IndexKind::Box];
+                let kind = kinds[rng.below(3)];
+                indexed_house(shape, start, kind).and_then(|house| {
+                    let p = house.iter().position(|&c| c == start)? as u32;
+                    (g(house[g(start) as usize - 1]) == p + 1)
+                        .then_some(Constraint::Indexer { cell: start, kind })
+                })
+            }
+            ConstraintKind::Between | ConstraintKind::Lockout => {
+                let line = walk(shape, start, 3 + rng.below(3), rng, &|_, _| true);
+                let k = line.len();
+                let (x, y) = (g(line[0]), g(line[k - 1]));
+                let (lo, hi) = (x.min(y), x.max(y));
+                let inner = || line[1..k - 1].iter().map(|&c| g(c));
+                match kind {
+                    ConstraintKind::Between => (k >= 3 && inner().all(|d| lo < d && d < hi))
+                        .then_some(Constraint::Between(line)),
+                    _ => {
+                        let gap = lockout_gap(n);
+                        (k >= 3 && hi - lo >= gap && inner().all(|d| d < lo || d > hi))
+                            .then_some(Constraint::Lockout { cells: line, gap })
+                    }
+                }
+            }
+            ConstraintKind::RegionSum => {
+                let line = walk(shape, start, 2 + rng.below(4), rng, &|_, _| true);
+                let sums: Vec<u32> = region_segments(shape, &line)
+                    .iter()
+                    .map(|s| s.iter().map(|&c| g(c)).sum())
+                    .collect();
+                (sums.len() >= 2 && sums.iter().all(|&s| s == sums[0]))
+                    .then_some(Constraint::RegionSum(line))
+            }
+            ConstraintKind::Entropic | ConstraintKind::Modular => {
+                let entropic = kind == ConstraintKind::Entropic;
+                let third = (n / 3).max(1) as u32;
+                let class = |d: u32| if entropic { (d - 1) / third } else { d % 3 };
+                let len = 2 + rng.below(5);
+                let line = walk(shape, start, len, rng, &|line, next| {
+                    line.iter()
+                        .rev()
+                        .take(2)
+                        .all(|&c| class(g(c)) != class(g(next)))
+                });
+                (line.len() >= 2 && (!entropic || n.is_multiple_of(3))).then_some(if entropic {
+                    Constraint::Entropic(line)
+                } else {
+                    Constraint::Modular(line)
+                })
+            }
+            ConstraintKind::Zipper => {
+                let line = walk(shape, start, 3 + rng.below(3), rng, &|_, _| true);
+                let k = line.len();
+                let sums: Vec<u32> = (0..k / 2)
+                    .map(|i| g(line[i]) + g(line[k - 1 - i]))
+                    .collect();
+                let target = if k % 2 == 1 { g(line[k / 2]) } else { sums[0] };
+                (k >= 3 && sums.iter().all(|&s| s == target)).then_some(Constraint::Zipper(line))
+            }
+            ConstraintKind::SlowThermo => {
+                let len = 2 + rng.below(n.clamp(2, 6) - 1);
+                let line = walk(shape, start, len, rng, &|line, next| {
+                    g(next) >= g(*line.last().unwrap())
+                });
+                (line.len() >= 2).then_some(Constraint::SlowThermo(line))
+            }
+            ConstraintKind::Nabner => {
+                let line = walk(shape, start, 2 + rng.below(3), rng, &|line, next| {
+                    line.iter().all(|&c| g(c).abs_diff(g(next)) >= 2)
+                });
+                (line.len() >= 2).then_some(Constraint::Nabner(line))
+            }
+            ConstraintKind::DoubleArrow => {
+                let line = walk(shape, start, 3 + rng.below(4), rng, &|_, _| true);
+                let k = line.len();
+                let inner: u32 = line
+                    .iter()
+                    .skip(1)
+                    .take(k.saturating_sub(2))
+                    .map(|&c| g(c))
+                    .sum();
+                (k >= 3 && inner == g(line[0]) + g(line[k - 1]))
+                    .then_some(Constraint::DoubleArrow(line))
+            }
+            ConstraintKind::Clone => {
+                let a = walk(shape, start, 1 + rng.below(3), rng, &|_, _| true);
+                let (n64, at) = (n as i64, |c: u32| {
+                    (c as i64 / n as i64, c as i64 % n as i64)
+                });
+                let mut shifts: Vec<(i64, i64)> = (-n64 + 1..n64)
+                    .flat_map(|dr| (-n64 + 1..n64).map(move |dc| (dr, dc)))
+                    .filter(|&s| s != (0, 0))
+                    .collect();
+                rng.shuffle(&mut shifts);
+                shifts.into_iter().find_map(|(dr, dc)| {
+                    let b: Option<Vec<u32>> = a
+                        .iter()
+                        .map(|&c| {
+                            let (r, col) = at(c);
+                            let (r2, c2) = (r + dr, col + dc);
+                            ((0..n64).contains(&r2) && (0..n64).contains(&c2))
+                                .then_some((r2 * n64 + c2) as u32)
+                        })
+                        .collect();
+                    let b = b?;
+                    let disjoint = b.iter().all(|c| !a.contains(c));
+                    (disjoint && a.iter().zip(&b).all(|(&x, &y)| g(x) == g(y)))
+                        .then(|| Constraint::Clone { a: a.clone(), b })
+                })
+            }
+            ConstraintKind::Skyscraper | ConstraintKind::XSum => {
+                let i = rng.below(n) as u32;
+                let line = if rng.below(2) == 0 {
+                    Line::Row(i)
+                } else {
+                    Line::Col(i)
+                };
+                let mut clue = EdgeClue {
+                    line,
+                    from_end: rng.below(2) == 1,
+                    value: 0,
+                };
+                let digits: Vec<u32> = clue.cells(n).iter().map(|&c| g(c)).collect();
+                clue.value = match kind {
+                    ConstraintKind::Skyscraper => skyscraper_count(&digits),
+                    _ => x_sum(&digits).unwrap_or(0),
+                };
+                Some(match kind {
+                    ConstraintKind::Skyscraper => Constraint::Skyscraper(clue),
+                    _ => Constraint::XSum(clue),
+                })
             }
             _ => None,
         };

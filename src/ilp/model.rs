@@ -46,8 +46,16 @@ use crate::propagate::{Candidates, Level};
 
 /// Whether the integer program holds rules of `kind`: every kind, sandwiches through auxiliary
 /// binaries (see the module docs).
-pub fn takes(_kind: ConstraintKind) -> bool {
-    true
+pub fn takes(kind: ConstraintKind) -> bool {
+    !matches!(
+        kind,
+        ConstraintKind::Candidates
+            | ConstraintKind::Quadruple
+            | ConstraintKind::Between
+            | ConstraintKind::Lockout
+            | ConstraintKind::Skyscraper
+            | ConstraintKind::XSum
+    )
 }
 
 /// Largest side the integer program is built for (a side-64 grid already has 262,144 variables,

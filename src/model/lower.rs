@@ -8,10 +8,19 @@
 //! - houses beyond the shape's (disjoint groups, extra regions of `n` cells): every digit once;
 //! - distinct groups (extra regions of fewer cells, renban lines);
 //! - windows: renban lines, whose digits are consecutive;
-//! - [`LinearSum`]s: arrows (`Σ line − circle = 0`, a pill weighted by powers of ten) and little
-//!   killers;
+//!   Minimum and maximum cells, indexers, entropic, modular and Nabner lines, slow thermometers,
+//!   clones and a lockout line's ends become pairs too;
+//! - [`LinearSum`]s: arrows (`Σ line − circle = 0`, a pill weighted by powers of ten), little
+//!   killers, double arrows (`Σ inner − ends = 0`), zipper lines (each pair's sum equal to the
+//!   middle's digit or to the first pair's sum) and region sum lines (each segment's sum equal to
+//!   the first's);
 //! - sandwiches: a line and the sum between its 1 and its `n`;
-//! - parity: odd and even cells.
+//! - parity: odd and even cells;
+//! - domains: cells limited to listed digits (candidates);
+//! - [`Contains`]: digits that must appear among cells (quadruples);
+//! - [`Between`]: cells inside (between lines) or outside (lockout lines) the interval of two
+//!   end cells' digits;
+//! - [`EdgeLine`]s: skyscraper and X-sum clues, as the line's cells from the clue and its value.
 //!
 //! Two views serve the backends that reason over `(cell, digit)` placements (`dlx`, `ilp`, `sat`):
 //! [`Rules::all_pairs`] adds to the pairs the ones a window reduces to, and [`Rules::exclusions`]
@@ -27,7 +36,8 @@
 //! the checker (brute-force counts in `tests/variants.rs`).
 
 use super::{
-    chess_neighbours, disjoint_groups, orthogonal_pairs, Constraint, DotRule, Puzzle, Value,
+    chess_neighbours, disjoint_groups, indexed_house, orthogonal_pairs, region_segments,
+    Constraint, DotRule, Puzzle, Value,
 };
 
 /// What two cells' digits `a` (first cell) and `b` (second) must satisfy.
@@ -47,6 +57,12 @@ pub enum PairRule {
     Not(DotRule),
     /// `a ≠ b` and `|a − b| ≤ k`: two cells of a renban line of `k + 1` cells.
     Within(u32),
+    /// `a = x` exactly when `b = y` (an indexer and a cell of its house).
+    Iff(u32, u32),
+    /// `a` and `b` in different thirds of the digits, `t` digits a third (entropic lines).
+    OtherThird(u32),
+    /// `a` and `b` of different residues mod `m` (modular lines).
+    OtherResidue(u32),
 }
 
 impl PairRule {
@@ -60,6 +76,9 @@ impl PairRule {
             PairRule::Is(r) => r.holds(a, b),
             PairRule::Not(r) => !r.holds(a, b),
             PairRule::Within(k) => a != b && a.abs_diff(b) <= k,
+            PairRule::Iff(x, y) => (a == x) == (b == y),
+            PairRule::OtherThird(t) => (a - 1) / t != (b - 1) / t,
+            PairRule::OtherResidue(m) => a % m != b % m,
         }
     }
 }
@@ -97,6 +116,64 @@ pub struct SandwichLine {
     pub sum: u32,
 }
 
+/// Digits that must appear among some cells: each digit of `digits` at least as many times as it
+/// is listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contains {
+    pub cells: Vec<u32>,
+    pub digits: Vec<u32>,
+}
+
+/// Cells whose digits lie strictly inside (`inside`) the interval between the digits of the ends
+/// `a` and `b`, or outside its closed interval (`!inside`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Between {
+    pub a: u32,
+    pub b: u32,
+    pub cells: Vec<u32>,
+    pub inside: bool,
+}
+
+impl Between {
+    /// Whether digit `d` of an inner cell meets the rule with ends holding `x` and `y`.
+    pub fn allows(&self, x: u32, y: u32, d: u32) -> bool {
+        let (lo, hi) = (x.min(y), x.max(y));
+        if self.inside {
+            lo < d && d < hi
+        } else {
+            d < lo || d > hi
+        }
+    }
+}
+
+/// A clue read from one end of a row or column: the line's cells from the clue, and its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeLine {
+    pub cells: Vec<u32>,
+    pub value: u32,
+}
+
+/// The number of cells of `digits` (from the clue) seen from the clue: those larger than every
+/// digit before them.
+pub fn skyscraper_count(digits: &[u32]) -> u32 {
+    let mut top = 0;
+    let mut seen = 0;
+    for &d in digits {
+        if d > top {
+            top = d;
+            seen += 1;
+        }
+    }
+    seen
+}
+
+/// The X-sum of `digits` (from the clue): the sum of the first `x` of them, `x` being the first;
+/// `None` when `x` is past the line.
+pub fn x_sum(digits: &[u32]) -> Option<u32> {
+    let x = *digits.first()? as usize;
+    digits.get(..x).map(|d| d.iter().sum())
+}
+
 /// The variant rules of one puzzle in propagation-ready forms.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Rules {
@@ -111,6 +188,12 @@ pub struct Rules {
     pub sandwiches: Vec<SandwichLine>,
     /// Cells that hold an odd digit (`true`) or an even one (`false`).
     pub parity: Vec<(u32, bool)>,
+    /// Cells and the digits they may hold (each list sorted, within `1..=n`, maybe empty).
+    pub domains: Vec<(u32, Vec<u32>)>,
+    pub contains: Vec<Contains>,
+    pub betweens: Vec<Between>,
+    pub skyscrapers: Vec<EdgeLine>,
+    pub xsums: Vec<EdgeLine>,
 }
 
 impl Rules {
@@ -241,6 +324,139 @@ impl Rules {
                 cells: s.line.cells(n),
                 sum: s.sum.min((n * n) as u32),
             }),
+            Constraint::Candidates { cell, digits } => {
+                let mut ds: Vec<u32> = digits
+                    .iter()
+                    .copied()
+                    .filter(|d| (1..=n as u32).contains(d))
+                    .collect();
+                ds.sort_unstable();
+                ds.dedup();
+                r.domains.push((*cell, ds));
+            }
+            Constraint::Quadruple { cells, digits } => r.contains.push(Contains {
+                cells: cells.clone(),
+                digits: digits.iter().map(|&d| d.min(n as u32 + 1)).collect(),
+            }),
+            Constraint::Minimum(cell) | Constraint::Maximum(cell) => {
+                let min = matches!(c, Constraint::Minimum(_));
+                for (x, y) in orthogonal_pairs(n).filter(|&(x, y)| x == *cell || y == *cell) {
+                    let other = if x == *cell { y } else { x };
+                    let (a, b) = if min { (*cell, other) } else { (other, *cell) };
+                    r.pairs.push(Pair {
+                        a,
+                        b,
+                        rule: PairRule::Rise(1),
+                    });
+                }
+            }
+            Constraint::Indexer { cell, kind } => {
+                let house = indexed_house(shape, *cell, *kind).unwrap_or_default();
+                if let Some(p) = house.iter().position(|c| c == cell) {
+                    for (x, &other) in house.iter().enumerate().filter(|&(x, _)| x != p) {
+                        r.pairs.push(Pair {
+                            a: *cell,
+                            b: other,
+                            rule: PairRule::Iff(x as u32 + 1, p as u32 + 1),
+                        });
+                    }
+                }
+            }
+            Constraint::Between(cells) | Constraint::Lockout { cells, .. } => {
+                let (a, b) = (cells[0], cells[cells.len() - 1]);
+                let inside = matches!(c, Constraint::Between(_));
+                if let Constraint::Lockout { gap, .. } = c {
+                    r.pairs.push(Pair {
+                        a,
+                        b,
+                        rule: PairRule::Apart((*gap).min(n as u32)),
+                    });
+                }
+                let inner = cells[1..cells.len() - 1].to_vec();
+                if !inner.is_empty() {
+                    r.betweens.push(Between {
+                        a,
+                        b,
+                        cells: inner,
+                        inside,
+                    });
+                }
+            }
+            Constraint::RegionSum(cells) => {
+                let segments = region_segments(shape, cells);
+                for seg in segments.iter().skip(1) {
+                    let terms = segments[0].iter().map(|&c| (c, 1));
+                    r.sums.push(LinearSum {
+                        terms: terms.chain(seg.iter().map(|&c| (c, -1))).collect(),
+                        rhs: 0,
+                    });
+                }
+            }
+            Constraint::Entropic(cells) | Constraint::Modular(cells) => {
+                let rule = match c {
+                    Constraint::Entropic(_) => PairRule::OtherThird(n as u32 / 3),
+                    _ => PairRule::OtherResidue(3),
+                };
+                for (i, &a) in cells.iter().enumerate() {
+                    for &b in cells.iter().skip(i + 1).take(2) {
+                        r.pairs.push(Pair { a, b, rule });
+                    }
+                }
+            }
+            Constraint::Zipper(cells) => {
+                let k = cells.len();
+                let pair = |i: usize| [(cells[i], 1), (cells[k - 1 - i], 1)];
+                for i in 0..k / 2 {
+                    let mut terms = pair(i).to_vec();
+                    if k % 2 == 1 {
+                        terms.push((cells[k / 2], -1));
+                    } else if i > 0 {
+                        terms.extend(pair(0).iter().map(|&(c, _)| (c, -1)));
+                    } else {
+                        continue;
+                    }
+                    r.sums.push(LinearSum { terms, rhs: 0 });
+                }
+            }
+            Constraint::SlowThermo(cells) => line_pairs(r, cells, PairRule::Rise(0)),
+            Constraint::Nabner(cells) => {
+                group(r, cells);
+                for (i, &a) in cells.iter().enumerate() {
+                    for &b in &cells[i + 1..] {
+                        r.pairs.push(Pair {
+                            a,
+                            b,
+                            rule: PairRule::Apart(2),
+                        });
+                    }
+                }
+            }
+            Constraint::DoubleArrow(cells) => {
+                let k = cells.len();
+                let ends = [(cells[0], -1), (cells[k - 1], -1)];
+                let inner = cells[1..k - 1].iter().map(|&c| (c, 1));
+                r.sums.push(LinearSum {
+                    terms: inner.chain(ends).collect(),
+                    rhs: 0,
+                });
+            }
+            Constraint::Clone { a, b } => {
+                for (&x, &y) in a.iter().zip(b).filter(|(x, y)| x != y) {
+                    r.pairs.push(Pair {
+                        a: x,
+                        b: y,
+                        rule: PairRule::Equal,
+                    });
+                }
+            }
+            Constraint::Skyscraper(clue) => r.skyscrapers.push(EdgeLine {
+                cells: clue.cells(n),
+                value: clue.value.min(n as u32 + 1),
+            }),
+            Constraint::XSum(clue) => r.xsums.push(EdgeLine {
+                cells: clue.cells(n),
+                value: clue.value.min((n * (n + 1) / 2) as u32 + 1),
+            }),
         }
     }
 
@@ -265,9 +481,10 @@ impl Rules {
     /// The placements `(cell, digit)` of open cells that the rules rule out once the `fixed`
     /// cells (0 for open ones) are known, on a grid of side `n`: a parity cell's digits of the
     /// other parity, the digits a fixed cell forbids to its partners in [`Rules::all_pairs`], and
-    /// a digit fixed in an extra house or distinct group from its other cells. An error, saying
-    /// which cells, when the fixed cells themselves already break one of these rules. Sums and
-    /// sandwiches are not looked at.
+    /// a digit fixed in an extra house or distinct group from its other cells, the digits outside
+    /// a cell's domain. An error, saying which cells, when the fixed cells themselves already
+    /// break one of these rules. Sums, sandwiches, quadruples, between lines and edge clues are
+    /// not looked at.
     pub fn exclusions(&self, n: usize, fixed: &[Value]) -> Result<Vec<(u32, Value)>, String> {
         let at = |c: u32| format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1);
         let mut out = vec![];
@@ -280,6 +497,22 @@ impl Rules {
                 ),
                 d if (d % 2 == 1) != odd => {
                     return Err(format!("{} holds {d}, against its parity rule", at(cell)))
+                }
+                _ => {}
+            }
+        }
+        for (cell, digits) in &self.domains {
+            match fixed[*cell as usize] {
+                0 => out.extend(
+                    (1..=n as u32)
+                        .filter(|d| !digits.contains(d))
+                        .map(|d| (*cell, d as Value)),
+                ),
+                d if !digits.contains(&(d as u32)) => {
+                    return Err(format!(
+                        "{} holds {d}, not one of its candidates",
+                        at(*cell)
+                    ))
                 }
                 _ => {}
             }

@@ -26,7 +26,34 @@
 //!   column (0 when they are neighbours);
 //! - **disjoint groups**: the cells at the same position of every box hold distinct digits (boxes
 //!   only);
-//! - an **extra region** holds distinct digits (up to `n` cells).
+//! - an **extra region** holds distinct digits (up to `n` cells);
+//! - **candidates** (f-puzzles' given pencil marks on an empty cell) limit a cell to the listed
+//!   digits;
+//! - a **quadruple** lists digits that appear among the (up to four) cells around a grid point,
+//!   a digit listed twice at least twice;
+//! - a **minimum** (**maximum**) cell, of a fortress, is smaller (larger) than each of its
+//!   orthogonal neighbours;
+//! - an **indexer** cell at position `p` (from 1) of a house holds the position, in that house,
+//!   of the digit `p`: a row indexer's house is its column (its digit says in which row of the
+//!   column the digit equal to its own row number stands), a column indexer's its row (the 1-5-9
+//!   rule), a box indexer's its box (positions row-major);
+//! - a **between line**'s inner cells hold digits strictly between those of its two ends;
+//! - a **lockout line**'s ends differ by at least `gap` (4 on 9×9) and its inner cells hold
+//!   digits outside the ends' closed interval;
+//! - a **region sum line** is cut by the region borders into segments of equal sums;
+//! - on an **entropic line** any three consecutive cells hold one low, one middle and one high
+//!   digit (the thirds of `1..=n`);
+//! - on a **modular line** any three consecutive cells hold digits of three residues mod 3;
+//! - on a **zipper line** cells at the same distance from the middle add up to the same sum,
+//!   which is the middle cell's digit on a line of odd length;
+//! - a **slow thermometer** never decreases from its bulb;
+//! - a **Nabner line** holds digits no two of which are equal or consecutive;
+//! - a **double arrow**'s inner cells add up to the sum of its two ends;
+//! - a **clone** is two lists of cells holding the same digits, place by place;
+//! - a **skyscraper** clue outside the grid counts the cells of its row or column seen from it,
+//!   a cell being seen when it is larger than every cell before it;
+//! - an **X-sum** clue outside the grid is the sum of the first `X` cells of its row or column
+//!   counted from the clue, `X` being the digit of the first of them.
 
 use std::fmt;
 
@@ -67,6 +94,122 @@ pub enum Constraint {
     LittleKiller(LittleKiller),
     /// The sum of the digits between 1 and `n` in a row or column.
     Sandwich(Sandwich),
+    /// The cell holds one of `digits`.
+    Candidates { cell: u32, digits: Vec<u32> },
+    /// Each of `digits` appears among `cells` (a digit listed `k` times, at least `k` times).
+    Quadruple { cells: Vec<u32>, digits: Vec<u32> },
+    /// Smaller than each orthogonal neighbour.
+    Minimum(u32),
+    /// Larger than each orthogonal neighbour.
+    Maximum(u32),
+    /// The cell holds the position, in its house of `kind`, of the digit equal to its own.
+    Indexer { cell: u32, kind: IndexKind },
+    /// The inner cells hold digits strictly between the ends' (first and last cell).
+    Between(Vec<u32>),
+    /// The ends differ by at least `gap`; the inner cells hold digits outside the ends' interval.
+    Lockout { cells: Vec<u32>, gap: u32 },
+    /// Cut by region borders into segments of equal sums.
+    RegionSum(Vec<u32>),
+    /// Any three consecutive cells hold a low, a middle and a high digit.
+    Entropic(Vec<u32>),
+    /// Any three consecutive cells hold digits of three different residues mod 3.
+    Modular(Vec<u32>),
+    /// Cells at the same distance from the middle add up to the same sum (the middle's digit).
+    Zipper(Vec<u32>),
+    /// Never decreasing from the first cell (the bulb).
+    SlowThermo(Vec<u32>),
+    /// No two digits equal or consecutive.
+    Nabner(Vec<u32>),
+    /// The inner cells add up to the sum of the two ends.
+    DoubleArrow(Vec<u32>),
+    /// `a[i]` and `b[i]` hold the same digit.
+    Clone { a: Vec<u32>, b: Vec<u32> },
+    /// How many cells of the line are seen from the clue.
+    Skyscraper(EdgeClue),
+    /// The sum of the first `X` cells from the clue, `X` the first cell's digit.
+    XSum(EdgeClue),
+}
+
+/// Which house an indexer cell indexes (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    /// The cell's column: its digit is a row.
+    Row,
+    /// The cell's row: its digit is a column.
+    Column,
+    /// The cell's box: its digit is a position in the box, row-major.
+    Box,
+}
+
+impl IndexKind {
+    /// The f-puzzles and model name: `row`, `column`, `box`.
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexKind::Row => "row",
+            IndexKind::Column => "column",
+            IndexKind::Box => "box",
+        }
+    }
+}
+
+/// A clue outside the grid that reads a row or column from one end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EdgeClue {
+    pub line: Line,
+    /// Read from the far end (the right of a row, the bottom of a column).
+    pub from_end: bool,
+    pub value: u32,
+}
+
+impl EdgeClue {
+    /// The line's cells on a grid of side `n`, from the clue inwards.
+    pub fn cells(&self, n: usize) -> Vec<u32> {
+        let mut cells = self.line.cells(n);
+        if self.from_end {
+            cells.reverse();
+        }
+        cells
+    }
+}
+
+/// The houses' cells in order, for an indexer at `cell` of `kind`: `None` for a box indexer on a
+/// jigsaw shape.
+pub fn indexed_house(shape: &Shape, cell: u32, kind: IndexKind) -> Option<Vec<u32>> {
+    let n = shape.size();
+    let (r, c) = (cell as usize / n, cell as usize % n);
+    Some(match kind {
+        IndexKind::Row => Line::Col(c as u32).cells(n),
+        IndexKind::Column => Line::Row(r as u32).cells(n),
+        IndexKind::Box => {
+            let Regions::Boxes { rows, cols } = *shape.regions() else {
+                return None;
+            };
+            let (r0, c0) = (r / rows * rows, c / cols * cols);
+            (0..rows)
+                .flat_map(|i| (0..cols).map(move |j| ((r0 + i) * n + c0 + j) as u32))
+                .collect()
+        }
+    })
+}
+
+/// The lockout gap on a grid of side `n` when none is given: `⌊(n − 1)/2⌋` (4 on 9×9).
+pub fn lockout_gap(n: usize) -> u32 {
+    (n.saturating_sub(1) / 2) as u32
+}
+
+/// The segments a region sum line is cut into by the regions of `shape`, in order along the line.
+pub fn region_segments(shape: &Shape, cells: &[u32]) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = vec![];
+    let mut last = None;
+    for &c in cells {
+        let region = shape.region_of(c as usize);
+        match out.last_mut() {
+            Some(seg) if last == Some(region) => seg.push(c),
+            _ => out.push(vec![c]),
+        }
+        last = Some(region);
+    }
+    out
 }
 
 /// The circle (1 to 3 cells, read as a number) and the line of an arrow.
@@ -222,10 +365,27 @@ pub enum ConstraintKind {
     Negative,
     LittleKiller,
     Sandwich,
+    Candidates,
+    Quadruple,
+    Minimum,
+    Maximum,
+    Indexer,
+    Between,
+    Lockout,
+    RegionSum,
+    Entropic,
+    Modular,
+    Zipper,
+    SlowThermo,
+    Nabner,
+    DoubleArrow,
+    Clone,
+    Skyscraper,
+    XSum,
 }
 
 impl ConstraintKind {
-    pub const ALL: [ConstraintKind; 18] = [
+    pub const ALL: [ConstraintKind; 35] = [
         ConstraintKind::Killer,
         ConstraintKind::AntiKnight,
         ConstraintKind::AntiKing,
@@ -244,6 +404,23 @@ impl ConstraintKind {
         ConstraintKind::Negative,
         ConstraintKind::LittleKiller,
         ConstraintKind::Sandwich,
+        ConstraintKind::Candidates,
+        ConstraintKind::Quadruple,
+        ConstraintKind::Minimum,
+        ConstraintKind::Maximum,
+        ConstraintKind::Indexer,
+        ConstraintKind::Between,
+        ConstraintKind::Lockout,
+        ConstraintKind::RegionSum,
+        ConstraintKind::Entropic,
+        ConstraintKind::Modular,
+        ConstraintKind::Zipper,
+        ConstraintKind::SlowThermo,
+        ConstraintKind::Nabner,
+        ConstraintKind::DoubleArrow,
+        ConstraintKind::Clone,
+        ConstraintKind::Skyscraper,
+        ConstraintKind::XSum,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -265,6 +442,23 @@ impl ConstraintKind {
             ConstraintKind::Negative => "negative",
             ConstraintKind::LittleKiller => "little-killer",
             ConstraintKind::Sandwich => "sandwich",
+            ConstraintKind::Candidates => "candidates",
+            ConstraintKind::Quadruple => "quadruple",
+            ConstraintKind::Minimum => "minimum",
+            ConstraintKind::Maximum => "maximum",
+            ConstraintKind::Indexer => "indexer",
+            ConstraintKind::Between => "between-line",
+            ConstraintKind::Lockout => "lockout",
+            ConstraintKind::RegionSum => "region-sum",
+            ConstraintKind::Entropic => "entropic",
+            ConstraintKind::Modular => "modular",
+            ConstraintKind::Zipper => "zipper",
+            ConstraintKind::SlowThermo => "slow-thermo",
+            ConstraintKind::Nabner => "nabner",
+            ConstraintKind::DoubleArrow => "double-arrow",
+            ConstraintKind::Clone => "clone",
+            ConstraintKind::Skyscraper => "skyscraper",
+            ConstraintKind::XSum => "x-sum",
         }
     }
 }
@@ -295,6 +489,23 @@ impl Constraint {
             Constraint::Negative(_) => ConstraintKind::Negative,
             Constraint::LittleKiller(_) => ConstraintKind::LittleKiller,
             Constraint::Sandwich(_) => ConstraintKind::Sandwich,
+            Constraint::Candidates { .. } => ConstraintKind::Candidates,
+            Constraint::Quadruple { .. } => ConstraintKind::Quadruple,
+            Constraint::Minimum(_) => ConstraintKind::Minimum,
+            Constraint::Maximum(_) => ConstraintKind::Maximum,
+            Constraint::Indexer { .. } => ConstraintKind::Indexer,
+            Constraint::Between(_) => ConstraintKind::Between,
+            Constraint::Lockout { .. } => ConstraintKind::Lockout,
+            Constraint::RegionSum(_) => ConstraintKind::RegionSum,
+            Constraint::Entropic(_) => ConstraintKind::Entropic,
+            Constraint::Modular(_) => ConstraintKind::Modular,
+            Constraint::Zipper(_) => ConstraintKind::Zipper,
+            Constraint::SlowThermo(_) => ConstraintKind::SlowThermo,
+            Constraint::Nabner(_) => ConstraintKind::Nabner,
+            Constraint::DoubleArrow(_) => ConstraintKind::DoubleArrow,
+            Constraint::Clone { .. } => ConstraintKind::Clone,
+            Constraint::Skyscraper(_) => ConstraintKind::Skyscraper,
+            Constraint::XSum(_) => ConstraintKind::XSum,
         }
     }
 
@@ -306,13 +517,31 @@ impl Constraint {
             | Constraint::AntiKing
             | Constraint::DisjointGroups
             | Constraint::Negative(_)
-            | Constraint::Sandwich(_) => vec![],
+            | Constraint::Sandwich(_)
+            | Constraint::Skyscraper(_)
+            | Constraint::XSum(_) => vec![],
             Constraint::ExtraRegion(cells)
             | Constraint::Thermo(cells)
             | Constraint::Whisper { cells, .. }
             | Constraint::Renban(cells)
-            | Constraint::Palindrome(cells) => cells.clone(),
-            Constraint::Odd(c) | Constraint::Even(c) => vec![*c],
+            | Constraint::Palindrome(cells)
+            | Constraint::Quadruple { cells, .. }
+            | Constraint::Between(cells)
+            | Constraint::Lockout { cells, .. }
+            | Constraint::RegionSum(cells)
+            | Constraint::Entropic(cells)
+            | Constraint::Modular(cells)
+            | Constraint::Zipper(cells)
+            | Constraint::SlowThermo(cells)
+            | Constraint::Nabner(cells)
+            | Constraint::DoubleArrow(cells) => cells.clone(),
+            Constraint::Clone { a, b } => a.iter().chain(b).copied().collect(),
+            Constraint::Odd(c)
+            | Constraint::Even(c)
+            | Constraint::Minimum(c)
+            | Constraint::Maximum(c)
+            | Constraint::Candidates { cell: c, .. }
+            | Constraint::Indexer { cell: c, .. } => vec![*c],
             Constraint::Arrow(a) => a.circle.iter().chain(&a.line).copied().collect(),
             Constraint::Dot(d) => vec![d.a, d.b],
             Constraint::LittleKiller(l) => l.cells.clone(),
@@ -491,7 +720,74 @@ pub(super) fn out_of_reach(constraint: &Constraint, n: usize) -> Option<(bool, S
                 format!("the digits between 1 and {n} add up to 0 to {most}"),
             )
         }
+        Constraint::Candidates { cell, digits } => {
+            digits
+                .iter()
+                .all(|d| !(1..=n as u32).contains(d))
+                .then_some(())?;
+            unreachable(
+                format!("candidates {digits:?} of {}", name(*cell, n)),
+                format!("the digits are 1..={n}"),
+            )
+        }
+        Constraint::Quadruple { cells, digits } => {
+            let what = format!("quadruple {digits:?} on {}", names(cells, n));
+            if let Some(d) = digits.iter().find(|d| !(1..=n as u32).contains(d)) {
+                unreachable(what, format!("{d} is not a digit 1..={n}"))
+            } else if digits.len() > cells.len() {
+                unreachable(
+                    what,
+                    format!("{} cells hold {} digits", cells.len(), cells.len()),
+                )
+            } else {
+                None
+            }
+        }
+        Constraint::Lockout { cells, gap } => {
+            ((*gap as i64) < n64).then_some(())?;
+            unreachable(
+                format!("lockout gap {gap} on {}", names(cells, n)),
+                format!("digits 1..={n} differ by at most {}", n - 1),
+            )
+        }
+        Constraint::Nabner(cells) => {
+            let most = n.div_ceil(2);
+            (cells.len() > most).then_some(())?;
+            unreachable(
+                format!(
+                    "Nabner line of {} cells on {}",
+                    cells.len(),
+                    names(cells, n)
+                ),
+                format!("at most {most} digits 1..={n} are neither equal nor consecutive"),
+            )
+        }
+        Constraint::Skyscraper(clue) => {
+            (!(1..=n64).contains(&(clue.value as i64))).then_some(())?;
+            unreachable(
+                format!("skyscraper clue {} on {}", clue.value, edge_name(clue)),
+                format!("1 to {n} cells of a line are seen"),
+            )
+        }
+        Constraint::XSum(clue) => {
+            let most = n64 * (n64 + 1) / 2;
+            (!(1..=most).contains(&(clue.value as i64))).then_some(())?;
+            unreachable(
+                format!("X-sum clue {} on {}", clue.value, edge_name(clue)),
+                format!("an X-sum of digits 1..={n} is 1 to {most}"),
+            )
+        }
         _ => None,
+    }
+}
+
+/// `row 3 from the right`, `column 1 from the top`, … (1-based).
+fn edge_name(clue: &EdgeClue) -> String {
+    match (clue.line, clue.from_end) {
+        (Line::Row(r), false) => format!("row {} from the left", r + 1),
+        (Line::Row(r), true) => format!("row {} from the right", r + 1),
+        (Line::Col(c), false) => format!("column {} from the top", c + 1),
+        (Line::Col(c), true) => format!("column {} from the bottom", c + 1),
     }
 }
 
@@ -535,7 +831,86 @@ pub(super) fn validate(constraint: &Constraint, shape: &Shape) -> Result<(), Str
         Constraint::Negative(_) => Ok(()),
         Constraint::LittleKiller(l) => validate_little_killer(l, n),
         Constraint::Sandwich(s) => validate_sandwich(s, n),
+        Constraint::Candidates { .. } | Constraint::Minimum(_) | Constraint::Maximum(_) => Ok(()),
+        Constraint::Quadruple { cells, .. } => validate_quadruple(cells, n),
+        Constraint::Indexer { cell, kind } => match indexed_house(shape, *cell, *kind) {
+            Some(_) => Ok(()),
+            None => Err("a box indexer needs box regions, not a jigsaw".into()),
+        },
+        Constraint::Between(cells)
+        | Constraint::Lockout { cells, .. }
+        | Constraint::Zipper(cells)
+        | Constraint::DoubleArrow(cells) => validate_line(cells, 2, n),
+        Constraint::Entropic(cells) if !n.is_multiple_of(3) => Err(format!(
+            "an entropic line needs a side divisible by 3 (low, middle and high thirds), not {n}; \
+             on {} cells",
+            cells.len()
+        )),
+        Constraint::RegionSum(cells)
+        | Constraint::Entropic(cells)
+        | Constraint::Modular(cells)
+        | Constraint::SlowThermo(cells)
+        | Constraint::Nabner(cells) => validate_line(cells, 1, n),
+        Constraint::Clone { a, b } => validate_clone(a, b, n),
+        Constraint::Skyscraper(clue) | Constraint::XSum(clue) => validate_line_index(clue.line, n),
     }
+}
+
+/// At least `min` distinct cells, consecutive ones touching.
+fn validate_line(cells: &[u32], min: usize, n: usize) -> Result<(), String> {
+    if cells.len() < min {
+        return Err(format!(
+            "a line of {} cells: it needs at least {min}",
+            cells.len()
+        ));
+    }
+    distinct(cells, n)?;
+    touching(cells, n)
+}
+
+/// 1 to 4 distinct cells around one grid point (inside one 2×2 block).
+fn validate_quadruple(cells: &[u32], n: usize) -> Result<(), String> {
+    if cells.is_empty() || cells.len() > 4 {
+        return Err(format!(
+            "a quadruple of {} cells: it sits on 1 to 4",
+            cells.len()
+        ));
+    }
+    distinct(cells, n)?;
+    let (rows, cols): (Vec<usize>, Vec<usize>) = cells
+        .iter()
+        .map(|&c| (c as usize / n, c as usize % n))
+        .unzip();
+    let span = |v: &[usize]| v.iter().max().unwrap_or(&0) - v.iter().min().unwrap_or(&0);
+    if span(&rows) > 1 || span(&cols) > 1 {
+        return Err(format!(
+            "a quadruple's cells must lie around one grid point; {} do not",
+            names(cells, n)
+        ));
+    }
+    Ok(())
+}
+
+fn validate_clone(a: &[u32], b: &[u32], n: usize) -> Result<(), String> {
+    if a.is_empty() || a.len() != b.len() {
+        return Err(format!(
+            "a clone pairs two lists of cells of one length, not {} and {}",
+            a.len(),
+            b.len()
+        ));
+    }
+    distinct(a, n)?;
+    distinct(b, n)
+}
+
+fn validate_line_index(line: Line, n: usize) -> Result<(), String> {
+    let i = match line {
+        Line::Row(i) | Line::Col(i) => i as usize,
+    };
+    if i >= n {
+        return Err(format!("line {} is outside the grid", i + 1));
+    }
+    Ok(())
 }
 
 fn at(c: u32, n: usize) -> String {
@@ -674,12 +1049,7 @@ fn validate_little_killer(l: &LittleKiller, n: usize) -> Result<(), String> {
 }
 
 fn validate_sandwich(s: &Sandwich, n: usize) -> Result<(), String> {
-    let i = match s.line {
-        Line::Row(i) | Line::Col(i) => i as usize,
-    };
-    if i >= n {
-        return Err(format!("line {} is outside the grid", i + 1));
-    }
+    validate_line_index(s.line, n)?;
     if n < 2 {
         return Err("a sandwich needs a side of 2 or more (1 and the side apart)".into());
     }

@@ -29,7 +29,18 @@ use crate::propagate::Candidates;
 pub(super) fn takes(kind: ConstraintKind) -> bool {
     !matches!(
         kind,
-        ConstraintKind::Arrow | ConstraintKind::LittleKiller | ConstraintKind::Sandwich
+        ConstraintKind::Arrow
+            | ConstraintKind::LittleKiller
+            | ConstraintKind::Sandwich
+            | ConstraintKind::RegionSum
+            | ConstraintKind::Zipper
+            | ConstraintKind::DoubleArrow
+            | ConstraintKind::Candidates
+            | ConstraintKind::Quadruple
+            | ConstraintKind::Between
+            | ConstraintKind::Lockout
+            | ConstraintKind::Skyscraper
+            | ConstraintKind::XSum
     )
 }
 

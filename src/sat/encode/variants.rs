@@ -198,7 +198,10 @@ fn order_form(rule: PairRule) -> Option<OrderForm> {
         PairRule::Is(DotRule::Ratio(_) | DotRule::Sum(_))
         | PairRule::Not(_)
         | PairRule::Equal
-        | PairRule::Differ => None,
+        | PairRule::Differ
+        | PairRule::Iff(..)
+        | PairRule::OtherThird(_)
+        | PairRule::OtherResidue(_) => None,
     }
 }
 

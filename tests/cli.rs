@@ -966,3 +966,20 @@ fn a_parameter_that_cannot_be_read_is_an_error_with_its_place() {
         );
     }
 }
+
+#[test]
+fn the_variants_flag_lists_every_kind_it_draws() {
+    let o = bin().args(["fuzz", "--help"]).output().unwrap();
+    // The help wraps lines; read its words.
+    let help = stdout(&o);
+    let words: Vec<&str> = help
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .collect();
+    for kind in sudoku_lab::generate::variants::drawn_kinds() {
+        let name = kind.to_string();
+        assert!(
+            words.contains(&name.as_str()),
+            "fuzz --help does not list {kind}"
+        );
+    }
+}

@@ -134,7 +134,10 @@ pub struct SpecArgs {
     cage_sizes: (usize, usize),
     /// Variant rules drawn from each full grid, e.g. `thermo,arrow,kropki` (kinds: anti-knight,
     /// anti-king, disjoint-groups, extra-region, odd, even, thermo, arrow, whisper, renban,
-    /// palindrome, kropki, xv, nonconsecutive, negative, little-killer, sandwich). `generate`
+    /// palindrome, kropki, xv, nonconsecutive, negative, little-killer, sandwich, candidates,
+    /// quadruple, minimum, maximum, indexer, between-line, lockout, region-sum, entropic (a side
+    /// divisible by 3), modular, zipper, slow-thermo, nabner, double-arrow, clone, skyscraper,
+    /// x-sum). `generate`
     /// writes such puzzles as f-puzzles JSON, one document per line; `fuzz` shrinks by dropping
     /// rules too (pick backends that take the kinds: docs/variants.md).
     #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = variant_kind)]

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Writes tests/data/published/ from the puzzle files of dclamage/SudokuVariantSolverJS: one
-f-puzzles JSON document per puzzle (the compressed `puzzle` of each entry, decompressed, with the
-entry's `solution` under the document's `"solution"` key when the document lacks it; checked
-equal when it has one), and the file table of tests/data/published/SOURCES.md, written to
-tests/data/published/SOURCES.md.files to paste in. Entries without a licence are left out.
+"""Writes tests/data/published/ from public repositories that ship f-puzzles documents with their
+setters' solutions, and the file table of tests/data/published/SOURCES.md (written to
+tests/data/published/SOURCES.md.files, to paste in).
 
-usage: python3 tools/published_import.py GIT_DIR [COMMIT]
-  GIT_DIR: a clone of https://github.com/dclamage/SudokuVariantSolverJS (its .git directory or
-  work tree); COMMIT defaults to 06eaf432bdf56eae47b2a1816e3f23d3996897a3.
-needs: pip install lzstring
+usage: python3 tools/published_import.py SOURCE GIT_DIR
+  SOURCE svs: GIT_DIR is a clone of https://github.com/dclamage/SudokuVariantSolverJS; each
+    entry of its puzzle files (CC BY 4.0) gives one document: its compressed `puzzle`,
+    decompressed, with the entry's `solution` under `"solution"` when the document has none
+    (checked equal when it has one). Entries without a licence are left out.
+  SOURCE kaji: GIT_DIR is a clone of https://github.com/kinnison/kaji (MIT); each f-puzzles
+    document of `sample-puzzles/` set by the repository's author (Kinnison) is copied unchanged.
+needs: pip install lzstring (svs)
 """
 import json
 import pathlib
@@ -16,18 +18,21 @@ import re
 import subprocess
 import sys
 
-import lzstring
-
-REPO = "dclamage/SudokuVariantSolverJS"
-COMMIT = "06eaf432bdf56eae47b2a1816e3f23d3996897a3"
-FILES = [
+OUT = pathlib.Path("tests/data/published")
+CC_BY = "Creative Commons Attribution 4.0 International (CC BY 4.0)"
+SOURCES = {
+    "svs": (
+        "dclamage/SudokuVariantSolverJS",
+        "06eaf432bdf56eae47b2a1816e3f23d3996897a3",
+    ),
+    "kaji": ("kinnison/kaji", "221c6a49d182e09178d99cb341d3b087754300eb"),
+}
+SVS_FILES = [
     "puzzles/puzzles.json",
     "puzzles/puzzles-ci.json",
     "puzzles/puzzles-timeout.json",
     "puzzles/lubaf-coloring-book.json",
 ]
-OUT = pathlib.Path("tests/data/published")
-CC_BY = "Creative Commons Attribution 4.0 International (CC BY 4.0)"
 
 
 def slug(text):
@@ -38,15 +43,18 @@ def md(text):
     return text.replace("|", "\\|")
 
 
-def main():
-    if len(sys.argv) not in (2, 3):
-        raise SystemExit(__doc__)
-    git_dir, commit = sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else COMMIT
+def show(git_dir, commit, path):
+    return subprocess.check_output(["git", "-C", git_dir, "show", f"{commit}:{path}"])
+
+
+def svs(git_dir, commit):
+    """(name, text, path, title, setter, licence, where the solution comes from) per puzzle."""
+    import lzstring
+
     lz = lzstring.LZString()
-    seen, names, rows = set(), set(), []
-    for path in FILES:
-        text = subprocess.check_output(["git", "-C", git_dir, "show", f"{commit}:{path}"])
-        for entry in json.loads(text):
+    seen, names = set(), set()
+    for path in SVS_FILES:
+        for entry in json.loads(show(git_dir, commit, path)):
             if not entry.get("license") or entry["puzzle"] in seen:
                 continue
             seen.add(entry["puzzle"])
@@ -63,18 +71,42 @@ def main():
                 name = f"{name}-{slug(entry['author'])}"
             assert name not in names, name
             names.add(name)
-            (OUT / f"{name}.json").write_text(json.dumps(doc, ensure_ascii=False) + "\n")
-            rows.append((name, path, entry, where))
-    with open(OUT / "SOURCES.md.files", "w") as f:
-        f.write("| file | path in the repository (entry title) | setter | licence | solution from |\n")
-        f.write("|---|---|---|---|---|\n")
-        for name, path, e, where in sorted(rows):
-            licence = e["license"].replace(CC_BY, "CC BY 4.0")
-            f.write(
-                f"| `{name}.json` | `{path}` ({md(e['title'])}) | {md(e['author'])} "
-                f"| {licence} | {where} |\n"
-            )
-    print(f"{len(rows)} puzzles from {REPO} at {commit}", file=sys.stderr)
+            text = json.dumps(doc, ensure_ascii=False) + "\n"
+            licence = entry["license"].replace(CC_BY, "CC BY 4.0")
+            yield name, text, path, entry["title"], entry["author"], licence, where
+
+
+def kaji(git_dir, commit):
+    listing = subprocess.check_output(
+        ["git", "-C", git_dir, "ls-tree", "--name-only", commit, "sample-puzzles/"], text=True
+    )
+    for path in listing.split():
+        text = show(git_dir, commit, path).decode()
+        doc = json.loads(text)
+        if "grid" not in doc or doc.get("author") != "Kinnison":
+            continue
+        assert doc.get("solution"), path
+        name = pathlib.Path(path).stem
+        yield name, text, path, doc["title"], doc["author"], "MIT", "document"
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in SOURCES:
+        raise SystemExit(__doc__)
+    source, git_dir = sys.argv[1], sys.argv[2]
+    repo, commit = SOURCES[source]
+    rows = []
+    for name, text, path, title, setter, licence, where in globals()[source](git_dir, commit):
+        target = OUT / f"{name}.json"
+        assert not target.exists() or target.read_text() == text, f"{target} exists"
+        target.write_text(text)
+        rows.append(
+            f"| `{name}.json` | {repo} | `{path}` ({md(title)}) | {md(setter)} | {licence} "
+            f"| {where} |\n"
+        )
+    with open(OUT / "SOURCES.md.files", "a") as f:
+        f.writelines(sorted(rows))
+    print(f"{len(rows)} puzzles from {repo} at {commit}", file=sys.stderr)
 
 
 if __name__ == "__main__":

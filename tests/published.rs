@@ -72,9 +72,10 @@ const SLOW: Duration = Duration::from_secs(1);
 
 /// `(document, backend)`: counts known to take longer than [`LIMIT`]. They get
 /// [`LISTED_LIMIT`] and may time out (named on standard error); an answer they give must still
-/// be right. On the Killer-heavy documents `dfs` takes more than 20 s on `solver-needs-set` (no
-/// givens), about 4 s on `effluence`, 1.4 to 2 s on `sistine-hippos`; `cp` 2.5 s on
-/// `solver-needs-set`, which `sat` answers in 1.7 s.
+/// be right. `sudoku-lab unique --json --backend B --timeout 30 FILE` (2026-11-27, `rust`
+/// machine kind, 2 cores, shared): `dfs` times out at 30 s on `solver-needs-set` (a Killer
+/// without givens), takes 4.0 s on `effluence` and 2.2 s on `sistine-hippos`; `cp` takes 3.0 s
+/// on `solver-needs-set`, which `sat` answers in 1.7 s.
 const TOO_SLOW: &[(&str, &str)] = &[
     ("effluence", "dfs"),
     ("sistine-hippos", "dfs"),

@@ -70,8 +70,9 @@ const NOT_READ: &[(&str, &str)] = &[
 ];
 
 /// Each backend's time for one count of one puzzle; past it the puzzle fails the test unless it
-/// is listed in [`TOO_SLOW`].
-const LIMIT: Duration = Duration::from_secs(2);
+/// is listed in [`TOO_SLOW`]. Every other count takes under 2 s on an idle machine; the margin is
+/// for a loaded one.
+const LIMIT: Duration = Duration::from_secs(10);
 /// Counts slower than this are named on standard error.
 const SLOW: Duration = Duration::from_secs(1);
 

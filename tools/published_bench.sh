@@ -3,8 +3,9 @@
 # tests/data/published/ that the lab reads, put on one line each into one JSON Lines set, then
 # timed under dfs, sat and cp (unique: solve with the uniqueness check, one thread, the checker
 # included, each puzzle within 10 s) and, when PYTHON (default python3) has OR-tools, CP-SAT
-# with one worker counting each to 2 solutions (tools/cpsat_variants.py, model building
-# excluded). Documents the lab refuses are listed and left out of the set.
+# with one worker counting each to 2 solutions (tools/cpsat_variants.py on the same set in the
+# lab's own JSON, `convert --to json`, with the setters' solutions: model building excluded).
+# Documents the lab refuses are listed and left out of the set.
 # Usage: [PYTHON=/path/to/python3] tools/published_bench.sh
 #   (the set and CSV go to target/published; LAB=PATH runs that binary instead of building
 #   target/release/sudoku-lab)
@@ -33,8 +34,10 @@ echo "== $(wc -l < "$set_file") documents read, $refused refused"
 $lab bench --backends dfs,sat,cp --timeout 10 --csv "$out/bench.csv" "$set_file" || true
 py=${PYTHON:-python3}
 if "$py" -c "import ortools" 2>/dev/null; then
-  echo "== cp-sat $set_file"
-  "$py" tools/cpsat_variants.py "$set_file" || echo "tools/cpsat_variants.py failed (exit $?)"
+  $lab convert --to json "$set_file" > "$out/published-lab.jsonl" 2>/dev/null
+  echo "== cp-sat $out/published-lab.jsonl"
+  "$py" tools/cpsat_variants.py "$out/published-lab.jsonl" ||
+    echo "tools/cpsat_variants.py failed (exit $?)"
 else
   echo "== cp-sat: skipped ($py has no ortools; set PYTHON to a python3 that has it)"
 fi

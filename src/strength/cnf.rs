@@ -1,5 +1,6 @@
-//! Propagation over the lab's own clause lists: unit propagation, failed-literal probing and
-//! hyper-binary resolution, run once at the root with no search.
+//! Propagation over the lab's own clause lists: unit propagation, failed-literal probing,
+//! hyper-binary resolution and the binary failed-literal rule, run once at the root with no
+//! search.
 //!
 //! The formula is the plain encoding of [`crate::sat::encode`] (any `--encoding`, `--amo`,
 //! `--cage-encoding`, `--pair-encoding`) with the givens as unit clauses and neither given
@@ -31,12 +32,28 @@
 //!   which change no unit propagation, so they are not added. The rounds (probing every
 //!   unassigned literal over the formula and every binary added so far) repeat until a round adds
 //!   no binary and sets nothing. It derives everything `flp` derives.
+//! * [`CnfLevel::Binflr`] — the binary failed-literal rule to a fixpoint (the "binflr" of Lynce &
+//!   Ouaknine): the closure of the formula under unit propagation, the failed-literal rule and,
+//!   for every two literals `x`, `y` of distinct variables, both unassigned, "if unit propagation
+//!   from `x` and `y` together reaches a conflict, add the binary `(¬x ∨ ¬y)`"; the binaries
+//!   added take part in every later probe. Computed by probing every unassigned `x`: a conflict
+//!   sets `¬x`; else each literal forced under `x` by a long clause gives `(¬x ∨ u)` (the pair
+//!   `x`, `¬u` fails), and every `y` still unassigned under `x` is probed on top of it — a
+//!   conflict adds `(¬x ∨ ¬y)` and sets `¬y` under `x` at once (a later conflict under `x` then
+//!   sets `¬x`). Pairs with `y` already set under `x` need no probe: a true `y` adds nothing, a
+//!   false one fails through binaries (already an implication) or is a forced literal above.
+//!   Rounds repeat until a round adds no binary and sets nothing. It derives everything `hbr`
+//!   derives.
+//! * [`CnfLevel::Binflr1`] — one round of `binflr`: every literal unassigned when its turn comes
+//!   is probed once as `x`, with its pairs, the binaries learned so far included, and no round
+//!   follows. It derives everything `flp1` derives.
 //!
 //! The engine: literals are `2·var + sign`; binary clauses live in implication lists, longer
 //! clauses are watched by two literals; one trail holds the root assignment and, above it, the
 //! probe under test, which is undone by cutting the trail. In `flp` and `flp1` a literal implied
 //! by a successful probe is not probed again in that round (it cannot fail where its implier did
-//! not); in `flp` the next round catches what later root assignments changed.
+//! not); in `flp` the next round catches what later root assignments changed. `binflr` does the
+//! same with the literals `y` probed under one `x`.
 
 use crate::model::Puzzle;
 use crate::sat::encode::{self, EncodeOptions, Numbering};
@@ -52,15 +69,19 @@ pub enum CnfLevel {
     Flp,
     FlpBoth,
     Hbr,
+    Binflr1,
+    Binflr,
 }
 
 impl CnfLevel {
-    pub const ALL: [CnfLevel; 5] = [
+    pub const ALL: [CnfLevel; 7] = [
         CnfLevel::Up,
         CnfLevel::Flp1,
         CnfLevel::Flp,
         CnfLevel::FlpBoth,
         CnfLevel::Hbr,
+        CnfLevel::Binflr1,
+        CnfLevel::Binflr,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -69,6 +90,8 @@ impl CnfLevel {
             CnfLevel::Flp => "flp",
             CnfLevel::FlpBoth => "flp-both",
             CnfLevel::Hbr => "hbr",
+            CnfLevel::Binflr1 => "binflr1",
+            CnfLevel::Binflr => "binflr",
         }
     }
 }
@@ -113,6 +136,9 @@ pub struct Propagator {
     /// Scratch marks per literal (probing).
     mark: Vec<u32>,
     stamp: u32,
+    /// Marks per literal for the probes under a probe (`binflr`).
+    inner_mark: Vec<u32>,
+    inner_stamp: u32,
     scratch: Vec<L>,
 }
 
@@ -134,6 +160,9 @@ impl Propagator {
         self.mark.clear();
         self.mark.resize(2 * n, 0);
         self.stamp = 0;
+        self.inner_mark.clear();
+        self.inner_mark.resize(2 * n, 0);
+        self.inner_stamp = 0;
         self.lits.clear();
         self.trail.clear();
         self.head = 0;
@@ -321,17 +350,14 @@ impl Propagator {
             CnfLevel::Flp => self.failed_literals(false, true),
             CnfLevel::FlpBoth => self.failed_literals(true, true),
             CnfLevel::Hbr => self.hyper_binary(),
+            CnfLevel::Binflr1 => self.binary_failed_literals(false),
+            CnfLevel::Binflr => self.binary_failed_literals(true),
         }
         !self.conflict
     }
 
     fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 1;
-        }
-        self.stamp
+        fresh_stamp(&mut self.stamp, &mut self.mark)
     }
 
     /// Failed-literal probing to a fixpoint; with `both`, also the literals implied by both
@@ -440,6 +466,81 @@ impl Propagator {
         self.record_long = false;
     }
 
+    /// The binary failed-literal rule to a fixpoint (see the module docs): every unassigned
+    /// literal `x` is probed; a failure sets `¬x`; otherwise each literal `u` forced under `x` by
+    /// a long clause gives `(¬x ∨ u)`, and every literal `y` still unassigned under `x` is probed
+    /// on top of it, a failure giving `(¬x ∨ ¬y)`, which sets `¬y` under `x` at once. With
+    /// `fixpoint`, rounds repeat until one learns nothing; without, one round.
+    fn binary_failed_literals(&mut self, fixpoint: bool) {
+        self.record_long = true;
+        loop {
+            let mut changed = false;
+            for x in 0..2 * self.n_vars as L {
+                if self.conflict {
+                    break;
+                }
+                if self.value[x as usize] != 0 {
+                    continue;
+                }
+                let base = self.trail.len();
+                self.forced_long.clear();
+                let learned = self.probe_pairs(x);
+                self.undo_to(base);
+                let Some(learned) = learned else {
+                    self.learn_unit(x ^ 1);
+                    changed = true;
+                    continue;
+                };
+                let forced = std::mem::take(&mut self.forced_long);
+                for &u in &forced {
+                    self.add_binary(x ^ 1, u);
+                }
+                changed |= learned > 0 || !forced.is_empty();
+                self.forced_long = forced;
+            }
+            if self.conflict || !changed || !fixpoint {
+                break;
+            }
+        }
+        self.record_long = false;
+    }
+
+    /// `binflr` under `x`: probes `x`, then every literal `y` unassigned under it (but those a
+    /// successful `y` probe implied: they cannot fail where `y` did not); a failed pair adds the
+    /// binary `(¬x ∨ ¬y)` and sets `¬y` under `x`. The binaries learned, or `None` when `x`
+    /// fails. The literals forced by long clauses under `x` (not under `y`) are left in
+    /// `forced_long`; the trail is left for the caller to undo.
+    fn probe_pairs(&mut self, x: L) -> Option<usize> {
+        if !self.probe(x) {
+            return None;
+        }
+        let s = fresh_stamp(&mut self.inner_stamp, &mut self.inner_mark);
+        let mut learned = 0;
+        for y in 0..2 * self.n_vars as L {
+            if self.value[y as usize] != 0 || self.inner_mark[y as usize] == s {
+                continue;
+            }
+            let (base, long) = (self.trail.len(), self.forced_long.len());
+            let ok = self.probe(y);
+            self.forced_long.truncate(long);
+            if ok {
+                for k in base + 1..self.trail.len() {
+                    self.inner_mark[self.trail[k] as usize] = s;
+                }
+                self.undo_to(base);
+                continue;
+            }
+            self.undo_to(base);
+            self.add_binary(x ^ 1, y ^ 1);
+            learned += 1;
+            self.assign(y ^ 1);
+            if !self.propagate() {
+                return None;
+            }
+        }
+        Some(learned)
+    }
+
     /// The value of variable `v`: `Some(true)`, `Some(false)` or `None` (unassigned).
     pub fn value(&self, v: usize) -> Option<bool> {
         match self.value[2 * v] {
@@ -463,6 +564,16 @@ impl Propagator {
     pub fn conflict(&self) -> bool {
         self.conflict
     }
+}
+
+/// A new stamp for `marks` (all cleared when the counter wraps).
+fn fresh_stamp(stamp: &mut u32, marks: &mut [u32]) -> u32 {
+    *stamp = stamp.wrapping_add(1);
+    if *stamp == 0 {
+        marks.iter_mut().for_each(|m| *m = 0);
+        *stamp = 1;
+    }
+    *stamp
 }
 
 /// The CNF levels over one puzzle's plain encoding, with the buffers reused from puzzle to

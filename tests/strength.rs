@@ -142,7 +142,7 @@ proptest! {
         let up = run(n, &clauses, CnfLevel::Up);
         let hbr = run(n, &clauses, CnfLevel::Hbr);
         let mut previous = up.clone();
-        for level in [CnfLevel::Flp1, CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr, CnfLevel::Binflr1, CnfLevel::Binflr] {
+        for level in [CnfLevel::Flp1, CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr, CnfLevel::HbrEq, CnfLevel::Binflr1, CnfLevel::Binflr] {
             let got = run(n, &clauses, level);
             match &got {
                 None => prop_assert!(ms.is_empty(), "{} conflict on a satisfiable formula", level),
@@ -180,6 +180,11 @@ proptest! {
                     }
                 }
                 previous = got.clone();
+            }
+            // Equality reduction adds nothing to hbr's closure: unit propagation over the
+            // binaries sets equivalent literals together.
+            if level == CnfLevel::HbrEq {
+                prop_assert_eq!(&got, &hbr, "hbr-eq differs from hbr");
             }
             if level == CnfLevel::Binflr {
                 if let Some(a) = &got {
@@ -375,19 +380,21 @@ fn twenty_table(levels: &str) -> String {
 /// The command's table on the first 20 puzzles of the 17-clue collection, exactly.
 #[test]
 fn cli_table_on_twenty_17_clue_puzzles() {
-    let table = twenty_table("up,flp,flp-both,hbr,binflr1,binflr");
+    let table = twenty_table("up,flp,flp-both,hbr,hbr-eq,binflr1,binflr");
     let expected = "\
 file                 encoding  amo   level     puzzles  solved_pct  unassigned_pct  unassigned_vars_pct  contradictions
 17_clue_first20.txt  minimal   auto  up             20        0.00           97.89                51.97               0
 17_clue_first20.txt  minimal   auto  flp            20       35.00           97.12                45.46               0
 17_clue_first20.txt  minimal   auto  flp-both       20       35.00           97.12                45.46               0
 17_clue_first20.txt  minimal   auto  hbr            20       55.00           93.23                41.76               0
+17_clue_first20.txt  minimal   auto  hbr-eq         20       55.00           93.23                41.76               0
 17_clue_first20.txt  minimal   auto  binflr1        20      100.00               -                    -               0
 17_clue_first20.txt  minimal   auto  binflr         20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  up             20       65.00           68.08                22.75               0
 17_clue_first20.txt  extended  auto  flp            20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  flp-both       20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  hbr            20      100.00               -                    -               0
+17_clue_first20.txt  extended  auto  hbr-eq         20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  binflr1        20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  binflr         20      100.00               -                    -               0
 ";

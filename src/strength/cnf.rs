@@ -32,6 +32,16 @@
 //!   which change no unit propagation, so they are not added. The rounds (probing every
 //!   unassigned literal over the formula and every binary added so far) repeat until a round adds
 //!   no binary and sets nothing. It derives everything `flp` derives.
+//! * [`CnfLevel::HbrEq`] — `hbr` and equality reduction (the other half of Bacchus's HypRe),
+//!   in turn until neither adds anything: the strongly connected components of the binary
+//!   implication graph over the unassigned literals are classes of equivalent literals; a long
+//!   clause with two literals of one class (and none of opposite classes, which would make it a
+//!   tautology under the equivalences) gives the clause with one literal per class, which is
+//!   added; a literal in the class of its negation is a conflict. Substituting a representative
+//!   for each class, as HypRe does, gives the same unit propagation as these added clauses. It
+//!   derives exactly what `hbr` derives (the property tests check it): unit propagation over
+//!   the binaries sets all the literals of a class together, so a clause becomes unit exactly
+//!   when its reduced form does.
 //! * [`CnfLevel::Binflr`] — the binary failed-literal rule to a fixpoint (the "binflr" of Lynce &
 //!   Ouaknine): the closure of the formula under unit propagation, the failed-literal rule and,
 //!   for every two literals `x`, `y` of distinct variables, both unassigned, "if unit propagation
@@ -59,7 +69,12 @@ use crate::model::Puzzle;
 use crate::sat::encode::{self, EncodeOptions, Numbering};
 use crate::sat::{ClauseSink, Cnf, Lit};
 
+use std::collections::HashSet;
+
 use super::Root;
+
+/// No component: an assigned literal (equality reduction).
+const NONE: u32 = u32::MAX;
 
 /// A propagation level over the clause list (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,17 +84,19 @@ pub enum CnfLevel {
     Flp,
     FlpBoth,
     Hbr,
+    HbrEq,
     Binflr1,
     Binflr,
 }
 
 impl CnfLevel {
-    pub const ALL: [CnfLevel; 7] = [
+    pub const ALL: [CnfLevel; 8] = [
         CnfLevel::Up,
         CnfLevel::Flp1,
         CnfLevel::Flp,
         CnfLevel::FlpBoth,
         CnfLevel::Hbr,
+        CnfLevel::HbrEq,
         CnfLevel::Binflr1,
         CnfLevel::Binflr,
     ];
@@ -90,6 +107,7 @@ impl CnfLevel {
             CnfLevel::Flp => "flp",
             CnfLevel::FlpBoth => "flp-both",
             CnfLevel::Hbr => "hbr",
+            CnfLevel::HbrEq => "hbr-eq",
             CnfLevel::Binflr1 => "binflr1",
             CnfLevel::Binflr => "binflr",
         }
@@ -350,6 +368,7 @@ impl Propagator {
             CnfLevel::Flp => self.failed_literals(false, true),
             CnfLevel::FlpBoth => self.failed_literals(true, true),
             CnfLevel::Hbr => self.hyper_binary(),
+            CnfLevel::HbrEq => self.hyper_binary_equivalences(),
             CnfLevel::Binflr1 => self.binary_failed_literals(false),
             CnfLevel::Binflr => self.binary_failed_literals(true),
         }
@@ -464,6 +483,133 @@ impl Propagator {
             }
         }
         self.record_long = false;
+    }
+
+    /// `hbr` and equality reduction, in turn until neither adds anything (see the module docs).
+    fn hyper_binary_equivalences(&mut self) {
+        let mut added = HashSet::new();
+        loop {
+            self.hyper_binary();
+            if self.conflict || !self.reduce_equivalences(&mut added) {
+                return;
+            }
+        }
+    }
+
+    /// Equality reduction: the strongly connected components of the binary implication graph
+    /// over the unassigned literals are classes of equivalent literals; each long clause not
+    /// satisfied at the root, with two literals of one class and none of opposite classes, gives
+    /// the clause of one literal per class, added unless `added` holds it already. True when a
+    /// clause was added or a conflict found (a literal equivalent to its negation).
+    fn reduce_equivalences(&mut self, added: &mut HashSet<Vec<L>>) -> bool {
+        let class = self.equivalence_classes();
+        if (0..self.n_vars).any(|v| class[2 * v] != NONE && class[2 * v] == class[2 * v + 1]) {
+            self.conflict = true;
+            return true;
+        }
+        let mut new = Vec::new();
+        let mut at = 0;
+        while at < self.lits.len() {
+            let len = self.lits[at] as usize;
+            let c = &self.lits[at + 1..at + 1 + len];
+            at += len + 1;
+            if c.iter().any(|&l| self.value[l as usize] == 1) {
+                continue;
+            }
+            let mut reduced: Vec<L> = Vec::with_capacity(len);
+            let (mut merged, mut tautology) = (false, false);
+            for &l in c.iter().filter(|&&l| self.value[l as usize] == 0) {
+                if reduced
+                    .iter()
+                    .any(|&r| class[r as usize] == class[(l ^ 1) as usize])
+                {
+                    tautology = true;
+                    break;
+                }
+                if reduced
+                    .iter()
+                    .any(|&r| class[r as usize] == class[l as usize])
+                {
+                    merged = true;
+                } else {
+                    reduced.push(l);
+                }
+            }
+            if merged && !tautology {
+                reduced.sort_unstable();
+                if added.insert(reduced.clone()) {
+                    new.push(reduced);
+                }
+            }
+        }
+        for c in &new {
+            if self.conflict {
+                break;
+            }
+            match c[..] {
+                [u] => self.learn_unit(u),
+                _ => self.add_clause(c),
+            }
+        }
+        !new.is_empty()
+    }
+
+    /// The strongly connected component of each unassigned literal in the graph of the binary
+    /// implications between unassigned literals (Tarjan's algorithm, iterative); `NONE` for an
+    /// assigned literal.
+    fn equivalence_classes(&self) -> Vec<u32> {
+        let n = 2 * self.n_vars;
+        let (mut index, mut low) = (vec![NONE; n], vec![0u32; n]);
+        let mut class = vec![NONE; n];
+        let (mut on_stack, mut stack) = (vec![false; n], Vec::new());
+        let mut calls: Vec<(usize, usize)> = Vec::new();
+        let (mut counter, mut classes) = (0u32, 0u32);
+        for root in 0..n {
+            if self.value[root] != 0 || index[root] != NONE {
+                continue;
+            }
+            calls.push((root, 0));
+            index[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (v, ref mut next)) = calls.last_mut() {
+                if let Some(&w) = self.implied[v].get(*next) {
+                    *next += 1;
+                    let w = w as usize;
+                    if self.value[w] != 0 {
+                        continue;
+                    }
+                    if index[w] == NONE {
+                        index[w] = counter;
+                        low[w] = counter;
+                        counter += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        calls.push((w, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(u, _)) = calls.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        class[w] = classes;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    classes += 1;
+                }
+            }
+        }
+        class
     }
 
     /// The binary failed-literal rule to a fixpoint (see the module docs): every unassigned

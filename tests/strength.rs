@@ -58,28 +58,28 @@ fn naive_up(clauses: &[Vec<i32>], mut a: Vec<Option<bool>>) -> Option<Vec<Option
     }
 }
 
+/// The first literal unassigned in `a` (DIMACS-like) for which `holds` is false on `a` plus that
+/// literal, if any.
+fn failing_literal(a: &[Option<bool>], holds: impl Fn(Vec<Option<bool>>) -> bool) -> Option<i32> {
+    (0..a.len())
+        .filter(|&v| a[v].is_none())
+        .flat_map(|v| [true, false].map(|val| (v, val)))
+        .find(|&(v, val)| {
+            let mut b = a.to_vec();
+            b[v] = Some(val);
+            !holds(b)
+        })
+        .map(|(v, val)| if val { v as i32 + 1 } else { -(v as i32 + 1) })
+}
+
 /// Failed-literal probing to a fixpoint over `naive_up`, from `a`; `None` on a conflict.
 fn naive_flp(clauses: &[Vec<i32>], a: Vec<Option<bool>>) -> Option<Vec<Option<bool>>> {
     let mut a = naive_up(clauses, a)?;
-    loop {
-        let mut changed = false;
-        for v in 0..a.len() {
-            for val in [true, false] {
-                if a[v].is_none() {
-                    let mut b = a.clone();
-                    b[v] = Some(val);
-                    if naive_up(clauses, b).is_none() {
-                        a[v] = Some(!val);
-                        a = naive_up(clauses, a)?;
-                        changed = true;
-                    }
-                }
-            }
-        }
-        if !changed {
-            return Some(a);
-        }
+    while let Some(l) = failing_literal(&a, |b| naive_up(clauses, b).is_some()) {
+        a[l.unsigned_abs() as usize - 1] = Some(l < 0);
+        a = naive_up(clauses, a)?;
     }
+    Some(a)
 }
 
 /// Every model of the formula.
@@ -168,16 +168,8 @@ proptest! {
             if level == CnfLevel::Flp {
                 if let Some(a) = &got {
                     // No unassigned literal fails under unit propagation.
-                    for v in 0..n {
-                        for val in [true, false] {
-                            if a[v].is_none() {
-                                let mut b = a.clone();
-                                b[v] = Some(val);
-                                prop_assert!(naive_up(&clauses, b).is_some(),
-                                    "flp left the failed literal {}{}", if val { "" } else { "-" }, v + 1);
-                            }
-                        }
-                    }
+                    let left = failing_literal(a, |b| naive_up(&clauses, b).is_some());
+                    prop_assert!(left.is_none(), "flp left the failed literal {:?}", left);
                 }
                 previous = got.clone();
             }
@@ -190,16 +182,8 @@ proptest! {
                 if let Some(a) = &got {
                     // No unassigned literal fails under failed-literal probing to a fixpoint:
                     // its pairs with every other literal have all been probed.
-                    for v in 0..n {
-                        for val in [true, false] {
-                            if a[v].is_none() {
-                                let mut b = a.clone();
-                                b[v] = Some(val);
-                                prop_assert!(naive_flp(&clauses, b).is_some(),
-                                    "binflr left {}{}, which fails under flp", if val { "" } else { "-" }, v + 1);
-                            }
-                        }
-                    }
+                    let left = failing_literal(a, |b| naive_flp(&clauses, b).is_some());
+                    prop_assert!(left.is_none(), "binflr left {:?}, which fails under flp", left);
                 }
             }
             // A weaker level's conflict is kept by the stronger ones.

@@ -367,10 +367,10 @@ impl Propagator {
             CnfLevel::Flp1 => self.failed_literals(false, false),
             CnfLevel::Flp => self.failed_literals(false, true),
             CnfLevel::FlpBoth => self.failed_literals(true, true),
-            CnfLevel::Hbr => self.hyper_binary(),
+            CnfLevel::Hbr => self.hyper_binary(false, true),
             CnfLevel::HbrEq => self.hyper_binary_equivalences(),
-            CnfLevel::Binflr1 => self.binary_failed_literals(false),
-            CnfLevel::Binflr => self.binary_failed_literals(true),
+            CnfLevel::Binflr1 => self.hyper_binary(true, false),
+            CnfLevel::Binflr => self.hyper_binary(true, true),
         }
         !self.conflict
     }
@@ -450,46 +450,11 @@ impl Propagator {
         self.scratch = shared;
     }
 
-    /// Hyper-binary resolution to a fixpoint (see the module docs).
-    fn hyper_binary(&mut self) {
-        self.record_long = true;
-        loop {
-            let mut changed = false;
-            for l in 0..2 * self.n_vars as L {
-                if self.conflict {
-                    break;
-                }
-                if self.value[l as usize] != 0 {
-                    continue;
-                }
-                let base = self.trail.len();
-                self.forced_long.clear();
-                if !self.probe(l) {
-                    self.undo_to(base);
-                    self.learn_unit(l ^ 1);
-                    changed = true;
-                    continue;
-                }
-                self.undo_to(base);
-                let forced = std::mem::take(&mut self.forced_long);
-                for &u in &forced {
-                    self.add_binary(l ^ 1, u);
-                }
-                changed |= !forced.is_empty();
-                self.forced_long = forced;
-            }
-            if self.conflict || !changed {
-                break;
-            }
-        }
-        self.record_long = false;
-    }
-
     /// `hbr` and equality reduction, in turn until neither adds anything (see the module docs).
     fn hyper_binary_equivalences(&mut self) {
         let mut added = HashSet::new();
         loop {
-            self.hyper_binary();
+            self.hyper_binary(false, true);
             if self.conflict || !self.reduce_equivalences(&mut added) {
                 return;
             }
@@ -612,12 +577,13 @@ impl Propagator {
         class
     }
 
-    /// The binary failed-literal rule to a fixpoint (see the module docs): every unassigned
-    /// literal `x` is probed; a failure sets `¬x`; otherwise each literal `u` forced under `x` by
-    /// a long clause gives `(¬x ∨ u)`, and every literal `y` still unassigned under `x` is probed
-    /// on top of it, a failure giving `(¬x ∨ ¬y)`, which sets `¬y` under `x` at once. With
-    /// `fixpoint`, rounds repeat until one learns nothing; without, one round.
-    fn binary_failed_literals(&mut self, fixpoint: bool) {
+    /// Hyper-binary resolution, and with `pairs` the binary failed-literal rule (see the module
+    /// docs): every unassigned literal `x` is probed; a failure sets `¬x`; otherwise each literal
+    /// `u` forced under `x` by a long clause gives `(¬x ∨ u)`, and with `pairs` every literal `y`
+    /// still unassigned under `x` is probed on top of it, a failure giving `(¬x ∨ ¬y)`, which
+    /// sets `¬y` under `x` at once. With `fixpoint`, rounds repeat until one learns nothing;
+    /// without, one round.
+    fn hyper_binary(&mut self, pairs: bool, fixpoint: bool) {
         self.record_long = true;
         loop {
             let mut changed = false;
@@ -630,7 +596,7 @@ impl Propagator {
                 }
                 let base = self.trail.len();
                 self.forced_long.clear();
-                let learned = self.probe_pairs(x);
+                let learned = self.probe_pairs(x, pairs);
                 self.undo_to(base);
                 let Some(learned) = learned else {
                     self.learn_unit(x ^ 1);
@@ -651,14 +617,17 @@ impl Propagator {
         self.record_long = false;
     }
 
-    /// `binflr` under `x`: probes `x`, then every literal `y` unassigned under it (but those a
+    /// Probes `x`, then with `pairs` every literal `y` unassigned under it (but those a
     /// successful `y` probe implied: they cannot fail where `y` did not); a failed pair adds the
     /// binary `(¬x ∨ ¬y)` and sets `¬y` under `x`. The binaries learned, or `None` when `x`
     /// fails. The literals forced by long clauses under `x` (not under `y`) are left in
     /// `forced_long`; the trail is left for the caller to undo.
-    fn probe_pairs(&mut self, x: L) -> Option<usize> {
+    fn probe_pairs(&mut self, x: L, pairs: bool) -> Option<usize> {
         if !self.probe(x) {
             return None;
+        }
+        if !pairs {
+            return Some(0);
         }
         let s = fresh_stamp(&mut self.inner_stamp, &mut self.inner_mark);
         let mut learned = 0;

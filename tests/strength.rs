@@ -472,3 +472,33 @@ file                 encoding  amo   level   puzzles  solved_pct  unassigned_pct
         common::stderr(&bad)
     );
 }
+
+/// `--per-puzzle` names the first level of `--levels` that solves each puzzle: on the first 20
+/// 17-clue puzzles, minimal encoding, `flp` solves 7, `hbr` 4 more and `binflr` the other 9.
+#[test]
+fn cli_per_puzzle_weakest_level_includes_binflr() {
+    let out = common::run(&[
+        "strength",
+        "tests/data/9x9/17_clue_first20.txt",
+        "--encodings",
+        "minimal",
+        "--levels",
+        "up,flp,hbr,binflr",
+        "--per-puzzle",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let stdout = common::stdout(&out);
+    let weakest = |level: &str| {
+        stdout
+            .lines()
+            .filter(|l| l.ends_with(&format!("\tminimal\tauto\t{level}")))
+            .count()
+    };
+    let counts: Vec<usize> = ["up", "flp", "hbr", "binflr", "none"]
+        .iter()
+        .map(|l| weakest(l))
+        .collect();
+    assert_eq!(counts, vec![0, 7, 4, 9, 0], "{stdout}");
+}

@@ -58,6 +58,30 @@ fn naive_up(clauses: &[Vec<i32>], mut a: Vec<Option<bool>>) -> Option<Vec<Option
     }
 }
 
+/// The first literal unassigned in `a` (DIMACS-like) for which `holds` is false on `a` plus that
+/// literal, if any.
+fn failing_literal(a: &[Option<bool>], holds: impl Fn(Vec<Option<bool>>) -> bool) -> Option<i32> {
+    (0..a.len())
+        .filter(|&v| a[v].is_none())
+        .flat_map(|v| [true, false].map(|val| (v, val)))
+        .find(|&(v, val)| {
+            let mut b = a.to_vec();
+            b[v] = Some(val);
+            !holds(b)
+        })
+        .map(|(v, val)| if val { v as i32 + 1 } else { -(v as i32 + 1) })
+}
+
+/// Failed-literal probing to a fixpoint over `naive_up`, from `a`; `None` on a conflict.
+fn naive_flp(clauses: &[Vec<i32>], a: Vec<Option<bool>>) -> Option<Vec<Option<bool>>> {
+    let mut a = naive_up(clauses, a)?;
+    while let Some(l) = failing_literal(&a, |b| naive_up(clauses, b).is_some()) {
+        a[l.unsigned_abs() as usize - 1] = Some(l < 0);
+        a = naive_up(clauses, a)?;
+    }
+    Some(a)
+}
+
 /// Every model of the formula.
 fn models(n: usize, clauses: &[Vec<i32>]) -> Vec<Vec<bool>> {
     (0u32..1 << n)
@@ -86,6 +110,16 @@ fn formulas() -> impl Strategy<Value = (usize, Vec<Vec<i32>>)> {
     })
 }
 
+/// Random formulas of ternary clauses over 4 to 7 variables: few literals fail alone, many pairs
+/// do (the ground of `binflr`).
+fn ternary_formulas() -> impl Strategy<Value = (usize, Vec<Vec<i32>>)> {
+    (4usize..=7).prop_flat_map(|n| {
+        let lit = (1..=n as i32, any::<bool>()).prop_map(|(v, s)| if s { v } else { -v });
+        let clause = prop::collection::vec(lit, 3);
+        (Just(n), prop::collection::vec(clause, 4..=20))
+    })
+}
+
 /// `a` extends `b`: every value of `b` is in `a`.
 fn extends(a: &[Option<bool>], b: &[Option<bool>]) -> bool {
     a.iter().zip(b).all(|(x, y)| y.is_none() || x == y)
@@ -103,11 +137,12 @@ proptest! {
     /// Every level derives only implied literals, finds a conflict only on an unsatisfiable
     /// formula, and extends the weaker levels; `flp` is a fixpoint of the failed-literal rule.
     #[test]
-    fn levels_are_sound_ordered_and_closed((n, clauses) in formulas()) {
+    fn levels_are_sound_ordered_and_closed((n, clauses) in prop_oneof![formulas(), ternary_formulas()]) {
         let ms = models(n, &clauses);
         let up = run(n, &clauses, CnfLevel::Up);
+        let hbr = run(n, &clauses, CnfLevel::Hbr);
         let mut previous = up.clone();
-        for level in [CnfLevel::Flp1, CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr] {
+        for level in [CnfLevel::Flp1, CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr, CnfLevel::HbrEq, CnfLevel::Binflr1, CnfLevel::Binflr] {
             let got = run(n, &clauses, level);
             match &got {
                 None => prop_assert!(ms.is_empty(), "{} conflict on a satisfiable formula", level),
@@ -118,8 +153,13 @@ proptest! {
                                 "{} set variable {} against a model", level, v + 1);
                         }
                     }
-                    // At least what `up` (and `flp`, for the stronger two) derive.
-                    let weaker = if matches!(level, CnfLevel::Flp | CnfLevel::Flp1) { &up } else { &previous };
+                    // At least what `up` derives; `flp-both`, `hbr` and `binflr1` at least what
+                    // `flp` derives, `binflr` at least what `hbr` derives.
+                    let weaker = match level {
+                        CnfLevel::Flp | CnfLevel::Flp1 => &up,
+                        CnfLevel::Binflr => &hbr,
+                        _ => &previous,
+                    };
                     if let Some(w) = weaker {
                         prop_assert!(extends(a, w), "{} lost a literal of a weaker level", level);
                     }
@@ -128,18 +168,23 @@ proptest! {
             if level == CnfLevel::Flp {
                 if let Some(a) = &got {
                     // No unassigned literal fails under unit propagation.
-                    for v in 0..n {
-                        for val in [true, false] {
-                            if a[v].is_none() {
-                                let mut b = a.clone();
-                                b[v] = Some(val);
-                                prop_assert!(naive_up(&clauses, b).is_some(),
-                                    "flp left the failed literal {}{}", if val { "" } else { "-" }, v + 1);
-                            }
-                        }
-                    }
+                    let left = failing_literal(a, |b| naive_up(&clauses, b).is_some());
+                    prop_assert!(left.is_none(), "flp left the failed literal {:?}", left);
                 }
                 previous = got.clone();
+            }
+            // Equality reduction adds nothing to hbr's closure: unit propagation over the
+            // binaries sets equivalent literals together.
+            if level == CnfLevel::HbrEq {
+                prop_assert_eq!(&got, &hbr, "hbr-eq differs from hbr");
+            }
+            if level == CnfLevel::Binflr {
+                if let Some(a) = &got {
+                    // No unassigned literal fails under failed-literal probing to a fixpoint:
+                    // its pairs with every other literal have all been probed.
+                    let left = failing_literal(a, |b| naive_flp(&clauses, b).is_some());
+                    prop_assert!(left.is_none(), "binflr left {:?}, which fails under flp", left);
+                }
             }
             // A weaker level's conflict is kept by the stronger ones.
             if up.is_none() {
@@ -227,6 +272,31 @@ fn hbr_derives_what_flp_cannot() {
     assert_eq!(run(5, &clauses, CnfLevel::Hbr).unwrap()[3], Some(true));
 }
 
+/// A consequence binflr reaches and hbr cannot: under `x`, both `y` and `¬y` fail, each through
+/// two ternary clauses, so binflr learns `(¬x ∨ ¬y)`, sets `¬y` under `x`, finds the conflict
+/// and sets `¬x`. No literal fails alone under unit propagation, and no long clause forces
+/// anything under a single literal, so hbr learns nothing.
+#[test]
+fn binflr_derives_what_hbr_cannot() {
+    // x=1 y=2 a=3 b=4
+    let clauses = vec![
+        vec![-1, -2, 3],
+        vec![-1, -2, -3],
+        vec![-1, 2, 4],
+        vec![-1, 2, -4],
+    ];
+    assert!(
+        models(4, &clauses).iter().all(|m| !m[0]),
+        "every model has ¬x"
+    );
+    assert_eq!(models(4, &clauses).len(), 8, "the other variables are free");
+    assert_eq!(run(4, &clauses, CnfLevel::Hbr).unwrap(), vec![None; 4]);
+    assert_eq!(run(4, &clauses, CnfLevel::FlpBoth).unwrap(), vec![None; 4]);
+    let expected = vec![Some(false), None, None, None];
+    assert_eq!(run(4, &clauses, CnfLevel::Binflr1).unwrap(), expected);
+    assert_eq!(run(4, &clauses, CnfLevel::Binflr).unwrap(), expected);
+}
+
 fn puzzles(text: &str) -> Vec<sudoku_lab::model::Puzzle> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -294,17 +364,23 @@ fn twenty_table(levels: &str) -> String {
 /// The command's table on the first 20 puzzles of the 17-clue collection, exactly.
 #[test]
 fn cli_table_on_twenty_17_clue_puzzles() {
-    let table = twenty_table("up,flp,flp-both,hbr");
+    let table = twenty_table("up,flp,flp-both,hbr,hbr-eq,binflr1,binflr");
     let expected = "\
 file                 encoding  amo   level     puzzles  solved_pct  unassigned_pct  unassigned_vars_pct  contradictions
 17_clue_first20.txt  minimal   auto  up             20        0.00           97.89                51.97               0
 17_clue_first20.txt  minimal   auto  flp            20       35.00           97.12                45.46               0
 17_clue_first20.txt  minimal   auto  flp-both       20       35.00           97.12                45.46               0
 17_clue_first20.txt  minimal   auto  hbr            20       55.00           93.23                41.76               0
+17_clue_first20.txt  minimal   auto  hbr-eq         20       55.00           93.23                41.76               0
+17_clue_first20.txt  minimal   auto  binflr1        20      100.00               -                    -               0
+17_clue_first20.txt  minimal   auto  binflr         20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  up             20       65.00           68.08                22.75               0
 17_clue_first20.txt  extended  auto  flp            20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  flp-both       20      100.00               -                    -               0
 17_clue_first20.txt  extended  auto  hbr            20      100.00               -                    -               0
+17_clue_first20.txt  extended  auto  hbr-eq         20      100.00               -                    -               0
+17_clue_first20.txt  extended  auto  binflr1        20      100.00               -                    -               0
+17_clue_first20.txt  extended  auto  binflr         20      100.00               -                    -               0
 ";
     assert_eq!(table, expected);
 }
@@ -395,4 +471,34 @@ file                 encoding  amo   level   puzzles  solved_pct  unassigned_pct
         "{}",
         common::stderr(&bad)
     );
+}
+
+/// `--per-puzzle` names the first level of `--levels` that solves each puzzle: on the first 20
+/// 17-clue puzzles, minimal encoding, `flp` solves 7, `hbr` 4 more and `binflr` the other 9.
+#[test]
+fn cli_per_puzzle_weakest_level_includes_binflr() {
+    let out = common::run(&[
+        "strength",
+        "tests/data/9x9/17_clue_first20.txt",
+        "--encodings",
+        "minimal",
+        "--levels",
+        "up,flp,hbr,binflr",
+        "--per-puzzle",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let stdout = common::stdout(&out);
+    let weakest = |level: &str| {
+        stdout
+            .lines()
+            .filter(|l| l.ends_with(&format!("\tminimal\tauto\t{level}")))
+            .count()
+    };
+    let counts: Vec<usize> = ["up", "flp", "hbr", "binflr", "none"]
+        .iter()
+        .map(|l| weakest(l))
+        .collect();
+    assert_eq!(counts, vec![0, 7, 4, 9, 0], "{stdout}");
 }

@@ -30,8 +30,11 @@ use super::UsageError;
 /// open cells (and of the formula's variables) are left undecided. One row per file, encoding,
 /// at-most-one encoding and level: puzzles, solved_pct, unassigned_pct and unassigned_vars_pct
 /// (means over the puzzles left unsolved). Levels: up (unit propagation), flp1 (one round of
-/// failed-literal probing), flp (failed-literal probing to a fixpoint), flp-both (flp, and what both branches of a variable imply), hbr
-/// (hyper-binary resolution to a fixpoint); model levels (one row per file, encoding `-`):
+/// failed-literal probing), flp (failed-literal probing to a fixpoint), flp-both (flp, and what
+/// both branches of a variable imply), hbr (hyper-binary resolution to a fixpoint), hbr-eq (hbr
+/// and equality reduction), binflr1 (one
+/// round of the binary failed-literal rule), binflr (the binary failed-literal rule to a
+/// fixpoint); model levels (one row per file, encoding `-`):
 /// naked, hidden, locked, dfs, cp-value, cp-bounds, cp-domain; see docs/strength.md.
 #[derive(Args, Debug)]
 pub struct StrengthArgs {
@@ -41,7 +44,7 @@ pub struct StrengthArgs {
     #[arg(long, value_delimiter = ',', default_value = "minimal,extended")]
     encodings: Vec<Encoding>,
     /// Comma-separated levels, weakest first (`--per-puzzle` names the first that solves): CNF
-    /// levels up, flp1, flp, flp-both, hbr; model levels naked, hidden, locked, dfs, cp-value,
+    /// levels up, flp1, flp, flp-both, hbr, hbr-eq, binflr1, binflr; model levels naked, hidden, locked, dfs, cp-value,
     /// cp-bounds, cp-domain.
     #[arg(long, value_delimiter = ',', default_value = "up,flp", value_parser = level_arg)]
     levels: Vec<LevelArg>,

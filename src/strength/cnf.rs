@@ -1,5 +1,6 @@
-//! Propagation over the lab's own clause lists: unit propagation, failed-literal probing and
-//! hyper-binary resolution, run once at the root with no search.
+//! Propagation over the lab's own clause lists: unit propagation, failed-literal probing,
+//! hyper-binary resolution and the binary failed-literal rule, run once at the root with no
+//! search.
 //!
 //! The formula is the plain encoding of [`crate::sat::encode`] (any `--encoding`, `--amo`,
 //! `--cage-encoding`, `--pair-encoding`) with the givens as unit clauses and neither given
@@ -31,18 +32,49 @@
 //!   which change no unit propagation, so they are not added. The rounds (probing every
 //!   unassigned literal over the formula and every binary added so far) repeat until a round adds
 //!   no binary and sets nothing. It derives everything `flp` derives.
+//! * [`CnfLevel::HbrEq`] — `hbr` and equality reduction (the other half of Bacchus's HypRe),
+//!   in turn until neither adds anything: the strongly connected components of the binary
+//!   implication graph over the unassigned literals are classes of equivalent literals; a long
+//!   clause with two literals of one class (and none of opposite classes, which would make it a
+//!   tautology under the equivalences) gives the clause with one literal per class, which is
+//!   added; a literal in the class of its negation is a conflict. Substituting a representative
+//!   for each class, as HypRe does, gives the same unit propagation as these added clauses. It
+//!   derives exactly what `hbr` derives (the property tests check it): unit propagation over
+//!   the binaries sets all the literals of a class together, so a clause becomes unit exactly
+//!   when its reduced form does.
+//! * [`CnfLevel::Binflr`] — the binary failed-literal rule to a fixpoint (the "binflr" of Lynce &
+//!   Ouaknine): the closure of the formula under unit propagation, the failed-literal rule and,
+//!   for every two literals `x`, `y` of distinct variables, both unassigned, "if unit propagation
+//!   from `x` and `y` together reaches a conflict, add the binary `(¬x ∨ ¬y)`"; the binaries
+//!   added take part in every later probe. Computed by probing every unassigned `x`: a conflict
+//!   sets `¬x`; else each literal forced under `x` by a long clause gives `(¬x ∨ u)` (the pair
+//!   `x`, `¬u` fails), and every `y` still unassigned under `x` is probed on top of it — a
+//!   conflict adds `(¬x ∨ ¬y)` and sets `¬y` under `x` at once (a later conflict under `x` then
+//!   sets `¬x`). Pairs with `y` already set under `x` need no probe: a true `y` adds nothing, a
+//!   false one fails through binaries (already an implication) or is a forced literal above.
+//!   Rounds repeat until a round adds no binary and sets nothing. It derives everything `hbr`
+//!   derives.
+//! * [`CnfLevel::Binflr1`] — one round of `binflr`: every literal unassigned when its turn comes
+//!   is probed once as `x`, with its pairs, the binaries learned so far included, and no round
+//!   follows. It derives everything `flp1` derives.
 //!
 //! The engine: literals are `2·var + sign`; binary clauses live in implication lists, longer
 //! clauses are watched by two literals; one trail holds the root assignment and, above it, the
 //! probe under test, which is undone by cutting the trail. In `flp` and `flp1` a literal implied
 //! by a successful probe is not probed again in that round (it cannot fail where its implier did
-//! not); in `flp` the next round catches what later root assignments changed.
+//! not); in `flp` the next round catches what later root assignments changed. `binflr` does the
+//! same with the literals `y` probed under one `x`.
 
 use crate::model::Puzzle;
 use crate::sat::encode::{self, EncodeOptions, Numbering};
 use crate::sat::{ClauseSink, Cnf, Lit};
 
+use std::collections::HashSet;
+
 use super::Root;
+
+/// No component: an assigned literal (equality reduction).
+const NONE: u32 = u32::MAX;
 
 /// A propagation level over the clause list (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,15 +84,21 @@ pub enum CnfLevel {
     Flp,
     FlpBoth,
     Hbr,
+    HbrEq,
+    Binflr1,
+    Binflr,
 }
 
 impl CnfLevel {
-    pub const ALL: [CnfLevel; 5] = [
+    pub const ALL: [CnfLevel; 8] = [
         CnfLevel::Up,
         CnfLevel::Flp1,
         CnfLevel::Flp,
         CnfLevel::FlpBoth,
         CnfLevel::Hbr,
+        CnfLevel::HbrEq,
+        CnfLevel::Binflr1,
+        CnfLevel::Binflr,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -69,6 +107,9 @@ impl CnfLevel {
             CnfLevel::Flp => "flp",
             CnfLevel::FlpBoth => "flp-both",
             CnfLevel::Hbr => "hbr",
+            CnfLevel::HbrEq => "hbr-eq",
+            CnfLevel::Binflr1 => "binflr1",
+            CnfLevel::Binflr => "binflr",
         }
     }
 }
@@ -113,6 +154,9 @@ pub struct Propagator {
     /// Scratch marks per literal (probing).
     mark: Vec<u32>,
     stamp: u32,
+    /// Marks per literal for the probes under a probe (`binflr`).
+    inner_mark: Vec<u32>,
+    inner_stamp: u32,
     scratch: Vec<L>,
 }
 
@@ -134,6 +178,9 @@ impl Propagator {
         self.mark.clear();
         self.mark.resize(2 * n, 0);
         self.stamp = 0;
+        self.inner_mark.clear();
+        self.inner_mark.resize(2 * n, 0);
+        self.inner_stamp = 0;
         self.lits.clear();
         self.trail.clear();
         self.head = 0;
@@ -320,18 +367,16 @@ impl Propagator {
             CnfLevel::Flp1 => self.failed_literals(false, false),
             CnfLevel::Flp => self.failed_literals(false, true),
             CnfLevel::FlpBoth => self.failed_literals(true, true),
-            CnfLevel::Hbr => self.hyper_binary(),
+            CnfLevel::Hbr => self.hyper_binary(false, true),
+            CnfLevel::HbrEq => self.hyper_binary_equivalences(),
+            CnfLevel::Binflr1 => self.hyper_binary(true, false),
+            CnfLevel::Binflr => self.hyper_binary(true, true),
         }
         !self.conflict
     }
 
     fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 1;
-        }
-        self.stamp
+        fresh_stamp(&mut self.stamp, &mut self.mark)
     }
 
     /// Failed-literal probing to a fixpoint; with `both`, also the literals implied by both
@@ -405,39 +450,210 @@ impl Propagator {
         self.scratch = shared;
     }
 
-    /// Hyper-binary resolution to a fixpoint (see the module docs).
-    fn hyper_binary(&mut self) {
+    /// `hbr` and equality reduction, in turn until neither adds anything (see the module docs).
+    fn hyper_binary_equivalences(&mut self) {
+        let mut added = HashSet::new();
+        loop {
+            self.hyper_binary(false, true);
+            if self.conflict || !self.reduce_equivalences(&mut added) {
+                return;
+            }
+        }
+    }
+
+    /// Equality reduction: the strongly connected components of the binary implication graph
+    /// over the unassigned literals are classes of equivalent literals; each long clause not
+    /// satisfied at the root, with two literals of one class and none of opposite classes, gives
+    /// the clause of one literal per class, added unless `added` holds it already. True when a
+    /// clause was added or a conflict found (a literal equivalent to its negation).
+    fn reduce_equivalences(&mut self, added: &mut HashSet<Vec<L>>) -> bool {
+        let class = self.equivalence_classes();
+        if (0..self.n_vars).any(|v| class[2 * v] != NONE && class[2 * v] == class[2 * v + 1]) {
+            self.conflict = true;
+            return true;
+        }
+        let mut new = Vec::new();
+        let mut at = 0;
+        while at < self.lits.len() {
+            let len = self.lits[at] as usize;
+            let c = &self.lits[at + 1..at + 1 + len];
+            at += len + 1;
+            if c.iter().any(|&l| self.value[l as usize] == 1) {
+                continue;
+            }
+            let mut reduced: Vec<L> = Vec::with_capacity(len);
+            let (mut merged, mut tautology) = (false, false);
+            for &l in c.iter().filter(|&&l| self.value[l as usize] == 0) {
+                if reduced
+                    .iter()
+                    .any(|&r| class[r as usize] == class[(l ^ 1) as usize])
+                {
+                    tautology = true;
+                    break;
+                }
+                if reduced
+                    .iter()
+                    .any(|&r| class[r as usize] == class[l as usize])
+                {
+                    merged = true;
+                } else {
+                    reduced.push(l);
+                }
+            }
+            if merged && !tautology {
+                reduced.sort_unstable();
+                if added.insert(reduced.clone()) {
+                    new.push(reduced);
+                }
+            }
+        }
+        for c in &new {
+            if self.conflict {
+                break;
+            }
+            match c[..] {
+                [u] => self.learn_unit(u),
+                _ => self.add_clause(c),
+            }
+        }
+        !new.is_empty()
+    }
+
+    /// The strongly connected component of each unassigned literal in the graph of the binary
+    /// implications between unassigned literals (Tarjan's algorithm, iterative); `NONE` for an
+    /// assigned literal.
+    fn equivalence_classes(&self) -> Vec<u32> {
+        let n = 2 * self.n_vars;
+        let (mut index, mut low) = (vec![NONE; n], vec![0u32; n]);
+        let mut class = vec![NONE; n];
+        let (mut on_stack, mut stack) = (vec![false; n], Vec::new());
+        let mut calls: Vec<(usize, usize)> = Vec::new();
+        let (mut counter, mut classes) = (0u32, 0u32);
+        for root in 0..n {
+            if self.value[root] != 0 || index[root] != NONE {
+                continue;
+            }
+            calls.push((root, 0));
+            index[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (v, ref mut next)) = calls.last_mut() {
+                if let Some(&w) = self.implied[v].get(*next) {
+                    *next += 1;
+                    let w = w as usize;
+                    if self.value[w] != 0 {
+                        continue;
+                    }
+                    if index[w] == NONE {
+                        index[w] = counter;
+                        low[w] = counter;
+                        counter += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        calls.push((w, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(u, _)) = calls.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        class[w] = classes;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    classes += 1;
+                }
+            }
+        }
+        class
+    }
+
+    /// Hyper-binary resolution, and with `pairs` the binary failed-literal rule (see the module
+    /// docs): every unassigned literal `x` is probed; a failure sets `¬x`; otherwise each literal
+    /// `u` forced under `x` by a long clause gives `(¬x ∨ u)`, and with `pairs` every literal `y`
+    /// still unassigned under `x` is probed on top of it, a failure giving `(¬x ∨ ¬y)`, which
+    /// sets `¬y` under `x` at once. With `fixpoint`, rounds repeat until one learns nothing;
+    /// without, one round.
+    fn hyper_binary(&mut self, pairs: bool, fixpoint: bool) {
         self.record_long = true;
         loop {
             let mut changed = false;
-            for l in 0..2 * self.n_vars as L {
+            for x in 0..2 * self.n_vars as L {
                 if self.conflict {
                     break;
                 }
-                if self.value[l as usize] != 0 {
+                if self.value[x as usize] != 0 {
                     continue;
                 }
                 let base = self.trail.len();
                 self.forced_long.clear();
-                if !self.probe(l) {
-                    self.undo_to(base);
-                    self.learn_unit(l ^ 1);
+                let learned = self.probe_pairs(x, pairs);
+                self.undo_to(base);
+                let Some(learned) = learned else {
+                    self.learn_unit(x ^ 1);
                     changed = true;
                     continue;
-                }
-                self.undo_to(base);
+                };
                 let forced = std::mem::take(&mut self.forced_long);
                 for &u in &forced {
-                    self.add_binary(l ^ 1, u);
+                    self.add_binary(x ^ 1, u);
                 }
-                changed |= !forced.is_empty();
+                changed |= learned > 0 || !forced.is_empty();
                 self.forced_long = forced;
             }
-            if self.conflict || !changed {
+            if self.conflict || !changed || !fixpoint {
                 break;
             }
         }
         self.record_long = false;
+    }
+
+    /// Probes `x`, then with `pairs` every literal `y` unassigned under it (but those a
+    /// successful `y` probe implied: they cannot fail where `y` did not); a failed pair adds the
+    /// binary `(¬x ∨ ¬y)` and sets `¬y` under `x`. The binaries learned, or `None` when `x`
+    /// fails. The literals forced by long clauses under `x` (not under `y`) are left in
+    /// `forced_long`; the trail is left for the caller to undo.
+    fn probe_pairs(&mut self, x: L, pairs: bool) -> Option<usize> {
+        if !self.probe(x) {
+            return None;
+        }
+        if !pairs {
+            return Some(0);
+        }
+        let s = fresh_stamp(&mut self.inner_stamp, &mut self.inner_mark);
+        let mut learned = 0;
+        for y in 0..2 * self.n_vars as L {
+            if self.value[y as usize] != 0 || self.inner_mark[y as usize] == s {
+                continue;
+            }
+            let (base, long) = (self.trail.len(), self.forced_long.len());
+            let ok = self.probe(y);
+            self.forced_long.truncate(long);
+            if ok {
+                for k in base + 1..self.trail.len() {
+                    self.inner_mark[self.trail[k] as usize] = s;
+                }
+                self.undo_to(base);
+                continue;
+            }
+            self.undo_to(base);
+            self.add_binary(x ^ 1, y ^ 1);
+            learned += 1;
+            self.assign(y ^ 1);
+            if !self.propagate() {
+                return None;
+            }
+        }
+        Some(learned)
     }
 
     /// The value of variable `v`: `Some(true)`, `Some(false)` or `None` (unassigned).
@@ -463,6 +679,16 @@ impl Propagator {
     pub fn conflict(&self) -> bool {
         self.conflict
     }
+}
+
+/// A new stamp for `marks` (all cleared when the counter wraps).
+fn fresh_stamp(stamp: &mut u32, marks: &mut [u32]) -> u32 {
+    *stamp = stamp.wrapping_add(1);
+    if *stamp == 0 {
+        marks.iter_mut().for_each(|m| *m = 0);
+        *stamp = 1;
+    }
+    *stamp
 }
 
 /// The CNF levels over one puzzle's plain encoding, with the buffers reused from puzzle to

@@ -744,7 +744,7 @@ pub(super) fn out_of_reach(constraint: &Constraint, n: usize) -> Option<(bool, S
             }
         }
         Constraint::Lockout { cells, gap } => {
-            ((*gap as i64) < n64).then_some(())?;
+            (*gap as i64 >= n64).then_some(())?;
             unreachable(
                 format!("lockout gap {gap} on {}", names(cells, n)),
                 format!("digits 1..={n} differ by at most {}", n - 1),
@@ -1092,6 +1092,40 @@ mod tests {
         assert_eq!(lk(vec![79, 69]), ((9, 8), (-1, -1)));
         // One cell: the top-right corner, on the diagonal that leaves the grid after it.
         assert_eq!(lk(vec![8]), ((-1, 7), (1, 1)));
+    }
+
+    #[test]
+    fn new_kinds_warn_only_past_reach() {
+        let warns = |c: Constraint| out_of_reach(&c, 9).map(|(unsat, _)| unsat);
+        let lockout = |gap| Constraint::Lockout {
+            cells: vec![0, 1, 2],
+            gap,
+        };
+        assert_eq!(warns(lockout(4)), None);
+        assert_eq!(warns(lockout(8)), None);
+        assert_eq!(warns(lockout(9)), Some(true));
+        assert_eq!(warns(Constraint::Nabner(vec![0, 1, 2, 3, 4])), None);
+        assert_eq!(warns(Constraint::Nabner(vec![0, 1, 2, 3, 4, 5])), Some(true));
+        let candidates = |digits| Constraint::Candidates { cell: 0, digits };
+        assert_eq!(warns(candidates(vec![3, 10])), None);
+        assert_eq!(warns(candidates(vec![10])), Some(true));
+        let quad = |digits| Constraint::Quadruple {
+            cells: vec![0, 1, 9, 10],
+            digits,
+        };
+        assert_eq!(warns(quad(vec![1, 1, 2, 9])), None);
+        assert_eq!(warns(quad(vec![1, 10])), Some(true));
+        assert_eq!(warns(quad(vec![1, 2, 3, 4, 5])), Some(true));
+        let clue = |value| EdgeClue {
+            line: Line::Row(0),
+            from_end: true,
+            value,
+        };
+        assert_eq!(warns(Constraint::Skyscraper(clue(9))), None);
+        assert_eq!(warns(Constraint::Skyscraper(clue(0))), Some(true));
+        assert_eq!(warns(Constraint::Skyscraper(clue(10))), Some(true));
+        assert_eq!(warns(Constraint::XSum(clue(45))), None);
+        assert_eq!(warns(Constraint::XSum(clue(46))), Some(true));
     }
 
     #[test]

@@ -744,7 +744,7 @@ pub(super) fn out_of_reach(constraint: &Constraint, n: usize) -> Option<(bool, S
             }
         }
         Constraint::Lockout { cells, gap } => {
-            ((*gap as i64) < n64).then_some(())?;
+            ((*gap as i64) >= n64).then_some(())?;
             unreachable(
                 format!("lockout gap {gap} on {}", names(cells, n)),
                 format!("digits 1..={n} differ by at most {}", n - 1),

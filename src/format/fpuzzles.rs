@@ -6,7 +6,11 @@
 //! `negative` (`"ratio"`, `"xv"`), `killercage`, `littlekillersum`, `arrow`, `thermometer`,
 //! `difference`, `ratio`, `xv`, `odd`, `even`, `sandwichsum`, `palindrome`, `extraregion`, and the
 //! keyed line forms of public f-puzzles readers, `whispers` (with an optional `value`, the gap)
-//! and `renban`. f-puzzles itself draws whispers and renban as coloured `line`s; a plain `line` is
+//! and `renban`; `minimum`, `maximum`, `rowindexer`, `columnindexer`, `boxindexer`, `quadruple`,
+//! `clone`, `slowthermometer`, `betweenline`, `lockout`, `regionsumline`, `entropicline`,
+//! `modularline`, `zipperline`, `nabner`, `doublearrow`, `skyscraper`, `xsum`, and each cell's
+//! `givenPencilMarks` (see [`grid`]). f-puzzles itself draws whispers and renban as coloured
+//! `line`s; a plain `line` is
 //! drawing, like `text`, `circle`, `rectangle` and `cage`: those are ignored and the reader says
 //! so. Any other key that carries something is an error naming it, because a dropped rule changes
 //! every count. Digits a solver typed (`value` without `given`) are not givens.

@@ -10,8 +10,10 @@ use super::json::{cell_name, names, param, Reader};
 use super::{err, FpuzzlesError};
 use crate::model::{Constraint, EdgeClue, Line, LittleKiller, Sandwich};
 
-/// The keys of clues that read a row or column from one end.
-const EDGE: [(&str, &str, fn(EdgeClue) -> Constraint); 2] = [
+type MakeEdge = fn(EdgeClue) -> Constraint;
+
+/// The keys of clues that read a row or column from one end, with how a note names them.
+const EDGE: [(&str, &str, MakeEdge); 2] = [
     ("skyscraper", "a skyscraper clue", Constraint::Skyscraper),
     ("xsum", "an X-sum clue", Constraint::XSum),
 ];

@@ -70,14 +70,19 @@ fn unknown_rules_are_refused_by_name() {
     assert!(read_puzzles(&doc, &ReadOptions::default())[0].is_ok());
 }
 
-#[test]
-fn compressed_links_read_like_the_raw_document() {
+/// The puzzle of `mixed6.json`, and the document compressed.
+fn mixed6() -> (sudoku_lab::format::Entry, String) {
     let text = std::fs::read_to_string("tests/data/fpuzzles/mixed6.json").unwrap();
     let raw = read_puzzles(&text, &ReadOptions::default())
         .remove(0)
         .unwrap();
     let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let packed = compress(&doc.to_string());
+    (raw, compress(&doc.to_string()))
+}
+
+#[test]
+fn compressed_links_read_like_the_raw_document() {
+    let (raw, packed) = mixed6();
     assert!(packed.starts_with("N4Ig"), "{packed}");
     let link = format!("https://www.f-puzzles.com/?load={packed}\n{packed}\n");
     let entries = read_puzzles(&link, &ReadOptions::default());
@@ -549,12 +554,7 @@ fn success_message_is_metadata() {
 
 #[test]
 fn sudokupad_links_carrying_an_f_puzzles_document_read_like_the_raw_document() {
-    let text = std::fs::read_to_string("tests/data/fpuzzles/mixed6.json").unwrap();
-    let raw = read_puzzles(&text, &ReadOptions::default())
-        .remove(0)
-        .unwrap();
-    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let packed = compress(&doc.to_string());
+    let (raw, packed) = mixed6();
     let links = [
         format!("https://sudokupad.app/fpuzzles{packed}"),
         format!("https://sudokupad.app/?puzzleid=fpuzzles{packed}"),

@@ -9,7 +9,14 @@
 //! renban (purple), palindromes (grey), Kropki dots and X / V on the edge between their cells
 //! (with the value when it is not the usual one), odd cells (grey circles), even cells (grey
 //! squares), extra regions (shaded), little killer clues outside the grid (the sum and a small
-//! diagonal arrow) and sandwich clues left of their row or above their column. Rules over the
+//! diagonal arrow) and sandwich clues left of their row or above their column; candidates as
+//! small digits along the top of their cell, quadruples (a white circle with its digits on the
+//! grid point), fortress cells (grey, with arrowheads pointing out of a maximum and into a
+//! minimum), indexer cells tinted (red row, green column, yellow box indexers), clones (both
+//! lists tinted alike), between and double-arrow lines (thin grey, circles at both ends),
+//! lockout lines (diamonds at the ends), region-sum, entropic, modular, zipper and Nabner lines
+//! in SudokuPad's colours, slow thermometers (a blue thermometer), and skyscraper and X-sum
+//! clues outside their row or column, at the end they read from. Rules over the
 //! whole grid (anti-knight, anti-king, disjoint groups, non-consecutive and the other negative
 //! rules) mark no cell: a caption under the grid names them.
 //!
@@ -37,7 +44,8 @@
 use std::fmt::{self, Write};
 
 use crate::model::{
-    Arrow, Cage, Constraint, ConstraintKind, Dot, DotRule, Grid, Line, LittleKiller, Puzzle, Value,
+    Arrow, Cage, Constraint, ConstraintKind, Dot, DotRule, Grid, IndexKind, Line, LittleKiller,
+    Puzzle, Value,
 };
 
 /// How a picture is drawn.
@@ -74,6 +82,29 @@ const WHISPER: &str = "#5ecf5e";
 const RENBAN: &str = "#c27ee8";
 const PALINDROME: &str = "#a8a8a8";
 const CAGE: &str = "#222";
+const SLOW_THERMO: &str = "#9dbbe0";
+const ROW_INDEXER: &str = "#ffd9d9";
+const COLUMN_INDEXER: &str = "#cbf1d5";
+const BOX_INDEXER: &str = "#fff3b0";
+const FORTRESS: &str = "#d0d0d0";
+const CANDIDATE: &str = "#555";
+/// Clone tints, one per clone in turn.
+const CLONES: [&str; 4] = ["#f3d4a9", "#c9dcf5", "#e3c9f0", "#cdebc0"];
+/// Lines drawn as coloured lines, in SudokuPad's colours, with their width (in cells).
+const COLOURED_LINES: [(ConstraintKind, &str, f64); 5] = [
+    (ConstraintKind::RegionSum, "#2ecbff", 0.22),
+    (ConstraintKind::Entropic, "#fa9678", 0.22),
+    (ConstraintKind::Modular, "#00b5ad", 0.22),
+    (ConstraintKind::Zipper, "#ac8aff", 0.22),
+    (ConstraintKind::Nabner, "#f0c300", 0.22),
+];
+/// Lines drawn thin and grey with a mark at both ends: a circle, or a diamond for lockout.
+const ENDED_LINES: [(ConstraintKind, bool); 3] = [
+    (ConstraintKind::Between, false),
+    (ConstraintKind::DoubleArrow, false),
+    (ConstraintKind::Lockout, true),
+];
+const ENDED_LINE: &str = "#9a9a9a";
 const CLUE: &str = "#333";
 
 /// The picture of `puzzle` as an SVG document; with a `solution` of the same side, the digits it
@@ -135,6 +166,33 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
             p.shade(&c.cells())
         }
     });
+    pic.group("indexer", |p| {
+        for c in rules {
+            if let Constraint::Indexer { cell, kind } = c {
+                let tint = match kind {
+                    IndexKind::Row => ROW_INDEXER,
+                    IndexKind::Column => COLUMN_INDEXER,
+                    IndexKind::Box => BOX_INDEXER,
+                };
+                p.tint(&[*cell], tint);
+            }
+        }
+    });
+    pic.group("clone", |p| {
+        for (i, c) in of(ConstraintKind::Clone).enumerate() {
+            p.tint(&c.cells(), CLONES[i % CLONES.len()]);
+        }
+    });
+    for (kind, outward) in [
+        (ConstraintKind::Minimum, false),
+        (ConstraintKind::Maximum, true),
+    ] {
+        pic.group(kind.name(), |p| {
+            for c in of(kind).flat_map(|c| c.cells()) {
+                p.fortress(c, outward);
+            }
+        });
+    }
     pic.group("odd", |p| {
         for c in of(ConstraintKind::Odd).flat_map(|c| c.cells()) {
             p.circle(p.centre(c), 0.32 * s, &format!("fill=\"{PARITY}\""));
@@ -172,14 +230,33 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
             }
         });
     }
-    pic.group("thermo", |p| {
-        for cells in of(ConstraintKind::Thermo).map(|c| c.cells()) {
-            p.thick_line(&cells, THERMO, 0.3 * s);
-            if let Some(&bulb) = cells.first() {
-                p.circle(p.centre(bulb), 0.38 * s, &format!("fill=\"{THERMO}\""));
+    for (kind, colour, width) in COLOURED_LINES {
+        pic.group(kind.name(), |p| {
+            for c in of(kind) {
+                p.thick_line(&c.cells(), colour, width * s)
             }
-        }
-    });
+        });
+    }
+    for (kind, diamond) in ENDED_LINES {
+        pic.group(kind.name(), |p| {
+            for c in of(kind) {
+                p.ended_line(&c.cells(), diamond)
+            }
+        });
+    }
+    for (kind, colour) in [
+        (ConstraintKind::Thermo, THERMO),
+        (ConstraintKind::SlowThermo, SLOW_THERMO),
+    ] {
+        pic.group(kind.name(), |p| {
+            for cells in of(kind).map(|c| c.cells()) {
+                p.thick_line(&cells, colour, 0.3 * s);
+                if let Some(&bulb) = cells.first() {
+                    p.circle(p.centre(bulb), 0.38 * s, &format!("fill=\"{colour}\""));
+                }
+            }
+        });
+    }
     pic.group("arrow", |p| {
         for c in rules {
             if let Constraint::Arrow(a) = c {
@@ -202,16 +279,32 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
         });
     }
     pic.digits(puzzle, solution);
-    pic.group("little-killer", |p| {
-        for c in clues.iter().filter(|c| c.step.is_some()) {
-            p.clue(c)
+    pic.group("candidates", |p| {
+        for c in rules {
+            if let Constraint::Candidates { cell, digits } = c {
+                p.candidates(*cell, digits)
+            }
         }
     });
-    pic.group("sandwich", |p| {
-        for c in clues.iter().filter(|c| c.step.is_none()) {
-            p.clue(c)
+    pic.group("quadruple", |p| {
+        for c in rules {
+            if let Constraint::Quadruple { cells, digits } = c {
+                p.quadruple(cells, digits)
+            }
         }
     });
+    for kind in [
+        ConstraintKind::LittleKiller,
+        ConstraintKind::Sandwich,
+        ConstraintKind::Skyscraper,
+        ConstraintKind::XSum,
+    ] {
+        pic.group(kind.name(), |p| {
+            for c in clues.iter().filter(|c| c.kind == kind) {
+                p.clue(c)
+            }
+        });
+    }
     let text_lines = |p: &mut Pic, lines: &[String], y: f64| {
         for (i, l) in lines.iter().enumerate() {
             let at = (pad, y + i as f64 * line_h);
@@ -280,9 +373,10 @@ fn line_style(colour: &str, width: f64) -> String {
     format!("fill=\"none\" {}", stroke(colour, width))
 }
 
-/// A clue outside the grid: where it is (row and column from 0, `-1` or `n` outside), its
-/// number and, for a little killer, the diagonal step it points along.
+/// A clue outside the grid: its kind, where it is (row and column from 0, `-1` or `n`
+/// outside), its number and, for a little killer, the diagonal step it points along.
 struct Clue {
+    kind: ConstraintKind,
     row: i64,
     col: i64,
     sum: u32,
@@ -296,6 +390,7 @@ fn outside_clues(rules: &[Constraint], n: usize) -> Vec<Clue> {
             Constraint::LittleKiller(l @ LittleKiller { sum, .. }) => {
                 let ((row, col), step) = l.clue(n);
                 Some(Clue {
+                    kind: ConstraintKind::LittleKiller,
                     row,
                     col,
                     sum: *sum,
@@ -308,9 +403,24 @@ fn outside_clues(rules: &[Constraint], n: usize) -> Vec<Clue> {
                     Line::Col(c) => (-1, c as i64),
                 };
                 Some(Clue {
+                    kind: ConstraintKind::Sandwich,
                     row,
                     col,
                     sum: s.sum,
+                    step: None,
+                })
+            }
+            Constraint::Skyscraper(clue) | Constraint::XSum(clue) => {
+                let end = if clue.from_end { n as i64 } else { -1 };
+                let (row, col) = match clue.line {
+                    Line::Row(r) => (r as i64, end),
+                    Line::Col(c) => (end, c as i64),
+                };
+                Some(Clue {
+                    kind: c.kind(),
+                    row,
+                    col,
+                    sum: clue.value,
                     step: None,
                 })
             }
@@ -536,6 +646,113 @@ impl Pic {
             let (x, y) = self.at(self.rc(c).0 as f64, self.rc(c).1 as f64);
             let style = format!("fill=\"{SHADE}\"");
             self.rect(x, y, self.s, self.s, &style);
+        }
+    }
+
+    /// Every cell of `cells` tinted with `colour`.
+    fn tint(&mut self, cells: &[u32], colour: &str) {
+        for &c in cells {
+            let (x, y) = self.at(self.rc(c).0 as f64, self.rc(c).1 as f64);
+            self.rect(x, y, self.s, self.s, &format!("fill=\"{colour}\""));
+        }
+    }
+
+    /// A fortress cell: shaded grey, with a small arrowhead by each side pointing out of the
+    /// cell (a maximum, larger than its neighbours) or into it (a minimum).
+    fn fortress(&mut self, cell: u32, outward: bool) {
+        let s = self.s;
+        self.tint(&[cell], FORTRESS);
+        let (cx, cy) = self.centre(cell);
+        let (near, far) = if outward { (0.3, 0.44) } else { (0.44, 0.3) };
+        let half = 0.08 * s;
+        let style = format!("fill=\"{ARROW}\"");
+        for (dx, dy) in [(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)] {
+            let base = (cx + near * s * dx, cy + near * s * dy);
+            let tip = (cx + far * s * dx, cy + far * s * dy);
+            let wing = (half * dy, half * dx);
+            self.polygon(
+                &[
+                    tip,
+                    (base.0 + wing.0, base.1 + wing.1),
+                    (base.0 - wing.0, base.1 - wing.1),
+                ],
+                &style,
+            );
+        }
+    }
+
+    /// A thin grey line through the centres of `cells` with a white mark over each end: a
+    /// circle, or a diamond.
+    fn ended_line(&mut self, cells: &[u32], diamond: bool) {
+        let s = self.s;
+        self.thick_line(cells, ENDED_LINE, 0.08 * s);
+        let style = format!("fill=\"#fff\" {}", stroke(ENDED_LINE, 0.05 * s));
+        let ends = match cells {
+            [] => return,
+            [one] => vec![*one],
+            [first, .., last] => vec![*first, *last],
+        };
+        for c in ends {
+            let (x, y) = self.centre(c);
+            let r = 0.38 * s;
+            if diamond {
+                self.polygon(&[(x, y - r), (x + r, y), (x, y + r), (x - r, y)], &style);
+            } else {
+                self.circle((x, y), r, &style);
+            }
+        }
+    }
+
+    /// A cell's candidates as small digits along its top.
+    fn candidates(&mut self, cell: u32, digits: &[u32]) {
+        let (x, y) = self.centre(cell);
+        let sep = if self.n > 9 { "," } else { "" };
+        let text: Vec<String> = digits.iter().map(u32::to_string).collect();
+        let size = 0.2 * self.s;
+        let style = format!("fill=\"{CANDIDATE}\"");
+        self.text(
+            (x, y - 0.32 * self.s),
+            size,
+            &text.join(sep),
+            "middle",
+            &style,
+        );
+    }
+
+    /// A quadruple: a white circle on the grid point its cells share, with its digits inside
+    /// (two rows of two when there are more than two).
+    fn quadruple(&mut self, cells: &[u32], digits: &[u32]) {
+        let s = self.s;
+        let n = self.n as i64;
+        let corners = |c: u32| {
+            let (r, k) = self.rc(c);
+            [(r, k), (r, k + 1), (r + 1, k), (r + 1, k + 1)]
+        };
+        let Some(&first) = cells.first() else {
+            return;
+        };
+        let shared: Vec<(i64, i64)> = corners(first)
+            .into_iter()
+            .filter(|p| cells.iter().all(|&c| corners(c).contains(p)))
+            .collect();
+        // Fewer than four cells sit by the edge: the point on the edge.
+        let edge = |&(r, k): &(i64, i64)| r == 0 || k == 0 || r == n || k == n;
+        let Some(&(r, k)) = shared.iter().find(|p| edge(p)).or(shared.last()) else {
+            return;
+        };
+        let centre = self.at(r as f64, k as f64);
+        let style = format!("fill=\"#fff\" {}", stroke(INK, 0.03 * s));
+        self.circle(centre, 0.3 * s, &style);
+        let text: Vec<String> = digits.iter().map(u32::to_string).collect();
+        let style = format!("fill=\"{INK}\"");
+        let (size, rows) = match text.len() {
+            0..=2 => (0.22 * s, vec![text.join(" ")]),
+            _ => (0.18 * s, text.chunks(2).map(|c| c.join(" ")).collect()),
+        };
+        let top = centre.1 - (rows.len() as f64 - 1.0) * 0.55 * size;
+        for (i, row) in rows.iter().enumerate() {
+            let at = (centre.0, top + i as f64 * 1.1 * size);
+            self.text(at, size, row, "middle", &style);
         }
     }
 

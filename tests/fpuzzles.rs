@@ -56,27 +56,33 @@ fn reads_a_raw_document_and_says_what_it_ignores() {
 #[test]
 fn unknown_rules_are_refused_by_name() {
     let doc = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],
-        "quadruple":[{"cells":["R1C1","R1C2","R2C1","R2C2"],"values":[1]}]}"#;
+        "numberedroom":[{"cell":"R0C1","value":"3"}]}"#;
     let e = read_puzzles(doc, &ReadOptions::default())
         .remove(0)
         .unwrap_err();
-    assert!(e.message.contains("quadruple"), "{e}");
-    // An empty list of an unknown rule carries nothing and is no error.
-    let doc = doc.replace(
-        r#"[{"cells":["R1C1","R1C2","R2C1","R2C2"],"values":[1]}]"#,
-        "[]",
+    assert!(
+        e.message
+            .contains("\"numberedroom\": a rule the lab does not know"),
+        "{e}"
     );
+    // An empty list of an unknown rule carries nothing and is no error.
+    let doc = doc.replace(r#"[{"cell":"R0C1","value":"3"}]"#, "[]");
     assert!(read_puzzles(&doc, &ReadOptions::default())[0].is_ok());
 }
 
-#[test]
-fn compressed_links_read_like_the_raw_document() {
+/// The puzzle of `mixed6.json`, and the document compressed.
+fn mixed6() -> (sudoku_lab::format::Entry, String) {
     let text = std::fs::read_to_string("tests/data/fpuzzles/mixed6.json").unwrap();
     let raw = read_puzzles(&text, &ReadOptions::default())
         .remove(0)
         .unwrap();
     let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let packed = compress(&doc.to_string());
+    (raw, compress(&doc.to_string()))
+}
+
+#[test]
+fn compressed_links_read_like_the_raw_document() {
+    let (raw, packed) = mixed6();
     assert!(packed.starts_with("N4Ig"), "{packed}");
     let link = format!("https://www.f-puzzles.com/?load={packed}\n{packed}\n");
     let entries = read_puzzles(&link, &ReadOptions::default());
@@ -98,15 +104,25 @@ fn every_kind_round_trips() {
             assert!(notes.is_empty(), "{notes:?}");
             assert_eq!(back.shape(), puzzle.shape());
             assert_eq!(back.givens(), puzzle.givens());
+            // Candidates of a cell with a given restrict nothing there (the given is among
+            // them, as the puzzle is drawn from a solution) and f-puzzles ignores them.
+            let held: Vec<Constraint> = (puzzle.constraints().iter())
+                .filter(|c| {
+                    !matches!(c, Constraint::Candidates { cell, .. }
+                        if puzzle.givens()[*cell as usize] != 0)
+                })
+                .cloned()
+                .collect();
+            let held = puzzle.clone().with_constraints(held).unwrap();
             assert_eq!(
                 common::sorted_rules(&back),
-                common::sorted_rules(&puzzle),
+                common::sorted_rules(&held),
                 "{n}×{n} seed {seed}"
             );
             // Compressed, and once more.
             let json = decompress(&compress(&doc.to_string())).unwrap();
             let again = from_json(&serde_json::from_str(&json).unwrap()).unwrap().0;
-            assert_eq!(common::sorted_rules(&again), common::sorted_rules(&puzzle));
+            assert_eq!(common::sorted_rules(&again), common::sorted_rules(&held));
         }
     }
 }
@@ -305,5 +321,295 @@ fn xcheck_and_unique_hold_answers_against_the_documents_solution() {
     for e in read_puzzles(&common::stdout(&out), &ReadOptions::default()) {
         let known = e.unwrap().expected.unwrap();
         assert_eq!((known.count, known.solution.is_some()), (1, true));
+    }
+}
+
+/// An empty f-puzzles document of side `n` with `extra` keys (a JSON object's inside).
+fn document(n: usize, extra: &str) -> String {
+    let row = format!("[{}]", vec!["{}"; n].join(","));
+    let grid = vec![row; n].join(",");
+    let extra = if extra.is_empty() {
+        String::new()
+    } else {
+        format!(",{extra}")
+    };
+    format!(r#"{{"size":{n},"grid":[{grid}]{extra}}}"#)
+}
+
+fn read_doc(text: &str) -> (Puzzle, Vec<String>) {
+    from_json(&serde_json::from_str(text).unwrap()).unwrap()
+}
+
+#[test]
+fn every_new_key_reads_as_its_kind() {
+    use sudoku_lab::model::{EdgeClue, IndexKind};
+    let edge = |line, from_end, value| EdgeClue {
+        line,
+        from_end,
+        value,
+    };
+    // Shapes as f-puzzles writes them (published documents).
+    let cases: Vec<(&str, Vec<Constraint>)> = vec![
+        (
+            r#""quadruple":[{"cells":["R1C1","R1C2","R2C1","R2C2"],"values":[3,3]}]"#,
+            vec![Constraint::Quadruple {
+                cells: vec![0, 1, 9, 10],
+                digits: vec![3, 3],
+            }],
+        ),
+        (
+            r#""minimum":[{"cell":"R7C2"}],"maximum":[{"cell":"R5C8"}]"#,
+            vec![Constraint::Minimum(55), Constraint::Maximum(43)],
+        ),
+        (
+            r#""rowindexer":[{"cells":["R2C1","R2C2"]}],"columnindexer":[{"cells":["R1C1"]}],
+               "boxindexer":[{"cells":["R3C3"]}]"#,
+            vec![
+                Constraint::Indexer {
+                    cell: 0,
+                    kind: IndexKind::Column,
+                },
+                Constraint::Indexer {
+                    cell: 9,
+                    kind: IndexKind::Row,
+                },
+                Constraint::Indexer {
+                    cell: 10,
+                    kind: IndexKind::Row,
+                },
+                Constraint::Indexer {
+                    cell: 20,
+                    kind: IndexKind::Box,
+                },
+            ],
+        ),
+        (
+            r#""clone":[{"cells":["R2C2","R2C3"],"cloneCells":["R4C4","R4C5"]}]"#,
+            vec![Constraint::Clone {
+                a: vec![10, 11],
+                b: vec![30, 31],
+            }],
+        ),
+        (
+            r#""betweenline":[{"lines":[["R1C1","R1C2","R1C3"]]}],
+               "slowthermometer":[{"lines":[["R2C1","R2C2"]]}],
+               "regionsumline":[{"lines":[["R3C3","R3C4"]]}],
+               "entropicline":[{"lines":[["R4C1","R4C2","R4C3"]]}],
+               "modularline":[{"lines":[["R5C1","R5C2","R5C3"]]}],
+               "zipperline":[{"lines":[["R6C1","R6C2","R6C3"]]}],
+               "nabner":[{"lines":[["R7C1","R7C2"]]}],
+               "doublearrow":[{"lines":[["R8C1","R8C2","R8C3"]]}]"#,
+            vec![
+                Constraint::Between(vec![0, 1, 2]),
+                Constraint::SlowThermo(vec![9, 10]),
+                Constraint::RegionSum(vec![20, 21]),
+                Constraint::Entropic(vec![27, 28, 29]),
+                Constraint::Modular(vec![36, 37, 38]),
+                Constraint::Zipper(vec![45, 46, 47]),
+                Constraint::Nabner(vec![54, 55]),
+                Constraint::DoubleArrow(vec![63, 64, 65]),
+            ],
+        ),
+        (
+            r#""lockout":[{"lines":[["R9C1","R9C2","R9C3"]]},{"lines":[["R1C9","R2C9"]],"value":"6"}]"#,
+            vec![
+                Constraint::Lockout {
+                    cells: vec![72, 73, 74],
+                    gap: 4,
+                },
+                Constraint::Lockout {
+                    cells: vec![8, 17],
+                    gap: 6,
+                },
+            ],
+        ),
+        (
+            // Above column 4, left of row 4, right of row 5 (R5C10), below column 7 (R10C7).
+            r#""skyscraper":[{"cell":"R0C4","value":"5"},{"cell":"R4C0","value":"3"}],
+               "xsum":[{"cell":"R5C10","value":"11"},{"cell":"R10C7","value":"13"}]"#,
+            vec![
+                Constraint::Skyscraper(edge(Line::Col(3), false, 5)),
+                Constraint::Skyscraper(edge(Line::Row(3), false, 3)),
+                Constraint::XSum(edge(Line::Row(4), true, 11)),
+                Constraint::XSum(edge(Line::Col(6), true, 13)),
+            ],
+        ),
+    ];
+    for (keys, want) in cases {
+        let (p, notes) = read_doc(&document(9, keys));
+        assert!(notes.is_empty(), "{keys}: {notes:?}");
+        let mut got = p.constraints().to_vec();
+        let mut want = want;
+        let key = |c: &Constraint| format!("{c:?}");
+        got.sort_by_key(key);
+        want.sort_by_key(key);
+        assert_eq!(got, want, "{keys}");
+        // Written back and read again: the same rules.
+        let back = from_json(&to_json(&p, None).unwrap()).unwrap().0;
+        assert_eq!(
+            common::sorted_rules(&back),
+            common::sorted_rules(&p),
+            "{keys}"
+        );
+    }
+    // An X-sum clue of the corner, or inside the grid, is an error naming the key.
+    for cell in ["R0C0", "R3C3"] {
+        let doc = document(9, &format!(r#""xsum":[{{"cell":"{cell}","value":"3"}}]"#));
+        let e = from_json(&serde_json::from_str(&doc).unwrap()).unwrap_err();
+        assert!(e.to_string().starts_with("\"xsum\": clue cell"), "{e}");
+    }
+    // A clue without a value is ignored, with a note.
+    let (p, notes) = read_doc(&document(9, r#""skyscraper":[{"cell":"R0C4","value":""}]"#));
+    assert!(p.constraints().is_empty());
+    assert_eq!(notes, ["ignored a skyscraper clue without a value"]);
+}
+
+#[test]
+fn given_pencil_marks_limit_an_empty_cell_and_are_ignored_on_a_given() {
+    let mut doc: serde_json::Value = serde_json::from_str(&document(4, "")).unwrap();
+    doc["grid"][0][0] = serde_json::json!({"value": 3, "given": true, "givenPencilMarks": [1, 3]});
+    doc["grid"][1][2] = serde_json::json!({"givenPencilMarks": [2, 4]});
+    let (p, notes) = from_json(&doc).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(p.givens()[0], 3);
+    assert_eq!(
+        p.constraints(),
+        [Constraint::Candidates {
+            cell: 6,
+            digits: vec![2, 4]
+        }]
+    );
+    // Written back as the empty cell's given pencil marks.
+    let out = to_json(&p, None).unwrap();
+    assert_eq!(
+        out["grid"][1][2]["givenPencilMarks"],
+        serde_json::json!([2, 4])
+    );
+    assert!(out["grid"][0][0].get("givenPencilMarks").is_none());
+    assert_eq!(from_json(&out).unwrap().0, p);
+    // A pencil mark that is not a number is an error at its cell.
+    doc["grid"][1][2] = serde_json::json!({"givenPencilMarks": ["x"]});
+    let e = from_json(&doc).unwrap_err();
+    assert!(
+        e.to_string().contains("row 2, column 3: givenPencilMarks"),
+        "{e}"
+    );
+    // Candidates that exclude a cell's given cannot be written: f-puzzles ignores them there.
+    let shape = Arc::new(Shape::standard(4, false).unwrap());
+    let mut givens = vec![0; 16];
+    givens[0] = 3;
+    let p = Puzzle::new(shape, givens)
+        .unwrap()
+        .with_constraints(vec![Constraint::Candidates {
+            cell: 0,
+            digits: vec![1, 2],
+        }])
+        .unwrap();
+    let e = to_json(&p, None).unwrap_err();
+    assert!(e.to_string().contains("given 3"), "{e}");
+}
+
+#[test]
+fn a_side_without_a_box_shape_takes_the_rows_as_regions() {
+    use sudoku_lab::model::Regions;
+    // A 7×7 Latin square with one cell left empty: f-puzzles' default regions are the rows, so
+    // the cell's digit is forced and the document has one solution.
+    let mut doc: serde_json::Value = serde_json::from_str(&document(7, "")).unwrap();
+    for r in 0..7 {
+        for c in 0..7 {
+            if (r, c) != (3, 4) {
+                doc["grid"][r][c] = serde_json::json!({"value": (r + c) % 7 + 1, "given": true});
+            }
+        }
+    }
+    let (p, notes) = from_json(&doc).unwrap();
+    assert_eq!(*p.shape().regions(), Regions::Boxes { rows: 1, cols: 7 });
+    assert!(notes.iter().any(|m| m.contains("the rows")), "{notes:?}");
+    // Written back without regions (they are the default), and read the same.
+    let out = to_json(&p, None).unwrap();
+    assert!(out["grid"][0][0].get("region").is_none(), "{out}");
+    assert_eq!(from_json(&out).unwrap().0, p);
+    let out = common::run_with(&["count", "--backend", "dfs", "-"], &doc.to_string());
+    assert_eq!(common::stdout(&out).trim(), "1", "{}", common::stderr(&out));
+    // A 5×5 whose regions are given is a jigsaw, as before.
+    let mut doc: serde_json::Value = serde_json::from_str(&document(5, "")).unwrap();
+    for r in 0..5 {
+        for c in 0..5 {
+            doc["grid"][r][c] = serde_json::json!({"region": (r + 2 * c) % 5});
+        }
+    }
+    let (p, _) = from_json(&doc).unwrap();
+    assert!(matches!(p.shape().regions(), Regions::Jigsaw(_)));
+}
+
+#[test]
+fn success_message_is_metadata() {
+    let (p, notes) = read_doc(&document(
+        4,
+        r#""title":"T","successMessage":"Well done!","disabledlogic":["tuples"]"#,
+    ));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert!(p.constraints().is_empty());
+}
+
+#[test]
+fn sudokupad_links_carrying_an_f_puzzles_document_read_like_the_raw_document() {
+    let (raw, packed) = mixed6();
+    let links = [
+        format!("https://sudokupad.app/fpuzzles{packed}"),
+        format!("https://sudokupad.app/?puzzleid=fpuzzles{packed}"),
+        format!("sudokupad.app/fpuzzles{packed}"),
+    ];
+    for link in &links {
+        let entries = read_puzzles(link, &ReadOptions::default());
+        assert_eq!(entries.len(), 1, "{link}");
+        let e = entries.into_iter().next().unwrap().unwrap();
+        assert_eq!(e.puzzle, raw.puzzle, "{link}");
+    }
+    // SudokuPad's own format and short ids: a clear error, exit code 2 from the command line.
+    for (link, says) in [
+        (
+            "https://sudokupad.app/sclN4IgzglgXgpiBcBOAN",
+            "its rules are prose",
+        ),
+        ("https://sudokupad.app/ctcN4IgzglgXgpiBcBOAN", "\"ctc…\""),
+        ("https://sudokupad.app/jsm6fxl03y", "short id"),
+    ] {
+        let e = read_puzzles(link, &ReadOptions::default())
+            .remove(0)
+            .unwrap_err();
+        assert!(e.message.contains(says), "{link}: {e}");
+        assert_eq!((e.line, e.col), (1, 1));
+        let out = common::run_with(&["count", "-"], link);
+        assert_eq!(out.status.code(), Some(2), "{link}");
+    }
+}
+
+#[test]
+fn an_impossible_killer_cage_is_a_puzzle_without_solution_and_a_warning() {
+    // A sum its cells cannot make, and a cage of more cells than the side: both read, both
+    // named in a warning, and the puzzle counts 0.
+    for cage in [
+        r#"{"cells":["R1C1","R1C2"],"value":"21"}"#,
+        r#"{"cells":["R1C1","R1C2","R2C1","R2C2","R3C1"],"value":"15"}"#,
+    ] {
+        let text = document(4, &format!(r#""killercage":[{cage}]"#));
+        let e = read_puzzles(&text, &ReadOptions::default())
+            .remove(0)
+            .unwrap();
+        let notes: Vec<&str> = e.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert!(
+            notes
+                .iter()
+                .any(|m| m.contains("cage") && m.contains("no solution")),
+            "{cage}: {notes:?}"
+        );
+        let out = common::run_with(&["count", "--backend", "dfs", "-"], &text);
+        assert_eq!(
+            common::stdout(&out).trim(),
+            "no solution",
+            "{}",
+            common::stderr(&out)
+        );
     }
 }

@@ -16,8 +16,8 @@ use common::{run, run_with, stderr, stdout};
 use line_solver::line_solver;
 use sudoku_lab::generate::{blank_solved, variants, GenRng};
 use sudoku_lab::model::{
-    Arrow, Cage, Constraint, ConstraintKind, Dot, DotRule, Grid, Line, LittleKiller, Puzzle,
-    Regions, Sandwich, Shape,
+    Arrow, Cage, Constraint, ConstraintKind, Dot, DotRule, EdgeClue, Grid, IndexKind, Line,
+    LittleKiller, Puzzle, Regions, Sandwich, Shape,
 };
 use sudoku_lab::render::{svg, RenderOptions};
 
@@ -332,6 +332,79 @@ fn every_kind_draws_its_marks() {
             "sandwich",
             1,
         ),
+        // The small digits.
+        (
+            Constraint::Candidates {
+                cell: 4,
+                digits: vec![1, 2],
+            },
+            "candidates",
+            1,
+        ),
+        // The circle and two rows of digits.
+        (
+            Constraint::Quadruple {
+                cells: vec![0, 1, 9, 10],
+                digits: vec![1, 2, 3],
+            },
+            "quadruple",
+            3,
+        ),
+        // The grey cell and four arrowheads.
+        (Constraint::Minimum(40), "minimum", 5),
+        (Constraint::Maximum(40), "maximum", 5),
+        (
+            Constraint::Indexer {
+                cell: 3,
+                kind: IndexKind::Column,
+            },
+            "indexer",
+            1,
+        ),
+        // The line and the two ends.
+        (Constraint::Between(vec![0, 1, 2, 3]), "between-line", 3),
+        (
+            Constraint::Lockout {
+                cells: vec![0, 1, 2, 3],
+                gap: 4,
+            },
+            "lockout",
+            3,
+        ),
+        (Constraint::DoubleArrow(vec![0, 1, 2]), "double-arrow", 3),
+        (Constraint::RegionSum(vec![2, 3, 4]), "region-sum", 1),
+        (Constraint::Entropic(vec![2, 3, 4]), "entropic", 1),
+        (Constraint::Modular(vec![2, 3, 4]), "modular", 1),
+        (Constraint::Zipper(vec![2, 3, 4]), "zipper", 1),
+        (Constraint::Nabner(vec![2, 3]), "nabner", 1),
+        (Constraint::SlowThermo(vec![0, 10, 11]), "slow-thermo", 2),
+        // Both lists' cells tinted.
+        (
+            Constraint::Clone {
+                a: vec![0, 1],
+                b: vec![30, 31],
+            },
+            "clone",
+            4,
+        ),
+        (
+            Constraint::Skyscraper(EdgeClue {
+                line: Line::Col(2),
+                from_end: true,
+                value: 3,
+            }),
+            "skyscraper",
+            1,
+        ),
+        (
+            Constraint::XSum(EdgeClue {
+                line: Line::Row(5),
+                from_end: false,
+                value: 12,
+            }),
+            "x-sum",
+            1,
+        ),
     ];
     let mut marked = vec![];
     for (rule, class, elements) in cases {
@@ -412,6 +485,50 @@ fn sums_and_clues_are_written_where_they_belong() {
     let sandwich = &pic.layer("sandwich").unwrap().children;
     let sx: f64 = sandwich[1].attr("x").unwrap().parse().unwrap();
     assert!(sx < x, "a row's sandwich clue is left of the grid");
+}
+
+#[test]
+fn edge_clues_quadruples_and_candidates_are_written_where_they_belong() {
+    let edge = |line, from_end, value| EdgeClue {
+        line,
+        from_end,
+        value,
+    };
+    let puzzle = with(vec![
+        // Right of row 1, below column 1.
+        Constraint::Skyscraper(edge(Line::Row(0), true, 4)),
+        Constraint::XSum(edge(Line::Col(0), true, 23)),
+        Constraint::Quadruple {
+            cells: vec![0, 1],
+            digits: vec![5, 6],
+        },
+        Constraint::Candidates {
+            cell: 80,
+            digits: vec![1, 3, 9],
+        },
+    ]);
+    let pic = draw(&puzzle);
+    assert_eq!(pic.texts("skyscraper"), ["4"]);
+    assert_eq!(pic.texts("x-sum"), ["23"]);
+    assert_eq!(pic.texts("quadruple"), ["5 6"]);
+    assert_eq!(pic.texts("candidates"), ["139"]);
+    let at = |class: &str, name: &str, attr: &str| -> f64 {
+        let layer = pic.layer(class).unwrap();
+        let e = layer.children.iter().find(|e| e.name == name).unwrap();
+        e.attr(attr).unwrap().parse().unwrap()
+    };
+    // The grid of 9 cells of 40 starts at x0, y0; the skyscraper clue is right of it, the
+    // X-sum clue below it, and the quadruple sits on the top edge between R1C1 and R1C2.
+    let (x0, y0) = (at("regions", "rect", "x"), at("regions", "rect", "y"));
+    assert!(at("skyscraper", "text", "x") > x0 + 360.0);
+    assert!(at("x-sum", "text", "y") > y0 + 360.0);
+    assert_eq!(
+        (
+            at("quadruple", "circle", "cx"),
+            at("quadruple", "circle", "cy")
+        ),
+        (x0 + 40.0, y0)
+    );
 }
 
 #[test]

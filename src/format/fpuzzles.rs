@@ -6,7 +6,11 @@
 //! `negative` (`"ratio"`, `"xv"`), `killercage`, `littlekillersum`, `arrow`, `thermometer`,
 //! `difference`, `ratio`, `xv`, `odd`, `even`, `sandwichsum`, `palindrome`, `extraregion`, and the
 //! keyed line forms of public f-puzzles readers, `whispers` (with an optional `value`, the gap)
-//! and `renban`. f-puzzles itself draws whispers and renban as coloured `line`s; a plain `line` is
+//! and `renban`; `minimum`, `maximum`, `rowindexer`, `columnindexer`, `boxindexer`, `quadruple`,
+//! `clone`, `slowthermometer`, `betweenline`, `lockout`, `regionsumline`, `entropicline`,
+//! `modularline`, `zipperline`, `nabner`, `doublearrow`, `skyscraper`, `xsum`, and each cell's
+//! `givenPencilMarks` (see [`grid`]). f-puzzles itself draws whispers and renban as coloured
+//! `line`s; a plain `line` is
 //! drawing, like `text`, `circle`, `rectangle` and `cage`: those are ignored and the reader says
 //! so. Any other key that carries something is an error naming it, because a dropped rule changes
 //! every count. Digits a solver typed (`value` without `given`) are not givens.
@@ -72,33 +76,44 @@ fn cannot(what: String) -> FpuzzlesError {
 /// Keys that only draw (their content is ignored, and the reader says so).
 const DRAWING: [&str; 5] = ["text", "line", "circle", "rectangle", "cage"];
 /// Keys that hold no rule.
-const META: [&str; 8] = [
+const META: [&str; 9] = [
     "size",
     "grid",
     "title",
     "author",
     "ruleset",
+    "successMessage",
     "solution",
     "disabledlogic",
     "truecandidatesoptions",
 ];
 
 /// Whether `text` looks like an f-puzzles document: a JSON object with `size` and `grid`, or a
-/// compressed one (an f-puzzles link, or LZ-string base64 of such an object).
+/// compressed one (an f-puzzles or SudokuPad link, or LZ-string base64 of such an object).
 pub fn looks_like(text: &str) -> bool {
     let t = text.trim_start_matches('\u{feff}').trim();
     if t.starts_with('{') {
         return t.contains("\"grid\"");
     }
     let first = t.lines().next().unwrap_or("").trim();
-    first.contains("load=") || first.starts_with("N4Ig")
+    first.contains("load=") || first.starts_with("N4Ig") || first.contains(SUDOKUPAD)
 }
 
-/// The JSON text of a compressed f-puzzles document (the `load=` part of a link, or the bare
-/// LZ-string base64, URL-encoded or not).
+/// The host of SudokuPad links.
+const SUDOKUPAD: &str = "sudokupad.app/";
+
+/// The JSON text of a compressed f-puzzles document: the `load=` part of an f-puzzles link, the
+/// `fpuzzles…` part of a SudokuPad link (`sudokupad.app/fpuzzlesN4Ig…` or
+/// `sudokupad.app/?puzzleid=fpuzzlesN4Ig…`, with or without the scheme), or the bare LZ-string
+/// base64, URL-encoded or not. A SudokuPad puzzle in SudokuPad's own format (`scl…`, `ctc…`) or
+/// by short id is an error that says why the lab cannot read it.
 pub fn decompress(compressed: &str) -> Result<String, FpuzzlesError> {
     let s = compressed.trim();
-    let s = s.rsplit_once("load=").map_or(s, |(_, tail)| tail);
+    let s = match s.rsplit_once("load=") {
+        _ if s.contains(SUDOKUPAD) => sudokupad_payload(s)?,
+        Some((_, tail)) => tail,
+        None => s,
+    };
     let s = s.split(['&', '#']).next().unwrap_or(s);
     let s = s
         .replace("%2B", "+")
@@ -114,6 +129,32 @@ pub fn decompress(compressed: &str) -> Result<String, FpuzzlesError> {
         return Err(bad());
     }
     Ok(text)
+}
+
+/// The f-puzzles payload of a SudokuPad link (the text after `fpuzzles`).
+fn sudokupad_payload(s: &str) -> Result<&str, FpuzzlesError> {
+    let path = s.split_once(SUDOKUPAD).map_or(s, |(_, path)| path);
+    let id = match path.split_once("puzzleid=") {
+        Some((_, id)) => id,
+        None => path.trim_start_matches("puzzle/").trim_start_matches('?'),
+    };
+    let refuse = |message: String| Err(FpuzzlesError { key: None, message });
+    if let Some(payload) = id.strip_prefix("fpuzzles") {
+        return Ok(payload);
+    }
+    if id.starts_with("scl") || id.starts_with("ctc") {
+        return refuse(format!(
+            "a SudokuPad puzzle in SudokuPad's own format (\"{}…\"): its rules are prose and its \
+             lines drawings, so the lab cannot read them; an f-puzzles export (a link with \
+             \"fpuzzles\" or \"load=\") can be read",
+            &id[..3]
+        ));
+    }
+    refuse(
+        "a SudokuPad link by short id: the puzzle is stored on SudokuPad's server, which the lab \
+         does not fetch; an f-puzzles export (a link with \"fpuzzles\" or \"load=\") can be read"
+            .into(),
+    )
 }
 
 /// The compressed form of an f-puzzles JSON text, as its links carry it.
@@ -134,8 +175,8 @@ pub fn from_json(doc: &J) -> Result<(Puzzle, Vec<String>), FpuzzlesError> {
     };
     let mut notes = vec![];
     known_keys(doc, &mut notes)?;
-    let (shape, givens) = grid::read(&r, &mut notes)?;
     let mut rules = vec![];
+    let (shape, givens) = grid::read(&r, &mut rules, &mut notes)?;
     for family in [
         global::read,
         cells::read,
@@ -238,7 +279,7 @@ pub fn solution(doc: &J, n: usize, notes: &mut Vec<String>) -> Result<Option<Gri
 }
 
 /// The keys [`from_json`] reads as rules.
-const READ: [&str; 21] = [
+const READ: [&str; 39] = [
     "diagonal+",
     "diagonal-",
     "antiknight",
@@ -260,16 +301,36 @@ const READ: [&str; 21] = [
     "extraregion",
     "whispers",
     "renban",
+    "minimum",
+    "maximum",
+    "rowindexer",
+    "columnindexer",
+    "boxindexer",
+    "quadruple",
+    "clone",
+    "slowthermometer",
+    "betweenline",
+    "lockout",
+    "regionsumline",
+    "entropicline",
+    "modularline",
+    "zipperline",
+    "nabner",
+    "doublearrow",
+    "skyscraper",
+    "xsum",
 ];
 
 /// The f-puzzles JSON of `puzzle` (with `solution` when given), or why f-puzzles cannot hold it.
 pub fn to_json(puzzle: &Puzzle, solution: Option<&Grid>) -> Result<J, FpuzzlesError> {
     let n = puzzle.size();
-    let mut doc = grid::write(puzzle);
+    let mut doc = grid::write(puzzle)?;
     let mut negatives = BTreeSet::new();
     for c in puzzle.constraints() {
         if let Constraint::Negative(rule) = c {
             negatives.insert(*rule);
+        } else if let Constraint::Candidates { .. } = c {
+            // Written with the grid, as given pencil marks.
         } else if let Some(key) = global::flag(c) {
             doc.insert(key.into(), json!(true));
         } else {

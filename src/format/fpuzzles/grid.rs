@@ -1,12 +1,26 @@
-//! The grid of an f-puzzles document: its `size`, the givens and jigsaw regions of its `grid`,
-//! and the main diagonals when both are set (one diagonal alone is an extra region, read with
-//! the global rules).
+//! The grid of an f-puzzles document: its `size`, the givens, given pencil marks and jigsaw
+//! regions of its `grid`, and the main diagonals when both are set (one diagonal alone is an
+//! extra region, read with the global rules).
+//!
+//! A cell without a `region` is in f-puzzles' default region for its side: the boxes of
+//! [`Shape::default_boxes`], or on a side without a box shape (a prime such as 5 or 7) its row,
+//! as f-puzzles and the solvers it calls lay such grids out. `givenPencilMarks` on an empty cell
+//! limit it to those digits ([`Constraint::Candidates`]); on a cell with a given they restrict
+//! nothing and are ignored.
+
+use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value as J};
 
-use super::json::{bounded, Reader};
-use super::{err, FpuzzlesError};
-use crate::model::{Puzzle, Regions, Shape, Value, MAX_SIZE};
+use super::json::{bounded, digits, Reader};
+use super::{cannot, err, FpuzzlesError};
+use crate::model::{Constraint, Puzzle, Regions, Shape, Value, MAX_SIZE};
+
+/// f-puzzles' default regions for side `n`, as rows × columns of a box: the standard boxes, or
+/// rows (1 × `n`) on a side without a box shape.
+fn boxes(n: usize) -> (usize, usize) {
+    Shape::default_boxes(n).unwrap_or((1, n))
+}
 
 /// The side of the grid (9 when there is no `size`).
 pub(super) fn side(doc: &Map<String, J>) -> Result<usize, FpuzzlesError> {
@@ -20,9 +34,11 @@ pub(super) fn side(doc: &Map<String, J>) -> Result<usize, FpuzzlesError> {
     Ok(n)
 }
 
-/// The shape and the givens; digits typed without `given` add a note.
+/// The shape and the givens; given pencil marks on empty cells go to `rules`; digits typed
+/// without `given` add a note.
 pub(super) fn read(
     r: &Reader,
+    rules: &mut Vec<Constraint>,
     notes: &mut Vec<String>,
 ) -> Result<(Shape, Vec<Value>), FpuzzlesError> {
     let n = r.n;
@@ -34,8 +50,8 @@ pub(super) fn read(
     if rows.len() != n {
         return Err(err("grid", format!("{} rows, the size is {n}", rows.len())));
     }
-    let default_region = Shape::default_boxes(n)
-        .map(|(br, bc)| move |cell: usize| ((cell / n / br) * (n / bc) + (cell % n) / bc) as u32);
+    let (br, bc) = boxes(n);
+    let default_region = |cell: usize| ((cell / n / br) * (n / bc) + (cell % n) / bc) as u32;
     let mut givens = vec![0; n * n];
     let mut region = vec![None; n * n];
     let mut typed = 0;
@@ -60,17 +76,13 @@ pub(super) fn read(
             } else if value != 0 {
                 typed += 1;
             }
-            if cell
-                .get("givenPencilMarks")
-                .and_then(J::as_array)
-                .is_some_and(|m| !m.is_empty())
-            {
-                return Err(err(
-                    "grid",
-                    format!(
-                        "{at}: given pencil marks restrict the cell, a rule the lab does not know"
-                    ),
-                ));
+            let marks = digits("grid", cell.get("givenPencilMarks"), notes)
+                .map_err(|e| err("grid", format!("{at}: givenPencilMarks: {}", e.message)))?;
+            if givens[c] == 0 && !marks.is_empty() {
+                rules.push(Constraint::Candidates {
+                    cell: c as u32,
+                    digits: marks,
+                });
             }
             region[c] = bounded("grid", cell.get("region"), u32::MAX as usize)
                 .map_err(|e| err("grid", format!("{at}: region: {}", e.message)))?
@@ -82,45 +94,52 @@ pub(super) fn read(
             "ignored {typed} digits entered without \"given\": they are not givens"
         ));
     }
-    let regions = if region.iter().all(Option::is_none) {
-        None
-    } else {
-        let fallback = default_region.as_ref();
-        let map: Option<Vec<u32>> = (0..n * n)
-            .map(|c| region[c].or_else(|| fallback.map(|f| f(c))))
-            .collect();
-        Some(map.ok_or_else(|| err("grid", "some cells have a region and others none"))?)
-    };
-    let diagonals = r.flag("diagonal+")? && r.flag("diagonal-")?;
-    let shape = match regions {
-        Some(map)
-            if default_region
-                .as_ref()
-                .is_none_or(|f| (0..n * n).any(|c| f(c) != map[c])) =>
-        {
-            Shape::new(n, Regions::Jigsaw(map), diagonals)
-        }
-        _ if default_region.is_some() => Shape::standard(n, diagonals),
-        _ => {
-            return Err(err(
-                "grid",
-                format!("side {n} has no box shape: every cell needs a region"),
-            ))
-        }
+    let map: Vec<u32> = (0..n * n)
+        .map(|c| region[c].unwrap_or_else(|| default_region(c)))
+        .collect();
+    if region.iter().all(Option::is_none) && br == 1 && n > 1 {
+        notes.push(format!(
+            "side {n} has no box shape: its regions are f-puzzles' default, the rows"
+        ));
     }
-    .map_err(|e| err("grid", e.to_string()))?;
+    let diagonals = r.flag("diagonal+")? && r.flag("diagonal-")?;
+    let regions = if (0..n * n).any(|c| default_region(c) != map[c]) {
+        Regions::Jigsaw(map)
+    } else {
+        Regions::Boxes { rows: br, cols: bc }
+    };
+    let shape = Shape::new(n, regions, diagonals).map_err(|e| err("grid", e.to_string()))?;
     Ok((shape, givens))
 }
 
-/// The document's `size`, `grid` (givens, and regions unless they are f-puzzles' default boxes:
-/// a jigsaw, or boxes of another shape such as 3×2 on side 6) and both diagonals.
-pub(super) fn write(puzzle: &Puzzle) -> Map<String, J> {
+/// The document's `size`, `grid` (givens, the puzzle's candidates as given pencil marks, and
+/// regions unless they are f-puzzles' default: a jigsaw, or boxes of another shape such as 3×2
+/// on side 6) and both diagonals. Candidates of a cell that holds a given, which f-puzzles
+/// ignores, are written only when the given is among them (they restrict nothing).
+pub(super) fn write(puzzle: &Puzzle) -> Result<Map<String, J>, FpuzzlesError> {
     let shape = puzzle.shape();
     let n = shape.size();
     let jigsaw = match shape.regions() {
         Regions::Jigsaw(_) => true,
-        Regions::Boxes { rows, cols } => Shape::default_boxes(n) != Some((*rows, *cols)),
+        Regions::Boxes { rows, cols } => boxes(n) != (*rows, *cols),
     };
+    let mut marks: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    for c in puzzle.constraints() {
+        let Constraint::Candidates { cell, digits } = c else {
+            continue;
+        };
+        let cell = *cell as usize;
+        let given = puzzle.givens()[cell];
+        if given != 0 && !digits.contains(&u32::from(given)) {
+            return Err(cannot(format!(
+                "candidates {digits:?} on a cell with the given {given}"
+            )));
+        }
+        marks
+            .entry(cell)
+            .and_modify(|m| m.retain(|d| digits.contains(d)))
+            .or_insert_with(|| digits.clone());
+    }
     let grid: Vec<Vec<J>> = (0..n)
         .map(|r| {
             (0..n)
@@ -131,6 +150,9 @@ pub(super) fn write(puzzle: &Puzzle) -> Map<String, J> {
                     if v != 0 {
                         o.insert("value".into(), json!(v));
                         o.insert("given".into(), json!(true));
+                    }
+                    if let Some(m) = marks.get(&cell) {
+                        o.insert("givenPencilMarks".into(), json!(m));
                     }
                     if jigsaw {
                         o.insert("region".into(), json!(shape.region_of(cell)));
@@ -147,5 +169,5 @@ pub(super) fn write(puzzle: &Puzzle) -> Map<String, J> {
         doc.insert("diagonal+".into(), json!(true));
         doc.insert("diagonal-".into(), json!(true));
     }
-    doc
+    Ok(doc)
 }

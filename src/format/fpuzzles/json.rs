@@ -106,6 +106,29 @@ pub(super) fn param(
     Ok(Some(held))
 }
 
+/// A list of digits (`values` of a quadruple, given pencil marks): an array of whole numbers,
+/// each a rule parameter (see [`param`]); empty entries are skipped.
+pub(super) fn digits(
+    key: &str,
+    v: Option<&J>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<u32>, FpuzzlesError> {
+    match v {
+        None | Some(J::Null) => Ok(vec![]),
+        Some(J::Array(items)) => {
+            let mut out = vec![];
+            for item in items {
+                out.extend(param(key, Some(item), false, notes)?);
+            }
+            Ok(out)
+        }
+        Some(other) => Err(err(
+            key,
+            format!("expected an array of digits, found {other}"),
+        )),
+    }
+}
+
 /// Reads the rule entries of an f-puzzles document of side `n`.
 pub(super) struct Reader<'a> {
     pub n: usize,

@@ -1,24 +1,37 @@
-//! Lines: `thermometer`, `palindrome`, `renban`, `whispers` (an optional `value`, the gap) and
+//! Lines: `thermometer`, `slowthermometer`, `palindrome`, `renban`, `betweenline`,
+//! `regionsumline`, `entropicline`, `modularline`, `zipperline`, `nabner`, `doublearrow`,
+//! `whispers` (an optional `value`, the gap), `lockout` (an optional `value`, the ends' gap) and
 //! `arrow` (its `lines` start in its circle, `cells`).
 
 use serde_json::{json, Value as J};
 
 use super::json::{names, param, Reader};
 use super::FpuzzlesError;
-use crate::model::{whisper_gap, Arrow, Constraint};
+use crate::model::{lockout_gap, whisper_gap, Arrow, Constraint};
+
+type Make = fn(Vec<u32>) -> Constraint;
+
+/// The keys of lines that carry nothing but their cells.
+const PLAIN: [(&str, Make); 11] = [
+    ("thermometer", Constraint::Thermo),
+    ("slowthermometer", Constraint::SlowThermo),
+    ("palindrome", Constraint::Palindrome),
+    ("renban", Constraint::Renban),
+    ("betweenline", Constraint::Between),
+    ("regionsumline", Constraint::RegionSum),
+    ("entropicline", Constraint::Entropic),
+    ("modularline", Constraint::Modular),
+    ("zipperline", Constraint::Zipper),
+    ("nabner", Constraint::Nabner),
+    ("doublearrow", Constraint::DoubleArrow),
+];
 
 pub(super) fn read(
     r: &Reader,
     rules: &mut Vec<Constraint>,
     notes: &mut Vec<String>,
 ) -> Result<(), FpuzzlesError> {
-    type Make = fn(Vec<u32>) -> Constraint;
-    let plain: [(&str, Make); 3] = [
-        ("thermometer", Constraint::Thermo),
-        ("palindrome", Constraint::Palindrome),
-        ("renban", Constraint::Renban),
-    ];
-    for (key, make) in plain {
+    for (key, make) in PLAIN {
         for e in r.entries(key)? {
             rules.extend(r.lines(key, e)?.into_iter().map(make));
         }
@@ -27,6 +40,12 @@ pub(super) fn read(
         let gap = param("whispers", e.get("value"), true, notes)?.unwrap_or(whisper_gap(r.n));
         for cells in r.lines("whispers", e)? {
             rules.push(Constraint::Whisper { cells, gap });
+        }
+    }
+    for e in r.entries("lockout")? {
+        let gap = param("lockout", e.get("value"), true, notes)?.unwrap_or(lockout_gap(r.n));
+        for cells in r.lines("lockout", e)? {
+            rules.push(Constraint::Lockout { cells, gap });
         }
     }
     for e in r.entries("arrow")? {
@@ -45,17 +64,23 @@ pub(super) fn read(
 /// The key and entry of a line, if `c` is one.
 pub(super) fn write(c: &Constraint, n: usize) -> Option<(&'static str, J)> {
     let line = |cells: &[u32]| json!({"lines": [names(cells, n)]});
-    Some(match c {
-        Constraint::Thermo(cells) => ("thermometer", line(cells)),
-        Constraint::Palindrome(cells) => ("palindrome", line(cells)),
-        Constraint::Renban(cells) => ("renban", line(cells)),
-        Constraint::Whisper { cells, gap } => {
-            let mut e = line(cells);
-            if *gap != whisper_gap(n) {
-                e["value"] = json!(gap.to_string());
-            }
-            ("whispers", e)
+    // A line with a gap: the value is written when it is not the default.
+    let gapped = |cells: &[u32], gap: u32, default: u32| {
+        let mut e = line(cells);
+        if gap != default {
+            e["value"] = json!(gap.to_string());
         }
+        e
+    };
+    if let Some((key, _)) = PLAIN.iter().find(|(_, make)| {
+        let cells = c.cells();
+        !cells.is_empty() && make(cells) == *c
+    }) {
+        return Some((key, line(&c.cells())));
+    }
+    Some(match c {
+        Constraint::Whisper { cells, gap } => ("whispers", gapped(cells, *gap, whisper_gap(n))),
+        Constraint::Lockout { cells, gap } => ("lockout", gapped(cells, *gap, lockout_gap(n))),
         Constraint::Arrow(a) => {
             // The line starts in the circle cell nearest its first cell.
             let first = *a.line.first()? as usize;

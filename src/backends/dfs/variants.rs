@@ -789,15 +789,14 @@ impl<M: Mask> Cut<'_, M> {
             }
             keep[0] |= bit(x as u32);
             reach = reach.min(x);
-            for j in 1..x {
-                let m = cands[j];
+            for (k, &m) in keep.iter_mut().zip(&cands).take(x).skip(1) {
                 let others_lo = (min - least_digit(m)).max(least(q - 1));
                 let others_hi = (max - greatest_digit(m)).min(greatest(q - 1));
-                keep[j] |= m & digits_in(rest - others_hi, rest - others_lo);
+                *k |= m & digits_in(rest - others_hi, rest - others_lo);
             }
         }
-        for j in reach..line.len() {
-            keep[j] |= cands[j];
+        for (k, &m) in keep.iter_mut().zip(&cands).skip(reach) {
+            *k |= m;
         }
         for (&c, &m) in line.iter().zip(&keep) {
             self.keep(c, m)?;
@@ -918,11 +917,13 @@ mod tests {
         };
         let (v, mut cands) = empty(9, vec![rule.clone()]);
         settle(&v, &mut cands).unwrap();
-        assert!(cells.iter().all(|&c| cands[c] == ds(&[1, 2, 5, 9])));
+        assert!(cells
+            .iter()
+            .all(|&c| cands[c as usize] == ds(&[1, 2, 5, 9])));
         assert_eq!(cands[0], all);
         let (v, mut cands) = empty(9, vec![rule]);
         for &c in &cells {
-            cands[c] &= !ds(&[5]);
+            cands[c as usize] &= !ds(&[5]);
         }
         assert_eq!(settle(&v, &mut cands), None);
     }

@@ -85,6 +85,9 @@ fn greatest_digit(m: u64) -> i64 {
     64 - m.leading_zeros() as i64
 }
 
+/// A digit a quadruple lists (as a bit; 0 past the side) and how many times it is listed.
+type Want = (u64, u32);
+
 /// A between or lockout line, for [`Cut::between`].
 struct BetweenLine {
     a: u16,
@@ -121,9 +124,8 @@ pub(super) struct Variants {
     sandwiches: Vec<(Vec<u16>, i64)>,
     /// Parity cells and candidate lists: a cell and the digits (bits) it may hold.
     masks: Vec<(u16, u64)>,
-    /// Quadruples: the cells, and each listed digit (as a bit; 0 past the side) with how many
-    /// times it is listed.
-    contains: Vec<(Vec<u16>, Vec<(u64, u32)>)>,
+    /// Quadruples: the cells and the digits they must hold.
+    contains: Vec<(Vec<u16>, Vec<Want>)>,
     betweens: Vec<BetweenLine>,
     /// Skyscraper clues: a row or column from the clue, and how many cells it sees.
     skyscrapers: Vec<(Vec<u16>, u32)>,
@@ -217,7 +219,7 @@ impl Variants {
             .contains
             .iter()
             .map(|q| {
-                let mut wants: Vec<(u64, u32)> = vec![];
+                let mut wants: Vec<Want> = vec![];
                 for &d in &q.digits {
                     let b = if d as usize <= n { bit(d) } else { 0 };
                     match wants.iter_mut().find(|w| w.0 == b) {
@@ -592,7 +594,7 @@ impl<M: Mask> Cut<'_, M> {
     /// A quadruple: each wanted digit (a bit, 0 when past the side) at least its count of times
     /// among `cells`. Fails when fewer cells may hold it, places it when exactly that many may;
     /// when the wanted digits fill every cell, the cells hold only them.
-    fn contains(&mut self, cells: &[u16], wants: &[(u64, u32)]) -> Option<()> {
+    fn contains(&mut self, cells: &[u16], wants: &[Want]) -> Option<()> {
         let (mut wanted, mut total) = (0u64, 0usize);
         for &(d, k) in wants {
             let may = || {

@@ -432,6 +432,43 @@ fn a_generated_9x9_sandwich_is_unique_for_dfs_and_sat() {
 }
 
 #[test]
+fn generated_9x9_puzzles_of_each_new_form_are_unique_for_dfs() {
+    // Candidate lists, quadruples, between and lockout lines, skyscrapers and X-sums: a 9×9
+    // puzzle of each, cut down to a unique solution, has that solution and no other for `dfs`.
+    use sudoku_lab::generate::{GenerateOptions, Generator};
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    for kind in [
+        ConstraintKind::Candidates,
+        ConstraintKind::Quadruple,
+        ConstraintKind::Between,
+        ConstraintKind::Lockout,
+        ConstraintKind::Skyscraper,
+        ConstraintKind::XSum,
+    ] {
+        let opts = GenerateOptions {
+            unique: true,
+            seed: 1,
+            ..GenerateOptions::of(PuzzleSpec {
+                variants: vec![kind],
+                ..PuzzleSpec::new(9)
+            })
+        };
+        let (p, grid) = Generator::new(opts, dfs.as_ref())
+            .unwrap()
+            .generate_with_solution()
+            .unwrap();
+        assert!(
+            p.constraints().iter().any(|c| c.kind() == kind),
+            "{kind}: no rule drawn"
+        );
+        match task::run(dfs.as_ref(), &p, Task::Unique, &Limits::none()).unwrap() {
+            Answer::Unique(g) => assert_eq!(g, grid, "{kind}"),
+            other => panic!("{kind}: dfs answered {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn fuzz_draws_variant_cases_and_finds_no_fault_in_dfs_and_sat() {
     let out = common::run(&[
         "fuzz",

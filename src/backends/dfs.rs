@@ -1374,17 +1374,10 @@ impl Dfs {
 }
 
 impl Backend for Dfs {
-    /// Every kind but the rules whose forms are not yet encoded here.
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        !matches!(
-            kind,
-            ConstraintKind::Candidates
-                | ConstraintKind::Quadruple
-                | ConstraintKind::Between
-                | ConstraintKind::Lockout
-                | ConstraintKind::Skyscraper
-                | ConstraintKind::XSum
-        )
+    /// Every kind: each form of [`crate::model::lower::Rules`] has its narrowing in
+    /// [`variants`].
+    fn takes(&self, _kind: ConstraintKind) -> bool {
+        true
     }
 
     fn name(&self) -> &'static str {

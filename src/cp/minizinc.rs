@@ -313,7 +313,11 @@ fn write_extra(n: usize, extra: &ExtraRules, w: &mut impl Write) -> io::Result<(
     )?;
     for (c, digits) in &extra.domains {
         let digits: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
-        writeln!(w, "constraint {} in {{{}}};", var(n, *c), digits.join(", "))?;
+        match digits.is_empty() {
+            // No digit at all: MiniZinc gives an empty set literal no element type.
+            true => writeln!(w, "constraint false;")?,
+            false => writeln!(w, "constraint {} in {{{}}};", var(n, *c), digits.join(", "))?,
+        }
     }
     heading(
         w,

@@ -10,8 +10,11 @@
 //! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
 //! consecutive); arrows and little killers weighted sums (a table when a few open cells are left);
 //! odd and even cells their domains; a sandwich a [`Sandwich`] (its solver form, with counters
-//! and tables, is in [`super::huub`]). The cells' [`Root`] domains come from the deductions of
-//! [`crate::propagate`].
+//! and tables, is in [`super::huub`]). The rules with forms of their own are kept as they are in
+//! [`ExtraRules`]: candidates (a cell's domain), quadruples ([`Contains`]), between and lockout
+//! lines ([`Between`]), skyscraper and X-sum clues ([`EdgeClue`]); [`super::huub`] posts them as
+//! clauses and tables, the MiniZinc writer as counts, `min`/`max` and sums. The cells' [`Root`]
+//! domains come from the deductions of [`crate::propagate`].
 
 use serde::{Deserialize, Serialize};
 

@@ -356,33 +356,29 @@ fn write_extra(n: usize, extra: &ExtraRules, w: &mut impl Write) -> io::Result<(
             }
         }
     }
-    heading(
-        w,
-        extra.skyscrapers.is_empty(),
-        "Skyscrapers: the cells larger than every cell before them, from the clue.",
-    )?;
-    for clue in &extra.skyscrapers {
-        writeln!(
-            w,
-            "constraint let {{ array[int] of var int: l = [{}] }} in \
-             sum(i in index_set(l))(bool2int(forall(j in 1..i - 1)(l[j] < l[i]))) = {};",
-            list(&clue.cells),
-            clue.value
-        )?;
-    }
-    heading(
-        w,
-        extra.xsums.is_empty(),
-        "X-sums: the first X cells from the clue add up to it, X being the first cell's digit.",
-    )?;
-    for clue in &extra.xsums {
-        writeln!(
-            w,
-            "constraint let {{ array[int] of var int: l = [{}] }} in \
-             sum(i in index_set(l))(bool2int(i <= l[1]) * l[i]) = {};",
-            list(&clue.cells),
-            clue.value
-        )?;
+    let edge_clues = [
+        (
+            &extra.skyscrapers,
+            "Skyscrapers: the cells larger than every cell before them, from the clue.",
+            "bool2int(forall(j in 1..i - 1)(l[j] < l[i]))",
+        ),
+        (
+            &extra.xsums,
+            "X-sums: the first X cells from the clue add up to it, X being the first cell's digit.",
+            "bool2int(i <= l[1]) * l[i]",
+        ),
+    ];
+    for (clues, text, term) in edge_clues {
+        heading(w, clues.is_empty(), text)?;
+        for clue in clues {
+            writeln!(
+                w,
+                "constraint let {{ array[int] of var int: l = [{}] }} in \
+                 sum(i in index_set(l))({term}) = {};",
+                list(&clue.cells),
+                clue.value
+            )?;
+        }
     }
     Ok(())
 }

@@ -611,3 +611,48 @@ fn json_answers_carry_huubs_effort() {
         );
     }
 }
+
+/// A generated 9×9 puzzle of each kind whose rules have forms of their own in the model
+/// (candidates, quadruples, between and lockout lines, skyscraper and X-sum clues) is unique for
+/// `cp`, in process and in its worker, with the grid it was cut from as its solution; MiniZinc
+/// with Gecode, which shares only the model's lowering, counts one solution too where installed.
+#[test]
+fn generated_9x9_puzzles_of_the_kinds_with_forms_of_their_own_are_unique_for_cp() {
+    use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
+    use sudoku_lab::model::ConstraintKind as K;
+    let in_process = cp_with(CpOptions::default());
+    let mut o = BackendOptions::default();
+    o.cp.worker = Some(worker("cp"));
+    let in_worker = backends::create(BackendKind::Cp, &o).unwrap();
+    let gecode = common::gecode_installed();
+    let mzn = backends::create(BackendKind::MiniZinc, &Default::default()).unwrap();
+    for kind in [
+        K::Candidates,
+        K::Quadruple,
+        K::Between,
+        K::Lockout,
+        K::Skyscraper,
+        K::XSum,
+    ] {
+        let mut spec = PuzzleSpec::new(9);
+        spec.variants = vec![kind];
+        let options = GenerateOptions {
+            unique: true,
+            seed: 1,
+            ..GenerateOptions::of(spec)
+        };
+        let (p, grid) = Generator::new(options, in_process.as_ref())
+            .unwrap()
+            .generate_with_solution()
+            .unwrap();
+        assert!(p.constraints().iter().any(|c| c.kind() == kind), "{kind}");
+        for cp in [&in_process, &in_worker] {
+            let answer = task::run(cp.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
+            assert_eq!(answer, Answer::Unique(grid.clone()), "{kind}");
+        }
+        if gecode {
+            let answer = task::run(mzn.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
+            assert_eq!(answer, Answer::Unique(grid.clone()), "minizinc: {kind}");
+        }
+    }
+}

@@ -137,6 +137,49 @@ fn the_export_writes_every_variant_rule() {
     assert!(sandwich.contains("% Sandwiches"), "{sandwich}");
 }
 
+/// A 4×4 puzzle in the lab's JSON with one rule of each form the model keeps as it is:
+/// candidates, a quadruple, a between line, a lockout line, a skyscraper and an X-sum clue.
+const EXTRA_FORMS: &str = r#"{"board": [[".", ".", ".", "."], [".", ".", ".", "."], [".", ".", ".", "."], [".", ".", ".", "."]],
+ "rules": [{"kind": "candidates", "cell": [1, 1], "digits": [1, 2]},
+           {"kind": "quadruple", "cells": [[1, 1], [1, 2], [2, 1], [2, 2]], "digits": [1, 4]},
+           {"kind": "between-line", "cells": [[3, 1], [3, 2], [3, 3]]},
+           {"kind": "lockout", "cells": [[1, 4], [2, 4], [3, 4]], "gap": 2},
+           {"kind": "skyscraper", "row": 4, "from": "right", "count": 2},
+           {"kind": "x-sum", "column": 1, "sum": 3}]}
+"#;
+
+#[test]
+fn the_export_writes_the_rules_with_forms_of_their_own() {
+    let model = stdout(&run_with(
+        &["encode", "--to", "mzn", "--format", "json"],
+        EXTRA_FORMS,
+    ));
+    for part in [
+        "constraint x[1, 1] in {1, 2};",
+        "constraint sum([bool2int(x[1, 1] = 4), bool2int(x[1, 2] = 4), bool2int(x[2, 1] = 4), \
+         bool2int(x[2, 2] = 4)]) >= 1;",
+        "constraint min(x[3, 1], x[3, 3]) < x[3, 2] /\\ x[3, 2] < max(x[3, 1], x[3, 3]);",
+        "constraint x[2, 4] < min(x[1, 4], x[3, 4]) \\/ x[2, 4] > max(x[1, 4], x[3, 4]);",
+        "l = [x[4, 4], x[4, 3], x[4, 2], x[4, 1]] } in sum(i in index_set(l))\
+         (bool2int(forall(j in 1..i - 1)(l[j] < l[i]))) = 2;",
+        "l = [x[1, 1], x[2, 1], x[3, 1], x[4, 1]] } in sum(i in index_set(l))\
+         (bool2int(i <= l[1]) * l[i]) = 3;",
+    ] {
+        assert!(model.contains(part), "{part} missing:\n{model}");
+    }
+    if !gecode_installed() {
+        return;
+    }
+    // One grid (CP-SAT, tools/cpsat_variants.py, finds it too), for Gecode and for cp.
+    let (all, complete) = gecode_all(&model);
+    assert_eq!((all.len(), complete), (1, true), "{all:?}");
+    let cp = stdout(&run_with(
+        &["count", "--limit", "1000", "-b", "cp", "--format", "json"],
+        EXTRA_FORMS,
+    ));
+    assert_eq!(cp.trim(), "1", "{cp}");
+}
+
 /// Runs `minizinc --solver gecode --all-solutions` on `model`: the solutions (the grid lines
 /// and score of each) and whether the search was complete.
 fn gecode_all(model: &str) -> (Vec<String>, bool) {

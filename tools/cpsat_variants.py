@@ -16,11 +16,21 @@ Kropki white and black, or X and V), `littlekillersum` (walked from its `cell` a
 `direction`), `sandwichsum`. Drawing keys (`text`, `line`, `circle`, `rectangle`, `cage`) are
 ignored; any other key that carries something is an error naming it.
 
-With `--lab BINARY`, every CP-SAT solution is also compared with the one
-`BINARY solve -j 1 --backend dfs FILE` prints (the lab's checker has verified it; digits, so
-sides up to 9); the solutions are then read inside the timed search, so time a run without it.
+A line that is an object with a `board` is the lab's own JSON (src/format/object.rs): `board`,
+`boxes`, `regions`, `diagonals`, `cages`, `rules` (every kind the lab names, with the keys of
+`object::keys`) and `count`/`solution`. It holds the kinds f-puzzles has no key for here too:
+`candidates`, `quadruple`, `minimum`, `maximum`, `indexer` (the 1-5-9 rule and its row and box
+forms), `between-line`, `lockout`, `region-sum`, `entropic`, `modular`, `zipper`,
+`slow-thermo`, `nabner`, `double-arrow`, `clone`, `skyscraper`, `x-sum`, with the meanings of
+src/model/variant.rs. Its `solution`, when given, must be CP-SAT's (a failure otherwise).
 
-usage: python3 tools/cpsat_variants.py FILE [--max N] [--lab BINARY]   (needs ortools)
+With `--lab BINARY`, every CP-SAT solution is also compared with the one
+`BINARY solve -j 1 --backend BACKEND FILE` prints (`--lab-backend`, dfs by default; the lab's
+checker has verified it; digits, so sides up to 9); the solutions are then read inside the timed
+search, so time a run without it.
+
+usage: python3 tools/cpsat_variants.py FILE [--max N] [--lab BINARY [--lab-backend B]]
+       (needs ortools)
 """
 import argparse
 import json
@@ -39,6 +49,10 @@ READ = {"diagonal+", "diagonal-", "antiknight", "antiking", "disjointgroups", "n
         "negative", "killercage", "littlekillersum", "arrow", "thermometer", "difference",
         "ratio", "xv", "odd", "even", "sandwichsum", "palindrome", "extraregion", "whispers",
         "renban"}
+# The kinds read from the lab's JSON only, as rule tuples (kind, ...).
+NEW = {"candidates", "quadruple", "minimum", "maximum", "indexer", "between", "lockout",
+       "regionsum", "entropic", "modular", "zipper", "slowthermo", "nabner", "doublearrow",
+       "clone", "skyscraper", "xsum"}
 KNIGHT = [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)]
 KING = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 
@@ -175,7 +189,7 @@ class Puzzle:
             raise BadInput("grid", f"side {n} has no box shape: every cell needs a region")
         else:
             region, self.jigsaw = [box(c) for c in range(n * n)], False
-        self.boxes = boxes
+        self.boxes, self.region = boxes, region
         groups = {}
         for c, r in enumerate(region):
             groups.setdefault(r, []).append(c)
@@ -295,6 +309,9 @@ class Puzzle:
 
         caged = set()
         for kind, *args in self.rules:
+            if kind in NEW:
+                continue  # the lab's JSON only; the lab validated what it wrote
+
             def fail(message):
                 return BadInput(None, f"{kind}: {message}")
             cells = (args[0] + args[1] if kind == "arrow" else args[:2] if kind == "dot" else
@@ -335,6 +352,120 @@ class Puzzle:
         if len(cells) != 2:
             raise BadInput(key, f"a dot joins 2 cells, not {len(cells)}")
         return ("dot", cells[0], cells[1], rule)
+
+
+class LabPuzzle(Puzzle):
+    """A puzzle in the lab's own JSON (src/format/object.rs), as the same rule tuples plus the
+    kinds of NEW."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        board = doc.get("board")
+        if not isinstance(board, list) or not board:
+            raise BadInput("board", "expected n rows of n values")
+        n = self.n = len(board)
+        self.givens, self.houses, self.rules = [0] * (n * n), [], []
+        for i, row in enumerate(board):
+            if not isinstance(row, list) or len(row) != n:
+                raise BadInput("board", f"row {i + 1} is not {n} values")
+            for j, v in enumerate(row):
+                self.givens[i * n + j] = self.value(v)
+        boxes = doc.get("boxes") or default_boxes(n)
+        regions = doc.get("regions")
+        if regions:
+            region = [r - 1 for row in regions for r in row]
+            self.jigsaw, self.boxes = True, None
+        else:
+            br, bc = boxes
+            region = [(c // n // br) * (n // bc) + (c % n) // bc for c in range(n * n)]
+            self.jigsaw, self.boxes = False, tuple(boxes)
+        self.region = region
+        groups = {}
+        for c, r in enumerate(region):
+            groups.setdefault(r, []).append(c)
+        self.houses += [[r * n + c for c in range(n)] for r in range(n)]
+        self.houses += [[r * n + c for r in range(n)] for c in range(n)]
+        self.houses += list(groups.values())
+        if doc.get("diagonals"):
+            self.houses += [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
+        for cage in doc.get("cages") or []:
+            self.rules.append(("cage", self.at(cage["cells"]), cage["sum"]))
+        for rule in doc.get("rules") or []:
+            self.read_rule(rule)
+        self.solution = None
+        if doc.get("solution") is not None:
+            self.solution = "".join(str(self.value(v)) for row in doc["solution"] for v in row)
+        self.validate()
+
+    def value(self, v):
+        if isinstance(v, int):
+            return v
+        if v in (".", "0", ""):
+            return 0
+        return int(v) if v.isdigit() else ord(v.upper()) - ord("A") + 10
+
+    def at(self, cells):
+        return [(r - 1) * self.n + c - 1 for r, c in cells]
+
+    def edge(self, e):
+        """The cells of a clue's row or column, from the clue inwards."""
+        n = self.n
+        if "row" in e:
+            cells = [(e["row"] - 1) * n + i for i in range(n)]
+        else:
+            cells = [i * n + e["column"] - 1 for i in range(n)]
+        return cells[::-1] if e.get("from") in ("right", "bottom") else cells
+
+    def read_rule(self, e):
+        n, kind, add = self.n, e.get("kind"), self.rules.append
+        dot = next(((k, e[k]) for k in ("difference", "ratio", "sum") if k in e), None)
+        simple = {"thermo": "thermometer", "renban": "renban", "palindrome": "palindrome",
+                  "extra-region": "distinct", "between-line": "between",
+                  "region-sum": "regionsum", "entropic": "entropic", "modular": "modular",
+                  "zipper": "zipper", "slow-thermo": "slowthermo", "nabner": "nabner",
+                  "double-arrow": "doublearrow"}
+        if kind in simple:
+            add((simple[kind], self.at(e["cells"])))
+        elif kind in ("anti-knight", "anti-king"):
+            add(("chess", KNIGHT if kind == "anti-knight" else KING))
+        elif kind == "disjoint-groups":
+            br, bc = self.boxes
+            groups = {}
+            for c in range(n * n):
+                groups.setdefault((c // n % br) * bc + c % n % bc, []).append(c)
+            self.rules += [("distinct", g) for g in groups.values()]
+        elif kind == "nonconsecutive":
+            add(("negative", ("difference", 1)))
+        elif kind == "negative":
+            add(("negative", dot))
+        elif kind in ("kropki", "xv"):
+            a, b = self.at(e["cells"])
+            add(("dot", a, b, dot))
+        elif kind in ("odd", "even"):
+            add((kind, self.at([e["cell"]])[0]))
+        elif kind == "whisper":
+            add(("whispers", self.at(e["cells"]), e.get("gap", (n + 1) // 2)))
+        elif kind == "arrow":
+            add(("arrow", self.at(e["circle"]), self.at(e["line"])))
+        elif kind == "little-killer":
+            add(("littlekiller", self.at(e["cells"]), e["sum"]))
+        elif kind == "sandwich":
+            add(("sandwich", self.edge(e), e["sum"]))
+        elif kind in ("candidates", "quadruple"):
+            cells = self.at([e["cell"]] if kind == "candidates" else e["cells"])
+            add((kind, cells, e["digits"]))
+        elif kind in ("minimum", "maximum"):
+            add((kind, self.at([e["cell"]])[0]))
+        elif kind == "indexer":
+            add(("indexer", self.at([e["cell"]])[0], e["house"]))
+        elif kind == "lockout":
+            add(("lockout", self.at(e["cells"]), e.get("gap", (n - 1) // 2)))
+        elif kind == "clone":
+            add(("clone", self.at(e["cells"]), self.at(e["clone"])))
+        elif kind in ("skyscraper", "x-sum"):
+            add((kind.replace("-", ""), self.edge(e), e["count" if kind == "skyscraper" else "sum"]))
+        else:
+            raise BadInput("rules", f"unknown kind {json.dumps(kind)}")
 
 
 def model(p):
@@ -399,6 +530,8 @@ def model(p):
             m.Add(sum(x[c] for c in args[0]) == args[1])
         elif kind == "sandwich":
             sandwich(m, [x[c] for c in args[0]], args[1], n)
+        elif kind in NEW:
+            extra(m, x, p, kind, args)
     if negatives:
         # Orthogonal neighbours without a dot of a negative rule's family must not meet it.
         for a in range(n * n):
@@ -412,6 +545,145 @@ def model(p):
                 if banned:
                     m.AddForbiddenAssignments([x[a], x[b]], banned)
     return m, x
+
+
+def extra(m, x, p, kind, args):
+    """Posts one rule of the kinds in NEW (src/model/variant.rs gives their meaning)."""
+    n = p.n
+    digits = range(1, n + 1)
+
+    def never():
+        m.Add(m.NewConstant(0) >= 1)
+
+    def neighbours(c):
+        r, k = divmod(c, n)
+        return [a * n + b for a, b in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1))
+                if 0 <= a < n and 0 <= b < n]
+
+    def is_digit(v, d):
+        b = m.NewBoolVar("")
+        m.Add(v == d).OnlyEnforceIf(b)
+        m.Add(v != d).OnlyEnforceIf(b.Not())
+        return b
+
+    def near_pairs(line):  # cells at distance 1 or 2 along a line
+        return [(a, b) for i, a in enumerate(line) for b in line[i + 1:i + 3]]
+
+    if kind == "candidates":
+        (cell,), listed = args
+        allowed = sorted({d for d in listed if 1 <= d <= n})
+        if not allowed:
+            never()
+        else:
+            m.AddLinearExpressionInDomain(x[cell], cp_model.Domain.FromValues(allowed))
+    elif kind == "quadruple":
+        cells, listed = args
+        for d in sorted(set(listed)):
+            if not 1 <= d <= n or listed.count(d) > len(cells):
+                never()
+            else:
+                m.Add(sum(is_digit(x[c], d) for c in cells) >= listed.count(d))
+    elif kind in ("minimum", "maximum"):
+        (cell,) = args
+        for o in neighbours(cell):
+            m.Add(x[cell] < x[o]) if kind == "minimum" else m.Add(x[cell] > x[o])
+    elif kind == "indexer":
+        cell, house = args
+        r, c = divmod(cell, n)
+        if house == "row":  # its column; its digit is a row
+            cells = [i * n + c for i in range(n)]
+        elif house == "column":  # its row; its digit is a column
+            cells = [r * n + i for i in range(n)]
+        else:
+            br, bc = p.boxes
+            r0, c0 = r // br * br, c // bc * bc
+            cells = [(r0 + i) * n + c0 + j for i in range(br) for j in range(bc)]
+        position = cells.index(cell) + 1
+        index = m.NewIntVar(0, n - 1, "")
+        m.Add(index == x[cell] - 1)
+        m.AddElement(index, [x[o] for o in cells], position)
+    elif kind in ("between", "lockout"):
+        cells = args[0]
+        a, b, inner = x[cells[0]], x[cells[-1]], cells[1:-1]
+        lo, hi = m.NewIntVar(1, n, ""), m.NewIntVar(1, n, "")
+        m.AddMinEquality(lo, [a, b])
+        m.AddMaxEquality(hi, [a, b])
+        if kind == "lockout":
+            m.Add(hi - lo >= min(args[1], n))
+        for c in inner:
+            if kind == "between":
+                m.Add(lo < x[c])
+                m.Add(x[c] < hi)
+            else:
+                below = m.NewBoolVar("")
+                m.Add(x[c] < lo).OnlyEnforceIf(below)
+                m.Add(x[c] > hi).OnlyEnforceIf(below.Not())
+    elif kind == "regionsum":
+        segments = []
+        for c in args[0]:
+            if segments and p.region[segments[-1][-1]] == p.region[c]:
+                segments[-1].append(c)
+            else:
+                segments.append([c])
+        for seg in segments[1:]:
+            m.Add(sum(x[c] for c in seg) == sum(x[c] for c in segments[0]))
+    elif kind == "entropic":
+        third = n // 3
+        group = {c: m.NewIntVar(0, 2, "") for c in args[0]}
+        for c, g in group.items():
+            m.AddDivisionEquality(g, x[c] - 1, third)
+        for a, b in near_pairs(args[0]):
+            m.Add(group[a] != group[b])
+    elif kind == "modular":
+        residue = {c: m.NewIntVar(0, 2, "") for c in args[0]}
+        for c, g in residue.items():
+            m.AddModuloEquality(g, x[c], 3)
+        for a, b in near_pairs(args[0]):
+            m.Add(residue[a] != residue[b])
+    elif kind == "zipper":
+        line = args[0]
+        k = len(line)
+        pair = lambda i: x[line[i]] + x[line[k - 1 - i]]
+        for i in range(k // 2):
+            m.Add(pair(i) == (x[line[k // 2]] if k % 2 else pair(0)))
+    elif kind == "slowthermo":
+        for a, b in zip(args[0], args[0][1:]):
+            m.Add(x[a] <= x[b])
+    elif kind == "nabner":
+        pairs = [(u, v) for u in digits for v in digits if abs(u - v) >= 2]
+        for i, a in enumerate(args[0]):
+            for b in args[0][i + 1:]:
+                m.AddAllowedAssignments([x[a], x[b]], pairs)
+    elif kind == "doublearrow":
+        line = args[0]
+        m.Add(sum(x[c] for c in line[1:-1]) == x[line[0]] + x[line[-1]])
+    elif kind == "clone":
+        for a, b in zip(*args):
+            m.Add(x[a] == x[b])
+    elif kind == "skyscraper":
+        line, count = [x[c] for c in args[0]], args[1]
+        seen, top = [1], line[0]
+        for v in line[1:]:
+            s = m.NewBoolVar("")
+            m.Add(v > top).OnlyEnforceIf(s)
+            m.Add(v <= top).OnlyEnforceIf(s.Not())
+            higher = m.NewIntVar(1, n, "")
+            m.AddMaxEquality(higher, [top, v])
+            seen.append(s)
+            top = higher
+        m.Add(sum(seen) == count)
+    elif kind == "xsum":
+        line, total = [x[c] for c in args[0]], args[1]
+        terms = []
+        for i, v in enumerate(line):
+            counted = m.NewBoolVar("")  # the first cell's digit reaches position i + 1
+            m.Add(line[0] >= i + 1).OnlyEnforceIf(counted)
+            m.Add(line[0] <= i).OnlyEnforceIf(counted.Not())
+            t = m.NewIntVar(0, n, "")
+            m.Add(t == v).OnlyEnforceIf(counted)
+            m.Add(t == 0).OnlyEnforceIf(counted.Not())
+            terms.append(t)
+        m.Add(sum(terms) == total)
 
 
 def sandwich(m, line, total, n):
@@ -466,19 +738,22 @@ def main():
     p.add_argument("file")
     p.add_argument("--max", type=int, default=None)
     p.add_argument("--lab", metavar="BINARY",
-                   help="compare each solution with `BINARY solve -j 1 --backend dfs FILE`")
+                   help="compare each solution with `BINARY solve -j 1 --backend B FILE`")
+    p.add_argument("--lab-backend", metavar="B", default="dfs")
     a = p.parse_args()
     numbered = [(i + 1, l) for i, l in enumerate(open(a.file)) if l.strip()][: a.max]
     puzzles = []
     for lineno, line in numbered:
         try:
-            puzzles.append((lineno, Puzzle(json.loads(line))))
-        except (BadInput, json.JSONDecodeError) as e:
+            doc = json.loads(line)
+            lab = isinstance(doc, dict) and "board" in doc
+            puzzles.append((lineno, LabPuzzle(doc) if lab else Puzzle(doc)))
+        except (BadInput, json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
             print(f"{a.file}:{lineno}: {e}", file=sys.stderr)
             sys.exit(2)
     expected = None
     if a.lab:
-        out = subprocess.run([a.lab, "solve", "-j", "1", "--backend", "dfs", a.file],
+        out = subprocess.run([a.lab, "solve", "-j", "1", "--backend", a.lab_backend, a.file],
                              capture_output=True, text=True, check=True).stdout.split("\n")
         expected = [l.strip() for l in out if l.strip()]
     times, failures, same = [], 0, 0
@@ -487,13 +762,18 @@ def main():
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.enumerate_all_solutions = True
-        cb = Stop(x if expected is not None else None)
+        known = getattr(puzzle, "solution", None)
+        cb = Stop(x if expected is not None or known else None)
         t = time.perf_counter()
         solver.Solve(m, cb)
         times.append((time.perf_counter() - t) * 1000)
         if cb.found != 1:
             failures += 1
             print(f"failure: {a.file}:{lineno}: {cb.found} solutions found, expected 1")
+        if known and cb.solutions and cb.solutions[0] != known:
+            failures += 1
+            print(f"failure: {a.file}:{lineno}: CP-SAT's solution {cb.solutions[0]} is not "
+                  f"the document's {known}")
         if expected is not None and cb.solutions:
             lab = expected[k] if k < len(expected) else "(none)"
             if cb.solutions[0] == lab:

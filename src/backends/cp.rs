@@ -237,17 +237,9 @@ impl Backend for Cp {
         "cp"
     }
 
-    /// Every kind but the rules whose forms are not yet encoded here.
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        !matches!(
-            kind,
-            ConstraintKind::Candidates
-                | ConstraintKind::Quadruple
-                | ConstraintKind::Between
-                | ConstraintKind::Lockout
-                | ConstraintKind::Skyscraper
-                | ConstraintKind::XSum
-        )
+    /// Every kind.
+    fn takes(&self, _kind: ConstraintKind) -> bool {
+        true
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

@@ -240,17 +240,8 @@ impl Backend for MiniZinc {
     }
 
     /// The model holds every kind: cages and variant rules ([`crate::cp::minizinc`]).
-    /// Every kind but the rules whose forms are not yet encoded here.
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        !matches!(
-            kind,
-            ConstraintKind::Candidates
-                | ConstraintKind::Quadruple
-                | ConstraintKind::Between
-                | ConstraintKind::Lockout
-                | ConstraintKind::Skyscraper
-                | ConstraintKind::XSum
-        )
+    fn takes(&self, _kind: ConstraintKind) -> bool {
+        true
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

@@ -39,8 +39,8 @@ use huub::solver::{
 };
 
 use super::model::{
-    AllDiffLevel, AllDifferent, Branching, CpModel, CpOptions, HouseCover, PairTable, Root,
-    Sandwich, Searches,
+    AllDiffLevel, AllDifferent, Between, Branching, Contains, CpModel, CpOptions, EdgeClue,
+    HouseCover, PairTable, Root, Sandwich, Searches,
 };
 use crate::effort::Effort;
 use crate::isolate::Pulse;
@@ -109,7 +109,7 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
 }
 
 /// Each cell's digits: the model's [`Root`] domains (singles over the houses and the variant
-/// rules' exclusions, from [`crate::propagate`]), then, to a fixpoint, each fixed cell's digit
+/// rules' exclusions, from [`crate::propagate`]) within the listed candidates, then, to a fixpoint, each fixed cell's digit
 /// removed from the other cells of every all-different group (the cages' among them, which
 /// [`crate::propagate`] does not see), hidden singles in every full group (cells that the sums
 /// fixed on the way leave new ones) and the digits that no sum supports (each sum's cells taken
@@ -126,20 +126,25 @@ fn root_domains(model: &CpModel) -> Option<Vec<Vec<Value>>> {
     let mut cand = match &model.root {
         Root::NoSolution => return None,
         Root::Givens => {
-            return Some(
-                model
-                    .givens
-                    .iter()
-                    .map(|&g| match g {
-                        0 => (1..=n as Value).collect(),
-                        g => vec![g],
-                    })
-                    .collect(),
-            )
+            let mut digits: Vec<Vec<Value>> = model
+                .givens
+                .iter()
+                .map(|&g| match g {
+                    0 => (1..=n as Value).collect(),
+                    g => vec![g],
+                })
+                .collect();
+            for (c, listed) in &model.extra.domains {
+                digits[*c as usize].retain(|d| listed.contains(d));
+            }
+            return digits.iter().all(|d| !d.is_empty()).then_some(digits);
         }
         Root::Masks(masks) => masks.clone(),
     };
     let bit = |d: Value| 1u128 << (d - 1);
+    for (c, listed) in &model.extra.domains {
+        cand[*c as usize] &= listed.iter().fold(0, |m, &d| m | bit(d));
+    }
     let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); model.cells()];
     for (g, group) in model.all_different.iter().enumerate() {
         for &c in &group.cells {
@@ -363,6 +368,240 @@ fn post_sandwich(
     Ok(())
 }
 
+/// Most rows of a table that [`post_rule_tables`] builds from the cells' root domains; past it
+/// the rule is left to its clauses.
+const RULE_TABLE_ROWS: usize = 4096;
+
+/// The tuples of the product of `domains` (one digit list per cell) that `keep` accepts, or
+/// `None` when the product has more than `limit` tuples.
+fn product_where(
+    domains: &[&[Value]],
+    limit: usize,
+    keep: impl Fn(&[Value]) -> bool,
+) -> Option<Vec<Vec<i64>>> {
+    let size = domains.iter().try_fold(1usize, |p, d| {
+        p.checked_mul(d.len()).filter(|&p| p <= limit)
+    })?;
+    let mut out = vec![];
+    if size == 0 {
+        return Some(out);
+    }
+    // An odometer over the positions in each domain.
+    let mut at = vec![0usize; domains.len()];
+    loop {
+        let tuple: Vec<Value> = at.iter().zip(domains).map(|(&i, d)| d[i]).collect();
+        if keep(&tuple) {
+            out.push(tuple.iter().map(|&d| d as i64).collect());
+        }
+        let Some(i) = at.iter().zip(domains).rposition(|(&i, d)| i + 1 < d.len()) else {
+            return Some(out);
+        };
+        at[i] += 1;
+        at[i + 1..].iter_mut().for_each(|p| *p = 0);
+    }
+}
+
+/// Posts a table over `vars`; no rows at all is a proof that there is no solution (huub is not
+/// handed an empty table).
+fn post_table(
+    m: &mut Model,
+    vars: Vec<ModelView<i64>>,
+    rows: Vec<Vec<i64>>,
+) -> Result<(), Infeasible> {
+    if rows.is_empty() {
+        return Err(Infeasible);
+    }
+    m.table(vars).values(rows).post().map_err(|_| Infeasible)
+}
+
+/// Tables, domain-consistent, over the cells' root `domains`: a quadruple's cells take the tuples
+/// that hold its digits, and each inner cell of a between or lockout line with the line's two
+/// ends the triples the line allows; a table whose product of domains passes
+/// [`RULE_TABLE_ROWS`] is left out. They add strength only: the clauses of
+/// [`post_contains_clauses`] and [`post_between_clauses`] state every rule whole.
+fn post_rule_tables(
+    m: &mut Model,
+    cells: &[ModelView<i64>],
+    domains: &[Vec<Value>],
+    model: &CpModel,
+) -> Result<(), Infeasible> {
+    let dom = |c: u32| domains[c as usize].as_slice();
+    let view = |c: &u32| cells[*c as usize];
+    for rule in &model.extra.contains {
+        let ds: Vec<&[Value]> = rule.cells.iter().map(|&c| dom(c)).collect();
+        let holds = |t: &[Value]| {
+            rule.digits.iter().all(|d| {
+                let listed = rule.digits.iter().filter(|&e| e == d).count();
+                t.iter().filter(|&e| e == d).count() >= listed
+            })
+        };
+        if let Some(rows) = product_where(&ds, RULE_TABLE_ROWS, holds) {
+            post_table(m, rule.cells.iter().map(view).collect(), rows)?;
+        }
+    }
+    for rule in &model.extra.betweens {
+        let [a, b] = rule.ends;
+        for &c in &rule.cells {
+            let ds = [dom(a), dom(b), dom(c)];
+            let keep = |t: &[Value]| rule.allows(t[0], t[1], t[2]);
+            if let Some(rows) = product_where(&ds, RULE_TABLE_ROWS, keep) {
+                post_table(m, [a, b, c].iter().map(view).collect(), rows)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A quadruple as clauses on the built solver: for each listed digit `d`, listed `k` times among
+/// `m` cells, every `m − k + 1` of the cells include one holding `d`. Each digit's clauses say
+/// exactly "at least `k` cells hold `d`"; together they are the rule, since a cell holds one
+/// digit.
+fn post_contains_clauses(
+    solver: &mut Solver,
+    cells: &[View<i64>],
+    rule: &Contains,
+    n: i64,
+) -> Result<(), Infeasible> {
+    let m = rule.cells.len();
+    let mut digits = rule.digits.clone();
+    digits.sort_unstable();
+    for run in digits.chunk_by(|x, y| x == y) {
+        let (d, k) = (run[0] as i64, run.len());
+        if d > n || k > m {
+            return Err(Infeasible);
+        }
+        for subset in (0u32..1 << m).filter(|s| s.count_ones() as usize == m - k + 1) {
+            let clause: Vec<_> = (0..m)
+                .filter(|i| subset & (1 << i) != 0)
+                .map(|i| cells[rule.cells[i] as usize].lit(solver, IntLitMeaning::Eq(d)))
+                .collect();
+            solver.add_clause(clause).map_err(|_| Infeasible)?;
+        }
+    }
+    Ok(())
+}
+
+/// A between or lockout line as clauses on the built solver, over the direct and order literals
+/// of its ends `a`, `b` and each inner cell `x`: `x = d` excludes `a = d` and `b = d`; inside,
+/// it excludes both ends below `d` and both above; outside, one end below and the other above.
+fn post_between_clauses(
+    solver: &mut Solver,
+    cells: &[View<i64>],
+    rule: &Between,
+    n: i64,
+) -> Result<(), Infeasible> {
+    use IntLitMeaning::{GreaterEq, Less, NotEq};
+    let [a, b] = rule.ends.map(|c| cells[c as usize]);
+    for &c in &rule.cells {
+        let x = cells[c as usize];
+        for d in 1..=n {
+            let not_x = x.lit(solver, NotEq(d));
+            let mut clauses = vec![
+                vec![not_x, a.lit(solver, NotEq(d))],
+                vec![not_x, b.lit(solver, NotEq(d))],
+            ];
+            // [v ≥ d] and [v ≤ d], for the ends' order literals.
+            let mut ge = |v: View<i64>| v.lit(solver, GreaterEq(d));
+            let (a_ge, b_ge) = (ge(a), ge(b));
+            let mut le = |v: View<i64>| v.lit(solver, Less(d + 1));
+            let (a_le, b_le) = (le(a), le(b));
+            if rule.inside {
+                if d > 1 {
+                    clauses.push(vec![not_x, a_ge, b_ge]);
+                }
+                if d < n {
+                    clauses.push(vec![not_x, a_le, b_le]);
+                }
+            } else if d > 1 && d < n {
+                clauses.push(vec![not_x, a_ge, b_le]);
+                clauses.push(vec![not_x, b_ge, a_le]);
+            }
+            for clause in clauses {
+                solver.add_clause(clause).map_err(|_| Infeasible)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Posts a skyscraper clue as an automaton of tables: a state `(tallest so far, cells seen so
+/// far)` before each cell, numbered `tallest × (value + 1) + seen`, from `(0, 0)`; the table
+/// `(stateᵢ, xᵢ, stateᵢ₊₁)` steps it (a digit above the tallest is seen and becomes the
+/// tallest). Only states that can still end with `value` cells seen are kept: each further seen
+/// cell needs a cell left and a digit above the tallest. Domain-consistent per step, with no
+/// linear constraint (as [`post_sandwich`]).
+fn post_skyscraper(
+    m: &mut Model,
+    cells: &[ModelView<i64>],
+    clue: &EdgeClue,
+    n: i64,
+) -> Result<(), Infeasible> {
+    let value = clue.value as i64;
+    let id = |(top, seen): (i64, i64)| top * (value + 1) + seen;
+    let mut states = vec![(0, 0)];
+    let mut before = m.new_int_decision(0..=0);
+    for (i, &c) in clue.cells.iter().enumerate() {
+        let left = (clue.cells.len() - i - 1) as i64;
+        let mut rows = vec![];
+        let mut next = std::collections::BTreeSet::new();
+        for &(top, seen) in &states {
+            for d in 1..=n {
+                let after = if d > top { (d, seen + 1) } else { (top, seen) };
+                if after.1 <= value && after.1 + left.min(n - after.0) >= value {
+                    rows.push(vec![id((top, seen)), d, id(after)]);
+                    next.insert(after);
+                }
+            }
+        }
+        if next.is_empty() {
+            return Err(Infeasible);
+        }
+        // Sorted by (tallest, seen), so by number.
+        let after =
+            m.new_int_decision(huub::Set::from_sorted_elements(next.iter().map(|&s| id(s))));
+        post_table(m, vec![before, cells[c as usize], after], rows)?;
+        states = next.into_iter().collect();
+        before = after;
+    }
+    Ok(())
+}
+
+/// Posts an X-sum clue with tables: prefix sums `pᵢ₊₁ = pᵢ + xᵢ` from `p₀ = 0`, capped at
+/// `value + 1` (any larger sum is as far from the clue), by the table `(pᵢ, xᵢ, pᵢ₊₁)`; and for
+/// each count `k` the table `(x₁, pₖ)` that allows `x₁ = k` only with `pₖ = value` (an element
+/// constraint, split by index). No linear constraint (as [`post_sandwich`]).
+fn post_xsum(
+    m: &mut Model,
+    cells: &[ModelView<i64>],
+    clue: &EdgeClue,
+    n: i64,
+) -> Result<(), Infeasible> {
+    let value = clue.value as i64;
+    let cap = value + 1;
+    let first = cells[clue.cells[0] as usize];
+    let mut prefix = m.new_int_decision(0..=0);
+    let mut reach = (0, 0);
+    for (i, &c) in clue.cells.iter().enumerate() {
+        let k = i as i64 + 1;
+        let next_reach = (k.min(cap), (k * n).min(cap));
+        let next = m.new_int_decision(next_reach.0..=next_reach.1);
+        let step = (reach.0..=reach.1)
+            .flat_map(|p| (1..=n).map(move |d| vec![p, d, (p + d).min(cap)]))
+            .collect();
+        post_table(m, vec![prefix, cells[c as usize], next], step)?;
+        if k <= n {
+            let index = (1..=n)
+                .flat_map(|d| (next_reach.0..=next_reach.1).map(move |p| vec![d, p]))
+                .filter(|row| row[0] != k || row[1] == value)
+                .collect();
+            post_table(m, vec![first, next], index)?;
+        }
+        prefix = next;
+        reach = next_reach;
+    }
+    Ok(())
+}
+
 /// Whether `pair` is posted as clauses on the built solver rather than as a table: when it
 /// forbids fewer digit pairs than it allows.
 fn as_clauses(pair: &PairTable, n: i64) -> bool {
@@ -437,7 +676,7 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         ),
         _ => None,
     };
-    let Ok(objective) = post_model(&mut m, &cells, model, options, objective) else {
+    let Ok(objective) = post_model(&mut m, &cells, &domains, model, options, objective) else {
         return Ok(Lowering::Infeasible);
     };
     let Ok((mut solver, map)) = m.lower().to_solver::<huub::solver::Cadical>() else {
@@ -458,11 +697,14 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
 }
 
 /// Posts to the model what huub presolves: the all-differents of three cells or more (and the
-/// linear house cover), the sums, the tables, the pairs that stay tables, the sandwiches, and the
-/// objective `Σ weight × cell` over `objective`'s range, whose variable it returns.
+/// linear house cover), the sums, the tables, the pairs that stay tables, the sandwiches, the
+/// tables of quadruples and between lines over the cells' root `domains` ([`post_rule_tables`]),
+/// skyscraper and X-sum clues, and the objective `Σ weight × cell` over `objective`'s range,
+/// whose variable it returns.
 fn post_model(
     m: &mut Model,
     cells: &[ModelView<i64>],
+    domains: &[Vec<Value>],
     model: &CpModel,
     options: &CpOptions,
     objective: Option<(i64, i64)>,
@@ -517,6 +759,13 @@ fn post_model(
     for sandwich in &model.sandwiches {
         post_sandwich(m, cells, sandwich, n).map_err(|_| Infeasible)?;
     }
+    post_rule_tables(m, cells, domains, model)?;
+    for clue in &model.extra.skyscrapers {
+        post_skyscraper(m, cells, clue, n)?;
+    }
+    for clue in &model.extra.xsums {
+        post_xsum(m, cells, clue, n)?;
+    }
     let (Some(weights), Some((lo, hi))) = (&model.objective, objective) else {
         return Ok(None);
     };
@@ -553,7 +802,9 @@ fn is_pair(group: &AllDifferent) -> bool {
 }
 
 /// Adds to the built solver what huub's presolve must not see: the two-cell all-differents
-/// ([`is_pair`]), the pairs posted as clauses ([`as_clauses`]), and the house cover as clauses.
+/// ([`is_pair`]), the pairs posted as clauses ([`as_clauses`]), the clauses of quadruples and
+/// between lines ([`post_contains_clauses`], [`post_between_clauses`]), and the house cover as
+/// clauses.
 fn post_on_solver(
     solver: &mut Solver,
     cells: &[View<i64>],
@@ -581,6 +832,12 @@ fn post_on_solver(
     for pair in model.pairs.iter().filter(|p| as_clauses(p, n)) {
         let [a, b] = [pair.a, pair.b].map(|c| cells[c as usize]);
         post_pair(solver, a, b, &pair.allowed, n)?;
+    }
+    for rule in &model.extra.contains {
+        post_contains_clauses(solver, cells, rule, n)?;
+    }
+    for rule in &model.extra.betweens {
+        post_between_clauses(solver, cells, rule, n)?;
     }
     if options.house_cover == HouseCover::Clauses {
         // On the built solver: as clauses in the model (a Boolean formula), huub 100.1's

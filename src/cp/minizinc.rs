@@ -14,7 +14,10 @@
 //! * the variant rules, each kind under a comment (`write_rules`): extra houses, distinct
 //!   groups and chess neighbours as `all_different`, pairs and sums over a few open cells as
 //!   `table`s of the digits they allow, larger sums linear, parity by `mod 2`, a sandwich
-//!   through the positions of its 1 and its `n`;
+//!   through the positions of its 1 and its `n`; candidates as a set (`x[r, c] in {1, 3}`), a
+//!   quadruple's digits counted (`sum([bool2int(x[..] = d), …]) >= k`), between and lockout
+//!   lines through `min` and `max` of their ends, skyscrapers and X-sums as sums over the line
+//!   (`forall` the cells before each; positions up to the first cell's digit);
 //! * with an objective, the table `weight`, `var int: score = Σ weight × digit` and
 //!   `solve maximize score`; otherwise `solve satisfy`;
 //! * an `output` item printing, per solution, `score: S` (when maximising) and one line
@@ -31,7 +34,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::model::{AllDifferent, CpModel, LinearSum, Origin};
+use super::model::{AllDifferent, CpModel, ExtraRules, LinearSum, Origin};
 use crate::model::{Puzzle, Shape, Value};
 
 /// Writes the MiniZinc model of `puzzle`: `solve maximize` with its weights when it has some,
@@ -265,6 +268,7 @@ fn write_rules(model: &CpModel, w: &mut impl Write) -> io::Result<()> {
             writeln!(w, "constraint {} mod 2 = {};", var(n, c), u8::from(odd))?;
         }
     }
+    write_extra(n, &model.extra, w)?;
     if !model.sandwiches.is_empty() {
         writeln!(w)?;
         writeln!(
@@ -280,6 +284,99 @@ fn write_rules(model: &CpModel, w: &mut impl Write) -> io::Result<()> {
                  sum(i in index_set(l))(bool2int(min(one, top) < i /\\ i < max(one, top)) * l[i]) = {};",
                 cells.join(", "),
                 s.sum
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The rules with forms of their own ([`ExtraRules`]), each kind under a comment: candidates as
+/// a set, a quadruple's digits counted with `bool2int`, between and lockout lines by `min` and
+/// `max` of their ends, a skyscraper's seen cells by `forall` over the cells before each, an
+/// X-sum as the sum of the cells whose position is at most the first cell's digit.
+fn write_extra(n: usize, extra: &ExtraRules, w: &mut impl Write) -> io::Result<()> {
+    let list = |cells: &[u32]| {
+        let vars: Vec<String> = cells.iter().map(|&c| var(n, c)).collect();
+        vars.join(", ")
+    };
+    let heading = |w: &mut dyn Write, empty: bool, text: &str| -> io::Result<()> {
+        if empty {
+            return Ok(());
+        }
+        writeln!(w)?;
+        writeln!(w, "% {text}")
+    };
+    heading(
+        w,
+        extra.domains.is_empty(),
+        "Candidates: cells limited to the listed digits.",
+    )?;
+    for (c, digits) in &extra.domains {
+        let digits: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+        match digits.is_empty() {
+            // No digit at all: MiniZinc gives an empty set literal no element type.
+            true => writeln!(w, "constraint false;")?,
+            false => writeln!(w, "constraint {} in {{{}}};", var(n, *c), digits.join(", "))?,
+        }
+    }
+    heading(
+        w,
+        extra.contains.is_empty(),
+        "Quadruples: each listed digit among the cells, at least as often as it is listed.",
+    )?;
+    for q in &extra.contains {
+        let mut digits = q.digits.clone();
+        digits.sort_unstable();
+        for run in digits.chunk_by(|a, b| a == b) {
+            let counted: Vec<String> = q
+                .cells
+                .iter()
+                .map(|&c| format!("bool2int({} = {})", var(n, c), run[0]))
+                .collect();
+            writeln!(
+                w,
+                "constraint sum([{}]) >= {};",
+                counted.join(", "),
+                run.len()
+            )?;
+        }
+    }
+    heading(
+        w,
+        extra.betweens.is_empty(),
+        "Between lines (inner cells inside the ends' interval) and lockout lines (outside it).",
+    )?;
+    for b in &extra.betweens {
+        let [a, e] = b.ends.map(|c| var(n, c));
+        for &c in &b.cells {
+            let x = var(n, c);
+            match b.inside {
+                true => writeln!(w, "constraint min({a}, {e}) < {x} /\\ {x} < max({a}, {e});")?,
+                false => writeln!(w, "constraint {x} < min({a}, {e}) \\/ {x} > max({a}, {e});")?,
+            }
+        }
+    }
+    let edge_clues = [
+        (
+            &extra.skyscrapers,
+            "Skyscrapers: the cells larger than every cell before them, from the clue.",
+            "bool2int(forall(j in 1..i - 1)(l[j] < l[i]))",
+        ),
+        (
+            &extra.xsums,
+            "X-sums: the first X cells from the clue add up to it, X being the first cell's digit.",
+            "bool2int(i <= l[1]) * l[i]",
+        ),
+    ];
+    for (clues, text, term) in edge_clues {
+        heading(w, clues.is_empty(), text)?;
+        for clue in clues {
+            writeln!(
+                w,
+                "constraint let {{ array[int] of var int: l = [{}] }} in \
+                 sum(i in index_set(l))({term}) = {};",
+                list(&clue.cells),
+                clue.value
             )?;
         }
     }

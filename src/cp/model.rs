@@ -10,12 +10,15 @@
 //! for every two of its cells, "at most `k − 1` apart" (`k` distinct digits that close are
 //! consecutive); arrows and little killers weighted sums (a table when a few open cells are left);
 //! odd and even cells their domains; a sandwich a [`Sandwich`] (its solver form, with counters
-//! and tables, is in [`super::huub`]). The cells' [`Root`] domains come from the deductions of
-//! [`crate::propagate`].
+//! and tables, is in [`super::huub`]). The rules with forms of their own are kept as they are in
+//! [`ExtraRules`]: candidates (a cell's domain), quadruples ([`Contains`]), between and lockout
+//! lines ([`Between`]), skyscraper and X-sum clues ([`EdgeClue`]); [`super::huub`] posts them as
+//! clauses and tables, the MiniZinc writer as counts, `min`/`max` and sums. The cells' [`Root`]
+//! domains come from the deductions of [`crate::propagate`].
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::lower::{PairRule, Rules};
+use crate::model::lower::{self, PairRule, Rules};
 use crate::model::{Puzzle, Value};
 use crate::named::from_str_by_name;
 use crate::propagate::{Candidates, Level};
@@ -222,6 +225,93 @@ pub struct Sandwich {
     pub sum: i64,
 }
 
+/// Digits that must appear among some cells (a quadruple): each of `digits` at least as many
+/// times as it is listed (a digit past `n` never does).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Contains {
+    pub cells: Vec<u32>,
+    pub digits: Vec<Value>,
+}
+
+/// Cells whose digits lie strictly inside the interval of the digits of the two `ends` (a
+/// between line, `inside`) or outside its closed interval (a lockout line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Between {
+    pub ends: [u32; 2],
+    pub cells: Vec<u32>,
+    pub inside: bool,
+}
+
+impl Between {
+    /// Whether an inner cell may hold `d` when the ends hold `x` and `y`.
+    pub fn allows(&self, x: Value, y: Value, d: Value) -> bool {
+        let rule = lower::Between {
+            a: self.ends[0],
+            b: self.ends[1],
+            cells: vec![],
+            inside: self.inside,
+        };
+        rule.allows(x as u32, y as u32, d as u32)
+    }
+}
+
+/// A clue read from one end of a row or column: the line's cells from the clue, and its value
+/// (the number of cells seen for a skyscraper, the sum for an X-sum).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EdgeClue {
+    pub cells: Vec<u32>,
+    pub value: u32,
+}
+
+/// The variant rules that have forms of their own: candidates (a cell's domain), quadruples,
+/// between and lockout lines, skyscraper and X-sum clues.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtraRules {
+    /// Cells and the digits they may hold (sorted, maybe none).
+    pub domains: Vec<(u32, Vec<Value>)>,
+    pub contains: Vec<Contains>,
+    pub betweens: Vec<Between>,
+    /// Skyscraper clues: how many cells are larger than every cell before them.
+    pub skyscrapers: Vec<EdgeClue>,
+    /// X-sum clues: the sum of the first `X` cells, `X` the first cell's digit.
+    pub xsums: Vec<EdgeClue>,
+}
+
+impl ExtraRules {
+    fn of(rules: &Rules) -> ExtraRules {
+        let edge = |e: &lower::EdgeLine| EdgeClue {
+            cells: e.cells.clone(),
+            value: e.value,
+        };
+        ExtraRules {
+            domains: rules
+                .domains
+                .iter()
+                .map(|(c, ds)| (*c, ds.iter().map(|&d| d as Value).collect()))
+                .collect(),
+            contains: rules
+                .contains
+                .iter()
+                .map(|q| Contains {
+                    cells: q.cells.clone(),
+                    digits: q.digits.iter().map(|&d| d as Value).collect(),
+                })
+                .collect(),
+            betweens: rules
+                .betweens
+                .iter()
+                .map(|b| Between {
+                    ends: [b.a, b.b],
+                    cells: b.cells.clone(),
+                    inside: b.inside,
+                })
+                .collect(),
+            skyscrapers: rules.skyscrapers.iter().map(edge).collect(),
+            xsums: rules.xsums.iter().map(edge).collect(),
+        }
+    }
+}
+
 /// `Σ coefficient × cell = rhs`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WeightedSum {
@@ -262,6 +352,7 @@ pub struct CpModel {
     pub sandwiches: Vec<Sandwich>,
     /// Cells that hold an odd digit (`true`) or an even one.
     pub parity: Vec<(u32, bool)>,
+    pub extra: ExtraRules,
     /// `Σ weights[c] × cell c`, to maximise, when the puzzle carries weights.
     pub objective: Option<Vec<i64>>,
     /// The cells' digits before any search.
@@ -420,6 +511,7 @@ impl CpModel {
                 })
                 .collect(),
             parity: rules.parity.clone(),
+            extra: ExtraRules::of(&rules),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
             root: Root::of(puzzle, &rules),
         }

@@ -237,6 +237,7 @@ fn cp_cage(
         weighted: vec![],
         sandwiches: vec![],
         parity: vec![],
+        extra: Default::default(),
         objective: None,
         root: Root::Masks(domains.iter().map(|&m| u128::from(m)).collect()),
     };

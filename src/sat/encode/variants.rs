@@ -21,7 +21,31 @@
 //! - **sandwiches**: for each cell of the line, `e(i)` "holds 1 or `n`", prefix and suffix ORs of
 //!   it, `in(i)` = some end before and some end after (the line is a house, so it has exactly one
 //!   1 and one `n`), `y(i,d)` = `in(i) ∧ x(i,d)`, and `Σ d·y(i,d) = clue` as above.
-//! - **parity**: unit clauses removing the other digits.
+//! - **parity** and **candidates**: unit clauses removing the other digits.
+//! - **quadruples**: for a digit listed `k` times among `m` cells, every `m − k + 1` of the
+//!   cells hold it somewhere (at least `k` of the `m` literals; a quadruple has at most 4 cells,
+//!   so at most 6 clauses a digit, no new variable).
+//! - **between and lockout lines** (the ends' interval; the lockout's ends' gap is a pair):
+//!   - `direct` (default): for each pair of end digits `(x, y)` and each inner cell,
+//!     `¬x(a,x) ∨ ¬x(b,y) ∨` the digits the cell may then hold: `n²` clauses an inner cell.
+//!   - `order`, between lines only: `o(a,d) ∧ o(b,d) → o(c,d+1)` and
+//!     `¬o(a,d) ∧ ¬o(b,d) → ¬o(c,d−1)` for each inner cell `c` and digit `d` (both ends at least
+//!     `d`: the cell above `d`; both below `d`: the cell below `d − 1`), which together say
+//!     exactly `min < c < max`. `2n + 2` ternary clauses an inner cell instead of `n²`, plus
+//!     the cells' order literals, and unit propagation keeps the same strength: with both ends
+//!     known either form leaves the cell the open interval, with one end or the cell known
+//!     neither removes a digit by itself (both find the conflict once a digit is tried).
+//!     A lockout's inner cell lies outside the interval, on either side: that is two intervals,
+//!     which would need a side literal per cell; it stays direct.
+//! - **skyscrapers** (the line from the clue, cells `c_0, c_1, …`): the running maximum as order
+//!   literals `m(i,d) = m(i−1,d) ∨ o(c_i,d)` ("one of the first `i + 1` cells is at least `d`",
+//!   over the cells' order literals), a *seen* literal `s(i)` per cell after the first (always
+//!   seen) with `x(c_i,d) ∧ ¬m(i−1,d) → s(i)` and `x(c_i,d) ∧ m(i−1,d) → ¬s(i)`, and
+//!   `Σ s(i) = clue − 1` by rustsat's totalizer (both bounds).
+//! - **X-sums**: for each digit `X` the first cell may hold, the sum of the next `X − 1` cells is
+//!   `clue − X` when `x(first, X)` holds: the sums' binary adder, whose enforcing units become
+//!   clauses `¬x(first, X) ∨ unit` (the adder's own clauses only define its outputs, so they hold
+//!   whatever `X` is).
 //!
 //! ## Order encoding of pairs
 //!

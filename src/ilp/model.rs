@@ -46,7 +46,7 @@
 
 use std::collections::HashSet;
 
-use crate::model::lower::{sandwiched, Between, Contains, Rules};
+use crate::model::lower::{sandwiched, Between, Contains, EdgeLine, Rules};
 use crate::model::{Cage, ConstraintKind, Grid, Puzzle, Shape, Value};
 use crate::propagate::{Candidates, Level};
 
@@ -735,18 +735,26 @@ impl Lin {
     }
 }
 
-/// The 0/1 value of "cell holds d": a variable, or a constant for a fixed cell (or a digit the
-/// cell no longer has).
-fn holds(n: usize, fixed: &[Value], var_of: &[u32], cell: u32, d: Value) -> Lin {
-    match fixed[cell as usize] {
-        0 => match var_of[cell as usize * n + d as usize - 1] {
-            u32::MAX => Lin::default(),
-            v => Lin::var(v),
-        },
-        g => Lin {
-            terms: vec![],
-            constant: i64::from(g == d),
-        },
+/// The placements of the program: the 0/1 value of "cell holds d" for the rules' rows.
+struct Placements<'a> {
+    n: usize,
+    fixed: &'a [Value],
+    var_of: &'a [u32],
+}
+
+impl Placements<'_> {
+    /// A variable, or a constant for a fixed cell (or a digit the cell no longer has).
+    fn holds(&self, cell: u32, d: Value) -> Lin {
+        match self.fixed[cell as usize] {
+            0 => match self.var_of[cell as usize * self.n + d as usize - 1] {
+                u32::MAX => Lin::default(),
+                v => Lin::var(v),
+            },
+            g => Lin {
+                terms: vec![],
+                constant: i64::from(g == d),
+            },
+        }
     }
 }
 
@@ -819,63 +827,51 @@ fn line_rows(
     aux: &mut Vec<String>,
     rows: &mut Vec<Row>,
 ) -> Result<(), ModelBuildError> {
-    let holds = |cell: u32, d: Value| holds(n, fixed, var_of, cell, d);
-    type Build<'f> = &'f mut dyn FnMut(&mut RuleRows<'_>) -> Result<(), ModelBuildError>;
-    let mut run = |kind: Box<dyn Fn(u32) -> RowKind>, what: String, build: Build<'_>| {
+    let at = Placements { n, fixed, var_of };
+    // Each rule's rows under its row kind, and an error naming it when its fixed cells break it.
+    let mut run = |kind: fn(u32, u32) -> RowKind,
+                   what: &str,
+                   i: usize,
+                   build: &mut dyn FnMut(&mut RuleRows<'_>)| {
         let mut r = RuleRows {
-            kind,
+            kind: Box::new(move |row| kind(i as u32, row)),
             row: 0,
             first_aux,
             aux: &mut *aux,
             rows: &mut *rows,
             broken: false,
         };
-        build(&mut r)?;
+        build(&mut r);
         match r.broken {
             true => Err(ModelBuildError::Infeasible(format!(
-                "the fixed cells break {what}"
+                "the fixed cells break {what} {}",
+                i + 1
             ))),
             false => Ok(()),
         }
     };
-    for (s, line) in rules.sandwiches.iter().enumerate() {
-        let s = s as u32;
-        let kind = Box::new(move |row| RowKind::Sandwich { sandwich: s, row });
-        run(kind, format!("sandwich {}", s + 1), &mut |r| {
-            sandwich_rows(&line.cells, line.sum, n, fixed, &holds, s, r)
+    for (i, w) in rules.sandwiches.iter().enumerate() {
+        let kind = |sandwich, row| RowKind::Sandwich { sandwich, row };
+        run(kind, "sandwich", i, &mut |r| {
+            sandwich_rows(&w.cells, w.sum, &at, i, r)
         })?;
     }
-    for (q, c) in rules.contains.iter().enumerate() {
-        let q = q as u32;
-        let kind = Box::new(move |row| RowKind::Quadruple { rule: q, row });
-        run(kind, format!("quadruple {}", q + 1), &mut |r| {
-            contains_rows(c, &holds, r);
-            Ok(())
-        })?;
+    for (i, c) in rules.contains.iter().enumerate() {
+        let kind = |rule, row| RowKind::Quadruple { rule, row };
+        run(kind, "quadruple", i, &mut |r| contains_rows(c, &at, r))?;
     }
-    for (w, between) in rules.betweens.iter().enumerate() {
-        let w = w as u32;
-        let kind = Box::new(move |row| RowKind::Between { rule: w, row });
-        run(kind, format!("between line {}", w + 1), &mut |r| {
-            between_rows(between, n, &holds, r);
-            Ok(())
-        })?;
+    for (i, w) in rules.betweens.iter().enumerate() {
+        let kind = |rule, row| RowKind::Between { rule, row };
+        run(kind, "between line", i, &mut |r| between_rows(w, &at, r))?;
     }
-    for (k, clue) in rules.skyscrapers.iter().enumerate() {
-        let k = k as u32;
-        let kind = Box::new(move |row| RowKind::Skyscraper { clue: k, row });
-        run(kind, format!("skyscraper clue {}", k + 1), &mut |r| {
-            skyscraper_rows(&clue.cells, clue.value, n, &holds, k, r);
-            Ok(())
-        })?;
+    for (i, e) in rules.skyscrapers.iter().enumerate() {
+        let kind = |clue, row| RowKind::Skyscraper { clue, row };
+        let what = "skyscraper clue";
+        run(kind, what, i, &mut |r| skyscraper_rows(e, &at, i, r))?;
     }
-    for (k, clue) in rules.xsums.iter().enumerate() {
-        let k = k as u32;
-        let kind = Box::new(move |row| RowKind::XSum { clue: k, row });
-        run(kind, format!("X-sum clue {}", k + 1), &mut |r| {
-            x_sum_rows(&clue.cells, clue.value, n, &holds, k, r);
-            Ok(())
-        })?;
+    for (i, e) in rules.xsums.iter().enumerate() {
+        let kind = |clue, row| RowKind::XSum { clue, row };
+        run(kind, "X-sum clue", i, &mut |r| x_sum_rows(e, &at, i, r))?;
     }
     Ok(())
 }
@@ -885,26 +881,14 @@ fn line_rows(
 /// conjunction of two 0/1 counts of the line's ends; `y(i, d)` = "`i` is inside and holds `d`"
 /// (`y ≤ u + v`, `y ≤ x(i, d)`, `u + v + x(i, d) − y ≤ 1`); and `Σ d · y(i, d) = clue` (a fixed
 /// inside digit `g` adds `g · (u + v)`).
-fn sandwich_rows(
-    cells: &[u32],
-    clue: u32,
-    n: usize,
-    fixed: &[Value],
-    holds: &impl Fn(u32, Value) -> Lin,
-    s: u32,
-    out: &mut RuleRows<'_>,
-) -> Result<(), ModelBuildError> {
+fn sandwich_rows(cells: &[u32], clue: u32, at: &Placements<'_>, s: usize, out: &mut RuleRows<'_>) {
+    let (n, fixed, holds) = (at.n, at.fixed, |c, d| at.holds(c, d));
     // A line of fixed cells is checked here: with no free cell the program has nothing to say
     // about it (and a program without cell variables is not solved at all).
     if cells.iter().all(|&c| fixed[c as usize] != 0) {
         let digits: Vec<u32> = cells.iter().map(|&c| fixed[c as usize] as u32).collect();
-        if sandwiched(&digits, n as u32) != Some(clue) {
-            return Err(ModelBuildError::Infeasible(format!(
-                "the fixed cells of sandwich {} miss its clue {clue}",
-                s + 1,
-            )));
-        }
-        return Ok(());
+        out.broken |= sandwiched(&digits, n as u32) != Some(clue);
+        return;
     }
     let top = n as Value;
     let count = |range: &[u32], d: Value| -> Lin {
@@ -933,11 +917,11 @@ fn sandwich_rows(
         }
     }
     out.push(sum, Sense::Eq, i64::from(clue));
-    Ok(())
 }
 
 /// A quadruple: each digit listed `k` times in at least `k` of its cells (`Σ x(c, d) ≥ k`).
-fn contains_rows(c: &Contains, holds: &impl Fn(u32, Value) -> Lin, out: &mut RuleRows<'_>) {
+fn contains_rows(c: &Contains, at: &Placements<'_>, out: &mut RuleRows<'_>) {
+    let holds = |c, d| at.holds(c, d);
     let mut listed = c.digits.clone();
     listed.sort_unstable();
     for run in listed.chunk_by(|x, y| x == y) {
@@ -953,7 +937,8 @@ fn contains_rows(c: &Contains, holds: &impl Fn(u32, Value) -> Lin, out: &mut Rul
 /// A between or lockout line: for each inner cell and each pair of end digits `(x, y)`,
 /// `x(a, x) + x(b, y) − Σ x(c, d) ≤ 1` over the digits `d` the cell may then hold (no row when
 /// it may hold every digit).
-fn between_rows(w: &Between, n: usize, holds: &impl Fn(u32, Value) -> Lin, out: &mut RuleRows<'_>) {
+fn between_rows(w: &Between, at: &Placements<'_>, out: &mut RuleRows<'_>) {
+    let (n, holds) = (at.n, |c, d| at.holds(c, d));
     for x in 1..=n as Value {
         let xa = holds(w.a, x);
         for y in 1..=n as Value {
@@ -979,14 +964,9 @@ fn between_rows(w: &Between, n: usize, holds: &impl Fn(u32, Value) -> Lin, out: 
 /// `s(i) + x(i, d) + Σ_{e > d} x(j, e) ≤ 2` for each earlier cell `j` (a taller one hides it),
 /// `x(i, d) − s(i) − Σ_{j < i} Σ_{e > d} x(j, e) ≤ 0` (none taller: seen), and
 /// `1 + Σ s(i) = value` (the first cell is always seen).
-fn skyscraper_rows(
-    cells: &[u32],
-    value: u32,
-    n: usize,
-    holds: &impl Fn(u32, Value) -> Lin,
-    k: u32,
-    out: &mut RuleRows<'_>,
-) {
+fn skyscraper_rows(clue: &EdgeLine, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>) {
+    let (n, holds) = (at.n, |c, d| at.holds(c, d));
+    let (cells, value) = (&clue.cells, clue.value);
     let taller = |j: u32, d: Value| -> Lin {
         let parts: Vec<Lin> = (d + 1..=n as Value).map(|e| holds(j, e)).collect();
         Lin::sum(&parts)
@@ -1021,14 +1001,9 @@ fn skyscraper_rows(
 /// An X-sum clue: `in(i) = Σ_{X > i} x(first, X)` says whether cell `i` (from 0) is among the
 /// first `X`, `y(i, d) = in(i) ∧ x(i, d)` (named `xs{k}_y{i}_d{d}`, as a sandwich's), and
 /// `Σ X · x(first, X) + Σ_{i ≥ 1} d · y(i, d) = value`.
-fn x_sum_rows(
-    cells: &[u32],
-    value: u32,
-    n: usize,
-    holds: &impl Fn(u32, Value) -> Lin,
-    k: u32,
-    out: &mut RuleRows<'_>,
-) {
+fn x_sum_rows(clue: &EdgeLine, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>) {
+    let holds = |c, d| at.holds(c, d);
+    let (n, cells, value) = (at.n, &clue.cells, clue.value);
     let first = cells[0];
     let mut sum = Lin::default();
     for x in 1..=n as Value {

@@ -296,10 +296,10 @@ fn skyscraper<S: ClauseSink + ?Sized>(
             0 => Val::True,
             _ => {
                 let s = Val::Lit(fresh(b));
-                for d in 1..=n {
+                for (d, &m) in top.iter().enumerate().take(n + 1).skip(1) {
                     let x = val(c, d - 1);
-                    b.alo([not(x), top[d], s].into_iter());
-                    b.alo([not(x), not(top[d]), not(s)].into_iter());
+                    b.alo([not(x), m, s].into_iter());
+                    b.alo([not(x), not(m), not(s)].into_iter());
                 }
                 s
             }
@@ -307,8 +307,8 @@ fn skyscraper<S: ClauseSink + ?Sized>(
         seen.push(s);
         if i + 1 < cells.len() {
             orders.define(c, val, b);
-            for d in 1..=n {
-                top[d] = or(top[d], orders.at(c, d as i64), b);
+            for (d, m) in top.iter_mut().enumerate().take(n + 1).skip(1) {
+                *m = or(*m, orders.at(c, d as i64), b);
             }
         }
     }

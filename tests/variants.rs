@@ -122,7 +122,7 @@ fn ilp_counts_as_the_brute_force_on_small_cases_of_every_kind_it_takes() {
         let p = variant(6, 300, 20, &[kind], 4);
         agree_among(&ilp, &p, 12, &format!("ilp: 6×6 {kind}"));
     }
-    assert!(kinds >= 15, "ilp takes only {kinds} drawn kinds");
+    assert_eq!(kinds, drawn_kinds().len(), "ilp takes every drawn kind");
     for rules in [
         vec![Constraint::AntiKnight],
         vec![Constraint::DisjointGroups],
@@ -180,36 +180,43 @@ fn dlx_and_ilp_optimize_as_dfs_does_under_variant_rules() {
     }
 }
 
+/// Whether `dlx` has no exact-cover form for `kind`: sums, and the kinds with forms of their own
+/// but candidate lists.
+fn not_for_dlx(kind: ConstraintKind) -> bool {
+    let sums = [
+        ConstraintKind::Arrow,
+        ConstraintKind::LittleKiller,
+        ConstraintKind::Sandwich,
+        ConstraintKind::RegionSum,
+        ConstraintKind::Zipper,
+        ConstraintKind::DoubleArrow,
+    ];
+    sums.contains(&kind) || NEW_FORMS.contains(&kind) && kind != ConstraintKind::Candidates
+}
+
 #[test]
 fn dlx_refuses_the_kinds_it_does_not_take_by_name() {
-    // dlx has no column form for sums (sandwiches among them); ilp takes every kind.
-    for (backend, kind) in [
-        (BackendKind::Dlx, ConstraintKind::Arrow),
-        (BackendKind::Dlx, ConstraintKind::LittleKiller),
-        (BackendKind::Dlx, ConstraintKind::Sandwich),
-    ] {
-        let b = backends::create(backend, &Default::default()).unwrap();
-        assert!(!b.takes(kind));
+    let dlx = backends::create(BackendKind::Dlx, &Default::default()).unwrap();
+    for kind in ConstraintKind::ALL.into_iter().filter(|&k| not_for_dlx(k)) {
+        assert!(!dlx.takes(kind));
         let p = (0..20)
             .map(|seed| variant(4, seed, 4, &[kind, ConstraintKind::Thermo], 2))
             .find(|p| p.constraints().iter().any(|c| c.kind() == kind))
-            .unwrap();
-        match task::run(b.as_ref(), &p, Task::Solve, &Limits::none()) {
+            .unwrap_or_else(|| panic!("no {kind} drawn"));
+        match task::run(dlx.as_ref(), &p, Task::Solve, &Limits::none()) {
             Err(RunError::Backend(BackendError::Unsupported(m))) => {
-                assert!(m.contains(kind.name()), "{}: {m}", b.name())
+                assert!(m.contains(kind.name()), "dlx: {m}")
             }
-            other => panic!("{} did not refuse {kind}: {other:?}", b.name()),
+            other => panic!("dlx did not refuse {kind}: {other:?}"),
         }
     }
+    // ilp and sat take every kind.
+    let ilp = ilp_alone().remove(0).backend;
+    let sat = backends::create(BackendKind::Sat, &Default::default()).unwrap();
     for kind in ConstraintKind::ALL {
-        let sums = [ConstraintKind::Arrow, ConstraintKind::LittleKiller];
-        let dlx = backends::create(BackendKind::Dlx, &Default::default()).unwrap();
-        let ilp = ilp_alone().remove(0).backend;
-        assert_eq!(
-            dlx.takes(kind),
-            !sums.contains(&kind) && kind != ConstraintKind::Sandwich
-        );
-        assert!(ilp.takes(kind));
+        assert_eq!(dlx.takes(kind), !not_for_dlx(kind), "dlx, {kind}");
+        assert!(ilp.takes(kind), "ilp, {kind}");
+        assert!(sat.takes(kind), "sat, {kind}");
     }
 }
 
@@ -517,13 +524,33 @@ fn a_6x6_anti_king_that_crashed_the_cp_solver_counts_one_everywhere() {
     agree(&p, 10, "antiking6.json");
 }
 
+/// `puzzle` written by `encode --to dimacs` under `opts`, read back and solved by varisat: the
+/// statistics count the file's clauses and variables, and the decoded grid keeps every rule.
+/// Returns the statistics.
+fn dimacs_round_trip(
+    p: &Puzzle,
+    opts: &sudoku_lab::sat::encode::EncodeOptions,
+    what: &str,
+) -> sudoku_lab::sat::encode::EncodeStats {
+    use sudoku_lab::sat::encode;
+    use sudoku_lab::sat::{dimacs, varisat_model, ClauseSink as _};
+    let mut text = Vec::new();
+    let stats = encode::to_dimacs(p, opts, &mut text).unwrap();
+    let cnf = dimacs::read(&text[..]).unwrap();
+    assert_eq!(stats.total().clauses as usize, cnf.n_clauses(), "{what}");
+    assert_eq!(stats.total().vars, cnf.n_vars() as u64, "{what}");
+    let model = varisat_model(&cnf).unwrap().expect(what);
+    let grid = encode::decode_dimacs_model(p, opts, &model);
+    check::verify(p, &grid).unwrap_or_else(|e| panic!("{what}: {e}"));
+    stats
+}
+
 /// `encode --to dimacs` under each pair encoding, read back and solved by varisat: the decoded
 /// grid keeps every rule, the statistics count the file's clauses and variables, and the order
 /// literals are in the part of the kind that needs them.
 #[test]
 fn dimacs_exports_of_pair_rules_decode_to_solutions_under_each_pair_encoding() {
-    use sudoku_lab::sat::encode::{self, EncodeOptions, Part};
-    use sudoku_lab::sat::{dimacs, varisat_model, ClauseSink as _};
+    use sudoku_lab::sat::encode::{EncodeOptions, Part};
     let kinds = [
         ConstraintKind::Thermo,
         ConstraintKind::Whisper,
@@ -542,11 +569,7 @@ fn dimacs_exports_of_pair_rules_decode_to_solutions_under_each_pair_encoding() {
                 pair,
                 ..Default::default()
             };
-            let mut text = Vec::new();
-            let stats = encode::to_dimacs(&p, &opts, &mut text).unwrap();
-            let cnf = dimacs::read(&text[..]).unwrap();
-            assert_eq!(stats.total().clauses as usize, cnf.n_clauses(), "{what}");
-            assert_eq!(stats.total().vars, cnf.n_vars() as u64, "{what}");
+            let stats = dimacs_round_trip(&p, &opts, &what);
             let order_vars = stats.part(Part::Rule(kind)).vars;
             let interval_kind = !matches!(
                 kind,
@@ -560,9 +583,85 @@ fn dimacs_exports_of_pair_rules_decode_to_solutions_under_each_pair_encoding() {
                 pair == PairEncoding::Order && interval_kind,
                 "{what}: {order_vars} variables in its part"
             );
-            let model = varisat_model(&cnf).unwrap().expect(&what);
-            let grid = encode::decode_dimacs_model(&p, &opts, &model);
-            check::verify(&p, &grid).unwrap_or_else(|e| panic!("{what}: {e}"));
+        }
+    }
+}
+
+/// The kinds whose lowering has forms of their own (domains, contains, betweens, edge lines).
+const NEW_FORMS: [ConstraintKind; 6] = [
+    ConstraintKind::Candidates,
+    ConstraintKind::Quadruple,
+    ConstraintKind::Between,
+    ConstraintKind::Lockout,
+    ConstraintKind::Skyscraper,
+    ConstraintKind::XSum,
+];
+
+/// The kinds of [`NEW_FORMS`], exported under every encoding and pair encoding, decode to checked solutions; each has a
+/// part of its own in the statistics.
+#[test]
+fn dimacs_exports_of_the_new_forms_decode_to_solutions_under_every_encoding() {
+    use sudoku_lab::sat::encode::{EncodeOptions, Encoding, Part};
+    for (i, &kind) in NEW_FORMS.iter().enumerate() {
+        let p = variant(9, 600 + i as u64, 20, &[kind], 6);
+        assert!(p.constraints().iter().any(|c| c.kind() == kind), "{kind}");
+        for encoding in Encoding::ALL {
+            for pair in PairEncoding::ALL {
+                let what = format!("{kind} --encoding {encoding} --pair-encoding {pair}");
+                let opts = EncodeOptions {
+                    encoding,
+                    pair,
+                    ..Default::default()
+                };
+                let stats = dimacs_round_trip(&p, &opts, &what);
+                assert!(stats.part(Part::Rule(kind)).clauses > 0, "{what}");
+            }
+        }
+    }
+}
+
+/// A generated 9×9 puzzle of each kind with forms of its own, unique by `sat` under the default
+/// encodings, is unique under the other pair encoding and the minimal encoding too, and its one
+/// solution passes the checker.
+#[test]
+fn generated_9x9_puzzles_of_the_new_forms_are_unique_for_sat() {
+    use sudoku_lab::generate::{GenerateOptions, Generator};
+    use sudoku_lab::sat::encode::Encoding;
+    let sat = backends::create(BackendKind::Sat, &Default::default()).unwrap();
+    let mut others = vec![];
+    for (pair, encoding) in [
+        (PairEncoding::Order, Encoding::Extended),
+        (PairEncoding::Direct, Encoding::Minimal),
+    ] {
+        let mut options = backends::BackendOptions::default();
+        options.sat.pair = pair;
+        options.sat.encoding = encoding;
+        others.push((
+            format!("{pair} {encoding}"),
+            backends::create(BackendKind::Sat, &options).unwrap(),
+        ));
+    }
+    for (i, &kind) in NEW_FORMS.iter().enumerate() {
+        let spec = PuzzleSpec {
+            variants: vec![kind],
+            ..PuzzleSpec::new(9)
+        };
+        let opts = GenerateOptions {
+            unique: true,
+            seed: 700 + i as u64,
+            ..GenerateOptions::of(spec)
+        };
+        let (p, grid) = Generator::new(opts, sat.as_ref())
+            .unwrap()
+            .generate_with_solution()
+            .unwrap();
+        assert!(p.constraints().iter().any(|c| c.kind() == kind), "{kind}");
+        for (label, b) in &others {
+            let answer = task::run(b.as_ref(), &p, Task::Unique, &Limits::none()).unwrap();
+            match answer {
+                Answer::Unique(g) => assert_eq!(g, grid, "{kind}, sat {label}"),
+                other => panic!("{kind}, sat {label}: {other:?}"),
+            }
         }
     }
 }

@@ -36,11 +36,13 @@
 //!
 //! **Variant rules** ([`rules`]): extra houses are primary columns like any house; distinct
 //! groups and every forbidden digit pair of a two-cell rule (chess exclusions, lines, dots,
-//! negative rules, renban) are *secondary* columns, covered at most once, so no cover breaks
-//! them; parity cells, what the fixed cells forbid and the digits a pair leaves without support
-//! at the root ([`Candidates::restrict`]) only remove candidates. A cage placement that covers
-//! one of these columns twice breaks its rule by itself and is left out. Sums (arrows, little
-//! killers) and sandwiches are refused by name.
+//! negative rules, renban, minimum and maximum cells, indexers, entropic, modular and Nabner
+//! lines, slow thermometers, clones) are *secondary* columns, covered at most once, so no cover
+//! breaks them; parity cells, candidate lists, what the fixed cells forbid and the digits a pair
+//! leaves without support at the root ([`Candidates::restrict`]) only remove candidates. A cage
+//! placement that covers one of these columns twice breaks its rule by itself and is left out.
+//! Sums (arrows, little killers, sandwiches, region sums, zippers, double arrows), quadruples,
+//! between and lockout lines, skyscrapers and X-sums are refused by name (why: [`rules`]).
 //!
 //! **Effort** (reported to the [`Limits`]' meter, see [`crate::effort`]): `nodes` are the levels
 //! the exact-cover search entered, the root included, and `guesses` the levels whose chosen

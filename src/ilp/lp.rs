@@ -13,7 +13,10 @@
 //! - rows of the variant rules ([`crate::ilp::model::takes`]):
 //!   `group{g}_d{digit}` (an extra house or distinct group), `pair{p}_r{row}c{col}_d{digit}`
 //!   (the cell holding the digit rules out what two-cell rule `p` forbids beside it), `sum{s}`
-//!   (an arrow or little killer), numbered as in [`crate::ilp::model::RowKind`].
+//!   (an arrow or little killer), and the rows `sandwich{s}_{r}`, `quad{q}_{r}`,
+//!   `between{w}_{r}`, `sky{k}_{r}`, `xsum{k}_{r}` of the rules over auxiliary binaries (named
+//!   `sw{s}_…`, `sky{k}_s{i}`, `xs{k}_y{i}_d{digit}`), numbered as in
+//!   [`crate::ilp::model::RowKind`].
 //!
 //! With an objective the program maximises `Σ (weight − min weight) × digit × x + offset × one`
 //! (see [`crate::ilp::model`] for why the reduced weights give the same optimum); without one, the
@@ -151,6 +154,10 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
             RowKind::Sandwich { sandwich, row } => {
                 format!(" sandwich{}_{}:", sandwich + 1, row + 1)
             }
+            RowKind::Quadruple { rule, row } => format!(" quad{}_{}:", rule + 1, row + 1),
+            RowKind::Between { rule, row } => format!(" between{}_{}:", rule + 1, row + 1),
+            RowKind::Skyscraper { clue, row } => format!(" sky{}_{}:", clue + 1, row + 1),
+            RowKind::XSum { clue, row } => format!(" xsum{}_{}:", clue + 1, row + 1),
         };
         let terms: Vec<(i64, &str)> = row
             .vars

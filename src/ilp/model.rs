@@ -19,7 +19,13 @@
 //!   (`Σ digit · x = rest`);
 //! - the variant rules ([`takes`]: all of them), from their lowering ([`crate::model::lower`]);
 //!   a sandwich, whose sum runs between two cells that move with the solution, through auxiliary
-//!   binaries ([`sandwich_rows`]). Parity cells, the digits fixed cells forbid
+//!   binaries ([`sandwich_rows`]), and likewise skyscraper clues (a "seen" binary per cell,
+//!   [`skyscraper_rows`]) and X-sums (whose length is the first cell's digit, [`x_sum_rows`]);
+//!   a quadruple as `Σ x(c, d) ≥ k` for a digit listed `k` times; a between or lockout line as
+//!   `x(a, x) + x(b, y) − Σ x(c, d) ≤ 1` for each inner cell `c` and pair of end digits, over the
+//!   digits `d` the cell may then hold ([`between_rows`]); a row over fixed cells alone is
+//!   checked while building (infeasible when it fails). Parity cells, candidate lists, the
+//!   digits fixed cells forbid
 //!   to their partners and those a pair leaves without support get no variables
 //!   ([`Candidates::restrict`]); extra houses (disjoint
 //!   groups, extra regions of `n` cells) hold each digit not fixed in them exactly once among
@@ -40,22 +46,15 @@
 
 use std::collections::HashSet;
 
-use crate::model::lower::{sandwiched, Rules};
+use crate::model::lower::{sandwiched, Between, Contains, EdgeLine, Rules};
 use crate::model::{Cage, ConstraintKind, Grid, Puzzle, Shape, Value};
 use crate::propagate::{Candidates, Level};
 
-/// Whether the integer program holds rules of `kind`: every kind, sandwiches through auxiliary
-/// binaries (see the module docs).
+/// Whether the integer program holds rules of `kind`: every kind, sandwiches, skyscrapers and
+/// X-sums through auxiliary binaries (see the module docs).
 pub fn takes(kind: ConstraintKind) -> bool {
-    !matches!(
-        kind,
-        ConstraintKind::Candidates
-            | ConstraintKind::Quadruple
-            | ConstraintKind::Between
-            | ConstraintKind::Lockout
-            | ConstraintKind::Skyscraper
-            | ConstraintKind::XSum
-    )
+    let _ = kind;
+    true
 }
 
 /// Largest side the integer program is built for (a side-64 grid already has 262,144 variables,
@@ -129,6 +128,15 @@ pub enum RowKind {
     /// Row `row` (from 0) of sandwich `sandwich` (from 0): the links of its auxiliary variables,
     /// then its sum.
     Sandwich { sandwich: u32, row: u32 },
+    /// Row `row` of quadruple `rule` (from 0): one per listed digit.
+    Quadruple { rule: u32, row: u32 },
+    /// Row `row` of between or lockout line `rule` (from 0).
+    Between { rule: u32, row: u32 },
+    /// Row `row` of skyscraper clue `clue` (from 0): the links of its "seen" binaries, then
+    /// their count.
+    Skyscraper { clue: u32, row: u32 },
+    /// Row `row` of X-sum clue `clue` (from 0): the links of its auxiliary binaries, then the sum.
+    XSum { clue: u32, row: u32 },
 }
 
 /// The relation of a row's left side to its right side.
@@ -267,7 +275,7 @@ impl IlpModel {
         }
         let first_aux = (m.vars.len() + m.sets.len()) as u32;
         rule_rows(&rules, n, fixed, &var_of, &mut m.rows)?;
-        sandwich_rows(
+        line_rows(
             &rules,
             n,
             fixed,
@@ -719,15 +727,98 @@ impl Lin {
             constant: 0,
         }
     }
+    /// The sum of `parts`.
+    fn sum<'a>(parts: impl IntoIterator<Item = &'a Lin>) -> Lin {
+        let mut e = Lin::default();
+        parts.into_iter().for_each(|p| e.add(p, 1));
+        e
+    }
 }
 
-/// The rows of every sandwich, over auxiliary binaries (named `sw{s}_...`, 1-based): for cell `i`
-/// of the line, `u(i)` = "a 1 before it and an `n` after it" and `v(i)` the other way round, each
-/// the conjunction of two 0/1 counts of the line's ends (`u ≤ a`, `u ≤ b`, `a + b − u ≤ 1`);
-/// `y(i, d)` = "`i` is inside and holds `d`" (`y ≤ u + v`, `y ≤ x(i, d)`,
-/// `u + v + x(i, d) − y ≤ 1`); and `Σ d · y(i, d) = clue` (a fixed inside digit `g` adds
-/// `g · (u + v)`).
-fn sandwich_rows(
+/// The placements of the program: the 0/1 value of "cell holds d" for the rules' rows.
+struct Placements<'a> {
+    n: usize,
+    fixed: &'a [Value],
+    var_of: &'a [u32],
+}
+
+impl Placements<'_> {
+    /// A variable, or a constant for a fixed cell (or a digit the cell no longer has).
+    fn holds(&self, cell: u32, d: Value) -> Lin {
+        match self.fixed[cell as usize] {
+            0 => match self.var_of[cell as usize * self.n + d as usize - 1] {
+                u32::MAX => Lin::default(),
+                v => Lin::var(v),
+            },
+            g => Lin {
+                terms: vec![],
+                constant: i64::from(g == d),
+            },
+        }
+    }
+}
+
+/// The rows of one rule, numbered from 0 under its [`RowKind`], and the auxiliary binaries they
+/// use, named and numbered after the program's other variables.
+struct RuleRows<'a> {
+    kind: Box<dyn Fn(u32) -> RowKind>,
+    row: u32,
+    first_aux: u32,
+    aux: &'a mut Vec<String>,
+    rows: &'a mut Vec<Row>,
+    /// A row over constants alone (fixed cells) failed.
+    broken: bool,
+}
+
+impl RuleRows<'_> {
+    /// `e` (sense) `rhs`; a row over constants alone is checked here, not written.
+    fn push(&mut self, e: Lin, sense: Sense, rhs: i64) {
+        if e.terms.is_empty() {
+            self.broken |= match sense {
+                Sense::Eq => e.constant != rhs,
+                Sense::AtMost => e.constant > rhs,
+            };
+            return;
+        }
+        self.rows.push(Row {
+            kind: (self.kind)(self.row),
+            vars: e.terms.iter().map(|t| t.0).collect(),
+            coef: e.terms.iter().map(|t| t.1).collect(),
+            sense,
+            rhs: rhs - e.constant,
+        });
+        self.row += 1;
+    }
+    /// `e ≥ rhs`.
+    fn at_least(&mut self, e: Lin, rhs: i64) {
+        let mut neg = Lin::default();
+        neg.add(&e, -1);
+        self.push(neg, Sense::AtMost, -rhs);
+    }
+    /// A new auxiliary binary.
+    fn new_var(&mut self, name: String) -> Lin {
+        self.aux.push(name);
+        Lin::var(self.first_aux + self.aux.len() as u32 - 1)
+    }
+    /// A new binary named `name` equal to `a ∧ b` for 0/1 expressions `a` and `b`
+    /// (`z ≤ a`, `z ≤ b`, `a + b − z ≤ 1`).
+    fn and(&mut self, a: &Lin, b: &Lin, name: String) -> Lin {
+        let z = self.new_var(name);
+        for side in [a, b] {
+            let mut e = z.clone();
+            e.add(side, -1);
+            self.push(e, Sense::AtMost, 0);
+        }
+        let mut e = Lin::sum([a, b]);
+        e.add(&z, -1);
+        self.push(e, Sense::AtMost, 1);
+        z
+    }
+}
+
+/// The rows of the sandwiches, quadruples, between and lockout lines, skyscrapers and X-sums
+/// (see the functions of each), their auxiliary binaries named after `first_aux`.
+fn line_rows(
     rules: &Rules,
     n: usize,
     fixed: &[Value],
@@ -736,111 +827,204 @@ fn sandwich_rows(
     aux: &mut Vec<String>,
     rows: &mut Vec<Row>,
 ) -> Result<(), ModelBuildError> {
-    // The 0/1 value of "cell holds d": a variable, or a constant for a fixed cell (or a digit
-    // the cell no longer has).
-    let holds = |cell: u32, d: Value| match fixed[cell as usize] {
-        0 => match var_of[cell as usize * n + d as usize - 1] {
-            u32::MAX => Lin::default(),
-            v => Lin::var(v),
-        },
-        g => Lin {
-            terms: vec![],
-            constant: i64::from(g == d),
-        },
+    let at = Placements { n, fixed, var_of };
+    // Each rule's rows under its row kind, and an error naming it when its fixed cells break it.
+    let mut run = |kind: fn(u32, u32) -> RowKind,
+                   what: &str,
+                   i: usize,
+                   build: &mut dyn FnMut(&mut RuleRows<'_>)| {
+        let mut r = RuleRows {
+            kind: Box::new(move |row| kind(i as u32, row)),
+            row: 0,
+            first_aux,
+            aux: &mut *aux,
+            rows: &mut *rows,
+            broken: false,
+        };
+        build(&mut r);
+        match r.broken {
+            true => Err(ModelBuildError::Infeasible(format!(
+                "the fixed cells break {what} {}",
+                i + 1
+            ))),
+            false => Ok(()),
+        }
     };
-    for (s, line) in rules.sandwiches.iter().enumerate() {
-        // A line of fixed cells is checked here: with no free cell the program has nothing to
-        // say about it (and a program without cell variables is not solved at all).
-        if line.cells.iter().all(|&c| fixed[c as usize] != 0) {
-            let digits: Vec<u32> = line
-                .cells
-                .iter()
-                .map(|&c| fixed[c as usize] as u32)
-                .collect();
-            if sandwiched(&digits, n as u32) != Some(line.sum) {
-                return Err(ModelBuildError::Infeasible(format!(
-                    "the fixed cells of sandwich {} miss its clue {}",
-                    s + 1,
-                    line.sum
-                )));
-            }
-            continue;
-        }
-        let mut row_no = 0;
-        let mut push = |rows: &mut Vec<Row>, e: Lin, sense: Sense, rhs: i64| {
-            rows.push(Row {
-                kind: RowKind::Sandwich {
-                    sandwich: s as u32,
-                    row: row_no,
-                },
-                vars: e.terms.iter().map(|t| t.0).collect(),
-                coef: e.terms.iter().map(|t| t.1).collect(),
-                sense,
-                rhs: rhs - e.constant,
-            });
-            row_no += 1;
-        };
-        let mut new_aux = |name: String| {
-            aux.push(name);
-            Lin::var(first_aux + aux.len() as u32 - 1)
-        };
-        let top = n as Value;
-        let cells = &line.cells;
-        // `a ∧ b` for 0/1 expressions a and b, as a new binary.
-        let mut and = |rows: &mut Vec<Row>, a: &Lin, b: &Lin, z: Lin| {
-            for side in [a, b] {
-                let mut e = z.clone();
-                e.add(side, -1);
-                push(rows, e, Sense::AtMost, 0);
-            }
-            let mut e = a.clone();
-            e.add(b, 1);
-            e.add(&z, -1);
-            push(rows, e, Sense::AtMost, 1);
-            z
-        };
-        let mut sum = Lin::default();
-        for (i, &c) in cells.iter().enumerate() {
-            let count = |range: &mut dyn Iterator<Item = &u32>, d: Value| {
-                let mut e = Lin::default();
-                for &o in range {
-                    e.add(&holds(o, d), 1);
-                }
-                e
-            };
-            let (one_before, top_before) = (
-                count(&mut cells[..i].iter(), 1),
-                count(&mut cells[..i].iter(), top),
-            );
-            let (one_after, top_after) = (
-                count(&mut cells[i + 1..].iter(), 1),
-                count(&mut cells[i + 1..].iter(), top),
-            );
-            let label = |what: &str| format!("sw{}_{what}{}", s + 1, i + 1);
-            let u = new_aux(label("u"));
-            let u = and(rows, &one_before, &top_after, u);
-            let v = new_aux(label("v"));
-            let v = and(rows, &top_before, &one_after, v);
-            let mut inside = u;
-            inside.add(&v, 1);
-            match fixed[c as usize] {
-                0 => {
-                    for d in 2..top {
-                        let x = holds(c, d);
-                        if x.terms.is_empty() {
-                            continue;
-                        }
-                        let y = new_aux(format!("sw{}_y{}_d{d}", s + 1, i + 1));
-                        let y = and(rows, &inside, &x, y);
-                        sum.add(&y, i64::from(d));
-                    }
-                }
-                g => sum.add(&inside, i64::from(g)),
-            }
-        }
-        push(rows, sum, Sense::Eq, i64::from(line.sum));
+    for (i, w) in rules.sandwiches.iter().enumerate() {
+        let kind = |sandwich, row| RowKind::Sandwich { sandwich, row };
+        run(kind, "sandwich", i, &mut |r| {
+            sandwich_rows(&w.cells, w.sum, &at, i, r)
+        })?;
+    }
+    for (i, c) in rules.contains.iter().enumerate() {
+        let kind = |rule, row| RowKind::Quadruple { rule, row };
+        run(kind, "quadruple", i, &mut |r| contains_rows(c, &at, r))?;
+    }
+    for (i, w) in rules.betweens.iter().enumerate() {
+        let kind = |rule, row| RowKind::Between { rule, row };
+        run(kind, "between line", i, &mut |r| between_rows(w, &at, r))?;
+    }
+    for (i, e) in rules.skyscrapers.iter().enumerate() {
+        let kind = |clue, row| RowKind::Skyscraper { clue, row };
+        let what = "skyscraper clue";
+        run(kind, what, i, &mut |r| skyscraper_rows(e, &at, i, r))?;
+    }
+    for (i, e) in rules.xsums.iter().enumerate() {
+        let kind = |clue, row| RowKind::XSum { clue, row };
+        run(kind, "X-sum clue", i, &mut |r| x_sum_rows(e, &at, i, r))?;
     }
     Ok(())
+}
+
+/// A sandwich over auxiliary binaries (named `sw{s}_...`, 1-based): for cell `i` of the line,
+/// `u(i)` = "a 1 before it and an `n` after it" and `v(i)` the other way round, each the
+/// conjunction of two 0/1 counts of the line's ends; `y(i, d)` = "`i` is inside and holds `d`"
+/// (`y ≤ u + v`, `y ≤ x(i, d)`, `u + v + x(i, d) − y ≤ 1`); and `Σ d · y(i, d) = clue` (a fixed
+/// inside digit `g` adds `g · (u + v)`).
+fn sandwich_rows(cells: &[u32], clue: u32, at: &Placements<'_>, s: usize, out: &mut RuleRows<'_>) {
+    let (n, fixed, holds) = (at.n, at.fixed, |c, d| at.holds(c, d));
+    // A line of fixed cells is checked here: with no free cell the program has nothing to say
+    // about it (and a program without cell variables is not solved at all).
+    if cells.iter().all(|&c| fixed[c as usize] != 0) {
+        let digits: Vec<u32> = cells.iter().map(|&c| fixed[c as usize] as u32).collect();
+        out.broken |= sandwiched(&digits, n as u32) != Some(clue);
+        return;
+    }
+    let top = n as Value;
+    let count = |range: &[u32], d: Value| -> Lin {
+        let parts: Vec<Lin> = range.iter().map(|&o| holds(o, d)).collect();
+        Lin::sum(&parts)
+    };
+    let mut sum = Lin::default();
+    for (i, &c) in cells.iter().enumerate() {
+        let (before, after) = (&cells[..i], &cells[i + 1..]);
+        let label = |what: &str| format!("sw{}_{what}{}", s + 1, i + 1);
+        let u = out.and(&count(before, 1), &count(after, top), label("u"));
+        let v = out.and(&count(before, top), &count(after, 1), label("v"));
+        let inside = Lin::sum([&u, &v]);
+        match fixed[c as usize] {
+            0 => {
+                for d in 2..top {
+                    let x = holds(c, d);
+                    if x.terms.is_empty() {
+                        continue;
+                    }
+                    let y = out.and(&inside, &x, format!("sw{}_y{}_d{d}", s + 1, i + 1));
+                    sum.add(&y, i64::from(d));
+                }
+            }
+            g => sum.add(&inside, i64::from(g)),
+        }
+    }
+    out.push(sum, Sense::Eq, i64::from(clue));
+}
+
+/// A quadruple: each digit listed `k` times in at least `k` of its cells (`Σ x(c, d) ≥ k`).
+fn contains_rows(c: &Contains, at: &Placements<'_>, out: &mut RuleRows<'_>) {
+    let holds = |c, d| at.holds(c, d);
+    let mut listed = c.digits.clone();
+    listed.sort_unstable();
+    for run in listed.chunk_by(|x, y| x == y) {
+        let parts: Vec<Lin> = c
+            .cells
+            .iter()
+            .map(|&cell| holds(cell, run[0] as Value))
+            .collect();
+        out.at_least(Lin::sum(&parts), run.len() as i64);
+    }
+}
+
+/// A between or lockout line: for each inner cell and each pair of end digits `(x, y)`,
+/// `x(a, x) + x(b, y) − Σ x(c, d) ≤ 1` over the digits `d` the cell may then hold (no row when
+/// it may hold every digit).
+fn between_rows(w: &Between, at: &Placements<'_>, out: &mut RuleRows<'_>) {
+    let (n, holds) = (at.n, |c, d| at.holds(c, d));
+    for x in 1..=n as Value {
+        let xa = holds(w.a, x);
+        for y in 1..=n as Value {
+            let yb = holds(w.b, y);
+            if xa.terms.is_empty() && xa.constant == 0 || yb.terms.is_empty() && yb.constant == 0 {
+                continue;
+            }
+            for &c in &w.cells {
+                let allowed = (1..=n as Value).filter(|&d| w.allows(x as u32, y as u32, d as u32));
+                let inner: Vec<Lin> = allowed.map(|d| holds(c, d)).collect();
+                if inner.len() == n {
+                    continue;
+                }
+                let mut e = Lin::sum([&xa, &yb]);
+                e.add(&Lin::sum(&inner), -1);
+                out.push(e, Sense::AtMost, 1);
+            }
+        }
+    }
+}
+
+/// A skyscraper clue over a binary `s(i)` per cell after the first (named `sky{k}_s{i}`):
+/// `s(i) + x(i, d) + Σ_{e > d} x(j, e) ≤ 2` for each earlier cell `j` (a taller one hides it),
+/// `x(i, d) − s(i) − Σ_{j < i} Σ_{e > d} x(j, e) ≤ 0` (none taller: seen), and
+/// `1 + Σ s(i) = value` (the first cell is always seen).
+fn skyscraper_rows(clue: &EdgeLine, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>) {
+    let (n, holds) = (at.n, |c, d| at.holds(c, d));
+    let (cells, value) = (&clue.cells, clue.value);
+    let taller = |j: u32, d: Value| -> Lin {
+        let parts: Vec<Lin> = (d + 1..=n as Value).map(|e| holds(j, e)).collect();
+        Lin::sum(&parts)
+    };
+    let mut seen = Lin {
+        terms: vec![],
+        constant: 1,
+    };
+    for (i, &c) in cells.iter().enumerate().skip(1) {
+        let s = out.new_var(format!("sky{}_s{}", k + 1, i + 1));
+        for d in 1..=n as Value {
+            let x = holds(c, d);
+            if x.terms.is_empty() && x.constant == 0 {
+                continue;
+            }
+            let mut hidden = Lin::default();
+            for &j in &cells[..i] {
+                let t = taller(j, d);
+                out.push(Lin::sum([&s, &x, &t]), Sense::AtMost, 2);
+                hidden.add(&t, 1);
+            }
+            let mut e = x;
+            e.add(&s, -1);
+            e.add(&hidden, -1);
+            out.push(e, Sense::AtMost, 0);
+        }
+        seen.add(&s, 1);
+    }
+    out.push(seen, Sense::Eq, i64::from(value));
+}
+
+/// An X-sum clue: `in(i) = Σ_{X > i} x(first, X)` says whether cell `i` (from 0) is among the
+/// first `X`, `y(i, d) = in(i) ∧ x(i, d)` (named `xs{k}_y{i}_d{d}`, as a sandwich's), and
+/// `Σ X · x(first, X) + Σ_{i ≥ 1} d · y(i, d) = value`.
+fn x_sum_rows(clue: &EdgeLine, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>) {
+    let holds = |c, d| at.holds(c, d);
+    let (n, cells, value) = (at.n, &clue.cells, clue.value);
+    let first = cells[0];
+    let mut sum = Lin::default();
+    for x in 1..=n as Value {
+        sum.add(&holds(first, x), i64::from(x));
+    }
+    for (i, &c) in cells.iter().enumerate().skip(1) {
+        let counted: Vec<Lin> = (i as Value + 1..=n as Value)
+            .map(|x| holds(first, x))
+            .collect();
+        let inside = Lin::sum(&counted);
+        for d in 1..=n as Value {
+            let x = holds(c, d);
+            if x.terms.is_empty() {
+                sum.add(&inside, i64::from(d) * x.constant);
+                continue;
+            }
+            let y = out.and(&inside, &x, format!("xs{}_y{}_d{d}", k + 1, i + 1));
+            sum.add(&y, i64::from(d));
+        }
+    }
+    out.push(sum, Sense::Eq, i64::from(value));
 }
 
 #[cfg(test)]
@@ -942,6 +1126,46 @@ mod tests {
         assert!(matches!(
             IlpModel::build(&p, false, Reduction::Givens),
             Err(ModelBuildError::Infeasible(_))
+        ));
+    }
+
+    #[test]
+    fn the_rules_over_several_cells_get_rows_and_fixed_cells_alone_are_checked() {
+        use crate::model::{Constraint, EdgeClue, Line};
+        let clue = |value| EdgeClue {
+            line: Line::Row(1),
+            from_end: false,
+            value,
+        };
+        let rules = vec![
+            Constraint::Quadruple {
+                cells: vec![0, 1, 4, 5],
+                digits: vec![1, 2],
+            },
+            Constraint::Between(vec![8, 9, 10]),
+            Constraint::Skyscraper(clue(2)),
+            Constraint::XSum(clue(6)),
+        ];
+        let p = puzzle(4, &".".repeat(16)).with_constraints(rules).unwrap();
+        let m = IlpModel::build(&p, false, Reduction::Givens).unwrap();
+        let kinds = |pick: fn(&RowKind) -> bool| m.rows().iter().filter(|r| pick(&r.kind)).count();
+        // Two listed digits; 16 end pairs less those leaving the middle cell every digit (none).
+        assert_eq!(kinds(|k| matches!(k, RowKind::Quadruple { .. })), 2);
+        assert_eq!(kinds(|k| matches!(k, RowKind::Between { .. })), 16);
+        assert!(kinds(|k| matches!(k, RowKind::Skyscraper { .. })) > 0);
+        assert!(kinds(|k| matches!(k, RowKind::XSum { .. })) > 0);
+        assert!(m.name(m.n_vars() - 1).starts_with("xs1_y"));
+        // A quadruple whose fixed cells lack its digit is infeasible before any solver.
+        let quad = Constraint::Quadruple {
+            cells: vec![1, 2, 5, 6],
+            digits: vec![4],
+        };
+        let p = puzzle(4, ".12..31.........")
+            .with_constraints(vec![quad])
+            .unwrap();
+        assert!(matches!(
+            IlpModel::build(&p, false, Reduction::Givens),
+            Err(ModelBuildError::Infeasible(m)) if m.contains("quadruple 1")
         ));
     }
 

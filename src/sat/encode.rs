@@ -820,6 +820,23 @@ pub fn encode_cage_alone<S: ClauseSink + ?Sized>(
 /// empty clause when the bound cannot be met.
 fn pb_bound<S: ClauseSink + ?Sized, E>(
     b: &mut Builder<'_, S>,
+    encoding: E,
+    run: impl FnOnce(
+        &mut E,
+        &mut super::RsCollector<'_, Counting<'_, S>>,
+        &mut super::RsVars,
+    ) -> Option<Vec<Lit>>,
+) {
+    pb_bound_if(b, None, encoding, run)
+}
+
+/// [`pb_bound`] under a condition: with `guard`, each enforcing unit becomes `¬guard ∨ unit`
+/// and an unreachable bound `¬guard`. Sound because rustsat's encodings only define their
+/// outputs (every input assignment extends to a model of their clauses): the bound lives in the
+/// enforcing literals alone.
+fn pb_bound_if<S: ClauseSink + ?Sized, E>(
+    b: &mut Builder<'_, S>,
+    guard: Option<Lit>,
     mut encoding: E,
     run: impl FnOnce(
         &mut E,
@@ -828,9 +845,13 @@ fn pb_bound<S: ClauseSink + ?Sized, E>(
     ) -> Option<Vec<Lit>>,
 ) {
     let units = with_rustsat(&mut b.out, |col, vars| run(&mut encoding, col, vars));
+    let off = guard.map(|g| !g);
     match units {
-        Some(units) => units.into_iter().for_each(|u| b.out.add_clause(&[u])),
-        None => b.out.add_clause(&[]),
+        Some(units) => units.into_iter().for_each(|u| {
+            b.out
+                .add_clause(&off.into_iter().chain([u]).collect::<Vec<_>>())
+        }),
+        None => b.out.add_clause(&off.into_iter().collect::<Vec<_>>()),
     }
 }
 

@@ -12,12 +12,20 @@
 //!   the placements `(a, x)` and `(b, y)`, so no cover chooses both. Only pairs whose two
 //!   placements are both still open get a column, and each column once.
 //!
-//! Parity cells, what the fixed cells forbid and the digits a pair leaves without support are
-//! not columns: those placements are removed from the candidates before the matrix is built
-//! ([`Candidates::restrict`]). Within the search the columns only forbid: a pair prunes once one
-//! of its rows is chosen, and the branching sees the primary columns only. Sums (arrows,
-//! little killers) and sandwiches are not columns over single placements; `dlx` does not take
-//! them ([`takes`]).
+//! The pairs include the kinds that lower to them: minimum and maximum cells, indexers,
+//! entropic, modular and Nabner lines, slow thermometers, clones and a lockout line's ends.
+//!
+//! Parity cells, candidates (the digits outside a cell's listed ones), what the fixed cells
+//! forbid and the digits a pair leaves without support are not columns: those placements are
+//! removed from the candidates before the matrix is built ([`Candidates::restrict`]). Within the
+//! search the columns only forbid: a pair prunes once one of its rows is chosen, and the
+//! branching sees the primary columns only.
+//!
+//! `dlx` does not take ([`takes`]) the rules that are no column over single placements: sums
+//! (arrows, little killers, sandwiches, region sums, zipper lines, double arrows) need the
+//! digits of several cells added; a quadruple asks for digits to be present (at least, which
+//! exact cover's "at most once" secondary columns cannot say); between and lockout lines relate
+//! three cells at once; skyscraper and X-sum clues count or add along a whole line.
 
 use std::collections::HashSet;
 
@@ -35,7 +43,6 @@ pub(super) fn takes(kind: ConstraintKind) -> bool {
             | ConstraintKind::RegionSum
             | ConstraintKind::Zipper
             | ConstraintKind::DoubleArrow
-            | ConstraintKind::Candidates
             | ConstraintKind::Quadruple
             | ConstraintKind::Between
             | ConstraintKind::Lockout

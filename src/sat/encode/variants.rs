@@ -21,7 +21,31 @@
 //! - **sandwiches**: for each cell of the line, `e(i)` "holds 1 or `n`", prefix and suffix ORs of
 //!   it, `in(i)` = some end before and some end after (the line is a house, so it has exactly one
 //!   1 and one `n`), `y(i,d)` = `in(i) ∧ x(i,d)`, and `Σ d·y(i,d) = clue` as above.
-//! - **parity**: unit clauses removing the other digits.
+//! - **parity** and **candidates**: unit clauses removing the other digits.
+//! - **quadruples**: for a digit listed `k` times among `m` cells, every `m − k + 1` of the
+//!   cells hold it somewhere (at least `k` of the `m` literals; a quadruple has at most 4 cells,
+//!   so at most 6 clauses a digit, no new variable).
+//! - **between and lockout lines** (the ends' interval; the lockout's ends' gap is a pair):
+//!   - `direct` (default): for each pair of end digits `(x, y)` and each inner cell,
+//!     `¬x(a,x) ∨ ¬x(b,y) ∨` the digits the cell may then hold: `n²` clauses an inner cell.
+//!   - `order`, between lines only: `o(a,d) ∧ o(b,d) → o(c,d+1)` and
+//!     `¬o(a,d) ∧ ¬o(b,d) → ¬o(c,d−1)` for each inner cell `c` and digit `d` (both ends at least
+//!     `d`: the cell above `d`; both below `d`: the cell below `d − 1`), which together say
+//!     exactly `min < c < max`. `2n + 2` ternary clauses an inner cell instead of `n²`, plus
+//!     the cells' order literals, and unit propagation keeps the same strength: with both ends
+//!     known either form leaves the cell the open interval, with one end or the cell known
+//!     neither removes a digit by itself (both find the conflict once a digit is tried).
+//!     A lockout's inner cell lies outside the interval, on either side: that is two intervals,
+//!     which would need a side literal per cell; it stays direct.
+//! - **skyscrapers** (the line from the clue, cells `c_0, c_1, …`): the running maximum as order
+//!   literals `m(i,d) = m(i−1,d) ∨ o(c_i,d)` ("one of the first `i + 1` cells is at least `d`",
+//!   over the cells' order literals), a *seen* literal `s(i)` per cell after the first (always
+//!   seen) with `x(c_i,d) ∧ ¬m(i−1,d) → s(i)` and `x(c_i,d) ∧ m(i−1,d) → ¬s(i)`, and
+//!   `Σ s(i) = clue − 1` by rustsat's totalizer (both bounds).
+//! - **X-sums**: for each digit `X` the first cell may hold, the sum of the next `X − 1` cells is
+//!   `clue − X` when `x(first, X)` holds: the sums' binary adder, whose enforcing units become
+//!   clauses `¬x(first, X) ∨ unit` (the adder's own clauses only define its outputs, so they hold
+//!   whatever `X` is).
 //!
 //! ## Order encoding of pairs
 //!
@@ -62,10 +86,11 @@
 //! generated 9×9 sets `order` was not faster, and slower on Kropki dots, where arc consistency
 //! matters (docs/benchmarks.md, "SAT pair encodings"), so `direct` is the default.
 
-use rustsat::encodings::pb::{BinaryAdder, BoundBoth};
+use rustsat::encodings::card::{BoundBoth as _, Totalizer};
+use rustsat::encodings::pb::{BinaryAdder, BoundBoth as _};
 
-use super::{pb_bound, Builder, PairEncoding, Part, Val};
-use crate::model::lower::{PairRule, Rules};
+use super::{pb_bound, pb_bound_if, Builder, PairEncoding, Part, Val};
+use crate::model::lower::{Between, PairRule, Rules};
 use crate::model::{DotRule, Puzzle};
 use crate::sat::{ClauseSink, Lit, Var};
 
@@ -97,12 +122,10 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
     b: &mut Builder<'_, S>,
 ) {
     for &(cell, odd) in &r.parity {
-        for d in 0..n {
-            if (d % 2 == 0) != odd {
-                // Digit d + 1 has the wrong parity.
-                b.alo(std::iter::once(not(val(cell as usize, d))));
-            }
-        }
+        only(cell, n, |d| (d % 2 == 1) == odd, val, b);
+    }
+    for (cell, digits) in &r.domains {
+        only(*cell, n, |d| digits.contains(&d), val, b);
     }
     for p in r.all_pairs() {
         let (a, c) = (p.a as usize, p.b as usize);
@@ -133,11 +156,213 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
                 terms.push((val(c as usize, d), k * (d as i64 + 1)));
             }
         }
-        weighted_eq(terms, s.rhs, b);
+        weighted_eq(terms, s.rhs, None, b);
     }
     for s in &r.sandwiches {
         sandwich(&s.cells, s.sum, n, val, b);
     }
+    for q in &r.contains {
+        contains(&q.cells, &q.digits, n, val, b);
+    }
+    for w in &r.betweens {
+        match (pairs, w.inside) {
+            (PairEncoding::Order, true) => between_order(w, orders, val, b),
+            _ => between_direct(w, n, val, b),
+        }
+    }
+    for s in &r.skyscrapers {
+        skyscraper(&s.cells, s.value, orders, val, b);
+    }
+    for s in &r.xsums {
+        x_sum(&s.cells, s.value, n, val, b);
+    }
+}
+
+/// Unit clauses removing from `cell` every digit `keep` refuses.
+fn only<S: ClauseSink + ?Sized>(
+    cell: u32,
+    n: usize,
+    keep: impl Fn(u32) -> bool,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    for d in (1..=n as u32).filter(|&d| !keep(d)) {
+        b.alo(std::iter::once(not(val(cell as usize, d as usize - 1))));
+    }
+}
+
+/// Each digit listed `k` times among at least `k` of the `m` cells: every `m − k + 1` of them
+/// hold it somewhere (a quadruple has at most 4 cells, so at most 6 clauses a digit).
+fn contains<S: ClauseSink + ?Sized>(
+    cells: &[u32],
+    digits: &[u32],
+    n: usize,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    let m = cells.len();
+    let mut listed = digits.to_vec();
+    listed.sort_unstable();
+    for run in listed.chunk_by(|x, y| x == y) {
+        let (d, k) = (run[0] as usize, run.len());
+        if k > m || d > n {
+            b.out.add_clause(&[]);
+            continue;
+        }
+        let holds: Vec<Val> = cells.iter().map(|&c| val(c as usize, d - 1)).collect();
+        for subset in (0u32..1 << m).filter(|s| s.count_ones() as usize == m - k + 1) {
+            let picked = holds
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| subset >> i & 1 == 1);
+            b.alo(picked.map(|(_, &v)| v));
+        }
+    }
+}
+
+/// A between or lockout line, directly: for each pair of end digits `(x, y)` and each inner
+/// cell, `¬x(a,x) ∨ ¬x(b,y) ∨` the digits the cell may then hold (one binary clause when it may
+/// hold none).
+fn between_direct<S: ClauseSink + ?Sized>(
+    w: &Between,
+    n: usize,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    for x in 1..=n as u32 {
+        let xa = val(w.a as usize, x as usize - 1);
+        for y in 1..=n as u32 {
+            let yb = val(w.b as usize, y as usize - 1);
+            if xa == Val::False || yb == Val::False {
+                continue;
+            }
+            let allowed: Vec<usize> = (1..=n as u32)
+                .filter(|&d| w.allows(x, y, d))
+                .map(|d| d as usize - 1)
+                .collect();
+            let cells = if allowed.is_empty() {
+                &w.cells[..1]
+            } else {
+                &w.cells[..]
+            };
+            for &c in cells {
+                let inner = allowed.iter().map(|&d| val(c as usize, d));
+                b.alo([not(xa), not(yb)].into_iter().chain(inner));
+            }
+        }
+    }
+}
+
+/// A between line over order literals (see the module docs): for each inner cell `c` and digit
+/// `d`, `o(a,d) ∧ o(b,d) → o(c,d+1)` (both ends at least `d`: the cell above `d`) and
+/// `¬o(a,d) ∧ ¬o(b,d) → ¬o(c,d−1)` (both ends below `d`: the cell below `d − 1`).
+fn between_order<S: ClauseSink + ?Sized>(
+    w: &Between,
+    orders: &mut Orders,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    let (a, e) = (w.a as usize, w.b as usize);
+    orders.define(a, val, b);
+    orders.define(e, val, b);
+    for &c in &w.cells {
+        let c = c as usize;
+        orders.define(c, val, b);
+        for d in 1..=orders.n as i64 + 1 {
+            let (oa, ob) = (orders.at(a, d), orders.at(e, d));
+            b.alo([not(oa), not(ob), orders.at(c, d + 1)].into_iter());
+            b.alo([oa, ob, not(orders.at(c, d - 1))].into_iter());
+        }
+    }
+}
+
+/// A skyscraper clue (see the module docs): the running maximum's order literals
+/// `m(i,d) = m(i−1,d) ∨ o(c_i,d)`, a "seen" literal per cell, `x(c_i,d) ∧ ¬m(i−1,d) → s(i)` and
+/// `x(c_i,d) ∧ m(i−1,d) → ¬s(i)`, and a totalizer for `Σ s(i) = value`.
+fn skyscraper<S: ClauseSink + ?Sized>(
+    cells: &[u32],
+    value: u32,
+    orders: &mut Orders,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    let n = orders.n;
+    // top[d]: the maximum of the cells so far is at least d (d in 0..=n + 1).
+    let mut top = vec![Val::False; n + 2];
+    let mut seen = vec![];
+    for (i, &c) in cells.iter().enumerate() {
+        let c = c as usize;
+        let s = match i {
+            0 => Val::True,
+            _ => {
+                let s = Val::Lit(fresh(b));
+                for (d, &m) in top.iter().enumerate().take(n + 1).skip(1) {
+                    let x = val(c, d - 1);
+                    b.alo([not(x), m, s].into_iter());
+                    b.alo([not(x), not(m), not(s)].into_iter());
+                }
+                s
+            }
+        };
+        seen.push(s);
+        if i + 1 < cells.len() {
+            orders.define(c, val, b);
+            for (d, m) in top.iter_mut().enumerate().take(n + 1).skip(1) {
+                *m = or(*m, orders.at(c, d as i64), b);
+            }
+        }
+    }
+    count_eq(&seen, value as usize, b);
+}
+
+/// An X-sum clue: for each digit `X` the first cell may hold, `x(first, X)` implies that the
+/// next `X − 1` cells add up to `value − X`, by the sums' encoding under that condition.
+fn x_sum<S: ClauseSink + ?Sized>(
+    cells: &[u32],
+    value: u32,
+    n: usize,
+    val: &impl Fn(usize, usize) -> Val,
+    b: &mut Builder<'_, S>,
+) {
+    let first = cells[0] as usize;
+    for x in 1..=n.min(cells.len()) {
+        let guard = match val(first, x - 1) {
+            Val::False => continue,
+            Val::True => None,
+            Val::Lit(l) => Some(l),
+        };
+        let mut terms = vec![];
+        for &c in &cells[1..x] {
+            for d in 0..n {
+                terms.push((val(c as usize, d), d as i64 + 1));
+            }
+        }
+        weighted_eq(terms, value as i64 - x as i64, guard, b);
+    }
+}
+
+/// Exactly `k` of `vals` true, by a totalizer (constants fold into `k`).
+fn count_eq<S: ClauseSink + ?Sized>(vals: &[Val], k: usize, b: &mut Builder<'_, S>) {
+    let trues = vals.iter().filter(|&&v| v == Val::True).count();
+    let lits: Vec<Lit> = vals
+        .iter()
+        .filter_map(|&v| match v {
+            Val::Lit(l) => Some(l),
+            _ => None,
+        })
+        .collect();
+    let Some(rest) = k.checked_sub(trues).filter(|&r| r <= lits.len()) else {
+        b.out.add_clause(&[]);
+        return;
+    };
+    if lits.is_empty() {
+        return;
+    }
+    let totalizer: Totalizer = lits.into_iter().collect();
+    pb_bound(b, totalizer, |e, col, vars| {
+        e.encode_both(rest..=rest, col, vars).ok()?;
+        e.enforce_eq(rest).ok()
+    });
 }
 
 fn not(v: Val) -> Val {
@@ -348,8 +573,14 @@ fn intervals<S: ClauseSink + ?Sized>(
     }
 }
 
-/// `Σ weight · value = rhs` over 0/1 values (every cell has exactly one true digit).
-fn weighted_eq<S: ClauseSink + ?Sized>(terms: Vec<(Val, i64)>, rhs: i64, b: &mut Builder<'_, S>) {
+/// `Σ weight · value = rhs` over 0/1 values (every cell has exactly one true digit); with
+/// `guard`, only when the guard holds.
+fn weighted_eq<S: ClauseSink + ?Sized>(
+    terms: Vec<(Val, i64)>,
+    rhs: i64,
+    guard: Option<Lit>,
+    b: &mut Builder<'_, S>,
+) {
     // Constants fold into the right-hand side; the terms of one variable merge into one weight
     // on its positive literal (w·¬v = w − w·v), which then flips to the negated literal when
     // negative (w·v = w + |w|·¬v), so every literal reaches the encoding once, weight > 0.
@@ -380,7 +611,8 @@ fn weighted_eq<S: ClauseSink + ?Sized>(terms: Vec<(Val, i64)>, rhs: i64, b: &mut
     }
     let total: i64 = lits.iter().map(|&(_, w)| w as i64).sum();
     if rest < 0 || rest > total {
-        b.out.add_clause(&[]);
+        b.out
+            .add_clause(&guard.map(|g| !g).into_iter().collect::<Vec<_>>());
         return;
     }
     if lits.is_empty() {
@@ -388,7 +620,7 @@ fn weighted_eq<S: ClauseSink + ?Sized>(terms: Vec<(Val, i64)>, rhs: i64, b: &mut
     }
     let rest = rest as usize;
     let adder: BinaryAdder = lits.into_iter().collect();
-    pb_bound(b, adder, |e, col, vars| {
+    pb_bound_if(b, guard, adder, |e, col, vars| {
         e.encode_both(rest..=rest, col, vars).ok()?;
         e.enforce_eq(rest).ok()
     });
@@ -453,7 +685,7 @@ fn sandwich<S: ClauseSink + ?Sized>(
             terms.push((y, d as i64 + 1));
         }
     }
-    weighted_eq(terms, clue as i64, b);
+    weighted_eq(terms, clue as i64, None, b);
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ import pytest
 
 import sudoku_lab as sl
 
-DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
 # magictour_top1465's first puzzle: one solution.
 HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
@@ -199,10 +200,9 @@ def test_docstrings_for_help():
         assert "def encode" in stubs.read_text()
 
 
-def test_walkthrough_runs():
-    """docs/python.md, every Python block in order, from the repository's root."""
-    pytest.importorskip("pandas")
-    doc = DATA.parents[1] / "docs" / "python.md"
+def run_python_blocks(doc, at_least):
+    """Runs every ```python block of `doc`, in order, in one namespace, from the repository's
+    root."""
     blocks, block, inside = [], [], False
     for line in doc.read_text().splitlines():
         if line.strip() == "```python":
@@ -212,12 +212,22 @@ def test_walkthrough_runs():
             blocks.append("\n".join(block))
         elif inside:
             block.append(line)
-    assert len(blocks) >= 4
+    assert len(blocks) >= at_least
     cwd = os.getcwd()
-    os.chdir(DATA.parents[1])
+    os.chdir(ROOT)
     try:
         namespace = {}
         for code in blocks:
             exec(compile(code, str(doc), "exec"), namespace)
     finally:
         os.chdir(cwd)
+
+
+def test_walkthrough_runs():
+    """docs/python.md."""
+    pytest.importorskip("pandas")
+    run_python_blocks(ROOT / "docs" / "python.md", 4)
+
+
+def test_readme_example_runs():
+    run_python_blocks(ROOT / "README.md", 1)

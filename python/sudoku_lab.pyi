@@ -76,24 +76,9 @@ def encode(
     propagate: bool = False,
     weights: Optional[WeightsLike] = None,
 ) -> Union[Cnf, str]: ...
-def xcheck(
-    puzzles: Sequence[Puzzle],
-    backends: Optional[Sequence[str]] = None,
-    task: str = "unique",
-    limit: int = ...,
-    weights: Optional[WeightsLike] = None,
-    timeout: Optional[float] = None,
-    jobs: int = 1,
-    **options: Any,
-) -> List[Dict[str, Any]]: ...
-def bench(
-    puzzles: Sequence[Puzzle],
-    backends: Optional[Sequence[str]] = None,
-    task: str = "unique",
-    limit: int = ...,
-    weights: Optional[WeightsLike] = None,
-    timeout: Optional[float] = None,
-    **options: Any,
-) -> List[Dict[str, Any]]: ...
+def xcheck(puzzles: Sequence[Puzzle], backends: Optional[Sequence[str]] = None, task: str = "unique", **options: Any) -> List[Dict[str, Any]]:
+    """Keywords: limit, weights, timeout, jobs, and the engine options."""
+def bench(puzzles: Sequence[Puzzle], backends: Optional[Sequence[str]] = None, task: str = "unique", **options: Any) -> List[Dict[str, Any]]:
+    """Keywords: limit, weights, timeout, and the engine options."""
 def render(puzzle: Puzzle, solution: Optional[GridLike] = None, cell: float = 40.0, title: Optional[str] = None) -> str: ...
 def backend_names() -> List[str]: ...

@@ -29,7 +29,7 @@ use sudoku_lab::render::{self, RenderOptions};
 use sudoku_lab::sat::encode::{self, EncodeOptions};
 use sudoku_lab::task::{self, RunError, Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::weights::WeightSource;
-use sudoku_lab::xcheck::{self, Batch};
+use sudoku_lab::xcheck::{self as cross, Batch};
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -70,10 +70,7 @@ impl Grid {
     /// The digits row by row (0 for an empty cell), as a list of n lists.
     #[getter]
     fn rows(&self) -> Vec<Vec<u16>> {
-        self.0
-            .rows()
-            .map(|r| r.iter().map(|&v| v as u16).collect())
-            .collect()
+        self.0.rows().map(|r| r.to_vec()).collect()
     }
     /// The digit at (row, col), both from 1.
     fn get(&self, row: usize, col: usize) -> PyResult<u16> {
@@ -83,7 +80,7 @@ impl Grid {
                 "row and column run from 1 to {n}, not ({row}, {col})"
             )));
         }
-        Ok(self.0.get(row - 1, col - 1) as u16)
+        Ok(self.0.get(row - 1, col - 1))
     }
     fn __str__(&self) -> String {
         self.0.to_string()
@@ -153,7 +150,7 @@ impl Puzzle {
     /// The givens row by row, 0 for an empty cell (n² integers).
     #[getter]
     fn givens(&self) -> Vec<u16> {
-        self.puzzle.givens().iter().map(|&v| v as u16).collect()
+        self.puzzle.givens().to_vec()
     }
     /// Where the puzzle was read (`file:line`).
     #[getter]
@@ -528,25 +525,35 @@ fn run_task(
     Ok(answer)
 }
 
-/// One solution of the puzzle (status `solved`), or status `none`.
-#[pyfunction]
-#[pyo3(signature = (puzzle, backend="dfs", timeout=None, **options))]
-fn solve(
-    py: Python<'_>,
-    puzzle: &Puzzle,
-    backend: &str,
-    timeout: Option<f64>,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Answer> {
-    run_task(
-        py,
-        puzzle.puzzle.clone(),
-        Task::Solve,
-        backend,
-        timeout,
-        options,
-    )
+/// `solve` and `unique`: a task with no parameter of its own.
+macro_rules! plain_task {
+    ($(#[$doc:meta])* $name:ident, $task:expr) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (puzzle, backend="dfs", timeout=None, **options))]
+        fn $name(
+            py: Python<'_>,
+            puzzle: &Puzzle,
+            backend: &str,
+            timeout: Option<f64>,
+            options: Option<&Bound<'_, PyDict>>,
+        ) -> PyResult<Answer> {
+            run_task(py, puzzle.puzzle.clone(), $task, backend, timeout, options)
+        }
+    };
 }
+
+plain_task!(
+    /// One solution of the puzzle (status `solved`), or status `none`.
+    solve,
+    Task::Solve
+);
+
+plain_task!(
+    /// `none`, `unique` (with the grid) or `multiple` (with two different grids).
+    unique,
+    Task::Unique
+);
 
 /// The number of solutions, up to `limit` (status `counted`, `complete` False at the limit).
 #[pyfunction]
@@ -563,26 +570,6 @@ fn count(
         limit: limit.max(1),
     };
     run_task(py, puzzle.puzzle.clone(), task, backend, timeout, options)
-}
-
-/// `none`, `unique` (with the grid) or `multiple` (with two different grids).
-#[pyfunction]
-#[pyo3(signature = (puzzle, backend="dfs", timeout=None, **options))]
-fn unique(
-    py: Python<'_>,
-    puzzle: &Puzzle,
-    backend: &str,
-    timeout: Option<f64>,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Answer> {
-    run_task(
-        py,
-        puzzle.puzzle.clone(),
-        Task::Unique,
-        backend,
-        timeout,
-        options,
-    )
 }
 
 /// The maximum of Σ weight × digit (`value`), with a grid reaching it: status `optimal`, or
@@ -754,19 +741,31 @@ struct Runs {
     backends: Vec<Box<dyn Backend>>,
     task: Task,
     timeout: Option<Duration>,
+    /// Puzzles cross-checked at the same time (`bench` times one at a time).
+    jobs: usize,
 }
 
 impl Runs {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        puzzles: Vec<PyRef<'_, Puzzle>>,
+    /// The runs of `puzzles` through `backends` on `task`; `options` holds `limit`, `weights`,
+    /// `timeout` and `jobs` (taken out) and the engine options.
+    fn new<'py>(
+        puzzles: Vec<PyRef<'py, Puzzle>>,
         backends: Option<Vec<String>>,
         task: &str,
-        limit: u64,
-        weights: Option<&Bound<'_, PyAny>>,
-        timeout: Option<f64>,
-        options: Option<&Bound<'_, PyDict>>,
+        options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Runs> {
+        let take = |key: &str| -> PyResult<Option<Bound<'py, PyAny>>> {
+            let Some(v) = options.map(|o| o.get_item(key)).transpose()?.flatten() else {
+                return Ok(None);
+            };
+            options.map(|o| o.del_item(key)).transpose()?;
+            Ok(Some(v).filter(|v| !v.is_none()))
+        };
+        let limit: u64 = take("limit")?.map_or(Ok(DEFAULT_COUNT_LIMIT), |v| v.extract())?;
+        let weights = take("weights")?;
+        let weights = weights.as_ref();
+        let timeout: Option<f64> = take("timeout")?.map(|v| v.extract()).transpose()?;
+        let jobs: usize = take("jobs")?.map_or(Ok(1), |v| v.extract())?;
         let task = task_named(task, limit.max(1))?;
         let puzzles = puzzles
             .iter()
@@ -788,6 +787,7 @@ impl Runs {
             backends: backend_list(backends, &backend_options(options)?)?,
             task,
             timeout,
+            jobs,
         })
     }
 
@@ -796,9 +796,8 @@ impl Runs {
     fn run(
         self,
         py: Python<'_>,
-        jobs: usize,
     ) -> PyResult<(
-        Vec<xcheck::Checked>,
+        Vec<cross::Checked>,
         Vec<sudoku_lab::report::BenchRow>,
         Vec<&'static str>,
     )> {
@@ -808,13 +807,13 @@ impl Runs {
                 task: self.task,
                 timeout: self.timeout,
                 budget: None,
-                jobs: jobs.max(1),
+                jobs: self.jobs.max(1),
             };
             let refs: Vec<_> = self.puzzles.iter().map(|(p, e)| (p, e.as_ref())).collect();
             let stop = std::sync::atomic::AtomicBool::new(false);
             let mut checked = Vec::new();
-            let totals = xcheck::run_batch(&batch, &refs, &stop, |c| {
-                checked.push(xcheck::Checked {
+            let totals = cross::run_batch(&batch, &refs, &stop, |c| {
+                checked.push(cross::Checked {
                     position: c.position,
                     ran: c.ran.clone(),
                     runs: c.runs.clone(),
@@ -834,25 +833,11 @@ impl Runs {
 /// puzzle and backend, with `puzzle` (from 1), `backend`, `status` (the answer's, or
 /// `timeout`, `refused`, `error`), `answer` (what it said), `verdict` (`agreed`,
 /// `disagreement: …`, `failure: …`, the same for every backend of the puzzle) and `time` in
-/// seconds. A puzzle read with its known answer is held against it too.
-#[pyfunction]
-#[pyo3(name = "xcheck")]
-#[pyo3(signature = (puzzles, backends=None, task="unique", limit=DEFAULT_COUNT_LIMIT,
-                    weights=None, timeout=None, jobs=1, **options))]
-#[allow(clippy::too_many_arguments)]
-fn cross_check<'py>(
-    py: Python<'py>,
-    puzzles: Vec<PyRef<'_, Puzzle>>,
-    backends: Option<Vec<String>>,
-    task: &str,
-    limit: u64,
-    weights: Option<&Bound<'_, PyAny>>,
-    timeout: Option<f64>,
-    jobs: usize,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Bound<'py, PyList>> {
-    let runs = Runs::new(puzzles, backends, task, limit, weights, timeout, options)?;
-    let (checked, _, _) = runs.run(py, jobs)?;
+/// seconds. A puzzle read with its known answer is held against it too. Keywords: `limit`
+/// (count), `weights` (optimize), `timeout` (each run), `jobs` (puzzles at a time, default 1)
+/// and the engine options.
+fn xcheck_rows<'py>(py: Python<'py>, runs: Runs) -> PyResult<Bound<'py, PyList>> {
+    let (checked, _, _) = runs.run(py)?;
     let rows = PyList::empty(py);
     for c in &checked {
         for r in &c.runs {
@@ -879,30 +864,58 @@ fn cross_check<'py>(
 /// compare, each answer checked: one dict per backend with the columns of `sudoku-lab bench
 /// --json` (`backend`, `task`, `puzzles`, `answered`, `agreed`, `timed_out`, `refused`,
 /// `failed`, `puzzles_per_sec`, `total_s`, `min_us`, `mean_us`, `median_us`, `p90_us`,
-/// `max_us`, …), ready for `pandas.DataFrame`.
-#[pyfunction]
-#[pyo3(name = "bench")]
-#[pyo3(signature = (puzzles, backends=None, task="unique", limit=DEFAULT_COUNT_LIMIT,
-                    weights=None, timeout=None, **options))]
-#[allow(clippy::too_many_arguments)]
-fn bench_rows<'py>(
-    py: Python<'py>,
-    puzzles: Vec<PyRef<'_, Puzzle>>,
-    backends: Option<Vec<String>>,
-    task: &str,
-    limit: u64,
-    weights: Option<&Bound<'_, PyAny>>,
-    timeout: Option<f64>,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Bound<'py, PyList>> {
-    let runs = Runs::new(puzzles, backends, task, limit, weights, timeout, options)?;
-    let (_, bench_rows, _) = runs.run(py, 1)?;
+/// `max_us`, …), ready for `pandas.DataFrame`. Keywords as `xcheck` (one puzzle at a time).
+fn timing_rows<'py>(py: Python<'py>, mut runs: Runs) -> PyResult<Bound<'py, PyList>> {
+    runs.jobs = 1;
+    let (_, bench_rows, _) = runs.run(py)?;
     let rows = PyList::empty(py);
     for row in &bench_rows {
         rows.append(to_python(py, &row.record)?)?;
     }
     Ok(rows)
 }
+
+/// `xcheck` and `bench`: the puzzles through the backends on a task, the keywords read by
+/// [`Runs::new`], the rows made by `$rows`.
+macro_rules! batch_function {
+    ($(#[$doc:meta])* $name:ident, $rows:ident) => {
+        #[pyfunction]
+        $(#[$doc])*
+        #[pyo3(signature = (puzzles, backends=None, task="unique", **options))]
+        fn $name<'py>(
+            py: Python<'py>,
+            puzzles: Vec<PyRef<'py, Puzzle>>,
+            backends: Option<Vec<String>>,
+            task: &str,
+            options: Option<&Bound<'py, PyDict>>,
+        ) -> PyResult<Bound<'py, PyList>> {
+            $rows(py, Runs::new(puzzles, backends, task, options)?)
+        }
+    };
+}
+
+batch_function!(
+    /// Cross-checks every puzzle through every backend (default: all compiled in): one dict per
+    /// puzzle and backend, with `puzzle` (from 1), `backend`, `status` (the answer's, or
+    /// `timeout`, `refused`, `error`), `answer` (what it said), `verdict` (`agreed`,
+    /// `disagreement: …`, `failure: …`, the same for every backend of the puzzle) and `time` in
+    /// seconds. A puzzle read with its known answer is held against it too. Keywords: `limit`
+    /// (count), `weights` (optimize), `timeout` (each run), `jobs` (puzzles at a time, default
+    /// 1) and the engine options.
+    xcheck,
+    xcheck_rows
+);
+
+batch_function!(
+    /// Times every backend (default: all compiled in) on the puzzles, one at a time so figures
+    /// compare, each answer checked: one dict per backend with the columns of `sudoku-lab bench
+    /// --json` (`backend`, `task`, `puzzles`, `answered`, `agreed`, `timed_out`, `refused`,
+    /// `failed`, `puzzles_per_sec`, `total_s`, `min_us`, `mean_us`, `median_us`, `p90_us`,
+    /// `max_us`, …), ready for `pandas.DataFrame`. Keywords as `xcheck` (`jobs` is always 1).
+    #[pyo3(name = "bench")]
+    bench_fn,
+    timing_rows
+);
 
 /// The picture of a puzzle as an SVG document (`sudoku-lab render`), with a solution's digits
 /// when given.
@@ -944,8 +957,8 @@ fn sudoku_lab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(optimize, m)?)?;
     m.add_function(wrap_pyfunction!(check_grid, m)?)?;
     m.add_function(wrap_pyfunction!(encode_puzzle, m)?)?;
-    m.add_function(wrap_pyfunction!(cross_check, m)?)?;
-    m.add_function(wrap_pyfunction!(bench_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(xcheck, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_fn, m)?)?;
     m.add_function(wrap_pyfunction!(render_svg, m)?)?;
     m.add_function(wrap_pyfunction!(backend_names, m)?)?;
     m.add("DEFAULT_COUNT_LIMIT", DEFAULT_COUNT_LIMIT)?;

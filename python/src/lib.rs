@@ -208,8 +208,14 @@ impl Puzzle {
     fn _repr_svg_(&self) -> PyResult<String> {
         self.svg(None, 40.0, None)
     }
+    /// The picture inline in HTML (without the SVG document's XML declaration).
     fn _repr_html_(&self) -> PyResult<String> {
-        Ok(format!("<div>{}</div>", self._repr_svg_()?))
+        let svg = self._repr_svg_()?;
+        let inline = match svg.strip_prefix("<?xml") {
+            Some(rest) => rest.split_once("?>").map_or(rest, |(_, s)| s).trim_start(),
+            None => &svg,
+        };
+        Ok(format!("<div>{inline}</div>"))
     }
     fn __repr__(&self) -> String {
         let line = format::to_line(&self.puzzle).unwrap_or_else(|_| "…".into());

@@ -24,6 +24,7 @@ use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::format::{self, fpuzzles, Format, ReadOptions};
+use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
 use sudoku_lab::model::{self, Expected, Regions, Weights};
 use sudoku_lab::render::{self, RenderOptions};
 use sudoku_lab::sat::encode::{self, EncodeOptions};
@@ -937,6 +938,59 @@ fn render_svg(
     puzzle.svg(solution, cell, title)
 }
 
+/// `count` new puzzles, as `sudoku-lab generate` makes them: side `size` (standard boxes, or
+/// `jigsaw` regions), `diagonals`, `givens` clues (default about two fifths of the cells),
+/// `unique` (clues kept only while the solution stays unique, checked by `backend`), `seed`
+/// (default: from the clock; the same seed gives the same puzzles); each puzzle gets at most
+/// `budget` seconds, as the command's `--budget`.
+#[pyfunction]
+#[pyo3(signature = (size=9, count=1, givens=None, unique=false, seed=None, diagonals=false,
+                    jigsaw=false, backend="dfs", budget=120.0))]
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    py: Python<'_>,
+    size: usize,
+    count: usize,
+    givens: Option<usize>,
+    unique: bool,
+    seed: Option<u64>,
+    diagonals: bool,
+    jigsaw: bool,
+    backend: &str,
+    budget: f64,
+) -> PyResult<Vec<Puzzle>> {
+    let mut spec = PuzzleSpec::new(size);
+    (spec.diagonals, spec.jigsaw) = (diagonals, jigsaw);
+    let mut options = GenerateOptions::of(spec);
+    options.givens = givens;
+    options.unique = unique;
+    options.seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let budget = Duration::try_from_secs_f64(budget).map_err(value_error)?;
+    let checker = self::backend(backend, &BackendOptions::default())?;
+    let made = interruptible(py, move || {
+        let mut generator = Generator::new(options, checker.as_ref())
+            .map_err(|e| e.to_string())?
+            .with_puzzle_budget(Some(budget));
+        (1..=count)
+            .map(|i| generator.generate().map_err(|e| format!("puzzle {i}: {e}")))
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    let made = made.map_err(PyValueError::new_err)?;
+    Ok(made
+        .into_iter()
+        .enumerate()
+        .map(|(i, puzzle)| Puzzle {
+            puzzle,
+            expected: None,
+            source: format!("generate:{}", i + 1),
+        })
+        .collect())
+}
+
 /// The names of the backends this build has, as `backend=` takes them.
 #[pyfunction]
 fn backend_names() -> Vec<&'static str> {
@@ -966,6 +1020,7 @@ fn sudoku_lab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(xcheck, m)?)?;
     m.add_function(wrap_pyfunction!(bench_fn, m)?)?;
     m.add_function(wrap_pyfunction!(render_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(backend_names, m)?)?;
     m.add("DEFAULT_COUNT_LIMIT", DEFAULT_COUNT_LIMIT)?;
     Ok(())

@@ -160,6 +160,17 @@ def test_xcheck_rows():
     assert [r["backend"] for r in rows[:3]] == ["dfs", "dlx", "sat"]
 
 
+def test_generate_is_seeded_and_unique():
+    made = sl.generate(size=6, count=3, unique=True, seed=1)
+    again = sl.generate(size=6, count=3, unique=True, seed=1)
+    assert [p.to_line() for p in made] == [p.to_line() for p in again]
+    assert len({p.to_line() for p in made}) == 3
+    for p in made:
+        assert p.size == 6 and sl.unique(p, backend="sat").status == "unique"
+    with pytest.raises(ValueError):
+        sl.generate(size=0)
+
+
 def test_timeout_is_an_answer():
     empty9 = sl.read("." * 81)[0]
     a = sl.count(empty9, limit=10**15, timeout=0.2)

@@ -262,7 +262,7 @@ fn read(
                 source: format!("{name}:{}", e.line),
             }),
             Err(e) => Err(value_error(format!(
-                "{name}:{}:{}: {}",
+                "{name}:{}:{}: error: {}",
                 e.line, e.col, e.message
             ))),
         })
@@ -562,9 +562,12 @@ plain_task!(
     Task::Unique
 );
 
+// The default `limit` of `count` is written out so that `help()` shows it; it is the command's.
+const _: () = assert!(DEFAULT_COUNT_LIMIT == 1_000_000);
+
 /// The number of solutions, up to `limit` (status `counted`, `complete` False at the limit).
 #[pyfunction]
-#[pyo3(signature = (puzzle, limit=DEFAULT_COUNT_LIMIT, backend="dfs", timeout=None, **options))]
+#[pyo3(signature = (puzzle, limit=1_000_000, backend="dfs", timeout=None, **options))]
 fn count(
     py: Python<'_>,
     puzzle: &Puzzle,

@@ -82,7 +82,8 @@ def test_read_formats_and_errors(tmp_path):
     assert [p.size for p in sl.read("1...\n..3.\n.4..\n...2\n")] == [4]
     bad = tmp_path / "bad.txt"
     bad.write_text(HARD + "\n" + HARD[:-1] + "x\n")
-    with pytest.raises(ValueError, match=r"^" + str(bad) + r":2:81: "):
+    # The command's message: file, line, column.
+    with pytest.raises(ValueError, match=r"^" + str(bad) + r":2:81: error: value 33 \('x'\)"):
         sl.read(str(bad))
     with pytest.raises(ValueError, match="unknown format"):
         sl.read(HARD, format="csv")
@@ -205,6 +206,7 @@ def test_ctrl_c_raises_keyboard_interrupt():
 
 def test_docstrings_for_help():
     assert "solution" in sl.solve.__doc__
+    assert "limit=1000000" in sl.count.__text_signature__.replace("_", "")
     assert "file, line and column" in sl.read.__doc__
     assert sl.Cnf.var.__doc__
     # The stubs are installed beside the module.

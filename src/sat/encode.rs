@@ -1094,6 +1094,20 @@ pub fn to_dimacs(
     Ok(enc.stats)
 }
 
+/// The DIMACS number of "cell (`row`, `col`) holds `digit`" in the formula numbering that
+/// [`to_dimacs`] writes (and its header states): `cell * n + digit`, with `cell = row * n + col`
+/// (row and column from 0, digit from 1). `None` when a coordinate is outside the grid.
+///
+/// ```
+/// use sudoku_lab::sat::encode::dimacs_var;
+/// assert_eq!(dimacs_var(9, 0, 0, 1), Some(1));
+/// assert_eq!(dimacs_var(9, 8, 8, 9), Some(729));
+/// assert_eq!(dimacs_var(9, 0, 9, 1), None);
+/// ```
+pub fn dimacs_var(n: usize, row: usize, col: usize, digit: usize) -> Option<i64> {
+    (row < n && col < n && (1..=n).contains(&digit)).then(|| ((row * n + col) * n + digit) as i64)
+}
+
 /// The grid a DIMACS model (formula numbering, as written by [`to_dimacs`] with the same
 /// `opts`) stands for. `model` holds the true literals (DIMACS numbers, positive or negative, any
 /// order); cells fixed before encoding (givens, and with `propagate` the propagated cells) come

@@ -1,0 +1,1030 @@
+//! The Python module `sudoku_lab`: a thin binding over the `sudoku_lab` library. It converts
+//! Python values into the library's types and back, and calls the library; every decision —
+//! reading, solving, checking, encoding, cross-checking — is the library's.
+//!
+//! Names and defaults follow the command line (`docs/cli.md`): `read` is the input reader,
+//! `solve`, `count`, `unique` and `optimize` the four tasks (`backend="dfs"`, engine options as
+//! keywords spelled like the flags with `_` for `-`), `check` the independent checker,
+//! `encode` the exports, `xcheck` and `bench` the cross-check and its timing rows.
+//!
+//! Long calls release the GIL and run on a worker thread while this thread waits for Python
+//! signals: Ctrl-C raises `KeyboardInterrupt` at once. The library has no way to stop a search
+//! other than its deadline, so an interrupted search runs on in the background until it ends
+//! (or its `timeout` passes); give long calls a `timeout`.
+
+use std::str::FromStr;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use sudoku_lab::backend::{Backend, BackendError, Limits};
+use sudoku_lab::backends::{self, BackendKind, BackendOptions};
+use sudoku_lab::check;
+use sudoku_lab::format::{self, fpuzzles, Format, ReadOptions};
+use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
+use sudoku_lab::model::{self, Expected, Regions, Weights};
+use sudoku_lab::render::{self, RenderOptions};
+use sudoku_lab::sat::encode::{self, EncodeOptions};
+use sudoku_lab::task::{self, RunError, Task, DEFAULT_COUNT_LIMIT};
+use sudoku_lab::weights::WeightSource;
+use sudoku_lab::xcheck::{self as cross, Batch};
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A word naming one of an option's choices (`"extended"`, `"bounds"`), as the flags take it.
+fn word<T: FromStr>(key: &str, v: &Bound<'_, PyAny>) -> PyResult<T>
+where
+    T::Err: std::fmt::Display,
+{
+    let s: String = v
+        .extract()
+        .map_err(|_| PyTypeError::new_err(format!("{key}: expected a string")))?;
+    s.parse().map_err(value_error)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grids and puzzles
+
+/// A grid of digits (a solution, or any filled grid to check). `str(grid)` is the command
+/// line's text: one line of n² symbols.
+#[pyclass(module = "sudoku_lab", frozen, eq)]
+#[derive(Clone, PartialEq)]
+struct Grid(model::Grid);
+
+#[pymethods]
+impl Grid {
+    /// A grid from its line (n² symbols, `.` or `0` for empty) or from n rows of n integers.
+    #[new]
+    fn new(cells: &Bound<'_, PyAny>) -> PyResult<Grid> {
+        grid_arg(cells)
+    }
+    /// The side n.
+    #[getter]
+    fn size(&self) -> usize {
+        self.0.size()
+    }
+    /// The digits row by row (0 for an empty cell), as a list of n lists.
+    #[getter]
+    fn rows(&self) -> Vec<Vec<u16>> {
+        self.0.rows().map(|r| r.to_vec()).collect()
+    }
+    /// The digit at (row, col), both from 1.
+    fn get(&self, row: usize, col: usize) -> PyResult<u16> {
+        let n = self.0.size();
+        if !(1..=n).contains(&row) || !(1..=n).contains(&col) {
+            return Err(PyValueError::new_err(format!(
+                "row and column run from 1 to {n}, not ({row}, {col})"
+            )));
+        }
+        Ok(self.0.get(row - 1, col - 1))
+    }
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+    fn __repr__(&self) -> String {
+        format!("Grid('{}')", self.0)
+    }
+}
+
+/// A grid argument: a `Grid`, its line, or n rows of n integers.
+fn grid_arg(v: &Bound<'_, PyAny>) -> PyResult<Grid> {
+    if let Ok(g) = v.downcast::<Grid>() {
+        return Ok(g.get().clone());
+    }
+    let cells: Vec<model::Value> = if let Ok(s) = v.extract::<String>() {
+        s.trim()
+            .chars()
+            .map(|c| {
+                format::symbol_value(c).ok_or_else(|| {
+                    PyValueError::new_err(format!("'{c}' is not a digit of the line format"))
+                })
+            })
+            .collect::<PyResult<_>>()?
+    } else {
+        let rows: Vec<Vec<u32>> = v.extract().map_err(|_| {
+            PyTypeError::new_err("a grid is a Grid, its line, or a list of rows of integers")
+        })?;
+        let n = rows.len();
+        if rows.iter().any(|r| r.len() != n) {
+            return Err(PyValueError::new_err(format!(
+                "expected {n} rows of {n} integers"
+            )));
+        }
+        rows.into_iter()
+            .flatten()
+            .map(|d| model::Value::try_from(d).map_err(value_error))
+            .collect::<PyResult<_>>()?
+    };
+    let n = (cells.len() as f64).sqrt().round() as usize;
+    if n * n != cells.len() || n == 0 {
+        return Err(PyValueError::new_err(format!(
+            "{} cells do not make a square grid",
+            cells.len()
+        )));
+    }
+    Ok(Grid(model::Grid::new(n, cells)))
+}
+
+/// A puzzle read by `read`: its geometry, givens and rules (and its known answer, if the input
+/// gave one). In a notebook it draws itself.
+#[pyclass(module = "sudoku_lab", frozen)]
+#[derive(Clone)]
+struct Puzzle {
+    puzzle: model::Puzzle,
+    expected: Option<Expected>,
+    /// Where it was read: `file:line`.
+    source: String,
+}
+
+#[pymethods]
+impl Puzzle {
+    /// The side n of the grid.
+    #[getter]
+    fn size(&self) -> usize {
+        self.puzzle.size()
+    }
+    /// The givens row by row, 0 for an empty cell (n² integers).
+    #[getter]
+    fn givens(&self) -> Vec<u16> {
+        self.puzzle.givens().to_vec()
+    }
+    /// Where the puzzle was read (`file:line`).
+    #[getter]
+    fn source(&self) -> &str {
+        &self.source
+    }
+    /// A summary of the rules: regions (`boxes RxC` or `jigsaw`), diagonals, the number of
+    /// constraints of each kind, weights, and the known number of solutions when given.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let shape = self.puzzle.shape();
+        let regions = match shape.regions() {
+            Regions::Boxes { rows, cols } => format!("boxes {rows}x{cols}"),
+            Regions::Jigsaw(_) => "jigsaw".to_string(),
+        };
+        d.set_item("regions", regions)?;
+        d.set_item("diagonals", shape.diagonals())?;
+        let kinds = PyDict::new(py);
+        for c in self.puzzle.constraints() {
+            let k = c.kind().to_string();
+            let before: usize = kinds.get_item(&k)?.map_or(Ok(0), |v| v.extract())?;
+            kinds.set_item(k, before + 1)?;
+        }
+        d.set_item("constraints", kinds)?;
+        d.set_item("weights", self.puzzle.weights().is_some())?;
+        d.set_item("known_count", self.expected.as_ref().map(|e| e.count))?;
+        Ok(d)
+    }
+    /// The puzzle as one line of the line format, as `read` takes it back.
+    fn to_line(&self) -> PyResult<String> {
+        format::to_line(&self.puzzle).map_err(value_error)
+    }
+    /// The puzzle as an f-puzzles JSON document (text).
+    fn to_fpuzzles(&self) -> PyResult<String> {
+        let doc = fpuzzles::to_json(&self.puzzle, None).map_err(value_error)?;
+        Ok(doc.to_string())
+    }
+    /// The picture of the puzzle as an SVG document; with a solution, its digits too.
+    #[pyo3(signature = (solution=None, cell=40.0, title=None))]
+    fn svg(
+        &self,
+        solution: Option<&Bound<'_, PyAny>>,
+        cell: f64,
+        title: Option<String>,
+    ) -> PyResult<String> {
+        let solution = solution.map(grid_arg).transpose()?;
+        let options = RenderOptions { cell, title };
+        Ok(render::svg(
+            &self.puzzle,
+            solution.as_ref().map(|g| &g.0),
+            &options,
+        ))
+    }
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.svg(None, 40.0, None)
+    }
+    /// The picture inline in HTML (without the SVG document's XML declaration).
+    fn _repr_html_(&self) -> PyResult<String> {
+        let svg = self._repr_svg_()?;
+        let inline = match svg.strip_prefix("<?xml") {
+            Some(rest) => rest.split_once("?>").map_or(rest, |(_, s)| s).trim_start(),
+            None => &svg,
+        };
+        Ok(format!("<div>{inline}</div>"))
+    }
+    fn __repr__(&self) -> String {
+        let line = format::to_line(&self.puzzle).unwrap_or_else(|_| "…".into());
+        format!("Puzzle({}x{}, '{line}')", self.size(), self.size())
+    }
+}
+
+/// Reads every puzzle of a text or a file, in any format the command line reads (line, grid,
+/// JSON, f-puzzles). `text_or_path` is a path when such a file exists, else the text itself.
+/// `format` forces one (`"line"`, `"grid"`, `"json"`, `"fpuzzles"`); `diagonals` makes every
+/// puzzle an X-Sudoku. A bad puzzle raises `ValueError` naming file, line and column.
+#[pyfunction]
+#[pyo3(signature = (text_or_path, format=None, diagonals=false))]
+fn read(
+    text_or_path: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    diagonals: bool,
+) -> PyResult<Vec<Puzzle>> {
+    let format: Option<Format> = format.map(str::parse).transpose().map_err(value_error)?;
+    // A str is a path when a file of that name exists; an os.PathLike always is.
+    let path = match text_or_path.extract::<String>() {
+        Ok(s) if s.contains('\n') || !std::path::Path::new(&s).is_file() => Err(s),
+        Ok(s) => Ok(std::path::PathBuf::from(s)),
+        Err(_) => Ok(text_or_path.extract::<std::path::PathBuf>()?),
+    };
+    let (name, text) = match path {
+        Ok(path) => {
+            let name = path.display().to_string();
+            let bytes = std::fs::read(&path).map_err(|e| value_error(format!("{name}: {e}")))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| value_error(format!("{name}: input is not valid UTF-8 text")))?;
+            (name, text)
+        }
+        Err(text) => ("<string>".to_string(), text),
+    };
+    let opts = ReadOptions { format, diagonals };
+    format::read_puzzles(&text, &opts)
+        .into_iter()
+        .map(|entry| match entry {
+            Ok(e) => Ok(Puzzle {
+                puzzle: e.puzzle,
+                expected: e.expected,
+                source: format!("{name}:{}", e.line),
+            }),
+            Err(e) => Err(value_error(format!(
+                "{name}:{}:{}: error: {}",
+                e.line, e.col, e.message
+            ))),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backends and their options
+
+/// The options of the engines, from the keywords (the flags' names with `_` for `-`).
+fn backend_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<BackendOptions> {
+    let mut o = BackendOptions::default();
+    let Some(options) = options else {
+        return Ok(o);
+    };
+    let mib = |v: &Bound<'_, PyAny>| -> PyResult<usize> {
+        let m: u64 = v.extract()?;
+        Ok(usize::try_from(m.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
+    };
+    for (k, v) in options.iter() {
+        let key: String = k.extract()?;
+        let v = &v;
+        match key.as_str() {
+            "encoding" => o.sat.encoding = word(&key, v)?,
+            "amo" => o.sat.amo = word(&key, v)?,
+            "cage_encoding" => o.sat.cage = word(&key, v)?,
+            "pair_encoding" => o.sat.pair = word(&key, v)?,
+            "no_simplify" => {
+                o.sat.simplify = !v.extract::<bool>()?;
+                o.sat.propagate &= o.sat.simplify;
+            }
+            "no_propagate" => o.sat.propagate = o.sat.simplify && !v.extract::<bool>()?,
+            "sat_opt" => o.sat.optimizer = word(&key, v)?,
+            "cadical_config" => o.sat.cadical_config = word(&key, v)?,
+            "sat_memory_mib" => o.sat.memory_budget = mib(v)?,
+            "proof" => o.sat.proof = Some(v.extract::<std::path::PathBuf>()?),
+            "check_proof" => o.sat.check_proof = v.extract()?,
+            "dlx_memory_mib" => o.dlx.memory_budget = mib(v)?,
+            "ilp_solver" => o.ilp.solver = word(&key, v)?,
+            "sat_cmd" => o.sat_ext.command = v.extract()?,
+            "maxsat_cmd" => o.maxsat_ext.command = v.extract()?,
+            "cmd" => o.cmd.command = v.extract()?,
+            "mzn_cmd" => o.minizinc.command = v.extract()?,
+            "mzn_solver" => o.minizinc.solver = v.extract()?,
+            #[cfg(feature = "cp")]
+            "cp_alldiff" => o.cp.model.alldiff = word(&key, v)?,
+            #[cfg(feature = "cp")]
+            "allow_unsound" => o.cp.model.allow_unsound = v.extract()?,
+            #[cfg(feature = "cp")]
+            "cp_house_cover" => o.cp.model.house_cover = word(&key, v)?,
+            #[cfg(feature = "cp")]
+            "cp_branch" => o.cp.model.branching = word(&key, v)?,
+            #[cfg(feature = "cp")]
+            "cp_searches" => o.cp.model.searches = word(&key, v)?,
+            #[cfg(feature = "cp")]
+            "cp_memory_mib" => o.cp.memory_mib = v.extract()?,
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "unknown engine option '{other}' (the flags of `sudoku-lab solve --help`, \
+                     with _ for -)"
+                )))
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// The backend named `name`, with the options.
+fn backend(name: &str, options: &BackendOptions) -> PyResult<Box<dyn Backend>> {
+    let kind: BackendKind = name.parse().map_err(value_error)?;
+    backends::create(kind, options).map_err(|e| value_error(format!("backend {kind}: {e}")))
+}
+
+/// The named backends, or every backend compiled in when `names` is `None`.
+fn backend_list(
+    names: Option<Vec<String>>,
+    options: &BackendOptions,
+) -> PyResult<Vec<Box<dyn Backend>>> {
+    match names {
+        Some(names) => names.iter().map(|n| backend(n, options)).collect(),
+        None => BackendKind::all()
+            .into_iter()
+            .map(|k| backends::create(k, options).map_err(value_error))
+            .collect(),
+    }
+}
+
+/// The task named `name` (`solve`, `count`, `unique`, `optimize`).
+fn task_named(name: &str, limit: u64) -> PyResult<Task> {
+    Ok(match name {
+        "solve" => Task::Solve,
+        "count" => Task::Count { limit },
+        "unique" => Task::Unique,
+        "optimize" => Task::Optimize,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown task '{other}' (choose one of: solve, count, unique, optimize)"
+            )))
+        }
+    })
+}
+
+/// The puzzle with the weights of `weights`: `"pyramid"`, a weights file, or n rows of n
+/// integers. `None` keeps the puzzle's own weights, or gives it the pyramid.
+fn weighted(p: &model::Puzzle, weights: Option<&Bound<'_, PyAny>>) -> PyResult<model::Puzzle> {
+    let n = p.size();
+    let w = match weights {
+        None if p.weights().is_some() => return Ok(p.clone()),
+        None => Weights::pyramid(n),
+        Some(v) => match v.extract::<String>() {
+            Ok(s) if s == "pyramid" => Weights::pyramid(n),
+            Ok(path) => {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| value_error(format!("{path}: {e}")))?;
+                let source = WeightSource::File { name: path, text };
+                source.fixed(n).map_err(value_error)?
+            }
+            Err(_) => {
+                let rows: Vec<Vec<i64>> = v.extract()?;
+                Weights::new(n, rows.concat()).map_err(value_error)?
+            }
+        },
+    };
+    p.clone().with_weights(Arc::new(w)).map_err(value_error)
+}
+
+/// Runs `work` on a new thread with the GIL released, waking every 50 ms to let Python handle
+/// signals: Ctrl-C raises `KeyboardInterrupt` at once (the work then runs on, unwatched, until it
+/// ends: the library stops a search only at its deadline).
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("sudoku-lab".into())
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+    let mut rx = rx;
+    loop {
+        let (back, received) = py.allow_threads(move || {
+            let received = rx.recv_timeout(Duration::from_millis(50));
+            (rx, received)
+        });
+        rx = back;
+        match received {
+            Ok(result) => return Ok(result),
+            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err("the solving thread stopped"))
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+/// A checked answer (or a time-out). `status` is one of `none`, `solved`, `counted`,
+/// `unique`, `multiple`, `optimal`, `feasible` (as the command line's JSON) or `timeout`.
+#[pyclass(module = "sudoku_lab", frozen, get_all)]
+struct Answer {
+    /// The backend that answered.
+    backend: String,
+    status: String,
+    /// The grid found (solve, unique, count: the first; optimize: the best), else None.
+    grid: Option<Grid>,
+    /// The second solution of a `multiple` answer.
+    second: Option<Grid>,
+    /// The number of solutions it establishes (count, unique; a time-out of a count: found so far).
+    count: Option<u64>,
+    /// Whether `count` is exact (False: "at least").
+    complete: Option<bool>,
+    /// The score Σ weight × digit of `optimize`.
+    value: Option<i64>,
+    /// An upper bound on the optimum, when known.
+    bound: Option<i64>,
+    /// Seconds taken, the independent check included.
+    time: f64,
+    /// What the engine did (nodes, decisions, conflicts, …): a dict of the counters it reports.
+    effort: PyObject,
+}
+
+#[pymethods]
+impl Answer {
+    fn __repr__(&self) -> String {
+        let grid = self.grid.as_ref().map(|g| format!(", grid='{}'", g.0));
+        format!(
+            "Answer(status='{}', backend='{}'{}{}{})",
+            self.status,
+            self.backend,
+            self.count
+                .map(|c| format!(", count={c}"))
+                .unwrap_or_default(),
+            self.value
+                .map(|v| format!(", value={v}"))
+                .unwrap_or_default(),
+            grid.unwrap_or_default()
+        )
+    }
+}
+
+/// A Python object from anything serde writes (through `json.loads`).
+fn to_python<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<PyObject> {
+    let text = serde_json::to_string(value).map_err(value_error)?;
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// The answer of `task` on `puzzle`: a time-out is an answer, a refusal a `ValueError`, a
+/// failure (a solver's, or an answer the checker rejected) a `RuntimeError`.
+fn run_task(
+    py: Python<'_>,
+    puzzle: model::Puzzle,
+    task: Task,
+    backend_name: &str,
+    timeout: Option<f64>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Answer> {
+    let b = backend(backend_name, &backend_options(options)?)?;
+    let timeout = timeout
+        .map(|s| Duration::try_from_secs_f64(s).map_err(|_| value_error(format!("timeout {s}"))))
+        .transpose()?;
+    let limits = timeout.map_or(Limits::none(), Limits::timeout).metered();
+    let (result, time, effort) = interruptible(py, move || {
+        let start = Instant::now();
+        let result = task::run(b.as_ref(), &puzzle, task, &limits);
+        (result, start.elapsed(), limits.effort())
+    })?;
+    let mut answer = Answer {
+        backend: backend_name.to_string(),
+        status: "timeout".into(),
+        grid: None,
+        second: None,
+        count: None,
+        complete: None,
+        value: None,
+        bound: None,
+        time: time.as_secs_f64(),
+        effort: to_python(py, &effort)?,
+    };
+    match result {
+        Ok(a) => {
+            answer.status = a.status().to_string();
+            answer.grid = a.grid().cloned().map(Grid);
+            if let task::Answer::Multiple(_, g) = &a {
+                answer.second = Some(Grid(g.clone()));
+            }
+            if let Some((c, complete)) = a.count() {
+                (answer.count, answer.complete) = (Some(c), Some(complete));
+            }
+            if let task::Answer::Optimum { score, bound, .. } = a {
+                (answer.value, answer.bound) = (Some(score), bound);
+            }
+        }
+        Err(e) if e.timed_out() => {
+            if let Some(found) = e.at_least() {
+                (answer.count, answer.complete) = (Some(found), Some(false));
+            }
+        }
+        Err(RunError::Backend(BackendError::Unsupported(why))) => {
+            return Err(value_error(format!("{backend_name}: {why}")))
+        }
+        Err(e) => return Err(PyRuntimeError::new_err(format!("{backend_name}: {e}"))),
+    }
+    Ok(answer)
+}
+
+/// `solve` and `unique`: a task with no parameter of its own.
+macro_rules! plain_task {
+    ($(#[$doc:meta])* $name:ident, $task:expr) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (puzzle, backend="dfs", timeout=None, **options))]
+        fn $name(
+            py: Python<'_>,
+            puzzle: &Puzzle,
+            backend: &str,
+            timeout: Option<f64>,
+            options: Option<&Bound<'_, PyDict>>,
+        ) -> PyResult<Answer> {
+            run_task(py, puzzle.puzzle.clone(), $task, backend, timeout, options)
+        }
+    };
+}
+
+plain_task!(
+    /// One solution of the puzzle (status `solved`), or status `none`.
+    solve,
+    Task::Solve
+);
+
+plain_task!(
+    /// `none`, `unique` (with the grid) or `multiple` (with two different grids).
+    unique,
+    Task::Unique
+);
+
+// The default `limit` of `count` is written out so that `help()` shows it; it is the command's.
+const _: () = assert!(DEFAULT_COUNT_LIMIT == 1_000_000);
+
+/// The number of solutions, up to `limit` (status `counted`, `complete` False at the limit).
+#[pyfunction]
+#[pyo3(signature = (puzzle, limit=1_000_000, backend="dfs", timeout=None, **options))]
+fn count(
+    py: Python<'_>,
+    puzzle: &Puzzle,
+    limit: u64,
+    backend: &str,
+    timeout: Option<f64>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Answer> {
+    let task = Task::Count {
+        limit: limit.max(1),
+    };
+    run_task(py, puzzle.puzzle.clone(), task, backend, timeout, options)
+}
+
+/// The maximum of Σ weight × digit (`value`), with a grid reaching it: status `optimal`, or
+/// `feasible` when a time-out came before the proof. `weights`: `"pyramid"` (the default when the
+/// puzzle has none), a weights file, or n rows of n integers.
+#[pyfunction]
+#[pyo3(signature = (puzzle, weights=None, backend="dfs", timeout=None, **options))]
+fn optimize(
+    py: Python<'_>,
+    puzzle: &Puzzle,
+    weights: Option<&Bound<'_, PyAny>>,
+    backend: &str,
+    timeout: Option<f64>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Answer> {
+    let p = weighted(&puzzle.puzzle, weights)?;
+    run_task(py, p, Task::Optimize, backend, timeout, options)
+}
+
+/// The rules `grid` breaks in `puzzle`, by the independent checker: an empty list when the grid
+/// solves it, else the first rule broken (as the checker reports it).
+#[pyfunction]
+#[pyo3(name = "check")]
+fn check_grid(puzzle: &Puzzle, grid: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let g = grid_arg(grid)?;
+    Ok(match check::verify(&puzzle.puzzle, &g.0) {
+        Ok(()) => Vec::new(),
+        Err(failure) => vec![failure.to_string()],
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encodings
+
+/// A CNF encoding of a puzzle, in the numbering of `sudoku-lab encode --to dimacs`.
+#[pyclass(module = "sudoku_lab", frozen)]
+struct Cnf {
+    puzzle: model::Puzzle,
+    options: EncodeOptions,
+    /// The clauses as lists of DIMACS literals (what PySAT takes).
+    #[pyo3(get)]
+    clauses: Vec<Vec<i32>>,
+    /// The number of variables (cell variables and auxiliary ones).
+    #[pyo3(get)]
+    nvars: u64,
+}
+
+#[pymethods]
+impl Cnf {
+    /// The variable of "row r, column c holds digit d" (all from 1).
+    fn var(&self, r: usize, c: usize, d: usize) -> PyResult<i64> {
+        let n = self.puzzle.size();
+        let var = (r >= 1 && c >= 1).then(|| encode::dimacs_var(n, r - 1, c - 1, d));
+        var.flatten().ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "row, column and digit run from 1 to {n}, not ({r}, {c}, {d})"
+            ))
+        })
+    }
+    /// The grid of a model (the true literals, or a whole model as PySAT gives it); given cells
+    /// come from the puzzle.
+    fn decode(&self, model: Vec<i64>) -> Grid {
+        Grid(encode::decode_dimacs_model(
+            &self.puzzle,
+            &self.options,
+            &model,
+        ))
+    }
+    /// The DIMACS text, with the header that says how to decode a model.
+    fn dimacs(&self) -> PyResult<String> {
+        let mut out = Vec::new();
+        encode::to_dimacs(&self.puzzle, &self.options, &mut out).map_err(value_error)?;
+        String::from_utf8(out).map_err(value_error)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Cnf({} variables, {} clauses, encoding {})",
+            self.nvars,
+            self.clauses.len(),
+            self.options.encoding
+        )
+    }
+}
+
+/// The puzzle as `to="cnf"` (a `Cnf`), `"wcnf"` (weighted MaxSAT text; weights default to the
+/// pyramid) or `"lp"` (CPLEX LP text; an objective only with `weights`). The encoding keywords are
+/// those of `sudoku-lab encode`.
+#[pyfunction]
+#[pyo3(name = "encode")]
+#[pyo3(signature = (puzzle, to="cnf", encoding="extended", amo="auto",
+                    cage_encoding="combinations", pair_encoding="direct", simplify=true,
+                    propagate=false, weights=None))]
+#[allow(clippy::too_many_arguments)]
+fn encode_puzzle(
+    py: Python<'_>,
+    puzzle: &Puzzle,
+    to: &str,
+    encoding: &str,
+    amo: &str,
+    cage_encoding: &str,
+    pair_encoding: &str,
+    simplify: bool,
+    propagate: bool,
+    weights: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let options = EncodeOptions {
+        encoding: encoding.parse().map_err(value_error)?,
+        amo: amo.parse().map_err(value_error)?,
+        cage: cage_encoding.parse().map_err(value_error)?,
+        pair: pair_encoding.parse().map_err(value_error)?,
+        simplify,
+        propagate: simplify && propagate,
+    };
+    let mut out = Vec::new();
+    let text = |out: Vec<u8>| -> PyResult<PyObject> {
+        Ok(String::from_utf8(out)
+            .map_err(value_error)?
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    };
+    match to {
+        "cnf" | "dimacs" => {
+            let mut cnf = sudoku_lab::sat::Cnf::new();
+            let enc = encode::encode(
+                &puzzle.puzzle,
+                &options,
+                encode::Numbering::Formula,
+                &mut cnf,
+            );
+            let clauses = cnf
+                .clauses()
+                .map(|c| c.iter().map(|l| l.to_ipasir()).collect())
+                .collect();
+            let cnf = Cnf {
+                puzzle: puzzle.puzzle.clone(),
+                options,
+                clauses,
+                nvars: enc.stats.total().vars,
+            };
+            Ok(Py::new(py, cnf)?.into_any())
+        }
+        "wcnf" => {
+            let p = weighted(&puzzle.puzzle, weights)?;
+            sudoku_lab::sat::wcnf::to_wcnf(&p, &options, &mut out).map_err(value_error)?;
+            text(out)
+        }
+        "lp" => {
+            let p = match weights {
+                Some(_) => weighted(&puzzle.puzzle, weights)?,
+                None => puzzle.puzzle.clone(),
+            };
+            let objective = p.weights().is_some();
+            sudoku_lab::ilp::lp::write_lp(&p, objective, &mut out).map_err(value_error)?;
+            text(out)
+        }
+        other => Err(PyValueError::new_err(format!(
+            "unknown target '{other}' (choose one of: cnf, wcnf, lp)"
+        ))),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cross-checks and timing
+
+/// What `xcheck` and `bench` run: the puzzles (weighted for `optimize`), the backends, the task.
+struct Runs {
+    puzzles: Vec<(model::Puzzle, Option<Expected>)>,
+    backends: Vec<Box<dyn Backend>>,
+    task: Task,
+    timeout: Option<Duration>,
+    /// Puzzles cross-checked at the same time (`bench` times one at a time).
+    jobs: usize,
+}
+
+impl Runs {
+    /// The runs of `puzzles` through `backends` on `task`; `options` holds `limit`, `weights`,
+    /// `timeout` and `jobs` (taken out) and the engine options.
+    fn new<'py>(
+        puzzles: Vec<PyRef<'py, Puzzle>>,
+        backends: Option<Vec<String>>,
+        task: &str,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Runs> {
+        let take = |key: &str| -> PyResult<Option<Bound<'py, PyAny>>> {
+            let Some(v) = options.map(|o| o.get_item(key)).transpose()?.flatten() else {
+                return Ok(None);
+            };
+            options.map(|o| o.del_item(key)).transpose()?;
+            Ok(Some(v).filter(|v| !v.is_none()))
+        };
+        let limit: u64 = take("limit")?.map_or(Ok(DEFAULT_COUNT_LIMIT), |v| v.extract())?;
+        let weights = take("weights")?;
+        let weights = weights.as_ref();
+        let timeout: Option<f64> = take("timeout")?.map(|v| v.extract()).transpose()?;
+        let jobs: usize = take("jobs")?.map_or(Ok(1), |v| v.extract())?;
+        let task = task_named(task, limit.max(1))?;
+        let puzzles = puzzles
+            .iter()
+            .map(|p| {
+                let puzzle = match task {
+                    Task::Optimize => weighted(&p.puzzle, weights)?,
+                    _ => p.puzzle.clone(),
+                };
+                Ok((puzzle, p.expected.clone()))
+            })
+            .collect::<PyResult<_>>()?;
+        let timeout = timeout
+            .map(|s| {
+                Duration::try_from_secs_f64(s).map_err(|_| value_error(format!("timeout {s}")))
+            })
+            .transpose()?;
+        Ok(Runs {
+            puzzles,
+            backends: backend_list(backends, &backend_options(options)?)?,
+            task,
+            timeout,
+            jobs,
+        })
+    }
+
+    /// Cross-checks every puzzle through every backend on `jobs` threads (GIL released), and
+    /// returns each puzzle's result in input order, with the backends' summary rows.
+    fn run(
+        self,
+        py: Python<'_>,
+    ) -> PyResult<(
+        Vec<cross::Checked>,
+        Vec<sudoku_lab::report::BenchRow>,
+        Vec<&'static str>,
+    )> {
+        interruptible(py, move || -> Result<_, String> {
+            let batch = Batch {
+                backends: &self.backends,
+                task: self.task,
+                timeout: self.timeout,
+                budget: None,
+                jobs: self.jobs.max(1),
+            };
+            let refs: Vec<_> = self.puzzles.iter().map(|(p, e)| (p, e.as_ref())).collect();
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let mut checked = Vec::new();
+            let totals = cross::run_batch(&batch, &refs, &stop, |c| {
+                checked.push(cross::Checked {
+                    position: c.position,
+                    ran: c.ran.clone(),
+                    runs: c.runs.clone(),
+                    verdict: c.verdict.clone(),
+                })
+            })
+            .map_err(|e| e.to_string())?;
+            checked.sort_by_key(|c| c.position);
+            let names = self.backends.iter().map(|b| b.name()).collect();
+            Ok((checked, totals.rows(&self.backends, self.task), names))
+        })?
+        .map_err(|e: String| PyRuntimeError::new_err(e))
+    }
+}
+
+/// Cross-checks every puzzle through every backend (default: all compiled in): one dict per
+/// puzzle and backend, with `puzzle` (from 1), `backend`, `status` (the answer's, or
+/// `timeout`, `refused`, `error`), `answer` (what it said), `verdict` (`agreed`,
+/// `disagreement: …`, `failure: …`, the same for every backend of the puzzle) and `time` in
+/// seconds. A puzzle read with its known answer is held against it too. Keywords: `limit`
+/// (count), `weights` (optimize), `timeout` (each run), `jobs` (puzzles at a time, default 1)
+/// and the engine options.
+fn xcheck_rows<'py>(py: Python<'py>, runs: Runs) -> PyResult<Bound<'py, PyList>> {
+    let (checked, _, _) = runs.run(py)?;
+    let rows = PyList::empty(py);
+    for c in &checked {
+        for r in &c.runs {
+            let d = PyDict::new(py);
+            d.set_item("puzzle", c.position + 1)?;
+            d.set_item("backend", r.backend)?;
+            let status = match &r.result {
+                Ok(a) => a.status(),
+                Err(_) if r.timed_out() => "timeout",
+                Err(_) if r.refused() => "refused",
+                Err(_) => "error",
+            };
+            d.set_item("status", status)?;
+            d.set_item("answer", r.said())?;
+            d.set_item("verdict", c.verdict.to_string())?;
+            d.set_item("time", r.time.as_secs_f64())?;
+            rows.append(d)?;
+        }
+    }
+    Ok(rows)
+}
+
+/// Times every backend (default: all compiled in) on the puzzles, one at a time so figures
+/// compare, each answer checked: one dict per backend with the columns of `sudoku-lab bench
+/// --json` (`backend`, `task`, `puzzles`, `answered`, `agreed`, `timed_out`, `refused`,
+/// `failed`, `puzzles_per_sec`, `total_s`, `min_us`, `mean_us`, `median_us`, `p90_us`,
+/// `max_us`, …), ready for `pandas.DataFrame`. Keywords as `xcheck` (one puzzle at a time).
+fn timing_rows<'py>(py: Python<'py>, mut runs: Runs) -> PyResult<Bound<'py, PyList>> {
+    runs.jobs = 1;
+    let (_, bench_rows, _) = runs.run(py)?;
+    let rows = PyList::empty(py);
+    for row in &bench_rows {
+        rows.append(to_python(py, &row.record)?)?;
+    }
+    Ok(rows)
+}
+
+/// `xcheck` and `bench`: the puzzles through the backends on a task, the keywords read by
+/// [`Runs::new`], the rows made by `$rows`.
+macro_rules! batch_function {
+    ($(#[$doc:meta])* $name:ident, $rows:ident) => {
+        #[pyfunction]
+        $(#[$doc])*
+        #[pyo3(signature = (puzzles, backends=None, task="unique", **options))]
+        fn $name<'py>(
+            py: Python<'py>,
+            puzzles: Vec<PyRef<'py, Puzzle>>,
+            backends: Option<Vec<String>>,
+            task: &str,
+            options: Option<&Bound<'py, PyDict>>,
+        ) -> PyResult<Bound<'py, PyList>> {
+            $rows(py, Runs::new(puzzles, backends, task, options)?)
+        }
+    };
+}
+
+batch_function!(
+    /// Cross-checks every puzzle through every backend (default: all compiled in): one dict per
+    /// puzzle and backend, with `puzzle` (from 1), `backend`, `status` (the answer's, or
+    /// `timeout`, `refused`, `error`), `answer` (what it said), `verdict` (`agreed`,
+    /// `disagreement: …`, `failure: …`, the same for every backend of the puzzle) and `time` in
+    /// seconds. A puzzle read with its known answer is held against it too. Keywords: `limit`
+    /// (count), `weights` (optimize), `timeout` (each run), `jobs` (puzzles at a time, default
+    /// 1) and the engine options.
+    xcheck,
+    xcheck_rows
+);
+
+batch_function!(
+    /// Times every backend (default: all compiled in) on the puzzles, one at a time so figures
+    /// compare, each answer checked: one dict per backend with the columns of `sudoku-lab bench
+    /// --json` (`backend`, `task`, `puzzles`, `answered`, `agreed`, `timed_out`, `refused`,
+    /// `failed`, `puzzles_per_sec`, `total_s`, `min_us`, `mean_us`, `median_us`, `p90_us`,
+    /// `max_us`, …), ready for `pandas.DataFrame`. Keywords as `xcheck` (`jobs` is always 1).
+    #[pyo3(name = "bench")]
+    bench_fn,
+    timing_rows
+);
+
+/// The picture of a puzzle as an SVG document (`sudoku-lab render`), with a solution's digits
+/// when given.
+#[pyfunction]
+#[pyo3(name = "render")]
+#[pyo3(signature = (puzzle, solution=None, cell=40.0, title=None))]
+fn render_svg(
+    puzzle: &Puzzle,
+    solution: Option<&Bound<'_, PyAny>>,
+    cell: f64,
+    title: Option<String>,
+) -> PyResult<String> {
+    puzzle.svg(solution, cell, title)
+}
+
+/// `count` new puzzles, as `sudoku-lab generate` makes them: side `size` (standard boxes, or
+/// `jigsaw` regions), `diagonals`, `givens` clues (default about two fifths of the cells),
+/// `unique` (clues kept only while the solution stays unique, checked by `backend`), `seed`
+/// (default: from the clock; the same seed gives the same puzzles); each puzzle gets at most
+/// `budget` seconds, as the command's `--budget`.
+#[pyfunction]
+#[pyo3(signature = (size=9, count=1, givens=None, unique=false, seed=None, diagonals=false,
+                    jigsaw=false, backend="dfs", budget=120.0))]
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    py: Python<'_>,
+    size: usize,
+    count: usize,
+    givens: Option<usize>,
+    unique: bool,
+    seed: Option<u64>,
+    diagonals: bool,
+    jigsaw: bool,
+    backend: &str,
+    budget: f64,
+) -> PyResult<Vec<Puzzle>> {
+    let mut spec = PuzzleSpec::new(size);
+    (spec.diagonals, spec.jigsaw) = (diagonals, jigsaw);
+    let mut options = GenerateOptions::of(spec);
+    options.givens = givens;
+    options.unique = unique;
+    options.seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let budget = Duration::try_from_secs_f64(budget).map_err(value_error)?;
+    let checker = self::backend(backend, &BackendOptions::default())?;
+    let made = interruptible(py, move || {
+        let mut generator = Generator::new(options, checker.as_ref())
+            .map_err(|e| e.to_string())?
+            .with_puzzle_budget(Some(budget));
+        (1..=count)
+            .map(|i| generator.generate().map_err(|e| format!("puzzle {i}: {e}")))
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    let made = made.map_err(PyValueError::new_err)?;
+    Ok(made
+        .into_iter()
+        .enumerate()
+        .map(|(i, puzzle)| Puzzle {
+            puzzle,
+            expected: None,
+            source: format!("generate:{}", i + 1),
+        })
+        .collect())
+}
+
+/// The names of the backends this build has, as `backend=` takes them.
+#[pyfunction]
+fn backend_names() -> Vec<&'static str> {
+    BackendKind::all()
+        .into_iter()
+        .map(BackendKind::name)
+        .collect()
+}
+
+/// sudoku-lab: read Sudoku-family puzzles, solve, count and optimise them with interchangeable
+/// backends (every answer checked by one independent checker), encode them for SAT, MaxSAT and
+/// LP solvers, cross-check and time backends.
+#[pymodule]
+#[pyo3(name = "sudoku_lab")]
+fn sudoku_lab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Puzzle>()?;
+    m.add_class::<Grid>()?;
+    m.add_class::<Answer>()?;
+    m.add_class::<Cnf>()?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(unique, m)?)?;
+    m.add_function(wrap_pyfunction!(optimize, m)?)?;
+    m.add_function(wrap_pyfunction!(check_grid, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_puzzle, m)?)?;
+    m.add_function(wrap_pyfunction!(xcheck, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_fn, m)?)?;
+    m.add_function(wrap_pyfunction!(render_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(backend_names, m)?)?;
+    m.add("DEFAULT_COUNT_LIMIT", DEFAULT_COUNT_LIMIT)?;
+    Ok(())
+}

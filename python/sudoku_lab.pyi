@@ -1,0 +1,85 @@
+"""Type stubs of the extension module `sudoku_lab` (built from python/src/lib.rs)."""
+
+from os import PathLike
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+DEFAULT_COUNT_LIMIT: int
+
+GridLike = Union["Grid", str, Sequence[Sequence[int]]]
+WeightsLike = Union[str, Sequence[Sequence[int]]]
+
+class Grid:
+    """A grid of digits; `str(grid)` is one line of n² symbols, as the command line prints it."""
+    def __init__(self, cells: GridLike) -> None: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def rows(self) -> List[List[int]]: ...
+    def get(self, row: int, col: int) -> int:
+        """The digit at (row, col), both from 1."""
+    def __eq__(self, other: object) -> bool: ...
+
+class Puzzle:
+    """A puzzle read by `read`; draws itself in a notebook."""
+    @property
+    def size(self) -> int: ...
+    @property
+    def givens(self) -> List[int]: ...
+    @property
+    def source(self) -> str:
+        """Where it was read: `file:line`."""
+    @property
+    def rules(self) -> Dict[str, Any]:
+        """regions, diagonals, constraints (count per kind), weights, known_count."""
+    def to_line(self) -> str: ...
+    def to_fpuzzles(self) -> str: ...
+    def svg(self, solution: Optional[GridLike] = None, cell: float = 40.0, title: Optional[str] = None) -> str: ...
+    def _repr_svg_(self) -> str: ...
+    def _repr_html_(self) -> str: ...
+
+class Answer:
+    """A checked answer, or a time-out (`status == "timeout"`)."""
+    backend: str
+    status: str
+    grid: Optional[Grid]
+    second: Optional[Grid]
+    count: Optional[int]
+    complete: Optional[bool]
+    value: Optional[int]
+    bound: Optional[int]
+    time: float
+    effort: Dict[str, int]
+
+class Cnf:
+    """A CNF encoding in the numbering of `sudoku-lab encode --to dimacs`."""
+    clauses: List[List[int]]
+    nvars: int
+    def var(self, r: int, c: int, d: int) -> int:
+        """The variable of "row r, column c holds digit d" (all from 1)."""
+    def decode(self, model: Sequence[int]) -> Grid: ...
+    def dimacs(self) -> str: ...
+
+def read(text_or_path: Union[str, "PathLike[str]"], format: Optional[str] = None, diagonals: bool = False) -> List[Puzzle]: ...
+def solve(puzzle: Puzzle, backend: str = "dfs", timeout: Optional[float] = None, **options: Any) -> Answer: ...
+def count(puzzle: Puzzle, limit: int = ..., backend: str = "dfs", timeout: Optional[float] = None, **options: Any) -> Answer: ...
+def unique(puzzle: Puzzle, backend: str = "dfs", timeout: Optional[float] = None, **options: Any) -> Answer: ...
+def optimize(puzzle: Puzzle, weights: Optional[WeightsLike] = None, backend: str = "dfs", timeout: Optional[float] = None, **options: Any) -> Answer: ...
+def check(puzzle: Puzzle, grid: GridLike) -> List[str]: ...
+def encode(
+    puzzle: Puzzle,
+    to: str = "cnf",
+    encoding: str = "extended",
+    amo: str = "auto",
+    cage_encoding: str = "combinations",
+    pair_encoding: str = "direct",
+    simplify: bool = True,
+    propagate: bool = False,
+    weights: Optional[WeightsLike] = None,
+) -> Union[Cnf, str]: ...
+def xcheck(puzzles: Sequence[Puzzle], backends: Optional[Sequence[str]] = None, task: str = "unique", **options: Any) -> List[Dict[str, Any]]:
+    """Keywords: limit, weights, timeout, jobs, and the engine options."""
+def bench(puzzles: Sequence[Puzzle], backends: Optional[Sequence[str]] = None, task: str = "unique", **options: Any) -> List[Dict[str, Any]]:
+    """Keywords: limit, weights, timeout, and the engine options."""
+def render(puzzle: Puzzle, solution: Optional[GridLike] = None, cell: float = 40.0, title: Optional[str] = None) -> str: ...
+def generate(size: int = 9, count: int = 1, givens: Optional[int] = None, unique: bool = False, seed: Optional[int] = None, diagonals: bool = False, jigsaw: bool = False, backend: str = "dfs", budget: float = 120.0) -> List[Puzzle]: ...
+def backend_names() -> List[str]: ...

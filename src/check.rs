@@ -179,8 +179,8 @@ fn broken(puzzle: &Puzzle, c: &Constraint, cells: &[u16]) -> Option<String> {
             })
         }
         Constraint::Quadruple { cells, digits } => g.quadruple(cells, digits),
-        Constraint::Minimum(cell) => g.fortress(*cell, true),
-        Constraint::Maximum(cell) => g.fortress(*cell, false),
+        Constraint::Minimum(cell) => g.fortress(*cell, true, puzzle.constraints()),
+        Constraint::Maximum(cell) => g.fortress(*cell, false, puzzle.constraints()),
         Constraint::Indexer { cell, kind } => g.indexer(puzzle.shape().regions(), *cell, *kind),
         Constraint::Between(line) => g.between(line, true),
         Constraint::Lockout { cells: line, gap } => g.lockout(line, *gap),
@@ -408,8 +408,16 @@ impl Digits<'_> {
             (held < wanted).then(|| format!("{d} appears {held} times, {wanted} wanted"))
         })
     }
-    /// The cell is smaller (`min`) or larger than each orthogonal neighbour.
-    fn fortress(&self, cell: u32, min: bool) -> Option<String> {
+    /// The cell is smaller (`min`) or larger than each orthogonal neighbour that is not a cell of
+    /// the same kind.
+    fn fortress(&self, cell: u32, min: bool, rules: &[Constraint]) -> Option<String> {
+        let same_kind = |o: u32| {
+            rules.iter().any(|k| match k {
+                Constraint::Minimum(x) => min && *x == o,
+                Constraint::Maximum(x) => !min && *x == o,
+                _ => false,
+            })
+        };
         let n = self.n as i64;
         let (r, c) = (cell as i64 / n, cell as i64 % n);
         [(-1, 0), (1, 0), (0, -1), (0, 1)]
@@ -417,6 +425,7 @@ impl Digits<'_> {
             .map(|(dr, dc)| (r + dr, c + dc))
             .filter(|&(r2, c2)| (0..n).contains(&r2) && (0..n).contains(&c2))
             .map(|(r2, c2)| (r2 * n + c2) as u32)
+            .filter(|&o| !same_kind(o))
             .find(|&o| {
                 let (x, y) = (self.d(cell), self.d(o));
                 if min {

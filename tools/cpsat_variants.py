@@ -585,7 +585,11 @@ def extra(m, x, p, kind, args):
                 m.Add(sum(is_digit(x[c], d) for c in cells) >= listed.count(d))
     elif kind in ("minimum", "maximum"):
         (cell,) = args
+        # Neighbours that are cells of the same kind are not compared (f-puzzles).
+        same = {r[1] for r in p.rules if r[0] == kind}
         for o in neighbours(cell):
+            if o in same:
+                continue
             m.Add(x[cell] < x[o]) if kind == "minimum" else m.Add(x[cell] > x[o])
     elif kind == "indexer":
         cell, house = args

@@ -340,8 +340,22 @@ impl Rules {
             }),
             Constraint::Minimum(cell) | Constraint::Maximum(cell) => {
                 let min = matches!(c, Constraint::Minimum(_));
+                // Neighbours that are cells of the same kind are not compared (f-puzzles).
+                let same: Vec<u32> = puzzle
+                    .constraints()
+                    .iter()
+                    .filter_map(|k| match (k, min) {
+                        (Constraint::Minimum(x), true) | (Constraint::Maximum(x), false) => {
+                            Some(*x)
+                        }
+                        _ => None,
+                    })
+                    .collect();
                 for (x, y) in orthogonal_pairs(n).filter(|&(x, y)| x == *cell || y == *cell) {
                     let other = if x == *cell { y } else { x };
+                    if same.contains(&other) {
+                        continue;
+                    }
                     let (a, b) = if min { (*cell, other) } else { (other, *cell) };
                     r.pairs.push(Pair {
                         a,

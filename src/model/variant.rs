@@ -32,7 +32,8 @@
 //! - a **quadruple** lists digits that appear among the (up to four) cells around a grid point,
 //!   a digit listed twice at least twice;
 //! - a **minimum** (**maximum**) cell, of a fortress, is smaller (larger) than each of its
-//!   orthogonal neighbours;
+//!   orthogonal neighbours that is not itself a minimum (maximum) cell, as f-puzzles and the
+//!   setters' solvers read it (two neighbouring fortress cells are not compared);
 //! - an **indexer** cell at position `p` (from 1) of a house holds the position, in that house,
 //!   of the digit `p`: a row indexer's house is its column (its digit says in which row of the
 //!   column the digit equal to its own row number stands), a column indexer's its row (the 1-5-9
@@ -98,9 +99,9 @@ pub enum Constraint {
     Candidates { cell: u32, digits: Vec<u32> },
     /// Each of `digits` appears among `cells` (a digit listed `k` times, at least `k` times).
     Quadruple { cells: Vec<u32>, digits: Vec<u32> },
-    /// Smaller than each orthogonal neighbour.
+    /// Smaller than each orthogonal neighbour that is not a minimum cell too.
     Minimum(u32),
-    /// Larger than each orthogonal neighbour.
+    /// Larger than each orthogonal neighbour that is not a maximum cell too.
     Maximum(u32),
     /// The cell holds the position, in its house of `kind`, of the digit equal to its own.
     Indexer { cell: u32, kind: IndexKind },
@@ -1105,7 +1106,10 @@ mod tests {
         assert_eq!(warns(lockout(8)), None);
         assert_eq!(warns(lockout(9)), Some(true));
         assert_eq!(warns(Constraint::Nabner(vec![0, 1, 2, 3, 4])), None);
-        assert_eq!(warns(Constraint::Nabner(vec![0, 1, 2, 3, 4, 5])), Some(true));
+        assert_eq!(
+            warns(Constraint::Nabner(vec![0, 1, 2, 3, 4, 5])),
+            Some(true)
+        );
         let candidates = |digits| Constraint::Candidates { cell: 0, digits };
         assert_eq!(warns(candidates(vec![3, 10])), None);
         assert_eq!(warns(candidates(vec![10])), Some(true));

@@ -338,12 +338,13 @@ fn the_saved_hostile_documents_read_right() {
         ..options(vec![dfs()])
     };
     // (file, solutions; None: the reader refuses it)
-    let expected: [(&str, Option<u64>); 5] = [
+    let expected: [(&str, Option<u64>); 6] = [
         ("json-error-column-in-bytes.json", None),
         ("fpuzzles-number-truncated.json", Some(0)),
         ("kropki-ratio-wraps.json", Some(0)),
         ("boxes3x2-object.json", Some(1)),
         ("boxes3x2-fpuzzles.json", Some(1)),
+        ("quadruple-digit-zero.json", Some(0)),
     ];
     let mut wrong = vec![];
     for (file, solutions) in expected {

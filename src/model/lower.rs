@@ -334,9 +334,11 @@ impl Rules {
                 ds.dedup();
                 r.domains.push((*cell, ds));
             }
+            // A digit, clue or count no cell can meet is lowered to one past the digits' reach
+            // (`n + 1`, or the largest X-sum plus one), so backends meet no zero.
             Constraint::Quadruple { cells, digits } => r.contains.push(Contains {
                 cells: cells.clone(),
-                digits: digits.iter().map(|&d| d.min(n as u32 + 1)).collect(),
+                digits: digits.iter().map(|&d| beyond(d, n as u32)).collect(),
             }),
             Constraint::Minimum(cell) | Constraint::Maximum(cell) => {
                 let min = matches!(c, Constraint::Minimum(_));
@@ -465,11 +467,11 @@ impl Rules {
             }
             Constraint::Skyscraper(clue) => r.skyscrapers.push(EdgeLine {
                 cells: clue.cells(n),
-                value: clue.value.min(n as u32 + 1),
+                value: beyond(clue.value, n as u32),
             }),
             Constraint::XSum(clue) => r.xsums.push(EdgeLine {
                 cells: clue.cells(n),
-                value: clue.value.min((n * (n + 1) / 2) as u32 + 1),
+                value: beyond(clue.value, (n * (n + 1) / 2) as u32),
             }),
         }
     }
@@ -593,6 +595,15 @@ pub fn in_reach(rule: DotRule, n: usize) -> DotRule {
         DotRule::Difference(k) => DotRule::Difference(k.min(n)),
         DotRule::Ratio(k) => DotRule::Ratio(k.min(n + 1)),
         DotRule::Sum(k) => DotRule::Sum(k.min(2 * n + 1)),
+    }
+}
+
+/// `v` when it is in `1..=most`, else `most + 1` (past every reach, and never 0).
+fn beyond(v: u32, most: u32) -> u32 {
+    if (1..=most).contains(&v) {
+        v
+    } else {
+        most + 1
     }
 }
 

@@ -129,9 +129,9 @@ fn bad_values_are_named_at_their_line_and_column() {
             r#"unknown field "colour""#,
         ),
         (
-            r#""rules": [{"kind": "quadruple", "cells": [[1,1]]}]"#,
-            r#""quadruple""#,
-            "rule 1: unknown constraint kind 'quadruple'",
+            r#""rules": [{"kind": "numbered-room", "cells": [[1,1]]}]"#,
+            r#""numbered-room""#,
+            "rule 1: unknown constraint kind 'numbered-room'",
         ),
         (
             r#""rules": [{"cells": [[1,1]]}]"#,

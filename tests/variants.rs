@@ -444,14 +444,7 @@ fn generated_9x9_puzzles_of_each_new_form_are_unique_for_dfs() {
     // puzzle of each, cut down to a unique solution, has that solution and no other for `dfs`.
     use sudoku_lab::generate::{GenerateOptions, Generator};
     let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
-    for kind in [
-        ConstraintKind::Candidates,
-        ConstraintKind::Quadruple,
-        ConstraintKind::Between,
-        ConstraintKind::Lockout,
-        ConstraintKind::Skyscraper,
-        ConstraintKind::XSum,
-    ] {
+    for kind in NEW_FORMS {
         let opts = GenerateOptions {
             unique: true,
             seed: 1,

@@ -752,13 +752,7 @@ pub fn to_json(puzzle: &Puzzle, expected: Option<&Expected>) -> J {
             }
             Constraint::Skyscraper(clue) | Constraint::XSum(clue) => {
                 line(&mut r, clue.line);
-                let from = match (clue.line, clue.from_end) {
-                    (Line::Row(_), false) => "left",
-                    (Line::Row(_), true) => "right",
-                    (Line::Col(_), false) => "top",
-                    (Line::Col(_), true) => "bottom",
-                };
-                r.insert("from".into(), json!(from));
+                r.insert("from".into(), json!(clue.side()));
                 let key = if c.kind() == ConstraintKind::Skyscraper {
                     "count"
                 } else {

@@ -163,6 +163,15 @@ pub struct EdgeClue {
 }
 
 impl EdgeClue {
+    /// The side the clue reads from: `left`, `right` (rows), `top` or `bottom` (columns).
+    pub fn side(&self) -> &'static str {
+        match (self.line, self.from_end) {
+            (Line::Row(_), false) => "left",
+            (Line::Row(_), true) => "right",
+            (Line::Col(_), false) => "top",
+            (Line::Col(_), true) => "bottom",
+        }
+    }
     /// The line's cells on a grid of side `n`, from the clue inwards.
     pub fn cells(&self, n: usize) -> Vec<u32> {
         let mut cells = self.line.cells(n);
@@ -784,11 +793,9 @@ pub(super) fn out_of_reach(constraint: &Constraint, n: usize) -> Option<(bool, S
 
 /// `row 3 from the right`, `column 1 from the top`, … (1-based).
 fn edge_name(clue: &EdgeClue) -> String {
-    match (clue.line, clue.from_end) {
-        (Line::Row(r), false) => format!("row {} from the left", r + 1),
-        (Line::Row(r), true) => format!("row {} from the right", r + 1),
-        (Line::Col(c), false) => format!("column {} from the top", c + 1),
-        (Line::Col(c), true) => format!("column {} from the bottom", c + 1),
+    match clue.line {
+        Line::Row(r) => format!("row {} from the {}", r + 1, clue.side()),
+        Line::Col(c) => format!("column {} from the {}", c + 1, clue.side()),
     }
 }
 

@@ -27,12 +27,15 @@
 //! overrun its limit, also runs on a worker thread that is abandoned shortly after the deadline.
 //! An expiry is always [`BackendError::TimedOut`] or an incomplete optimum, never "no solution".
 //!
-//! Effort: each microlp run that returns a solution records its simplex iterations
-//! (`lp_iterations`, every relaxation of its branch and bound) and the branch-and-bound nodes
-//! whose relaxation it solved (`bb_nodes`); a program with every variable fixed before it is
-//! built records 0 of each. A run that ends infeasible or in error records nothing: good_lp
-//! returns no statistics with an error, so a count's last, infeasible run is not in its figures.
-//! HiGHS runs record nothing: good_lp keeps HiGHS's solved model, and its information, to itself.
+//! Effort: each run records its simplex iterations (`lp_iterations`, every relaxation of its
+//! branch and bound) and its branch-and-bound nodes (`bb_nodes`); a program with every variable
+//! fixed before it is built records 0 of each. HiGHS runs record them whatever their outcome
+//! ([`highs`]). A microlp run records them only when it returns a solution: microlp returns no
+//! statistics with "infeasible" or an error, so under microlp a count's last, infeasible run
+//! (the proof that no further solution exists) is not in its figures.
+
+#[cfg(feature = "highs")]
+mod highs;
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc;
@@ -273,14 +276,12 @@ impl Ilp {
             }
             #[cfg(feature = "highs")]
             IlpSolver::Highs => {
-                // Zero gaps: HiGHS's default relative gap (1e-4) would stop short of a proof,
-                // which good_lp then reports as a gap-limited, unproved solution.
-                let m = problem
-                    .using(good_lp::highs)
-                    .set_threads(1)
-                    .set_option("mip_rel_gap", 0.0)
-                    .set_option("mip_abs_gap", 0.0);
-                let m = with_limit(m, seconds);
+                let m = highs::MeteredHighs {
+                    problem: problem.using(good_lp::highs),
+                    vars: xs.clone(),
+                    seconds,
+                    meter: limits.meter.clone(),
+                };
                 solve_with(m, constraints, &xs, |_| None)
             }
             #[cfg(not(feature = "highs"))]

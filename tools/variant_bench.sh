@@ -4,15 +4,18 @@
 # set (solve with the uniqueness check, one thread, the checker included);
 # then dlx (it refuses arrows, little killers and sandwiches), each puzzle within 20 s and at most
 # 120 s per set; then ilp, slower, on the first ILP_PUZZLES puzzles of every set within 60 s per
-# set; then, when PYTHON (default python3) has OR-tools, CP-SAT with one
-# worker counts every set to 2 solutions (tools/cpsat_variants.py, model building excluded: the
-# table's CP-SAT column); and cross-checks dfs, dlx, sat and cp on every set. dfs, sat and cp
+# set; then, when PYTHON (default python3) has OR-tools, CP-SAT with one worker counts every set
+# to 2 solutions (tools/cpsat_variants.py on the set in the lab's JSON, model building excluded:
+# the table's CP-SAT column); and cross-checks dfs, dlx, sat and cp on every set. dfs, sat and cp
 # run without a deadline: with one, sat runs on a worker thread, which costs milliseconds on a
 # busy machine; dlx and ilp check theirs inside their loops.
 # Usage: [PYTHON=/tmp/ortools/bin/python3] tools/variant_bench.sh [COUNT [ILP_PUZZLES]]
 #   (puzzles per set, default 20; ilp's puzzles per set, default 5, 0 to skip ilp; sets and
 #   CSV files go to target/variants; LAB=PATH runs that binary instead of building
 #   target/release/sudoku-lab)
+# KINDS="k1 k2 …" and MIXED=k1,k2,… replace the kinds and the mixed set's kinds, OUT=DIR the
+# folder; `KINDS=published` is the kinds of the published puzzles (candidates to x-sum) with
+# their own mixed set, in target/variants-published.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20}
@@ -21,18 +24,24 @@ if [ -n "${LAB:-}" ]; then lab=$LAB; else
   cargo build --release --quiet --bin sudoku-lab
   lab=target/release/sudoku-lab
 fi
-out=target/variants
+kinds=${KINDS:-anti-knight anti-king disjoint-groups extra-region odd even thermo arrow whisper
+       renban palindrome kropki xv nonconsecutive negative little-killer sandwich}
+mixed_kinds=${MIXED:-thermo,arrow,kropki,xv,renban,little-killer}
+out=${OUT:-target/variants}
+if [ "$kinds" = published ]; then
+  kinds="candidates quadruple minimum maximum indexer between-line lockout region-sum entropic
+         modular zipper slow-thermo nabner double-arrow clone skyscraper x-sum"
+  mixed_kinds=${MIXED:-quadruple,between-line,region-sum,skyscraper,x-sum,clone}
+  out=${OUT:-target/variants-published}
+fi
 mkdir -p "$out"
-kinds="anti-knight anti-king disjoint-groups extra-region odd even thermo arrow whisper renban
-       palindrome kropki xv nonconsecutive negative little-killer sandwich"
 for k in $kinds; do
   [ -s "$out/$k-$count.jsonl" ] ||
     $lab generate --variants "$k" --unique --seed 1 --count "$count" > "$out/$k-$count.jsonl"
 done
 mixed="$out/mixed-$count.jsonl"
 [ -s "$mixed" ] ||
-  $lab generate --variants thermo,arrow,kropki,xv,renban,little-killer --unique --seed 1 \
-    --count "$count" > "$mixed"
+  $lab generate --variants "$mixed_kinds" --unique --seed 1 --count "$count" > "$mixed"
 files=()
 for k in $kinds mixed; do files+=("$out/$k-$count.jsonl"); done
 # bench exits with 1 when a puzzle was refused or timed out; its table says where.
@@ -45,9 +54,12 @@ if [ "$ilp_count" -gt 0 ]; then
 fi
 py=${PYTHON:-python3}
 if "$py" -c "import ortools" 2>/dev/null; then
+  # In the lab's own JSON (`convert --to json`), which holds every kind the script models.
   for f in "${files[@]}"; do
     echo "== cp-sat $f"
-    "$py" tools/cpsat_variants.py "$f" || echo "tools/cpsat_variants.py failed on $f (exit $?)"
+    $lab convert --to json "$f" > "${f%.jsonl}.lab.json"
+    "$py" tools/cpsat_variants.py "${f%.jsonl}.lab.json" ||
+      echo "tools/cpsat_variants.py failed on $f (exit $?)"
   done
 else
   echo "== cp-sat: skipped ($py has no ortools; set PYTHON to a python3 that has it)"

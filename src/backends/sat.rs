@@ -18,10 +18,9 @@
 //!   an answer records the counters of the run that gave it (the winner of a race), a time-out
 //!   or an error those of every run, up to each one's last finished solver call.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{Backend, BackendError, Cancel, Count, Limits, Optimum};
 use crate::effort::Meter;
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::failed;
@@ -80,6 +79,7 @@ impl Sat {
                 },
                 engine: self.engine,
                 deadline: limits.deadline,
+                cancellable: limits.cancel.is_some(),
                 job,
                 meter: match limits.meter.is_on() {
                     true => Meter::new(),
@@ -119,8 +119,12 @@ impl Sat {
         };
         // Each raced run holds its own formula.
         check_memory(puzzle, &self.options, holder, runs.len(), self.name())?;
-        let cancel = Arc::new(AtomicBool::new(false));
-        if runs.len() == 1 && limits.deadline.is_none() {
+        // The caller's flag stops the runs; a race's own flag (its child) stops the losers.
+        let cancel = limits
+            .cancel
+            .as_ref()
+            .map_or_else(Cancel::new, Cancel::child);
+        if runs.len() == 1 && !limits.halt().can_stop() {
             return execute(&runs[0], &mut |_| {}, &cancel);
         }
         let (tx, rx) = mpsc::channel();
@@ -147,7 +151,8 @@ impl Sat {
                 .map_err(failed)?;
         }
         drop(tx);
-        let stop = || cancel.store(true, Ordering::Relaxed);
+        let stop = || cancel.set();
+        let halt = limits.halt();
         let mut best: Option<(i64, Grid, i64)> = None;
         // Each run's solutions so far: how many, and the first two.
         let mut found: Vec<(u64, Vec<Grid>)> = vec![(0, Vec::new()); workers];
@@ -171,11 +176,7 @@ impl Sat {
             }
         };
         loop {
-            let msg = match limits.deadline {
-                Some(d) => rx.recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
-                None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-            };
-            match msg {
+            match halt.recv(&rx) {
                 Ok(Msg::Found(k, grid)) => {
                     let (count, witnesses) = &mut found[k];
                     *count += 1;

@@ -4,7 +4,8 @@
 //! [`CpBackendOptions::worker`] (the `sudoku-lab` command's default) in a worker process
 //! ([`crate::isolate`]) that runs [`serve_worker`], because huub 100.1 can crash inside CaDiCaL
 //! (docs/backends.md). There a crash, a panic or a hang costs one puzzle, not the run; a crash or
-//! a panic is retried in other forms before it is reported.
+//! a panic is retried in other forms before it is reported. A cancel flag ([`Limits::cancel`])
+//! stops the search through huub's terminate callback in this thread, or kills the worker.
 //!
 //! Effort: huub's counters of the form that answered ([`huub::search_effort`]) come back with
 //! the answer, across the worker protocol too (the `effort` of its answer), and are recorded to the

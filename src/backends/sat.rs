@@ -6,8 +6,9 @@
 //!
 //! * Memory: a puzzle whose formula (times the solvers that race) would take more than
 //!   [`SatOptions::memory_budget`] is refused before it is built ([`check_memory`]).
-//! * Deadlines: varisat has no interrupt, so with a deadline the work runs on a worker thread and
-//!   the caller waits with `recv_timeout`. At the deadline the caller returns
+//! * Deadlines: varisat has no interrupt, so with a deadline (or a cancel flag, [`Limits::cancel`])
+//!   the work runs on a worker thread and the caller waits with `recv_timeout`, looking at the
+//!   flag every [`crate::backend::CANCEL_POLL`]. At the deadline (or the flag) the caller returns
 //!   [`BackendError::TimedOut`] (or, for `optimize`, the best grid found so far, not proved) and
 //!   abandons the thread, which stops within milliseconds from 25×25 up and for `optimize` (see
 //!   [`crate::sat::run`]). Without a deadline everything runs on the calling thread.

@@ -191,7 +191,7 @@ impl Totals {
                 index: c.position + 1,
                 outcome: r.outcome(&c.verdict),
                 time_ns: u64::try_from(r.time.as_nanos()).unwrap_or(u64::MAX),
-                effort: r.effort.clone(),
+                effort: r.effort,
             });
         }
         match c.verdict {

@@ -1,7 +1,7 @@
 """Type stubs of the extension module `sudoku_lab` (built from python/src/lib.rs)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 DEFAULT_COUNT_LIMIT: int
 
@@ -79,7 +79,37 @@ def encode(
 def xcheck(puzzles: Sequence[Puzzle], backends: Optional[Sequence[str]] = None, task: str = "unique", **options: Any) -> List[Dict[str, Any]]:
     """Keywords: limit, weights, timeout, jobs, and the engine options."""
 def bench(puzzles: Sequence[Puzzle], backends: Optional[Sequence[str]] = None, task: str = "unique", **options: Any) -> List[Dict[str, Any]]:
-    """Keywords: limit, weights, timeout, and the engine options."""
+    """Keywords: limit, weights, timeout, no_effort, and the engine options. Rows carry the
+    effort columns (no_guess_pct, guesses_per_puzzle, nodes_per_puzzle, …; None when unmeasured)."""
 def render(puzzle: Puzzle, solution: Optional[GridLike] = None, cell: float = 40.0, title: Optional[str] = None) -> str: ...
-def generate(size: int = 9, count: int = 1, givens: Optional[int] = None, unique: bool = False, seed: Optional[int] = None, diagonals: bool = False, jigsaw: bool = False, backend: str = "dfs", budget: float = 120.0) -> List[Puzzle]: ...
+def generate(
+    size: Optional[int] = None,
+    count: int = 1,
+    givens: Optional[int] = None,
+    unique: bool = False,
+    seed: Optional[int] = None,
+    diagonals: bool = False,
+    jigsaw: bool = False,
+    boxes: Optional[Tuple[int, int]] = None,
+    killer: bool = False,
+    cage_sizes: Tuple[int, int] = (2, 5),
+    variants: Optional[Sequence[str]] = None,
+    with_answer: bool = False,
+    weights: Optional[str] = None,
+    backend: str = "dfs",
+    budget: float = 120.0,
+) -> List[Puzzle]:
+    """As `sudoku-lab generate`: the same seed and options, the same puzzles."""
+def strength(
+    puzzles: Sequence[Puzzle],
+    encodings: Union[str, Sequence[str], None] = None,
+    levels: Union[str, Sequence[str], None] = None,
+    amo: Union[str, Sequence[str], None] = None,
+    cage_encoding: str = "combinations",
+    pair_encoding: str = "direct",
+    per_puzzle: bool = False,
+    jobs: Optional[int] = None,
+) -> List[Dict[str, Any]]:
+    """As `sudoku-lab strength` (defaults: encodings minimal,extended; levels up,flp; amo auto):
+    one row per level and encoding, or with per_puzzle one row per puzzle and encoding."""
 def backend_names() -> List[str]: ...

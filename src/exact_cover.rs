@@ -30,6 +30,8 @@
 
 use std::time::Instant;
 
+use crate::backend::Halt;
+
 use crate::effort::Effort;
 
 /// Default memory budget for one matrix: 1 GiB (the `dlx` backend's `--dlx-memory-mib`).
@@ -271,7 +273,7 @@ impl ExactCover {
             m: self,
             item: 0,
             phase: Phase::Enter,
-            deadline: None,
+            halt: Halt::default(),
             nodes: 0,
             guesses: 0,
         }
@@ -527,7 +529,7 @@ pub struct Search<'a> {
     item: usize,
     phase: Phase,
     solution: Vec<usize>,
-    deadline: Option<Instant>,
+    halt: Halt,
     nodes: u64,
     guesses: u64,
 }
@@ -595,7 +597,13 @@ impl View<'_> {
 impl Search<'_> {
     /// Stop (with [`Interrupted`]) once `deadline` has passed; checked every 1024 search nodes.
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
-        self.deadline = deadline;
+        self.halt.deadline = deadline;
+        self
+    }
+    /// Stop (with [`Interrupted`]) at the deadline of `halt` or once its flag is set; checked
+    /// every 1024 search nodes.
+    pub fn with_halt(mut self, halt: Halt) -> Self {
+        self.halt = halt;
         self
     }
 
@@ -681,8 +689,7 @@ impl Search<'_> {
             match step {
                 Step::Enter => {
                     self.nodes += 1;
-                    if self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
-                    {
+                    if self.nodes & 1023 == 0 && self.halt.reached() {
                         self.phase = Phase::Enter;
                         return Err(Interrupted);
                     }

@@ -53,7 +53,7 @@ pub mod variants;
 pub use fill::{full_grid, FILL_RESTARTS};
 use fill::{try_fill, Plan};
 
-use crate::backend::{Backend, Limits};
+use crate::backend::{Backend, Cancel, Limits};
 pub use crate::rng::GenRng;
 
 use crate::model::{
@@ -212,6 +212,8 @@ pub struct Generator<'a> {
     puzzle_budget: Option<Duration>,
     /// The end of the current puzzle's budget.
     puzzle_deadline: Option<Instant>,
+    /// Stops every uniqueness check once set (as a time-out).
+    cancel: Option<Cancel>,
     rng: GenRng,
     /// The fixed shape (`None` for jigsaw: every puzzle gets new regions).
     shape: Option<Arc<Shape>>,
@@ -258,14 +260,17 @@ impl<'a> Generator<'a> {
             check_timeout: None,
             puzzle_budget: None,
             puzzle_deadline: None,
+            cancel: None,
             shape: shape.map(Arc::new),
             weights,
         })
     }
 
-    /// Applies `limits` to every uniqueness check (a timeout then ends generation with an error).
+    /// Applies `limits` (deadline and cancel flag) to every uniqueness check (a timeout then
+    /// ends generation with an error).
     pub fn with_limits(mut self, limits: Limits) -> Generator<'a> {
         self.deadline = limits.deadline;
+        self.cancel = limits.cancel;
         self
     }
 
@@ -472,12 +477,13 @@ impl Generator<'_> {
     /// so the puzzles a seed gives do not depend on the backend's search order.
     fn is_unique(&self, puzzle: &Puzzle) -> Result<bool, GenerateError> {
         let by_timeout = self.check_timeout.map(|t| Instant::now() + t);
-        let limits = Limits::until(
+        let mut limits = Limits::until(
             [self.deadline, by_timeout, self.puzzle_deadline]
                 .into_iter()
                 .flatten()
                 .min(),
         );
+        limits.cancel = self.cancel.clone();
         match task::run(self.backend, puzzle, Task::Unique, &limits)? {
             Answer::Unique(_) => Ok(true),
             Answer::Multiple(..) => Ok(false),

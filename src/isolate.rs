@@ -15,7 +15,8 @@
 //! within [`WorkerProgram::silence`] of the request or of its last sign; with a deadline, it must
 //! answer within [`GRACE`] after it. A worker that does not is killed. A worker that dies by a
 //! signal gives [`Crash::Signal`], one killed for silence [`Crash::Silent`], one killed at the
-//! deadline [`Crash::Killed`]; the next call starts a new one.
+//! deadline, or once the caller's cancel flag is set ([`call_until`]), [`Crash::Killed`]; the next
+//! call starts a new one.
 //!
 //! The worker is in a process group of its own, so a Ctrl-C at the terminal reaches the caller
 //! only (the caller decides when to stop); it ends when its standard input closes, and on Linux
@@ -30,6 +31,7 @@ use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::backend::{Cancel, Halt, CANCEL_POLL};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -79,8 +81,9 @@ pub enum Crash {
     /// The handler panicked, with this message.
     #[error("the solver panicked ({0})")]
     Panic(String),
-    /// The deadline and [`GRACE`] passed without an answer; the worker was killed.
-    #[error("the solver did not stop at the deadline and was killed")]
+    /// The deadline and [`GRACE`] passed without an answer, or the call was cancelled; the
+    /// worker was killed.
+    #[error("the solver did not stop at the deadline, or was cancelled, and was killed")]
     Killed,
     /// The worker gave no sign of life for this long; it was killed.
     #[error("the solver gave no sign of life for {} s and was killed", .0.as_secs_f64())]
@@ -114,6 +117,24 @@ where
     Req: Serialize,
     Resp: DeserializeOwned,
 {
+    let halt = Halt {
+        deadline,
+        cancel: None,
+    };
+    call_until(worker, request, &halt)
+}
+
+/// [`call`] that also stops once the cancel flag of `halt` is set: the worker is killed within
+/// [`CANCEL_POLL`] of it ([`Crash::Killed`]).
+pub fn call_until<Req, Resp>(
+    worker: &WorkerProgram,
+    request: &Req,
+    halt: &Halt,
+) -> Result<Resp, Crash>
+where
+    Req: Serialize,
+    Resp: DeserializeOwned,
+{
     let mut line = serde_json::to_vec(request).map_err(io)?;
     line.push(b'\n');
     let taken = WORKERS.with_borrow_mut(|all| {
@@ -124,7 +145,7 @@ where
         Some(running) => running,
         None => Running::start(worker)?,
     };
-    let answer = running.exchange(&line, deadline);
+    let answer = running.exchange(&line, halt);
     if answer.is_ok() {
         WORKERS.with_borrow_mut(|all| all.push(running));
     } else {
@@ -201,7 +222,7 @@ impl Running {
 
     /// Writes the request, then reads lines until the answer, within the watchdog's limits; the
     /// answer's line (a [`Message::Answer`]).
-    fn exchange(&mut self, line: &[u8], deadline: Option<Instant>) -> Result<Vec<u8>, Crash> {
+    fn exchange(&mut self, line: &[u8], halt: &Halt) -> Result<Vec<u8>, Crash> {
         let sent = self
             .requests
             .as_mut()
@@ -209,17 +230,29 @@ impl Running {
         if !matches!(sent, Some(Ok(()))) {
             return Err(self.ended());
         }
-        let kill_at = deadline.map(|d| d + GRACE);
+        let kill_at = halt.deadline.map(|d| d + GRACE);
         let mut last_sign = Instant::now();
         loop {
             let silent_at = last_sign + self.program.silence;
             let until = kill_at.map_or(silent_at, |k| k.min(silent_at));
+            // With a cancel flag, wake every CANCEL_POLL to look at it.
+            let wake = match halt.cancel {
+                Some(_) => until.min(Instant::now() + CANCEL_POLL),
+                None => until,
+            };
             match self
                 .lines
-                .recv_timeout(until.saturating_duration_since(Instant::now()))
+                .recv_timeout(wake.saturating_duration_since(Instant::now()))
             {
                 Ok(line) if line == ALIVE_LINE => last_sign = Instant::now(),
                 Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Timeout)
+                    if halt.cancel.as_ref().is_some_and(Cancel::is_set) =>
+                {
+                    self.stop();
+                    return Err(Crash::Killed);
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < until => {}
                 Err(RecvTimeoutError::Timeout) => {
                     self.stop();
                     return Err(match kill_at {

@@ -24,6 +24,8 @@ use std::time::Instant;
 
 use wait_timeout::ChildExt;
 
+use crate::backend::{Halt, CANCEL_POLL};
+
 /// Why a program gave no usable answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProcessError {
@@ -199,15 +201,16 @@ impl CommandLine {
             .map_err(|e| cannot_start(&self.words[0], &e))
     }
 
-    /// Runs the program on `input` (its `{}`) until it exits or the deadline passes
-    /// ([`ProcessError::TimedOut`]). A crash (signal) is an error; the answer is not read yet.
+    /// Runs the program on `input` (its `{}`) until it exits or the deadline passes, or the
+    /// cancel flag of `halt` is set ([`ProcessError::TimedOut`]; `halt` may be a bare deadline).
+    /// A crash (signal) is an error; the answer is not read yet.
     pub fn run_on(
         &self,
         input: &Path,
         dir: &Path,
-        deadline: Option<Instant>,
+        halt: impl Into<Halt>,
     ) -> Result<Finished, ProcessError> {
-        match self.run_until(input, dir, deadline)? {
+        match self.run_until(input, dir, halt)? {
             Ended::Finished(run) => Ok(run),
             Ended::Killed { .. } => Err(ProcessError::TimedOut {
                 solver: self.name.clone(),
@@ -223,7 +226,7 @@ impl CommandLine {
         &self,
         input: &Path,
         dir: &Path,
-        deadline: Option<Instant>,
+        halt: impl Into<Halt>,
     ) -> Result<Ended, ProcessError> {
         let out_path = dir.join("answer.out");
         let (stdout_path, stderr_path) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
@@ -243,7 +246,7 @@ impl CommandLine {
         cmd.stdin(Stdio::null())
             .stdout(capture(&stdout_path, "stdout")?)
             .stderr(capture(&stderr_path, "stderr")?);
-        let Some(status) = self.wait(cmd, deadline)? else {
+        let Some(status) = self.wait(cmd, &halt.into())? else {
             return Ok(Ended::Killed {
                 stdout: read_lossy(&stdout_path),
             });
@@ -267,19 +270,25 @@ impl CommandLine {
         Ok(Ended::Finished(run))
     }
 
-    /// Starts `cmd` and waits for it until the deadline: its exit status, or `None` when it was
-    /// killed at the deadline.
-    fn wait(
-        &self,
-        mut cmd: Command,
-        deadline: Option<Instant>,
-    ) -> Result<Option<ExitStatus>, ProcessError> {
+    /// Starts `cmd` and waits for it until the deadline, looking at the cancel flag every
+    /// [`CANCEL_POLL`]: its exit status, or `None` when it was killed at the deadline or on
+    /// the flag.
+    fn wait(&self, mut cmd: Command, halt: &Halt) -> Result<Option<ExitStatus>, ProcessError> {
         let mut child = cmd
             .spawn()
             .map_err(|e| self.failed(cannot_start(&self.words[0], &e)))?;
-        let waited = match deadline {
-            None => child.wait().map(Some),
-            Some(d) => child.wait_timeout(d.saturating_duration_since(Instant::now())),
+        let waited = match (halt.deadline, &halt.cancel) {
+            (None, None) => child.wait().map(Some),
+            (Some(d), None) => child.wait_timeout(d.saturating_duration_since(Instant::now())),
+            (_, Some(_)) => loop {
+                let slice = halt.deadline.map_or(CANCEL_POLL, |d| {
+                    CANCEL_POLL.min(d.saturating_duration_since(Instant::now()))
+                });
+                match child.wait_timeout(slice) {
+                    Ok(None) if !halt.reached() => continue,
+                    other => break other,
+                }
+            },
         };
         match waited {
             Ok(Some(status)) => Ok(Some(status)),

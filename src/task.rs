@@ -175,7 +175,9 @@ impl RunError {
 /// A backend that returns a wrong grid, a count that does not fit the limit, or two equal
 /// "different" solutions gets [`RunError::Check`], never an answer. A panic inside the backend
 /// (a bug in it, or in the solver library it wraps) is a failure of this puzzle,
-/// [`BackendError::Failed`], never a crash of the caller: a batch goes on past it.
+/// [`BackendError::Failed`], never a crash of the caller: a batch goes on past it. A run whose
+/// [`Limits::cancel`] flag is set by the time it returns is [`BackendError::TimedOut`] (or a
+/// count cut short), never an answer.
 ///
 /// ```
 /// use std::time::Duration;
@@ -203,6 +205,12 @@ pub fn run(
     let guarded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         run_checked(backend, puzzle, task, limits)
     }));
+    // An engine stopped by the cancel flag may return what it had, as at a deadline (the best
+    // grid of an optimisation): a cancelled run is a time-out, never an answer.
+    let guarded = match guarded {
+        Ok(Ok(_)) if limits.cancelled() => Ok(Err(BackendError::TimedOut.into())),
+        other => other,
+    };
     guarded.unwrap_or_else(|payload| {
         let what = crate::isolate::panic_message(payload.as_ref());
         Err(RunError::Backend(BackendError::Failed(format!(

@@ -30,11 +30,12 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::backend::{Backend, BackendError, Limits};
+use crate::backend::{Backend, BackendError, Cancel, Limits};
 use crate::budget::Budget;
+use crate::effort::Effort;
 use crate::model::Expected;
 use crate::model::Puzzle;
-use crate::report::{BenchRow, Outcome};
+use crate::report::{BenchRow, Outcome, Sample};
 use crate::task::{self, Answer, RunError, Task};
 
 /// One backend's result on one puzzle.
@@ -43,6 +44,8 @@ pub struct BackendRun {
     pub backend: &'static str,
     pub result: Result<Answer, RunError>,
     pub time: Duration,
+    /// What the engine did (empty unless the run was metered: [`Batch::effort`]).
+    pub effort: Effort,
 }
 
 impl BackendRun {
@@ -120,6 +123,12 @@ pub struct Batch<'a> {
     pub budget: Option<Duration>,
     /// Puzzles checked at the same time, one thread each.
     pub jobs: usize,
+    /// Once set, the runs under way stop as at their deadline and no more puzzles start
+    /// (`None`: runs end by themselves or at their deadline).
+    pub cancel: Option<Cancel>,
+    /// Meter each run, for the effort columns of [`Totals::rows`] (metering costs some engines
+    /// time: varisat counts its conflicts from a proof it writes).
+    pub effort: bool,
 }
 
 /// One puzzle's cross-check, as [`run_batch`] hands it over.
@@ -155,9 +164,9 @@ pub struct Totals {
     pub refusals: usize,
     /// Some run timed out.
     pub timed_out: bool,
-    /// Per backend, in the order of [`Batch::backends`]: how each puzzle it ran ended, and the
-    /// time it took.
-    pub samples: Vec<Vec<(Outcome, Duration)>>,
+    /// Per backend, in the order of [`Batch::backends`]: how each puzzle it ran ended, the time
+    /// it took and the effort (its `index` is the puzzle's position in the batch, from 1).
+    pub samples: Vec<Vec<Sample>>,
 }
 
 impl Totals {
@@ -168,7 +177,7 @@ impl Totals {
             .iter()
             .zip(&self.samples)
             .map(|(b, s)| {
-                let mut row = BenchRow::from_samples("all", b.name(), task.name(), s);
+                let mut row = BenchRow::from_indexed("all", b.name(), task.name(), s);
                 row.record.not_run = self.checked - s.len();
                 row
             })
@@ -178,7 +187,12 @@ impl Totals {
     fn add(&mut self, c: &Checked) {
         self.checked += 1;
         for (&k, r) in c.ran.iter().zip(&c.runs) {
-            self.samples[k].push((r.outcome(&c.verdict), r.time));
+            self.samples[k].push(Sample {
+                index: c.position + 1,
+                outcome: r.outcome(&c.verdict),
+                time_ns: u64::try_from(r.time.as_nanos()).unwrap_or(u64::MAX),
+                effort: r.effort,
+            });
         }
         match c.verdict {
             Verdict::Agreed => {}
@@ -217,7 +231,8 @@ pub fn run_batch(
                 puzzles.par_iter().enumerate().for_each_with(
                     tx,
                     |tx, (position, &(puzzle, expected))| {
-                        if stop.load(Ordering::SeqCst) {
+                        let cancelled = batch.cancel.as_ref().is_some_and(Cancel::is_set);
+                        if stop.load(Ordering::SeqCst) || cancelled {
                             return;
                         }
                         let (ran, runs) = run_budgeted(batch, budget, puzzle);
@@ -249,7 +264,12 @@ fn run_budgeted(batch: &Batch, budget: &Budget, puzzle: &Puzzle) -> (Vec<usize>,
         .enumerate()
         .filter_map(|(k, b)| {
             let grant = budget.grant(k, batch.timeout)?;
-            let run = run_one(b.as_ref(), puzzle, batch.task, grant.timeout, None);
+            let mut limits = Limits::timeout_of(grant.timeout);
+            limits.cancel = batch.cancel.clone();
+            if batch.effort {
+                limits = limits.metered();
+            }
+            let run = run_limited(b.as_ref(), puzzle, batch.task, &limits);
             budget
                 .spend(k, grant, run.time, run.timed_out())
                 .then_some((k, run))
@@ -284,13 +304,18 @@ pub fn run_one(
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let limits = Limits::until(deadline);
+    run_limited(backend, puzzle, task, &Limits::until(deadline))
+}
+
+/// One backend on `puzzle` under `limits`, timed.
+fn run_limited(backend: &dyn Backend, puzzle: &Puzzle, task: Task, limits: &Limits) -> BackendRun {
     let start = Instant::now();
-    let result = task::run(backend, puzzle, task, &limits);
+    let result = task::run(backend, puzzle, task, limits);
     BackendRun {
         backend: backend.name(),
         result,
         time: start.elapsed(),
+        effort: limits.effort(),
     }
 }
 
@@ -457,6 +482,7 @@ mod tests {
             backend,
             result,
             time: Duration::ZERO,
+            effort: Effort::default(),
         }
     }
 
@@ -516,6 +542,8 @@ mod tests {
             timeout: None,
             budget: None,
             jobs: 2,
+            cancel: None,
+            effort: false,
         };
         let mut seen = Vec::new();
         let go = AtomicBool::new(false);
@@ -536,6 +564,26 @@ mod tests {
         let dlx = &rows[1].record;
         assert_eq!((dlx.backend.as_str(), dlx.task.as_str()), ("dlx", "count"));
         assert_eq!((dlx.puzzles, dlx.agreed, dlx.not_run), (3, Some(2), 0));
+        // Unmetered: no effort columns; metered, the backends' counters.
+        assert_eq!(
+            (dlx.nodes_per_puzzle, rows[0].record.nodes_per_puzzle),
+            (None, None)
+        );
+        let metered = Batch {
+            effort: true,
+            cancel: None,
+            ..batch
+        };
+        let totals = run_batch(&metered, &puzzles, &go, |_| {}).unwrap();
+        let rows = totals.rows(&backends, batch.task);
+        for row in &rows {
+            let nodes = row.record.nodes_per_puzzle;
+            assert!(
+                nodes.is_some_and(|n| n >= 1.0),
+                "{}: {nodes:?}",
+                row.record.backend
+            );
+        }
         // Once stopped, no puzzle starts.
         let stopped = AtomicBool::new(true);
         let totals = run_batch(&batch, &puzzles, &stopped, |_| panic!("ran")).unwrap();

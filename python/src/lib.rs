@@ -5,12 +5,14 @@
 //! Names and defaults follow the command line (`docs/cli.md`): `read` is the input reader,
 //! `solve`, `count`, `unique` and `optimize` the four tasks (`backend="dfs"`, engine options as
 //! keywords spelled like the flags with `_` for `-`), `check` the independent checker,
-//! `encode` the exports, `xcheck` and `bench` the cross-check and its timing rows.
+//! `encode` the exports, `xcheck` and `bench` the cross-check and its timing rows (with the
+//! effort columns), `strength` the root-strength table, `generate` and `render` the generator
+//! and the pictures.
 //!
 //! Long calls release the GIL and run on a worker thread while this thread waits for Python
-//! signals: Ctrl-C raises `KeyboardInterrupt` at once. The library has no way to stop a search
-//! other than its deadline, so an interrupted search runs on in the background until it ends
-//! (or its `timeout` passes); give long calls a `timeout`.
+//! signals ([`interruptible`]): on Ctrl-C the call sets the library's cancel flag
+//! ([`sudoku_lab::backend::Cancel`]), waits for the search to stop (within milliseconds for the
+//! backends that poll it), and raises `KeyboardInterrupt`.
 
 use std::str::FromStr;
 use std::sync::{mpsc, Arc};
@@ -20,14 +22,15 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use sudoku_lab::backend::{Backend, BackendError, Limits};
+use sudoku_lab::backend::{Backend, BackendError, Cancel, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::format::{self, fpuzzles, Format, ReadOptions};
 use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
-use sudoku_lab::model::{self, Expected, Regions, Weights};
+use sudoku_lab::model::{self, ConstraintKind, Expected, Regions, Weights};
 use sudoku_lab::render::{self, RenderOptions};
-use sudoku_lab::sat::encode::{self, EncodeOptions};
+use sudoku_lab::sat::encode::{self, Amo, EncodeOptions, Encoding};
+use sudoku_lab::strength::table::{Level, Study};
 use sudoku_lab::task::{self, RunError, Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::weights::WeightSource;
 use sudoku_lab::xcheck::{self as cross, Batch};
@@ -389,35 +392,47 @@ fn weighted(p: &model::Puzzle, weights: Option<&Bound<'_, PyAny>>) -> PyResult<m
     p.clone().with_weights(Arc::new(w)).map_err(value_error)
 }
 
-/// Runs `work` on a new thread with the GIL released, waking every 50 ms to let Python handle
-/// signals: Ctrl-C raises `KeyboardInterrupt` at once (the work then runs on, unwatched, until it
-/// ends: the library stops a search only at its deadline).
-fn interruptible<T: Send + 'static>(
+/// How often a long call lets Python handle its signals.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a scoped thread with the GIL released, waking every [`SIGNAL_POLL`] to let
+/// Python handle signals. When a handler raises (Ctrl-C: `KeyboardInterrupt`), sets `cancel`,
+/// which the work's limits carry, waits for the work to stop, and raises that error.
+fn interruptible<T: Send>(
     py: Python<'_>,
-    work: impl FnOnce() -> T + Send + 'static,
+    cancel: &Cancel,
+    work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("sudoku-lab".into())
-        .spawn(move || {
-            let _ = tx.send(work());
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
-    let mut rx = rx;
-    loop {
-        let (back, received) = py.allow_threads(move || {
-            let received = rx.recv_timeout(Duration::from_millis(50));
-            (rx, received)
-        });
-        rx = back;
-        match received {
-            Ok(result) => return Ok(result),
-            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err("the solving thread stopped"))
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("sudoku-lab".into())
+            .spawn_scoped(scope, move || {
+                let _ = tx.send(work());
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        let mut rx = rx;
+        loop {
+            let (back, received) = py.allow_threads(move || {
+                let received = rx.recv_timeout(SIGNAL_POLL);
+                (rx, received)
+            });
+            rx = back;
+            match received {
+                Ok(result) => return Ok(result),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(raised) = py.check_signals() {
+                        cancel.set();
+                        py.allow_threads(move || drop(rx.recv()));
+                        return Err(raised);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("the solving thread stopped"))
+                }
             }
         }
-    }
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -487,8 +502,11 @@ fn run_task(
     let timeout = timeout
         .map(|s| Duration::try_from_secs_f64(s).map_err(|_| value_error(format!("timeout {s}"))))
         .transpose()?;
-    let limits = timeout.map_or(Limits::none(), Limits::timeout).metered();
-    let (result, time, effort) = interruptible(py, move || {
+    let cancel = Cancel::new();
+    let limits = Limits::timeout_of(timeout)
+        .cancelled_by(cancel.clone())
+        .metered();
+    let (result, time, effort) = interruptible(py, &cancel, || {
         let start = Instant::now();
         let result = task::run(b.as_ref(), &puzzle, task, &limits);
         (result, start.elapsed(), limits.effort())
@@ -753,6 +771,8 @@ struct Runs {
     timeout: Option<Duration>,
     /// Puzzles cross-checked at the same time (`bench` times one at a time).
     jobs: usize,
+    /// Meter every run, for the effort columns of the rows (`bench`, unless `no_effort`).
+    effort: bool,
 }
 
 impl Runs {
@@ -776,6 +796,7 @@ impl Runs {
         let weights = weights.as_ref();
         let timeout: Option<f64> = take("timeout")?.map(|v| v.extract()).transpose()?;
         let jobs: usize = take("jobs")?.map_or(Ok(1), |v| v.extract())?;
+        let no_effort: bool = take("no_effort")?.map_or(Ok(false), |v| v.extract())?;
         let task = task_named(task, limit.max(1))?;
         let puzzles = puzzles
             .iter()
@@ -798,6 +819,7 @@ impl Runs {
             task,
             timeout,
             jobs,
+            effort: !no_effort,
         })
     }
 
@@ -811,13 +833,16 @@ impl Runs {
         Vec<sudoku_lab::report::BenchRow>,
         Vec<&'static str>,
     )> {
-        interruptible(py, move || -> Result<_, String> {
+        let cancel = Cancel::new();
+        interruptible(py, &cancel, || -> Result<_, String> {
             let batch = Batch {
                 backends: &self.backends,
                 task: self.task,
                 timeout: self.timeout,
                 budget: None,
                 jobs: self.jobs.max(1),
+                cancel: Some(cancel.clone()),
+                effort: self.effort,
             };
             let refs: Vec<_> = self.puzzles.iter().map(|(p, e)| (p, e.as_ref())).collect();
             let stop = std::sync::atomic::AtomicBool::new(false);
@@ -839,14 +864,9 @@ impl Runs {
     }
 }
 
-/// Cross-checks every puzzle through every backend (default: all compiled in): one dict per
-/// puzzle and backend, with `puzzle` (from 1), `backend`, `status` (the answer's, or
-/// `timeout`, `refused`, `error`), `answer` (what it said), `verdict` (`agreed`,
-/// `disagreement: …`, `failure: …`, the same for every backend of the puzzle) and `time` in
-/// seconds. A puzzle read with its known answer is held against it too. Keywords: `limit`
-/// (count), `weights` (optimize), `timeout` (each run), `jobs` (puzzles at a time, default 1)
-/// and the engine options.
-fn xcheck_rows<'py>(py: Python<'py>, runs: Runs) -> PyResult<Bound<'py, PyList>> {
+/// The rows of `xcheck` (its docstring is below): one per puzzle and backend, unmetered.
+fn xcheck_rows<'py>(py: Python<'py>, mut runs: Runs) -> PyResult<Bound<'py, PyList>> {
+    runs.effort = false;
     let (checked, _, _) = runs.run(py)?;
     let rows = PyList::empty(py);
     for c in &checked {
@@ -870,11 +890,8 @@ fn xcheck_rows<'py>(py: Python<'py>, runs: Runs) -> PyResult<Bound<'py, PyList>>
     Ok(rows)
 }
 
-/// Times every backend (default: all compiled in) on the puzzles, one at a time so figures
-/// compare, each answer checked: one dict per backend with the columns of `sudoku-lab bench
-/// --json` (`backend`, `task`, `puzzles`, `answered`, `agreed`, `timed_out`, `refused`,
-/// `failed`, `puzzles_per_sec`, `total_s`, `min_us`, `mean_us`, `median_us`, `p90_us`,
-/// `max_us`, …), ready for `pandas.DataFrame`. Keywords as `xcheck` (one puzzle at a time).
+/// The rows of `bench` (its docstring is below): one per backend, every run metered unless
+/// `no_effort`.
 fn timing_rows<'py>(py: Python<'py>, mut runs: Runs) -> PyResult<Bound<'py, PyList>> {
     runs.jobs = 1;
     let (_, bench_rows, _) = runs.run(py)?;
@@ -921,7 +938,12 @@ batch_function!(
     /// compare, each answer checked: one dict per backend with the columns of `sudoku-lab bench
     /// --json` (`backend`, `task`, `puzzles`, `answered`, `agreed`, `timed_out`, `refused`,
     /// `failed`, `puzzles_per_sec`, `total_s`, `min_us`, `mean_us`, `median_us`, `p90_us`,
-    /// `max_us`, …), ready for `pandas.DataFrame`. Keywords as `xcheck` (`jobs` is always 1).
+    /// `max_us`, `not_run`, then the effort columns `no_guess_pct`, `guesses_per_puzzle` and
+    /// the counters' means `nodes_per_puzzle`, `decisions_per_puzzle`, `conflicts_per_puzzle`,
+    /// `propagations_per_puzzle`, `restarts_per_puzzle`, `lp_iterations_per_puzzle`,
+    /// `bb_nodes_per_puzzle`, None where the backend measures nothing), ready for
+    /// `pandas.DataFrame`. Keywords as `xcheck` (`jobs` is always 1), and `no_effort=True` to
+    /// time without the effort meter (as `--no-effort`).
     #[pyo3(name = "bench")]
     bench_fn,
     timing_rows
@@ -941,57 +963,213 @@ fn render_svg(
     puzzle.svg(solution, cell, title)
 }
 
-/// `count` new puzzles, as `sudoku-lab generate` makes them: side `size` (standard boxes, or
-/// `jigsaw` regions), `diagonals`, `givens` clues (default about two fifths of the cells),
-/// `unique` (clues kept only while the solution stays unique, checked by `backend`), `seed`
-/// (default: from the clock; the same seed gives the same puzzles); each puzzle gets at most
-/// `budget` seconds, as the command's `--budget`.
+/// `count` new puzzles, as `sudoku-lab generate` makes them, with its options: side `size`
+/// (default 9) with its standard boxes, or `boxes=(rows, cols)`, or `jigsaw` regions;
+/// `diagonals`; `killer` cages of `cage_sizes=(smallest, largest)` cells (no givens unless
+/// asked); `variants`, the kinds of variant rules drawn from each full grid (`["thermo",
+/// "arrow", "kropki"]`, see docs/variants.md); `givens` clues (default about two fifths of the
+/// cells, or as few as uniqueness allows with `unique`); `unique` (clues kept, or cages split,
+/// only while the solution stays unique, checked by `backend`); `with_answer` (needs `unique`:
+/// each puzzle carries its solution as its known answer, which `xcheck` holds backends
+/// against); `weights="pyramid"`; `seed` (default: from the clock; the same seed gives the same
+/// puzzles); each puzzle's uniqueness checks get at most `budget` seconds together.
 #[pyfunction]
-#[pyo3(signature = (size=9, count=1, givens=None, unique=false, seed=None, diagonals=false,
-                    jigsaw=false, backend="dfs", budget=120.0))]
+#[pyo3(signature = (size=None, count=1, givens=None, unique=false, seed=None, diagonals=false,
+                    jigsaw=false, boxes=None, killer=false, cage_sizes=(2, 5), variants=None,
+                    with_answer=false, weights=None, backend="dfs", budget=120.0))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
-    size: usize,
+    size: Option<usize>,
     count: usize,
     givens: Option<usize>,
     unique: bool,
     seed: Option<u64>,
     diagonals: bool,
     jigsaw: bool,
+    boxes: Option<(usize, usize)>,
+    killer: bool,
+    cage_sizes: (usize, usize),
+    variants: Option<Vec<String>>,
+    with_answer: bool,
+    weights: Option<&str>,
     backend: &str,
     budget: f64,
 ) -> PyResult<Vec<Puzzle>> {
-    let mut spec = PuzzleSpec::new(size);
-    (spec.diagonals, spec.jigsaw) = (diagonals, jigsaw);
-    let mut options = GenerateOptions::of(spec);
-    options.givens = givens;
-    options.unique = unique;
-    options.seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let side = boxes.map(|(r, c)| r.saturating_mul(c));
+    let size = match (size, side) {
+        (Some(n), Some(m)) if n != m => {
+            return Err(value_error(format!(
+                "boxes {boxes:?} make side {m}, not size {n}"
+            )))
+        }
+        (n, m) => n.or(m).unwrap_or(9),
+    };
+    if with_answer && !unique {
+        return Err(value_error("with_answer needs unique=True"));
+    }
+    if killer && !(1..=cage_sizes.1).contains(&cage_sizes.0) {
+        return Err(value_error(format!(
+            "cage_sizes takes (smallest, largest) with 1 ≤ smallest ≤ largest, not {cage_sizes:?}"
+        )));
+    }
+    let variants = variants
+        .unwrap_or_default()
+        .iter()
+        .map(|k| match k.parse::<ConstraintKind>() {
+            Ok(ConstraintKind::Killer) => Err(value_error(
+                "Killer cages have their own keyword: killer=True",
+            )),
+            other => other.map_err(value_error),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let spec = PuzzleSpec {
+        size,
+        boxes,
+        jigsaw,
+        diagonals,
+        killer: killer.then_some(cage_sizes),
+        variants,
+    };
+    let weights = match weights {
+        None => None,
+        Some("pyramid") => Some(WeightSource::Pyramid),
+        Some(other) => {
+            return Err(value_error(format!(
+                "unknown weights '{other}' (known: pyramid)"
+            )))
+        }
+    };
+    let options = GenerateOptions {
+        givens,
+        unique,
+        seed: seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        }),
+        weights,
+        ..GenerateOptions::of(spec)
+    };
     let budget = Duration::try_from_secs_f64(budget).map_err(value_error)?;
     let checker = self::backend(backend, &BackendOptions::default())?;
-    let made = interruptible(py, move || {
+    let cancel = Cancel::new();
+    let made = interruptible(py, &cancel, || {
         let mut generator = Generator::new(options, checker.as_ref())
             .map_err(|e| e.to_string())?
-            .with_puzzle_budget(Some(budget));
+            .with_puzzle_budget(Some(budget))
+            .with_limits(Limits::none().cancelled_by(cancel.clone()));
         (1..=count)
-            .map(|i| generator.generate().map_err(|e| format!("puzzle {i}: {e}")))
+            .map(|i| {
+                generator
+                    .generate_with_solution()
+                    .map_err(|e| format!("puzzle {i}: {e}"))
+            })
             .collect::<Result<Vec<_>, String>>()
     })?;
     let made = made.map_err(PyValueError::new_err)?;
     Ok(made
         .into_iter()
         .enumerate()
-        .map(|(i, puzzle)| Puzzle {
+        .map(|(i, (puzzle, solution))| Puzzle {
             puzzle,
-            expected: None,
+            expected: with_answer.then_some(Expected {
+                count: 1,
+                solution: Some(solution),
+            }),
             source: format!("generate:{}", i + 1),
         })
         .collect())
+}
+
+/// Root strength (`sudoku-lab strength`): what each propagation level derives from each puzzle
+/// before any search, for every CNF encoding × at-most-one encoding of `encodings` and `amo`
+/// (lists, or comma-separated words) and every level of `levels`, weakest first (CNF levels
+/// `up`, `flp1`, `flp`, `flp-both`, `hbr`, `hbr-eq`, `binflr1`, `binflr`; model levels
+/// `naked`, `hidden`, `locked`, `dfs`, `cp-value`, `cp-bounds`, `cp-domain`; docs/strength.md).
+/// Returns the command's rows as dicts, one per level and encoding (model levels once, with
+/// encoding `-`): `file` (`all`), `encoding`, `amo`, `level`, `puzzles`, `solved_pct`,
+/// `unassigned_pct`, `unassigned_vars_pct`, `contradictions`. With `per_puzzle=True`, instead
+/// one dict per puzzle and encoding (as `--per-puzzle`): `puzzle` (from 1), `source`,
+/// `encoding`, `amo`, `weakest` (the first level that solves it, `refuted`, or `none`). A
+/// puzzle whose formula would not fit in memory raises `ValueError`. `jobs`: puzzles at a time
+/// (default: every core).
+#[pyfunction]
+#[pyo3(signature = (puzzles, encodings=None, levels=None, amo=None, cage_encoding="combinations",
+                    pair_encoding="direct", per_puzzle=false, jobs=None))]
+#[allow(clippy::too_many_arguments)]
+fn strength<'py>(
+    py: Python<'py>,
+    puzzles: Vec<PyRef<'py, Puzzle>>,
+    encodings: Option<&Bound<'py, PyAny>>,
+    levels: Option<&Bound<'py, PyAny>>,
+    amo: Option<&Bound<'py, PyAny>>,
+    cage_encoding: &str,
+    pair_encoding: &str,
+    per_puzzle: bool,
+    jobs: Option<usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    let encodings: Vec<Encoding> = words(encodings, "minimal,extended")?;
+    let amo: Vec<Amo> = words(amo, "auto")?;
+    let levels: Vec<Level> = words(levels, "up,flp")?;
+    let study = Study::new(
+        &encodings,
+        &amo,
+        cage_encoding.parse().map_err(value_error)?,
+        pair_encoding.parse().map_err(value_error)?,
+        levels,
+    );
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let refs: Vec<&model::Puzzle> = puzzles.iter().map(|p| &p.puzzle).collect();
+    let cancel = Cancel::new();
+    let derived = interruptible(py, &cancel, || {
+        study.derive_all(&refs, jobs.max(1), Some(&cancel), &|| {})
+    })?;
+    let roots = derived
+        .into_iter()
+        .zip(&puzzles)
+        .map(|(r, p)| r.map_err(|e| value_error(format!("{}: {e}", p.source))))
+        .collect::<PyResult<Vec<_>>>()?;
+    let out = PyList::empty(py);
+    if !per_puzzle {
+        let roots: Vec<_> = roots.into_iter().map(Some).collect();
+        for row in study.rows("all", &roots) {
+            out.append(to_python(py, &row)?)?;
+        }
+        return Ok(out);
+    }
+    for (i, (r, p)) in roots.iter().zip(&puzzles).enumerate() {
+        for (opts, weakest) in study.weakest(r) {
+            let d = PyDict::new(py);
+            d.set_item("puzzle", i + 1)?;
+            d.set_item("source", &p.source)?;
+            d.set_item("encoding", opts.encoding.name())?;
+            d.set_item("amo", opts.amo.name())?;
+            d.set_item("weakest", weakest)?;
+            out.append(d)?;
+        }
+    }
+    Ok(out)
+}
+
+/// Words of a keyword that takes a list of names or one comma-separated string, each parsed;
+/// `default` (the command's) when absent.
+fn words<T: FromStr>(v: Option<&Bound<'_, PyAny>>, default: &str) -> PyResult<Vec<T>>
+where
+    T::Err: std::fmt::Display,
+{
+    let names: Vec<String> = match v {
+        None => vec![default.to_string()],
+        Some(v) => match v.extract::<String>() {
+            Ok(s) => vec![s],
+            Err(_) => v.extract()?,
+        },
+    };
+    names
+        .iter()
+        .flat_map(|n| n.split(','))
+        .map(|w| w.trim().parse().map_err(value_error))
+        .collect()
 }
 
 /// The names of the backends this build has, as `backend=` takes them.
@@ -1024,6 +1202,7 @@ fn sudoku_lab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bench_fn, m)?)?;
     m.add_function(wrap_pyfunction!(render_svg, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(strength, m)?)?;
     m.add_function(wrap_pyfunction!(backend_names, m)?)?;
     m.add("DEFAULT_COUNT_LIMIT", DEFAULT_COUNT_LIMIT)?;
     Ok(())

@@ -4,6 +4,7 @@ export solved by PySAT, cross-checks and timing rows, time-outs, Ctrl-C and the 
 import _thread
 import os
 import pathlib
+import signal
 import threading
 import time
 
@@ -172,6 +173,60 @@ def test_generate_is_seeded_and_unique():
         sl.generate(size=0)
 
 
+def test_bench_rows_carry_the_effort_columns():
+    puzzles = sl.read(str(DATA / "9x9" / "17_clue_first20.txt"))[:3]
+    rows = {r["backend"]: r for r in sl.bench(puzzles, backends=["dfs", "sat"])}
+    dfs, sat = rows["dfs"], rows["sat"]
+    assert dfs["answered"] == sat["answered"] == 3
+    assert dfs["nodes_per_puzzle"] >= 1 and dfs["guesses_per_puzzle"] is not None
+    assert 0 <= dfs["no_guess_pct"] <= 100
+    assert sat["conflicts_per_puzzle"] is not None and sat["nodes_per_puzzle"] is None
+    bare = sl.bench(puzzles, backends=["dfs"], no_effort=True)[0]
+    assert bare["answered"] == 3 and bare["nodes_per_puzzle"] is None
+    # The answer of one call carries its effort too.
+    assert sl.unique(puzzles[0]).effort["nodes"] >= 1
+
+
+def test_strength_rows_are_the_commands():
+    """The figures of `sudoku-lab strength tests/data/9x9/17_clue_first20.txt --levels up,flp`."""
+    puzzles = sl.read(str(DATA / "9x9" / "17_clue_first20.txt"))
+    rows = sl.strength(puzzles, encodings=["minimal", "extended"], levels="up,flp", jobs=2)
+    assert [(r["encoding"], r["amo"], r["level"], r["solved_pct"]) for r in rows] == [
+        ("minimal", "auto", "up", 0.0),
+        ("minimal", "auto", "flp", 35.0),
+        ("extended", "auto", "up", 65.0),
+        ("extended", "auto", "flp", 100.0),
+    ]
+    assert rows[0]["puzzles"] == 20 and rows[3]["unassigned_pct"] is None
+    model = sl.strength(puzzles[:2], levels=["naked"], encodings="minimal")
+    assert [(r["encoding"], r["level"]) for r in model] == [("-", "naked")]
+    weakest = sl.strength(puzzles, encodings="extended", levels="up,flp", per_puzzle=True)
+    assert [w["weakest"] for w in weakest].count("up") == 13
+    assert {w["weakest"] for w in weakest} == {"up", "flp"}
+    assert weakest[0]["puzzle"] == 1 and weakest[0]["source"].endswith("17_clue_first20.txt:1")
+    with pytest.raises(ValueError, match="unknown level"):
+        sl.strength(puzzles, levels=["up", "nonsense"])
+
+
+def test_generate_takes_the_commands_options():
+    killers = sl.generate(size=4, count=2, killer=True, cage_sizes=(2, 3), unique=True,
+                          with_answer=True, seed=5)
+    for p in killers:
+        assert p.rules["constraints"]["killer"] >= 1 and p.rules["known_count"] == 1
+        assert sl.unique(p, backend="sat").status == "unique"
+    assert {r["verdict"] for r in sl.xcheck(killers, backends=["dfs", "sat"])} == {"agreed"}
+    variants = sl.generate(count=1, variants="thermo,kropki".split(","), unique=True, seed=2)[0]
+    assert {"thermo", "kropki"} <= set(variants.rules["constraints"])
+    boxed = sl.generate(boxes=(2, 3), count=1, seed=1)[0]
+    assert boxed.size == 6 and boxed.rules["regions"] == "boxes 2x3"
+    weighted = sl.generate(count=1, weights="pyramid", seed=1)[0]
+    assert weighted.rules["weights"]
+    for bad in [dict(variants=["killer"]), dict(with_answer=True), dict(size=9, boxes=(2, 3)),
+                dict(killer=True, cage_sizes=(3, 2)), dict(variants=["nonsense"])]:
+        with pytest.raises(ValueError):
+            sl.generate(**bad)
+
+
 def test_timeout_is_an_answer():
     empty9 = sl.read("." * 81)[0]
     a = sl.count(empty9, limit=10**15, timeout=0.2)
@@ -195,13 +250,44 @@ def test_gil_is_released_while_solving():
     assert spins > 10_000
 
 
-def test_ctrl_c_raises_keyboard_interrupt():
-    empty9 = sl.read("." * 81)[0]
-    threading.Timer(0.3, _thread.interrupt_main).start()
+def assert_idle():
+    """Nothing runs on in the background: the process takes next to no CPU time while this
+    thread sleeps (a search left running would take a good part of a core). A helper thread that
+    `sat` abandons on the flag ends at its next look at it: a moment's grace first."""
+    time.sleep(0.3)
+    cpu = time.process_time()
+    time.sleep(1)
+    assert time.process_time() - cpu < 0.05
+
+
+@pytest.mark.parametrize("backend", ["dfs", "sat", "cp"])
+def test_ctrl_c_stops_the_search(backend):
+    """SIGINT during a count that would run for ages: `KeyboardInterrupt` comes within two
+    seconds, well before the time-out, the search has stopped, and the next call works."""
+    if backend not in sl.backend_names():
+        pytest.skip(f"{backend} is not compiled in")
+    empty25 = sl.read("." * 625)[0]
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        sl.count(empty9, limit=10**15, timeout=20)
-    assert time.monotonic() - start < 5
+        sl.count(empty25, limit=2**63, backend=backend, timeout=60)
+    assert time.monotonic() - start < 2.5
+    timer.join()
+    assert_idle()
+    assert sl.unique(sl.read(HARD)[0], backend=backend).status == "unique"
+
+
+def test_ctrl_c_stops_a_cross_check():
+    empty25 = sl.read("." * 625)[0]
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        sl.xcheck([empty25], backends=["dfs", "dlx"], task="count", limit=2**63, timeout=60)
+    assert time.monotonic() - start < 2.5
+    timer.join()
+    assert_idle()
 
 
 def test_docstrings_for_help():

@@ -45,11 +45,11 @@ use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use wait_timeout::ChildExt;
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{Backend, BackendError, Count, Halt, Limits, Optimum};
 use crate::format::{self, MAX_LINE_SIDE};
 use crate::model::{Grid, Puzzle, Value};
 use crate::process::{describe, kill, signal, tail, CommandLine};
@@ -186,7 +186,7 @@ impl Cmd {
             Some(p) => p,
             None => self.start()?,
         };
-        let answer = program.exchange(question, limits.deadline);
+        let answer = program.exchange(question, &limits.halt());
         let result = match answer {
             Ok(Reply::Refused(why)) => Err(BackendError::Unsupported(format!(
                 "program '{}' refused: {}",
@@ -245,7 +245,7 @@ enum Trouble {
 
 impl Program {
     /// Writes `ID question`, reads the line with the same id.
-    fn exchange(&mut self, question: &str, deadline: Option<Instant>) -> Result<Reply, Trouble> {
+    fn exchange(&mut self, question: &str, halt: &Halt) -> Result<Reply, Trouble> {
         let id = self.next_id;
         self.next_id += 1;
         let sent = match self.stdin.as_mut() {
@@ -256,16 +256,7 @@ impl Program {
             let how = self.exit_status();
             return Err(self.fail(format!("cannot send question {id} ({e}): {how}")));
         }
-        let line = match deadline {
-            None => self
-                .answers
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-            Some(d) => self
-                .answers
-                .recv_timeout(d.saturating_duration_since(Instant::now())),
-        };
-        let line = match line {
+        let line = match halt.recv(&self.answers) {
             Ok(Ok(line)) => line,
             Ok(Err(msg)) => return Err(self.fail(msg)),
             Err(RecvTimeoutError::Timeout) => {

@@ -4,7 +4,8 @@
 //! [`CpBackendOptions::worker`] (the `sudoku-lab` command's default) in a worker process
 //! ([`crate::isolate`]) that runs [`serve_worker`], because huub 100.1 can crash inside CaDiCaL
 //! (docs/backends.md). There a crash, a panic or a hang costs one puzzle, not the run; a crash or
-//! a panic is retried in other forms before it is reported.
+//! a panic is retried in other forms before it is reported. A cancel flag ([`Limits::cancel`])
+//! stops the search through huub's terminate callback in this thread, or kills the worker.
 //!
 //! Effort: huub's counters of the form that answered ([`huub::search_effort`]) come back with
 //! the answer, across the worker protocol too (the `effort` of its answer), and are recorded to the
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{Backend, BackendError, Cancel, Count, Halt, Limits, Optimum};
 use crate::cp::huub::{self, Best, Found, Stop};
 use crate::cp::{
     AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, Searches, DEFAULT_MEMORY_MIB,
@@ -105,7 +106,7 @@ impl Cp {
                     options.alldiff.name(),
                     options.branching.name()
                 );
-                match isolate::call(worker, &request, deadline) {
+                match isolate::call_until(worker, &request, &limits.halt()) {
                     Ok(found) => {
                         answer = Some(found);
                         break;
@@ -120,7 +121,7 @@ impl Cp {
             }
             answer.ok_or_else(|| BackendError::Failed(format!("huub: {}", crashes.join("; "))))?
         } else {
-            answer(request, &Pulse::none())
+            answer(request, &Pulse::none(), limits.cancel.clone())
         };
         limits.record(&answer.effort);
         answer.reply.map_err(|stop| match stop {
@@ -211,17 +212,18 @@ fn mismatched(reply: Reply) -> BackendError {
 }
 
 /// Answers a request (in the worker process, or in this thread without a worker program).
-fn answer(request: Request, pulse: &Pulse) -> Answer {
-    let deadline = request.time_left.map(|t| Instant::now() + t);
+fn answer(request: Request, pulse: &Pulse, cancel: Option<Cancel>) -> Answer {
+    let halt = &Halt {
+        deadline: request.time_left.map(|t| Instant::now() + t),
+        cancel,
+    };
     let (model, options) = (&request.model, &request.options);
     let mut effort = Effort::default();
     let e = &mut effort;
     let reply = match request.job {
-        Job::Solve => huub::solve(model, options, deadline, pulse, e).map(Reply::Solved),
-        Job::Count(limit) => {
-            huub::count(model, options, limit, deadline, pulse, e).map(Reply::Counted)
-        }
-        Job::Maximize => huub::maximize(model, options, deadline, pulse, e).map(Reply::Best),
+        Job::Solve => huub::solve(model, options, halt, pulse, e).map(Reply::Solved),
+        Job::Count(limit) => huub::count(model, options, limit, halt, pulse, e).map(Reply::Counted),
+        Job::Maximize => huub::maximize(model, options, halt, pulse, e).map(Reply::Best),
     };
     Answer { reply, effort }
 }
@@ -229,7 +231,7 @@ fn answer(request: Request, pulse: &Pulse) -> Answer {
 /// The worker process's side: answers the requests of [`Cp`] on standard input and output
 /// until standard input ends (the `sudoku-lab` command runs it as a hidden subcommand).
 pub fn serve_worker() -> std::io::Result<()> {
-    isolate::serve(answer)
+    isolate::serve(|request, pulse| answer(request, pulse, None))
 }
 
 impl Backend for Cp {

@@ -72,9 +72,8 @@
 use std::cell::RefCell;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXorAssign, Not};
 use std::sync::Arc;
-use std::time::Instant;
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{Backend, BackendError, Count, Halt, Limits, Optimum};
 use crate::effort::Effort;
 use crate::model::{ConstraintKind, Grid, Puzzle, Shape, Value};
 
@@ -410,16 +409,16 @@ fn run(t: &Tables, givens: &[Value], extra: Option<&Extra>, job: Job, limits: &L
         };
     }
     match job {
-        Job::Count { limit } if t.standard9 => return band9::count(givens, limit, limits.deadline),
+        Job::Count { limit } if t.standard9 => return band9::count(givens, limit, limits.halt()),
         Job::Count { limit } => {
             if let Some(b) = &t.board {
-                return BoardSearch::count(b, givens, limit.max(1), limits.deadline);
+                return BoardSearch::count(b, givens, limit.max(1), limits.halt());
             }
         }
         Job::Optimize { .. } if t.standard9 => {
             // Branch and bound proves "no solution" slowly (its nodes carry bounds, not the band
             // kernel's inferences): the band kernel settles that first, in microseconds.
-            let first = band9::count(givens, 1, limits.deadline);
+            let first = band9::count(givens, 1, limits.halt());
             if first.count == 0 {
                 return first;
             }
@@ -502,7 +501,7 @@ struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
     visited: u64,
     /// Branch points (see [`Found::guesses`]), over every run and pass.
     guesses: u64,
-    deadline: Option<Instant>,
+    halt: Halt,
     /// Optimizing without the Lagrangian bound first: give up (and start over with it) past this
     /// many nodes.
     node_budget: Option<u64>,
@@ -545,7 +544,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         restart_nodes: u64,
     ) -> Found {
         let mut s = Self::new(t, givens, extra);
-        s.deadline = limits.deadline;
+        s.halt = limits.halt();
         s.restart_nodes = restart_nodes;
         match job {
             Job::Count { limit } => s.limit = limit.max(1),
@@ -619,7 +618,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             queue,
             visited: 0,
             guesses: 0,
-            deadline: None,
+            halt: Halt::default(),
             node_budget: None,
             over_budget: false,
             limit: 1,
@@ -928,7 +927,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         self.visited += 1;
         // Optimizing nodes are costly (bounds on every child): look at the clock at each one.
         let look = self.opt.is_some() || self.visited.is_multiple_of(CLOCK_EVERY);
-        if look && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if look && self.halt.reached() {
             self.found.timed_out = true;
         }
         if self.node_budget.is_some_and(|b| self.visited > b) {
@@ -1659,8 +1658,8 @@ mod kernel9_tests {
                 givens[c] = v;
             }
             let limits = Limits::none();
-            let band = band9::count(&givens, 3, None);
-            let board = BoardSearch::count(t.board.as_ref().unwrap(), &givens, 3, None);
+            let band = band9::count(&givens, 3, Halt::default());
+            let board = BoardSearch::count(t.board.as_ref().unwrap(), &givens, 3, Halt::default());
             let generic = Search::<u16, 81, 29, 2>::run(&t, &givens, Job::Count { limit: 3 }, &limits);
             prop_assert_eq!(band.count, board.count);
             prop_assert_eq!(band.count, generic.count);
@@ -1674,7 +1673,7 @@ mod kernel9_tests {
                 prop_assert_ne!(&band.witnesses[0], &band.witnesses[1]);
             }
             // Past two solutions the band kernel counts in its endgame.
-            let band = band9::count(&givens, 60, None);
+            let band = band9::count(&givens, 60, Halt::default());
             let generic =
                 Search::<u16, 81, 29, 2>::run(&t, &givens, Job::Count { limit: 60 }, &limits);
             prop_assert_eq!(band.count, generic.count);
@@ -1689,7 +1688,7 @@ mod kernel9_tests {
         for entry in crate::format::read_puzzles(text, &Default::default()) {
             let entry = entry.unwrap();
             let count = entry.expected.as_ref().unwrap().count;
-            let f = band9::count(entry.puzzle.givens(), u64::MAX, None);
+            let f = band9::count(entry.puzzle.givens(), u64::MAX, Halt::default());
             assert_eq!(f.count, count, "line {} ({})", entry.line, band9::variant());
         }
     }

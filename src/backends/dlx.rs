@@ -55,9 +55,7 @@
 //! covers); the matrix size is computed exactly before anything large is allocated, and puzzles
 //! over [`DlxOptions::memory_budget`] are refused.
 
-use std::time::Instant;
-
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{Backend, BackendError, Count, Halt, Limits, Optimum};
 use crate::effort::Effort;
 use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
 use crate::model::lower::Rules;
@@ -271,7 +269,7 @@ impl Dlx {
         let mut budget = 0u64;
         for run in 0u64.. {
             let shuffle = (run > 0).then(|| run.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let Some(mut inst) = self.build(puzzle, None, shuffle, limits.deadline)? else {
+            let Some(mut inst) = self.build(puzzle, None, shuffle, limits.halt())? else {
                 limits.record(&SETTLED_BEFORE_SEARCH);
                 return Ok((Count::none(), run));
             };
@@ -280,7 +278,7 @@ impl Dlx {
                 budget = first_budget.max(2) + inst.matrix.primary_columns() as u64;
             }
             let (mut nodes, mut cut) = (0u64, false);
-            let mut search = inst.matrix.search().with_deadline(limits.deadline);
+            let mut search = inst.matrix.search().with_halt(limits.halt());
             let found = search
                 .next_solution_pruned(|_| {
                     nodes += 1;
@@ -310,13 +308,13 @@ impl Dlx {
     /// pass found a contradiction, or the fixed cells break a variant rule). With `scores`, rows are added in decreasing
     /// `scores(cell, digit)` order; with `shuffle`, cell columns and rows in a random order from
     /// that seed (ties in the column choice and the row tried first then fall elsewhere). Listing
-    /// the cages' placements stops at `deadline`.
+    /// the cages' placements stops at `halt`.
     fn build(
         &self,
         puzzle: &Puzzle,
         scores: Option<&dyn Fn(usize, Value) -> i64>,
         shuffle: Option<u64>,
-        deadline: Option<Instant>,
+        halt: Halt,
     ) -> Result<Option<Instance>, BackendError> {
         if let Some(c) = puzzle
             .constraints()
@@ -378,8 +376,7 @@ impl Dlx {
 
         // The placements of the cages (their cells then get no rows of their own), then the
         // exact size, so an oversized matrix is refused before it is allocated.
-        let Some(caged) = cage_placements(puzzle, &cands, self.options.memory_budget, deadline)?
-        else {
+        let Some(caged) = cage_placements(puzzle, &cands, self.options.memory_budget, halt)? else {
             return Ok(None);
         };
         let mut in_cage = vec![false; fixed.len()];
@@ -518,12 +515,12 @@ fn approx(x: f64) -> String {
 /// first counted, the count stopping as soon as they would not fit (so it takes time in
 /// proportion to what fits), and a cage that does not fit is refused with
 /// [`BackendError::Unsupported`], its size estimated by the bound. Counting and listing both stop
-/// at `deadline` ([`BackendError::TimedOut`]).
+/// at `halt` ([`BackendError::TimedOut`]).
 fn cage_placements(
     puzzle: &Puzzle,
     cands: &Candidates,
     budget: usize,
-    deadline: Option<Instant>,
+    halt: Halt,
 ) -> Result<Option<Vec<Placement>>, BackendError> {
     let n = puzzle.size();
     let fixed = cands.fixed();
@@ -532,7 +529,7 @@ fn cage_placements(
     let mut used = 0usize;
     let mut walk = Walk {
         cands,
-        deadline,
+        halt,
         nodes: 0,
         late: false,
     };
@@ -660,7 +657,7 @@ type Leaf<'a> = dyn FnMut(&[(u32, Value)]) -> bool + 'a;
 /// Lays digit sets onto cells (see [`Walk::run`]), checking the deadline as it goes.
 struct Walk<'a> {
     cands: &'a Candidates,
-    deadline: Option<Instant>,
+    halt: Halt,
     /// Search nodes so far (the deadline is read every 4096).
     nodes: u64,
     /// The deadline passed: the last run stopped early.
@@ -685,7 +682,7 @@ impl Walk<'_> {
         leaf: &mut Leaf<'_>,
     ) -> bool {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes & 4095 == 0 && self.halt.reached() {
             self.late = true;
             return false;
         }
@@ -730,13 +727,13 @@ impl Backend for Dlx {
             });
             return Ok(count);
         }
-        let Some(mut inst) = self.build(puzzle, None, None, limits.deadline)? else {
+        let Some(mut inst) = self.build(puzzle, None, None, limits.halt())? else {
             limits.record(&SETTLED_BEFORE_SEARCH);
             return Ok(Count::none());
         };
         let mut count = 0u64;
         let mut found: Vec<Vec<usize>> = Vec::new();
-        let mut search = inst.matrix.search().with_deadline(limits.deadline);
+        let mut search = inst.matrix.search().with_halt(limits.halt());
         // The first two solutions are kept as witnesses; the rest are only counted.
         let mut timed_out = false;
         while count < limit && found.len() < 2 {
@@ -771,7 +768,7 @@ impl Backend for Dlx {
             .ok_or_else(|| BackendError::Unsupported("optimize needs weights".into()))?
             .as_slice();
         let score = |cell: usize, d: Value| w[cell] * d as i64;
-        let Some(mut inst) = self.build(puzzle, Some(&score), None, limits.deadline)? else {
+        let Some(mut inst) = self.build(puzzle, Some(&score), None, limits.halt())? else {
             limits.record(&SETTLED_BEFORE_SEARCH);
             return Ok(Optimum::NoSolution);
         };
@@ -795,7 +792,7 @@ impl Backend for Dlx {
         let mut root_bound: Option<i64> = None;
         let mut timed_out = false;
         {
-            let mut search = inst.matrix.search().with_deadline(limits.deadline);
+            let mut search = inst.matrix.search().with_halt(limits.halt());
             loop {
                 let beat = best.as_ref().map(|(s, _)| *s);
                 let step = search.next_solution_pruned(|view| {
@@ -869,7 +866,10 @@ mod tests {
         assert_eq!(digits(m.fixed()), EASY_SOLUTION);
         assert!((0..81).all(|c| m.count(c) == 0));
         // Nothing is left for the matrix, yet the solution is the full grid.
-        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
+        let inst = Dlx::default()
+            .build(&p, None, None, Halt::default())
+            .unwrap()
+            .unwrap();
         assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
         let c = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
         assert_eq!((c.count, c.complete), (1, true));
@@ -889,7 +889,10 @@ mod tests {
         let m = Candidates::new(&p, Level::Locked);
         let open = m.fixed().iter().filter(|&&v| v == 0).count();
         assert!(open > 0, "the thinned puzzle needs a search");
-        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
+        let inst = Dlx::default()
+            .build(&p, None, None, Halt::default())
+            .unwrap()
+            .unwrap();
         assert_eq!(
             inst.matrix.rows(),
             (0..81).map(|c| m.count(c) as usize).sum::<usize>()
@@ -920,7 +923,7 @@ mod tests {
         assert_eq!(givens.contradiction(), None, "no clash among the givens");
         assert!(Candidates::new(&p, Level::Locked).contradiction().is_some());
         assert!(Dlx::default()
-            .build(&p, None, None, None)
+            .build(&p, None, None, Halt::default())
             .unwrap()
             .is_none());
         let c = Dlx::default().count(&p, 5, &Limits::none()).unwrap();
@@ -1036,7 +1039,10 @@ mod wide_tests {
             givens[i * n] = 0;
         }
         let p = Puzzle::new(Arc::new(shape), givens).unwrap();
-        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
+        let inst = Dlx::default()
+            .build(&p, None, None, Halt::default())
+            .unwrap()
+            .unwrap();
         assert_eq!(inst.fixed, full, "everything fixed by singles");
         assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
         let count = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
@@ -1075,7 +1081,10 @@ mod rule_tests {
         // Non-consecutive on an empty 6×6: one secondary column per forbidden digit pair of
         // each orthogonal pair (2 × 5 of them), besides the primary cell and house columns.
         let p = empty(6, vec![Constraint::Negative(DotRule::Difference(1))]);
-        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
+        let inst = Dlx::default()
+            .build(&p, None, None, Halt::default())
+            .unwrap()
+            .unwrap();
         assert_eq!(inst.matrix.primary_columns(), 36 + 3 * 6 * 6);
         assert_eq!(inst.matrix.columns() - 36 - 108, 2 * 6 * 5 * 10);
         let (dlx, dfs) = counts(&p);
@@ -1112,7 +1121,10 @@ mod rule_tests {
             .unwrap()
             .with_constraints(vec![Constraint::Negative(DotRule::Difference(1))])
             .unwrap();
-        let inst = Dlx::default().build(&p, None, None, None).unwrap().unwrap();
+        let inst = Dlx::default()
+            .build(&p, None, None, Halt::default())
+            .unwrap()
+            .unwrap();
         let digits_of = |cell: u32| -> Vec<Value> {
             (0..inst.matrix.rows())
                 .flat_map(|r| inst.rows.row(r).iter().copied())

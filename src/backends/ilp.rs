@@ -24,7 +24,9 @@
 //! an unbounded status, a value that is not 0 or 1, a grid with a cell left empty, even a panic
 //! inside the solver) → [`BackendError::Failed`] with the solver's words. `Limits.deadline` becomes
 //! the solver's own time limit (both solvers check it inside their loops); microlp, which can
-//! overrun its limit, also runs on a worker thread that is abandoned shortly after the deadline.
+//! overrun its limit, also runs on a worker thread that is abandoned shortly after the deadline,
+//! or at once when the run is cancelled ([`Limits::cancel`]: neither solver can see the flag, and
+//! HiGHS, run in the calling thread, stops only at its time limit).
 //! An expiry is always [`BackendError::TimedOut`] or an incomplete optimum, never "no solution".
 //!
 //! Effort: each run records its simplex iterations (`lp_iterations`, every relaxation of its
@@ -45,7 +47,7 @@ use std::time::Duration;
 use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, WithTimeLimit};
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
-use crate::backend::{self, Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{self, Backend, BackendError, Count, Halt, Limits, Optimum};
 use crate::effort::Effort;
 use crate::ilp::implied;
 use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
@@ -360,17 +362,19 @@ fn attempts(solver: IlpSolver) -> Vec<Attempt> {
     ways
 }
 
-/// Runs `job` on a worker thread and waits for it until the deadline plus [`GRACE`]. microlp checks
-/// its time limit only between simplex phases and can overrun it by a good fraction of a second;
-/// on expiry the thread is abandoned (it stops by itself at its own time limit soon after, and
-/// its answer is dropped) and the result is a time-out. Without a deadline, runs `job` here.
+/// Runs `job` on a worker thread and waits for it until the deadline plus [`GRACE`], or until the
+/// cancel flag is set. microlp checks its time limit only between simplex phases and can overrun
+/// it by a good fraction of a second; on expiry the thread is abandoned (it stops by itself at its
+/// own time limit soon after, and its answer is dropped) and the result is a time-out. microlp
+/// cannot see the flag: a cancelled thread runs on, abandoned, to its time limit or its end.
+/// Without a deadline or a flag, runs `job` here.
 fn within_deadline<T: Send + 'static>(
     limits: &Limits,
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, BackendError> {
-    let Some(remaining) = limits.remaining() else {
+    if !limits.halt().can_stop() {
         return Ok(job());
-    };
+    }
     let (tx, rx) = mpsc::channel();
     thread::Builder::new()
         .name("ilp-solver".into())
@@ -379,7 +383,11 @@ fn within_deadline<T: Send + 'static>(
             let _ = tx.send(job());
         })
         .map_err(|e| BackendError::Failed(format!("cannot start the solver thread: {e}")))?;
-    match rx.recv_timeout(remaining + GRACE) {
+    let halt = Halt {
+        deadline: limits.deadline.map(|d| d + GRACE),
+        cancel: limits.cancel.clone(),
+    };
+    match halt.recv(&rx) {
         Ok(v) => Ok(v),
         Err(mpsc::RecvTimeoutError::Timeout) => Err(BackendError::TimedOut),
         Err(mpsc::RecvTimeoutError::Disconnected) => Err(BackendError::Failed(

@@ -109,7 +109,7 @@ impl Backend for MaxSatExt {
             .map_err(BackendError::from)?;
         let run = self
             .solver
-            .run_on(&path, dir.path(), limits.deadline)
+            .run_on(&path, dir.path(), limits.halt())
             .map_err(BackendError::from)?;
         let context = || run.context();
         let answer = wcnf::parse_answer(&run.answer, p.wcnf.hard.n_vars())

@@ -171,7 +171,7 @@ impl MiniZinc {
         let n = puzzle.size();
         let scored = question == Question::Maximize;
         let ended = command
-            .run_until(path, dir, limits.deadline)
+            .run_until(path, dir, limits.halt())
             .map_err(BackendError::from)?;
         let stdout = match &ended {
             Ended::Killed { stdout } => stdout,

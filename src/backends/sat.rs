@@ -6,8 +6,9 @@
 //!
 //! * Memory: a puzzle whose formula (times the solvers that race) would take more than
 //!   [`SatOptions::memory_budget`] is refused before it is built ([`check_memory`]).
-//! * Deadlines: varisat has no interrupt, so with a deadline the work runs on a worker thread and
-//!   the caller waits with `recv_timeout`. At the deadline the caller returns
+//! * Deadlines: varisat has no interrupt, so with a deadline (or a cancel flag, [`Limits::cancel`])
+//!   the work runs on a worker thread and the caller waits with `recv_timeout`, looking at the
+//!   flag every [`crate::backend::CANCEL_POLL`]. At the deadline (or the flag) the caller returns
 //!   [`BackendError::TimedOut`] (or, for `optimize`, the best grid found so far, not proved) and
 //!   abandons the thread, which stops within milliseconds from 25×25 up and for `optimize` (see
 //!   [`crate::sat::run`]). Without a deadline everything runs on the calling thread.
@@ -18,10 +19,9 @@
 //!   an answer records the counters of the run that gave it (the winner of a race), a time-out
 //!   or an error those of every run, up to each one's last finished solver call.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::backend::{Backend, BackendError, Cancel, Count, Limits, Optimum};
 use crate::effort::Meter;
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::sat::failed;
@@ -80,6 +80,7 @@ impl Sat {
                 },
                 engine: self.engine,
                 deadline: limits.deadline,
+                cancellable: limits.cancel.is_some(),
                 job,
                 meter: match limits.meter.is_on() {
                     true => Meter::new(),
@@ -119,8 +120,12 @@ impl Sat {
         };
         // Each raced run holds its own formula.
         check_memory(puzzle, &self.options, holder, runs.len(), self.name())?;
-        let cancel = Arc::new(AtomicBool::new(false));
-        if runs.len() == 1 && limits.deadline.is_none() {
+        // The caller's flag stops the runs; a race's own flag (its child) stops the losers.
+        let cancel = limits
+            .cancel
+            .as_ref()
+            .map_or_else(Cancel::new, Cancel::child);
+        if runs.len() == 1 && !limits.halt().can_stop() {
             return execute(&runs[0], &mut |_| {}, &cancel);
         }
         let (tx, rx) = mpsc::channel();
@@ -147,7 +152,8 @@ impl Sat {
                 .map_err(failed)?;
         }
         drop(tx);
-        let stop = || cancel.store(true, Ordering::Relaxed);
+        let stop = || cancel.set();
+        let halt = limits.halt();
         let mut best: Option<(i64, Grid, i64)> = None;
         // Each run's solutions so far: how many, and the first two.
         let mut found: Vec<(u64, Vec<Grid>)> = vec![(0, Vec::new()); workers];
@@ -171,11 +177,7 @@ impl Sat {
             }
         };
         loop {
-            let msg = match limits.deadline {
-                Some(d) => rx.recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
-                None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-            };
-            match msg {
+            match halt.recv(&rx) {
                 Ok(Msg::Found(k, grid)) => {
                     let (count, witnesses) = &mut found[k];
                     *count += 1;

@@ -1,24 +1,19 @@
 //! `sudoku-lab strength`: what each propagation level derives at the root, without search, over
 //! files of puzzles — one row per file, encoding, at-most-one encoding and level (the library's
-//! [`sudoku_lab::strength`] does the deriving and the sums; this module reads, shares the
-//! puzzles out to `--jobs` threads and writes the rows).
+//! [`sudoku_lab::strength::table`] does the deriving, the sums and the rows; this module
+//! reads the files and writes the rows).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::str::FromStr;
 
 use clap::Args;
-use serde::Serialize;
 
-use sudoku_lab::model::Puzzle;
-use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
-use sudoku_lab::sat::memory::{check_memory, Holder};
-use sudoku_lab::sat::options::SatOptions;
+use sudoku_lab::sat::encode::{Amo, CageEncoding, Encoding, PairEncoding};
 use sudoku_lab::shard::Shard;
-use sudoku_lab::strength::cnf::{CnfLevel, CnfProber};
-use sudoku_lab::strength::model::{self, ModelLevel};
-use sudoku_lab::strength::{Root, Summary};
+use sudoku_lab::strength::table::{Level, Row, Study};
+use sudoku_lab::strength::Root;
 
 use super::args::{jobs_arg, writable, InputArgs};
 use super::batch::{self, Item, Tally};
@@ -46,8 +41,8 @@ pub struct StrengthArgs {
     /// Comma-separated levels, weakest first (`--per-puzzle` names the first that solves): CNF
     /// levels up, flp1, flp, flp-both, hbr, hbr-eq, binflr1, binflr; model levels naked, hidden, locked, dfs, cp-value,
     /// cp-bounds, cp-domain.
-    #[arg(long, value_delimiter = ',', default_value = "up,flp", value_parser = level_arg)]
-    levels: Vec<LevelArg>,
+    #[arg(long, value_delimiter = ',', default_value = "up,flp", value_parser = Level::from_str)]
+    levels: Vec<Level>,
     /// Comma-separated at-most-one encodings: auto, pairwise, ladder, product, bimander,
     /// commander.
     #[arg(long, value_delimiter = ',', default_value = "auto")]
@@ -84,22 +79,14 @@ impl StrengthArgs {
                 writable(p, flag)?;
             }
         }
-        let mut encodings = Vec::new();
-        for &encoding in &self.encodings {
-            for &amo in &self.amo {
-                encodings.push(EncodeOptions {
-                    encoding,
-                    amo,
-                    simplify: false,
-                    propagate: false,
-                    cage: self.cage_encoding,
-                    pair: self.pair_encoding,
-                });
-            }
-        }
         Ok(Config {
-            encodings,
-            levels: self.levels,
+            study: Study::new(
+                &self.encodings,
+                &self.amo,
+                self.cage_encoding,
+                self.pair_encoding,
+                self.levels,
+            ),
             per_puzzle: self.per_puzzle,
             json: self.json,
             csv: self.csv,
@@ -111,42 +98,10 @@ impl StrengthArgs {
     }
 }
 
-/// A level of `--levels`: over the clause list, or over the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LevelArg {
-    Cnf(CnfLevel),
-    Model(ModelLevel),
-}
-
-impl LevelArg {
-    fn name(self) -> &'static str {
-        match self {
-            LevelArg::Cnf(l) => l.name(),
-            LevelArg::Model(l) => l.name(),
-        }
-    }
-}
-
-/// A CNF level's name, else a model level's.
-fn level_arg(s: &str) -> Result<LevelArg, String> {
-    s.parse::<CnfLevel>()
-        .map(LevelArg::Cnf)
-        .or_else(|_| s.parse::<ModelLevel>().map(LevelArg::Model))
-        .map_err(|_| {
-            let names: Vec<&str> = CnfLevel::ALL
-                .iter()
-                .map(|l| l.name())
-                .chain(ModelLevel::ALL.iter().map(|l| l.name()))
-                .collect();
-            format!("unknown level '{s}' (choose one of: {})", names.join(", "))
-        })
-}
-
 /// What `strength` was asked for, resolved from the flags.
 pub struct Config {
-    /// Every encoding × at-most-one encoding asked for.
-    pub encodings: Vec<EncodeOptions>,
-    pub levels: Vec<LevelArg>,
+    /// Every encoding × at-most-one encoding asked for, and the levels.
+    pub study: Study,
     pub per_puzzle: bool,
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
@@ -154,20 +109,6 @@ pub struct Config {
     pub shard: Shard,
     pub read: sudoku_lab::format::ReadOptions,
     pub files: Vec<PathBuf>,
-}
-
-/// One row of the table.
-#[derive(Serialize)]
-struct Row {
-    file: String,
-    encoding: &'static str,
-    amo: &'static str,
-    level: &'static str,
-    puzzles: usize,
-    solved_pct: f64,
-    unassigned_pct: Option<f64>,
-    unassigned_vars_pct: Option<f64>,
-    contradictions: usize,
 }
 
 pub fn run(config: &Config) -> ExitCode {
@@ -189,46 +130,11 @@ pub fn run(config: &Config) -> ExitCode {
             },
         );
         let roots = derive_all(config, &items, &mut tally);
-        let combos = config.encodings.len() * config.levels.len();
-        // The model levels first (one row each: they do not depend on the encoding), then each
-        // encoding's CNF levels.
-        let mut order: Vec<(usize, usize)> = Vec::new();
-        for model_rows in [true, false] {
-            for e in 0..config.encodings.len() {
-                for (l, level) in config.levels.iter().enumerate() {
-                    let is_model = matches!(level, LevelArg::Model(_));
-                    if is_model == model_rows && (!is_model || e == 0) {
-                        order.push((e, l));
-                    }
-                }
-            }
-        }
-        for (e, l) in order {
-            let (opts, level) = (&config.encodings[e], config.levels[l]);
-            let is_model = matches!(level, LevelArg::Model(_));
-            let mut s = Summary::default();
-            for r in roots.iter().flatten() {
-                s.add(&r[e * config.levels.len() + l]);
-            }
-            rows.push(Row {
-                file: label.clone(),
-                encoding: if is_model { "-" } else { opts.encoding.name() },
-                amo: if is_model { "-" } else { opts.amo.name() },
-                level: level.name(),
-                puzzles: s.puzzles,
-                solved_pct: s.solved_pct(),
-                unassigned_pct: s.unassigned_pct(),
-                unassigned_vars_pct: s.unassigned_vars_pct(),
-                contradictions: s.contradictions,
-            });
-        }
+        rows.extend(config.study.rows(&label, &roots));
         if config.per_puzzle {
             for (item, r) in items.iter().zip(&roots) {
                 let Some(r) = r else { continue };
-                debug_assert_eq!(r.len(), combos);
-                for (e, opts) in config.encodings.iter().enumerate() {
-                    let at = &r[e * config.levels.len()..(e + 1) * config.levels.len()];
-                    let weakest = weakest_level(&config.levels, at);
+                for (opts, weakest) in config.study.weakest(r) {
                     per_puzzle.push_str(&format!(
                         "{}\t{}\t{}\t{}\t{}\t{}\n",
                         item.index,
@@ -257,19 +163,6 @@ pub fn run(config: &Config) -> ExitCode {
     tally.exit_code()
 }
 
-/// The first of `levels` whose root is solved, `refuted` for a contradiction, or `none`.
-fn weakest_level(levels: &[LevelArg], roots: &[Root]) -> &'static str {
-    for (level, root) in levels.iter().zip(roots) {
-        if root.contradiction {
-            return "refuted";
-        }
-        if root.solved() {
-            return level.name();
-        }
-    }
-    "none"
-}
-
 /// Each file on its own (one table row group per file); standard input when none is given.
 fn input_files(files: &[PathBuf]) -> Vec<Vec<PathBuf>> {
     if files.is_empty() {
@@ -282,80 +175,22 @@ fn input_files(files: &[PathBuf]) -> Vec<Vec<PathBuf>> {
 /// would not fit in memory, reported as bad input), on `config.jobs` threads.
 fn derive_all(config: &Config, items: &[Item], tally: &mut Tally) -> Vec<Option<Vec<Root>>> {
     let progress = super::bench::progress_bar(items.len());
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut prober = CnfProber::new();
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else { break };
-            done.push((i, derive_one(config, &item.puzzle, &mut prober)));
-            progress.inc(1);
-        }
-        done
-    };
-    let mut results: Vec<Option<Vec<Root>>> = vec![None; items.len()];
-    let mut refusals = Vec::new();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..config.jobs.min(items.len()).max(1))
-            .map(|_| s.spawn(work))
-            .collect();
-        for h in handles {
-            // A worker cannot panic short of a bug; its puzzles are then left out.
-            for (i, r) in h.join().unwrap_or_default() {
-                match r {
-                    Ok(roots) => results[i] = Some(roots),
-                    Err(e) => refusals.push((i, e)),
-                }
-            }
-        }
-    });
+    let puzzles: Vec<_> = items.iter().map(|it| &it.puzzle).collect();
+    let derived = config
+        .study
+        .derive_all(&puzzles, config.jobs, None, &|| progress.inc(1));
     progress.finish_and_clear();
-    refusals.sort();
-    for (i, e) in refusals {
-        eprintln!("{}:{}:1: {e}", items[i].file, items[i].line);
-        tally.bad_input = true;
-    }
-    results
-}
-
-/// The roots of one puzzle: for each encoding, each level.
-fn derive_one(
-    config: &Config,
-    puzzle: &Puzzle,
-    prober: &mut CnfProber,
-) -> Result<Vec<Root>, String> {
-    let mut roots = Vec::with_capacity(config.encodings.len() * config.levels.len());
-    // Model levels do not depend on the encoding: derived once.
-    let mut by_model = Vec::new();
-    for level in &config.levels {
-        if let LevelArg::Model(m) = *level {
-            by_model.push((m, model::derive(puzzle, m)?));
-        }
-    }
-    for opts in &config.encodings {
-        let sat = SatOptions {
-            encoding: opts.encoding,
-            amo: opts.amo,
-            cage: opts.cage,
-            pair: opts.pair,
-            simplify: false,
-            propagate: false,
-            ..SatOptions::default()
-        };
-        check_memory(puzzle, &sat, Holder::Cnf, 1, "strength").map_err(|e| e.to_string())?;
-        prober.encode(puzzle, opts);
-        for &level in &config.levels {
-            roots.push(match level {
-                LevelArg::Cnf(l) => prober.derive(puzzle, l),
-                LevelArg::Model(m) => by_model
-                    .iter()
-                    .find(|(k, _)| *k == m)
-                    .map_or_else(Root::default, |(_, r)| *r),
-            });
-        }
-    }
-    Ok(roots)
+    derived
+        .into_iter()
+        .zip(items)
+        .map(|(r, item)| {
+            r.map_err(|e| {
+                eprintln!("{}:{}:1: {e}", item.file, item.line);
+                tally.bad_input = true;
+            })
+            .ok()
+        })
+        .collect()
 }
 
 /// A figure with two decimals, `-` when there is none.

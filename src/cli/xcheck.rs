@@ -143,6 +143,8 @@ pub fn run(config: &Config) -> ExitCode {
         timeout: config.runs.timeout,
         budget: config.runs.budget,
         jobs: config.jobs,
+        cancel: None,
+        effort: false,
     };
     let totals = xcheck::run_batch(&job, &puzzles, &interrupted, |checked| {
         let text = report_puzzle(config, &items[checked.position], checked);

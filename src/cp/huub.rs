@@ -25,8 +25,6 @@
 //! a copy's inherited figures are not counted twice); see [`search_effort`] for the mapping. A
 //! task answered while building the solver made no search: every counter is 0.
 
-use std::time::Instant;
-
 use serde::{Deserialize, Serialize};
 
 use huub::actions::IntDecisionActions;
@@ -42,6 +40,7 @@ use super::model::{
     AllDiffLevel, AllDifferent, Between, Branching, Contains, CpModel, CpOptions, EdgeClue,
     HouseCover, PairTable, Root, Sandwich, Searches,
 };
+use crate::backend::Halt;
 use crate::effort::Effort;
 use crate::isolate::Pulse;
 use crate::model::Value;
@@ -49,7 +48,7 @@ use crate::model::Value;
 /// Why a driver returned without a complete answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stop {
-    /// The deadline passed.
+    /// The deadline passed, or the run was cancelled.
     Deadline,
     /// The model cannot be given to huub (an objective out of range…).
     Unsupported(String),
@@ -879,11 +878,12 @@ type Solution = (Vec<Value>, Option<i64>);
 impl Lowered {
     /// One solution (and its score when lowered with the objective), found by the solver itself
     /// or by a copy of it ([`Searches`]); `None` when there is none.
-    /// The search's periodic callback checks the deadline and beats `pulse`; what the search
+    /// The search's periodic callback checks `halt` (the deadline and the cancel flag) and
+    /// beats `pulse`; what the search
     /// did is added to `effort`, whatever its end.
     fn search(
         &mut self,
-        deadline: Option<Instant>,
+        halt: &Halt,
         pulse: &Pulse,
         effort: &mut Effort,
     ) -> Result<Option<Solution>, Stop> {
@@ -895,10 +895,10 @@ impl Lowered {
                 &mut copy
             }
         };
-        let pulse = pulse.clone();
+        let (pulse, halt) = (pulse.clone(), halt.clone());
         solver.set_terminate_callback(Some(move || {
             pulse.beat();
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if halt.reached() {
                 TerminationSignal::Terminate
             } else {
                 TerminationSignal::Continue
@@ -973,12 +973,11 @@ fn no_search() -> Effort {
 pub fn solve(
     model: &CpModel,
     options: &CpOptions,
-    deadline: Option<Instant>,
+    halt: &Halt,
     pulse: &Pulse,
     effort: &mut Effort,
 ) -> Result<Option<Vec<Value>>, Stop> {
-    count(model, options, 1, deadline, pulse, effort)
-        .map(|found| found.solutions.into_iter().next())
+    count(model, options, 1, halt, pulse, effort).map(|found| found.solutions.into_iter().next())
 }
 
 /// What a count found.
@@ -999,7 +998,7 @@ pub fn count(
     model: &CpModel,
     options: &CpOptions,
     limit: u64,
-    deadline: Option<Instant>,
+    halt: &Halt,
     pulse: &Pulse,
     effort: &mut Effort,
 ) -> Result<Found, Stop> {
@@ -1019,7 +1018,7 @@ pub fn count(
     let mut solutions: Vec<Vec<Value>> = Vec::new();
     let mut stopped = false;
     while count < limit {
-        match lowered.search(deadline, pulse, effort) {
+        match lowered.search(halt, pulse, effort) {
             Ok(Some((grid, _))) => {
                 count += 1;
                 let more = lowered.exclude(model, &grid);
@@ -1064,7 +1063,7 @@ pub enum Best {
 pub fn maximize(
     model: &CpModel,
     options: &CpOptions,
-    deadline: Option<Instant>,
+    halt: &Halt,
     pulse: &Pulse,
     effort: &mut Effort,
 ) -> Result<Best, Stop> {
@@ -1079,7 +1078,7 @@ pub fn maximize(
     pulse.beat();
     let mut best: Option<(i64, Vec<Value>)> = None;
     loop {
-        match lowered.search(deadline, pulse, effort) {
+        match lowered.search(halt, pulse, effort) {
             Ok(Some((grid, score))) => {
                 let score = score.expect("lowered with its objective");
                 best = Some((score, grid));

@@ -1,9 +1,6 @@
 //! CaDiCaL (through rustsat) as an incremental [`Oracle`], with one of its option presets; a
 //! terminator stops it at the deadline or when its run is cancelled (feature `cadical`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
 use rustsat::solvers::{
     ControlSignal, GetInternalStats, Solve, SolveIncremental, SolverResult, Terminate,
 };
@@ -14,7 +11,7 @@ use super::maxsat::Oracle;
 use super::options::CadicalConfig;
 use super::tally::Reporter;
 use super::{failed, ClauseSink, Lit, Var};
-use crate::backend::BackendError;
+use crate::backend::{BackendError, Cancel};
 use crate::effort::{Effort, Meter};
 
 /// A CaDiCaL solver as a clause sink and an [`Oracle`].
@@ -32,7 +29,7 @@ impl CadicalSink {
     pub fn new(
         deadline: Option<std::time::Instant>,
         config: CadicalConfig,
-        stop: Arc<AtomicBool>,
+        stop: Cancel,
         meter: Meter,
     ) -> Result<CadicalSink, BackendError> {
         let mut solver = CaDiCaL::default();
@@ -47,9 +44,7 @@ impl CadicalSink {
         // Only possible before any clause is added, which is the case here.
         solver.set_configuration(preset).map_err(failed)?;
         solver.attach_terminator(move || {
-            if stop.load(Ordering::Relaxed)
-                || deadline.is_some_and(|d| std::time::Instant::now() >= d)
-            {
+            if stop.is_set() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 ControlSignal::Terminate
             } else {
                 ControlSignal::Continue

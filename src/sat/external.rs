@@ -98,7 +98,7 @@ pub fn solve(
         }
         None => dimacs::write(written, comments, f),
     })?;
-    let run = solver.run_on(&cnf_path, dir, limits.deadline)?;
+    let run = solver.run_on(&cnf_path, dir, limits.halt())?;
     let answer = parse_answer(&run.answer, written.n_vars(), solver.uses_out_file())
         .map_err(|msg| solver.failed(format!("{msg} in {}; {}", run.answer_from, run.context())))?;
     let answer = match (answer, &compacted) {

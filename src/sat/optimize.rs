@@ -10,15 +10,13 @@
 //! * With [`SatOptions::proof`], whatever the search, the optimum is proved by refuting the
 //!   encoding plus "loss below the optimum's" in a fresh run ([`prove`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use super::dual;
 use super::maxsat::{self, MaxSatResult, Oracle};
 use super::objective::Objective;
 use super::options::{SatOptimizer, SatOptions};
 use super::session::{prove, Improved, Progress, Session};
 use super::{failed, Lit, Var};
-use crate::backend::{BackendError, Optimum};
+use crate::backend::{BackendError, Cancel, Optimum};
 use crate::model::{Grid, Puzzle};
 
 /// Maximises the score of `puzzle` (it needs weights) on `engine` with the algorithm of
@@ -30,7 +28,7 @@ pub(super) fn optimize<E: Oracle>(
     opts: &SatOptions,
     engine: E,
     improved: Improved<'_>,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
     deadline: Option<std::time::Instant>,
 ) -> Result<Optimum, BackendError> {
     if puzzle.weights().is_none() {
@@ -71,7 +69,7 @@ fn optimize_linear<E: Oracle>(
     obj: &mut Objective,
     mut best: Grid,
     improved: Improved<'_>,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
 ) -> Result<Grid, BackendError> {
     let score_of = |g: &Grid| puzzle.weights().map_or(0, |w| w.score(g));
     loop {
@@ -80,7 +78,7 @@ fn optimize_linear<E: Oracle>(
             grid: &best,
             bound: obj.score_bound(),
         });
-        if cancel.load(Ordering::Relaxed) {
+        if cancel.is_set() {
             return Err(BackendError::TimedOut);
         }
         let loss = obj.loss(puzzle, &best);
@@ -120,7 +118,7 @@ fn optimize_core<E: Oracle>(
     s: &mut Session<E>,
     first: Grid,
     improved: Improved<'_>,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
     deadline: Option<std::time::Instant>,
 ) -> Result<Grid, BackendError> {
     let weights = puzzle.weights().map(|w| w.as_slice()).unwrap_or(&[]);
@@ -186,7 +184,7 @@ fn optimize_core<E: Oracle>(
             });
         };
         let out_of_budget = || budget.is_some_and(|b| start.elapsed() >= b);
-        let stop = || cancel.load(Ordering::Relaxed) || out_of_budget();
+        let stop = || cancel.is_set() || out_of_budget();
         let result = maxsat::minimize(s, &soft, &mut cost, &mut progress, &stop);
         if below.get() {
             return Err(failed(
@@ -194,7 +192,7 @@ fn optimize_core<E: Oracle>(
             ));
         }
         match result {
-            Err(BackendError::TimedOut) if out_of_budget() && !cancel.load(Ordering::Relaxed) => {
+            Err(BackendError::TimedOut) if out_of_budget() && !cancel.is_set() => {
                 continue
             }
             Err(e) => return Err(e),

@@ -10,16 +10,13 @@
 //! are short anyway). A shared cancel flag stops either the same way, and the drivers poll it
 //! between solver calls.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
 use super::maxsat::Oracle;
 use super::optimize::optimize;
 use super::options::SatOptions;
 use super::session::{count, Improved};
 use super::tally::ConflictTally;
 use super::VarisatSink;
-use crate::backend::{BackendError, Count, Optimum};
+use crate::backend::{BackendError, Cancel, Count, Optimum};
 use crate::effort::Meter;
 use crate::model::Puzzle;
 
@@ -62,7 +59,7 @@ const STOP_WRITER_MIN_SIZE: usize = 25;
 /// milliseconds instead of running on in the background.
 struct StopWriter {
     deadline: Option<std::time::Instant>,
-    cancel: Arc<AtomicBool>,
+    cancel: Cancel,
 }
 
 impl std::io::Write for StopWriter {
@@ -70,7 +67,7 @@ impl std::io::Write for StopWriter {
         let late = self
             .deadline
             .is_some_and(|d| std::time::Instant::now() >= d);
-        if late || self.cancel.load(Ordering::Relaxed) {
+        if late || self.cancel.is_set() {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
                 "deadline passed",
@@ -92,6 +89,9 @@ pub struct Run {
     pub engine: EngineKind,
     /// Stops the engine: CaDiCaL through its terminator, varisat through [`StopWriter`].
     pub deadline: Option<std::time::Instant>,
+    /// The caller can cancel the run (its limits carry a [`Cancel`]): varisat needs the
+    /// [`StopWriter`] as with a deadline.
+    pub cancellable: bool,
     pub job: Job,
     /// Where the engine reports its counters after each call ([`super::tally`]); off, it
     /// measures nothing.
@@ -103,7 +103,7 @@ pub struct Run {
 pub fn execute(
     run: &Run,
     improved: Improved<'_>,
-    cancel: &Arc<AtomicBool>,
+    cancel: &Cancel,
 ) -> Result<Outcome, BackendError> {
     match run.engine {
         EngineKind::Varisat => {
@@ -112,7 +112,7 @@ pub fn execute(
             // clauses grow large), so it always gets the writer.
             let long =
                 run.puzzle.size() >= STOP_WRITER_MIN_SIZE || matches!(run.job, Job::Optimize);
-            let stop = (run.deadline.is_some() && long).then(|| StopWriter {
+            let stop = ((run.deadline.is_some() || run.cancellable) && long).then(|| StopWriter {
                 deadline: run.deadline,
                 cancel: cancel.clone(),
             });
@@ -149,7 +149,7 @@ fn execute_with<E: Oracle>(
     run: &Run,
     engine: E,
     improved: Improved<'_>,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
 ) -> Result<Outcome, BackendError> {
     let (p, o) = (&run.puzzle, &run.opts);
     match run.job {

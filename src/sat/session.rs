@@ -12,13 +12,12 @@
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::encode::{self, Decoder, Numbering};
 use super::maxsat::Oracle;
 use super::options::SatOptions;
 use super::{dimacs, failed, ClauseSink, Cnf, Lit, Var, VarisatSink};
-use crate::backend::{self, BackendError, Count};
+use crate::backend::{self, BackendError, Cancel, Count};
 use crate::model::{Grid, Puzzle};
 
 /// A puzzle loaded into an incremental solver; also records every clause when a proof will be
@@ -187,11 +186,11 @@ pub(super) fn count<E: Oracle>(
     engine: E,
     limit: u64,
     found: Improved<'_>,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
 ) -> Result<Count, BackendError> {
     let mut s = Session::new(puzzle, opts, engine);
     let count = backend::enumerate(limit, || {
-        if cancel.load(Ordering::Relaxed) {
+        if cancel.is_set() {
             return Err(BackendError::TimedOut);
         }
         let g = s.next()?;

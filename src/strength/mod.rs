@@ -6,11 +6,12 @@
 //! `dfs`'s and `cp`'s root propagation). Every level answers with one [`Root`]: whether it found
 //! a contradiction, how many of the puzzle's open cells it left undecided and, for the CNF levels,
 //! how many of the formula's variables it left unassigned. The `strength` command sums these over
-//! files of puzzles (docs/strength.md).
+//! files of puzzles ([`table`], docs/strength.md).
 
 pub mod cages;
 pub mod cnf;
 pub mod model;
+pub mod table;
 
 /// What one level derived from one puzzle at the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -65,9 +65,9 @@
 //! [`variant`] tells which one runs.
 
 use std::sync::OnceLock;
-use std::time::Instant;
 
 use super::{Found, CLOCK_EVERY};
+use crate::backend::Halt;
 use crate::model::Value;
 use ops::{Ops, Portable};
 
@@ -750,12 +750,12 @@ impl Node {
 
 /// Counts the solutions of a standard 9×9 grid given row-major (`0` for an open cell), up to
 /// `limit`, keeping the first two.
-pub(super) fn count(givens: &[Value], limit: u64, deadline: Option<Instant>) -> Found {
+pub(super) fn count(givens: &[Value], limit: u64, halt: Halt) -> Found {
     let mut s = Search {
         limit: limit.max(1),
         visited: 0,
         guesses: 0,
-        deadline,
+        halt,
         found: Found::default(),
     };
     let Some(root) = Node::with_givens(givens) else {
@@ -840,7 +840,7 @@ struct Search {
     visited: u64,
     /// Branch points (see the module documentation).
     guesses: u64,
-    deadline: Option<Instant>,
+    halt: Halt,
     found: Found,
 }
 
@@ -866,9 +866,7 @@ impl Search {
     ) -> bool {
         loop {
             self.visited += 1;
-            if self.visited.is_multiple_of(CLOCK_EVERY)
-                && self.deadline.is_some_and(|d| Instant::now() >= d)
-            {
+            if self.visited.is_multiple_of(CLOCK_EVERY) && self.halt.reached() {
                 self.found.timed_out = true;
                 return false;
             }
@@ -989,9 +987,7 @@ impl Search {
                 });
             }
             self.visited += 1;
-            if self.visited.is_multiple_of(CLOCK_EVERY)
-                && self.deadline.is_some_and(|d| Instant::now() >= d)
-            {
+            if self.visited.is_multiple_of(CLOCK_EVERY) && self.halt.reached() {
                 self.found.timed_out = true;
                 return false;
             }
@@ -1097,7 +1093,7 @@ mod tests {
         let text =
             "000000000500000000000000000000000000000090000100000000000000000900000007000009000";
         let givens: Vec<Value> = text.bytes().map(|b| (b - b'0') as Value).collect();
-        let found = count(&givens, 3, None);
+        let found = count(&givens, 3, Halt::default());
         assert_eq!(found.count, 3);
         assert!(found.nodes < 1000, "{} nodes", found.nodes);
     }

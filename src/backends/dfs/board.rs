@@ -6,9 +6,8 @@
 //!
 //! Used for counting (and so solving and uniqueness); `optimize` takes the general kernel.
 
-use std::time::Instant;
-
 use super::{Found, CLOCK_EVERY};
+use crate::backend::Halt;
 use crate::model::{Shape, Value};
 
 /// Largest side this kernel handles (`n²` cells must fit in a `u128`, `n` boards in a [`Board`]).
@@ -103,17 +102,12 @@ pub(super) struct BoardSearch<'a> {
     visited: u64,
     /// Branch points: nodes whose picked cell had two candidates or more.
     guesses: u64,
-    deadline: Option<Instant>,
+    halt: Halt,
     found: Found,
 }
 
 impl<'a> BoardSearch<'a> {
-    pub(super) fn count(
-        t: &'a BoardTables,
-        givens: &[Value],
-        limit: u64,
-        deadline: Option<Instant>,
-    ) -> Found {
+    pub(super) fn count(t: &'a BoardTables, givens: &[Value], limit: u64, halt: Halt) -> Found {
         let mut b = Board {
             pos: [0; MAX_SIDE],
             open: t.all,
@@ -129,7 +123,7 @@ impl<'a> BoardSearch<'a> {
             limit,
             visited: 0,
             guesses: 0,
-            deadline,
+            halt,
             found: Found::default(),
         };
         let mut ok = true;
@@ -273,9 +267,7 @@ impl<'a> BoardSearch<'a> {
     /// `true` when the deadline has passed (looked at every [`CLOCK_EVERY`] nodes).
     fn out_of_time(&mut self) -> bool {
         self.visited += 1;
-        if self.visited.is_multiple_of(CLOCK_EVERY)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.visited.is_multiple_of(CLOCK_EVERY) && self.halt.reached() {
             self.found.timed_out = true;
         }
         self.found.timed_out

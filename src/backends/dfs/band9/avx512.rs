@@ -1,0 +1,189 @@
+//! The box–row step of the band kernel on every word at once, for CPUs with AVX-512 (the
+//! [`super::ops::Avx512`] variant).
+//!
+//! The 27 words of a node (`Node::cand`, padded to 32) are two 16-lane vectors. Where the scalar
+//! step visits each changed word in turn (a minirow look-up, a configuration look-up, the rows
+//! left with one cell, each a few table reads), this one computes all 27 in about 60 vector
+//! instructions without a table or a branch per word: a word's minirows are its cells folded
+//! onto the first cell of each minirow; each of the six configurations fits the lanes where none
+//! of its three minirows is empty (one `vptestnmd` each, into a mask register), and the
+//! minirows of the fitting ones are kept (masked ors); the lanes with no fitting configuration
+//! are the contradictions. The rows left with one cell come from clearing the lowest cell of
+//! every row at once (one subtraction: every row of a word that passed is non-empty, so no borrow
+//! crosses a row). Only the placements of those single cells, a few per node, go word by word
+//! (`Node::place_set`), in lane order, each checked against the placements before it.
+//!
+//! Unchanged words are recomputed too: the step is idempotent on them, so the result is the
+//! scalar step's.
+
+use std::arch::x86_64::*;
+
+use super::ops::Ops;
+use super::{Node, CONFIGS};
+
+/// The first cell of each minirow of a band word.
+const LEAD: u32 = 0o111_111_111;
+
+/// The first cell of each row.
+const ROW_LOW: u32 = 0o001_001_001;
+
+/// [`CONFIGS`] as first cells of minirows (minirow bit `3r + x` at cell `9r + 3x`).
+const CONFIG_LEADS: [u32; 6] = {
+    let mut t = [0u32; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut j = 0;
+        while j < 9 {
+            if CONFIGS[k] >> j & 1 != 0 {
+                t[k] |= 1 << (9 * (j / 3) + 3 * (j % 3));
+            }
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The lanes of each vector that hold a word (27 of the 32).
+const WORDS: [__mmask16; 2] = [0xffff, 0x07ff];
+
+/// Bit `k` set when `cand[k] != seen[k]`, with two 16-lane compares.
+///
+/// # Safety
+/// The CPU must have AVX-512 F.
+#[inline(always)]
+pub(super) unsafe fn changed(cand: &[u32; 32], seen: &[u32; 32]) -> u32 {
+    let mut m = 0u32;
+    for i in 0..2 {
+        // SAFETY: lanes `16i..16i + 16` of two 32-word arrays are in bounds; unaligned loads;
+        // the caller guarantees AVX-512 F.
+        let ne = unsafe {
+            let a = _mm512_loadu_si512(cand.as_ptr().add(16 * i).cast());
+            let b = _mm512_loadu_si512(seen.as_ptr().add(16 * i).cast());
+            _mm512_cmpneq_epi32_mask(a, b)
+        };
+        m |= (ne as u32) << (16 * i);
+    }
+    m
+}
+
+/// `(a | b | c)` in one instruction (`vpternlogd`, truth table `0xfe`).
+#[inline(always)]
+unsafe fn or3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    // SAFETY: the caller guarantees AVX-512 F.
+    unsafe { _mm512_ternarylogic_epi32::<0xfe>(a, b, c) }
+}
+
+/// The box–row step of every word of `node`, then the placements of the rows it leaves with one
+/// cell: the same result as `Node::box_rows` on every changed word; `false` on a
+/// contradiction.
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW and VL, and whatever `ops` needs.
+#[inline(always)]
+pub(super) unsafe fn box_rows(node: &mut Node, ops: impl Ops) -> bool {
+    let mut sole = [0u32; 32];
+    let mut any_sole = 0u32;
+    // SAFETY: the caller guarantees the features; every load and store below stays within
+    // `node.cand`, `node.seen` (32 words), `node.mini` (27 halfwords), `node.configs` (the first
+    // 27 of 54 bytes) or `sole` (32 words): lanes `16i..16i + 16`, the second vector's masked to
+    // 11 where the array has 27 entries.
+    unsafe {
+        let lead = _mm512_set1_epi32(LEAD as i32);
+        let one = _mm512_set1_epi32(1);
+        // Each lane's band's open cells: lane `l` of vector `i` is word `16i + l`, band
+        // `(16i + l) / 9`; the padding lanes read band 3, which the masked load leaves 0.
+        let open3 = _mm512_maskz_loadu_epi32(0b111, node.open.as_ptr().cast());
+        let band_of = [
+            _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1),
+            _mm512_setr_epi32(1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
+        ];
+        for i in 0..2 {
+            let w = _mm512_loadu_si512(node.cand.as_ptr().add(16 * i).cast());
+            // The minirows with a cell, at their first cell; those without, likewise.
+            let any = _mm512_and_si512(
+                or3(w, _mm512_srli_epi32::<1>(w), _mm512_srli_epi32::<2>(w)),
+                lead,
+            );
+            let empty = _mm512_andnot_si512(any, lead);
+            let (mut keep, mut configs) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            for c in CONFIG_LEADS {
+                let c = _mm512_set1_epi32(c as i32);
+                let fits = _mm512_testn_epi32_mask(empty, c);
+                keep = _mm512_mask_or_epi32(keep, fits, keep, c);
+                configs = _mm512_mask_add_epi32(configs, fits, configs, one);
+            }
+            if _mm512_mask_testn_epi32_mask(WORDS[i], keep, keep) != 0 {
+                return false;
+            }
+            let w = _mm512_and_si512(
+                w,
+                or3(
+                    keep,
+                    _mm512_slli_epi32::<1>(keep),
+                    _mm512_slli_epi32::<2>(keep),
+                ),
+            );
+            _mm512_storeu_si512(node.cand.as_mut_ptr().add(16 * i).cast(), w);
+            _mm512_storeu_si512(node.seen.as_mut_ptr().add(16 * i).cast(), w);
+            // The kept minirows as a 9-bit minirow mask: each row's three first cells next to
+            // each other (bits 9r..9r + 2), then the three rows next to each other.
+            let rows = _mm512_and_si512(
+                or3(
+                    keep,
+                    _mm512_srli_epi32::<2>(keep),
+                    _mm512_srli_epi32::<4>(keep),
+                ),
+                _mm512_set1_epi32(0o007_007_007),
+            );
+            let mini = _mm512_and_si512(
+                or3(
+                    rows,
+                    _mm512_srli_epi32::<6>(rows),
+                    _mm512_srli_epi32::<12>(rows),
+                ),
+                _mm512_set1_epi32(0x1ff),
+            );
+            _mm512_mask_cvtepi32_storeu_epi16(
+                node.mini.as_mut_ptr().add(16 * i).cast(),
+                WORDS[i],
+                mini,
+            );
+            _mm512_mask_cvtepi32_storeu_epi8(
+                node.configs.as_mut_ptr().add(16 * i).cast(),
+                WORDS[i],
+                configs,
+            );
+            // Each row without its lowest cell (rows are non-empty: no borrow crosses one);
+            // the rows where something is left have two cells or more.
+            let rest = _mm512_and_si512(w, _mm512_sub_epi32(w, _mm512_set1_epi32(ROW_LOW as i32)));
+            // Bit 8 of a row set when the row of `rest` is non-empty, then the whole row.
+            let low8 = _mm512_set1_epi32(0o377_377_377);
+            let carry = _mm512_add_epi32(_mm512_and_si512(rest, low8), low8);
+            let top =
+                _mm512_ternarylogic_epi32::<0xa8>(carry, rest, _mm512_set1_epi32(0o400_400_400));
+            let many = _mm512_or_si512(top, _mm512_sub_epi32(top, _mm512_srli_epi32::<8>(top)));
+            let open = _mm512_permutexvar_epi32(band_of[i], open3);
+            // w & !many & open
+            let s = _mm512_ternarylogic_epi32::<0x20>(w, many, open);
+            _mm512_storeu_si512(sole.as_mut_ptr().add(16 * i).cast(), s);
+            any_sole |= (_mm512_test_epi32_mask(s, s) as u32) << (16 * i);
+        }
+        for b in 0..3 {
+            let c = _mm_maskz_loadu_epi8(0x1ff, node.configs.as_ptr().add(9 * b).cast());
+            let sums = _mm_sad_epu8(c, _mm_setzero_si128());
+            node.totals[b] = (_mm_cvtsi128_si32(sums) + _mm_extract_epi16::<4>(sums)) as u8;
+        }
+    }
+    while any_sole != 0 {
+        let k = any_sole.trailing_zeros() as usize;
+        any_sole &= any_sole - 1;
+        let (b, d) = (k / 9, k % 9);
+        // An earlier placement of this loop may have taken the cell, or the digit's column.
+        let cells = sole[k] & node.cand[k] & node.open[b];
+        if cells != 0 {
+            node.place_set(b, d, cells, ops);
+        }
+    }
+    true
+}

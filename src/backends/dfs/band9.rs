@@ -587,8 +587,12 @@ impl Node {
                 }
                 touched |= changed;
                 dirty |= changed;
-                if !ops.box_rows(self, changed) {
-                    return false;
+                match ops.box_rows(self, changed) {
+                    None => return false,
+                    Some(more) => {
+                        touched |= more;
+                        dirty |= more;
+                    }
                 }
             }
             // Cells with no candidate, naked singles.

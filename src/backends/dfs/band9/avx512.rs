@@ -18,7 +18,6 @@
 
 use std::arch::x86_64::*;
 
-use super::ops::Ops;
 use super::{Node, CONFIGS};
 
 /// The first cell of each minirow of a band word.
@@ -74,116 +73,250 @@ unsafe fn or3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     unsafe { _mm512_ternarylogic_epi32::<0xfe>(a, b, c) }
 }
 
-/// The box–row step of every word of `node`, then the placements of the rows it leaves with one
-/// cell: the same result as `Node::box_rows` on every changed word; `false` on a
-/// contradiction.
+/// Per lane of each of the two vectors (word `k = 16i + l`; the padding lanes `k ≥ 27` read
+/// word 27, a 0, or band 3, likewise): `f(b, d)` for word `9b + d`, `pad` for a padding lane.
+const fn per_lane(f: [[i32; 9]; 3], pad: i32) -> [[i32; 16]; 2] {
+    let mut t = [[pad; 16]; 2];
+    let mut k = 0;
+    while k < 27 {
+        t[k / 16][k % 16] = f[k / 9][k % 9];
+        k += 1;
+    }
+    t
+}
+
+/// `f[b][d]` = `g(b, d)`, spelled for a `const` context.
+macro_rules! grid {
+    (|$b:ident, $d:ident| $e:expr) => {{
+        let mut t = [[0i32; 9]; 3];
+        let mut $b = 0;
+        while $b < 3 {
+            let mut $d = 0;
+            while $d < 9 {
+                t[$b][$d] = $e;
+                $d += 1;
+            }
+            $b += 1;
+        }
+        t
+    }};
+}
+
+/// Each lane's band.
+static BAND_OF: [[i32; 16]; 2] = per_lane(grid!(|b, d| b as i32 + 0 * d as i32), 3);
+
+/// Each lane's digit's word in the next band, and in the one after.
+static OTHER_BAND: [[[i32; 16]; 2]; 2] = [
+    per_lane(grid!(|b, d| (9 * ((b + 1) % 3) + d) as i32), 27),
+    per_lane(grid!(|b, d| (9 * ((b + 2) % 3) + d) as i32), 27),
+];
+
+/// `DIGIT[d]`: lanes 0, 1, 2 pick digit `d + 1`'s word in bands 0, 1, 2; the others word 27.
+static DIGIT: [[i32; 16]; 9] = {
+    let mut t = [[27i32; 16]; 9];
+    let mut d = 0;
+    while d < 9 {
+        let mut b = 0;
+        while b < 3 {
+            t[d][b] = (9 * b + d) as i32;
+            b += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// Loads 16 lanes.
 ///
 /// # Safety
-/// The CPU must have AVX-512 F, BW and VL, and whatever `ops` needs.
+/// The CPU must have AVX-512 F.
 #[inline(always)]
-pub(super) unsafe fn box_rows(node: &mut Node, ops: impl Ops) -> bool {
-    let mut sole = [0u32; 32];
-    let mut any_sole = 0u32;
+unsafe fn lanes(t: &[i32; 16]) -> __m512i {
+    // SAFETY: 16 lanes of `t`, unaligned load; the caller guarantees the features.
+    unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
+}
+
+/// The box–row step of every word of `node`, each pass followed by the placements of the rows
+/// it leaves with one cell, to a fixpoint, all in registers: the same result as
+/// `Node::box_rows` on the changed words and then on those the placements change, until none
+/// does. `None` on a contradiction, else the words changed on the way (as bits `k`).
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW and VL.
+#[inline(always)]
+pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
     // SAFETY: the caller guarantees the features; every load and store below stays within
     // `node.cand`, `node.seen` (32 words), `node.mini` (27 halfwords), `node.configs` (the first
-    // 27 of 54 bytes) or `sole` (32 words): lanes `16i..16i + 16`, the second vector's masked to
-    // 11 where the array has 27 entries.
+    // 27 of 54 bytes), `node.open` (3 words, masked) or a table of 16 lanes: lanes
+    // `16i..16i + 16`, the second vector's masked to 11 where the array has 27 entries.
     unsafe {
         let lead = _mm512_set1_epi32(LEAD as i32);
         let one = _mm512_set1_epi32(1);
-        // Each lane's band's open cells: lane `l` of vector `i` is word `16i + l`, band
-        // `(16i + l) / 9`; the padding lanes read band 3, which the masked load leaves 0.
-        let open3 = _mm512_maskz_loadu_epi32(0b111, node.open.as_ptr().cast());
-        let band_of = [
-            _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1),
-            _mm512_setr_epi32(1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
+        let zero = _mm512_setzero_si512();
+        let low9 = _mm512_set1_epi32(0x1ff);
+        let mut open3 = _mm512_maskz_loadu_epi32(0b111, node.open.as_ptr().cast());
+        let band_of = [lanes(&BAND_OF[0]), lanes(&BAND_OF[1])];
+        let entry = [
+            _mm512_loadu_si512(node.cand.as_ptr().cast()),
+            _mm512_loadu_si512(node.cand.as_ptr().add(16).cast()),
         ];
-        for i in 0..2 {
-            let w = _mm512_loadu_si512(node.cand.as_ptr().add(16 * i).cast());
-            // The minirows with a cell, at their first cell; those without, likewise.
-            let any = _mm512_and_si512(
-                or3(w, _mm512_srli_epi32::<1>(w), _mm512_srli_epi32::<2>(w)),
-                lead,
-            );
-            let empty = _mm512_andnot_si512(any, lead);
-            let (mut keep, mut configs) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-            for c in CONFIG_LEADS {
-                let c = _mm512_set1_epi32(c as i32);
-                let fits = _mm512_testn_epi32_mask(empty, c);
-                keep = _mm512_mask_or_epi32(keep, fits, keep, c);
-                configs = _mm512_mask_add_epi32(configs, fits, configs, one);
+        let mut w = entry;
+        loop {
+            let mut sole = [zero; 2];
+            let mut any_sole = 0;
+            for i in 0..2 {
+                // The minirows with a cell, at their first cell; those without, likewise.
+                let any = _mm512_and_si512(
+                    or3(
+                        w[i],
+                        _mm512_srli_epi32::<1>(w[i]),
+                        _mm512_srli_epi32::<2>(w[i]),
+                    ),
+                    lead,
+                );
+                let empty = _mm512_andnot_si512(any, lead);
+                let (mut keep, mut configs) = (zero, zero);
+                for c in CONFIG_LEADS {
+                    let c = _mm512_set1_epi32(c as i32);
+                    let fits = _mm512_testn_epi32_mask(empty, c);
+                    keep = _mm512_mask_or_epi32(keep, fits, keep, c);
+                    configs = _mm512_mask_add_epi32(configs, fits, configs, one);
+                }
+                if _mm512_mask_testn_epi32_mask(WORDS[i], keep, keep) != 0 {
+                    return None;
+                }
+                w[i] = _mm512_and_si512(
+                    w[i],
+                    or3(
+                        keep,
+                        _mm512_slli_epi32::<1>(keep),
+                        _mm512_slli_epi32::<2>(keep),
+                    ),
+                );
+                // The kept minirows as a 9-bit minirow mask: each row's three first cells next
+                // to each other (bits 9r..9r + 2), then the three rows next to each other.
+                let rows = _mm512_and_si512(
+                    or3(
+                        keep,
+                        _mm512_srli_epi32::<2>(keep),
+                        _mm512_srli_epi32::<4>(keep),
+                    ),
+                    _mm512_set1_epi32(0o007_007_007),
+                );
+                let mini = _mm512_and_si512(
+                    or3(
+                        rows,
+                        _mm512_srli_epi32::<6>(rows),
+                        _mm512_srli_epi32::<12>(rows),
+                    ),
+                    low9,
+                );
+                _mm512_mask_cvtepi32_storeu_epi16(
+                    node.mini.as_mut_ptr().add(16 * i).cast(),
+                    WORDS[i],
+                    mini,
+                );
+                _mm512_mask_cvtepi32_storeu_epi8(
+                    node.configs.as_mut_ptr().add(16 * i).cast(),
+                    WORDS[i],
+                    configs,
+                );
+                // Each row without its lowest cell (rows are non-empty: no borrow crosses one);
+                // the rows where something is left have two cells or more.
+                let rest = _mm512_and_si512(
+                    w[i],
+                    _mm512_sub_epi32(w[i], _mm512_set1_epi32(ROW_LOW as i32)),
+                );
+                // Bit 8 of a row set when the row of `rest` is non-empty, then the whole row.
+                let low8 = _mm512_set1_epi32(0o377_377_377);
+                let carry = _mm512_add_epi32(_mm512_and_si512(rest, low8), low8);
+                let top = _mm512_ternarylogic_epi32::<0xa8>(
+                    carry,
+                    rest,
+                    _mm512_set1_epi32(0o400_400_400),
+                );
+                let many = _mm512_or_si512(top, _mm512_sub_epi32(top, _mm512_srli_epi32::<8>(top)));
+                let open = _mm512_permutexvar_epi32(band_of[i], open3);
+                // w & !many & open
+                sole[i] = _mm512_ternarylogic_epi32::<0x20>(w[i], many, open);
+                any_sole |= _mm512_test_epi32_mask(sole[i], sole[i]);
             }
-            if _mm512_mask_testn_epi32_mask(WORDS[i], keep, keep) != 0 {
-                return false;
+            if any_sole == 0 {
+                break;
             }
-            let w = _mm512_and_si512(
-                w,
-                or3(
-                    keep,
-                    _mm512_slli_epi32::<1>(keep),
-                    _mm512_slli_epi32::<2>(keep),
-                ),
-            );
-            _mm512_storeu_si512(node.cand.as_mut_ptr().add(16 * i).cast(), w);
-            _mm512_storeu_si512(node.seen.as_mut_ptr().add(16 * i).cast(), w);
-            // The kept minirows as a 9-bit minirow mask: each row's three first cells next to
-            // each other (bits 9r..9r + 2), then the three rows next to each other.
-            let rows = _mm512_and_si512(
-                or3(
-                    keep,
-                    _mm512_srli_epi32::<2>(keep),
-                    _mm512_srli_epi32::<4>(keep),
-                ),
-                _mm512_set1_epi32(0o007_007_007),
-            );
-            let mini = _mm512_and_si512(
-                or3(
-                    rows,
-                    _mm512_srli_epi32::<6>(rows),
-                    _mm512_srli_epi32::<12>(rows),
-                ),
-                _mm512_set1_epi32(0x1ff),
-            );
-            _mm512_mask_cvtepi32_storeu_epi16(
-                node.mini.as_mut_ptr().add(16 * i).cast(),
-                WORDS[i],
-                mini,
-            );
-            _mm512_mask_cvtepi32_storeu_epi8(
-                node.configs.as_mut_ptr().add(16 * i).cast(),
-                WORDS[i],
-                configs,
-            );
-            // Each row without its lowest cell (rows are non-empty: no borrow crosses one);
-            // the rows where something is left have two cells or more.
-            let rest = _mm512_and_si512(w, _mm512_sub_epi32(w, _mm512_set1_epi32(ROW_LOW as i32)));
-            // Bit 8 of a row set when the row of `rest` is non-empty, then the whole row.
-            let low8 = _mm512_set1_epi32(0o377_377_377);
-            let carry = _mm512_add_epi32(_mm512_and_si512(rest, low8), low8);
-            let top =
-                _mm512_ternarylogic_epi32::<0xa8>(carry, rest, _mm512_set1_epi32(0o400_400_400));
-            let many = _mm512_or_si512(top, _mm512_sub_epi32(top, _mm512_srli_epi32::<8>(top)));
-            let open = _mm512_permutexvar_epi32(band_of[i], open3);
-            // w & !many & open
-            let s = _mm512_ternarylogic_epi32::<0x20>(w, many, open);
-            _mm512_storeu_si512(sole.as_mut_ptr().add(16 * i).cast(), s);
-            any_sole |= (_mm512_test_epi32_mask(s, s) as u32) << (16 * i);
+            // The placements. Per band (lanes 0, 1, 2), the cells placed, and those two digits
+            // claim (a contradiction).
+            let (mut placed, mut twice) = (zero, zero);
+            for idx in &DIGIT {
+                let s = _mm512_permutex2var_epi32(sole[0], lanes(idx), sole[1]);
+                // twice | placed & s
+                twice = _mm512_ternarylogic_epi32::<0xf8>(twice, placed, s);
+                placed = _mm512_or_si512(placed, s);
+            }
+            if _mm512_test_epi32_mask(twice, twice) != 0 {
+                return None;
+            }
+            open3 = _mm512_andnot_si512(placed, open3);
+            // Each word's placed cells' columns, spread over the band.
+            let columns = sole.map(|s| {
+                let c = _mm512_and_si512(
+                    or3(s, _mm512_srli_epi32::<9>(s), _mm512_srli_epi32::<18>(s)),
+                    low9,
+                );
+                or3(c, _mm512_slli_epi32::<9>(c), _mm512_slli_epi32::<18>(c))
+            });
+            for i in 0..2 {
+                let s = sole[i];
+                // The digit's columns placed in the other two bands.
+                let other = _mm512_or_si512(
+                    _mm512_permutex2var_epi32(columns[0], lanes(&OTHER_BAND[0][i]), columns[1]),
+                    _mm512_permutex2var_epi32(columns[0], lanes(&OTHER_BAND[1][i]), columns[1]),
+                );
+                // Two of one digit in a column.
+                if _mm512_test_epi32_mask(s, other) != 0 {
+                    return None;
+                }
+                // The boxes of the placed cells: their minirows' boxes in all three rows.
+                let heads = _mm512_and_si512(
+                    or3(s, _mm512_srli_epi32::<1>(s), _mm512_srli_epi32::<2>(s)),
+                    lead,
+                );
+                let boxes = _mm512_and_si512(
+                    or3(
+                        heads,
+                        _mm512_srli_epi32::<9>(heads),
+                        _mm512_srli_epi32::<18>(heads),
+                    ),
+                    _mm512_set1_epi32(0o111),
+                );
+                let boxes = or3(
+                    boxes,
+                    _mm512_slli_epi32::<9>(boxes),
+                    _mm512_slli_epi32::<18>(boxes),
+                );
+                let boxes = or3(
+                    boxes,
+                    _mm512_slli_epi32::<1>(boxes),
+                    _mm512_slli_epi32::<2>(boxes),
+                );
+                let placed_here = _mm512_permutexvar_epi32(band_of[i], placed);
+                let gone = _mm512_or_si512(or3(placed_here, other, columns[i]), boxes);
+                // w & !gone | s
+                w[i] = _mm512_ternarylogic_epi32::<0xba>(w[i], gone, s);
+            }
         }
+        let mut changed = 0u32;
+        for i in 0..2 {
+            _mm512_storeu_si512(node.cand.as_mut_ptr().add(16 * i).cast(), w[i]);
+            _mm512_storeu_si512(node.seen.as_mut_ptr().add(16 * i).cast(), w[i]);
+            changed |= (_mm512_cmpneq_epi32_mask(w[i], entry[i]) as u32) << (16 * i);
+        }
+        _mm512_mask_storeu_epi32(node.open.as_mut_ptr().cast(), 0b111, open3);
         for b in 0..3 {
             let c = _mm_maskz_loadu_epi8(0x1ff, node.configs.as_ptr().add(9 * b).cast());
             let sums = _mm_sad_epu8(c, _mm_setzero_si128());
             node.totals[b] = (_mm_cvtsi128_si32(sums) + _mm_extract_epi16::<4>(sums)) as u8;
         }
+        Some(changed)
     }
-    while any_sole != 0 {
-        let k = any_sole.trailing_zeros() as usize;
-        any_sole &= any_sole - 1;
-        let (b, d) = (k / 9, k % 9);
-        // An earlier placement of this loop may have taken the cell, or the digit's column.
-        let cells = sole[k] & node.cand[k] & node.open[b];
-        if cells != 0 {
-            node.place_set(b, d, cells, ops);
-        }
-    }
-    true
 }

@@ -60,8 +60,8 @@ pub(super) trait Ops: Copy {
     /// The box–row step of `node` on (at least) the words of `changed`, with the placements of
     /// the rows it leaves with one cell: [`Node::box_rows`]; `false` on a contradiction.
     #[inline(always)]
-    fn box_rows(self, node: &mut Node, changed: u32) -> bool {
-        node.box_rows(changed, self)
+    fn box_rows(self, node: &mut Node, changed: u32) -> Option<u32> {
+        node.box_rows(changed, self).then_some(0)
     }
 }
 
@@ -212,9 +212,9 @@ impl Ops for Avx512 {
     }
 
     #[inline(always)]
-    fn box_rows(self, node: &mut Node, _changed: u32) -> bool {
+    fn box_rows(self, node: &mut Node, _changed: u32) -> Option<u32> {
         // SAFETY: as above, AVX-512 F, BW and VL.
-        unsafe { super::avx512::box_rows(node, self) }
+        unsafe { super::avx512::box_rows(node) }
     }
 }
 

@@ -33,7 +33,7 @@
 //! (docs/benchmarks.md). When every digit is down to one configuration, the endgame below takes
 //! over (on the rare node with more open cells than it holds, the search branches on a cell with
 //! the fewest candidates).
-//! Each alternative but the last runs on a copy of the 420-byte node, so backtracking is free
+//! Each alternative but the last runs on a copy of the 448-byte node, so backtracking is free
 //! and nothing is allocated.
 //!
 //! The bottom of the tree goes to an *endgame*: a plain cell search over the open cells, one
@@ -59,10 +59,15 @@
 //! The same source is compiled for any CPU and, on x86-64, also with `popcnt`, `bmi1`, `bmi2`,
 //! `lzcnt` and `avx2` (one-instruction bit counts and lowest-bit clears, vector compares of the
 //! changed words), in two forms: with BMI2's `pext`/`pdep` for the minirow and stack masks where
-//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). The CPU picks
-//! at run time (see [`ops`]). Setting the environment variable `SUDOKU_LAB_PORTABLE=1`, or building
-//! with the `portable` feature, keeps the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
-//! [`variant`] tells which one runs.
+//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). A third
+//! x86-64 form adds AVX-512 (x86-64-v4): the box–row step, with the placements of the rows it
+//! leaves with one cell, runs on all 27 words at once to its fixpoint in two vector registers
+//! ([`avx512`]); it is picked where the CPU has AVX-512 and a fast `pext`. The CPU picks at run
+//! time (see [`ops`]). Setting the environment variable `SUDOKU_LAB_PORTABLE=1`, or building with
+//! the `portable` feature, keeps the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
+//! `SUDOKU_LAB_KERNEL=portable|avx2|pext|avx512` picks one form (when the CPU has its features),
+//! so that the forms can be compared on one machine; [`variant`] tells which one runs. Every
+//! form searches the same tree (a test runs each against the portable one).
 
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -71,6 +76,7 @@ use super::{Found, CLOCK_EVERY};
 use crate::model::Value;
 use ops::{Ops, Portable};
 
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod ops;
 
@@ -361,8 +367,10 @@ pub fn variant() -> &'static str {
 }
 
 /// One search node (see the layout above). `seen[k]` is `cand[k]` as it was when last
-/// examined, so that an unchanged word is skipped.
+/// examined, so that an unchanged word is skipped. Aligned to a cache line, so that the copy
+/// of each alternative is a few whole-line moves.
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 struct Node {
     /// `cand[9b + d]`: the cells of band `b` where digit `d + 1` can go; a placed cell keeps
     /// exactly its own digit.
@@ -384,6 +392,9 @@ struct Node {
     /// Cells of each band not yet placed.
     open: [u32; 3],
 }
+
+// The size the module docs give.
+const _: () = assert!(std::mem::size_of::<Node>() == 448);
 
 impl Node {
     fn empty() -> Node {

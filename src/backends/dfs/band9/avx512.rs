@@ -1,20 +1,28 @@
 //! The box–row step of the band kernel on every word at once, for CPUs with AVX-512 (the
 //! [`super::ops::Avx512`] variant).
 //!
-//! The 27 words of a node (`Node::cand`, padded to 32) are two 16-lane vectors. Where the scalar
-//! step visits each changed word in turn (a minirow look-up, a configuration look-up, the rows
-//! left with one cell, each a few table reads), this one computes all 27 in about 60 vector
-//! instructions without a table or a branch per word: a word's minirows are its cells folded
-//! onto the first cell of each minirow; each of the six configurations fits the lanes where none
-//! of its three minirows is empty (one `vptestnmd` each, into a mask register), and the
-//! minirows of the fitting ones are kept (masked ors); the lanes with no fitting configuration
-//! are the contradictions. The rows left with one cell come from clearing the lowest cell of
-//! every row at once (one subtraction: every row of a word that passed is non-empty, so no borrow
-//! crosses a row). Only the placements of those single cells, a few per node, go word by word
-//! (`Node::place_set`), in lane order, each checked against the placements before it.
+//! The 27 words of a node (`Node::cand`, padded to 32; lane `k` of the pair is word `k`, digit
+//! `k % 9 + 1` of band `k / 9`) are two 16-lane vectors, kept in registers from the first pass to
+//! the fixpoint. Where the scalar step visits each changed word in turn (a minirow look-up, a
+//! configuration look-up, the rows left with one cell, each a few table reads) and places each
+//! row's single cell with scalar stores, a pass here computes all 27 words without a table or a
+//! branch per word:
 //!
-//! Unchanged words are recomputed too: the step is idempotent on them, so the result is the
-//! scalar step's.
+//! - a word's minirows are its cells folded onto the first cell of each minirow; each of the six
+//!   configurations fits the lanes where none of its three minirows is empty (one `vptestnmd`
+//!   each, into a mask register), and the minirows of the fitting ones are kept (masked ors);
+//!   a lane with no fitting configuration is a contradiction;
+//! - the rows left with one cell come from clearing the lowest cell of every row at once (one
+//!   subtraction: every row of a word that passed is non-empty, so no borrow crosses a row);
+//! - those cells are placed in every word at once: per band, the union of the placed cells (and
+//!   the cells two digits claim, a contradiction) gathered by nine lane permutations; each
+//!   word's placed columns moved to the same digit's words in the other two bands by two more;
+//!   each word loses the band's placed cells, the other bands' placed columns, and its own
+//!   placed cells' columns and boxes, and keeps its own placed cells (`vpternlogd`).
+//!
+//! Passes repeat until one places nothing; then the words, their minirow masks and
+//! configuration counts, and the open cells are stored once. Unchanged words are recomputed
+//! too: the step is idempotent on them, so the fixpoint is the scalar step's.
 
 use std::arch::x86_64::*;
 
@@ -73,6 +81,20 @@ unsafe fn or3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     unsafe { _mm512_ternarylogic_epi32::<0xfe>(a, b, c) }
 }
 
+/// `x | x >> A | x >> B`: the cells `A` and `B` places up folded onto each cell.
+#[inline(always)]
+unsafe fn fold<const A: u32, const B: u32>(x: __m512i) -> __m512i {
+    // SAFETY: the caller guarantees AVX-512 F.
+    unsafe { or3(x, _mm512_srli_epi32::<A>(x), _mm512_srli_epi32::<B>(x)) }
+}
+
+/// `x | x << A | x << B`: each cell copied `A` and `B` places up.
+#[inline(always)]
+unsafe fn spread<const A: u32, const B: u32>(x: __m512i) -> __m512i {
+    // SAFETY: the caller guarantees AVX-512 F.
+    unsafe { or3(x, _mm512_slli_epi32::<A>(x), _mm512_slli_epi32::<B>(x)) }
+}
+
 /// Per lane of each of the two vectors (word `k = 16i + l`; the padding lanes `k ≥ 27` read
 /// word 27, a 0, or band 3, likewise): `f(b, d)` for word `9b + d`, `pad` for a padding lane.
 const fn per_lane(f: [[i32; 9]; 3], pad: i32) -> [[i32; 16]; 2] {
@@ -85,7 +107,8 @@ const fn per_lane(f: [[i32; 9]; 3], pad: i32) -> [[i32; 16]; 2] {
     t
 }
 
-/// `f[b][d]` = `g(b, d)`, spelled for a `const` context.
+/// `grid!(|b, d| e)`: the 3 × 9 array of `e` for band `b` and digit `d + 1`, in a `const`
+/// context.
 macro_rules! grid {
     (|$b:ident, $d:ident| $e:expr) => {{
         let mut t = [[0i32; 9]; 3];
@@ -103,7 +126,7 @@ macro_rules! grid {
 }
 
 /// Each lane's band.
-static BAND_OF: [[i32; 16]; 2] = per_lane(grid!(|b, d| b as i32 + 0 * d as i32), 3);
+static BAND_OF: [[i32; 16]; 2] = per_lane(grid!(|b, _d| b as i32), 3);
 
 /// Each lane's digit's word in the next band, and in the one after.
 static OTHER_BAND: [[[i32; 16]; 2]; 2] = [
@@ -161,66 +184,26 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
             _mm512_loadu_si512(node.cand.as_ptr().add(16).cast()),
         ];
         let mut w = entry;
+        // Of the last pass: the empty minirows, and those kept, of each word.
+        let (mut empty, mut keep) = ([zero; 2], [zero; 2]);
         loop {
             let mut sole = [zero; 2];
             let mut any_sole = 0;
             for i in 0..2 {
                 // The minirows with a cell, at their first cell; those without, likewise.
-                let any = _mm512_and_si512(
-                    or3(
-                        w[i],
-                        _mm512_srli_epi32::<1>(w[i]),
-                        _mm512_srli_epi32::<2>(w[i]),
-                    ),
-                    lead,
-                );
-                let empty = _mm512_andnot_si512(any, lead);
-                let (mut keep, mut configs) = (zero, zero);
+                let any = _mm512_and_si512(fold::<1, 2>(w[i]), lead);
+                empty[i] = _mm512_andnot_si512(any, lead);
+                keep[i] = zero;
                 for c in CONFIG_LEADS {
                     let c = _mm512_set1_epi32(c as i32);
-                    let fits = _mm512_testn_epi32_mask(empty, c);
-                    keep = _mm512_mask_or_epi32(keep, fits, keep, c);
-                    configs = _mm512_mask_add_epi32(configs, fits, configs, one);
+                    let fits = _mm512_testn_epi32_mask(empty[i], c);
+                    keep[i] = _mm512_mask_or_epi32(keep[i], fits, keep[i], c);
                 }
-                if _mm512_mask_testn_epi32_mask(WORDS[i], keep, keep) != 0 {
+                let kept = keep[i];
+                if _mm512_mask_testn_epi32_mask(WORDS[i], kept, kept) != 0 {
                     return None;
                 }
-                w[i] = _mm512_and_si512(
-                    w[i],
-                    or3(
-                        keep,
-                        _mm512_slli_epi32::<1>(keep),
-                        _mm512_slli_epi32::<2>(keep),
-                    ),
-                );
-                // The kept minirows as a 9-bit minirow mask: each row's three first cells next
-                // to each other (bits 9r..9r + 2), then the three rows next to each other.
-                let rows = _mm512_and_si512(
-                    or3(
-                        keep,
-                        _mm512_srli_epi32::<2>(keep),
-                        _mm512_srli_epi32::<4>(keep),
-                    ),
-                    _mm512_set1_epi32(0o007_007_007),
-                );
-                let mini = _mm512_and_si512(
-                    or3(
-                        rows,
-                        _mm512_srli_epi32::<6>(rows),
-                        _mm512_srli_epi32::<12>(rows),
-                    ),
-                    low9,
-                );
-                _mm512_mask_cvtepi32_storeu_epi16(
-                    node.mini.as_mut_ptr().add(16 * i).cast(),
-                    WORDS[i],
-                    mini,
-                );
-                _mm512_mask_cvtepi32_storeu_epi8(
-                    node.configs.as_mut_ptr().add(16 * i).cast(),
-                    WORDS[i],
-                    configs,
-                );
+                w[i] = _mm512_and_si512(w[i], spread::<1, 2>(kept));
                 // Each row without its lowest cell (rows are non-empty: no borrow crosses one);
                 // the rows where something is left have two cells or more.
                 let rest = _mm512_and_si512(
@@ -259,11 +242,8 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
             open3 = _mm512_andnot_si512(placed, open3);
             // Each word's placed cells' columns, spread over the band.
             let columns = sole.map(|s| {
-                let c = _mm512_and_si512(
-                    or3(s, _mm512_srli_epi32::<9>(s), _mm512_srli_epi32::<18>(s)),
-                    low9,
-                );
-                or3(c, _mm512_slli_epi32::<9>(c), _mm512_slli_epi32::<18>(c))
+                let c = _mm512_and_si512(fold::<9, 18>(s), low9);
+                spread::<9, 18>(c)
             });
             for i in 0..2 {
                 let s = sole[i];
@@ -277,36 +257,40 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
                     return None;
                 }
                 // The boxes of the placed cells: their minirows' boxes in all three rows.
-                let heads = _mm512_and_si512(
-                    or3(s, _mm512_srli_epi32::<1>(s), _mm512_srli_epi32::<2>(s)),
-                    lead,
-                );
-                let boxes = _mm512_and_si512(
-                    or3(
-                        heads,
-                        _mm512_srli_epi32::<9>(heads),
-                        _mm512_srli_epi32::<18>(heads),
-                    ),
-                    _mm512_set1_epi32(0o111),
-                );
-                let boxes = or3(
-                    boxes,
-                    _mm512_slli_epi32::<9>(boxes),
-                    _mm512_slli_epi32::<18>(boxes),
-                );
-                let boxes = or3(
-                    boxes,
-                    _mm512_slli_epi32::<1>(boxes),
-                    _mm512_slli_epi32::<2>(boxes),
-                );
+                let heads = _mm512_and_si512(fold::<1, 2>(s), lead);
+                let boxes = _mm512_and_si512(fold::<9, 18>(heads), _mm512_set1_epi32(0o111));
+                let boxes = spread::<9, 18>(boxes);
+                let boxes = spread::<1, 2>(boxes);
                 let placed_here = _mm512_permutexvar_epi32(band_of[i], placed);
                 let gone = _mm512_or_si512(or3(placed_here, other, columns[i]), boxes);
-                // w & !gone | s
+                // w & !gone | s. Two placed cells of one word in a box (or a column) stay: the
+                // next pass finds the word with no configuration.
                 w[i] = _mm512_ternarylogic_epi32::<0xba>(w[i], gone, s);
             }
         }
         let mut changed = 0u32;
         for i in 0..2 {
+            let keep = keep[i];
+            let mut configs = zero;
+            for c in CONFIG_LEADS {
+                let c = _mm512_set1_epi32(c as i32);
+                let fits = _mm512_testn_epi32_mask(empty[i], c);
+                configs = _mm512_mask_add_epi32(configs, fits, configs, one);
+            }
+            // The kept minirows as a 9-bit minirow mask: each row's three first cells next
+            // to each other (bits 9r..9r + 2), then the three rows next to each other.
+            let rows = _mm512_and_si512(fold::<2, 4>(keep), _mm512_set1_epi32(0o007_007_007));
+            let mini = _mm512_and_si512(fold::<6, 12>(rows), low9);
+            _mm512_mask_cvtepi32_storeu_epi16(
+                node.mini.as_mut_ptr().add(16 * i).cast(),
+                WORDS[i],
+                mini,
+            );
+            _mm512_mask_cvtepi32_storeu_epi8(
+                node.configs.as_mut_ptr().add(16 * i).cast(),
+                WORDS[i],
+                configs,
+            );
             _mm512_storeu_si512(node.cand.as_mut_ptr().add(16 * i).cast(), w[i]);
             _mm512_storeu_si512(node.seen.as_mut_ptr().add(16 * i).cast(), w[i]);
             changed |= (_mm512_cmpneq_epi32_mask(w[i], entry[i]) as u32) << (16 * i);

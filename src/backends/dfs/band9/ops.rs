@@ -5,12 +5,15 @@
 //! - [`Avx2`]: the same, but the scan for changed words is four 8-lane vector compares;
 //! - [`Pext`]: also BMI2's `pext`/`pdep` (gather and scatter the bits of a mask), which replace
 //!   the minirow and stack look-ups by one instruction each. Picked only where `pext` is fast:
-//!   AMD before Zen 3 (and Hygon) run it in microcode, tens of cycles or more.
+//!   AMD before Zen 3 (and Hygon) run it in microcode, tens of cycles or more;
+//! - [`Avx512`]: [`Pext`], with AVX-512 for the changed-word scan and for the box–row step
+//!   ([`Ops::box_rows`]), which runs on every word at once to its fixpoint in registers
+//!   (`super::avx512`).
 //!
 //! The search is generic over `Ops` and inlined into a function compiled for the variant's
-//! features, so each variant is the whole kernel compiled once. [`Avx2`] and [`Pext`] values
-//! exist only where the CPU has those features: their constructors are `unsafe`, which is what
-//! makes their safe methods sound.
+//! features, so each variant is the whole kernel compiled once. [`Avx2`], [`Pext`] and
+//! [`Avx512`] values exist only where the CPU has those features: their constructors are
+//! `unsafe`, which is what makes their safe methods sound.
 
 use super::{Node, EXPAND, MINI};
 
@@ -58,7 +61,8 @@ pub(super) trait Ops: Copy {
     }
 
     /// The box–row step of `node` on (at least) the words of `changed`, with the placements of
-    /// the rows it leaves with one cell: [`Node::box_rows`]; `false` on a contradiction.
+    /// the rows it leaves with one cell ([`Node::box_rows`]): `None` on a contradiction, else the
+    /// words it changed beyond `changed` whose changes the next scan will not see (bit `k`).
     #[inline(always)]
     fn box_rows(self, node: &mut Node, changed: u32) -> Option<u32> {
         node.box_rows(changed, self).then_some(0)

@@ -61,8 +61,9 @@
 //! changed words), in two forms: with BMI2's `pext`/`pdep` for the minirow and stack masks where
 //! those are fast, and with the look-up tables where they are not (AMD before Zen 3). A third
 //! x86-64 form adds AVX-512 (x86-64-v4): the box–row step, with the placements of the rows it
-//! leaves with one cell, runs on all 27 words at once to its fixpoint in two vector registers
-//! ([`avx512`]); it is picked where the CPU has AVX-512 and a fast `pext`. The CPU picks at run
+//! leaves with one cell, runs on all 27 words at once to its fixpoint in two vector registers,
+//! and the box–column step on all nine digits at once ([`avx512`]); it is picked where the CPU
+//! has AVX-512 and a fast `pext`. The CPU picks at run
 //! time (see [`ops`]). Setting the environment variable `SUDOKU_LAB_PORTABLE=1`, or building with
 //! the `portable` feature, keeps the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
 //! `SUDOKU_LAB_KERNEL=portable|avx2|pext|avx512` picks one form (when the CPU has its features),
@@ -578,6 +579,50 @@ impl Node {
         true
     }
 
+    /// The box–column reduction (see [`Node::propagate`]) of the digits of `digits` (bit `d`
+    /// for digit `d + 1`): `None` on a contradiction, else whether a word changed and the stacks
+    /// (bit `s`) where a digit's columns changed.
+    #[inline(always)]
+    fn box_columns(&mut self, mut digits: u32, ops: impl Ops) -> Option<(bool, u32)> {
+        let (mut progress, mut stacks) = (false, 0);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let cols = [0, 1, 2].map(|b| {
+                let w = self.cand[9 * b + d];
+                (w | w >> 9 | w >> 18) & 0x1ff
+            });
+            let packed = cols[0] | cols[1] << 9 | cols[2] << 18;
+            if packed == self.columns_seen[d] {
+                continue;
+            }
+            let mut keep = 0;
+            for s in 0..3 {
+                let p = PERM[ops.stack(packed, s)] as u32;
+                if p == 0 {
+                    return None;
+                }
+                keep |= ops.unstack(p, s);
+                self.count_configs(27 + 9 * s + d, p as u16);
+            }
+            if keep != packed {
+                for (b, &had) in cols.iter().enumerate() {
+                    let k = keep >> (9 * b) & 0x1ff;
+                    if k != had {
+                        self.cand[9 * b + d] &= SPREAD[k as usize];
+                        progress = true;
+                    }
+                }
+            }
+            let diff = keep ^ self.columns_seen[d];
+            stacks |= ((diff & 0o007_007_007 != 0) as u32)
+                | ((diff & 0o070_070_070 != 0) as u32) << 1
+                | ((diff & 0o700_700_700 != 0) as u32) << 2;
+            self.columns_seen[d] = keep;
+        }
+        Some((progress, stacks))
+    }
+
     /// Every consequence the layout gives (see the module docs), to a fixpoint; `false` on a
     /// contradiction.
     #[inline(always)]
@@ -638,42 +683,14 @@ impl Node {
             // Box–column reduction: in each stack, a digit takes one column per band, three
             // different columns; the same permutation lookup keeps the (band, column) pairs on
             // one, and clears the digit from the rest.
-            let mut digits = (touched | touched >> 9 | touched >> 18) & 0x1ff;
+            let digits = (touched | touched >> 9 | touched >> 18) & 0x1ff;
             touched = 0;
-            while digits != 0 {
-                let d = digits.trailing_zeros() as usize;
-                digits &= digits - 1;
-                let cols = [0, 1, 2].map(|b| {
-                    let w = self.cand[9 * b + d];
-                    (w | w >> 9 | w >> 18) & 0x1ff
-                });
-                let packed = cols[0] | cols[1] << 9 | cols[2] << 18;
-                if packed == self.columns_seen[d] {
-                    continue;
+            match ops.box_columns(self, digits) {
+                None => return false,
+                Some((changed, stacks)) => {
+                    progress = changed;
+                    dirty_stacks |= stacks;
                 }
-                let mut keep = 0;
-                for s in 0..3 {
-                    let p = PERM[ops.stack(packed, s)] as u32;
-                    if p == 0 {
-                        return false;
-                    }
-                    keep |= ops.unstack(p, s);
-                    self.count_configs(27 + 9 * s + d, p as u16);
-                }
-                if keep != packed {
-                    for (b, &had) in cols.iter().enumerate() {
-                        let k = keep >> (9 * b) & 0x1ff;
-                        if k != had {
-                            self.cand[9 * b + d] &= SPREAD[k as usize];
-                            progress = true;
-                        }
-                    }
-                }
-                let diff = keep ^ self.columns_seen[d];
-                dirty_stacks |= ((diff & 0o007_007_007 != 0) as u32)
-                    | ((diff & 0o070_070_070 != 0) as u32) << 1
-                    | ((diff & 0o700_700_700 != 0) as u32) << 2;
-                self.columns_seen[d] = keep;
             }
             if !progress {
                 let open: u32 = self.open.iter().map(|o| o.count_ones()).sum();

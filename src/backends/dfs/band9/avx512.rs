@@ -1,5 +1,5 @@
-//! The box–row step of the band kernel on every word at once, for CPUs with AVX-512 (the
-//! [`super::ops::Avx512`] variant).
+//! The box–row and box–column steps of the band kernel on every word at once, for CPUs with
+//! AVX-512 (the [`super::ops::Avx512`] variant).
 //!
 //! The 27 words of a node (`Node::cand`, padded to 32; lane `k` of the pair is word `k`, digit
 //! `k % 9 + 1` of band `k / 9`) are two 16-lane vectors, kept in registers from the first pass to
@@ -23,6 +23,9 @@
 //! Passes repeat until one places nothing; then the words, their minirow masks and
 //! configuration counts, and the open cells are stored once. Unchanged words are recomputed
 //! too: the step is idempotent on them, so the fixpoint is the scalar step's.
+//!
+//! The box–column step ([`box_columns`]) works the same way on the nine digits' columns, one
+//! lane per digit, the three stacks' configurations tested on all nine at once.
 
 use std::arch::x86_64::*;
 
@@ -134,20 +137,25 @@ static OTHER_BAND: [[[i32; 16]; 2]; 2] = [
     per_lane(grid!(|b, d| (9 * ((b + 2) % 3) + d) as i32), 27),
 ];
 
-/// `DIGIT[d]`: lanes 0, 1, 2 pick digit `d + 1`'s word in bands 0, 1, 2; the others word 27.
-static DIGIT: [[i32; 16]; 9] = {
-    let mut t = [[27i32; 16]; 9];
-    let mut d = 0;
-    while d < 9 {
-        let mut b = 0;
-        while b < 3 {
-            t[d][b] = (9 * b + d) as i32;
-            b += 1;
+/// Lane permutations gathering words: `N` = 9 gives, for each digit, its word in bands 0, 1, 2
+/// in lanes 0, 1, 2; `N` = 3 gives, for each band, its nine words in lanes 0 to 8. The other
+/// lanes pick word 27, a 0.
+const fn gather<const N: usize>() -> [[i32; 16]; N] {
+    let mut t = [[27i32; 16]; N];
+    let mut o = 0;
+    while o < N {
+        let mut l = 0;
+        while l < 27 / N {
+            t[o][l] = if N == 3 { 9 * o + l } else { 9 * l + o } as i32;
+            l += 1;
         }
-        d += 1;
+        o += 1;
     }
     t
-};
+}
+
+/// `DIGIT[d]`: lanes 0, 1, 2 pick digit `d + 1`'s word in bands 0, 1, 2.
+static DIGIT: [[i32; 16]; 9] = gather::<9>();
 
 /// Loads 16 lanes.
 ///
@@ -302,5 +310,113 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
             node.totals[b] = (_mm_cvtsi128_si32(sums) + _mm_extract_epi16::<4>(sums)) as u8;
         }
         Some(changed)
+    }
+}
+
+/// [`CONFIGS`] in the columns of each stack of a digit's packed columns (`Node::columns_seen`):
+/// `STACK_CONFIGS[s][k]` has, for row `r` of configuration `k` in box `x`, column `3s + x` of
+/// band `r`.
+const STACK_CONFIGS: [[u32; 6]; 3] = {
+    let mut t = [[0u32; 6]; 3];
+    let mut s = 0;
+    while s < 3 {
+        let mut k = 0;
+        while k < 6 {
+            let mut j = 0;
+            while j < 9 {
+                if CONFIGS[k] >> j & 1 != 0 {
+                    t[s][k] |= 1 << (9 * (j / 3) + 3 * s + j % 3);
+                }
+                j += 1;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// `BAND_WORDS[b]`: lane `d` picks word `9b + d`, for `d < 9`.
+static BAND_WORDS: [[i32; 16]; 3] = gather::<3>();
+
+/// Each lane's digit.
+static DIGIT_OF: [[i32; 16]; 2] = per_lane(grid!(|_b, d| d as i32), 0);
+
+/// Each lane's band's place in a digit's packed columns (9 bits per band).
+static SHIFT_OF: [[i32; 16]; 2] = per_lane(grid!(|b, _d| 9 * b as i32), 0);
+
+/// The box–column step of all nine digits at once (`Node::box_columns` on every digit, the
+/// same result as on the changed ones): lane `d` of one vector holds digit `d + 1`'s columns in
+/// the three bands, packed as in `Node::columns_seen`; each of the six configurations of each
+/// stack is tested on all nine digits with one instruction, as the minirows are in
+/// [`box_rows`]. `None` on a contradiction, else whether a word changed and the stacks (bit
+/// `s`) where a digit's columns changed.
+///
+/// # Safety
+/// The CPU must have AVX-512 F.
+#[inline(always)]
+pub(super) unsafe fn box_columns(node: &mut Node) -> Option<(bool, u32)> {
+    const DIGITS: __mmask16 = 0x1ff;
+    // SAFETY: the caller guarantees the features; the loads and stores stay within `node.cand`
+    // (32 words), `node.columns_seen` (9 words, masked to 9 lanes), `node.configs` (bytes
+    // 27..54, 9 lanes from 27 + 9s) or a table of 16 lanes.
+    unsafe {
+        let low9 = _mm512_set1_epi32(0x1ff);
+        let w = [
+            _mm512_loadu_si512(node.cand.as_ptr().cast()),
+            _mm512_loadu_si512(node.cand.as_ptr().add(16).cast()),
+        ];
+        let cols = w.map(|w| _mm512_and_si512(fold::<9, 18>(w), low9));
+        // Lane d: digit d + 1's columns in band b (from word 9b + d).
+        let band = |b: usize| _mm512_permutex2var_epi32(cols[0], lanes(&BAND_WORDS[b]), cols[1]);
+        let packed = or3(
+            band(0),
+            _mm512_slli_epi32::<9>(band(1)),
+            _mm512_slli_epi32::<18>(band(2)),
+        );
+        let missing = _mm512_andnot_si512(packed, _mm512_set1_epi32(0o777_777_777));
+        let one = _mm512_set1_epi32(1);
+        let mut keep = _mm512_setzero_si512();
+        for (s, configs) in STACK_CONFIGS.iter().enumerate() {
+            let mut n = _mm512_setzero_si512();
+            for &c in configs {
+                let c = _mm512_set1_epi32(c as i32);
+                let fits = _mm512_mask_testn_epi32_mask(DIGITS, missing, c);
+                keep = _mm512_mask_or_epi32(keep, fits, keep, c);
+                n = _mm512_mask_add_epi32(n, fits, n, one);
+            }
+            if _mm512_mask_testn_epi32_mask(DIGITS, n, n) != 0 {
+                return None;
+            }
+            _mm512_mask_cvtepi32_storeu_epi8(
+                node.configs.as_mut_ptr().add(27 + 9 * s).cast(),
+                DIGITS,
+                n,
+            );
+            node.totals[3 + s] = _mm512_reduce_add_epi32(n) as u8;
+        }
+        let seen = _mm512_maskz_loadu_epi32(DIGITS, node.columns_seen.as_ptr().cast());
+        let diff = _mm512_xor_si512(keep, seen);
+        let mut stacks = 0;
+        for s in 0..3 {
+            let m = _mm512_set1_epi32(0o007_007_007 << (3 * s));
+            stacks |= ((_mm512_test_epi32_mask(diff, m) != 0) as u32) << s;
+        }
+        _mm512_mask_storeu_epi32(node.columns_seen.as_mut_ptr().cast(), DIGITS, keep);
+        // Back to the words: word 9b + d keeps digit d + 1's columns of band b.
+        let mut changed = 0;
+        for (i, &w) in w.iter().enumerate() {
+            let k = _mm512_and_si512(
+                _mm512_srlv_epi32(
+                    _mm512_permutexvar_epi32(lanes(&DIGIT_OF[i]), keep),
+                    lanes(&SHIFT_OF[i]),
+                ),
+                low9,
+            );
+            let kept = _mm512_and_si512(w, spread::<9, 18>(k));
+            changed |= _mm512_cmpneq_epi32_mask(kept, w);
+            _mm512_storeu_si512(node.cand.as_mut_ptr().add(16 * i).cast(), kept);
+        }
+        Some((changed != 0, stacks))
     }
 }

@@ -6,9 +6,9 @@
 //! - [`Pext`]: also BMI2's `pext`/`pdep` (gather and scatter the bits of a mask), which replace
 //!   the minirow and stack look-ups by one instruction each. Picked only where `pext` is fast:
 //!   AMD before Zen 3 (and Hygon) run it in microcode, tens of cycles or more;
-//! - [`Avx512`]: [`Pext`], with AVX-512 for the changed-word scan and for the box–row step
-//!   ([`Ops::box_rows`]), which runs on every word at once to its fixpoint in registers
-//!   (`super::avx512`).
+//! - [`Avx512`]: [`Pext`], with AVX-512 for the changed-word scan, for the box–row step
+//!   ([`Ops::box_rows`]), which runs on every word at once to its fixpoint in registers, and for
+//!   the box–column step of every digit at once ([`Ops::box_columns`]; `super::avx512`).
 //!
 //! The search is generic over `Ops` and inlined into a function compiled for the variant's
 //! features, so each variant is the whole kernel compiled once. [`Avx2`], [`Pext`] and
@@ -66,6 +66,12 @@ pub(super) trait Ops: Copy {
     #[inline(always)]
     fn box_rows(self, node: &mut Node, changed: u32) -> Option<u32> {
         node.box_rows(changed, self).then_some(0)
+    }
+
+    /// The box–column step: [`Node::box_columns`].
+    #[inline(always)]
+    fn box_columns(self, node: &mut Node, digits: u32) -> Option<(bool, u32)> {
+        node.box_columns(digits, self)
     }
 }
 
@@ -219,6 +225,12 @@ impl Ops for Avx512 {
     fn box_rows(self, node: &mut Node, _changed: u32) -> Option<u32> {
         // SAFETY: as above, AVX-512 F, BW and VL.
         unsafe { super::avx512::box_rows(node) }
+    }
+
+    #[inline(always)]
+    fn box_columns(self, node: &mut Node, _digits: u32) -> Option<(bool, u32)> {
+        // SAFETY: as above, AVX-512 F.
+        unsafe { super::avx512::box_columns(node) }
     }
 }
 

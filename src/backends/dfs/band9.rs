@@ -63,9 +63,9 @@
 //! x86-64 form adds AVX-512 (x86-64-v4): the box–row step, with the placements of the rows it
 //! leaves with one cell, runs on all 27 words at once to its fixpoint in two vector registers,
 //! and the box–column step on all nine digits at once ([`avx512`]); it is picked where the CPU
-//! has AVX-512 and a fast `pext`. The CPU picks at run
-//! time (see [`ops`]). Setting the environment variable `SUDOKU_LAB_PORTABLE=1`, or building with
-//! the `portable` feature, keeps the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
+//! has AVX-512 and a fast `pext`. The CPU picks at run time (see [`ops`]). Setting the
+//! environment variable `SUDOKU_LAB_PORTABLE=1`, or building with the `portable` feature, keeps
+//! the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
 //! `SUDOKU_LAB_KERNEL=portable|avx2|pext|avx512` picks one form (when the CPU has its features),
 //! so that the forms can be compared on one machine; [`variant`] tells which one runs. Every
 //! form searches the same tree (a test runs each against the portable one).
@@ -275,8 +275,8 @@ enum Kernel {
     Avx2,
     /// x86-64-v3 features, `pext`/`pdep` for the masks.
     Pext,
-    /// x86-64-v4 features (AVX-512), `pext`/`pdep` for the masks, and the box–row step of all
-    /// 27 words at once in two 16-lane vectors.
+    /// x86-64-v4 features (AVX-512), `pext`/`pdep` for the masks, and the box–row and
+    /// box–column steps of all 27 words at once in two 16-lane vectors.
     Avx512,
 }
 

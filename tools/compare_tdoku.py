@@ -2,15 +2,20 @@
 """Same-run speed of `dfs` against tdoku on the 9x9 sets (docs/benchmarks.md): for each set, runs
 `sudoku-lab bench --backends dfs` (one thread, checker included, parsing outside the clock) and
 tdoku's solving loop timed the same way, alternately, RUNS times each, and prints the median
-puzzles/s of each and their ratio. `--task unique` is solve + uniqueness check (tdoku: count limit 2);
+puzzles/s of each and their ratio (with `--best`, a second row per set gives the best run of each:
+on a machine shared with other jobs a run's total counts the time the process waited for a core,
+which the best of several runs mostly leaves out). `--task unique` is solve + uniqueness check (tdoku: count limit 2);
 serg_benchmark is counted in full (limit 1,000,000).
 
 The tdoku binary comes from ../shared/tools/peer-bench/build-tdoku-rate.sh, run on a checkout of
 tdoku kept outside this repository. `--other NAME=BINARY` adds another sudoku-lab binary (e.g. an
-older build) to the same run.
+older build) to the same run; `--other NAME=BINARY,VAR=VALUE,...` runs it with those environment
+variables, e.g. `--other pext=target/release/sudoku-lab,SUDOKU_LAB_KERNEL=pext` for one variant of
+the 9x9 kernel (docs/backends.md).
 
-usage: python3 tools/compare_tdoku.py TDOKU_RATE [--runs 5] [--data ../shared/data/9x9]
-           [--sudoku-lab target/release/sudoku-lab] [--other NAME=BINARY ...] [SET ...]
+usage: python3 tools/compare_tdoku.py TDOKU_RATE [--runs 5] [--best] [--data ../shared/data/9x9]
+           [--sudoku-lab target/release/sudoku-lab] [--other NAME=BINARY[,VAR=VALUE...] ...]
+           [SET ...]
 """
 import argparse
 import json
@@ -24,12 +29,14 @@ SETS = ["17_clue", "magictour_top1465", "forum_hardest_1905_11plus", "forum_hard
 COUNT_ALL = 1_000_000
 
 
-def lab_rate(binary, path, count_all):
+def lab_rate(lab, path, count_all):
+    binary, *assignments = lab.split(",")
+    env = dict(os.environ, **dict(a.split("=", 1) for a in assignments))
     task = ["--task", "count", "--limit", str(COUNT_ALL)] if count_all else ["--task", "unique"]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "rows.json")
         subprocess.run([binary, "bench", "--backends", "dfs", *task, "--json", out, path],
-                       check=True, stdout=subprocess.DEVNULL)
+                       check=True, stdout=subprocess.DEVNULL, env=env)
         with open(out) as f:
             row = json.load(f)[0]
     if row["answered"] != row["puzzles"] or row["failed"]:
@@ -49,9 +56,10 @@ def main():
     p.add_argument("tdoku")
     p.add_argument("sets", nargs="*", default=SETS)
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--best", action="store_true", help="a second row: the best run of each")
     p.add_argument("--data", default="../shared/data/9x9")
     p.add_argument("--sudoku-lab", default="target/release/sudoku-lab")
-    p.add_argument("--other", action="append", default=[], metavar="NAME=BINARY")
+    p.add_argument("--other", action="append", default=[], metavar="NAME=BINARY[,VAR=VALUE...]")
     a = p.parse_intermixed_args()
     labs = [("dfs", a.sudoku_lab)] + [tuple(o.split("=", 1)) for o in a.other]
     names = [n for n, _ in labs]
@@ -66,11 +74,13 @@ def main():
             for n, binary in labs:
                 rates[n].append(lab_rate(binary, path, count_all))
             rates["tdoku"].append(tdoku_rate(a.tdoku, path, count_all))
-        med = {n: statistics.median(r) for n, r in rates.items()}
         label = name + (" (full count)" if count_all else "")
-        print(f"| {label} | " + " | ".join(f"{med[n]:,.0f}" for n in names)
-              + f" | {med['tdoku']:,.0f} | "
-              + " | ".join(f"{med[n] / med['tdoku']:.2f}" for n in names) + " |", flush=True)
+        rows = [(label, statistics.median)] + [(label + ", best run", max)] * a.best
+        for row, pick in rows:
+            med = {n: pick(r) for n, r in rates.items()}
+            print(f"| {row} | " + " | ".join(f"{med[n]:,.0f}" for n in names)
+                  + f" | {med['tdoku']:,.0f} | "
+                  + " | ".join(f"{med[n] / med['tdoku']:.2f}" for n in names) + " |", flush=True)
 
 
 if __name__ == "__main__":

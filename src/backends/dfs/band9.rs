@@ -33,7 +33,7 @@
 //! (docs/benchmarks.md). When every digit is down to one configuration, the endgame below takes
 //! over (on the rare node with more open cells than it holds, the search branches on a cell with
 //! the fewest candidates).
-//! Each alternative but the last runs on a copy of the 420-byte node, so backtracking is free
+//! Each alternative but the last runs on a copy of the 448-byte node, so backtracking is free
 //! and nothing is allocated.
 //!
 //! The bottom of the tree goes to an *endgame*: a plain cell search over the open cells, one
@@ -59,10 +59,16 @@
 //! The same source is compiled for any CPU and, on x86-64, also with `popcnt`, `bmi1`, `bmi2`,
 //! `lzcnt` and `avx2` (one-instruction bit counts and lowest-bit clears, vector compares of the
 //! changed words), in two forms: with BMI2's `pext`/`pdep` for the minirow and stack masks where
-//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). The CPU picks
-//! at run time (see [`ops`]). Setting the environment variable `SUDOKU_LAB_PORTABLE=1`, or building
-//! with the `portable` feature, keeps the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
-//! [`variant`] tells which one runs.
+//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). A third
+//! x86-64 form adds AVX-512 (x86-64-v4): the box–row step, with the placements of the rows it
+//! leaves with one cell, runs on all 27 words at once to its fixpoint in two vector registers,
+//! and the box–column step on all nine digits at once ([`avx512`]); it is picked where the CPU
+//! has AVX-512 and a fast `pext`. The CPU picks at run time (see [`ops`]). Setting the
+//! environment variable `SUDOKU_LAB_PORTABLE=1`, or building with the `portable` feature, keeps
+//! the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
+//! `SUDOKU_LAB_KERNEL=portable|avx2|pext|avx512` picks one form (when the CPU has its features),
+//! so that the forms can be compared on one machine; [`variant`] tells which one runs. Every
+//! form searches the same tree (a test runs each against the portable one).
 
 use std::sync::OnceLock;
 
@@ -71,6 +77,8 @@ use crate::backend::Halt;
 use crate::model::Value;
 use ops::{Ops, Portable};
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod ops;
 
 // Bit layout of a band word (band b holds rows 3b, 3b+1, 3b+2):
@@ -267,10 +275,55 @@ enum Kernel {
     Avx2,
     /// x86-64-v3 features, `pext`/`pdep` for the masks.
     Pext,
+    /// x86-64-v4 features (AVX-512), `pext`/`pdep` for the masks, and the box–row and
+    /// box–column steps of all 27 words at once in two 16-lane vectors.
+    Avx512,
 }
 
-/// The variant this CPU runs (see the module docs): the best one it has, unless the environment
-/// or the `portable` feature asks for less.
+impl Kernel {
+    /// Every variant, the least demanding first.
+    const ALL: [Kernel; 4] = [Kernel::Portable, Kernel::Avx2, Kernel::Pext, Kernel::Avx512];
+
+    /// The name `SUDOKU_LAB_KERNEL` takes for it.
+    fn key(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Avx2 => "avx2",
+            Kernel::Pext => "pext",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU has every feature the variant is compiled for.
+    fn runs_here(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let v3 =
+                || has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("avx2");
+            let v4 = || {
+                has!("avx512f")
+                    && has!("avx512bw")
+                    && has!("avx512vl")
+                    && has!("avx512dq")
+                    && has!("avx512cd")
+            };
+            match self {
+                Kernel::Portable => true,
+                Kernel::Avx2 | Kernel::Pext => v3(),
+                Kernel::Avx512 => v3() && v4(),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Kernel::Portable
+        }
+    }
+}
+
+/// The variant this CPU runs (see the module docs): the one `SUDOKU_LAB_KERNEL` names when the
+/// CPU runs it, else the best one it runs fast, unless the environment or the `portable` feature
+/// asks for less.
 fn kernel() -> Kernel {
     static KERNEL: OnceLock<Kernel> = OnceLock::new();
     *KERNEL.get_or_init(|| {
@@ -278,29 +331,36 @@ fn kernel() -> Kernel {
         if cfg!(feature = "portable") || set("SUDOKU_LAB_PORTABLE") {
             return Kernel::Portable;
         }
-        #[cfg(target_arch = "x86_64")]
+        let named = std::env::var("SUDOKU_LAB_KERNEL").ok();
+        if let Some(k) = Kernel::ALL
+            .into_iter()
+            .find(|k| Some(k.key()) == named.as_deref())
         {
-            let v3 = std::arch::is_x86_feature_detected!("popcnt")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("lzcnt")
-                && std::arch::is_x86_feature_detected!("avx2");
-            if v3 && ops::fast_pext() && !set("SUDOKU_LAB_NO_PEXT") {
-                Kernel::Pext
-            } else if v3 {
-                Kernel::Avx2
-            } else {
-                Kernel::Portable
+            if k.runs_here() {
+                return k;
             }
         }
+        #[cfg(target_arch = "x86_64")]
+        let pext = ops::fast_pext() && !set("SUDOKU_LAB_NO_PEXT");
         #[cfg(not(target_arch = "x86_64"))]
-        Kernel::Portable
+        let pext = false;
+        let fast = |k: &Kernel| match k {
+            Kernel::Pext | Kernel::Avx512 => pext,
+            _ => true,
+        };
+        Kernel::ALL
+            .into_iter()
+            .rev()
+            .find(|k| k.runs_here() && fast(k))
+            .unwrap_or(Kernel::Portable)
     })
 }
 
-/// The name of the compiled variant in use: `"x86-64-v3+pext"`, `"x86-64-v3"` or `"portable"`.
+/// The name of the compiled variant in use: `"x86-64-v4+pext"`, `"x86-64-v3+pext"`,
+/// `"x86-64-v3"` or `"portable"`.
 pub fn variant() -> &'static str {
     match kernel() {
+        Kernel::Avx512 => "x86-64-v4+pext",
         Kernel::Pext => "x86-64-v3+pext",
         Kernel::Avx2 => "x86-64-v3",
         Kernel::Portable => "portable",
@@ -308,8 +368,10 @@ pub fn variant() -> &'static str {
 }
 
 /// One search node (see the layout above). `seen[k]` is `cand[k]` as it was when last
-/// examined, so that an unchanged word is skipped.
+/// examined, so that an unchanged word is skipped. Aligned to a cache line, so that the copy
+/// of each alternative is a few whole-line moves.
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 struct Node {
     /// `cand[9b + d]`: the cells of band `b` where digit `d + 1` can go; a placed cell keeps
     /// exactly its own digit.
@@ -331,6 +393,9 @@ struct Node {
     /// Cells of each band not yet placed.
     open: [u32; 3],
 }
+
+// The size the module docs give.
+const _: () = assert!(std::mem::size_of::<Node>() == 448);
 
 impl Node {
     fn empty() -> Node {
@@ -485,6 +550,79 @@ impl Node {
         }
     }
 
+    /// The box–row reduction of each word of `changed` (bit `k` for `cand[k]`), each followed by
+    /// the placements of its rows left with one cell; `false` on a contradiction.
+    #[inline(always)]
+    fn box_rows(&mut self, mut changed: u32, ops: impl Ops) -> bool {
+        while changed != 0 {
+            let k = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let (b, d) = (k / 9, k % 9);
+            let w = self.cand[k];
+            let p = PERM[ops.minirows(w)];
+            if p == 0 {
+                return false;
+            }
+            let w = w & ops.expand(p as u32);
+            self.cand[k] = w;
+            self.seen[k] = w;
+            self.mini[k] = p;
+            self.count_configs(k, p);
+            let sole = (SOLE[(w & 0x1ff) as usize] as u32
+                | (SOLE[(w >> 9 & 0x1ff) as usize] as u32) << 9
+                | (SOLE[(w >> 18 & 0x1ff) as usize] as u32) << 18)
+                & self.open[b];
+            if sole != 0 {
+                self.place_set(b, d, sole, ops);
+            }
+        }
+        true
+    }
+
+    /// The box–column reduction (see [`Node::propagate`]) of the digits of `digits` (bit `d`
+    /// for digit `d + 1`): `None` on a contradiction, else whether a word changed and the stacks
+    /// (bit `s`) where a digit's columns changed.
+    #[inline(always)]
+    fn box_columns(&mut self, mut digits: u32, ops: impl Ops) -> Option<(bool, u32)> {
+        let (mut progress, mut stacks) = (false, 0);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let cols = [0, 1, 2].map(|b| {
+                let w = self.cand[9 * b + d];
+                (w | w >> 9 | w >> 18) & 0x1ff
+            });
+            let packed = cols[0] | cols[1] << 9 | cols[2] << 18;
+            if packed == self.columns_seen[d] {
+                continue;
+            }
+            let mut keep = 0;
+            for s in 0..3 {
+                let p = PERM[ops.stack(packed, s)] as u32;
+                if p == 0 {
+                    return None;
+                }
+                keep |= ops.unstack(p, s);
+                self.count_configs(27 + 9 * s + d, p as u16);
+            }
+            if keep != packed {
+                for (b, &had) in cols.iter().enumerate() {
+                    let k = keep >> (9 * b) & 0x1ff;
+                    if k != had {
+                        self.cand[9 * b + d] &= SPREAD[k as usize];
+                        progress = true;
+                    }
+                }
+            }
+            let diff = keep ^ self.columns_seen[d];
+            stacks |= ((diff & 0o007_007_007 != 0) as u32)
+                | ((diff & 0o070_070_070 != 0) as u32) << 1
+                | ((diff & 0o700_700_700 != 0) as u32) << 2;
+            self.columns_seen[d] = keep;
+        }
+        Some((progress, stacks))
+    }
+
     /// Every consequence the layout gives (see the module docs), to a fixpoint; `false` on a
     /// contradiction.
     #[inline(always)]
@@ -499,32 +637,17 @@ impl Node {
         loop {
             // Box–line reduction of every changed word, and the rows left with one place.
             loop {
-                let mut changed = ops.changed(&self.cand, &self.seen);
+                let changed = ops.changed(&self.cand, &self.seen);
                 if changed == 0 {
                     break;
                 }
                 touched |= changed;
                 dirty |= changed;
-                while changed != 0 {
-                    let k = changed.trailing_zeros() as usize;
-                    changed &= changed - 1;
-                    let (b, d) = (k / 9, k % 9);
-                    let w = self.cand[k];
-                    let p = PERM[ops.minirows(w)];
-                    if p == 0 {
-                        return false;
-                    }
-                    let w = w & ops.expand(p as u32);
-                    self.cand[k] = w;
-                    self.seen[k] = w;
-                    self.mini[k] = p;
-                    self.count_configs(k, p);
-                    let sole = (SOLE[(w & 0x1ff) as usize] as u32
-                        | (SOLE[(w >> 9 & 0x1ff) as usize] as u32) << 9
-                        | (SOLE[(w >> 18 & 0x1ff) as usize] as u32) << 18)
-                        & self.open[b];
-                    if sole != 0 {
-                        self.place_set(b, d, sole, ops);
+                match ops.box_rows(self, changed) {
+                    None => return false,
+                    Some(more) => {
+                        touched |= more;
+                        dirty |= more;
                     }
                 }
             }
@@ -560,42 +683,14 @@ impl Node {
             // Box–column reduction: in each stack, a digit takes one column per band, three
             // different columns; the same permutation lookup keeps the (band, column) pairs on
             // one, and clears the digit from the rest.
-            let mut digits = (touched | touched >> 9 | touched >> 18) & 0x1ff;
+            let digits = (touched | touched >> 9 | touched >> 18) & 0x1ff;
             touched = 0;
-            while digits != 0 {
-                let d = digits.trailing_zeros() as usize;
-                digits &= digits - 1;
-                let cols = [0, 1, 2].map(|b| {
-                    let w = self.cand[9 * b + d];
-                    (w | w >> 9 | w >> 18) & 0x1ff
-                });
-                let packed = cols[0] | cols[1] << 9 | cols[2] << 18;
-                if packed == self.columns_seen[d] {
-                    continue;
+            match ops.box_columns(self, digits) {
+                None => return false,
+                Some((changed, stacks)) => {
+                    progress = changed;
+                    dirty_stacks |= stacks;
                 }
-                let mut keep = 0;
-                for s in 0..3 {
-                    let p = PERM[ops.stack(packed, s)] as u32;
-                    if p == 0 {
-                        return false;
-                    }
-                    keep |= ops.unstack(p, s);
-                    self.count_configs(27 + 9 * s + d, p as u16);
-                }
-                if keep != packed {
-                    for (b, &had) in cols.iter().enumerate() {
-                        let k = keep >> (9 * b) & 0x1ff;
-                        if k != had {
-                            self.cand[9 * b + d] &= SPREAD[k as usize];
-                            progress = true;
-                        }
-                    }
-                }
-                let diff = keep ^ self.columns_seen[d];
-                dirty_stacks |= ((diff & 0o007_007_007 != 0) as u32)
-                    | ((diff & 0o070_070_070 != 0) as u32) << 1
-                    | ((diff & 0o700_700_700 != 0) as u32) << 2;
-                self.columns_seen[d] = keep;
             }
             if !progress {
                 let open: u32 = self.open.iter().map(|o| o.count_ones()).sum();
@@ -751,6 +846,15 @@ impl Node {
 /// Counts the solutions of a standard 9×9 grid given row-major (`0` for an open cell), up to
 /// `limit`, keeping the first two.
 pub(super) fn count(givens: &[Value], limit: u64, halt: Halt) -> Found {
+    count_with(kernel(), givens, limit, halt)
+}
+
+/// [`count`] by the variant `kernel`, which the CPU must run ([`Kernel::runs_here`]).
+fn count_with(kernel: Kernel, givens: &[Value], limit: u64, halt: Halt) -> Found {
+    assert!(
+        kernel.runs_here(),
+        "{kernel:?} needs CPU features this one lacks"
+    );
     let mut s = Search {
         limit: limit.max(1),
         visited: 0,
@@ -761,9 +865,12 @@ pub(super) fn count(givens: &[Value], limit: u64, halt: Halt) -> Found {
     let Some(root) = Node::with_givens(givens) else {
         return s.found;
     };
-    match kernel() {
-        // SAFETY (both): `kernel` has checked that the CPU has every feature `descend_native`
-        // is compiled for, and those `Avx2::new` and `Pext::new` ask for.
+    match kernel {
+        // SAFETY (all three): `Kernel::runs_here` has checked that the CPU has every feature
+        // `descend_native` and `descend_avx512` are compiled for, and those `Avx2::new`,
+        // `Pext::new` and `Avx512::new` ask for.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 => unsafe { s.descend_avx512(root, ops::Avx512::new()) },
         #[cfg(target_arch = "x86_64")]
         Kernel::Pext => unsafe { s.descend_native(root, ops::Pext::new()) },
         #[cfg(target_arch = "x86_64")]
@@ -854,6 +961,14 @@ impl Search {
     fn descend_native(&mut self, node: Node, ops: impl Ops) -> bool {
         // The closure inherits this function's features, so the recursive call needs no `unsafe`.
         self.descend(node, ops, |s, n| s.descend_native(n, ops))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(
+        enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512bw,avx512vl,avx512dq,avx512cd"
+    )]
+    fn descend_avx512(&mut self, node: Node, ops: impl Ops) -> bool {
+        self.descend(node, ops, |s, n| s.descend_avx512(n, ops))
     }
 
     /// Propagates `node` and searches below it, recursing through `deeper`; `false` to stop.
@@ -1125,6 +1240,36 @@ mod tests {
             .min()
             .unwrap();
         assert_eq!(candidates(b, i), fewest);
+    }
+
+    /// Every variant this CPU runs finds the known counts of test_puzzles (0 to 847 solutions)
+    /// and of the first 17-clue puzzles, through the same tree as the portable one: the same
+    /// nodes, guesses and first two solutions.
+    #[test]
+    fn every_variant_this_cpu_runs_searches_the_portable_tree() {
+        let mut text = include_str!("../../../tests/data/9x9/test_puzzles.counts").to_string();
+        text += include_str!("../../../tests/data/9x9/17_clue_first20.txt");
+        let runs: Vec<Kernel> = Kernel::ALL.into_iter().filter(|k| k.runs_here()).collect();
+        let mut puzzles = 0;
+        for entry in crate::format::read_puzzles(&text, &Default::default()) {
+            let entry = entry.unwrap();
+            let givens = entry.puzzle.givens();
+            let expected = entry.expected.as_ref().map_or(1, |e| e.count);
+            for limit in [2, u64::MAX] {
+                let portable = count_with(Kernel::Portable, givens, limit, Halt::default());
+                assert_eq!(portable.count, expected.min(limit), "line {}", entry.line);
+                for &k in &runs {
+                    let f = count_with(k, givens, limit, Halt::default());
+                    let line = entry.line;
+                    assert_eq!(f.count, portable.count, "{k:?}, line {line}, limit {limit}");
+                    assert_eq!(f.nodes, portable.nodes, "{k:?}, line {line}, limit {limit}");
+                    assert_eq!(f.guesses, portable.guesses, "{k:?}, line {line}");
+                    assert_eq!(f.witnesses, portable.witnesses, "{k:?}, line {line}");
+                }
+            }
+            puzzles += 1;
+        }
+        assert_eq!(puzzles, 43 + 20);
     }
 
     #[test]

@@ -5,14 +5,17 @@
 //! - [`Avx2`]: the same, but the scan for changed words is four 8-lane vector compares;
 //! - [`Pext`]: also BMI2's `pext`/`pdep` (gather and scatter the bits of a mask), which replace
 //!   the minirow and stack look-ups by one instruction each. Picked only where `pext` is fast:
-//!   AMD before Zen 3 (and Hygon) run it in microcode, tens of cycles or more.
+//!   AMD before Zen 3 (and Hygon) run it in microcode, tens of cycles or more;
+//! - [`Avx512`]: [`Pext`], with AVX-512 for the changed-word scan, for the box–row step
+//!   ([`Ops::box_rows`]), which runs on every word at once to its fixpoint in registers, and for
+//!   the box–column step of every digit at once ([`Ops::box_columns`]; `super::avx512`).
 //!
 //! The search is generic over `Ops` and inlined into a function compiled for the variant's
-//! features, so each variant is the whole kernel compiled once. [`Avx2`] and [`Pext`] values
-//! exist only where the CPU has those features: their constructors are `unsafe`, which is what
-//! makes their safe methods sound.
+//! features, so each variant is the whole kernel compiled once. [`Avx2`], [`Pext`] and
+//! [`Avx512`] values exist only where the CPU has those features: their constructors are
+//! `unsafe`, which is what makes their safe methods sound.
 
-use super::{EXPAND, MINI};
+use super::{Node, EXPAND, MINI};
 
 /// The CPU-dependent steps of the band kernel (see the module docs). The default methods are the
 /// portable forms.
@@ -56,6 +59,20 @@ pub(super) trait Ops: Copy {
     fn unstack(self, m: u32, s: usize) -> u32 {
         ((m & 7) | (m & 0o70) << 6 | (m & 0o700) << 12) << (3 * s)
     }
+
+    /// The box–row step of `node` on (at least) the words of `changed`, with the placements of
+    /// the rows it leaves with one cell ([`Node::box_rows`]): `None` on a contradiction, else the
+    /// words it changed beyond `changed` whose changes the next scan will not see (bit `k`).
+    #[inline(always)]
+    fn box_rows(self, node: &mut Node, changed: u32) -> Option<u32> {
+        node.box_rows(changed, self).then_some(0)
+    }
+
+    /// The box–column step: [`Node::box_columns`].
+    #[inline(always)]
+    fn box_columns(self, node: &mut Node, digits: u32) -> Option<(bool, u32)> {
+        node.box_columns(digits, self)
+    }
 }
 
 /// The portable forms, for any target.
@@ -73,6 +90,21 @@ pub(super) struct Avx2(());
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 pub(super) struct Pext(());
+
+/// [`Pext`], with AVX-512 for the changed-word scan and the box–row step of every word at once
+/// (`super::avx512`).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub(super) struct Avx512(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx512 {
+    /// # Safety
+    /// The CPU must have AVX2, BMI2 and AVX-512 F, BW, VL.
+    pub(super) unsafe fn new() -> Avx512 {
+        Avx512(())
+    }
+}
 
 #[cfg(target_arch = "x86_64")]
 impl Avx2 {
@@ -160,6 +192,48 @@ impl Ops for Pext {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+impl Ops for Avx512 {
+    #[inline(always)]
+    fn changed(self, cand: &[u32; 32], seen: &[u32; 32]) -> u32 {
+        // SAFETY: an `Avx512` exists only on a CPU with AVX-512 F (`Avx512::new`).
+        unsafe { super::avx512::changed(cand, seen) }
+    }
+
+    // The masks as `Pext` computes them: an `Avx512` exists only where `Pext` may.
+    #[inline(always)]
+    fn minirows(self, w: u32) -> usize {
+        Pext(()).minirows(w)
+    }
+
+    #[inline(always)]
+    fn expand(self, m: u32) -> u32 {
+        Pext(()).expand(m)
+    }
+
+    #[inline(always)]
+    fn stack(self, packed: u32, s: usize) -> usize {
+        Pext(()).stack(packed, s)
+    }
+
+    #[inline(always)]
+    fn unstack(self, m: u32, s: usize) -> u32 {
+        Pext(()).unstack(m, s)
+    }
+
+    #[inline(always)]
+    fn box_rows(self, node: &mut Node, _changed: u32) -> Option<u32> {
+        // SAFETY: as above, AVX-512 F, BW and VL.
+        unsafe { super::avx512::box_rows(node) }
+    }
+
+    #[inline(always)]
+    fn box_columns(self, node: &mut Node, _digits: u32) -> Option<(bool, u32)> {
+        // SAFETY: as above, AVX-512 F.
+        unsafe { super::avx512::box_columns(node) }
+    }
+}
+
 /// Whether `pext` and `pdep` run at the speed of a shift (all Intel CPUs that have them, AMD from
 /// Zen 3 on), rather than in microcode (AMD's families before 19h, and Hygon).
 #[cfg(target_arch = "x86_64")]
@@ -224,6 +298,10 @@ mod tests {
                 if std::arch::is_x86_feature_detected!("bmi2") {
                     // SAFETY: checked just above.
                     agree(unsafe { Pext::new() });
+                }
+                if super::super::Kernel::Avx512.runs_here() {
+                    // SAFETY: checked just above (AVX2, BMI2 and AVX-512 F, BW, VL among them).
+                    agree(unsafe { Avx512::new() });
                 }
             }
         }

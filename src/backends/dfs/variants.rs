@@ -338,6 +338,11 @@ impl Variants {
         !self.houses.is_empty()
     }
 
+    /// How many pair partners `cell` has.
+    pub(super) fn partners(&self, cell: usize) -> u32 {
+        self.partners[cell].len() as u32
+    }
+
     /// How many of `cell`'s pair partners are unsolved.
     pub(super) fn degree<M: Mask>(&self, cell: usize, cands: &[M]) -> u32 {
         self.partners[cell]

@@ -249,7 +249,11 @@ fn no_fault(config: &Config, outcome: &Outcome, extras: &str) -> String {
     let (run, done) = (&config.run, outcome.done);
     let rate = done as f64 / outcome.elapsed.as_secs_f64().max(1e-9);
     let cases = if run.shard.is_whole() {
-        format!("cases {}..{}", run.first, run.first + done)
+        format!(
+            "cases {}..{}",
+            run.first,
+            run.first + done + outcome.undecided
+        )
     } else {
         format!("shard {} of the cases from {}", run.shard, run.first)
     };
@@ -438,6 +442,19 @@ fn ends_summary(outcome: &Outcome) -> String {
     }
     if r > 0 {
         s.push_str(&format!("; {r} refusals"));
+    }
+    let u = outcome.undecided;
+    if u > 0 {
+        let cases: Vec<String> = outcome.undecided_cases.iter().map(u64::to_string).collect();
+        let more = if u as usize > cases.len() {
+            ", …"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "; {u} cases left out, their generator's uniqueness check timed out: {}{more}",
+            cases.join(", ")
+        ));
     }
     s
 }

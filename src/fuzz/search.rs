@@ -77,6 +77,11 @@ pub struct Outcome {
     pub refused: u64,
     /// The lowest [`NAMED_TIMEOUTS`] cases with a time-out, and which backends timed out.
     pub timeouts: BTreeMap<u64, Vec<&'static str>>,
+    /// Cases left out because the reference could not decide, within the per-answer time-out,
+    /// the uniqueness the generator needed: how many, and the lowest [`NAMED_TIMEOUTS`] of them.
+    /// Not faults (no backend answered them) and not run.
+    pub undecided: u64,
+    pub undecided_cases: Vec<u64>,
     /// The fault of the lowest case number, if any.
     pub fault: Option<Fault>,
     /// The lowest case that could not be made (below any fault), and why.
@@ -94,6 +99,8 @@ struct State {
     refused: AtomicU64,
     at_wall: AtomicBool,
     timeouts: Mutex<BTreeMap<u64, Vec<&'static str>>>,
+    undecided: AtomicU64,
+    undecided_cases: Mutex<Vec<u64>>,
     fault: Mutex<Option<Fault>>,
     generation: Mutex<Option<(u64, GenerateError)>>,
 }
@@ -132,6 +139,16 @@ pub fn search(
             Err(GenerateError::Check(e)) if e.timed_out() && past_wall() => {
                 state.at_wall.store(true, Ordering::SeqCst);
                 break;
+            }
+            Err(GenerateError::Check(e)) if e.timed_out() => {
+                // The reference could not settle a uniqueness question within the time-out:
+                // the case is left out and named, and the run goes on.
+                state.undecided.fetch_add(1, Ordering::Relaxed);
+                let mut named = lock(&state.undecided_cases);
+                named.push(i);
+                named.sort_unstable();
+                named.truncate(NAMED_TIMEOUTS);
+                continue;
             }
             Err(e) => {
                 let mut slot = lock(&state.generation);
@@ -200,6 +217,11 @@ pub fn search(
             .timeouts
             .into_inner()
             .unwrap_or_else(|p| p.into_inner()),
+        undecided: state.undecided.load(Ordering::SeqCst),
+        undecided_cases: state
+            .undecided_cases
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner()),
         fault,
         generation,
         stop,
@@ -222,5 +244,66 @@ fn count_ends(case: u64, runs: &[BackendRun], state: &State) {
         } else if r.refused() {
             state.refused.fetch_add(1, Ordering::Relaxed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{BackendError, Count, Limits, Optimum};
+    use crate::backends::{self, BackendKind};
+    use crate::generate::PuzzleSpec;
+    use crate::model::{Grid, Puzzle};
+
+    /// A reference that never settles a count in time, as on a case too hard for the time-out.
+    struct NeverInTime;
+
+    impl Backend for NeverInTime {
+        fn name(&self) -> &'static str {
+            "never-in-time"
+        }
+        fn solve(&self, _: &Puzzle, _: &Limits) -> Result<Option<Grid>, BackendError> {
+            Err(BackendError::TimedOut)
+        }
+        fn count(&self, _: &Puzzle, _: u64, _: &Limits) -> Result<Count, BackendError> {
+            Err(BackendError::TimedOut)
+        }
+        fn optimize(&self, _: &Puzzle, _: &Limits) -> Result<Optimum, BackendError> {
+            Err(BackendError::TimedOut)
+        }
+    }
+
+    /// A case whose uniqueness the reference cannot settle in time is left out and named, and
+    /// the run goes on through the others, which are run.
+    #[test]
+    fn cases_the_reference_cannot_decide_are_left_out_and_the_run_goes_on() {
+        let opts = FuzzOptions::of(PuzzleSpec::new(4));
+        let run = Run {
+            seed: 7,
+            first: 0,
+            cases: Some(40),
+            deadline: None,
+            jobs: 1,
+            shard: Shard::default(),
+        };
+        let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+        let outcome = search(
+            &opts,
+            &run,
+            &[dfs],
+            &NeverInTime,
+            &AtomicBool::new(false),
+            &|_| {},
+        );
+        assert_eq!(outcome.stop, Stop::Done, "{outcome:?}");
+        assert!(outcome.generation.is_none() && outcome.fault.is_none());
+        assert!(outcome.undecided > 0 && outcome.done > 0, "{outcome:?}");
+        assert_eq!(outcome.done + outcome.undecided, 40);
+        let named = &outcome.undecided_cases;
+        assert_eq!(
+            named.len(),
+            (outcome.undecided as usize).min(NAMED_TIMEOUTS)
+        );
+        assert!(named.windows(2).all(|w| w[0] < w[1]), "{named:?}");
     }
 }

@@ -81,6 +81,7 @@ use crate::model::{ConstraintKind, Grid, Puzzle, Shape, Value};
 mod band9;
 mod board;
 mod cages;
+mod digit_sets;
 mod house_sums;
 mod variants;
 use board::{BoardSearch, BoardTables};

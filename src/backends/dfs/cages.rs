@@ -1,7 +1,10 @@
 //! Killer cages for the generic kernel of `dfs`.
 //!
-//! Once per puzzle, each cage gets the table of its *combinations*: the sets of distinct digits
-//! of its size that reach its sum ([`crate::model::Cage::combinations`]). During propagation
+//! Each cage has its *combinations*: the sets of distinct digits of its size that reach its sum,
+//! a slice of the side's table of digit sets by size and sum ([`super::digit_sets`], built once
+//! per process; past its largest side, [`crate::model::Cage::combinations`] per cage and
+//! puzzle). The cages' cells, combinations and houses lie in a few flat lists built once per
+//! puzzle. During propagation
 //! a combination is still possible when it holds every digit already fixed in the cage and its
 //! other digits are among the candidates of the cage's open cells; the union of those is what the
 //! open cells may still take ([`Cages::allowed`]). A cage with no possible combination, or two
@@ -14,6 +17,7 @@
 //! the other cells can add). The search's choice of the cell with the fewest candidates then
 //! sees the cages through the narrowed candidates.
 
+use super::digit_sets::DigitSets;
 use super::house_sums::implied_sums;
 use super::Mask;
 use crate::model::{Cage, Puzzle, Shape};
@@ -22,80 +26,152 @@ use crate::model::{Cage, Puzzle, Shape};
 /// past this the backend refuses the puzzle rather than crawl.
 pub(super) const MAX_COMBINATIONS: usize = 100_000;
 
-/// The cages of one puzzle, with their combination tables.
+/// One cage (the puzzle's, or an implied sum within one house): ranges of [`Cages`]' lists.
+struct Group {
+    /// Its cells, in `Cages::cells`.
+    cells: (u32, u32),
+    /// Its combinations, in `Cages::combos`.
+    combos: (u32, u32),
+    /// The other cells of the houses holding all of its cells, in `Cages::rest`.
+    rest: (u32, u32),
+}
+
+/// The cages of one puzzle, with their combination tables, in a few flat lists.
 pub(super) struct Cages {
     /// The puzzle's cages, then the implied sums within one house.
-    cells: Vec<Vec<u16>>,
-    combos: Vec<Vec<u64>>,
-    /// Per cage: the other cells of the houses holding all of its cells.
-    rest: Vec<Vec<u16>>,
-    /// The other implied sums: cells (digits may repeat) and total.
-    sums: Vec<(Vec<u16>, i64)>,
+    groups: Vec<Group>,
+    cells: Vec<u16>,
+    rest: Vec<u16>,
+    /// The digit sets of the side by size and sum ([`DigitSets`]), or, past its largest side,
+    /// each cage's combinations in turn.
+    combos: Combos,
+    /// The other implied sums: cells (digits may repeat) in `sum_cells`, by end, and total.
+    sums: Vec<(u32, i64)>,
+    sum_cells: Vec<u16>,
+}
+
+/// Where the cages' combinations are listed.
+enum Combos {
+    Shared(&'static DigitSets),
+    Own(Vec<u64>),
 }
 
 impl Cages {
     /// The cages of `puzzle`; `None` when it has none, `Err` when a cage has too many
     /// combinations.
     pub(super) fn new(puzzle: &Puzzle) -> Result<Option<Cages>, String> {
+        if puzzle.cages().next().is_none() {
+            return Ok(None);
+        }
         let n = puzzle.size();
         let shape = puzzle.shape();
         let mut cages = Cages {
+            groups: vec![],
             cells: vec![],
-            combos: vec![],
             rest: vec![],
+            combos: match DigitSets::of_side(n) {
+                Some(t) => Combos::Shared(t),
+                None => Combos::Own(vec![]),
+            },
             sums: vec![],
+            sum_cells: vec![],
         };
         for (i, cage) in puzzle.cages().enumerate() {
-            let combos = cage.combinations(n, MAX_COMBINATIONS).ok_or_else(|| {
-                format!(
+            let total = i64::from(cage.sum());
+            if !cages.push(shape, cage.cells(), total, true) {
+                return Err(format!(
                     "cage {} has more than {MAX_COMBINATIONS} digit combinations",
                     i + 1
-                )
-            })?;
-            cages.push(shape, cage.cells(), combos);
+                ));
+            }
         }
-        if cages.cells.is_empty() {
-            return Ok(None);
-        }
-        for (cells, total) in implied_sums(puzzle) {
-            let combos = match u32::try_from(total) {
-                _ if rest_of(shape, &cells).is_none() => None,
-                Ok(total) => Cage::new(cells.clone(), total).combinations(n, MAX_COMBINATIONS),
-                Err(_) => Some(vec![]), // a negative total: no solution
-            };
-            match combos {
-                Some(combos) => cages.push(shape, &cells, combos),
-                None => cages
-                    .sums
-                    .push((cells.iter().map(|&c| c as u16).collect(), total)),
+        for (cells, total) in implied_sums(puzzle).iter() {
+            if !cages.push(shape, cells, total, false) {
+                cages.sum_cells.extend(cells.iter().map(|&c| c as u16));
+                cages.sums.push((cages.sum_cells.len() as u32, total));
             }
         }
         Ok(Some(cages))
     }
 
-    /// Adds a cage over `cells` (distinct digits) with its `combos`.
-    fn push(&mut self, shape: &Shape, cells: &[u32], combos: Vec<u64>) {
-        self.cells.push(cells.iter().map(|&c| c as u16).collect());
-        self.combos.push(combos);
-        self.rest.push(rest_of(shape, cells).unwrap_or_default());
+    /// Adds a cage over `cells` (distinct digits: a puzzle's cage, `given`, or else cells
+    /// within one house) adding up to `total`; `false`, adding nothing, when it has more than
+    /// [`MAX_COMBINATIONS`] combinations or, not `given`, no house holds all of its cells. A
+    /// total out of reach leaves it no combination.
+    fn push(&mut self, shape: &Shape, cells: &[u32], total: i64, given: bool) -> bool {
+        let rest_from = self.rest.len() as u32;
+        if !self.rest_of(shape, cells) && !given {
+            return false;
+        }
+        let combos = match &mut self.combos {
+            Combos::Shared(t) => t.range(cells.len(), total),
+            Combos::Own(own) => {
+                let from = own.len() as u32;
+                if let Ok(total) = u32::try_from(total) {
+                    let cage = Cage::new(cells.to_vec(), total);
+                    match cage.combinations(shape.size(), MAX_COMBINATIONS) {
+                        Some(c) => own.extend(c),
+                        None => {
+                            self.rest.truncate(rest_from as usize);
+                            return false;
+                        }
+                    }
+                }
+                (from, own.len() as u32)
+            }
+        };
+        let cells_from = self.cells.len() as u32;
+        self.cells.extend(cells.iter().map(|&c| c as u16));
+        self.groups.push(Group {
+            cells: (cells_from, self.cells.len() as u32),
+            combos,
+            rest: (rest_from, self.rest.len() as u32),
+        });
+        true
     }
 
-    /// The digits the open cells of cage `i` may still take, and the digits every possible
+    /// Appends to `rest` the cells outside `cells` of the houses holding all of `cells`;
+    /// `false` when no house holds them all.
+    fn rest_of(&mut self, shape: &Shape, cells: &[u32]) -> bool {
+        let Some((&first, others)) = cells.split_first() else {
+            return false;
+        };
+        let mut found = false;
+        for &h in shape.houses_of(first as usize) {
+            if others
+                .iter()
+                .all(|&c| shape.houses_of(c as usize).contains(&h))
+            {
+                found = true;
+                let outside = shape
+                    .house(h as usize)
+                    .iter()
+                    .filter(|c| !cells.contains(c));
+                self.rest.extend(outside.map(|&c| c as u16));
+            }
+        }
+        found
+    }
+
+    /// The combinations of cage `g`.
+    fn combos_of(&self, g: &Group) -> &[u64] {
+        let (a, b) = (g.combos.0 as usize, g.combos.1 as usize);
+        match &self.combos {
+            Combos::Shared(t) => &t.sets()[a..b],
+            Combos::Own(own) => &own[a..b],
+        }
+    }
+
+    /// The digits the open cells of cage `g` may still take, and the digits every possible
     /// combination holds, given the digits `fixed` in its cells with one candidate (`count`
     /// such cells) and the union `open` of the other cells' candidates; `None` when no
     /// combination is left.
-    pub(super) fn allowed(
-        &self,
-        i: usize,
-        fixed: u64,
-        count: u32,
-        open: u64,
-    ) -> Option<(u64, u64)> {
+    fn allowed(&self, g: &Group, fixed: u64, count: u32, open: u64) -> Option<(u64, u64)> {
         if fixed.count_ones() != count {
             return None; // two cells of the cage hold the same digit
         }
         let (mut allowed, mut required) = (0, u64::MAX);
-        for &k in &self.combos[i] {
+        for &k in self.combos_of(g) {
             if k & fixed == fixed && k & !fixed & !open == 0 {
                 allowed |= k;
                 required &= k;
@@ -110,7 +186,8 @@ impl Cages {
     /// (cells left with one digit are queued), `None` on a contradiction.
     pub(super) fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>) -> Option<bool> {
         let mut progress = false;
-        for (i, cells) in self.cells.iter().enumerate() {
+        for g in &self.groups {
+            let cells = &self.cells[g.cells.0 as usize..g.cells.1 as usize];
             let (mut fixed, mut count, mut open) = (0u64, 0, 0u64);
             for &c in cells {
                 let m = cands[c as usize];
@@ -121,7 +198,7 @@ impl Cages {
                     open |= m.to_u64();
                 }
             }
-            let (allowed, required) = self.allowed(i, fixed, count, open)?;
+            let (allowed, required) = self.allowed(g, fixed, count, open)?;
             let (allowed, required) = (M::from_u64(allowed), M::from_u64(required));
             for &c in cells {
                 if !cands[c as usize].at_most_one() {
@@ -129,33 +206,19 @@ impl Cages {
                 }
             }
             if required != M::ZERO {
-                for &c in &self.rest[i] {
+                for &c in &self.rest[g.rest.0 as usize..g.rest.1 as usize] {
                     progress |= keep(cands, c, !required, queue)?;
                 }
             }
         }
-        for (cells, total) in &self.sums {
-            progress |= narrow_sum(cands, cells, *total, queue)?;
+        let mut from = 0;
+        for &(end, total) in &self.sums {
+            let cells = &self.sum_cells[from..end as usize];
+            from = end as usize;
+            progress |= narrow_sum(cands, cells, total, queue)?;
         }
         Some(progress)
     }
-}
-
-/// The cells outside `cells` of the houses of `shape` holding all of `cells`; `None` when no
-/// house holds them all.
-fn rest_of(shape: &Shape, cells: &[u32]) -> Option<Vec<u16>> {
-    let (&first, others) = cells.split_first()?;
-    let mut rest = vec![];
-    let mut found = false;
-    for &h in shape.houses_of(first as usize) {
-        let house = shape.house(h as usize);
-        if others.iter().all(|c| house.contains(c)) {
-            found = true;
-            let outside = house.iter().filter(|c| !cells.contains(c));
-            rest.extend(outside.map(|&c| c as u16));
-        }
-    }
-    found.then_some(rest)
 }
 
 /// Cell `c` keeps its candidates in `mask`: `Some(true)` when some were removed (a cell left

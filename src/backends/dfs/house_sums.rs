@@ -19,7 +19,7 @@
 //! order). Two different sets sharing a fingerprint would drop the second: a redundant sum
 //! left out narrows less, never wrongly.
 
-use crate::model::Puzzle;
+use crate::model::Shape;
 
 /// Most consecutive rows (or columns) joined into one region.
 const MOST_LINES: usize = 3;
@@ -27,14 +27,14 @@ const MOST_LINES: usize = 3;
 /// The implied sums of one puzzle: sets of cells (sorted) and their totals, in one flat list.
 #[derive(Default)]
 pub(super) struct ImpliedSums {
-    cells: Vec<u32>,
+    cells: Vec<u16>,
     /// Per set: the end of its cells in `cells` and its total.
     sets: Vec<(u32, i64)>,
 }
 
 impl ImpliedSums {
     /// Every set: `(sorted cells, total)`.
-    pub(super) fn iter(&self) -> impl Iterator<Item = (&[u32], i64)> + '_ {
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&[u16], i64)> + '_ {
         let starts = std::iter::once(0).chain(self.sets.iter().map(|&(end, _)| end));
         starts
             .zip(&self.sets)
@@ -42,7 +42,7 @@ impl ImpliedSums {
     }
 
     /// Keeps `cells` (any order) with `total` when it is new, not empty and at most `n` long.
-    fn keep(&mut self, seen: &mut Vec<u64>, cells: &[u32], total: i64, n: usize) {
+    fn keep(&mut self, seen: &mut Vec<u64>, cells: &[u16], total: i64, n: usize) {
         if cells.is_empty() || cells.len() > n {
             return;
         }
@@ -58,7 +58,7 @@ impl ImpliedSums {
 }
 
 /// An order-independent fingerprint of a set of cells.
-fn fingerprint(cells: &[u32]) -> u64 {
+fn fingerprint(cells: &[u16]) -> u64 {
     cells.iter().fold(0u64, |f, &c| {
         // splitmix64's finaliser: every bit of the index moves about half the bits.
         let mut x = (c as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -68,17 +68,12 @@ fn fingerprint(cells: &[u32]) -> u64 {
     })
 }
 
-/// The implied sums of `puzzle`'s cages; empty without cages. A total may be out of reach (even
-/// negative): the puzzle then has no solution.
-pub(super) fn implied_sums(puzzle: &Puzzle) -> ImpliedSums {
-    let shape = puzzle.shape();
+/// The implied sums of the `cages` (cells, sum) of a puzzle of `shape`; empty without cages. A
+/// total may be out of reach (even negative): the puzzle then has no solution.
+pub(super) fn implied_sums(shape: &Shape, cages: &[(&[u16], i64)]) -> ImpliedSums {
     let n = shape.size();
     let house_total = (n * (n + 1) / 2) as i64;
     let mut out = ImpliedSums::default();
-    let cages: Vec<(&[u32], i64)> = puzzle
-        .cages()
-        .map(|c| (c.cells(), c.sum() as i64))
-        .collect();
     if cages.is_empty() {
         return out;
     }
@@ -98,7 +93,7 @@ pub(super) fn implied_sums(puzzle: &Puzzle) -> ImpliedSums {
     let mut meets = vec![0usize; cages.len()];
     for (first, k) in regions {
         region.clear();
-        (first..first + k).for_each(|h| region.extend_from_slice(shape.house(h)));
+        (first..first + k).for_each(|h| region.extend(shape.house(h).iter().map(|&c| c as u16)));
         region.iter().for_each(|&c| inside[c as usize] = true);
         touched.clear();
         for &c in &region {
@@ -148,7 +143,7 @@ pub(super) fn implied_sums(puzzle: &Puzzle) -> ImpliedSums {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Cage, Constraint, Shape};
+    use crate::model::{Cage, Constraint, Puzzle, Shape};
     use std::sync::Arc;
 
     /// A 4×4 (2×2 boxes) with `cages` (cells, sum).
@@ -165,9 +160,25 @@ mod tests {
     }
 
     /// The implied sums of `cages` as owned `(cells, total)` pairs.
-    fn sums(cages: &[(&[u32], u32)]) -> Vec<(Vec<u32>, i64)> {
-        let sums = implied_sums(&puzzle(cages));
-        sums.iter().map(|(c, t)| (c.to_vec(), t)).collect()
+    fn sums(cages: &[(&[u32], u32)]) -> Vec<(Vec<u16>, i64)> {
+        let p = puzzle(cages);
+        let cells: Vec<Vec<u16>> = p
+            .cages()
+            .map(|c| c.cells().iter().map(|&c| c as u16).collect())
+            .collect();
+        let cages: Vec<(&[u16], i64)> = cells
+            .iter()
+            .zip(p.cages())
+            .map(|(cells, c)| (&cells[..], c.sum() as i64))
+            .collect();
+        let sums = implied_sums(p.shape(), &cages);
+        let sums: Vec<(Vec<u16>, i64)> = sums.iter().map(|(c, t)| (c.to_vec(), t)).collect();
+        // Each set once.
+        assert!(sums
+            .iter()
+            .enumerate()
+            .all(|(i, a)| sums[..i].iter().all(|b| a.0 != b.0)));
+        sums
     }
 
     #[test]

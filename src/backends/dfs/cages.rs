@@ -392,3 +392,60 @@ fn narrow_sum<M: Mask>(
     }
     Some(progress)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Constraint;
+
+    /// A 4×4 (2×2 boxes) with `cages` (cells, sum).
+    fn cages(cages: &[(&[u32], u32)]) -> Cages {
+        let shape = Arc::new(Shape::standard(4, false).unwrap());
+        let cages = cages
+            .iter()
+            .map(|(c, s)| Constraint::Cage(Cage::new(c.to_vec(), *s)))
+            .collect();
+        let p = Puzzle::new(shape, vec![0; 16])
+            .unwrap()
+            .with_constraints(cages)
+            .unwrap();
+        Cages::new(&p).unwrap().unwrap()
+    }
+
+    /// Narrows `cands` to a fixpoint of `c` alone (in one propagation) and returns it.
+    fn settle(c: &Cages, mut cands: Vec<u16>) -> Option<Vec<u16>> {
+        c.begin();
+        while c.narrow(&mut cands, &mut vec![])? {}
+        Some(cands)
+    }
+
+    #[test]
+    fn implied_sums_narrow_only_once_added() {
+        // Row 0 is covered by {0, 1} = 3 and {2, 3, 7} = 9, so cell 7 (row 1) is 9 − (10 − 3)
+        // = 2; the cage alone leaves it {2, 3, 4}.
+        let c = cages(&[(&[0, 1], 3), (&[2, 3, 7], 9)]);
+        let cands = settle(&c, vec![0b1111; 16]).unwrap();
+        assert_eq!(cands[7], 0b1110);
+        // {0, 1} holds 1 and 2, which leave the rest of row 0.
+        assert_eq!((cands[0], cands[2]), (0b0011, 0b1100));
+        assert!(c.deepen(&cands));
+        assert!(!c.deepen(&cands), "added once");
+        let cands = settle(&c, cands).unwrap();
+        assert_eq!(cands[7], 0b0010);
+    }
+
+    #[test]
+    fn fixed_cells_leave_the_deepened_cages_and_sums() {
+        // Cell 0 fixed to 1 when the sums are added: the cage {0, 1} = 3 keeps cell 1 alone, to
+        // 2; a clash planted afterwards in a fixed cell's former cage is still found through
+        // the cells left open.
+        let c = cages(&[(&[0, 1], 3), (&[2, 3, 7], 9)]);
+        let mut cands = vec![0b1111u16; 16];
+        cands[0] = 0b0001;
+        assert!(c.deepen(&cands));
+        let settled = settle(&c, cands.clone()).unwrap();
+        assert_eq!(settled[1], 0b0010);
+        cands[1] = 0b0001; // the cage's other cell may not take 1 as well (3 − 1 = 2 only)
+        assert!(settle(&c, cands).is_none());
+    }
+}

@@ -395,21 +395,12 @@ fn narrow_sum<M: Mask>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::house_sums::killer4;
     use super::*;
-    use crate::model::Constraint;
 
-    /// A 4×4 (2×2 boxes) with `cages` (cells, sum).
+    /// The cages of a 4×4 with `cages` (cells, sum).
     fn cages(cages: &[(&[u32], u32)]) -> Cages {
-        let shape = Arc::new(Shape::standard(4, false).unwrap());
-        let cages = cages
-            .iter()
-            .map(|(c, s)| Constraint::Cage(Cage::new(c.to_vec(), *s)))
-            .collect();
-        let p = Puzzle::new(shape, vec![0; 16])
-            .unwrap()
-            .with_constraints(cages)
-            .unwrap();
-        Cages::new(&p).unwrap().unwrap()
+        Cages::new(&killer4(cages)).unwrap().unwrap()
     }
 
     /// Narrows `cands` to a fixpoint of `c` alone (in one propagation) and returns it.

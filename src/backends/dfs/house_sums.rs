@@ -140,28 +140,29 @@ pub(super) fn implied_sums(shape: &Shape, cages: &[(&[u16], i64)]) -> ImpliedSum
     out
 }
 
+/// A 4×4 (2×2 boxes) with no givens and `cages` (cells, sum), for the tests here and in
+/// [`super::cages`].
+#[cfg(test)]
+pub(super) fn killer4(cages: &[(&[u32], u32)]) -> crate::model::Puzzle {
+    use crate::model::{Cage, Constraint, Puzzle};
+    let shape = std::sync::Arc::new(Shape::standard(4, false).unwrap());
+    let cages = cages
+        .iter()
+        .map(|(c, s)| Constraint::Cage(Cage::new(c.to_vec(), *s)))
+        .collect();
+    Puzzle::new(shape, vec![0; 16])
+        .unwrap()
+        .with_constraints(cages)
+        .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Cage, Constraint, Puzzle, Shape};
-    use std::sync::Arc;
-
-    /// A 4×4 (2×2 boxes) with `cages` (cells, sum).
-    fn puzzle(cages: &[(&[u32], u32)]) -> Puzzle {
-        let shape = Arc::new(Shape::standard(4, false).unwrap());
-        let cages = cages
-            .iter()
-            .map(|(c, s)| Constraint::Cage(Cage::new(c.to_vec(), *s)))
-            .collect();
-        Puzzle::new(shape, vec![0; 16])
-            .unwrap()
-            .with_constraints(cages)
-            .unwrap()
-    }
 
     /// The implied sums of `cages` as owned `(cells, total)` pairs.
     fn sums(cages: &[(&[u32], u32)]) -> Vec<(Vec<u16>, i64)> {
-        let p = puzzle(cages);
+        let p = killer4(cages);
         let cells: Vec<Vec<u16>> = p
             .cages()
             .map(|c| c.cells().iter().map(|&c| c as u16).collect())

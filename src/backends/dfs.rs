@@ -91,6 +91,7 @@ use crate::model::{ConstraintKind, Grid, Puzzle, Shape, Value};
 mod band9;
 mod board;
 mod cages;
+mod digit_sets;
 mod house_sums;
 mod variants;
 use board::{BoardSearch, BoardTables};
@@ -373,6 +374,13 @@ impl Extra {
         Ok((cages.is_some() || variants.is_some()).then_some(Extra { cages, variants }))
     }
 
+    /// A propagation of a node begins (see [`Cages::begin`]).
+    fn begin(&self) {
+        if let Some(c) = &self.cages {
+            c.begin();
+        }
+    }
+
     /// Narrows `cands` by every cage and rule once: `Some(true)` when a candidate was removed
     /// (cells left with one digit are queued), `None` on a contradiction.
     fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>) -> Option<bool> {
@@ -385,6 +393,12 @@ impl Extra {
             None => false,
         };
         Some(by_cages || by_rules)
+    }
+
+    /// Adds the sums the cages imply, given the propagated root's `cands` ([`Cages::deepen`]):
+    /// `true` when that is new.
+    fn deepen<M: Mask>(&self, cands: &[M]) -> bool {
+        self.cages.as_ref().is_some_and(|c| c.deepen(cands))
     }
 
     /// Whether the variant rules have pairs (see [`Extra::degree`]).
@@ -580,7 +594,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 });
             }
         }
-        let root_ok = s.propagate(0);
+        let root_ok = s.propagate_root();
         s.locked = false;
         if root_ok {
             if s.opt.is_some() {
@@ -601,7 +615,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// digit `d`; `None` on a contradiction.
     fn root(t: &'a Tables, givens: &[Value], extra: Option<&'a Extra>) -> Option<Vec<u64>> {
         let mut s = Self::new(t, givens, extra);
-        s.propagate(0).then(|| {
+        s.propagate_root().then(|| {
             s.nodes[0].cands[..t.cells]
                 .iter()
                 .map(|m| m.to_u64())
@@ -744,12 +758,26 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         self.found.best.as_ref().map_or(self.floor, |(b, _)| *b)
     }
 
+    /// Propagates the root; when that leaves cells open, adds the sums the Killer cages imply
+    /// ([`Cages::deepen`]) and propagates again. `false` on a contradiction.
+    fn propagate_root(&mut self) -> bool {
+        if !self.propagate(0) {
+            return false;
+        }
+        let root = &self.nodes[0];
+        let deeper = root.left > 0 && self.extra.is_some_and(|e| e.deepen(&root.cands[..]));
+        !deeper || self.propagate(0)
+    }
+
     /// Places the queued cells and every single they imply, in `nodes[d]`. `false` on a
     /// contradiction (a cell or a house digit with no place left).
     fn propagate(&mut self, d: usize) -> bool {
         let t = self.t;
         let full = self.full;
         let node = &mut self.nodes[d];
+        if let Some(extra) = self.extra {
+            extra.begin();
+        }
         // The variant rules' lookahead runs once per propagation: repeating it to a fixpoint
         // costs more than the nodes it saves.
         let mut looked = false;

@@ -1,19 +1,29 @@
 //! Killer cages for the generic kernel of `dfs`.
 //!
-//! Once per puzzle, each cage gets the table of its *combinations*: the sets of distinct digits
-//! of its size that reach its sum ([`crate::model::Cage::combinations`]). During propagation
-//! a combination is still possible when it holds every digit already fixed in the cage and its
-//! other digits are among the candidates of the cage's open cells; the union of those is what the
-//! open cells may still take ([`Cages::allowed`]). A cage with no possible combination, or two
-//! cells fixed to one digit, is a contradiction. A digit every possible combination holds must
-//! go in the cage, so it leaves the other cells of every house holding the whole cage.
+//! Each cage has its *combinations*: the sets of distinct digits of its size that reach its sum,
+//! a slice of the side's table of digit sets by size and sum ([`super::digit_sets`], built once
+//! per process; past its largest side, [`crate::model::Cage::combinations`] per cage and
+//! puzzle). The cages' cells, combinations and houses lie in a few flat lists ([`Groups`]).
+//! During propagation a combination is still possible when it holds every digit already fixed
+//! in the cage and its other digits are among the candidates of the cage's open cells; the union
+//! of those is what the open cells may still take ([`Groups::allowed`]). A cage with no possible
+//! combination, or two cells fixed to one digit, is a contradiction. A digit every possible
+//! combination holds must go in the cage, so it leaves the other cells of every house holding
+//! the whole cage.
 //!
 //! The sums the cages imply through the houses ([`super::house_sums`], "innies and outies") are
-//! narrowed too: a set of cells within one house as one more cage (combinations, as above),
-//! any other set by interval reasoning (each cell between the total less the most and the least
-//! the other cells can add). The search's choice of the cell with the fewest candidates then
-//! sees the cages through the narrowed candidates.
+//! narrowed too: a set of cells within one house as one more cage (combinations, as above), any
+//! other set by interval reasoning (each cell between the total less the most and the least the
+//! other cells can add). They are built only once the root is propagated and the search has to
+//! branch ([`Cages::deepen`]), without the cells fixed by then: most generated 9×9 Killers are
+//! settled at the root by their cages alone, and building the sums was most of their cost. The
+//! search's choice of the cell with the fewest candidates then sees the cages through the
+//! narrowed candidates.
 
+use std::cell::{Cell, OnceCell};
+use std::sync::Arc;
+
+use super::digit_sets::DigitSets;
 use super::house_sums::implied_sums;
 use super::Mask;
 use crate::model::{Cage, Puzzle, Shape};
@@ -22,80 +32,245 @@ use crate::model::{Cage, Puzzle, Shape};
 /// past this the backend refuses the puzzle rather than crawl.
 pub(super) const MAX_COMBINATIONS: usize = 100_000;
 
-/// The cages of one puzzle, with their combination tables.
+/// The cages of one puzzle, and later the sums they imply.
 pub(super) struct Cages {
-    /// The puzzle's cages, then the implied sums within one house.
-    cells: Vec<Vec<u16>>,
-    combos: Vec<Vec<u64>>,
-    /// Per cage: the other cells of the houses holding all of its cells.
-    rest: Vec<Vec<u16>>,
-    /// The other implied sums: cells (digits may repeat) and total.
-    sums: Vec<(Vec<u16>, i64)>,
+    shape: Arc<Shape>,
+    /// The puzzle's cages, narrowed until [`Cages::deepen`] is called.
+    given: Groups,
+    /// Once [`Cages::deepen`] is called: the puzzle's cages and the implied sums, less the
+    /// cells fixed then; narrowed from then on instead of `given`.
+    deep: OnceCell<Groups>,
+    /// Counts the propagations begun ([`Cages::begin`]): see [`Group::memo`].
+    epoch: Cell<u64>,
 }
 
 impl Cages {
     /// The cages of `puzzle`; `None` when it has none, `Err` when a cage has too many
     /// combinations.
     pub(super) fn new(puzzle: &Puzzle) -> Result<Option<Cages>, String> {
-        let n = puzzle.size();
-        let shape = puzzle.shape();
-        let mut cages = Cages {
-            cells: vec![],
-            combos: vec![],
-            rest: vec![],
-            sums: vec![],
-        };
-        for (i, cage) in puzzle.cages().enumerate() {
-            let combos = cage.combinations(n, MAX_COMBINATIONS).ok_or_else(|| {
-                format!(
-                    "cage {} has more than {MAX_COMBINATIONS} digit combinations",
-                    i + 1
-                )
-            })?;
-            cages.push(shape, cage.cells(), combos);
-        }
-        if cages.cells.is_empty() {
+        if puzzle.cages().next().is_none() {
             return Ok(None);
         }
-        for (cells, total) in implied_sums(puzzle) {
-            let combos = match u32::try_from(total) {
-                _ if rest_of(shape, &cells).is_none() => None,
-                Ok(total) => Cage::new(cells.clone(), total).combinations(n, MAX_COMBINATIONS),
-                Err(_) => Some(vec![]), // a negative total: no solution
-            };
-            match combos {
-                Some(combos) => cages.push(shape, &cells, combos),
-                None => cages
-                    .sums
-                    .push((cells.iter().map(|&c| c as u16).collect(), total)),
+        let shape = puzzle.shape_arc().clone();
+        let mut given = Groups::new(shape.size(), puzzle.cages().count());
+        let mut cells = vec![];
+        for (i, cage) in puzzle.cages().enumerate() {
+            cells.clear();
+            cells.extend(cage.cells().iter().map(|&c| c as u16));
+            if !given.push(&shape, &cells, i64::from(cage.sum()), true) {
+                return Err(format!(
+                    "cage {} has more than {MAX_COMBINATIONS} digit combinations",
+                    i + 1
+                ));
             }
         }
-        Ok(Some(cages))
+        Ok(Some(Cages {
+            shape,
+            given,
+            deep: OnceCell::new(),
+            epoch: Cell::new(0),
+        }))
     }
 
-    /// Adds a cage over `cells` (distinct digits) with its `combos`.
-    fn push(&mut self, shape: &Shape, cells: &[u32], combos: Vec<u64>) {
-        self.cells.push(cells.iter().map(|&c| c as u16).collect());
-        self.combos.push(combos);
-        self.rest.push(rest_of(shape, cells).unwrap_or_default());
+    /// Adds the sums the cages imply through the houses ([`super::house_sums`]), given the
+    /// candidates `cands` of a propagated node whose descendants alone are searched from then
+    /// on (the root): a cell with one candidate there keeps it, so every cage and sum drops its
+    /// fixed cells (their digits out of its total; the open cells of a cage already lack them)
+    /// and one with no open cell left goes. `false` when they were already added.
+    ///
+    /// Most Killers are settled at the root by their cages alone, so building the implied sums
+    /// (half the work of such a puzzle) waits until the search has to branch.
+    pub(super) fn deepen<M: Mask>(&self, cands: &[M]) -> bool {
+        if self.deep.get().is_some() {
+            return false;
+        }
+        let given: Vec<(&[u16], i64)> =
+            self.given.groups.iter().map(|g| self.given.of(g)).collect();
+        let implied = implied_sums(&self.shape, &given);
+        let count = given.len() + implied.iter().count();
+        let mut deep = Groups::new(self.shape.size(), count);
+        let mut open = vec![];
+        let sets = given.iter().map(|&(c, t)| (c, t, true));
+        for (cells, whole, is_given) in sets.chain(implied.iter().map(|(c, t)| (c, t, false))) {
+            open.clear();
+            let mut total = whole;
+            for &c in cells {
+                let m = cands[c as usize];
+                if m.at_most_one() {
+                    total -= i64::from(m.low()) + 1;
+                } else {
+                    open.push(c);
+                }
+            }
+            if open.is_empty() {
+                if total != 0 {
+                    deep.sums.push((deep.sum_cells.len() as u32, total)); // no cell to reach it
+                }
+                continue;
+            }
+            if deep.push(&self.shape, &open, total, is_given) {
+                continue;
+            }
+            if is_given {
+                // Too many combinations without the fixed cells (only past the tabled sides):
+                // the whole cage, as it was.
+                deep.push(&self.shape, cells, whole, true);
+            } else {
+                deep.sum_cells.extend_from_slice(&open);
+                deep.sums.push((deep.sum_cells.len() as u32, total));
+            }
+        }
+        self.deep.set(deep).is_ok()
     }
 
-    /// The digits the open cells of cage `i` may still take, and the digits every possible
+    /// A propagation of a node begins: the narrowing of the node before (another node, or
+    /// the same one changed by a branch) says nothing about this one.
+    pub(super) fn begin(&self) {
+        self.epoch.set(self.epoch.get() + 1);
+    }
+
+    /// Narrows `cands` by the cages (and the implied sums once added): see [`Groups::narrow`].
+    pub(super) fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>) -> Option<bool> {
+        let groups = self.deep.get().unwrap_or(&self.given);
+        groups.narrow(cands, queue, self.epoch.get())
+    }
+}
+
+/// One cage (the puzzle's, or an implied sum within one house): ranges of [`Groups`]' lists.
+struct Group {
+    /// Its cells, in `Groups::cells`.
+    cells: (u32, u32),
+    /// Its combinations, in `Groups::combos`.
+    combos: (u32, u32),
+    /// The other cells of the houses holding all of its cells, in `Groups::rest`.
+    rest: (u32, u32),
+    total: i64,
+    /// The propagation in which the cage was last narrowed without changing its own cells, and
+    /// the sum of its cells' candidate masks (as integers) then. Within one propagation masks
+    /// only lose bits, so an unchanged sum means unchanged cells, and narrowing the cage again
+    /// would remove nothing: its cells already lie within its combinations, the rest of its
+    /// houses already lacks the digits it must hold.
+    memo: Cell<(u64, u128)>,
+}
+
+/// Cages with their combinations, and plain sums, in a few flat lists.
+struct Groups {
+    groups: Vec<Group>,
+    cells: Vec<u16>,
+    rest: Vec<u16>,
+    /// The digit sets of the side by size and sum ([`DigitSets`]), or, past its largest side,
+    /// each cage's combinations in turn.
+    combos: Combos,
+    /// The implied sums not within one house: cells (digits may repeat) in `sum_cells`, by end,
+    /// and total.
+    sums: Vec<(u32, i64)>,
+    sum_cells: Vec<u16>,
+}
+
+/// Where the cages' combinations are listed.
+enum Combos {
+    Shared(&'static DigitSets),
+    Own(Vec<u64>),
+}
+
+impl Groups {
+    /// Room for about `groups` cages of side `n` (one allocation per list).
+    fn new(n: usize, groups: usize) -> Groups {
+        Groups {
+            groups: Vec::with_capacity(groups),
+            cells: Vec::with_capacity(n * n + groups),
+            rest: Vec::with_capacity(2 * n * groups),
+            combos: match DigitSets::of_side(n) {
+                Some(t) => Combos::Shared(t),
+                None => Combos::Own(vec![]),
+            },
+            sums: vec![],
+            sum_cells: vec![],
+        }
+    }
+
+    /// The cells and total of cage `g`.
+    fn of(&self, g: &Group) -> (&[u16], i64) {
+        (&self.cells[g.cells.0 as usize..g.cells.1 as usize], g.total)
+    }
+
+    /// Adds a cage over `cells` (distinct digits: a puzzle's cage, `given`, or else cells
+    /// within one house) adding up to `total`; `false`, adding nothing, when it has more than
+    /// [`MAX_COMBINATIONS`] combinations or, not `given`, no house holds all of its cells. A
+    /// total out of reach leaves it no combination.
+    fn push(&mut self, shape: &Shape, cells: &[u16], total: i64, given: bool) -> bool {
+        let rest_from = self.rest.len() as u32;
+        if !self.rest_of(shape, cells) && !given {
+            return false;
+        }
+        let combos = match &mut self.combos {
+            Combos::Shared(t) => t.range(cells.len(), total),
+            Combos::Own(own) => {
+                let from = own.len() as u32;
+                if let Ok(total) = u32::try_from(total) {
+                    let cage = Cage::new(cells.iter().map(|&c| c as u32).collect(), total);
+                    match cage.combinations(shape.size(), MAX_COMBINATIONS) {
+                        Some(c) => own.extend(c),
+                        None => {
+                            self.rest.truncate(rest_from as usize);
+                            return false;
+                        }
+                    }
+                }
+                (from, own.len() as u32)
+            }
+        };
+        let cells_from = self.cells.len() as u32;
+        self.cells.extend_from_slice(cells);
+        self.groups.push(Group {
+            cells: (cells_from, self.cells.len() as u32),
+            combos,
+            rest: (rest_from, self.rest.len() as u32),
+            total,
+            memo: Cell::new((u64::MAX, 0)),
+        });
+        true
+    }
+
+    /// Appends to `rest` the cells outside `cells` of the houses holding all of `cells`;
+    /// `false` when no house holds them all.
+    fn rest_of(&mut self, shape: &Shape, cells: &[u16]) -> bool {
+        let Some((&first, others)) = cells.split_first() else {
+            return false;
+        };
+        let mut found = false;
+        for &h in shape.houses_of(first as usize) {
+            if others
+                .iter()
+                .all(|&c| shape.houses_of(c as usize).contains(&h))
+            {
+                found = true;
+                let outside = shape.house(h as usize).iter().map(|&c| c as u16);
+                self.rest.extend(outside.filter(|c| !cells.contains(c)));
+            }
+        }
+        found
+    }
+
+    /// The combinations of cage `g`.
+    fn combos_of(&self, g: &Group) -> &[u64] {
+        let (a, b) = (g.combos.0 as usize, g.combos.1 as usize);
+        match &self.combos {
+            Combos::Shared(t) => &t.sets()[a..b],
+            Combos::Own(own) => &own[a..b],
+        }
+    }
+
+    /// The digits the open cells of cage `g` may still take, and the digits every possible
     /// combination holds, given the digits `fixed` in its cells with one candidate (`count`
     /// such cells) and the union `open` of the other cells' candidates; `None` when no
     /// combination is left.
-    pub(super) fn allowed(
-        &self,
-        i: usize,
-        fixed: u64,
-        count: u32,
-        open: u64,
-    ) -> Option<(u64, u64)> {
+    fn allowed(&self, g: &Group, fixed: u64, count: u32, open: u64) -> Option<(u64, u64)> {
         if fixed.count_ones() != count {
             return None; // two cells of the cage hold the same digit
         }
         let (mut allowed, mut required) = (0, u64::MAX);
-        for &k in &self.combos[i] {
+        for &k in self.combos_of(g) {
             if k & fixed == fixed && k & !fixed & !open == 0 {
                 allowed |= k;
                 required &= k;
@@ -105,57 +280,58 @@ impl Cages {
     }
 
     /// The open cells of each cage keep only the digits of its combinations still possible
-    /// ([`Cages::allowed`]), the digits the cage must hold leave the rest of its houses, and the
+    /// ([`Groups::allowed`]), the digits the cage must hold leave the rest of its houses, and the
     /// other implied sums narrow their cells' bounds. `Some(true)` when a candidate was removed
     /// (cells left with one digit are queued), `None` on a contradiction.
-    pub(super) fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>) -> Option<bool> {
+    ///
+    /// A cage whose cells have not changed since it was last narrowed in this propagation
+    /// (`epoch`) is skipped ([`Group::memo`]).
+    fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>, epoch: u64) -> Option<bool> {
         let mut progress = false;
-        for (i, cells) in self.cells.iter().enumerate() {
-            let (mut fixed, mut count, mut open) = (0u64, 0, 0u64);
+        for g in &self.groups {
+            let cells = &self.cells[g.cells.0 as usize..g.cells.1 as usize];
+            let (mut fixed, mut count, mut open, mut sum) = (0u64, 0, 0u64, 0u128);
             for &c in cells {
-                let m = cands[c as usize];
-                if m.at_most_one() {
-                    fixed |= m.to_u64();
+                let m = cands[c as usize].to_u64();
+                sum += u128::from(m);
+                if m & m.wrapping_sub(1) == 0 {
+                    fixed |= m;
                     count += 1;
                 } else {
-                    open |= m.to_u64();
+                    open |= m;
                 }
             }
-            let (allowed, required) = self.allowed(i, fixed, count, open)?;
+            if g.memo.get() == (epoch, sum) {
+                continue;
+            }
+            let (allowed, required) = self.allowed(g, fixed, count, open)?;
             let (allowed, required) = (M::from_u64(allowed), M::from_u64(required));
+            let mut changed = false;
             for &c in cells {
                 if !cands[c as usize].at_most_one() {
-                    progress |= keep(cands, c, allowed, queue)?;
+                    changed |= keep(cands, c, allowed, queue)?;
                 }
             }
+            // Narrowing its cells may fix one, which may narrow the others further: only a
+            // cage left as it was is at rest.
+            match changed {
+                true => progress = true,
+                false => g.memo.set((epoch, sum)),
+            }
             if required != M::ZERO {
-                for &c in &self.rest[i] {
+                for &c in &self.rest[g.rest.0 as usize..g.rest.1 as usize] {
                     progress |= keep(cands, c, !required, queue)?;
                 }
             }
         }
-        for (cells, total) in &self.sums {
-            progress |= narrow_sum(cands, cells, *total, queue)?;
+        let mut from = 0;
+        for &(end, total) in &self.sums {
+            let cells = &self.sum_cells[from..end as usize];
+            from = end as usize;
+            progress |= narrow_sum(cands, cells, total, queue)?;
         }
         Some(progress)
     }
-}
-
-/// The cells outside `cells` of the houses of `shape` holding all of `cells`; `None` when no
-/// house holds them all.
-fn rest_of(shape: &Shape, cells: &[u32]) -> Option<Vec<u16>> {
-    let (&first, others) = cells.split_first()?;
-    let mut rest = vec![];
-    let mut found = false;
-    for &h in shape.houses_of(first as usize) {
-        let house = shape.house(h as usize);
-        if others.iter().all(|c| house.contains(c)) {
-            found = true;
-            let outside = house.iter().filter(|c| !cells.contains(c));
-            rest.extend(outside.map(|&c| c as u16));
-        }
-    }
-    found.then_some(rest)
 }
 
 /// Cell `c` keeps its candidates in `mask`: `Some(true)` when some were removed (a cell left
@@ -215,4 +391,52 @@ fn narrow_sum<M: Mask>(
         progress |= keep(cands, c, M::from_u64(range), queue)?;
     }
     Some(progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::house_sums::killer4;
+    use super::*;
+
+    /// The cages of a 4×4 with `cages` (cells, sum).
+    fn cages(cages: &[(&[u32], u32)]) -> Cages {
+        Cages::new(&killer4(cages)).unwrap().unwrap()
+    }
+
+    /// Narrows `cands` to a fixpoint of `c` alone (in one propagation) and returns it.
+    fn settle(c: &Cages, mut cands: Vec<u16>) -> Option<Vec<u16>> {
+        c.begin();
+        while c.narrow(&mut cands, &mut vec![])? {}
+        Some(cands)
+    }
+
+    #[test]
+    fn implied_sums_narrow_only_once_added() {
+        // Row 0 is covered by {0, 1} = 3 and {2, 3, 7} = 9, so cell 7 (row 1) is 9 − (10 − 3)
+        // = 2; the cage alone leaves it {2, 3, 4}.
+        let c = cages(&[(&[0, 1], 3), (&[2, 3, 7], 9)]);
+        let cands = settle(&c, vec![0b1111; 16]).unwrap();
+        assert_eq!(cands[7], 0b1110);
+        // {0, 1} holds 1 and 2, which leave the rest of row 0.
+        assert_eq!((cands[0], cands[2]), (0b0011, 0b1100));
+        assert!(c.deepen(&cands));
+        assert!(!c.deepen(&cands), "added once");
+        let cands = settle(&c, cands).unwrap();
+        assert_eq!(cands[7], 0b0010);
+    }
+
+    #[test]
+    fn fixed_cells_leave_the_deepened_cages_and_sums() {
+        // Cell 0 fixed to 1 when the sums are added: the cage {0, 1} = 3 keeps cell 1 alone, to
+        // 2; a clash planted afterwards in a fixed cell's former cage is still found through
+        // the cells left open.
+        let c = cages(&[(&[0, 1], 3), (&[2, 3, 7], 9)]);
+        let mut cands = vec![0b1111u16; 16];
+        cands[0] = 0b0001;
+        assert!(c.deepen(&cands));
+        let settled = settle(&c, cands.clone()).unwrap();
+        assert_eq!(settled[1], 0b0010);
+        cands[1] = 0b0001; // the cage's other cell may not take 1 as well (3 − 1 = 2 only)
+        assert!(settle(&c, cands).is_none());
+    }
 }

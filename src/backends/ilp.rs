@@ -32,9 +32,10 @@
 //! Effort: each run records its simplex iterations (`lp_iterations`, every relaxation of its
 //! branch and bound) and its branch-and-bound nodes (`bb_nodes`); a program with every variable
 //! fixed before it is built records 0 of each. HiGHS runs record them whatever their outcome
-//! ([`highs`]). A microlp run records them only when it returns a solution: microlp returns no
-//! statistics with "infeasible" or an error, so under microlp a count's last, infeasible run
-//! (the proof that no further solution exists) is not in its figures.
+//! (`src/backends/ilp/highs.rs`, with the `highs` feature). A microlp run records them only
+//! when it returns a solution: microlp returns no statistics with "infeasible" or an error, so
+//! under microlp a count's last, infeasible run (the proof that no further solution exists) is
+//! not in its figures.
 
 #[cfg(feature = "highs")]
 mod highs;

@@ -142,7 +142,8 @@ proptest! {
         let up = run(n, &clauses, CnfLevel::Up);
         let hbr = run(n, &clauses, CnfLevel::Hbr);
         let mut previous = up.clone();
-        for level in [CnfLevel::Flp1, CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr, CnfLevel::HbrEq, CnfLevel::Binflr1, CnfLevel::Binflr] {
+        let pairs = run(n, &clauses, CnfLevel::Pairs);
+        for level in [CnfLevel::Flp1, CnfLevel::Flp, CnfLevel::FlpBoth, CnfLevel::Hbr, CnfLevel::HbrEq, CnfLevel::Binflr1, CnfLevel::Pairs1, CnfLevel::Pairs, CnfLevel::Binflr] {
             let got = run(n, &clauses, level);
             match &got {
                 None => prop_assert!(ms.is_empty(), "{} conflict on a satisfiable formula", level),
@@ -153,10 +154,10 @@ proptest! {
                                 "{} set variable {} against a model", level, v + 1);
                         }
                     }
-                    // At least what `up` derives; `flp-both`, `hbr` and `binflr1` at least what
-                    // `flp` derives, `binflr` at least what `hbr` derives.
+                    // At least what `up` derives; `flp-both`, `hbr`, `binflr1` and `pairs` at
+                    // least what `flp` derives, `binflr` at least what `hbr` and `pairs` derive.
                     let weaker = match level {
-                        CnfLevel::Flp | CnfLevel::Flp1 => &up,
+                        CnfLevel::Flp | CnfLevel::Flp1 | CnfLevel::Pairs1 => &up,
                         CnfLevel::Binflr => &hbr,
                         _ => &previous,
                     };
@@ -179,6 +180,9 @@ proptest! {
                 prop_assert_eq!(&got, &hbr, "hbr-eq differs from hbr");
             }
             if level == CnfLevel::Binflr {
+                if let (Some(a), Some(p)) = (&got, &pairs) {
+                    prop_assert!(extends(a, p), "binflr lost a literal of pairs");
+                }
                 if let Some(a) = &got {
                     // No unassigned literal fails under failed-literal probing to a fixpoint:
                     // its pairs with every other literal have all been probed.
@@ -272,7 +276,7 @@ fn hbr_derives_what_flp_cannot() {
     assert_eq!(run(5, &clauses, CnfLevel::Hbr).unwrap()[3], Some(true));
 }
 
-/// A consequence binflr reaches and hbr cannot: under `x`, both `y` and `¬y` fail, each through
+/// A consequence binflr (and the pair rule) reaches and hbr cannot: under `x`, both `y` and `¬y` fail, each through
 /// two ternary clauses, so binflr learns `(¬x ∨ ¬y)`, sets `¬y` under `x`, finds the conflict
 /// and sets `¬x`. No literal fails alone under unit propagation, and no long clause forces
 /// anything under a single literal, so hbr learns nothing.
@@ -294,6 +298,9 @@ fn binflr_derives_what_hbr_cannot() {
     assert_eq!(run(4, &clauses, CnfLevel::FlpBoth).unwrap(), vec![None; 4]);
     let expected = vec![Some(false), None, None, None];
     assert_eq!(run(4, &clauses, CnfLevel::Binflr1).unwrap(), expected);
+    // The pair rule needs no kept binary here: `¬y` is set under `x` for the rest of its probe.
+    assert_eq!(run(4, &clauses, CnfLevel::Pairs1).unwrap(), expected);
+    assert_eq!(run(4, &clauses, CnfLevel::Pairs).unwrap(), expected);
     assert_eq!(run(4, &clauses, CnfLevel::Binflr).unwrap(), expected);
 }
 

@@ -29,7 +29,8 @@ use super::UsageError;
 /// both branches of a variable imply), hbr (hyper-binary resolution to a fixpoint), hbr-eq (hbr
 /// and equality reduction), binflr1 (one
 /// round of the binary failed-literal rule), binflr (the binary failed-literal rule to a
-/// fixpoint); model levels (one row per file, encoding `-`):
+/// fixpoint), pairs1 and pairs (the same pair probes, the failed pairs' binaries not kept: one
+/// round, and to a fixpoint); model levels (one row per file, encoding `-`):
 /// naked, hidden, locked, dfs, cp-value, cp-bounds, cp-domain; see docs/strength.md.
 #[derive(Args, Debug)]
 pub struct StrengthArgs {
@@ -39,8 +40,8 @@ pub struct StrengthArgs {
     #[arg(long, value_delimiter = ',', default_value = "minimal,extended")]
     encodings: Vec<Encoding>,
     /// Comma-separated levels, weakest first (`--per-puzzle` names the first that solves): CNF
-    /// levels up, flp1, flp, flp-both, hbr, hbr-eq, binflr1, binflr; model levels naked, hidden, locked, dfs, cp-value,
-    /// cp-bounds, cp-domain.
+    /// levels up, flp1, flp, flp-both, hbr, hbr-eq, binflr1, binflr, pairs1, pairs; model levels
+    /// naked, hidden, locked, dfs, cp-value, cp-bounds, cp-domain.
     #[arg(long, value_delimiter = ',', default_value = "up,flp", value_parser = Level::from_str)]
     levels: Vec<Level>,
     /// Comma-separated at-most-one encodings: auto, pairwise, ladder, product, bimander,

@@ -57,6 +57,12 @@
 //! * [`CnfLevel::Binflr1`] — one round of `binflr`: every literal unassigned when its turn comes
 //!   is probed once as `x`, with its pairs, the binaries learned so far included, and no round
 //!   follows. It derives everything `flp1` derives.
+//! * [`CnfLevel::Pairs`] — the same pair probes with nothing kept: under `x`, every `y` still
+//!   unassigned is probed, a failed pair sets `¬y` under `x` only, and a conflict under `x` sets
+//!   `¬x`; no binary clause is added, so what a pair teaches is forgotten when the probe of `x`
+//!   ends. Rounds repeat until one sets nothing. It derives everything `flp` derives, and
+//!   `binflr` everything it derives.
+//! * [`CnfLevel::Pairs1`] — one round of `pairs`.
 //!
 //! The engine: literals are `2·var + sign`; binary clauses live in implication lists, longer
 //! clauses are watched by two literals; one trail holds the root assignment and, above it, the
@@ -87,10 +93,12 @@ pub enum CnfLevel {
     HbrEq,
     Binflr1,
     Binflr,
+    Pairs1,
+    Pairs,
 }
 
 impl CnfLevel {
-    pub const ALL: [CnfLevel; 8] = [
+    pub const ALL: [CnfLevel; 10] = [
         CnfLevel::Up,
         CnfLevel::Flp1,
         CnfLevel::Flp,
@@ -99,6 +107,8 @@ impl CnfLevel {
         CnfLevel::HbrEq,
         CnfLevel::Binflr1,
         CnfLevel::Binflr,
+        CnfLevel::Pairs1,
+        CnfLevel::Pairs,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -110,6 +120,8 @@ impl CnfLevel {
             CnfLevel::HbrEq => "hbr-eq",
             CnfLevel::Binflr1 => "binflr1",
             CnfLevel::Binflr => "binflr",
+            CnfLevel::Pairs1 => "pairs1",
+            CnfLevel::Pairs => "pairs",
         }
     }
 }
@@ -367,10 +379,12 @@ impl Propagator {
             CnfLevel::Flp1 => self.failed_literals(false, false),
             CnfLevel::Flp => self.failed_literals(false, true),
             CnfLevel::FlpBoth => self.failed_literals(true, true),
-            CnfLevel::Hbr => self.hyper_binary(false, true),
+            CnfLevel::Hbr => self.hyper_binary(Probe::Hbr, true),
             CnfLevel::HbrEq => self.hyper_binary_equivalences(),
-            CnfLevel::Binflr1 => self.hyper_binary(true, false),
-            CnfLevel::Binflr => self.hyper_binary(true, true),
+            CnfLevel::Binflr1 => self.hyper_binary(Probe::Binflr, false),
+            CnfLevel::Binflr => self.hyper_binary(Probe::Binflr, true),
+            CnfLevel::Pairs1 => self.hyper_binary(Probe::Pairs, false),
+            CnfLevel::Pairs => self.hyper_binary(Probe::Pairs, true),
         }
         !self.conflict
     }
@@ -454,7 +468,7 @@ impl Propagator {
     fn hyper_binary_equivalences(&mut self) {
         let mut added = HashSet::new();
         loop {
-            self.hyper_binary(false, true);
+            self.hyper_binary(Probe::Hbr, true);
             if self.conflict || !self.reduce_equivalences(&mut added) {
                 return;
             }
@@ -577,14 +591,16 @@ impl Propagator {
         class
     }
 
-    /// Hyper-binary resolution, and with `pairs` the binary failed-literal rule (see the module
-    /// docs): every unassigned literal `x` is probed; a failure sets `¬x`; otherwise each literal
-    /// `u` forced under `x` by a long clause gives `(¬x ∨ u)`, and with `pairs` every literal `y`
-    /// still unassigned under `x` is probed on top of it, a failure giving `(¬x ∨ ¬y)`, which
-    /// sets `¬y` under `x` at once. With `fixpoint`, rounds repeat until one learns nothing;
-    /// without, one round.
-    fn hyper_binary(&mut self, pairs: bool, fixpoint: bool) {
-        self.record_long = true;
+    /// Hyper-binary resolution, the binary failed-literal rule, or the pair probes with nothing
+    /// kept (see the module docs and [`Probe`]): every unassigned literal `x` is probed; a
+    /// failure sets `¬x`; otherwise, unless `probe` is [`Probe::Pairs`], each literal `u` forced
+    /// under `x` by a long clause gives `(¬x ∨ u)`, and but for [`Probe::Hbr`] every literal `y`
+    /// still unassigned under `x` is probed on top of it, a failure setting `¬y` under `x` at
+    /// once (and giving `(¬x ∨ ¬y)` under [`Probe::Binflr`]). With `fixpoint`, rounds repeat
+    /// until one learns nothing; without, one round.
+    fn hyper_binary(&mut self, probe: Probe, fixpoint: bool) {
+        let (pairs, keep) = (probe != Probe::Hbr, probe != Probe::Pairs);
+        self.record_long = keep;
         loop {
             let mut changed = false;
             for x in 0..2 * self.n_vars as L {
@@ -596,7 +612,7 @@ impl Propagator {
                 }
                 let base = self.trail.len();
                 self.forced_long.clear();
-                let learned = self.probe_pairs(x, pairs);
+                let learned = self.probe_pairs(x, pairs, keep);
                 self.undo_to(base);
                 let Some(learned) = learned else {
                     self.learn_unit(x ^ 1);
@@ -618,11 +634,11 @@ impl Propagator {
     }
 
     /// Probes `x`, then with `pairs` every literal `y` unassigned under it (but those a
-    /// successful `y` probe implied: they cannot fail where `y` did not); a failed pair adds the
-    /// binary `(¬x ∨ ¬y)` and sets `¬y` under `x`. The binaries learned, or `None` when `x`
-    /// fails. The literals forced by long clauses under `x` (not under `y`) are left in
-    /// `forced_long`; the trail is left for the caller to undo.
-    fn probe_pairs(&mut self, x: L, pairs: bool) -> Option<usize> {
+    /// successful `y` probe implied: they cannot fail where `y` did not); a failed pair sets
+    /// `¬y` under `x` and, with `keep`, adds the binary `(¬x ∨ ¬y)`. The binaries learned, or
+    /// `None` when `x` fails. The literals forced by long clauses under `x` (not under `y`) are
+    /// left in `forced_long` when they are recorded; the trail is left for the caller to undo.
+    fn probe_pairs(&mut self, x: L, pairs: bool, keep: bool) -> Option<usize> {
         if !self.probe(x) {
             return None;
         }
@@ -646,8 +662,10 @@ impl Propagator {
                 continue;
             }
             self.undo_to(base);
-            self.add_binary(x ^ 1, y ^ 1);
-            learned += 1;
+            if keep {
+                self.add_binary(x ^ 1, y ^ 1);
+                learned += 1;
+            }
             self.assign(y ^ 1);
             if !self.propagate() {
                 return None;
@@ -679,6 +697,17 @@ impl Propagator {
     pub fn conflict(&self) -> bool {
         self.conflict
     }
+}
+
+/// What [`Propagator::hyper_binary`] probes and keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Probe {
+    /// Single literals; the binaries of the literals that long clauses force are kept (`hbr`).
+    Hbr,
+    /// Pairs of literals; those binaries and the failed pairs' binaries are kept (`binflr`).
+    Binflr,
+    /// Pairs of literals; nothing is kept (`pairs`).
+    Pairs,
 }
 
 /// A new stamp for `marks` (all cleared when the counter wraps).

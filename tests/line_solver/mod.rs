@@ -24,8 +24,17 @@ pub fn line_adapter() -> &'static str {
 /// Compiles `examples/NAME.rs` and returns the program's path.
 fn compile(name: &str) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    // One file per test binary: test binaries may run at the same time.
+    // One file per test binary: test binaries may run at the same time. Copies of one binary
+    // may too, so each compiles to a file of its own (rustc names its intermediate files after
+    // the output's stem, so the process id goes in the stem) and renames it into place: a
+    // process running the program keeps the file it started, where rewriting it in place would
+    // break it.
     let exe = dir.join(format!("{name}-{}", env!("CARGO_CRATE_NAME")));
+    let fresh = dir.join(format!(
+        "{name}-{}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
     // The rustc of the toolchain that runs the tests sits next to its cargo.
     let rustc = std::env::var_os("CARGO")
         .map(PathBuf::from)
@@ -35,7 +44,7 @@ fn compile(name: &str) -> String {
     let source = format!("{}/examples/{name}.rs", env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(rustc)
         .args(["-O", "--edition", "2021", &source, "-o"])
-        .arg(&exe)
+        .arg(&fresh)
         .output()
         .expect("rustc runs");
     assert!(
@@ -43,5 +52,6 @@ fn compile(name: &str) -> String {
         "compiling {source}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    std::fs::rename(&fresh, &exe).expect("the compiled program moves into place");
     exe.to_string_lossy().into_owned()
 }

@@ -1085,8 +1085,9 @@ fn generate(
 /// Root strength (`sudoku-lab strength`): what each propagation level derives from each puzzle
 /// before any search, for every CNF encoding × at-most-one encoding of `encodings` and `amo`
 /// (lists, or comma-separated words) and every level of `levels`, weakest first (CNF levels
-/// `up`, `flp1`, `flp`, `flp-both`, `hbr`, `hbr-eq`, `binflr1`, `binflr`; model levels
-/// `naked`, `hidden`, `locked`, `dfs`, `cp-value`, `cp-bounds`, `cp-domain`; docs/strength.md).
+/// `up`, `flp1`, `flp`, `flp-both`, `hbr`, `hbr-eq`, `binflr1`, `binflr`, `pairs1`, `pairs`;
+/// model levels `naked`, `hidden`, `locked`, `dfs`, `cp-value`, `cp-bounds`, `cp-domain`;
+/// docs/strength.md).
 /// Returns the command's rows as dicts, one per level and encoding (model levels once, with
 /// encoding `-`): `file` (`all`), `encoding`, `amo`, `level`, `puzzles`, `solved_pct`,
 /// `unassigned_pct`, `unassigned_vars_pct`, `contradictions`. With `per_puzzle=True`, instead

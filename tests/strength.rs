@@ -276,9 +276,9 @@ fn hbr_derives_what_flp_cannot() {
     assert_eq!(run(5, &clauses, CnfLevel::Hbr).unwrap()[3], Some(true));
 }
 
-/// A consequence binflr (and the pair rule) reaches and hbr cannot: under `x`, both `y` and `¬y` fail, each through
-/// two ternary clauses, so binflr learns `(¬x ∨ ¬y)`, sets `¬y` under `x`, finds the conflict
-/// and sets `¬x`. No literal fails alone under unit propagation, and no long clause forces
+/// A consequence binflr (and the pair rule) reaches and hbr cannot: under `x`, both `y` and
+/// `¬y` fail, each through two ternary clauses, so binflr learns `(¬x ∨ ¬y)`, sets `¬y` under
+/// `x`, finds the conflict and sets `¬x`. No literal fails alone under unit propagation, and no long clause forces
 /// anything under a single literal, so hbr learns nothing.
 #[test]
 fn binflr_derives_what_hbr_cannot() {
@@ -508,4 +508,35 @@ fn cli_per_puzzle_weakest_level_includes_binflr() {
         .map(|l| weakest(l))
         .collect();
     assert_eq!(counts, vec![0, 7, 4, 9, 0], "{stdout}");
+}
+
+/// Keeping the failed pairs' binaries is what separates one round of `binflr` from one round of
+/// `pairs`: on the first 20 17-clue puzzles, minimal encoding, `binflr1` solves all 20 and
+/// `pairs1` 15.
+#[test]
+fn cli_kept_binaries_separate_binflr1_from_pairs1() {
+    let out = common::run(&[
+        "strength",
+        "tests/data/9x9/17_clue_first20.txt",
+        "--encodings",
+        "minimal",
+        "--levels",
+        "pairs1,binflr1",
+        "--per-puzzle",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let stdout = common::stdout(&out);
+    let weakest = |level: &str| {
+        stdout
+            .lines()
+            .filter(|l| l.ends_with(&format!("\tminimal\tauto\t{level}")))
+            .count()
+    };
+    let counts: Vec<usize> = ["pairs1", "binflr1", "none"]
+        .iter()
+        .map(|l| weakest(l))
+        .collect();
+    assert_eq!(counts, vec![15, 5, 0], "{stdout}");
 }

@@ -61,7 +61,8 @@
 //! changed words), in two forms: with BMI2's `pext`/`pdep` for the minirow and stack masks where
 //! those are fast, and with the look-up tables where they are not (AMD before Zen 3). A third
 //! x86-64 form adds AVX-512 (x86-64-v4): the box–row step, with the placements of the rows it
-//! leaves with one cell, runs on all 27 words at once to its fixpoint in two vector registers,
+//! leaves with one cell and of the naked singles, runs on all 27 words at once to its fixpoint
+//! in two vector registers,
 //! and the box–column step on all nine digits at once ([`avx512`]); it is picked where the CPU
 //! has AVX-512 and a fast `pext`. The CPU picks at run time (see [`ops`]). Setting the
 //! environment variable `SUDOKU_LAB_PORTABLE=1`, or building with the `portable` feature, keeps
@@ -651,7 +652,8 @@ impl Node {
                     }
                 }
             }
-            // Cells with no candidate, naked singles.
+            // Cells with no candidate, naked singles (the AVX-512 box–row step has placed them
+            // already: there this finds none).
             let mut progress = false;
             for b in 0..3 {
                 let (mut one, mut two) = (0u32, 0u32);

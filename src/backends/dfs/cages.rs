@@ -238,6 +238,14 @@ impl Groups {
         let Some((&first, others)) = cells.split_first() else {
             return false;
         };
+        // The cells as a mask when they all lie among the first 128 (any 9×9 or smaller).
+        let mask = cells
+            .iter()
+            .try_fold(0u128, |m, &c| (c < 128).then(|| m | 1 << c));
+        let inside = |c: u32| match mask {
+            Some(m) => c < 128 && m >> c & 1 != 0,
+            None => cells.contains(&(c as u16)),
+        };
         let mut found = false;
         for &h in shape.houses_of(first as usize) {
             if others
@@ -245,8 +253,8 @@ impl Groups {
                 .all(|&c| shape.houses_of(c as usize).contains(&h))
             {
                 found = true;
-                let outside = shape.house(h as usize).iter().map(|&c| c as u16);
-                self.rest.extend(outside.filter(|c| !cells.contains(c)));
+                let outside = shape.house(h as usize).iter().filter(|&&c| !inside(c));
+                self.rest.extend(outside.map(|&c| c as u16));
             }
         }
         found

@@ -13,11 +13,12 @@
 //! cells). A set within one house has distinct digits and the caller treats it as a cage; any
 //! other set as a plain linear sum.
 //!
-//! This runs once per puzzle, so it allocates a handful of vectors and no more: the regions are
-//! walked in one reused buffer, the sets land in one flat list, and a set already kept is
-//! recognised by a fingerprint of its cells (a sum of hashed cell indices, independent of their
-//! order). Two different sets sharing a fingerprint would drop the second: a redundant sum
-//! left out narrows less, never wrongly.
+//! This runs once per puzzle that leaves its root open. Cells, regions and cages are bit sets
+//! (two words up to 128 cells, 64 past that), so a region's whole and crossing cages, its innies
+//! and its outies are a few word operations per cage; the sets land in one flat list, and a set
+//! already kept is recognised by a fingerprint of its cells (a sum of hashed cell indices,
+//! independent of their order). Two different sets sharing a fingerprint would drop the
+//! second: a redundant sum left out narrows less, never wrongly.
 
 use crate::model::Shape;
 
@@ -46,10 +47,11 @@ impl ImpliedSums {
         if cells.is_empty() || cells.len() > n {
             return;
         }
-        let Err(at) = seen.binary_search(&fingerprint(cells)) else {
+        let print = fingerprint(cells);
+        let Err(at) = seen.binary_search(&print) else {
             return;
         };
-        seen.insert(at, fingerprint(cells));
+        seen.insert(at, print);
         let from = self.cells.len();
         self.cells.extend_from_slice(cells);
         self.cells[from..].sort_unstable();
@@ -71,16 +73,73 @@ fn fingerprint(cells: &[u16]) -> u64 {
 /// The implied sums of the `cages` (cells, sum) of a puzzle of `shape`; empty without cages. A
 /// total may be out of reach (even negative): the puzzle then has no solution.
 pub(super) fn implied_sums(shape: &Shape, cages: &[(&[u16], i64)]) -> ImpliedSums {
+    if shape.cells() <= 128 {
+        implied_sums_in::<2>(shape, cages)
+    } else {
+        implied_sums_in::<64>(shape, cages)
+    }
+}
+
+/// A set of cells of a grid of at most `64 · W` cells, one bit per cell.
+#[derive(Clone, Copy, PartialEq)]
+struct Cells<const W: usize>([u64; W]);
+
+impl<const W: usize> Cells<W> {
+    const EMPTY: Self = Cells([0; W]);
+
+    fn of(cells: impl IntoIterator<Item = u16>) -> Self {
+        let mut s = Self::EMPTY;
+        cells
+            .into_iter()
+            .for_each(|c| s.0[c as usize / 64] |= 1 << (c % 64));
+        s
+    }
+    fn zip(self, other: Self, f: impl Fn(u64, u64) -> u64) -> Self {
+        Cells(std::array::from_fn(|i| f(self.0[i], other.0[i])))
+    }
+    fn or(self, other: Self) -> Self {
+        self.zip(other, |a, b| a | b)
+    }
+    fn minus(self, other: Self) -> Self {
+        self.zip(other, |a, b| a & !b)
+    }
+    fn meets(self, other: Self) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
+    fn len(self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    /// The cells in increasing order, into `out` (cleared first).
+    fn list(self, out: &mut Vec<u16>) {
+        out.clear();
+        for (i, &w) in self.0.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                out.push((64 * i) as u16 + w.trailing_zeros() as u16);
+                w &= w - 1;
+            }
+        }
+    }
+}
+
+/// [`implied_sums`] with cell sets of `W` words: for each region, the cages it meets are
+/// whole (inside it) or crossing its border, and its innies and outies are a few set
+/// operations.
+fn implied_sums_in<const W: usize>(shape: &Shape, cages: &[(&[u16], i64)]) -> ImpliedSums {
     let n = shape.size();
     let house_total = (n * (n + 1) / 2) as i64;
     let mut out = ImpliedSums::default();
     if cages.is_empty() {
         return out;
     }
-    let mut cage_of = vec![u32::MAX; n * n];
-    for (i, (cells, _)) in cages.iter().enumerate() {
-        cells.iter().for_each(|&c| cage_of[c as usize] = i as u32);
-    }
+    let masks: Vec<Cells<W>> = cages
+        .iter()
+        .map(|(c, _)| Cells::of(c.iter().copied()))
+        .collect();
+    let caged = masks.iter().fold(Cells::EMPTY, |a, &m| a.or(m));
+    let houses: Vec<Cells<W>> = (0..shape.house_count())
+        .map(|h| Cells::of(shape.house(h).iter().map(|&c| c as u16)))
+        .collect();
     let mut seen: Vec<u64> = cages.iter().map(|(c, _)| fingerprint(c)).collect();
     seen.sort_unstable();
     // Regions as (first house, houses): each house, then the runs of rows (houses `0..n`) and
@@ -88,54 +147,38 @@ pub(super) fn implied_sums(shape: &Shape, cages: &[(&[u16], i64)]) -> ImpliedSum
     let runs = (2..=MOST_LINES.min(n - 1))
         .flat_map(|k| (0..=n - k).flat_map(move |first| [(first, k), (n + first, k)]));
     let regions = (0..shape.house_count()).map(|h| (h, 1)).chain(runs);
-    let (mut region, mut innies, mut outies, mut touched) = (vec![], vec![], vec![], vec![]);
-    let mut inside = vec![false; n * n];
-    let mut meets = vec![0usize; cages.len()];
+    let mut cells = vec![];
     for (first, k) in regions {
-        region.clear();
-        (first..first + k).for_each(|h| region.extend(shape.house(h).iter().map(|&c| c as u16)));
-        region.iter().for_each(|&c| inside[c as usize] = true);
-        touched.clear();
-        for &c in &region {
-            let i = cage_of[c as usize];
-            if i != u32::MAX {
-                if meets[i as usize] == 0 {
-                    touched.push(i as usize);
-                }
-                meets[i as usize] += 1;
-            }
-        }
-        let whole = |i: usize| meets[i] == cages[i].0.len();
-        let inner: i64 = touched
+        let region = houses[first..first + k]
             .iter()
-            .filter(|&&i| whole(i))
-            .map(|&i| cages[i].1)
-            .sum();
-        innies.clear();
-        let mut caged_innies = true;
-        for &c in &region {
-            let i = cage_of[c as usize];
-            if i == u32::MAX || !whole(i as usize) {
-                innies.push(c);
-                caged_innies &= i != u32::MAX;
+            .fold(Cells::EMPTY, |a, &h| a.or(h));
+        let (mut whole, mut crossing) = (Cells::EMPTY, Cells::EMPTY);
+        let (mut inner, mut crossing_total) = (0, 0);
+        for (&m, &(_, sum)) in masks.iter().zip(cages) {
+            if !m.meets(region) {
+                continue;
+            }
+            if m.minus(region) == Cells::EMPTY {
+                whole = whole.or(m);
+                inner += sum;
+            } else {
+                crossing = crossing.or(m);
+                crossing_total += sum;
             }
         }
+        let innies = region.minus(whole);
         let innie_total = k as i64 * house_total - inner;
-        if caged_innies {
-            outies.clear();
-            let mut crossing_total = 0;
-            for &i in touched.iter().filter(|&&i| !whole(i)) {
-                crossing_total += cages[i].1;
-                let outside = cages[i].0.iter().filter(|&&c| !inside[c as usize]);
-                outies.extend(outside);
+        if innies.minus(caged) == Cells::EMPTY {
+            let outies = crossing.minus(region);
+            if outies.len() <= n {
+                outies.list(&mut cells);
+                out.keep(&mut seen, &cells, crossing_total - innie_total, n);
             }
-            out.keep(&mut seen, &outies, crossing_total - innie_total, n);
         }
-        if innies.len() < region.len() {
-            out.keep(&mut seen, &innies, innie_total, n);
+        if innies != region && innies.len() <= n {
+            innies.list(&mut cells);
+            out.keep(&mut seen, &cells, innie_total, n);
         }
-        region.iter().for_each(|&c| inside[c as usize] = false);
-        touched.iter().for_each(|&i| meets[i] = 0);
     }
     out
 }
@@ -160,7 +203,8 @@ pub(super) fn killer4(cages: &[(&[u32], u32)]) -> crate::model::Puzzle {
 mod tests {
     use super::*;
 
-    /// The implied sums of `cages` as owned `(cells, total)` pairs.
+    /// The implied sums of `cages` as owned `(cells, total)` pairs, the same with cell sets of
+    /// either width.
     fn sums(cages: &[(&[u32], u32)]) -> Vec<(Vec<u16>, i64)> {
         let p = killer4(cages);
         let cells: Vec<Vec<u16>> = p
@@ -172,8 +216,11 @@ mod tests {
             .zip(p.cages())
             .map(|(cells, c)| (&cells[..], c.sum() as i64))
             .collect();
-        let sums = implied_sums(p.shape(), &cages);
-        let sums: Vec<(Vec<u16>, i64)> = sums.iter().map(|(c, t)| (c.to_vec(), t)).collect();
+        let list = |s: ImpliedSums| -> Vec<(Vec<u16>, i64)> {
+            s.iter().map(|(c, t)| (c.to_vec(), t)).collect()
+        };
+        let sums = list(implied_sums(p.shape(), &cages));
+        assert_eq!(sums, list(implied_sums_in::<64>(p.shape(), &cages)));
         // Each set once.
         assert!(sums
             .iter()

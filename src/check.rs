@@ -95,18 +95,21 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), CheckFailure> {
             problem,
         });
     }
-    let mut index = std::collections::HashMap::new();
-    for c in puzzle.constraints() {
+    let constraints = puzzle.constraints();
+    for (at, c) in constraints.iter().enumerate() {
         let kind = c.kind();
-        let i = index.entry(kind).or_insert(0usize);
-        *i += 1;
         if kind == ConstraintKind::Killer {
             continue;
         }
         if let Some(problem) = broken(puzzle, c, cells) {
+            // Its number among the rules of its kind.
+            let index = constraints[..=at]
+                .iter()
+                .filter(|d| d.kind() == kind)
+                .count();
             return Err(CheckFailure::Rule {
                 kind,
-                index: *i,
+                index,
                 problem,
             });
         }
@@ -667,6 +670,26 @@ mod tests {
             verify_score(&p, &w, &grid(SOLVED), s + 1),
             Err(CheckFailure::WrongScore { .. })
         ));
+    }
+
+    #[test]
+    fn a_broken_rule_is_named_by_its_number_among_its_kind() {
+        // Cells 0, 1, 2 of SOLVED hold 5, 3, 4: the third odd-cell rule is broken.
+        let rules = [
+            Constraint::Odd(0),
+            Constraint::Even(2),
+            Constraint::Odd(1),
+            Constraint::Odd(2),
+        ];
+        let p = puzzle(&".".repeat(81))
+            .with_constraints(rules.to_vec())
+            .unwrap();
+        match verify(&p, &grid(SOLVED)) {
+            Err(CheckFailure::Rule { kind, index, .. }) => {
+                assert_eq!((kind, index), (ConstraintKind::Odd, 3));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

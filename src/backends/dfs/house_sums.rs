@@ -103,9 +103,6 @@ impl<const W: usize> Cells<W> {
     fn minus(self, other: Self) -> Self {
         self.zip(other, |a, b| a & !b)
     }
-    fn meets(self, other: Self) -> bool {
-        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
-    }
     fn len(self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
@@ -140,6 +137,15 @@ fn implied_sums_in<const W: usize>(shape: &Shape, cages: &[(&[u16], i64)]) -> Im
     let houses: Vec<Cells<W>> = (0..shape.house_count())
         .map(|h| Cells::of(shape.house(h).iter().map(|&c| c as u16)))
         .collect();
+    // Per house, the cages meeting it, as a set of cage indices (no more cages than cells).
+    let mut meeting = vec![Cells::<W>::EMPTY; shape.house_count()];
+    for (i, (cells, _)) in cages.iter().enumerate() {
+        for &c in cells.iter() {
+            for &h in shape.houses_of(c as usize) {
+                meeting[h as usize].0[i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
     let mut seen: Vec<u64> = cages.iter().map(|(c, _)| fingerprint(c)).collect();
     seen.sort_unstable();
     // Regions as (first house, houses): each house, then the runs of rows (houses `0..n`) and
@@ -147,17 +153,19 @@ fn implied_sums_in<const W: usize>(shape: &Shape, cages: &[(&[u16], i64)]) -> Im
     let runs = (2..=MOST_LINES.min(n - 1))
         .flat_map(|k| (0..=n - k).flat_map(move |first| [(first, k), (n + first, k)]));
     let regions = (0..shape.house_count()).map(|h| (h, 1)).chain(runs);
-    let mut cells = vec![];
+    let (mut cells, mut met) = (vec![], vec![]);
     for (first, k) in regions {
         let region = houses[first..first + k]
             .iter()
             .fold(Cells::EMPTY, |a, &h| a.or(h));
         let (mut whole, mut crossing) = (Cells::EMPTY, Cells::EMPTY);
         let (mut inner, mut crossing_total) = (0, 0);
-        for (&m, &(_, sum)) in masks.iter().zip(cages) {
-            if !m.meets(region) {
-                continue;
-            }
+        let meets = meeting[first..first + k]
+            .iter()
+            .fold(Cells::EMPTY, |a, &m| a.or(m));
+        meets.list(&mut met);
+        for &i in &met {
+            let (m, sum) = (masks[i as usize], cages[i as usize].1);
             if m.minus(region) == Cells::EMPTY {
                 whole = whole.or(m);
                 inner += sum;

@@ -26,9 +26,8 @@
 //! Passes repeat until one places nothing; then the words, their minirow masks and
 //! configuration counts, and the open cells are stored once. Doing the naked singles in the
 //! passes, rather than in the scalar step that follows, saves a store and a reload of the words
-//! and a second run of the step for each round of singles: 14% more puzzles/s on
-//! forum_hardest_1106 and 17% on magictour_top1465 (docs/benchmarks.md). Unchanged words are recomputed
-//! too: the step is idempotent on them, so the fixpoint is the scalar step's.
+//! and a second run of the step for each round of singles. Unchanged words are recomputed too:
+//! the step is idempotent on them, so the fixpoint is the scalar step's.
 //!
 //! The box–column step ([`box_columns`]) works the same way on the nine digits' columns, one
 //! lane per digit, the three stacks' configurations tested on all nine at once.
@@ -251,8 +250,7 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
                 return None;
             }
             // The open cells one word holds, placed by that word like its rows' single cells
-            // (the next pass clears the rest of the row, as the cell's box leaves the other
-            // rows).
+            // (below, each placed cell's row is cleared with its box and column).
             let naked = _mm512_ternarylogic_epi32::<0x20>(one, two, open3);
             for i in 0..2 {
                 let here = _mm512_permutexvar_epi32(band_of[i], naked);

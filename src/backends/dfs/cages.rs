@@ -239,21 +239,37 @@ impl Groups {
             return false;
         };
         // The cells as a mask when they all lie among the first 128 (any 9×9 or smaller).
-        let mask = cells
-            .iter()
-            .try_fold(0u128, |m, &c| (c < 128).then(|| m | 1 << c));
-        let inside = |c: u32| match mask {
-            Some(m) => c < 128 && m >> c & 1 != 0,
-            None => cells.contains(&(c as u16)),
-        };
+        let mut mask = [0u64; 2];
+        let small = cells.iter().all(|&c| {
+            let word = mask.get_mut(c as usize / 64);
+            word.map(|w| *w |= 1 << (c % 64)).is_some()
+        });
         let mut found = false;
-        for &h in shape.houses_of(first as usize) {
-            if others
-                .iter()
-                .all(|&c| shape.houses_of(c as usize).contains(&h))
-            {
-                found = true;
-                let outside = shape.house(h as usize).iter().filter(|&&c| !inside(c));
+        for (i, &h) in shape.houses_of(first as usize).iter().enumerate() {
+            // A cell's row, column and region come first, in that order (`Shape::houses_of`):
+            // one comparison each; an extra house may be anywhere after them.
+            let in_h = |c: u16| match shape.houses_of(c as usize) {
+                theirs if i < 3 => theirs.get(i) == Some(&h),
+                theirs => theirs.contains(&h),
+            };
+            if !others.iter().all(|&c| in_h(c)) {
+                continue;
+            }
+            found = true;
+            let house = shape.house(h as usize);
+            if small {
+                // Every cell of the house written, the end moved past the outside ones only.
+                let from = self.rest.len();
+                self.rest.resize(from + house.len(), 0);
+                let mut end = from;
+                for &c in house {
+                    self.rest[end] = c as u16;
+                    let inside = c < 128 && mask[c as usize / 64] >> (c % 64) & 1 != 0;
+                    end += usize::from(!inside);
+                }
+                self.rest.truncate(end);
+            } else {
+                let outside = house.iter().filter(|&&c| !cells.contains(&(c as u16)));
                 self.rest.extend(outside.map(|&c| c as u16));
             }
         }
@@ -302,12 +318,11 @@ impl Groups {
             for &c in cells {
                 let m = cands[c as usize].to_u64();
                 sum += u128::from(m);
-                if m & m.wrapping_sub(1) == 0 {
-                    fixed |= m;
-                    count += 1;
-                } else {
-                    open |= m;
-                }
+                // Without a branch: which cells are fixed follows no pattern.
+                let one = u64::from(m & m.wrapping_sub(1) == 0);
+                fixed |= m & one.wrapping_neg();
+                open |= m & one.wrapping_sub(1);
+                count += one as u32;
             }
             if g.memo.get() == (epoch, sum) {
                 continue;

@@ -295,14 +295,17 @@ fn a_solver_crash_is_retried_in_another_form_and_the_batch_goes_on() {
 /// Puzzles huub 100.1 cannot take as they are: arrows whose two-cell sums alias one cell by
 /// another in a cycle (its presolve looped forever: a time-out at best), a little killer that
 /// two-valued cells cannot make (its lowering panicked), a sandwich no digits can make (as a
-/// linear sum, the same panic), and anti-king pairs as two-cell all-differents (a grid with two
-/// kings' neighbours equal, which the checker rejected). `cp` answers them all as `dfs` does.
+/// linear sum, the same panic), a skyscraper clue no line can meet (its "seen" cells as reified
+/// linear sums and their count as one: the same panic), and anti-king pairs as two-cell
+/// all-differents (a grid with two kings' neighbours equal, which the checker rejected). `cp`
+/// answers them all as `dfs` does.
 #[test]
 fn models_huub_cannot_take_as_they_are_are_answered() {
     for file in [
         "tests/data/fpuzzles/arrow-alias4.json",
         "tests/data/fpuzzles/littlekiller-none4.json",
         "tests/data/fpuzzles/sandwich-none4.json",
+        "tests/data/fpuzzles/skyscraper-none.json",
         "tests/data/fpuzzles/antiking6-pairs.json",
     ] {
         let args = |backend| {

@@ -523,44 +523,113 @@ fn post_between_clauses(
     Ok(())
 }
 
-/// Posts a skyscraper clue as an automaton of tables: a state `(tallest so far, cells seen so
-/// far)` before each cell, numbered `tallest × (value + 1) + seen`, from `(0, 0)`; the table
-/// `(stateᵢ, xᵢ, stateᵢ₊₁)` steps it (a digit above the tallest is seen and becomes the
-/// tallest). Only states that can still end with `value` cells seen are kept: each further seen
-/// cell needs a cell left and a digit above the tallest. Domain-consistent per step, with no
-/// linear constraint (as [`post_sandwich`]).
+/// Posts a skyscraper clue by its running maximum: `top₀ = x₀`, `topᵢ = max(topᵢ₋₁, xᵢ)`
+/// (huub's bounds propagator), a Boolean `sᵢ` per cell after the first, with `sᵢ ⇔ xᵢ >
+/// topᵢ₋₁` as clauses on the built solver (each [`Sighting`] kept in `sightings` for
+/// [`post_sightings`]), and `Σ sᵢ = clue − 1` (the first cell is always seen) by
+/// [`post_count`]. An automaton of tables over the state (tallest so far, cells seen) would be
+/// domain-consistent per step, but huub lowers a table to one selector per row, hundreds per
+/// cell, and a grid ringed with clues then solves many times slower, with more conflicts, than
+/// with this form; so does a table per cell over `(topᵢ₋₁, xᵢ, topᵢ, sᵢ)`.
 fn post_skyscraper(
     m: &mut Model,
     cells: &[ModelView<i64>],
     clue: &EdgeClue,
     n: i64,
+    sightings: &mut Vec<Sighting>,
 ) -> Result<(), Infeasible> {
-    let value = clue.value as i64;
-    let id = |(top, seen): (i64, i64)| top * (value + 1) + seen;
-    let mut states = vec![(0, 0)];
-    let mut before = m.new_int_decision(0..=0);
-    for (i, &c) in clue.cells.iter().enumerate() {
-        let left = (clue.cells.len() - i - 1) as i64;
-        let mut rows = vec![];
-        let mut next = std::collections::BTreeSet::new();
-        for &(top, seen) in &states {
-            for d in 1..=n {
-                let after = if d > top { (d, seen + 1) } else { (top, seen) };
-                if after.1 <= value && after.1 + left.min(n - after.0) >= value {
-                    rows.push(vec![id((top, seen)), d, id(after)]);
-                    next.insert(after);
-                }
+    let line: Vec<ModelView<i64>> = clue.cells.iter().map(|&c| cells[c as usize]).collect();
+    let Some((&first, rest)) = line.split_first() else {
+        return Err(Infeasible);
+    };
+    let mut tallest = first;
+    let mut seen = vec![];
+    for (i, &cell) in rest.iter().enumerate() {
+        let s = m.new_bool_decision();
+        seen.push(s);
+        sightings.push(Sighting {
+            cell,
+            tallest,
+            seen: s,
+        });
+        if i + 1 < rest.len() {
+            let next = m.new_int_decision(1..=n);
+            m.maximum([tallest, cell])
+                .result(next)
+                .post()
+                .map_err(|_| Infeasible)?;
+            tallest = next;
+        }
+    }
+    post_count(m, &seen, clue.value as i64 - 1)
+}
+
+/// A cell of a skyscraper line after the first, the tallest cell before it, and whether it is
+/// seen: `seen ⇔ cell > tallest` ([`post_sightings`]).
+struct Sighting {
+    cell: ModelView<i64>,
+    tallest: ModelView<i64>,
+    seen: ModelView<bool>,
+}
+
+/// `seen ⇔ cell > tallest` for each sighting, as clauses on the built solver over the cell's
+/// direct literals and the tallest's order literals: `cell = d ∧ tallest < d → seen` and
+/// `cell = d ∧ tallest ≥ d → ¬seen`. Not a reified linear constraint: huub 100.1 lowers a
+/// linear constraint whose views all have two values through pindakaas's aggregator, and when
+/// that finds it unsatisfiable (a puzzle without a solution) it panics instead of failing.
+fn post_sightings(
+    solver: &mut Solver,
+    map: &huub::lower::LoweringMap,
+    sightings: &[Sighting],
+    n: i64,
+) -> Result<(), Infeasible> {
+    use IntLitMeaning::{GreaterEq, Less, NotEq};
+    for s in sightings {
+        let (cell, tallest) = (map.get(solver, s.cell), map.get(solver, s.tallest));
+        let seen = map.get(solver, s.seen);
+        for d in 1..=n {
+            let not_d = cell.lit(solver, NotEq(d));
+            let (below, at_least) = (
+                tallest.lit(solver, Less(d)),
+                tallest.lit(solver, GreaterEq(d)),
+            );
+            for clause in [vec![not_d, at_least, seen], vec![not_d, below, !seen]] {
+                solver.add_clause(clause).map_err(|_| Infeasible)?;
             }
         }
-        if next.is_empty() {
+    }
+    Ok(())
+}
+
+/// Posts "exactly `k` of `bools` hold" as a chain of small tables over the running count
+/// `(cᵢ₋₁, bᵢ, cᵢ)`, each count kept to the values from which `k` is still reachable. Not as a
+/// linear sum: huub 100.1 lowers a sum of Booleans through pindakaas's aggregator, and when that
+/// finds the sum unsatisfiable (a puzzle without a solution) it panics instead of failing.
+fn post_count(m: &mut Model, bools: &[ModelView<bool>], k: i64) -> Result<(), Infeasible> {
+    let len = bools.len() as i64;
+    if !(0..=len).contains(&k) {
+        return Err(Infeasible);
+    }
+    let mut count = m.new_int_decision(0..=0);
+    for (i, &b) in bools.iter().enumerate() {
+        let left = len - i as i64 - 1; // Booleans after this one
+        let reachable = |c: i64| c <= k && c + left >= k;
+        let before = 0..=(i as i64).min(k);
+        let rows: Vec<Vec<i64>> = before
+            .flat_map(|c| [(c, 0), (c, 1)])
+            .filter(|&(c, x)| reachable(c + x))
+            .map(|(c, x)| vec![c, x, c + x])
+            .collect();
+        let (lo, hi) = (
+            rows.iter().map(|r| r[2]).min(),
+            rows.iter().map(|r| r[2]).max(),
+        );
+        let (Some(lo), Some(hi)) = (lo, hi) else {
             return Err(Infeasible);
-        }
-        // Sorted by (tallest, seen), so by number.
-        let after =
-            m.new_int_decision(huub::Set::from_sorted_elements(next.iter().map(|&s| id(s))));
-        post_table(m, vec![before, cells[c as usize], after], rows)?;
-        states = next.into_iter().collect();
-        before = after;
+        };
+        let next = m.new_int_decision(lo..=hi);
+        post_table(m, vec![count, ModelView::<i64>::from(b), next], rows)?;
+        count = next;
     }
     Ok(())
 }
@@ -675,12 +744,25 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         ),
         _ => None,
     };
-    let Ok(objective) = post_model(&mut m, &cells, &domains, model, options, objective) else {
+    let mut sightings = vec![];
+    let posted = post_model(
+        &mut m,
+        &cells,
+        &domains,
+        model,
+        options,
+        objective,
+        &mut sightings,
+    );
+    let Ok(objective) = posted else {
         return Ok(Lowering::Infeasible);
     };
     let Ok((mut solver, map)) = m.lower().to_solver::<huub::solver::Cadical>() else {
         return Ok(Lowering::Infeasible);
     };
+    if post_sightings(&mut solver, &map, &sightings, model.n as i64).is_err() {
+        return Ok(Lowering::Infeasible);
+    }
     let cells: Vec<View<i64>> = cells.iter().map(|&v| map.get(&mut solver, v)).collect();
     if post_on_solver(&mut solver, &cells, model, options).is_err() {
         return Ok(Lowering::Infeasible);
@@ -707,6 +789,7 @@ fn post_model(
     model: &CpModel,
     options: &CpOptions,
     objective: Option<(i64, i64)>,
+    sightings: &mut Vec<Sighting>,
 ) -> Result<Option<ModelView<i64>>, Infeasible> {
     let n = model.n as i64;
     let (value, bounds, domain) = match options.alldiff {
@@ -760,7 +843,7 @@ fn post_model(
     }
     post_rule_tables(m, cells, domains, model)?;
     for clue in &model.extra.skyscrapers {
-        post_skyscraper(m, cells, clue, n)?;
+        post_skyscraper(m, cells, clue, n, sightings)?;
     }
     for clue in &model.extra.xsums {
         post_xsum(m, cells, clue, n)?;

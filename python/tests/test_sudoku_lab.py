@@ -260,7 +260,18 @@ def assert_idle():
     assert time.process_time() - cpu < 0.05
 
 
+@pytest.fixture
+def python_handles_sigint():
+    """Python's own SIGINT handler for the test, whatever the process inherited: a process that
+    a non-interactive shell starts in the background has SIGINT ignored, and then neither a
+    SIGINT nor `_thread.interrupt_main` reaches Python."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("backend", ["dfs", "sat", "cp"])
+@pytest.mark.usefixtures("python_handles_sigint")
 def test_ctrl_c_stops_the_search(backend):
     """SIGINT during a count that would run for ages: `KeyboardInterrupt` comes within two
     seconds, well before the time-out, the search has stopped, and the next call works."""
@@ -278,6 +289,7 @@ def test_ctrl_c_stops_the_search(backend):
     assert sl.unique(sl.read(HARD)[0], backend=backend).status == "unique"
 
 
+@pytest.mark.usefixtures("python_handles_sigint")
 def test_ctrl_c_stops_a_cross_check():
     empty25 = sl.read("." * 625)[0]
     timer = threading.Timer(0.5, _thread.interrupt_main)

@@ -540,7 +540,12 @@ fn post_skyscraper(
 ) -> Result<(), Infeasible> {
     let line: Vec<ModelView<i64>> = clue.cells.iter().map(|&c| cells[c as usize]).collect();
     let Some((&first, rest)) = line.split_first() else {
-        return Err(Infeasible);
+        // No cell is seen from a clue without a line, as the checker counts it.
+        return if clue.value == 0 {
+            Ok(())
+        } else {
+            Err(Infeasible)
+        };
     };
     let mut tallest = first;
     let mut seen = vec![];
@@ -603,8 +608,7 @@ fn post_sightings(
 
 /// Posts "exactly `k` of `bools` hold" as a chain of small tables over the running count
 /// `(cᵢ₋₁, bᵢ, cᵢ)`, each count kept to the values from which `k` is still reachable. Not as a
-/// linear sum: huub 100.1 lowers a sum of Booleans through pindakaas's aggregator, and when that
-/// finds the sum unsatisfiable (a puzzle without a solution) it panics instead of failing.
+/// linear sum of Booleans, for the huub panic [`post_sightings`] describes.
 fn post_count(m: &mut Model, bools: &[ModelView<bool>], k: i64) -> Result<(), Infeasible> {
     let len = bools.len() as i64;
     if !(0..=len).contains(&k) {

@@ -15,7 +15,8 @@
 //! the same callback beats the worker's [`Pulse`].
 //!
 //! Some forms of the model are chosen to keep clear of faults of huub 100.1, each told where it
-//! is posted: the root domains ([`root_domains`]), sums as two inequalities ([`post_sum`]),
+//! is posted: the root domains ([`root_domains`]), cells over ranges with their holes as
+//! clauses ([`post_holes`]), sums as two inequalities ([`post_sum`]),
 //! sandwiches as tables ([`post_sandwich`]), two-cell all-differents and the house cover as
 //! clauses on the built solver ([`post_on_solver`]). A conflict while building the solver is a
 //! proof that the puzzle has no solution, answered as such without a search.
@@ -638,38 +639,72 @@ fn post_count(m: &mut Model, bools: &[ModelView<bool>], k: i64) -> Result<(), In
     Ok(())
 }
 
-/// Posts an X-sum clue with tables: prefix sums `pᵢ₊₁ = pᵢ + xᵢ` from `p₀ = 0`, capped at
-/// `value + 1` (any larger sum is as far from the clue), by the table `(pᵢ, xᵢ, pᵢ₊₁)`; and for
-/// each count `k` the table `(x₁, pₖ)` that allows `x₁ = k` only with `pₖ = value` (an element
-/// constraint, split by index). No linear constraint (as [`post_sandwich`]).
+/// Posts an X-sum clue by its prefix sums: `p₁ = x₁`, `pₖ = pₖ₋₁ + xₖ` (each a linear sum, as
+/// [`post_sum`]; `pₖ` over the range of the sums its cells' root `domains` can make, not the
+/// set, for the crash [`post_holes`] avoids) up to the largest
+/// digit the first cell may hold, and for each such count `k` an [`XsumIndex`] "`x₁ = k` ⇒
+/// `pₖ = clue`" kept in `indexes` for [`post_xsum_indexes`]. Tables over `(pₖ₋₁, xₖ, pₖ)` would
+/// be domain-consistent per step, but huub lowers a table to one selector per row, hundreds per
+/// cell, and puzzles with several clues then solved many times slower.
 fn post_xsum(
     m: &mut Model,
     cells: &[ModelView<i64>],
+    domains: &[Vec<Value>],
     clue: &EdgeClue,
-    n: i64,
+    indexes: &mut Vec<XsumIndex>,
 ) -> Result<(), Infeasible> {
     let value = clue.value as i64;
-    let cap = value + 1;
-    let first = cells[clue.cells[0] as usize];
-    let mut prefix = m.new_int_decision(0..=0);
-    let mut reach = (0, 0);
-    for (i, &c) in clue.cells.iter().enumerate() {
-        let k = i as i64 + 1;
-        let next_reach = (k.min(cap), (k * n).min(cap));
-        let next = m.new_int_decision(next_reach.0..=next_reach.1);
-        let step = (reach.0..=reach.1)
-            .flat_map(|p| (1..=n).map(move |d| vec![p, d, (p + d).min(cap)]))
-            .collect();
-        post_table(m, vec![prefix, cells[c as usize], next], step)?;
-        if k <= n {
-            let index = (1..=n)
-                .flat_map(|d| (next_reach.0..=next_reach.1).map(move |p| vec![d, p]))
-                .filter(|row| row[0] != k || row[1] == value)
+    let first = clue.cells[0] as usize;
+    let longest = domains[first].iter().copied().max().unwrap_or(0) as usize;
+    let mut prefix = cells[first];
+    let mut reach: Vec<i64> = domains[first].iter().map(|&d| d as i64).collect();
+    for (k, &c) in clue.cells.iter().enumerate().take(longest) {
+        if k > 0 {
+            let mut sums: Vec<i64> = reach
+                .iter()
+                .flat_map(|&p| domains[c as usize].iter().map(move |&d| p + d as i64))
                 .collect();
-            post_table(m, vec![first, next], index)?;
+            sums.sort_unstable();
+            sums.dedup();
+            let next = m.new_int_decision(sums[0]..=sums[sums.len() - 1]);
+            post_sum(m, &[(next, 1), (prefix, -1), (cells[c as usize], -1)], 0)?;
+            prefix = next;
+            reach = sums;
         }
-        prefix = next;
-        reach = next_reach;
+        indexes.push(XsumIndex {
+            first: cells[first],
+            count: k as i64 + 1,
+            prefix,
+            value,
+        });
+    }
+    Ok(())
+}
+
+/// An X-sum clue's "the first cell holds `count` ⇒ the first `count` cells add up to `value`",
+/// `prefix` being that sum.
+struct XsumIndex {
+    first: ModelView<i64>,
+    count: i64,
+    prefix: ModelView<i64>,
+    value: i64,
+}
+
+/// Each [`XsumIndex`] as two clauses on the built solver over the first cell's direct literal
+/// and the prefix's order literals: `x₁ ≠ k ∨ pₖ ≥ clue` and `x₁ ≠ k ∨ pₖ < clue + 1`.
+fn post_xsum_indexes(
+    solver: &mut Solver,
+    map: &huub::lower::LoweringMap,
+    indexes: &[XsumIndex],
+) -> Result<(), Infeasible> {
+    use IntLitMeaning::{GreaterEq, Less, NotEq};
+    for x in indexes {
+        let (first, prefix) = (map.get(solver, x.first), map.get(solver, x.prefix));
+        let not_k = first.lit(solver, NotEq(x.count));
+        for bound in [GreaterEq(x.value), Less(x.value + 1)] {
+            let clause = vec![not_k, prefix.lit(solver, bound)];
+            solver.add_clause(clause).map_err(|_| Infeasible)?;
+        }
     }
     Ok(())
 }
@@ -736,9 +771,8 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     let cells: Vec<_> = domains
         .iter()
         .map(|digits| {
-            m.new_int_decision(huub::Set::from_sorted_elements(
-                digits.iter().map(|&d| d as i64),
-            ))
+            // Non-empty: `root_domains` proves infeasibility otherwise.
+            m.new_int_decision(digits[0] as i64..=digits[digits.len() - 1] as i64)
         })
         .collect();
     let objective = match (&model.objective, with_objective) {
@@ -748,7 +782,7 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         ),
         _ => None,
     };
-    let mut sightings = vec![];
+    let (mut sightings, mut indexes) = (vec![], vec![]);
     let posted = post_model(
         &mut m,
         &cells,
@@ -756,7 +790,7 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         model,
         options,
         objective,
-        &mut sightings,
+        (&mut sightings, &mut indexes),
     );
     let Ok(objective) = posted else {
         return Ok(Lowering::Infeasible);
@@ -764,10 +798,15 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     let Ok((mut solver, map)) = m.lower().to_solver::<huub::solver::Cadical>() else {
         return Ok(Lowering::Infeasible);
     };
-    if post_sightings(&mut solver, &map, &sightings, model.n as i64).is_err() {
+    if post_sightings(&mut solver, &map, &sightings, model.n as i64).is_err()
+        || post_xsum_indexes(&mut solver, &map, &indexes).is_err()
+    {
         return Ok(Lowering::Infeasible);
     }
     let cells: Vec<View<i64>> = cells.iter().map(|&v| map.get(&mut solver, v)).collect();
+    if post_holes(&mut solver, &cells, &domains).is_err() {
+        return Ok(Lowering::Infeasible);
+    }
     if post_on_solver(&mut solver, &cells, model, options).is_err() {
         return Ok(Lowering::Infeasible);
     }
@@ -779,6 +818,28 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         cells,
         objective,
     })))
+}
+
+/// Removes from each cell, by a unit clause on the built solver, the digits between its smallest
+/// and largest root digit that its root domain lacks. The cells are built over that range, not
+/// over the domain itself: huub 100.1 crashes inside CaDiCaL's conflict analysis when a variable
+/// built over a set with holes takes part in a failing sum (three cells of a cage, each `4..=6`
+/// or `9`, that must add up to 22: `NO_SOLUTION_KILLERS` in `tests/cp.rs`).
+fn post_holes(
+    solver: &mut Solver,
+    cells: &[View<i64>],
+    domains: &[Vec<Value>],
+) -> Result<(), Infeasible> {
+    for (&cell, digits) in cells.iter().zip(domains) {
+        let (Some(&lo), Some(&hi)) = (digits.first(), digits.last()) else {
+            return Err(Infeasible);
+        };
+        for d in (lo..hi).filter(|d| !digits.contains(d)) {
+            let hole = cell.lit(solver, IntLitMeaning::NotEq(d as i64));
+            solver.add_clause(vec![hole]).map_err(|_| Infeasible)?;
+        }
+    }
+    Ok(())
 }
 
 /// Posts to the model what huub presolves: the all-differents of three cells or more (and the
@@ -793,7 +854,7 @@ fn post_model(
     model: &CpModel,
     options: &CpOptions,
     objective: Option<(i64, i64)>,
-    sightings: &mut Vec<Sighting>,
+    (sightings, indexes): (&mut Vec<Sighting>, &mut Vec<XsumIndex>),
 ) -> Result<Option<ModelView<i64>>, Infeasible> {
     let n = model.n as i64;
     let (value, bounds, domain) = match options.alldiff {
@@ -850,7 +911,7 @@ fn post_model(
         post_skyscraper(m, cells, clue, n, sightings)?;
     }
     for clue in &model.extra.xsums {
-        post_xsum(m, cells, clue, n)?;
+        post_xsum(m, cells, domains, clue, indexes)?;
     }
     let (Some(weights), Some((lo, hi))) = (&model.objective, objective) else {
         return Ok(None);

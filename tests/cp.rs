@@ -264,7 +264,7 @@ fn the_cp_flags_are_checked() {
 const HUUB_CRASHER: &str = "................................................................................. 012233456017777486917aabc8d911aeefghijjkelfhhijmkenoppiqrksnttpurrssvwtpuurrwwwxx 9,31,7,10,17,6,3,19,12,17,15,6,3,4,14,9,3,21,14,10,16,3,4,17,2,23,5,31,17,13,9,4,19,12";
 
 /// A crash inside the solver costs nothing but time: the search runs in a child process, and a
-/// crash is retried with the next house cover (here none), which answers. In process the same
+/// crash is retried in another form, which answers. In process the same
 /// setting ends the run by a signal (huub 100.1; a later huub may answer, and then so must we).
 #[test]
 fn a_solver_crash_is_retried_in_another_form_and_the_batch_goes_on() {
@@ -482,6 +482,73 @@ fn the_worker_retries_a_crash_under_bounds_all_different() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "no solution\n");
+}
+
+/// A 9×9 Killer with both diagonals and no solution (fuzz seed 1128, case 186444, shrunk to
+/// eight cages) on which huub 100.1 crashed in every form but the one that leaves the fixed
+/// cells out of the all-differents.
+const DIAGONAL_KILLER_CRASHER: &str = ".................................................................................:0 ..0.11.........2........2....333.......3.4....5...4........6..............77..... 1,11,4,10,5,3,4,14";
+
+/// Every puzzle on which huub 100.1 is known to crash, under the options it crashed with, is
+/// answered in process once the fixed cells are left out of the all-differents
+/// (`CpOptions::drop_fixed`), with `dfs`'s count; and through the command, whose worker retries
+/// a crash in that form first, the diagonal Killer is answered "no solution". A crash here ends
+/// the test binary: the test fails.
+#[test]
+fn fixed_cells_out_of_the_all_differents_answer_every_known_crash() {
+    let o = run_with(
+        &["count", "--limit", "2", "--diagonals", "--backend", "cp"],
+        DIAGONAL_KILLER_CRASHER,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "no solution\n");
+    let value = CpOptions {
+        drop_fixed: true,
+        ..CpOptions::default()
+    };
+    let cases = [
+        (DIAGONAL_KILLER_CRASHER, true, value),
+        (KILLER_CRASHING_UNDER_VALUE, false, value),
+        (
+            HUUB_CRASHER,
+            false,
+            CpOptions {
+                alldiff: AllDiffLevel::Bounds,
+                house_cover: HouseCover::Linear,
+                ..value
+            },
+        ),
+        (
+            "98.7..6..75..6..9...6......4...3.....9......4..58...7..2....1.3..95...6.....21..9",
+            false,
+            value,
+        ),
+        (
+            ".................1..2.34.5...36......4..75.3.5...8.2...249......7....8..3...27.4.",
+            false,
+            value,
+        ),
+    ];
+    let dfs = backends::create(BackendKind::Dfs, &BackendOptions::default()).unwrap();
+    for (line, diagonals, options) in cases {
+        let read = sudoku_lab::format::read_puzzles(
+            line,
+            &sudoku_lab::format::ReadOptions {
+                diagonals,
+                ..Default::default()
+            },
+        );
+        let puzzle = &read[0].as_ref().unwrap().puzzle;
+        let count = |b: &dyn Backend| {
+            task::run(b, puzzle, Task::Count { limit: 2 }, &Limits::none()).map(|a| a.count())
+        };
+        let cp = cp_with(options);
+        assert_eq!(
+            count(cp.as_ref()).unwrap(),
+            count(dfs.as_ref()).unwrap(),
+            "{line}"
+        );
+    }
 }
 
 /// A worker that crashes, panics, aborts or hangs costs its request only: each gives a named

@@ -275,6 +275,7 @@ impl EngineFlags {
                     house_cover: self.cp.cp_house_cover,
                     branching: self.cp.cp_branch,
                     searches: self.cp.cp_searches,
+                    drop_fixed: false,
                 },
                 memory_mib: self.cp.cp_memory_mib,
                 worker: (!self.cp.cp_in_process).then(cp_worker),

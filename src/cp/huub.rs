@@ -863,7 +863,12 @@ fn post_model(
         AllDiffLevel::Domain => (false, false, true),
     };
     for group in model.all_different.iter().filter(|g| !is_pair(g)) {
-        let vars: Vec<_> = group.cells.iter().map(|&c| cells[c as usize]).collect();
+        let vars: Vec<_> = group
+            .cells
+            .iter()
+            .filter(|&&c| !options.drop_fixed || domains[c as usize].len() > 1)
+            .map(|&c| cells[c as usize])
+            .collect();
         m.unique(vars)
             .value_propagation(value)
             .bounds_propagation(bounds)

@@ -492,16 +492,16 @@ const DIAGONAL_KILLER_CRASHER: &str = ".........................................
 /// Every puzzle on which huub 100.1 is known to crash, under the options it crashed with, is
 /// answered in process once the fixed cells are left out of the all-differents
 /// (`CpOptions::drop_fixed`), with `dfs`'s count; and through the command, whose worker retries
-/// a crash in that form first, the diagonal Killer is answered "no solution". A crash here ends
-/// the test binary: the test fails.
+/// a crash in that form first, and in process under `--cp-drop-fixed`, the diagonal Killer is
+/// answered "no solution". A crash here ends the test binary: the test fails.
 #[test]
 fn fixed_cells_out_of_the_all_differents_answer_every_known_crash() {
-    let o = run_with(
-        &["count", "--limit", "2", "--diagonals", "--backend", "cp"],
-        DIAGONAL_KILLER_CRASHER,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "no solution\n");
+    let args = ["count", "--limit", "2", "--diagonals", "--backend", "cp"];
+    for extra in [&[][..], &["--cp-in-process", "--cp-drop-fixed"]] {
+        let o = run_with(&[&args[..], extra].concat(), DIAGONAL_KILLER_CRASHER);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "no solution\n", "{extra:?}");
+    }
     let value = CpOptions {
         drop_fixed: true,
         ..CpOptions::default()

@@ -164,6 +164,12 @@ pub struct CpArgs {
     /// is retried with copies.
     #[arg(long, value_name = "HOW", default_value_t = Searches::default(), help_heading = "CP backend")]
     cp_searches: Searches,
+    /// cp: leave the fixed cells (a single digit after root propagation) out of every
+    /// all-different. huub 100.1 crashes on some puzzles with them in and has not crashed
+    /// without them, but the searches are slower; a crash of the solver is retried this way
+    /// first.
+    #[arg(long, help_heading = "CP backend")]
+    cp_drop_fixed: bool,
     /// cp: largest solver to build, in MiB (as estimated before building it); larger puzzles are
     /// refused.
     #[arg(long, value_name = "MIB", default_value_t = CP_MEMORY_MIB,
@@ -275,7 +281,7 @@ impl EngineFlags {
                     house_cover: self.cp.cp_house_cover,
                     branching: self.cp.cp_branch,
                     searches: self.cp.cp_searches,
-                    drop_fixed: false,
+                    drop_fixed: self.cp.cp_drop_fixed,
                 },
                 memory_mib: self.cp.cp_memory_mib,
                 worker: (!self.cp.cp_in_process).then(cp_worker),

@@ -134,6 +134,7 @@ def test_engine_options_and_bad_names():
     want = sl.unique(p).grid
     assert sl.unique(p, backend="sat", encoding="minimal", amo="ladder").grid == want
     assert sl.unique(p, backend="cp", cp_alldiff="bounds").grid == want
+    assert sl.unique(p, backend="cp", cp_drop_fixed=True).grid == want
     with pytest.raises(ValueError, match="unknown encoding 'nope'"):
         sl.unique(p, backend="sat", encoding="nope")
     with pytest.raises(TypeError, match="unknown engine option 'colour'"):

@@ -639,13 +639,13 @@ fn post_count(m: &mut Model, bools: &[ModelView<bool>], k: i64) -> Result<(), In
     Ok(())
 }
 
-/// Posts an X-sum clue by its prefix sums: `p₁ = x₁`, `pₖ = pₖ₋₁ + xₖ` (each a linear sum, as
-/// [`post_sum`]; `pₖ` over the range of the sums its cells' root `domains` can make, not the
-/// set, for the crash [`post_holes`] avoids) up to the largest
-/// digit the first cell may hold, and for each such count `k` an [`XsumIndex`] "`x₁ = k` ⇒
-/// `pₖ = clue`" kept in `indexes` for [`post_xsum_indexes`]. Tables over `(pₖ₋₁, xₖ, pₖ)` would
-/// be domain-consistent per step, but huub lowers a table to one selector per row, hundreds per
-/// cell, and puzzles with several clues then solved many times slower.
+/// Posts an X-sum clue by its prefix sums up to the largest digit the first cell may hold:
+/// `p₁ = x₁`, `pₖ = pₖ₋₁ + xₖ` (each a linear sum, as [`post_sum`]; `pₖ` over the range of the
+/// sums its cells' root `domains` can make, not the set, for the crash [`post_holes`] avoids);
+/// and for each such count `k` an [`XsumIndex`] "`x₁ = k` ⇒ `pₖ = clue`", kept in `indexes` for
+/// [`post_xsum_indexes`]. Tables over `(pₖ₋₁, xₖ, pₖ)` would be domain-consistent per step, but
+/// huub lowers a table to one selector per row, thousands per clue, and the published kinds'
+/// mixed set (three X-sums a puzzle) solved about twice as slowly with them.
 fn post_xsum(
     m: &mut Model,
     cells: &[ModelView<i64>],

@@ -866,7 +866,7 @@ fn post_model(
         let vars: Vec<_> = group
             .cells
             .iter()
-            .filter(|&&c| !options.drop_fixed || domains[c as usize].len() > 1)
+            .filter(|&&c| !(options.drop_fixed && settled(c, &group.cells, domains)))
             .map(|&c| cells[c as usize])
             .collect();
         m.unique(vars)
@@ -930,6 +930,18 @@ fn post_model(
         .sum();
     m.linear(expr).eq(total).post().map_err(|_| Infeasible)?;
     Ok(Some(total))
+}
+
+/// Whether cell `c` is fixed and its digit is in no other of `group`'s cells: then the group's
+/// all-different needs it no more ([`CpOptions::drop_fixed`]). The root domains' fixpoint makes
+/// every fixed cell so, except on grids past 128 (their root is the givens alone).
+fn settled(c: u32, group: &[u32], domains: &[Vec<Value>]) -> bool {
+    let [digit] = domains[c as usize][..] else {
+        return false;
+    };
+    group
+        .iter()
+        .all(|&p| p == c || domains[p as usize].binary_search(&digit).is_err())
 }
 
 /// Posts `Σ coefficient × cell = rhs` as its two halves, `≤ rhs` and `≥ rhs`, which propagate
@@ -1321,4 +1333,21 @@ pub fn root_propagation(model: &CpModel, options: &CpOptions) -> Result<Option<V
                 .collect(),
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settled;
+
+    /// A fixed cell leaves its all-different only once its digit is gone from the other cells
+    /// (a given of a grid past 128 keeps its place: its digit is still in its peers' domains).
+    #[test]
+    fn a_fixed_cell_is_settled_only_when_no_other_cell_may_hold_its_digit() {
+        let group = [0, 1, 2];
+        let open = vec![vec![3], vec![1, 2, 3], vec![1, 2]];
+        assert!(!settled(0, &group, &open));
+        let pruned = vec![vec![3], vec![1, 2], vec![1, 2]];
+        assert!(settled(0, &group, &pruned));
+        assert!(!settled(1, &group, &pruned), "an open cell stays");
+    }
 }

@@ -834,7 +834,7 @@ fn post_holes(
         let (Some(&lo), Some(&hi)) = (digits.first(), digits.last()) else {
             return Err(Infeasible);
         };
-        for d in (lo..hi).filter(|d| !digits.contains(d)) {
+        for d in (lo..hi).filter(|d| digits.binary_search(d).is_err()) {
             let hole = cell.lit(solver, IntLitMeaning::NotEq(d as i64));
             solver.add_clause(vec![hole]).map_err(|_| Infeasible)?;
         }

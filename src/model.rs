@@ -20,6 +20,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub mod lower;
+pub mod set_equivalence;
 pub mod variant;
 pub use variant::{
     chess_neighbours, disjoint_groups, exact_param, gap_param, indexed_house, lockout_gap,

@@ -52,7 +52,7 @@ pub fn write(model: &CpModel, shape: &Shape, w: &mut impl Write) -> io::Result<(
         .into_iter()
         .filter_map(|(origin, g)| match origin {
             Origin::Cage(i) => Some((i, g)),
-            Origin::House(_) | Origin::Rule => None,
+            Origin::House(_) | Origin::Rule | Origin::Implied => None,
         })
         .collect();
     writeln!(

@@ -19,6 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::lower::{self, PairRule, Rules};
+use crate::model::set_equivalence::implied_cages;
 use crate::model::{Puzzle, Value};
 use crate::named::from_str_by_name;
 use crate::propagate::{Candidates, Level};
@@ -203,6 +204,9 @@ pub enum Origin {
     Cage(usize),
     /// A variant rule (extra house, extra region, renban line).
     Rule,
+    /// A cage the puzzle's cages imply by set equivalence
+    /// ([`crate::model::set_equivalence`]): redundant, left out of exported models.
+    Implied,
 }
 
 /// The digit pairs `(a, b)` two cells may hold.
@@ -501,6 +505,17 @@ impl CpModel {
                 });
             }
         }
+        let root = Root::of(puzzle, &rules);
+        if let Root::Masks(masks) = &root {
+            let domains: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
+            for implied in implied_cages(shape, puzzle.cages(), &domains) {
+                sums.push(LinearSum {
+                    cells: implied.cells,
+                    sum: i64::from(implied.sum),
+                    origin: Origin::Implied,
+                });
+            }
+        }
         CpModel {
             n,
             givens: givens.to_vec(),
@@ -520,7 +535,7 @@ impl CpModel {
             parity: rules.parity.clone(),
             extra: ExtraRules::of(&rules),
             objective: puzzle.weights().map(|w| w.as_slice().to_vec()),
-            root: Root::of(puzzle, &rules),
+            root,
         }
     }
 

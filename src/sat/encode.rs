@@ -49,6 +49,7 @@ use rustsat::encodings::pb::{
 };
 
 use super::{dimacs, with_rustsat, ClauseSink, Cnf, Lit, Var};
+use crate::model::set_equivalence::implied_cages;
 use crate::model::{Cage, ConstraintKind, Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
 
@@ -676,6 +677,18 @@ pub fn encode<S: ClauseSink + ?Sized>(
     }
     for cage in puzzle.cages() {
         encode_cage(cage, n, opts.cage, &val, &mut b);
+    }
+    // The cages set equivalence implies (boxless Killers), encoded as the puzzle's are.
+    let domains: Vec<u64> = (0..n * n)
+        .map(|c| {
+            (0..n)
+                .filter(|&d| val(c, d) != Val::False)
+                .fold(0, |m, d| m | 1 << d)
+        })
+        .collect();
+    for implied in implied_cages(shape, puzzle.cages(), &domains) {
+        let cage = Cage::new(implied.cells, implied.sum);
+        encode_cage(&cage, n, opts.cage, &val, &mut b);
     }
     b.out.end_part(Part::Cage);
     variants::encode_rules(puzzle, opts.pair, &val, &mut b);

@@ -26,6 +26,7 @@ use std::sync::Arc;
 use super::digit_sets::DigitSets;
 use super::house_sums::implied_sums;
 use super::Mask;
+use crate::model::set_equivalence::implied_cages;
 use crate::model::{Cage, Puzzle, Shape};
 
 /// Most combinations one cage may have (a cage of 8 cells of a 16×16 grid can have thousands);
@@ -35,6 +36,8 @@ pub(super) const MAX_COMBINATIONS: usize = 100_000;
 /// The cages of one puzzle, and later the sums they imply.
 pub(super) struct Cages {
     shape: Arc<Shape>,
+    /// The puzzle's cages as the model holds them, for [`implied_cages`].
+    cages: Vec<Cage>,
     /// The puzzle's cages, narrowed until [`Cages::deepen`] is called.
     given: Groups,
     /// Once [`Cages::deepen`] is called: the puzzle's cages and the implied sums, less the
@@ -66,6 +69,7 @@ impl Cages {
         }
         Ok(Some(Cages {
             shape,
+            cages: puzzle.cages().cloned().collect(),
             given,
             deep: OnceCell::new(),
             epoch: Cell::new(0),
@@ -87,10 +91,22 @@ impl Cages {
         let given: Vec<(&[u16], i64)> =
             self.given.groups.iter().map(|g| self.given.of(g)).collect();
         let implied = implied_sums(&self.shape, &given);
-        let count = given.len() + implied.iter().count();
+        let domains: Vec<u64> = cands.iter().map(|m| m.to_u64()).collect();
+        let set: Vec<(Vec<u16>, i64)> = implied_cages(&self.shape, &self.cages, &domains)
+            .into_iter()
+            .map(|c| {
+                (
+                    c.cells.iter().map(|&x| x as u16).collect(),
+                    i64::from(c.sum),
+                )
+            })
+            .collect();
+        let count = given.len() + implied.iter().count() + set.len();
         let mut deep = Groups::new(self.shape.size(), count);
         let mut open = vec![];
+        // The puzzle's cages and those set equivalence implies hold distinct digits.
         let sets = given.iter().map(|&(c, t)| (c, t, true));
+        let sets = sets.chain(set.iter().map(|(c, t)| (&c[..], *t, true)));
         for (cells, whole, is_given) in sets.chain(implied.iter().map(|(c, t)| (c, t, false))) {
             open.clear();
             let mut total = whole;

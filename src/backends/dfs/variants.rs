@@ -9,7 +9,9 @@
 //!   cells and fails when two cells hold one digit or too few digits are left; a group of `n`
 //!   cells also places its hidden singles;
 //! - a **window** (renban) keeps the digits of the runs of consecutive digits, as long as the
-//!   line, that hold every fixed digit and meet every cell's candidates;
+//!   line, that hold every fixed digit, meet every cell's candidates and have each of their
+//!   digits among some cell's; a digit of every such run goes in the line, so the one cell
+//!   left for it takes it;
 //! - a **sum** (arrow, little killer) bounds each term by the least and greatest the others can
 //!   add (interval reasoning on `Σ cᵢ·xᵢ = rhs`);
 //! - a **sandwich** keeps the digits that some placement of its 1 and its `n` supports: a pair
@@ -515,19 +517,38 @@ impl<M: Mask> Cut<'_, M> {
             .map(|&c| self.cands[c as usize])
             .filter(|m| m.at_most_one())
             .fold(0u64, |f, m| f | m.to_u64());
-        let mut allowed = 0u64;
+        let (mut allowed, mut every) = (0u64, u64::MAX);
         for start in 0..=n - k {
             let w = ((1u64 << k) - 1) << start;
-            if fixed & !w == 0
-                && cells
-                    .iter()
-                    .all(|&c| self.cands[c as usize].to_u64() & w != 0)
-            {
+            // The run's digits all go in, one a cell: each cell needs one of them, and each
+            // of them a cell.
+            let (mut each_cell, mut union) = (true, 0u64);
+            for &c in cells {
+                let m = self.cands[c as usize].to_u64() & w;
+                each_cell &= m != 0;
+                union |= m;
+            }
+            if fixed & !w == 0 && each_cell && union == w {
                 allowed |= w;
+                every &= w;
             }
         }
         for &c in cells {
             self.keep(c, allowed)?;
+        }
+        // A digit of every possible run is in the line: with one cell left for it, it goes there.
+        let mut must = every & allowed;
+        while must != 0 {
+            let d = must & must.wrapping_neg();
+            must &= must - 1;
+            let mut holders = cells
+                .iter()
+                .filter(|&&c| self.cands[c as usize].to_u64() & d != 0);
+            match (holders.next(), holders.next()) {
+                (None, _) => return None,
+                (Some(&c), None) => self.keep(c, d)?,
+                _ => {}
+            }
         }
         Some(())
     }

@@ -7,8 +7,8 @@
 //! Those cells fall into *groups* of distinct digits (each group within one house or cage),
 //! and each group's sum has a least and a greatest value (the smallest or largest distinct
 //! digits its cells may take). When the equation's total is the greatest (or least) value its
-//! left side can take, every group must take its own extreme: the group, within one house,
-//! is an implied cage with that sum.
+//! left side can take, every group must take its own extreme: each group is then an implied
+//! cage with that sum.
 //!
 //! This is how setters' boxless Killers are broken in (a puzzle published as "Solver needs
 //! SET"): there, in rows 1, 6 and 7 against columns 3, 4 and 9, nine cells of sum-12 cages
@@ -22,10 +22,12 @@
 //! ([`boxless`]): there the lines are the only houses, and the innies and outies of single
 //! houses see little. With boxes, a 9×9 Killer's many small cages leave thousands of
 //! equations to shrink and group: milliseconds a puzzle, more than `dfs` takes for most
-//! Killers, and no change in the guesses `dfs` makes on the benchmark Killer sets. The bounds use the caller's candidates
-//! (the givens, or a propagated root), so the cages are implied by the puzzle under those
-//! candidates: a solution meets them. Nothing is derived from an equation no assignment of
-//! the candidates can meet; the search finds that contradiction itself.
+//! Killers, and no change in the guesses `dfs` makes on the benchmark Killer sets.
+//!
+//! The bounds use the caller's candidates (the givens, or a propagated root), so the cages are
+//! implied by the puzzle under those candidates: a solution meets them. Nothing is derived
+//! from an equation no assignment of the candidates can meet; the search finds that
+//! contradiction itself.
 
 use super::{Cage, Shape};
 
@@ -33,10 +35,11 @@ use super::{Cage, Shape};
 pub const MOST_LINES: usize = 3;
 /// Largest side looked at: 121 cells fit a 128-bit set.
 pub const MAX_SIDE: usize = 11;
-/// Most cells an equation may keep to be looked at: `2n` (two lines' worth).
-const MOST_CELLS_PER_SIDE: usize = 2;
+/// Most cells an equation may keep to be looked at, in lines' worth: `2n`.
+const MOST_LINES_OF_CELLS: usize = 2;
 
-/// A set of cells within one house whose digits add up to `sum`: a cage the puzzle implies.
+/// A set of cells within one house or cage (so of distinct digits) whose digits add up to
+/// `sum`: a cage the puzzle implies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImpliedCage {
     /// Row-major cell indices, increasing.
@@ -54,7 +57,7 @@ pub fn implied_cages<'a>(
     domains: &[u64],
 ) -> Vec<ImpliedCage> {
     let n = shape.size();
-    if n > MAX_SIDE || domains.len() != n * n || !boxless(shape) {
+    if domains.len() != n * n || !boxless(shape) {
         return vec![];
     }
     let eq = Equations::new(shape, cages, domains);
@@ -82,7 +85,7 @@ pub fn implied_cages<'a>(
             for &(col_cells, col_mask, col_gain) in &col_sets {
                 let cells = ((row_cells ^ col_cells) & eq.open).count_ones() as usize;
                 let cells = cells.saturating_sub(row_gain + col_gain);
-                if cells > MOST_CELLS_PER_SIDE * n {
+                if cells > MOST_LINES_OF_CELLS * n {
                     continue; // trading cages cannot shrink it enough
                 }
                 let lines = (row_cells, row_mask, col_cells, col_mask);
@@ -102,9 +105,12 @@ pub fn implied_cages<'a>(
 }
 
 /// Whether every region of `shape` is a row or a column: a Latin square, where the houses are
-/// the lines alone.
+/// the lines alone. `false` past [`MAX_SIDE`], where this module looks at nothing.
 pub fn boxless(shape: &Shape) -> bool {
     let n = shape.size();
+    if n > MAX_SIDE {
+        return false;
+    }
     let lines: Vec<u128> = (0..2 * n).map(|h| set_of(shape.house(h))).collect();
     (2 * n..3 * n).all(|h| lines.contains(&set_of(shape.house(h))))
 }
@@ -238,7 +244,7 @@ impl<'a> Equations<'a> {
             }
         }
         let size = (plus | minus).count_ones() as usize;
-        if size == 0 || size > MOST_CELLS_PER_SIDE * self.n {
+        if size == 0 || size > MOST_LINES_OF_CELLS * self.n {
             return;
         }
         let (Some(pos), Some(neg)) = (self.groups_of(plus), self.groups_of(minus)) else {

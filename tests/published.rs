@@ -37,9 +37,9 @@ const SLOW: Duration = Duration::from_secs(1);
 /// [`LISTED_LIMIT`] and may time out (named on standard error); an answer they give must still
 /// be right. None today: `sudoku-lab unique --json --backend B FILE` (2026-11-27, `rust`
 /// machine kind, 2 cores) takes `dfs` 3 ms, `sat` 9 ms and `cp` 11 ms on `solver-needs-set` (a
-/// boxless Killer without givens, with Kropki white dots), which needed 22 s, 2.0 s and 2.4 s
-/// before set equivalence ([`sudoku_lab::model::set_equivalence`]); the slowest count of `dfs`
-/// is then `antiking-extra-region-noclone-coloring-book-bartizan`, about 0.5 s.
+/// boxless Killer without givens, with Kropki white dots, which set equivalence breaks:
+/// [`sudoku_lab::model::set_equivalence`]); the slowest count of `dfs` is
+/// `antiking-extra-region-noclone-coloring-book-bartizan`, about 0.5 s.
 const TOO_SLOW: &[(&str, &str)] = &[];
 /// The time a count listed in [`TOO_SLOW`] gets.
 const LISTED_LIMIT: Duration = Duration::from_millis(500);

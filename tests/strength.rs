@@ -82,6 +82,61 @@ fn naive_flp(clauses: &[Vec<i32>], a: Vec<Option<bool>>) -> Option<Vec<Option<bo
     Some(a)
 }
 
+/// The closure under unit propagation and Bacchus's HypBinRes rule, by the rule itself: from a
+/// clause whose unassigned literals are `l1 … lk` (`k ≥ 2`) and, for every `i ≠ j`, a clause whose
+/// unassigned literals are exactly `¬li` and `x`, add `(lj ∨ x)` (the unit `lj` when `x = lj`);
+/// repeated until nothing is added. `None` on a conflict.
+fn naive_hbr(clauses: &[Vec<i32>], n: usize) -> Option<Vec<Option<bool>>> {
+    let mut all: Vec<Vec<i32>> = clauses.to_vec();
+    let mut a = vec![None; n];
+    loop {
+        a = naive_up(&all, a)?;
+        let reduced: Vec<Vec<i32>> = all
+            .iter()
+            .filter(|c| !c.iter().any(|&x| holds(x, &a) == Some(true)))
+            .map(|c| {
+                let mut r: Vec<i32> = c
+                    .iter()
+                    .copied()
+                    .filter(|&x| holds(x, &a).is_none())
+                    .collect();
+                r.sort_unstable();
+                r.dedup();
+                r
+            })
+            .filter(|r| !r.iter().any(|&x| r.contains(&-x)))
+            .collect();
+        let binary = |p: i32, q: i32| {
+            let mut b = vec![p, q];
+            b.sort_unstable();
+            reduced.contains(&b)
+        };
+        let mut new = Vec::new();
+        for r in reduced.iter().filter(|r| r.len() >= 2) {
+            for (j, &lj) in r.iter().enumerate() {
+                for x in (1..=n as i32).flat_map(|v| [v, -v]) {
+                    if holds(x, &a).is_some() || x == -lj {
+                        continue;
+                    }
+                    let all_binaries = r
+                        .iter()
+                        .enumerate()
+                        .all(|(i, &li)| i == j || li == x || binary(-li, x));
+                    let mut c = if x == lj { vec![lj] } else { vec![lj, x] };
+                    c.sort_unstable();
+                    if all_binaries && !reduced.contains(&c) && !new.contains(&c) {
+                        new.push(c);
+                    }
+                }
+            }
+        }
+        if new.is_empty() {
+            return Some(a);
+        }
+        all.extend(new);
+    }
+}
+
 /// Every model of the formula.
 fn models(n: usize, clauses: &[Vec<i32>]) -> Vec<Vec<bool>> {
     (0u32..1 << n)
@@ -132,6 +187,12 @@ proptest! {
     #[test]
     fn up_is_the_closure((n, clauses) in formulas()) {
         prop_assert_eq!(run(n, &clauses, CnfLevel::Up), naive_up(&clauses, vec![None; n]));
+    }
+
+    /// `hbr` is exactly the closure under unit propagation and the HypBinRes rule.
+    #[test]
+    fn hbr_is_the_hypbinres_closure((n, clauses) in prop_oneof![formulas(), ternary_formulas()]) {
+        prop_assert_eq!(run(n, &clauses, CnfLevel::Hbr), naive_hbr(&clauses, n));
     }
 
     /// Every level derives only implied literals, finds a conflict only on an unsatisfiable

@@ -1530,8 +1530,9 @@ pub enum LineError {
 }
 
 /// The whole puzzle as one line, the form [`Format::Line`] reads back: `n²` symbols (`.` empty,
-/// `1`–`9`, `A`–`Z`); for a jigsaw (of side 2 or more) a space and `n²` region labels (`0`–`9`,
-/// `A`–`Z`); for a Killer a space, `n²` cage labels (`.` for a cell in no cage) and a space, then
+/// `1`–`9`, `A`–`Z`); for a jigsaw (of side 2 or more), or boxes other than the side's standard
+/// ones, a space and `n²` region labels (`0`–`9`, `A`–`Z`: such boxes read back as a jigsaw with
+/// the same houses); for a Killer a space, `n²` cage labels (`.` for a cell in no cage) and a space, then
 /// the cage sums. The diagonals are not written: the reader adds them from its options.
 /// [`write_line`] writes a grid's symbols only.
 pub fn to_line(puzzle: &Puzzle) -> Result<String, LineError> {
@@ -1566,10 +1567,17 @@ pub fn to_line_with_answer(
         line.push_str(&format!(":{count}:{}", symbols(solution.cells())));
     }
     // A 1×1 jigsaw's one region is the whole grid, as in the standard 1×1 grid: it is written
-    // without it, since `. 0` alone would read back as a row of a 2×2 grid.
-    if let (Regions::Jigsaw(map), true) = (puzzle.shape().regions(), n > 1) {
+    // without it, since `. 0` alone would read back as a row of a 2×2 grid. Boxes other than the
+    // side's standard ones (`3×2` on 6×6, `1×5` on 5×5) are written as their regions too: the
+    // reader would give the line the standard boxes, or none.
+    let shape = puzzle.shape();
+    let written_regions = match shape.regions() {
+        Regions::Jigsaw(_) => n > 1,
+        Regions::Boxes { rows, cols } => Shape::default_boxes(n) != Some((*rows, *cols)),
+    };
+    if written_regions {
         line.push(' ');
-        line.extend(map.iter().map(|&r| region_label(r)));
+        line.extend((0..n * n).map(|c| region_label(shape.region_of(c) as u32)));
     }
     let cages: Vec<&model::Cage> = puzzle.cages().collect();
     if !cages.is_empty() {

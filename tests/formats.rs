@@ -618,6 +618,51 @@ fn line_puzzles() -> impl Strategy<Value = (Puzzle, Grid)> {
         })
 }
 
+/// Boxes other than the side's standard ones are written as region labels, and the line reads
+/// back with the same houses (as a jigsaw), givens and cages: without the labels, `3×2` boxes on
+/// 6×6 would read back as `2×3` ones, and a 5×5 line would not read at all.
+#[test]
+fn lines_keep_boxes_other_than_the_standard_ones() {
+    for (n, rows, cols) in [(6, 3, 2), (5, 1, 5), (9, 1, 9), (8, 4, 2), (4, 4, 1)] {
+        let shape = Arc::new(Shape::new(n, Regions::Boxes { rows, cols }, false).unwrap());
+        let mut rng = GenRng::seed(n as u64 * 31 + rows as u64);
+        let grid = full_grid(&shape, &mut rng).unwrap();
+        let givens: Vec<Value> = grid
+            .cells()
+            .iter()
+            .map(|&v| if rng.below(3) == 0 { v } else { 0 })
+            .collect();
+        let mut cages = random_cages(n, &grid, (2, 4), &mut rng);
+        cages.iter_mut().for_each(|c| c.sort_unstable());
+        cages.sort_unstable();
+        let cages: Vec<Constraint> = cages
+            .into_iter()
+            .map(|cells| {
+                let sum = cells.iter().map(|&c| grid.cells()[c as usize] as u32).sum();
+                Constraint::Cage(Cage::new(cells, sum))
+            })
+            .collect();
+        let puzzle = Puzzle::new(shape.clone(), givens)
+            .unwrap()
+            .with_constraints(cages)
+            .unwrap();
+        let line = to_line(&puzzle).unwrap();
+        let back = all_ok(&line, &auto()).remove(0).puzzle;
+        let (a, b) = (puzzle.shape(), back.shape());
+        assert_eq!(b.size(), n, "{line}");
+        assert!(matches!(b.regions(), Regions::Jigsaw(_)), "{line}");
+        for h in 0..a.house_count() {
+            let mut x = a.house(h).to_vec();
+            let mut y = b.house(h).to_vec();
+            x.sort_unstable();
+            y.sort_unstable();
+            assert_eq!(x, y, "{rows}x{cols} boxes, house {h}: {line}");
+        }
+        assert_eq!(back.givens(), puzzle.givens(), "{line}");
+        assert_eq!(back.constraints(), puzzle.constraints(), "{line}");
+    }
+}
+
 proptest! {
     /// A puzzle written as a line reads back as the same puzzle (givens, regions, cages), and its
     /// known answer written after it reads back as that answer.

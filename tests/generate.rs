@@ -685,3 +685,30 @@ fn cli_jigsaw_with_a_global_rule_ends() {
         }
     }
 }
+
+/// `generate --boxes 1x6 --killer --unique` writes boxless Killers (the regions are the rows)
+/// with their region labels; each reads back with those houses and has exactly the one solution
+/// `dlx` counts (a backend that does not use set equivalence).
+#[test]
+fn cli_boxless_killers_read_back_unique() {
+    let o = common::run(&[
+        "generate", "--boxes", "1x6", "--killer", "--unique", "--count", "3", "--seed", "7",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let out = common::stdout(&o);
+    assert_eq!(out.lines().count(), 3, "{out}");
+    for entry in read_puzzles(&out, &ReadOptions::default()) {
+        let p = entry.unwrap().puzzle;
+        let shape = p.shape();
+        assert!(p.cages().count() > 0);
+        for r in 0..6 {
+            let row: Vec<u32> = (0..6).map(|c| (r * 6 + c) as u32).collect();
+            let mut region = shape.house(12 + r).to_vec();
+            region.sort_unstable();
+            assert_eq!(region, row, "region {r} is row {r}");
+        }
+        let dlx = backends::create(BackendKind::Dlx, &Default::default()).unwrap();
+        let count = dlx.count(&p, 2, &Limits::none()).unwrap();
+        assert_eq!(count.count, 1, "{}", to_line(&p).unwrap());
+    }
+}

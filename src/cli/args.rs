@@ -112,8 +112,8 @@ pub struct SpecArgs {
     /// Side of the grid, with its standard boxes (default 9).
     #[arg(long, conflicts_with = "boxes")]
     size: Option<usize>,
-    /// Box shape rows×columns, e.g. `2x3` (`generate`: only the standard shape of a side, the one
-    /// line format carries).
+    /// Box shape rows×columns, e.g. `2x3`; `1xN` makes the regions the rows, a Latin square
+    /// (line format writes boxes other than the side's standard ones as region labels).
     #[arg(long, value_name = "RxC")]
     boxes: Option<String>,
     /// Random jigsaw regions (n connected regions of n cells) instead of boxes; `fuzz` draws new

@@ -12,7 +12,6 @@ use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format;
 use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
-use sudoku_lab::model::Shape;
 use sudoku_lab::shard::Shard;
 use sudoku_lab::weights::WeightSource;
 
@@ -65,11 +64,6 @@ impl GenerateArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
         let spec = self.spec.resolve()?;
         let n = spec.size;
-        if let Some((r, c)) = spec.boxes.filter(|&b| Shape::default_boxes(n) != Some(b)) {
-            return Err(UsageError(format!(
-                "line format carries only the standard box shape of side {n}; {r}x{c} is not it"
-            )));
-        }
         if n > format::MAX_LINE_SIDE {
             return Err(UsageError(format!(
                 "side {n} cannot be written in line format (at most {})",

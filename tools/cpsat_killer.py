@@ -3,7 +3,8 @@
 CP-SAT with one worker counts each puzzle of a line-format file to 2 solutions (solve +
 uniqueness), the way `sudoku-lab bench --task unique` does, and prints the median, p90 and max
 milliseconds per puzzle (model building excluded). Reads standard 9x9 puzzles: plain lines of 81
-symbols, or Killers (`GIVENS CAGE-LABELS SUMS`).
+symbols, or Killers (`GIVENS CAGE-LABELS SUMS`), either with jigsaw region labels after the
+givens (`GIVENS REGIONS [CAGE-LABELS SUMS]`, as `generate --boxes 1x9` writes boxless grids).
 
 usage: python3 tools/cpsat_killer.py FILE [--max N]   (needs `pip install ortools`)
 """
@@ -28,14 +29,24 @@ class Stop(cp_model.CpSolverSolutionCallback):
 def model(line):
     fields = line.split()
     givens = fields[0].split(":")[0]
-    labels, sums = (fields[1], [int(s) for s in fields[2].split(",")]) if len(fields) == 3 else ("", [])
+    # GIVENS [REGIONS] [CAGE-LABELS SUMS]: 2 or 4 fields carry region labels.
+    regions = fields[1] if len(fields) in (2, 4) else None
+    rest = fields[2:] if regions else fields[1:]
+    labels, sums = (rest[0], [int(s) for s in rest[1].split(",")]) if len(rest) == 2 else ("", [])
     m = cp_model.CpModel()
     x = [[m.NewIntVar(1, 9, f"x{r}{c}") for c in range(9)] for r in range(9)]
     for i in range(9):
         m.AddAllDifferent(x[i])
         m.AddAllDifferent([x[r][i] for r in range(9)])
-        br, bc = 3 * (i // 3), 3 * (i % 3)
-        m.AddAllDifferent([x[br + r][bc + c] for r in range(3) for c in range(3)])
+        if regions is None:
+            br, bc = 3 * (i // 3), 3 * (i % 3)
+            m.AddAllDifferent([x[br + r][bc + c] for r in range(3) for c in range(3)])
+    if regions is not None:
+        by_label = {}
+        for k, ch in enumerate(regions):
+            by_label.setdefault(ch, []).append(x[k // 9][k % 9])
+        for cells in by_label.values():
+            m.AddAllDifferent(cells)
     for k, ch in enumerate(givens):
         if ch not in ".0":
             m.Add(x[k // 9][k % 9] == int(ch))

@@ -1532,8 +1532,9 @@ pub enum LineError {
 /// The whole puzzle as one line, the form [`Format::Line`] reads back: `n²` symbols (`.` empty,
 /// `1`–`9`, `A`–`Z`); for a jigsaw (of side 2 or more), or boxes other than the side's standard
 /// ones, a space and `n²` region labels (`0`–`9`, `A`–`Z`: such boxes read back as a jigsaw with
-/// the same houses); for a Killer a space, `n²` cage labels (`.` for a cell in no cage) and a space, then
-/// the cage sums. The diagonals are not written: the reader adds them from its options.
+/// the same houses); for a Killer a space, `n²` cage labels (`.` for a cell in no cage) and a
+/// space, then the cage sums. The diagonals are not written: the reader adds them from its
+/// options.
 /// [`write_line`] writes a grid's symbols only.
 pub fn to_line(puzzle: &Puzzle) -> Result<String, LineError> {
     to_line_with_answer(puzzle, None)

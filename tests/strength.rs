@@ -28,21 +28,30 @@ fn holds(x: i32, a: &[Option<bool>]) -> Option<bool> {
     a[x.unsigned_abs() as usize - 1].map(|v| v == (x > 0))
 }
 
+/// The unassigned literals of clause `c` under `a`, sorted and distinct; `None` when `c` is
+/// satisfied.
+fn open_literals(c: &[i32], a: &[Option<bool>]) -> Option<Vec<i32>> {
+    if c.iter().any(|&x| holds(x, a) == Some(true)) {
+        return None;
+    }
+    let mut open: Vec<i32> = c
+        .iter()
+        .copied()
+        .filter(|&x| holds(x, a).is_none())
+        .collect();
+    open.sort_unstable();
+    open.dedup();
+    Some(open)
+}
+
 /// Unit propagation by rescanning every clause until nothing changes; `None` on a conflict.
 fn naive_up(clauses: &[Vec<i32>], mut a: Vec<Option<bool>>) -> Option<Vec<Option<bool>>> {
     loop {
         let mut changed = false;
         for c in clauses {
-            if c.iter().any(|&x| holds(x, &a) == Some(true)) {
+            let Some(open) = open_literals(c, &a) else {
                 continue;
-            }
-            let mut open: Vec<i32> = c
-                .iter()
-                .copied()
-                .filter(|&x| holds(x, &a).is_none())
-                .collect();
-            open.sort_unstable();
-            open.dedup();
+            };
             match open[..] {
                 [] => return None,
                 [x] => {
@@ -93,17 +102,7 @@ fn naive_hbr(clauses: &[Vec<i32>], n: usize) -> Option<Vec<Option<bool>>> {
         a = naive_up(&all, a)?;
         let reduced: Vec<Vec<i32>> = all
             .iter()
-            .filter(|c| !c.iter().any(|&x| holds(x, &a) == Some(true)))
-            .map(|c| {
-                let mut r: Vec<i32> = c
-                    .iter()
-                    .copied()
-                    .filter(|&x| holds(x, &a).is_none())
-                    .collect();
-                r.sort_unstable();
-                r.dedup();
-                r
-            })
+            .filter_map(|c| open_literals(c, &a))
             .filter(|r| !r.iter().any(|&x| r.contains(&-x)))
             .collect();
         let binary = |p: i32, q: i32| {

@@ -16,7 +16,8 @@
 //!
 //! **Cage sums** (`--cage-encoding`): `combinations` (default) gives each cage a selector
 //! variable per set of digits that reaches its sum, exactly one selected, and a variable per digit
-//! "the cage holds `d`" tied to the cells; the pseudo-Boolean encodings state `Σ d · x(c, d) = S`
+//! "the cage holds `d`" tied to the cells and to the sets (both ways, so that unit propagation
+//! removes a digit no set left has, and requires one every set left has); the pseudo-Boolean encodings state `Σ d · x(c, d) = S`
 //! over the cage's cells directly, through rustsat: `gte` (generalized totalizer) and `dpw`
 //! (dynamic polynomial watchdog) as two upper bounds (the sum, and the sum of the digits left
 //! out), `adder` (binary adder) as both bounds at once.
@@ -870,7 +871,8 @@ fn pb_bound_if<S: ClauseSink + ?Sized, E>(
 
 /// A cage by its digit sets: a selector per set (exactly one true), and `y(d)` "the cage holds
 /// `d`", implied by each cell holding `d` and implying one of them; a selector forbids the digits
-/// outside its set and requires those in it.
+/// outside its set and requires those in it, and `y(d)` requires a set with `d`, `¬y(d)` one
+/// without.
 fn cage_combinations<S: ClauseSink + ?Sized>(
     cells: &[u32],
     n: usize,
@@ -918,13 +920,21 @@ fn cage_combinations<S: ClauseSink + ?Sized>(
                 let mut holds = lits.clone();
                 holds.push(!y(d));
                 b.out.add_clause(&holds);
+                // `sel(j)` gives `y(d)` its value, and the two supports below (implied by
+                // "exactly one set") make unit propagation go back: `y(d)` once every set without
+                // `d` is out, `¬y(d)` once every set with it is (at once for a digit in no set).
+                let (mut with, mut without) = (vec![!y(d)], vec![y(d)]);
                 for (j, &k) in combos.iter().enumerate() {
                     if k >> d & 1 != 0 {
                         b.out.add_clause(&[!sel(j), y(d)]);
+                        with.push(sel(j));
                     } else {
                         b.out.add_clause(&[!sel(j), !y(d)]);
+                        without.push(sel(j));
                     }
                 }
+                b.out.add_clause(&with);
+                b.out.add_clause(&without);
             }
         }
     }

@@ -285,13 +285,14 @@ mod tests {
     #[test]
     fn what_each_method_keeps_on_small_cages() {
         let full = (1u64 << 9) - 1;
+        let but_5 = full & !(1 << 4);
         let table = [
             // (sum, candidates kept per method in Method::all()'s order)
             (3, [0b11, 0b111, 0b111, full, 0b11, 0b11, 0b11]),
-            // No method removes the 5 that no pair adding up to 10 uses. The combinations
-            // encoding has no clause "the cage holds 5 → a set with 5 is chosen", so "holds 5"
-            // stays open.
-            (10, [full; 7]),
+            // Only the combinations encoding removes the 5 that no pair adding up to 10 uses:
+            // its clause "the cage holds 5 → a set with 5 is chosen" has no set, so it is the
+            // unit "the cage does not hold 5". The sums' bounds keep it.
+            (10, [but_5, full, full, full, full, full, full]),
         ];
         let methods = Method::all();
         for (sum, want) in table {
@@ -327,8 +328,8 @@ mod tests {
         // No givens: every cell starts with 9 digits.
         assert_eq!(t.before, 81 * 9);
         assert!(t.gac < t.before);
-        // The combinations encoding reaches GAC on the cages with one digit set (or with a
-        // digit in every set), not on those where some digit is in no set.
-        assert_eq!((t.cages, t.rows[0].1, t.rows[0].2), (32, 28, 23));
+        // On full cages the combinations encoding reaches GAC on every cage of this puzzle: a
+        // digit in no set left is refuted by its support clause.
+        assert_eq!((t.cages, t.rows[0].1, t.rows[0].2), (32, 32, 0));
     }
 }

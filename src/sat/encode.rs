@@ -17,8 +17,9 @@
 //! **Cage sums** (`--cage-encoding`): `combinations` (default) gives each cage a selector
 //! variable per set of digits that reaches its sum, exactly one selected, and a variable per digit
 //! "the cage holds `d`" tied to the cells and to the sets (both ways, so that unit propagation
-//! removes a digit no set left has, and requires one every set left has); the pseudo-Boolean encodings state `Σ d · x(c, d) = S`
-//! over the cage's cells directly, through rustsat: `gte` (generalized totalizer) and `dpw`
+//! removes a digit no set left has, and requires one every set left has); the pseudo-Boolean
+//! encodings state `Σ d · x(c, d) = S` over the cage's cells directly, through rustsat: `gte`
+//! (generalized totalizer) and `dpw`
 //! (dynamic polynomial watchdog) as two upper bounds (the sum, and the sum of the digits left
 //! out), `adder` (binary adder) as both bounds at once.
 //!

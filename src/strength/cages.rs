@@ -306,6 +306,15 @@ mod tests {
             }
         }
         assert_eq!(gac(&Cage::new(vec![0, 1], 10), &[full, full]), [0x1ef; 2]);
+        // Three cells to 8 are {1, 2, 5} or {1, 3, 4}: both hold 1, so with 1 out of the first
+        // two cells the third is 1. The combinations encoding's clause "the cage does not hold
+        // 1 → a set without 1 is chosen" has no set, so "the cage holds 1" is a unit.
+        let cage = Cage::new(vec![0, 1, 2], 8);
+        let domains = [full & !1, full & !1, full];
+        let at_gac = gac(&cage, &domains);
+        assert_eq!(at_gac, [0b11110, 0b11110, 0b1]);
+        let up = Method::Up(CageEncoding::Combinations);
+        assert_eq!(propagate(up, &cage, 9, &domains).unwrap(), at_gac);
         // A contradiction empties the cells.
         let cage = Cage::new(vec![0, 1], 4);
         let up = Method::Up(CageEncoding::Combinations);

@@ -1304,12 +1304,22 @@ pub struct SizeEstimate {
     /// The triads' own variables and clauses, then their at-most-ones.
     triad: PartStats,
     triad_amo: AmoGroups,
-    /// Killer cages under each of [`Amo::ALL`].
-    cages: Vec<PartStats>,
+    /// Killer cages under each of [`Amo::ALL`]; `None` for one not estimated
+    /// ([`SizeEstimate::for_amos`]).
+    cages: Vec<Option<PartStats>>,
 }
 
 impl SizeEstimate {
+    /// The estimate under every at-most-one encoding.
     pub fn new(puzzle: &Puzzle, opts: &EncodeOptions) -> SizeEstimate {
+        Self::for_amos(puzzle, opts, &Amo::ALL)
+    }
+
+    /// The estimate whose Killer cages are counted under the at-most-one encodings `amos` only:
+    /// cages are counted by encoding them, once per at-most-one, so on a 9×9 Killer an estimate
+    /// under all of them costs more than the solve. [`SizeEstimate::stats`] under another
+    /// at-most-one panics, unless the puzzle has no cages.
+    pub fn for_amos(puzzle: &Puzzle, opts: &EncodeOptions, amos: &[Amo]) -> SizeEstimate {
         let shape = puzzle.shape();
         let n = shape.size();
         let cands = opts.simplify.then(|| {
@@ -1379,9 +1389,16 @@ impl SizeEstimate {
             e.estimate_triads(puzzle, &fixed, &for_free);
         }
         // Cages: their real encoding, into a sink that keeps nothing.
+        let no_cages = puzzle.cages().next().is_none();
         e.cages = Amo::ALL
             .iter()
             .map(|&amo| {
+                if no_cages {
+                    return Some(PartStats::default());
+                }
+                if !amos.contains(&amo) {
+                    return None;
+                }
                 let mut total = PartStats::default();
                 for cage in puzzle.cages() {
                     let mut var = std::collections::HashMap::new();
@@ -1403,7 +1420,7 @@ impl SizeEstimate {
                     });
                     total = add(total, s);
                 }
-                total
+                Some(total)
             })
             .collect();
         e
@@ -1526,7 +1543,12 @@ impl SizeEstimate {
             s = add(s, self.triad_amo.size(amo));
         }
         let i = Amo::ALL.iter().position(|&a| a == amo).unwrap_or(0);
-        add(s, self.cages.get(i).copied().unwrap_or_default())
+        let cages = self.cages.get(i).copied().flatten();
+        add(
+            s,
+            cages
+                .expect("SizeEstimate::stats: the cages were not estimated under this at-most-one"),
+        )
     }
 
     /// The encoding the estimate was made for.
@@ -1655,6 +1677,34 @@ mod estimate_tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn an_estimate_under_one_at_most_one_is_the_full_one_there() {
+        for p in puzzles() {
+            for amo in Amo::ALL {
+                let opts = EncodeOptions {
+                    amo,
+                    ..Default::default()
+                };
+                let one = SizeEstimate::for_amos(&p, &opts, &[amo]);
+                let all = SizeEstimate::new(&p, &opts);
+                for numbering in [Numbering::Compact, Numbering::Formula] {
+                    assert_eq!(
+                        one.stats(opts.encoding, amo, numbering),
+                        all.stats(opts.encoding, amo, numbering)
+                    );
+                }
+                // The cages were encoded under `amo` alone.
+                let counted = one.cages.iter().filter(|c| c.is_some()).count();
+                let expected = if p.cages().next().is_some() {
+                    1
+                } else {
+                    Amo::ALL.len()
+                };
+                assert_eq!(counted, expected);
             }
         }
     }

@@ -98,13 +98,19 @@ pub fn check_memory(
             }
         }
     }
-    let est = encode::SizeEstimate::new(puzzle, &opts.encode_options());
+    // The cages under the chosen at-most-one first: the others only for the advice.
+    let est = encode::SizeEstimate::for_amos(puzzle, &opts.encode_options(), &[opts.amo]);
     let free = est.free_vars();
     let s = est.stats(opts.encoding, opts.amo, numbering);
     let need = bytes(free, s);
     if need <= budget {
         return Ok(());
     }
+    let est = if puzzle.cages().next().is_some() {
+        encode::SizeEstimate::new(puzzle, &opts.encode_options())
+    } else {
+        est
+    };
     // Something lighter that fits: another at-most-one encoding first, then lighter encodings.
     let mut lighter = None;
     for encoding in Encoding::ALL.iter().rev() {

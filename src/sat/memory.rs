@@ -106,11 +106,8 @@ pub fn check_memory(
     if need <= budget {
         return Ok(());
     }
-    let est = if puzzle.cages().next().is_some() {
-        encode::SizeEstimate::new(puzzle, &opts.encode_options())
-    } else {
-        est
-    };
+    // Refused: the estimate under every at-most-one, for the advice.
+    let est = encode::SizeEstimate::new(puzzle, &opts.encode_options());
     // Something lighter that fits: another at-most-one encoding first, then lighter encodings.
     let mut lighter = None;
     for encoding in Encoding::ALL.iter().rev() {

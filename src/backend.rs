@@ -334,4 +334,12 @@ pub trait Backend: Send + Sync {
         let _ = kind;
         false
     }
+
+    /// Whether a metered run ([`Limits::metered`]) takes noticeably longer than an unmetered
+    /// one, because the engine does extra work to be counted. A timing (`bench`) then times an
+    /// unmetered run and reads the effort from a second, metered one. Most engines keep their
+    /// counters anyway: reading them is free.
+    fn meter_slows(&self) -> bool {
+        false
+    }
 }

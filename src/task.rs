@@ -1,8 +1,11 @@
 //! Tasks (solve, count, unique, optimize) run on any backend, with every answer verified by the
 //! independent checker before it is returned. This is the only way answers reach users.
 
+use std::time::{Duration, Instant};
+
 use crate::backend::{Backend, BackendError, Limits, Optimum};
 use crate::check::{self, CheckFailure};
+use crate::effort::Effort;
 use crate::model::{Expected, Grid, Puzzle};
 
 /// Default `--limit` for counting.
@@ -220,6 +223,53 @@ pub fn run(
     })
 }
 
+/// One timed [`run`] and the effort it took, as a timing reports them.
+#[derive(Debug)]
+pub struct Timed {
+    pub result: Result<Answer, RunError>,
+    /// The wall time of the run, the independent check included.
+    pub time: Duration,
+    /// What the backend counted (empty when not `metered`, or not measured).
+    pub effort: Effort,
+}
+
+/// Runs `task` once under `limits()` and times it; when `metered`, also reads the search effort.
+/// A backend whose meter slows it ([`Backend::meter_slows`]) is timed without the meter, then
+/// run again, untimed and metered, on the same puzzle: every engine here searches the same way
+/// twice, so the counts are those of the timed run. Should the meter make that second run miss
+/// the deadline, or fail, the effort is left unmeasured.
+pub fn time(
+    backend: &dyn Backend,
+    puzzle: &Puzzle,
+    task: Task,
+    limits: impl Fn() -> Limits,
+    metered: bool,
+) -> Timed {
+    let apart = metered && backend.meter_slows();
+    let timed = if metered && !apart {
+        limits().metered()
+    } else {
+        limits()
+    };
+    let start = Instant::now();
+    let result = run(backend, puzzle, task, &timed);
+    let time = start.elapsed();
+    let effort = if apart && result.is_ok() {
+        let counted = limits().metered();
+        match run(backend, puzzle, task, &counted) {
+            Ok(_) => counted.effort(),
+            Err(_) => Effort::default(),
+        }
+    } else {
+        timed.effort()
+    };
+    Timed {
+        result,
+        time,
+        effort,
+    }
+}
+
 /// [`run`] without the panic guard.
 fn run_checked(
     backend: &dyn Backend,
@@ -434,6 +484,72 @@ mod tests {
         // Cut short at or past the limit is no time-out.
         let past = run(Count::stopped(100, vec![a, b]));
         assert!(matches!(past, Err(RunError::Check { .. })), "{past:?}");
+    }
+
+    /// A backend that solves the empty 4×4 grid, records whether each of its runs was metered,
+    /// and counts one guess when it is; `slows` is what it says of its meter.
+    struct Watched {
+        slows: bool,
+        metered: std::sync::Mutex<Vec<bool>>,
+    }
+
+    impl Backend for Watched {
+        fn name(&self) -> &'static str {
+            "watched"
+        }
+        fn solve(&self, _: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
+            self.metered.lock().unwrap().push(limits.meter.is_on());
+            limits.record(&Effort {
+                guesses: Some(1),
+                ..Effort::default()
+            });
+            let rows = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+            Ok(Some(Grid::new(4, rows.to_vec())))
+        }
+        fn count(
+            &self,
+            _: &Puzzle,
+            _: u64,
+            _: &Limits,
+        ) -> Result<crate::backend::Count, BackendError> {
+            unreachable!()
+        }
+        fn optimize(&self, _: &Puzzle, _: &Limits) -> Result<Optimum, BackendError> {
+            unreachable!()
+        }
+        fn meter_slows(&self) -> bool {
+            self.slows
+        }
+    }
+
+    /// A timing meters the timed run itself, unless the backend's meter slows it: then the
+    /// timed run goes unmetered and a second, metered run gives the effort.
+    #[test]
+    fn a_slow_meter_is_read_apart_from_the_timed_run() {
+        let shape = std::sync::Arc::new(crate::model::Shape::standard(4, false).unwrap());
+        let empty = Puzzle::new(shape, vec![0; 16]).unwrap();
+        for (slows, metered, runs, guesses) in [
+            (false, true, vec![true], Some(1)),
+            (true, true, vec![false, true], Some(1)),
+            (false, false, vec![false], None),
+            (true, false, vec![false], None),
+        ] {
+            let b = Watched {
+                slows,
+                metered: Default::default(),
+            };
+            let timed = time(&b, &empty, Task::Solve, Limits::none, metered);
+            assert!(matches!(timed.result, Ok(Answer::Solved(_))), "{timed:?}");
+            assert_eq!(
+                *b.metered.lock().unwrap(),
+                runs,
+                "slows {slows}, metered {metered}"
+            );
+            assert_eq!(
+                timed.effort.guesses, guesses,
+                "slows {slows}, metered {metered}"
+            );
+        }
     }
 
     #[test]

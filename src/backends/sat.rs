@@ -224,6 +224,12 @@ impl Backend for Sat {
         true
     }
 
+    /// varisat counts its conflicts only through the proof it writes when metered
+    /// ([`crate::sat::tally`]), which can double the time of a puzzle solved in milliseconds.
+    fn meter_slows(&self) -> bool {
+        matches!(self.engine, EngineKind::Varisat)
+    }
+
     fn name(&self) -> &'static str {
         match self.engine {
             EngineKind::Varisat => "sat",

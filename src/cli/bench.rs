@@ -2,13 +2,14 @@
 //! figures compare), then prints a table and optionally writes CSV, JSON and an SVG plot.
 //! Times include the independent check of each answer, as users see them. Each run gets a
 //! metered [`Limits`] (unless `--no-effort`), so rows also carry the search effort the backends
-//! report (the effort columns of [`report::RowRecord`]).
+//! report (the effort columns of [`report::RowRecord`]); a backend whose meter slows it
+//! ([`Backend::meter_slows`](sudoku_lab::backend::Backend::meter_slows)) is timed unmetered and
+//! run a second time, untimed, for its effort.
 
 use std::fs::File;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -59,9 +60,10 @@ pub struct BenchArgs {
     /// shards together do exactly one run's work (see docs/campaigns.md).
     #[arg(long, value_name = "K/N", default_value = "1/1")]
     shard: Shard,
-    /// Time the runs without the effort meter (the effort columns stay empty). Reading the
-    /// counters is free for most backends; `sat` makes varisat write its proof to count
-    /// conflicts, about 15% of its time (docs/benchmarks.md).
+    /// Leave the effort columns empty. Reading the counters is free for most backends; `sat`
+    /// counts its conflicts through the proof varisat then writes, which can double its time,
+    /// so each of its puzzles is timed without the meter and run again, untimed, to count
+    /// (docs/benchmarks.md, "Effort counters"): this flag saves that second run.
     #[arg(long)]
     no_effort: bool,
 }
@@ -185,13 +187,17 @@ pub fn run(config: &Config) -> ExitCode {
                     break;
                 };
                 // Metered: each backend reports what its engine did (the effort columns).
-                let mut limits = grant.timeout.map_or(Limits::none(), Limits::timeout);
-                if config.effort {
-                    limits = limits.metered();
-                }
-                let start = Instant::now();
-                let result = task::run(b.as_ref(), &item.puzzle, config.runs.task, &limits);
-                let time = start.elapsed();
+                let task::Timed {
+                    result,
+                    time,
+                    effort,
+                } = task::time(
+                    b.as_ref(),
+                    &item.puzzle,
+                    config.runs.task,
+                    || grant.timeout.map_or(Limits::none(), Limits::timeout),
+                    config.effort,
+                );
                 let timed_out = result.as_ref().is_err_and(RunError::timed_out);
                 if !budget.spend(k, grant, time, timed_out) {
                     // The budget, not the puzzle, stopped this run: it is left out.
@@ -226,7 +232,7 @@ pub fn run(config: &Config) -> ExitCode {
                     index: item.index,
                     outcome,
                     time_ns: u64::try_from(time.as_nanos()).unwrap_or(u64::MAX),
-                    effort: limits.effort(),
+                    effort,
                 });
                 pb.inc(1);
             }

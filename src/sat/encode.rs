@@ -1304,7 +1304,8 @@ pub struct SizeEstimate {
     /// The triads' own variables and clauses, then their at-most-ones.
     triad: PartStats,
     triad_amo: AmoGroups,
-    /// Killer cages under each of [`Amo::ALL`]; `None` for one not estimated
+    /// Killer cages (and those set equivalence implies on boxless Killers, which the encoder
+    /// adds) under each of [`Amo::ALL`]; `None` for one not estimated
     /// ([`SizeEstimate::for_amos`]).
     cages: Vec<Option<PartStats>>,
 }
@@ -1388,8 +1389,27 @@ impl SizeEstimate {
         if opts.encoding == Encoding::Triad {
             e.estimate_triads(puzzle, &fixed, &for_free);
         }
-        // Cages: their real encoding, into a sink that keeps nothing.
+        // Cages, the implied ones of boxless Killers too: their real encoding, into a sink that
+        // keeps nothing.
         let no_cages = puzzle.cages().next().is_none();
+        let implied: Vec<Cage> = if no_cages {
+            vec![]
+        } else {
+            let domains: Vec<u64> = (0..n * n)
+                .map(|c| match fixed(c) {
+                    0 => {
+                        let mut m = 0;
+                        for_free(c, &mut |d| m |= 1 << d);
+                        m
+                    }
+                    v => 1 << (v - 1),
+                })
+                .collect();
+            implied_cages(shape, puzzle.cages(), &domains)
+                .into_iter()
+                .map(|i| Cage::new(i.cells, i.sum))
+                .collect()
+        };
         e.cages = Amo::ALL
             .iter()
             .map(|&amo| {
@@ -1400,7 +1420,7 @@ impl SizeEstimate {
                     return None;
                 }
                 let mut total = PartStats::default();
-                for cage in puzzle.cages() {
+                for cage in puzzle.cages().chain(&implied) {
                     let mut var = std::collections::HashMap::new();
                     for &c in cage.cells() {
                         for_free(c as usize, &mut |d| {
@@ -1610,11 +1630,15 @@ mod estimate_tests {
             ".".repeat(256),
             std::str::from_utf8(&some).unwrap()
         );
+        // A boxless Killer (regions the rows: the second of `generate --boxes 1x9 --killer --unique
+        // --seed 12`), on which the encoder adds the cages set equivalence implies.
+        let boxless = "................................................................................. 000000000111111111222222222333333333444444444555555555666666666777777777888888888 011122234056667244089999abb889ccdeff88ghidejjkgghiiejlggmhhinopmmmqrrrsstmqqrruuu 7,17,21,6,18,6,15,1,29,29,7,7,7,5,12,16,25,23,24,9,5,4,24,6,8,7,13,23,8,7,16\n";
         [
             include_str!("../../tests/data/formats/killer.txt"),
             include_str!("../../tests/data/formats/line_jigsaw.txt"),
             include_str!("../../tests/data/empty9.txt"),
             &sixteen,
+            boxless,
         ]
         .iter()
         .flat_map(|text| read_puzzles(text, &Default::default()))

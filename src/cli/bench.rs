@@ -10,6 +10,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -177,11 +178,12 @@ pub fn run(config: &Config) -> ExitCode {
         let budget = Budget::new(config.runs.budget, backends.len());
         for (k, b) in backends.iter().enumerate() {
             let mut indexed = Vec::with_capacity(items.len());
+            let started = Instant::now();
             for item in &items {
                 pb.set_message(format!(
                     "{label}: {}{}",
                     b.name(),
-                    eta(&budget, k, indexed.len(), items.len())
+                    eta(&budget, k, started.elapsed(), indexed.len(), items.len())
                 ));
                 let Some(grant) = budget.grant(k, config.runs.timeout) else {
                     break;
@@ -252,13 +254,14 @@ pub fn run(config: &Config) -> ExitCode {
     tally.exit_code()
 }
 
-/// The estimated time left for backend `k`, for the progress bar: the mean time of the `done`
-/// puzzles it ran times the puzzles left of `puzzles`, capped by what is left of its budget.
-fn eta(budget: &Budget, k: usize, done: usize, puzzles: usize) -> String {
+/// The estimated time left for backend `k`, for the progress bar: the mean wall time of the
+/// `done` puzzles it ran (`spent` in all, a second, counting run included) times the puzzles
+/// left of `puzzles`, capped by what is left of its budget.
+fn eta(budget: &Budget, k: usize, spent: Duration, done: usize, puzzles: usize) -> String {
     if done == 0 {
         return String::new();
     }
-    let mean = budget.used(k) / done as u32;
+    let mean = spent / done as u32;
     let mut left = mean.saturating_mul((puzzles - done) as u32);
     if let Some(b) = budget.left(k) {
         left = left.min(b);

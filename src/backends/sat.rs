@@ -225,7 +225,8 @@ impl Backend for Sat {
     }
 
     /// varisat counts its conflicts only through the proof it writes when metered
-    /// ([`crate::sat::tally`]), which can double the time of a puzzle solved in milliseconds.
+    /// ([`crate::sat::tally`]), which adds half or more to the time of a Killer solved in
+    /// milliseconds.
     fn meter_slows(&self) -> bool {
         matches!(self.engine, EngineKind::Varisat)
     }

@@ -62,9 +62,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "K/N", default_value = "1/1")]
     shard: Shard,
     /// Leave the effort columns empty. Reading the counters is free for most backends; `sat`
-    /// counts its conflicts through the proof varisat then writes, which can double its time,
-    /// so each of its puzzles is timed without the meter and run again, untimed, to count
-    /// (docs/benchmarks.md, "Effort counters"): this flag saves that second run.
+    /// counts its conflicts through the proof varisat then writes, which adds half or more to
+    /// its time on Killers, so each of its puzzles is timed without the meter and run again,
+    /// untimed, to count (docs/benchmarks.md, "Effort counters"): this flag saves that second
+    /// run.
     #[arg(long)]
     no_effort: bool,
 }

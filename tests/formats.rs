@@ -77,6 +77,7 @@ const FILES: &[(&str, Format, usize, usize)] = &[
     ("grid_symbols.txt", Format::Grid, 2, 9),
     ("boards.json", Format::Json, 2, 9),
     ("killer.txt", Format::Line, 2, 9),
+    ("killer_boxless.txt", Format::Line, 1, 9),
     ("large/sudoku-4-1.txt", Format::Grid, 1, 4),
     ("large/sudoku-9-1.txt", Format::Line, 1, 9),
     ("large/sudoku-16-1.txt", Format::Grid, 1, 16),

@@ -19,8 +19,20 @@ use sudoku_lab::model::{Puzzle, Weights};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let text = std::fs::read_to_string(&args[1]).unwrap();
-    let limit: u64 = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(2);
+    let usage = || -> ! {
+        eprintln!("usage: dfs_speed FILE [LIMIT [REPEAT]]  (LIMIT 2: solve + uniqueness)");
+        std::process::exit(2)
+    };
+    let Some(path) = args.get(1) else { usage() };
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("{path}: {e}");
+        std::process::exit(2)
+    });
+    let limit: u64 = match args.get(2).map(|s| s.parse()) {
+        None => 2,
+        Some(Ok(l)) => l,
+        Some(Err(_)) => usage(),
+    };
     let ps: Vec<Puzzle> = read_puzzles(&text, &ReadOptions::default())
         .into_iter()
         .filter_map(|e| e.ok().map(|e| e.puzzle))
@@ -38,7 +50,11 @@ fn main() {
         println!("{:?} in {:?}", o, t.elapsed());
         return;
     }
-    let repeat: usize = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(1).max(1);
+    let repeat: usize = match args.get(3).map(|s| s.parse::<usize>()) {
+        None => 1,
+        Some(Ok(r)) => r.max(1),
+        Some(Err(_)) => usage(),
+    };
     let mut passes = Vec::with_capacity(repeat);
     let mut total = 0u64;
     for _ in 0..repeat {

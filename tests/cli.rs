@@ -983,3 +983,26 @@ fn the_variants_flag_lists_every_kind_it_draws() {
         );
     }
 }
+
+/// `--dfs-branch` takes its three rules, each answering the same, and names them when given
+/// another word.
+#[test]
+fn the_dfs_branching_flag_is_checked() {
+    let puzzle = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fpuzzles/mixed6.json"
+    ))
+    .unwrap();
+    for rule in ["auto", "dom", "wdeg"] {
+        let o = run_with(&["count", "--limit", "100", "--dfs-branch", rule], &puzzle);
+        assert_eq!(o.status.code(), Some(0), "{rule}: {}", stderr(&o));
+        assert_eq!(stdout(&o).trim(), "2", "{rule}");
+    }
+    let o = run_with(&["count", "--dfs-branch", "random"], &puzzle);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("--dfs-branch") && err.contains("auto, dom, wdeg"),
+        "{err}"
+    );
+}

@@ -362,3 +362,41 @@ fn side_65_is_unsupported() {
     let p = puzzle(&shape, g);
     assert_eq!(count(&p, 2), (1, true));
 }
+
+/// `--dfs-branch` changes the search, never the answer. With variant rules `auto` is dom/wdeg
+/// (as `wdeg`) and `dom` searches without weights; with Killer cages alone `auto` is `dom`.
+/// Each pair of rules compared here searches trees of different sizes on its puzzle.
+#[test]
+fn the_branching_rule_changes_the_search_not_the_answer() {
+    use sudoku_lab::backends::dfs::{Dfs, DfsBranching, DfsOptions};
+    let root = env!("CARGO_MANIFEST_DIR");
+    let puzzle = |path: &str, line: usize| {
+        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+        let text = if path.ends_with(".json") {
+            text
+        } else {
+            text.lines().nth(line).unwrap().to_string()
+        };
+        let mut read = sudoku_lab::format::read_puzzles(&text, &Default::default());
+        read.remove(0).unwrap().puzzle
+    };
+    // (count, guesses) of counting every solution under each rule.
+    let search = |p: &Puzzle| {
+        DfsBranching::ALL.map(|branching| {
+            let dfs = Dfs::with_options(DfsOptions { branching });
+            let limits = Limits::none().metered();
+            let answer = run(&dfs, p, Task::Count { limit: 1000 }, &limits).unwrap();
+            (answer.count().unwrap(), limits.effort().guesses.unwrap())
+        })
+    };
+    // A 6×6 f-puzzles document with variant rules, two solutions.
+    let [auto, dom, wdeg] = search(&puzzle("tests/data/fpuzzles/mixed6.json", 0));
+    assert_eq!((auto.0, dom.0, wdeg.0), ((2, true), (2, true), (2, true)));
+    assert_eq!(auto.1, wdeg.1);
+    assert_ne!(auto.1, dom.1);
+    // A Killer of the benchmark set, one solution.
+    let [auto, dom, wdeg] = search(&puzzle("benches/data/killer1000.txt", 3));
+    assert_eq!((auto.0, dom.0, wdeg.0), ((1, true), (1, true), (1, true)));
+    assert_eq!(auto.1, dom.1);
+    assert_ne!(auto.1, wdeg.1);
+}

@@ -303,6 +303,7 @@ fn backend_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<BackendOptio
             "sat_memory_mib" => o.sat.memory_budget = mib(v)?,
             "proof" => o.sat.proof = Some(v.extract::<std::path::PathBuf>()?),
             "check_proof" => o.sat.check_proof = v.extract()?,
+            "dfs_branch" => o.dfs.branching = word(&key, v)?,
             "dlx_memory_mib" => o.dlx.memory_budget = mib(v)?,
             "ilp_solver" => o.ilp.solver = word(&key, v)?,
             "sat_cmd" => o.sat_ext.command = v.extract()?,

@@ -20,10 +20,10 @@
 //! in a failure (a branch on it whose propagation fails, its candidates wiped out, or a house of
 //! it left without a place for a digit), and the search branches on the cell with the fewest
 //! candidates per unit of weight. The weights outlive backtracking and restarts. On the published
-//! puzzles of `tests/data/published/` this took the uniqueness proof of `crawfish` from 991,275
-//! guesses to 2,464, `effluence` from 473,446 to 46,086 and `sistine-hippos` from 319,585 to 62
-//! (docs/benchmarks.md); plain Sudoku and Killers keep the plain rule, whose scan stops at the
-//! first cell of two candidates.
+//! puzzles of `tests/data/published/` the uniqueness proof of `crawfish` takes 1,514 guesses with
+//! them and 50,125 without (`--dfs-branch dom`), `effluence` 19,242 and 40,250, `sistine-hippos`
+//! 62 and 319,585 (docs/benchmarks.md); Killers keep the plain rule, whose scan stops at the
+//! first cell of two candidates, unless [`DfsBranching::Wdeg`] is asked for.
 //!
 //! Looking for one solution (`solve`), the generic kernel *restarts*: runs of geometrically
 //! growing node budgets, each after the first in a random order, because search without learning
@@ -109,9 +109,46 @@ const RESTART_NODES: u64 = 2_000;
 /// How many nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
 
+/// How the generic kernel picks the cell it branches on, on puzzles with Killer cages or
+/// variant rules (`--dfs-branch`). Puzzles with neither keep their kernel's own rule: the 9×9
+/// band kernel branches on a digit's configurations, the others on the fewest candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DfsBranching {
+    /// dom/wdeg with variant rules, the fewest candidates with Killer cages alone.
+    #[default]
+    Auto,
+    /// The fewest candidates (with pair rules, ties to the cell with the most unsolved pair
+    /// partners), with no weights.
+    Dom,
+    /// The fewest candidates per unit of conflict weight (dom/wdeg), with Killer cages too.
+    Wdeg,
+}
+
+impl DfsBranching {
+    pub const ALL: [DfsBranching; 3] = [DfsBranching::Auto, DfsBranching::Dom, DfsBranching::Wdeg];
+    pub fn name(self) -> &'static str {
+        match self {
+            DfsBranching::Auto => "auto",
+            DfsBranching::Dom => "dom",
+            DfsBranching::Wdeg => "wdeg",
+        }
+    }
+}
+
+crate::named::from_str_by_name!(DfsBranching, "dfs branching");
+
+/// Options of the `dfs` backend.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DfsOptions {
+    /// The branching rule of the generic kernel (`--dfs-branch`).
+    pub branching: DfsBranching,
+}
+
 /// The bitmask search backend.
 #[derive(Default)]
-pub struct Dfs {}
+pub struct Dfs {
+    options: DfsOptions,
+}
 
 thread_local! {
     /// The tables of the last shape this thread searched, so that a batch of puzzles of one
@@ -123,6 +160,11 @@ thread_local! {
 impl Dfs {
     pub fn new() -> Dfs {
         Dfs::default()
+    }
+
+    /// The backend with these options.
+    pub fn with_options(options: DfsOptions) -> Dfs {
+        Dfs { options }
     }
 
     /// The tables of `puzzle`'s shape, from this thread's cache when the shape is the last one
@@ -427,15 +469,23 @@ impl Extra {
 }
 
 /// Runs `job` with the kernel instance fitting the side. Killer cages and variant rules take the
-/// generic kernel.
-fn run(t: &Tables, givens: &[Value], extra: Option<&Extra>, job: Job, limits: &Limits) -> Found {
-    if extra.is_some() {
+/// generic kernel, which branches by `branching`.
+fn run(
+    t: &Tables,
+    givens: &[Value],
+    extra: Option<&Extra>,
+    branching: DfsBranching,
+    job: Job,
+    limits: &Limits,
+) -> Found {
+    if let Some(e) = extra {
         let r = RESTART_NODES;
+        let b = (e, branching);
         return match t.n {
-            0..=9 => Search::<u16, 81, 29, 2>::run_with(t, givens, extra, job, limits, r),
-            10..=16 => Search::<u16, 256, 50, 4>::run_with(t, givens, extra, job, limits, r),
-            17..=32 => Search::<u32, 1024, 98, 16>::run_with(t, givens, extra, job, limits, r),
-            _ => Search::<u64, 4096, 194, 64>::run_with(t, givens, extra, job, limits, r),
+            0..=9 => Search::<u16, 81, 29, 2>::run_with(t, givens, Some(b), job, limits, r),
+            10..=16 => Search::<u16, 256, 50, 4>::run_with(t, givens, Some(b), job, limits, r),
+            17..=32 => Search::<u32, 1024, 98, 16>::run_with(t, givens, Some(b), job, limits, r),
+            _ => Search::<u64, 4096, 194, 64>::run_with(t, givens, Some(b), job, limits, r),
         };
     }
     match job {
@@ -552,8 +602,8 @@ struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
     /// The puzzle's Killer cages and variant rules, narrowed at every node once the singles are
     /// done.
     extra: Option<&'a Extra>,
-    /// With variant rules, each cell's weight for the branching (see the module docs); empty
-    /// otherwise.
+    /// Each cell's weight for the branching (see the module docs): with variant rules, or any
+    /// cages or rules under [`DfsBranching::Wdeg`]; empty otherwise.
     weights: Vec<u32>,
     found: Found,
 }
@@ -566,17 +616,24 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         Self::run_with(t, givens, None, job, limits, RESTART_NODES)
     }
 
-    /// [`Search::run`] with Killer cages and the first node budget of
-    /// [`Search::solve_with_restarts`].
+    /// [`Search::run`] with Killer cages and variant rules, the branching rule for them, and
+    /// the first node budget of [`Search::solve_with_restarts`].
     fn run_with(
         t: &'a Tables,
         givens: &[Value],
-        extra: Option<&'a Extra>,
+        extra: Option<(&'a Extra, DfsBranching)>,
         job: Job<'w>,
         limits: &Limits,
         restart_nodes: u64,
     ) -> Found {
-        let mut s = Self::new(t, givens, extra);
+        let mut s = Self::new(t, givens, extra.map(|(e, _)| e));
+        match extra.map(|(_, b)| b) {
+            Some(DfsBranching::Dom) => s.weights.clear(),
+            Some(DfsBranching::Wdeg) if s.weights.is_empty() => {
+                s.weights = vec![1; t.cells];
+            }
+            _ => {}
+        }
         s.halt = limits.halt();
         s.restart_nodes = restart_nodes;
         match job {
@@ -1410,7 +1467,8 @@ impl Dfs {
     fn search(&self, puzzle: &Puzzle, job: Job, limits: &Limits) -> Result<Found, BackendError> {
         let t = self.tables(puzzle)?;
         let extra = Extra::new(puzzle).map_err(BackendError::Unsupported)?;
-        let found = run(&t, puzzle.givens(), extra.as_ref(), job, limits);
+        let branching = self.options.branching;
+        let found = run(&t, puzzle.givens(), extra.as_ref(), branching, job, limits);
         limits.record(&found.effort());
         Ok(found)
     }
@@ -1682,7 +1740,14 @@ mod tests {
             }
             let job = || Job::Count { limit: u64::MAX };
             let generic = Search::<u16, 81, 29, 2>::run(&t, &givens, job(), &Limits::none());
-            let board = run(&t, &givens, None, job(), &Limits::none());
+            let board = run(
+                &t,
+                &givens,
+                None,
+                DfsBranching::Auto,
+                job(),
+                &Limits::none(),
+            );
             assert!(t.board.is_some());
             assert_eq!(generic.count, board.count);
             assert_eq!(generic.witnesses[0], board.witnesses[0]);
@@ -1693,6 +1758,7 @@ mod tests {
                 &t,
                 &[0; 16],
                 None,
+                DfsBranching::Auto,
                 Job::Count { limit: 1000 },
                 &Limits::none()
             )

@@ -192,6 +192,8 @@ impl std::error::Error for UnknownBackend {}
 /// any work starts. Each backend reads only its own part.
 #[derive(Debug, Clone, Default)]
 pub struct BackendOptions {
+    /// `dfs`: the branching rule with Killer cages and variant rules.
+    pub dfs: dfs::DfsOptions,
     /// `sat`: encoding, at-most-one, simplification, proofs.
     pub sat: sat::SatOptions,
     /// `ilp`: which MIP solver (`--ilp-solver`).
@@ -217,7 +219,7 @@ pub fn create(
     options: &BackendOptions,
 ) -> Result<Box<dyn Backend>, BackendError> {
     Ok(match kind {
-        BackendKind::Dfs => Box::new(dfs::Dfs::new()),
+        BackendKind::Dfs => Box::new(dfs::Dfs::with_options(options.dfs)),
         BackendKind::Sat => Box::new(sat::Sat::new(options.sat.clone())),
         BackendKind::Ilp => Box::new(ilp::Ilp::new(&options.ilp)?),
         BackendKind::Dlx => Box::new(dlx::Dlx::new(options.dlx.clone())),

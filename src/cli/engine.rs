@@ -18,6 +18,7 @@ use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::cmd::CmdOptions;
 #[cfg(feature = "cp")]
 use sudoku_lab::backends::cp::CpBackendOptions;
+use sudoku_lab::backends::dfs::{DfsBranching, DfsOptions};
 use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
 use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
 use sudoku_lab::backends::maxsat_ext::MaxSatExtOptions;
@@ -117,6 +118,12 @@ pub struct EngineFlags {
     #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_BUDGET >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "SAT backend")]
     sat_memory_mib: u64,
+    /// dfs: how the search picks the cell to branch on, on puzzles with Killer cages or variant
+    /// rules — auto (dom/wdeg with variant rules, the fewest candidates with cages alone; the
+    /// default), dom (the fewest candidates) or wdeg (the fewest candidates per unit of conflict
+    /// weight, with cages too). Other puzzles keep their kernel's own rule.
+    #[arg(long, value_name = "RULE", default_value_t = DfsBranching::default(), help_heading = "DFS backend")]
+    dfs_branch: DfsBranching,
     /// dlx: largest exact-cover matrix to build, in MiB; larger puzzles are refused.
     #[arg(long, value_name = "MIB", default_value_t = (DEFAULT_MEMORY_BUDGET >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "DLX backend")]
@@ -256,6 +263,9 @@ impl EngineFlags {
             },
             ilp: IlpOptions {
                 solver: self.ilp_solver,
+            },
+            dfs: DfsOptions {
+                branching: self.dfs_branch,
             },
             dlx: DlxOptions {
                 memory_budget: mib(self.dlx_memory_mib),

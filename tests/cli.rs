@@ -984,7 +984,8 @@ fn the_variants_flag_lists_every_kind_it_draws() {
     }
 }
 
-/// `--dfs-branch` takes its three rules, each answering the same, and names them when given
+/// `--dfs-branch` takes its three rules, each answering the same, reaches the backend (the
+/// rules search trees of different sizes on this puzzle), and names the rules when given
 /// another word.
 #[test]
 fn the_dfs_branching_flag_is_checked() {
@@ -993,11 +994,19 @@ fn the_dfs_branching_flag_is_checked() {
         "/tests/data/fpuzzles/mixed6.json"
     ))
     .unwrap();
+    let mut guesses = Vec::new();
     for rule in ["auto", "dom", "wdeg"] {
         let o = run_with(&["count", "--limit", "100", "--dfs-branch", rule], &puzzle);
         assert_eq!(o.status.code(), Some(0), "{rule}: {}", stderr(&o));
         assert_eq!(stdout(&o).trim(), "2", "{rule}");
+        let args = ["count", "--limit", "100", "--json", "--dfs-branch", rule];
+        let answer: serde_json::Value =
+            serde_json::from_str(stdout(&run_with(&args, &puzzle)).trim()).unwrap();
+        guesses.push(answer["effort"]["guesses"].as_u64().unwrap());
     }
+    // With variant rules auto is wdeg, and dom searches without the weights.
+    assert_eq!(guesses[0], guesses[2]);
+    assert_ne!(guesses[0], guesses[1]);
     let o = run_with(&["count", "--dfs-branch", "random"], &puzzle);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);

@@ -9,7 +9,7 @@ encoding and level:
   the share changes along the file's order;
 * the spread of the solved share over random subsets of `--size` puzzles made of whole runs of
   `--run` consecutive puzzles (`--draws` subsets, fixed seed): mean, standard deviation, the
-  range, and the share of subsets at or above `--at-least` when it is given.
+  range, and the share of subsets at or above each `--at-least` given.
 
 With `--given ENCODING:LEVEL:PCT`, the subsets are also kept only when that encoding's share at
 that level lies within `--within` points of PCT, and the same spread is printed for them: the
@@ -55,17 +55,17 @@ def spec(text, levels, encodings):
     return encoding, levels.index(level), pct
 
 
-def describe(shares, at_least):
+def describe(shares, bounds):
     line = "mean %6.2f  sd %5.2f  range %6.2f-%6.2f" % (
         statistics.mean(shares),
         statistics.pstdev(shares),
         min(shares),
         max(shares),
     )
-    if at_least is not None:
+    for bound in bounds:
         line += "  at least %.2f: %.2f%% of subsets" % (
-            at_least,
-            100 * sum(s >= at_least for s in shares) / len(shares),
+            bound,
+            100 * sum(s >= bound for s in shares) / len(shares),
         )
     return line
 
@@ -81,7 +81,8 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--given", help="ENCODING:LEVEL:PCT a subset must match")
     p.add_argument("--within", type=float, default=0.5)
-    p.add_argument("--at-least", help="ENCODING:LEVEL:PCT: share of subsets at or above PCT")
+    p.add_argument("--at-least", action="append", default=[],
+                   help="ENCODING:LEVEL:PCT: share of subsets at or above PCT (may be repeated)")
     a = p.parse_args()
     levels = a.levels.split(",")
     ranks = read(a.per_puzzle, levels)
@@ -92,7 +93,7 @@ def main():
     if a.size > n:
         sys.exit(f"--size {a.size} exceeds the {n} puzzles of the input")
     given = spec(a.given, levels, encodings) if a.given else None
-    at_least = spec(a.at_least, levels, encodings) if a.at_least else None
+    at_least = [spec(t, levels, encodings) for t in a.at_least]
 
     def solved(e, k, lo, hi):
         return sum(r <= k for r in ranks[e][lo:hi])
@@ -133,8 +134,8 @@ def main():
         print(f"\n{title}")
         for e in encodings:
             for k, level in enumerate(levels):
-                bound = at_least[2] if at_least and at_least[:2] == (e, k) else None
-                print(f"{e:9} {level:8} " + describe([s[(e, k)] for s in sample], bound))
+                bounds = [b[2] for b in at_least if b[:2] == (e, k)]
+                print(f"{e:9} {level:8} " + describe([s[(e, k)] for s in sample], bounds))
 
     report(f"{a.draws} subsets of about {a.size} puzzles made of runs of {a.run} (seed {a.seed})",
            draws)

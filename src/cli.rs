@@ -10,6 +10,24 @@
 //! solver failure; 2 bad input or usage (the message names file, line and column); 3 some puzzle
 //! timed out (and nothing worse happened).
 
+/// `eprintln!` that ignores a closed or failing standard error, where the standard macro panics
+/// (`sudoku-lab … 2>&1 | head -1`): a message no one can read is no reason to stop or to lose the
+/// answers already written. Every module of the command line uses this one.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that ignores a closed or failing standard error, as [`eprintln!`] above.
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod backends;
 mod batch;
@@ -44,7 +62,7 @@ use sudoku_lab::backends::UnknownBackend;
 optional diagonals, optional per-cell weights). Each backend answers the same tasks — solve, count, unique, \
 optimize — and every answer is verified by one independent checker before it is printed.\n\n\
 Exit codes: 0 answered (\"no solution\" is an answer), 1 checker or solver failure, 2 bad input or usage, \
-3 timed out."
+3 timed out, 130 xcheck stopped by Ctrl-C (its summary covers the puzzles checked)."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -1196,6 +1196,7 @@ fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> 
         .collect()
     {
         Ok(v) => v,
+        Err(_) if json_lines_form(text) => return read_json_lines(text, shapes),
         Err(e) => {
             let msg = e.to_string();
             let msg = msg
@@ -1237,6 +1238,41 @@ fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> 
         cur.step(); // the outer '['
         out.extend(boards.iter().map(|b| json_board(b, &mut cur, shapes)));
         cur.step(); // the outer ']'
+    }
+    out
+}
+
+/// Whether `text` is JSON Lines: its first non-blank line a JSON value by itself, and more lines
+/// after it. A document written over several lines (pretty-printed) is not.
+fn json_lines_form(text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("");
+    lines.next().is_some() && serde_json::from_str::<serde_json::Value>(first).is_ok()
+}
+
+/// JSON Lines whose whole text is not a stream of JSON values, read line by line: a line that is
+/// not JSON is an error of its own, at its own line, and every other line is read, as a batch
+/// goes on past a bad puzzle in the other formats.
+fn read_json_lines(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> {
+    let mut out = vec![];
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        // One line holds no second line, so this reads it as one document.
+        out.extend(read_json(line, shapes).into_iter().map(|r| match r {
+            Ok(mut entry) => {
+                entry.line += i;
+                for w in &mut entry.warnings {
+                    w.line += i;
+                }
+                Ok(entry)
+            }
+            Err(mut e) => {
+                e.line += i;
+                Err(e)
+            }
+        }));
     }
     out
 }

@@ -19,6 +19,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+pub mod dual;
 pub mod lower;
 pub mod set_equivalence;
 pub mod variant;

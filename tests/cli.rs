@@ -1015,3 +1015,60 @@ fn the_dfs_branching_flag_is_checked() {
         "{err}"
     );
 }
+
+/// A closed standard error (`sudoku-lab … 2>&1 | head -1` once `head` has quit) is no reason to
+/// panic: the messages are lost, the answers on standard output are not, and the exit code is
+/// the run's own (2 here, for the bad line), never 101.
+#[test]
+fn a_closed_standard_error_is_not_a_panic() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
+        .args(["count", "--limit", "1000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end of standard error before the program writes to it.
+    drop(child.stderr.take());
+    let bad = "1".repeat(17);
+    let input = format!("{}\n{bad}\n{}\n", ".".repeat(16), ".".repeat(16));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(2), "{out}");
+    assert_eq!(out, "288\n288\n");
+}
+
+/// JSON Lines with a line that is not JSON: that line is an error at its own line, and every
+/// other line is answered (as a bad line of the line format is), not the whole file lost.
+#[test]
+fn a_bad_line_of_json_lines_loses_only_itself() {
+    let empty =
+        r#"{"board":[[".",".",".","."],[".",".",".","."],[".",".",".","."],[".",".",".","."]]}"#;
+    let one =
+        r#"{"board":[["1",".",".","."],[".",".",".","."],[".",".",".","."],[".",".",".","."]]}"#;
+    let cut = &one[..one.len() - 1];
+    let input = format!("{empty}\n{cut}\n{one}\ngarbage\n");
+    let o = run_with(&["count", "--limit", "1000"], &input);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "288\n72\n");
+    let err = stderr(&o);
+    assert!(err.contains("<stdin>:2:"), "{err}");
+    assert!(err.contains("<stdin>:4:1:"), "{err}");
+    // One document written over several lines is still read as one, and its error is its own.
+    let o = run_with(&["count"], "{\n  \"board\": [[\".\"]\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("invalid JSON"), "{}", stderr(&o));
+}

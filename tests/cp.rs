@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use sudoku_lab::backend::{Backend, BackendError, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
-use sudoku_lab::cp::{AllDiffLevel, Branching, CpOptions, HouseCover, Searches};
+use sudoku_lab::cp::{AllDiffLevel, Branching, CpOptions, HouseCover, ObjectiveBound, Searches};
 use sudoku_lab::isolate::{self, Crash, Fault, WorkerProgram};
 use sudoku_lab::model::{Puzzle, Shape, Weights};
 use sudoku_lab::task::{self, Answer, RunError, Task};
@@ -125,36 +125,69 @@ fn searches_on_copies_give_the_known_counts() {
     }
 }
 
+/// The optimum of `p` under `cp` with `options`, which must be proved and equal `dfs`'s.
+fn assert_cp_optimum_is_dfs_optimum(options: CpOptions, p: &Puzzle) {
+    let cp = cp_with(options);
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    let got = task::run(cp.as_ref(), p, Task::Optimize, &Limits::none()).unwrap();
+    let want = task::run(dfs.as_ref(), p, Task::Optimize, &Limits::none()).unwrap();
+    let (Answer::Optimum { score, proved, .. }, Answer::Optimum { score: best, .. }) =
+        (&got, &want)
+    else {
+        panic!("{got:?} / {want:?}")
+    };
+    assert!(proved, "not proved under {options:?}: {p:?}");
+    assert_eq!(score, best, "{options:?}: {p:?}");
+}
+
+/// The puzzles `skip + 1` to `skip + take` of a line file, with `weights`.
+fn weighted(path: &str, skip: usize, take: usize, weights: &Weights) -> Vec<Puzzle> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(skip)
+        .take(take)
+        .map(|line| {
+            parse_line(line.trim())
+                .with_weights(Arc::new(weights.clone()))
+                .unwrap()
+        })
+        .collect()
+}
+
 #[test]
 fn optimize_proves_the_pyramid_optima() {
-    let cp = cp_with(CpOptions::default());
-    // The empty 4×4 with pyramid weights, and the first puzzles of pyramid50.txt (NOIP-style,
-    // 24 to 30 givens): the same proved optimum as dfs.
-    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    // The empty 4×4 with pyramid weights, the first puzzles of pyramid50.txt (NOIP-style, 24 to
+    // 30 givens) and the last of random-weighted9.txt (weights of both signs, 34 givens; with
+    // fewer, the search without the bound takes seconds to a minute): the same proved optimum
+    // as dfs, with the reduced-cost bound and without it.
     let mut puzzles = vec![
         Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), vec![0; 16])
             .unwrap()
             .with_weights(Arc::new(Weights::pyramid(4)))
             .unwrap(),
     ];
-    let text = std::fs::read_to_string("tests/data/pyramid50.txt").unwrap();
-    for line in text.lines().filter(|l| !l.starts_with('#')).take(8) {
-        puzzles.push(
-            parse_line(line.trim())
-                .with_weights(Arc::new(Weights::pyramid(9)))
-                .unwrap(),
-        );
-    }
-    for p in &puzzles {
-        let got = task::run(cp.as_ref(), p, Task::Optimize, &Limits::none()).unwrap();
-        let want = task::run(dfs.as_ref(), p, Task::Optimize, &Limits::none()).unwrap();
-        let (Answer::Optimum { score, proved, .. }, Answer::Optimum { score: best, .. }) =
-            (&got, &want)
-        else {
-            panic!("{got:?} / {want:?}")
-        };
-        assert!(proved, "not proved: {p:?}");
-        assert_eq!(score, best, "{p:?}");
+    puzzles.extend(weighted(
+        "tests/data/pyramid50.txt",
+        0,
+        8,
+        &Weights::pyramid(9),
+    ));
+    let text = std::fs::read_to_string("tests/data/weights-random9.txt").unwrap();
+    let random: Vec<i64> = text
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let random = Weights::new(9, random).unwrap();
+    puzzles.extend(weighted("tests/data/random-weighted9.txt", 42, 8, &random));
+    for bound in ObjectiveBound::ALL {
+        for p in &puzzles {
+            let options = CpOptions {
+                objective_bound: bound,
+                ..CpOptions::default()
+            };
+            assert_cp_optimum_is_dfs_optimum(options, p);
+        }
     }
     // The NOIP 2009 samples' optima through the judge mode.
     for (sample, optimum) in [
@@ -167,6 +200,32 @@ fn optimize_proves_the_pyramid_optima() {
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert_eq!(stdout(&o).trim(), optimum, "{sample}");
     }
+}
+
+/// `sudoku-lab optimize --backend cp` on the empty 9×9 pyramid within `timeout` seconds.
+fn empty_pyramid_by_cp(timeout: &str) -> std::process::Output {
+    let args = [
+        "optimize",
+        "--backend",
+        "cp",
+        "--weights",
+        "pyramid",
+        "--timeout",
+        timeout,
+    ];
+    run_with(&args, &".".repeat(81))
+}
+
+/// The reduced-cost bound is what lets `cp` prove the empty 9×9 pyramid (2906): without it the
+/// search finds 2881 and proves nothing within a minute (docs/benchmarks.md), with it the run
+/// takes about a second. So this fails when the bound is lost or weakened.
+#[test]
+fn the_reduced_cost_bound_proves_the_empty_pyramid() {
+    let o = empty_pyramid_by_cp("60");
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("2906 "), "{out}");
+    assert!(!out.contains("not proved"), "{out}");
 }
 
 #[test]
@@ -206,18 +265,7 @@ fn a_count_stopped_by_the_deadline_is_a_time_out_never_an_answer() {
 #[test]
 fn an_optimum_stopped_by_the_deadline_is_not_called_proved() {
     // The empty 9×9 pyramid: found at once, not proved in a tenth of a second.
-    let o = run_with(
-        &[
-            "optimize",
-            "--backend",
-            "cp",
-            "--weights",
-            "pyramid",
-            "--timeout",
-            "0.1",
-        ],
-        &".".repeat(81),
-    );
+    let o = empty_pyramid_by_cp("0.1");
     assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
     assert!(!stdout(&o).contains("no solution"), "{}", stdout(&o));
 }
@@ -241,6 +289,7 @@ fn the_cp_flags_are_checked() {
         ("--cp-house-cover", "sometimes"),
         ("--cp-searches", "parallel"),
         ("--cp-memory-mib", "0"),
+        ("--cp-objective-bound", "lagrangian"),
     ] {
         let o = run_with(&["solve", "--backend", "cp", flag, value], &".".repeat(16));
         assert_eq!(o.status.code(), Some(2), "{flag} {value}");
@@ -262,6 +311,37 @@ fn the_cp_flags_are_checked() {
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
         assert_eq!(stdout(&o).trim(), "288", "{args:?}");
     }
+}
+
+/// `--cp-objective-bound` reaches the backend: on a puzzle of pyramid50.txt, the bound leaves the
+/// search a small part of the decisions it makes without it (4,430 without; about 210 with,
+/// some more when the first stage runs out of its 10 ms), for the same optimum.
+#[test]
+fn the_objective_bound_flag_reaches_the_backend() {
+    let puzzle =
+        "..3...1..8.......5.65...3...8.25..34..78.9.5...6...91...8.7...1...1......1.....9.";
+    let decisions = |bound: &str| {
+        let o = run_with(
+            &[
+                "optimize",
+                "--backend",
+                "cp",
+                "--weights",
+                "pyramid",
+                "--json",
+                "--cp-objective-bound",
+                bound,
+            ],
+            puzzle,
+        );
+        assert_eq!(o.status.code(), Some(0), "{bound}: {}", stderr(&o));
+        let answer: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let score = answer["score"].as_i64().unwrap();
+        (score, answer["effort"]["decisions"].as_u64().unwrap())
+    };
+    let (with, without) = (decisions("reduced-costs"), decisions("none"));
+    assert_eq!(with.0, without.0);
+    assert!(with.1 * 3 < without.1, "{with:?} against {without:?}");
 }
 
 /// A Killer of `benches/data/killer1000.txt` (line 797) on which huub 100.1 under `bounds` with

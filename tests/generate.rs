@@ -712,3 +712,30 @@ fn cli_boxless_killers_read_back_unique() {
         assert_eq!(count.count, 1, "{}", to_line(&p).unwrap());
     }
 }
+
+/// `generate --diagonals` writes f-puzzles documents, which hold the diagonals: read back with no
+/// flag, each puzzle is an X-Sudoku with the one known solution (a line would read back as a
+/// plain Sudoku with many solutions, which `--with-answer` would then call a wrong answer).
+#[test]
+fn cli_diagonal_puzzles_read_back_with_their_diagonals() {
+    let o = common::run(&[
+        "generate",
+        "--diagonals",
+        "--unique",
+        "--with-answer",
+        "--count",
+        "2",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let out = common::stdout(&o);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    for entry in read_puzzles(&out, &ReadOptions::default()) {
+        let entry = entry.unwrap();
+        assert!(entry.puzzle.shape().diagonals());
+        assert!(entry.expected.is_some());
+    }
+    let o = common::run_with(&["xcheck", "--task", "count", "--limit", "10"], &out);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+}

@@ -337,7 +337,7 @@ fn random_weights_set_optima_agree_with_ilp_and_dfs() {
 fn both_duals_hold_on_generated_weighted_puzzles() {
     use sudoku_lab::backend::Optimum;
     use sudoku_lab::generate::{GenRng, GenerateOptions, Generator, PuzzleSpec};
-    use sudoku_lab::sat::dual::{reduce, Duals};
+    use sudoku_lab::model::dual::{reduce, Duals};
     let dfs = dfs();
     let mut rng = GenRng::seed(11);
     // (side, jigsaw, diagonals)
@@ -379,7 +379,7 @@ fn both_duals_hold_on_generated_weighted_puzzles() {
             (best.max().unwrap() - w[c] * i64::from(digit)) as u64
         };
         for duals in [Duals::Ascent, Duals::Lp { deadline: None }] {
-            let r = reduce(&puzzle, &d, theta, duals);
+            let r = reduce(puzzle.shape().houses(), &d, theta, duals);
             let rc: std::collections::HashMap<_, u64> = r.costs.iter().copied().collect();
             let (mut loss, mut reduced) = (0, r.offset);
             for &c in d.free_cells() {
@@ -533,6 +533,22 @@ fn proofs_are_written_and_checked() {
         Answer::Optimum { score, proved: true, .. } if score == want
     ));
     assert!(std::fs::metadata(&proof).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--proof FILE` holds one puzzle's proofs: on an input of more, the first puzzle is answered
+/// and proved, each other is reported as bad input (exit 2), and FILE keeps the first's proof
+/// rather than being overwritten by a later one.
+#[test]
+fn proofs_are_written_for_one_puzzle_per_run() {
+    let (dir, proof) = proof_dir("sat-proof-batch");
+    let input = format!("{NO_SOLUTION}\n{}\n", ".".repeat(16));
+    let path = proof.to_str().unwrap();
+    let o = common::run_with(&["solve", "--backend", "sat", "--proof", path], &input);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert_eq!(common::stdout(&o), "no solution\n");
+    assert!(common::stderr(&o).contains("<stdin>:2:1: error: --proof"));
+    assert!(std::fs::metadata(&proof).unwrap().len() > 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

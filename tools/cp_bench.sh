@@ -27,9 +27,4 @@ for set in benches/data/killer1000.txt benches/data/killer-hardest50.txt; do
   $lab bench --task unique --backends cp "$set" --timeout 60 | row
   $py tools/cpsat_killer.py "$set"
 done
-echo "== optimize: NOIP 2009 samples, pyramid50"
-$lab bench --task optimize --backends cp tests/data/cases/noip2009/sample*.in --timeout 60 | row
-$lab bench --task optimize --backends cp --weights pyramid tests/data/pyramid50.txt --timeout 60 | row
-echo "== optimize: the empty 9×9 pyramid, --timeout 120"
-echo "................................................................................." \
-  | $lab optimize -j 1 --backend cp --weights pyramid --timeout 120 || true
+LAB=$lab BOUNDS=reduced-costs tools/cp_optimize_bench.sh

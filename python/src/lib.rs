@@ -324,6 +324,8 @@ fn backend_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<BackendOptio
             #[cfg(feature = "cp")]
             "cp_drop_fixed" => o.cp.model.drop_fixed = v.extract()?,
             #[cfg(feature = "cp")]
+            "cp_objective_bound" => o.cp.model.objective_bound = word(&key, v)?,
+            #[cfg(feature = "cp")]
             "cp_memory_mib" => o.cp.memory_mib = v.extract()?,
             other => {
                 return Err(PyTypeError::new_err(format!(

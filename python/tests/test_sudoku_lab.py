@@ -117,6 +117,9 @@ def test_counts_and_optimum():
         o = sl.optimize(noip, backend=backend)
         assert (o.status, o.value) == ("optimal", 2864), backend
         assert sl.check(noip, o.grid) == []
+    for bound in ["reduced-costs", "none"]:
+        o = sl.optimize(noip, backend="cp", cp_objective_bound=bound)
+        assert (o.status, o.value) == ("optimal", 2864), bound
 
 
 def test_check_names_the_broken_rule():

@@ -31,6 +31,9 @@ pub struct Config {
     pub grid_output: bool,
     /// Worker threads (at least 1).
     pub jobs: usize,
+    /// Answer the first puzzle only, and report every other as bad input (`--proof`: its files
+    /// hold the proofs of one puzzle).
+    pub one_puzzle: bool,
     /// The inputs; none reads standard input.
     pub files: Vec<PathBuf>,
 }
@@ -540,10 +543,23 @@ pub fn run(config: &Config) -> ExitCode {
             let mut chunk = Vec::new();
             let mut size = CHUNK_FIRST;
             let mut ok = true;
+            let mut puzzles = 0usize;
             each_entry(files, &config.read, config.weights.as_ref(), |entry| {
                 if !ok {
                     return;
                 }
+                let entry = match entry {
+                    Entry::Puzzle(item) if config.one_puzzle && puzzles > 0 => Entry::Bad(format!(
+                        "{}:{}:1: error: --proof writes the proofs of one puzzle (FILE and \
+                         FILE.cnf), and this is puzzle {}: give one puzzle per run",
+                        item.file, item.line, item.index
+                    )),
+                    Entry::Puzzle(item) => {
+                        puzzles += 1;
+                        Entry::Puzzle(item)
+                    }
+                    other => other,
+                };
                 if seq % STEP == 0 {
                     // Reading never runs more than WINDOW entries ahead of printing. What is
                     // read goes out before waiting: printing may need it to move on.

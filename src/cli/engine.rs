@@ -33,7 +33,8 @@ use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 #[cfg(feature = "cp")]
 use sudoku_lab::cp::CpOptions;
 use sudoku_lab::cp::{
-    AllDiffLevel, Branching, HouseCover, Searches, DEFAULT_MEMORY_MIB as CP_MEMORY_MIB,
+    AllDiffLevel, Branching, HouseCover, ObjectiveBound, Searches,
+    DEFAULT_MEMORY_MIB as CP_MEMORY_MIB,
 };
 use sudoku_lab::format::ReadOptions;
 #[cfg(feature = "cp")]
@@ -177,6 +178,12 @@ pub struct CpArgs {
     /// first.
     #[arg(long, help_heading = "CP backend")]
     cp_drop_fixed: bool,
+    /// cp, optimize: the redundant bound on the score — reduced-costs (the default: the score
+    /// rewritten by the reduced costs of the houses' linear relaxation, so that a digit whose
+    /// cost exceeds what the score can still lose is removed) or none (the weighted sum alone,
+    /// whose bounds see each cell apart).
+    #[arg(long, value_name = "BOUND", default_value_t = ObjectiveBound::default(), help_heading = "CP backend")]
+    cp_objective_bound: ObjectiveBound,
     /// cp: largest solver to build, in MiB (as estimated before building it); larger puzzles are
     /// refused.
     #[arg(long, value_name = "MIB", default_value_t = CP_MEMORY_MIB,
@@ -292,6 +299,7 @@ impl EngineFlags {
                     branching: self.cp.cp_branch,
                     searches: self.cp.cp_searches,
                     drop_fixed: self.cp.cp_drop_fixed,
+                    objective_bound: self.cp.cp_objective_bound,
                 },
                 memory_mib: self.cp.cp_memory_mib,
                 worker: (!self.cp.cp_in_process).then(cp_worker),

@@ -134,7 +134,9 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         let Some((p, solution)) = made else {
             continue;
         };
-        let line = if config.options.spec.variants.is_empty() {
+        // The line format holds neither variant rules nor diagonals: those go out as f-puzzles.
+        let spec = &config.options.spec;
+        let line = if spec.variants.is_empty() && !spec.diagonals {
             let answer = config.with_answer.then_some((1, &solution));
             format::to_line_with_answer(&p, answer).map_err(|e| UsageError(e.to_string()))?
         } else {

@@ -115,6 +115,7 @@ impl PuzzleArgs {
             } else {
                 jobs_arg(self.jobs)?
             },
+            one_puzzle: engine.writes_proofs(),
             files: self.files,
         })
     }

@@ -146,13 +146,28 @@ pub fn run(config: &Config) -> ExitCode {
         cancel: None,
         effort: false,
     };
-    let totals = xcheck::run_batch(&job, &puzzles, &interrupted, |checked| {
-        let text = report_puzzle(config, &items[checked.position], checked);
+    // Puzzles finish in any order on several jobs; their rows are printed in input order, each
+    // as soon as every puzzle before it has been printed.
+    let mut waiting = std::collections::BTreeMap::new();
+    let mut next = 0;
+    let print = |text: String| {
         if !text.is_empty() {
             progress.suspend(|| batch::write_stdout(text.as_bytes()));
         }
+    };
+    let totals = xcheck::run_batch(&job, &puzzles, &interrupted, |checked| {
+        let text = report_puzzle(config, &items[checked.position], checked);
+        waiting.insert(checked.position, text);
+        while let Some(text) = waiting.remove(&next) {
+            print(text);
+            next += 1;
+        }
         progress.inc(1);
     });
+    // After Ctrl-C, the puzzles not checked leave gaps: what was checked after them is printed.
+    for text in std::mem::take(&mut waiting).into_values() {
+        print(text);
+    }
     progress.finish_and_clear();
     let totals = match totals {
         Ok(t) => t,

@@ -26,6 +26,8 @@
 //! a copy's inherited figures are not counted twice); see [`search_effort`] for the mapping. A
 //! task answered while building the solver made no search: every counter is 0.
 
+use std::time::{Duration, Instant};
+
 use serde::{Deserialize, Serialize};
 
 use huub::actions::IntDecisionActions;
@@ -39,11 +41,12 @@ use huub::solver::{
 
 use super::model::{
     AllDiffLevel, AllDifferent, Between, Branching, Contains, CpModel, CpOptions, EdgeClue,
-    HouseCover, PairTable, Root, Sandwich, Searches,
+    HouseCover, ObjectiveBound, PairTable, Root, Sandwich, Searches,
 };
 use crate::backend::Halt;
 use crate::effort::Effort;
 use crate::isolate::Pulse;
+use crate::model::dual::{self, Domains, Duals};
 use crate::model::Value;
 
 /// Why a driver returned without a complete answer.
@@ -759,10 +762,23 @@ fn post_pair(
 /// posting, by propagation alone, or domains left empty).
 struct Infeasible;
 
-/// Builds the solver for `model`, with its objective when `with_objective`: the cells over
-/// their root domains, the constraints huub presolves ([`post_model`]), huub's lowering, then
-/// what is added to the built solver ([`post_on_solver`]) and the branching.
-fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<Lowering, Stop> {
+/// Whether [`lower`] posts the objective; with it, how the duals of its bound
+/// ([`post_reduced_costs`]) are found.
+#[derive(Debug, Clone, Copy)]
+enum WithObjective {
+    No,
+    Yes(Duals),
+}
+
+/// Builds the solver for `model`, with its objective when asked: the cells over their root
+/// domains, the constraints huub presolves ([`post_model`]) and the objective's bound
+/// ([`post_reduced_costs`]), huub's lowering, then what is added to the built solver
+/// ([`post_on_solver`]) and the branching.
+fn lower(
+    model: &CpModel,
+    options: &CpOptions,
+    with_objective: WithObjective,
+) -> Result<Lowering, Stop> {
     options.check().map_err(Stop::Unsupported)?;
     let Some(domains) = root_domains(model) else {
         return Ok(Lowering::Infeasible);
@@ -776,7 +792,7 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         })
         .collect();
     let objective = match (&model.objective, with_objective) {
-        (Some(weights), true) => Some(
+        (Some(weights), WithObjective::Yes { .. }) => Some(
             objective_range(model, weights)
                 .ok_or_else(|| Stop::Unsupported("the objective overflows 64 bits".into()))?,
         ),
@@ -795,6 +811,15 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
     let Ok(objective) = posted else {
         return Ok(Lowering::Infeasible);
     };
+    if let (Some(total), Some(weights), WithObjective::Yes(duals)) =
+        (objective, &model.objective, with_objective)
+    {
+        if options.objective_bound == ObjectiveBound::ReducedCosts
+            && post_reduced_costs(&mut m, &cells, &domains, model, weights, total, duals).is_err()
+        {
+            return Ok(Lowering::Infeasible);
+        }
+    }
     let Ok((mut solver, map)) = m.lower().to_solver::<huub::solver::Cadical>() else {
         return Ok(Lowering::Infeasible);
     };
@@ -818,6 +843,53 @@ fn lower(model: &CpModel, options: &CpOptions, with_objective: bool) -> Result<L
         cells,
         objective,
     })))
+}
+
+/// Posts [`ObjectiveBound::ReducedCosts`]: `total + Σ rc(c, d)·[cell c = d] ≤ upper` over the
+/// candidates of positive reduced cost ([`crate::model::dual`], from `duals` over the full
+/// groups, its houses). Cell `c` holding `d` loses `θ(c, d) = best(c) − w(c)·d` against its best
+/// root digit, so in every solution `total = Σ best + Σ fixed scores − offset − Σ rc`; the offset
+/// is the duals' lower bound on the loss. Over the cells' own `[c = d]` literals the bound adds
+/// no variable; an element per cell (its reduced cost at its digit) would also see that a cell
+/// holds one digit, but was slower on weighted 9×9 puzzles (its variables' wide domains).
+fn post_reduced_costs(
+    m: &mut Model,
+    cells: &[ModelView<i64>],
+    domains: &[Vec<Value>],
+    model: &CpModel,
+    weights: &[i64],
+    total: ModelView<i64>,
+    duals: Duals,
+) -> Result<(), Infeasible> {
+    // Each term of `total` fits in 64 bits ([`objective_range`]), so these do too.
+    let best = |c: usize| -> i64 {
+        let w = weights[c];
+        domains[c].iter().map(|&d| w * d as i64).max().unwrap_or(0)
+    };
+    let theta = |c: usize, d: u16| (best(c) - weights[c] * d as i64) as u64;
+    let houses = model.all_different.iter().filter(|g| g.full);
+    let candidates = Domains::new(model.n, domains);
+    let reduced = dual::reduce(
+        houses.map(|g| g.cells.as_slice()),
+        &candidates,
+        theta,
+        duals,
+    );
+    let upper = (0..domains.len()).map(best).sum::<i64>() - reduced.offset as i64;
+    // The propagator adds up every term's bounds: leave the bound out (it is redundant) when
+    // that sum could overflow, as with weights near the model's limit on large grids.
+    let spread = reduced
+        .costs
+        .iter()
+        .try_fold(upper.unsigned_abs(), |sum, &(_, rc)| sum.checked_add(rc));
+    if spread.is_none_or(|s| s > (i64::MAX / 4) as u64) {
+        return Ok(());
+    }
+    let mut expr: IntLinearExp = total.into();
+    for &((c, d), rc) in reduced.costs.iter().filter(|&&(_, rc)| rc > 0) {
+        expr += ModelView::<i64>::from(cells[c as usize].eq(d as i64)) * rc as i64;
+    }
+    m.linear(expr).le(upper).post().map_err(|_| Infeasible)
 }
 
 /// Removes from each cell, by a unit clause on the built solver, the digits between its smallest
@@ -1168,7 +1240,7 @@ pub fn count(
     effort: &mut Effort,
 ) -> Result<Found, Stop> {
     effort.add(&no_search());
-    let mut lowered = match lower(model, options, false)? {
+    let mut lowered = match lower(model, options, WithObjective::No)? {
         Lowering::Infeasible => {
             return Ok(Found {
                 count: 0,
@@ -1222,9 +1294,17 @@ pub enum Best {
     },
 }
 
+/// How long [`maximize`] searches with the bound of the ascent's duals before it starts over with
+/// the linear programme's.
+const ASCENT_BUDGET: Duration = Duration::from_millis(10);
+
 /// Maximises the model's objective by branch and bound: each next search must beat the best
 /// score so far, until none can, which proves the optimum; at the deadline, the best grid so
-/// far.
+/// far. With [`ObjectiveBound::ReducedCosts`], in two stages as the `sat` backend's core-guided
+/// search: the bound of the coordinate ascent's duals (microseconds to find, and on most
+/// weighted puzzles enough to end within [`ASCENT_BUDGET`]); then, if the search has not ended,
+/// a solver built again with the linear programme's duals (milliseconds on 9×9, the relaxation's
+/// bound), which must beat the best score of the first.
 pub fn maximize(
     model: &CpModel,
     options: &CpOptions,
@@ -1236,22 +1316,37 @@ pub fn maximize(
         return Err(Stop::Unsupported("the puzzle has no weights".into()));
     }
     effort.add(&no_search());
-    let mut lowered = match lower(model, options, true)? {
-        Lowering::Infeasible => return Ok(Best::NoSolution),
-        Lowering::Ready(l) => l,
+    let start = Instant::now();
+    let lp = Duals::Lp {
+        deadline: halt.deadline,
     };
-    pulse.beat();
+    let stages: &[(Duals, Option<Duration>)] = match options.objective_bound {
+        ObjectiveBound::ReducedCosts => &[(Duals::Ascent, Some(ASCENT_BUDGET)), (lp, None)],
+        ObjectiveBound::None => &[(lp, None)],
+    };
     let mut best: Option<(i64, Vec<Value>)> = None;
-    loop {
-        match lowered.search(halt, pulse, effort) {
-            Ok(Some((grid, score))) => {
-                let score = score.expect("lowered with its objective");
-                best = Some((score, grid));
-                if !lowered.require_at_least(score + 1) {
-                    break;
-                }
+    for &(duals, budget) in stages {
+        let mut lowered = match lower(model, options, WithObjective::Yes(duals))? {
+            Lowering::Infeasible => break,
+            Lowering::Ready(l) => l,
+        };
+        pulse.beat();
+        if let Some((score, _)) = &best {
+            if !lowered.require_at_least(score + 1) {
+                break;
             }
-            Ok(None) => break,
+        }
+        let stage = Halt {
+            deadline: match (budget, halt.deadline) {
+                (Some(b), Some(d)) => Some(d.min(start + b)),
+                (Some(b), None) => Some(start + b),
+                (None, d) => d,
+            },
+            cancel: halt.cancel.clone(),
+        };
+        match improve(&mut lowered, &mut best, &stage, pulse, effort) {
+            Ok(()) => break,
+            Err(Stop::Deadline) if !halt.reached() => continue,
             Err(Stop::Deadline) => {
                 return match best {
                     None => Err(Stop::Deadline),
@@ -1275,6 +1370,25 @@ pub fn maximize(
     })
 }
 
+/// Searches `lowered` for better and better solutions, each kept in `best`, until none is left
+/// (`Ok`) or the search stops.
+fn improve(
+    lowered: &mut Lowered,
+    best: &mut Option<(i64, Vec<Value>)>,
+    halt: &Halt,
+    pulse: &Pulse,
+    effort: &mut Effort,
+) -> Result<(), Stop> {
+    while let Some((grid, score)) = lowered.search(halt, pulse, effort)? {
+        let score = score.expect("lowered with its objective");
+        *best = Some((score, grid));
+        if !lowered.require_at_least(score + 1) {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Each cell's digits once the solver as built for `model` has propagated at the root, before
 /// its first decision: [`lower`] (the lab's root domains, huub's presolve of the model, the
 /// clauses added to the built solver), then one `satisfy` whose terminate callback stops it at
@@ -1291,7 +1405,7 @@ pub fn root_propagation(model: &CpModel, options: &CpOptions) -> Result<Option<V
             model.n
         )));
     }
-    let mut lowered = match lower(model, options, false)? {
+    let mut lowered = match lower(model, options, WithObjective::No)? {
         Lowering::Infeasible => return Ok(None),
         Lowering::Ready(l) => l,
     };

@@ -15,7 +15,9 @@ pub mod huub;
 pub mod minizinc;
 pub mod model;
 
-pub use model::{AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, Searches};
+pub use model::{
+    AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, ObjectiveBound, Searches,
+};
 
 /// Default memory budget of the `cp` backend (`--cp-memory-mib`), in MiB.
 pub const DEFAULT_MEMORY_MIB: u64 = 1024;

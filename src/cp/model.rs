@@ -139,6 +139,34 @@ impl Searches {
     }
 }
 
+/// Whether `optimize` adds to the objective a redundant bound from the houses
+/// (`--cp-objective-bound`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ObjectiveBound {
+    /// The score rewritten by reduced costs ([`crate::model::dual`]): in every solution
+    /// `score + Σ rc(c, digit of c) = upper`, with every `rc ≥ 0` and `upper` the bound of the
+    /// assignment relaxation's dual (the linear programme over the full groups). Posted as
+    /// `score + Σ rc_c ≤ upper`, `rc_c` the element of cell `c`'s reduced costs at its digit: once
+    /// the score must beat `s`, no cell keeps a digit whose reduced cost exceeds `upper − s − 1`
+    /// less the other cells' least costs.
+    #[default]
+    ReducedCosts,
+    /// The objective alone, `score = Σ weight × cell`, whose bounds propagation sees each cell
+    /// apart.
+    None,
+}
+
+impl ObjectiveBound {
+    pub const ALL: [ObjectiveBound; 2] = [ObjectiveBound::ReducedCosts, ObjectiveBound::None];
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectiveBound::ReducedCosts => "reduced-costs",
+            ObjectiveBound::None => "none",
+        }
+    }
+}
+
+from_str_by_name!(ObjectiveBound, "objective bound");
 from_str_by_name!(Searches, "way of searching");
 from_str_by_name!(AllDiffLevel, "all-different level");
 from_str_by_name!(HouseCover, "house cover");
@@ -166,6 +194,8 @@ pub struct CpOptions {
     /// forum_hardest_1106 the searches are about 15% slower without them, so this is the form a
     /// crash is retried in rather than the default.
     pub drop_fixed: bool,
+    /// The redundant bound `optimize` adds to the objective.
+    pub objective_bound: ObjectiveBound,
 }
 
 impl Default for CpOptions {
@@ -177,6 +207,7 @@ impl Default for CpOptions {
             branching: Branching::Activity,
             searches: Searches::Incremental,
             drop_fixed: false,
+            objective_bound: ObjectiveBound::ReducedCosts,
         }
     }
 }

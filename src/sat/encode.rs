@@ -344,6 +344,23 @@ pub struct Decoder {
     free_cells: Vec<u32>,
 }
 
+/// The free cells' candidates, keyed by their variables, for the reduced costs of `optimize`.
+impl crate::model::dual::Candidates for Decoder {
+    type Key = Var;
+    fn size(&self) -> usize {
+        self.n
+    }
+    fn fixed(&self) -> &[Value] {
+        &self.givens
+    }
+    fn free_cells(&self) -> &[u32] {
+        &self.free_cells
+    }
+    fn candidates(&self, cell: usize) -> &[(Var, Value)] {
+        Decoder::candidates(self, cell)
+    }
+}
+
 impl Decoder {
     pub fn size(&self) -> usize {
         self.n

@@ -17,7 +17,7 @@
 //!   [`wcnf`]; external solvers' command lines and answers: [`external`].
 //! * In-process drivers, over any incremental solver that implements [`maxsat::Oracle`] (varisat's
 //!   [`VarisatSink`], CaDiCaL's `cadical::CadicalSink`): [`session`] (solve and count by blocking
-//!   clauses, DRAT proofs), [`optimize`] (linear or core-guided, over [`dual`] and [`maxsat`]),
+//!   clauses, DRAT proofs), [`optimize`] (linear or core-guided, over [`crate::model::dual`] and [`maxsat`]),
 //!   [`run`] (one job on one engine), with their [`options`] and the memory budget check
 //!   ([`memory`]); what the engines did, as effort counters: [`tally`].
 
@@ -34,7 +34,6 @@ use tally::{Counted, Reporter};
 #[cfg(feature = "cadical")]
 pub mod cadical;
 pub mod dimacs;
-pub mod dual;
 pub mod encode;
 pub mod external;
 pub mod maxsat;

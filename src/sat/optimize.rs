@@ -2,7 +2,7 @@
 //! proved optimal.
 //!
 //! * [`SatOptimizer::Core`] (the default): the loss rewritten by reduced costs from house duals
-//!   ([`super::dual`]), then core-guided MaxSAT ([`super::maxsat`]) on the same solver; see
+//!   ([`crate::model::dual`]), then core-guided MaxSAT ([`super::maxsat`]) on the same solver; see
 //!   [`optimize_core`].
 //! * [`SatOptimizer::Linear`]: the score as a pseudo-Boolean bound ([`super::objective`]); after
 //!   each solution the bound is tightened to "strictly better" on the same solver, and the final
@@ -10,13 +10,13 @@
 //! * With [`SatOptions::proof`], whatever the search, the optimum is proved by refuting the
 //!   encoding plus "loss below the optimum's" in a fresh run ([`prove`]).
 
-use super::dual;
 use super::maxsat::{self, MaxSatResult, Oracle};
 use super::objective::Objective;
 use super::options::{SatOptimizer, SatOptions};
 use super::session::{prove, Improved, Progress, Session};
 use super::{failed, Lit, Var};
 use crate::backend::{BackendError, Cancel, Optimum};
+use crate::model::dual;
 use crate::model::{Grid, Puzzle};
 
 /// Maximises the score of `puzzle` (it needs weights) on `engine` with the algorithm of
@@ -156,7 +156,7 @@ fn optimize_core<E: Oracle>(
         (dual::Duals::Lp { deadline }, None),
     ] {
         let t = std::time::Instant::now();
-        let reduced = dual::reduce(puzzle, &decoder, theta, duals);
+        let reduced = dual::reduce(puzzle.shape().houses(), &decoder, theta, duals);
         let offset = reduced.offset as i64;
         if trace {
             let (t, kind) = (t.elapsed(), duals.name());

@@ -1,9 +1,11 @@
-//! A lower bound on a per-cell loss from the Sudoku rules alone, and the loss rewritten above it.
+//! A lower bound on a per-cell loss from the Sudoku rules alone, and the loss rewritten above it:
+//! the reduced costs that the `sat` backend's core-guided search weighs its soft literals by and
+//! that the `cp` backend posts as a redundant bound on its objective.
 //!
 //! The loss of a solution is `Σ θ(c, d_c)` over the free cells (`θ ≥ 0`). In every solution each
 //! free cell holds one candidate, and each digit `d` missing from the fixed cells of a house `h`
-//! lies in exactly one free cell of `h`. So for any numbers `u(h, d)` ("duals"), every solution
-//! has
+//! lies in exactly one free cell of `h` (a house: any `n` cells that hold every digit once). So
+//! for any numbers `u(h, d)` ("duals"), every solution has
 //!
 //! `loss = Σ u(h, d) + Σ_c v(c) + Σ_c rc(c, d_c)`, with
 //! `rc(c, d) = θ(c, d) − Σ_{h ∋ c} u(h, d) − v(c)` and `v(c) = min_d (θ(c, d) − Σ_{h ∋ c} u(h, d))`,
@@ -28,9 +30,7 @@
 
 use std::time::Instant;
 
-use super::encode::Decoder;
-use super::Var;
-use crate::model::Puzzle;
+use super::Value;
 
 /// Rounds over every house and digit at most (each costs microseconds on a 9×9 grid).
 const MAX_ROUNDS: usize = 200;
@@ -55,33 +55,103 @@ impl Duals {
     }
 }
 
-/// The loss rewritten: `loss = offset + Σ rc(x)` over the chosen candidates `x` of a solution.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reduced {
-    pub offset: u64,
-    /// `(x(c, d), rc(c, d))` for every candidate of a free cell; `rc ≥ 0`.
-    pub costs: Vec<(Var, u64)>,
+/// The cells [`reduce`] rewrites the loss over: the fixed ones, and the candidates of the others.
+pub trait Candidates {
+    /// How a candidate is named in [`Reduced::costs`].
+    type Key: Copy;
+    /// The side of the grid.
+    fn size(&self) -> usize;
+    /// The digit of every fixed cell (a given, or a single digit left before the search), 0 for
+    /// the others.
+    fn fixed(&self) -> &[Value];
+    /// The cells left open.
+    fn free_cells(&self) -> &[u32];
+    /// The candidates `(key, digit)` of an open cell.
+    fn candidates(&self, cell: usize) -> &[(Self::Key, Value)];
 }
 
-/// Duals for the houses of `puzzle`, starting from `θ(cell, digit)` (`theta` is called for the
-/// candidates of the free cells only, and must not be negative).
-pub fn reduce(
-    puzzle: &Puzzle,
-    decoder: &Decoder,
+/// [`Candidates`] given as each cell's digits, a cell with a single digit fixed; a candidate's key
+/// is its `(cell, digit)`.
+#[derive(Debug, Clone)]
+pub struct Domains {
+    n: usize,
+    fixed: Vec<Value>,
+    free: Vec<u32>,
+    /// The candidates of cell `c`: `cands[start[c]..start[c + 1]]`.
+    start: Vec<usize>,
+    cands: Vec<((u32, Value), Value)>,
+}
+
+impl Domains {
+    /// `digits[c]`: the digits cell `c` may hold, in a grid of side `n` (`n²` cells, none empty).
+    pub fn new(n: usize, digits: &[Vec<Value>]) -> Domains {
+        let mut d = Domains {
+            n,
+            fixed: vec![0; digits.len()],
+            free: vec![],
+            start: vec![0],
+            cands: vec![],
+        };
+        for (c, digits) in digits.iter().enumerate() {
+            match digits[..] {
+                [one] => d.fixed[c] = one,
+                _ => {
+                    d.free.push(c as u32);
+                    let key = |&v: &Value| ((c as u32, v), v);
+                    d.cands.extend(digits.iter().map(key));
+                }
+            }
+            d.start.push(d.cands.len());
+        }
+        d
+    }
+}
+
+impl Candidates for Domains {
+    type Key = (u32, Value);
+    fn size(&self) -> usize {
+        self.n
+    }
+    fn fixed(&self) -> &[Value] {
+        &self.fixed
+    }
+    fn free_cells(&self) -> &[u32] {
+        &self.free
+    }
+    fn candidates(&self, cell: usize) -> &[(Self::Key, Value)] {
+        &self.cands[self.start[cell]..self.start[cell + 1]]
+    }
+}
+
+/// The loss rewritten: `loss = offset + Σ rc(x)` over the chosen candidates `x` of a solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reduced<K> {
+    pub offset: u64,
+    /// `(key, rc(c, d))` for every candidate of a free cell, cell by cell in the order of
+    /// [`Candidates::free_cells`]; `rc ≥ 0`, and 0 for some candidate of each cell.
+    pub costs: Vec<(K, u64)>,
+}
+
+/// Duals for `houses` (each holding every digit `1..=n` once: a puzzle's houses, or any other
+/// such groups), starting from `θ(cell, digit)` (`theta` is called for the candidates of the free
+/// cells only, and must not be negative).
+pub fn reduce<'h, C: Candidates>(
+    houses: impl IntoIterator<Item = &'h [u32]>,
+    cands: &C,
     theta: impl Fn(usize, u16) -> u64,
     duals: Duals,
-) -> Reduced {
-    let n = puzzle.size();
+) -> Reduced<C::Key> {
+    let n = cands.size();
     // One row per candidate: its cell, variable and current reduced cost before `v`.
     let mut cell_of = Vec::new();
-    let mut cand_of: Vec<(Var, u16)> = Vec::new();
+    let mut cand_of: Vec<(C::Key, u16)> = Vec::new();
     let mut red: Vec<i64> = Vec::new();
     let mut first = vec![usize::MAX; n * n];
     let mut cell_range = Vec::new();
-    for &c in decoder.free_cells() {
+    for &c in cands.free_cells() {
         let c = c as usize;
         first[c] = red.len();
-        for &(v, d) in decoder.candidates(c) {
+        for &(v, d) in cands.candidates(c) {
             cell_of.push(cell_range.len());
             cand_of.push((v, d));
             red.push(theta(c, d) as i64);
@@ -89,9 +159,9 @@ pub fn reduce(
         cell_range.push((first[c], red.len()));
     }
     // Groups: the candidates `d` of the free cells of `h`, for each digit `d` not fixed in `h`.
-    let fixed = decoder.fixed();
+    let fixed = cands.fixed();
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    for h in puzzle.shape().houses() {
+    for h in houses {
         for d in 1..=n as u16 {
             if h.iter().any(|&c| fixed[c as usize] == d) {
                 continue;
@@ -227,21 +297,11 @@ fn lp_duals(
 mod tests {
     use super::*;
     use crate::model::{Shape, Weights};
-    use crate::sat::encode::{encode, EncodeOptions, Numbering};
-    use crate::sat::Cnf;
-    use std::sync::Arc;
 
-    /// The empty 9×9 grid with `weights`, and the decoder of its encoding.
-    fn empty_9x9(weights: Weights) -> (Puzzle, Decoder) {
-        let shape = Arc::new(Shape::standard(9, false).unwrap());
-        let puzzle = Puzzle::new(shape, vec![0; 81])
-            .unwrap()
-            .with_weights(Arc::new(weights))
-            .unwrap();
-        let mut cnf = Cnf::new();
-        let options = EncodeOptions::default();
-        let enc = encode(&puzzle, &options, Numbering::Compact, &mut cnf);
-        (puzzle, enc.decoder)
+    /// The houses of the standard 9×9 grid, and the candidates of its empty grid.
+    fn empty_9x9() -> (Shape, Domains) {
+        let shape = Shape::standard(9, false).unwrap();
+        (shape, Domains::new(9, &vec![(1..=9).collect(); 81]))
     }
 
     /// `loss = offset + Σ rc` holds for every solution, and no `rc` is negative: checked
@@ -256,21 +316,61 @@ mod tests {
             })
             .collect();
         let w: Vec<i64> = (0..81).map(|i| (i * 37 % 71) as i64 - 20).collect();
-        let (puzzle, decoder) = empty_9x9(Weights::new(9, w.clone()).unwrap());
-        let d = &decoder;
+        let (shape, d) = empty_9x9();
         let theta = |c: usize, digit: u16| {
             let best = if w[c] >= 0 { 9 * w[c] } else { w[c] };
             (best - w[c] * i64::from(digit)) as u64
         };
         for duals in [Duals::Ascent, Duals::Lp { deadline: None }] {
-            let r = reduce(&puzzle, d, theta, duals);
+            let r = reduce(shape.houses(), &d, theta, duals);
             assert!(r.offset > 0, "the duals raise the bound");
-            check_solutions(&base, d, &theta, &r);
+            check_solutions(&base, &theta, &r);
         }
     }
 
-    fn check_solutions(base: &[u16], d: &Decoder, theta: &dyn Fn(usize, u16) -> u64, r: &Reduced) {
-        let rc: std::collections::HashMap<Var, u64> = r.costs.iter().copied().collect();
+    /// With fixed cells (a single digit: the givens) the identity holds for the solution that
+    /// keeps them, and the fixed cells get no cost.
+    #[test]
+    fn fixed_cells_are_left_out_of_the_costs() {
+        let shape = Shape::standard(9, false).unwrap();
+        let base: Vec<u16> = (0..81)
+            .map(|i| {
+                let (r, c) = (i / 9, i % 9);
+                ((r * 3 + r / 3 + c) % 9 + 1) as u16
+            })
+            .collect();
+        let digits: Vec<Vec<Value>> = (0..81)
+            .map(|c| match c % 3 {
+                0 => vec![base[c]],
+                _ => (1..=9).collect(),
+            })
+            .collect();
+        let d = Domains::new(9, &digits);
+        assert_eq!(d.free_cells().len(), 54);
+        let w: Vec<i64> = (0..81).map(|i| (i * 53 % 61) as i64 - 25).collect();
+        let theta = |c: usize, digit: u16| {
+            let best = if w[c] >= 0 { 9 * w[c] } else { w[c] };
+            (best - w[c] * i64::from(digit)) as u64
+        };
+        for duals in [Duals::Ascent, Duals::Lp { deadline: None }] {
+            let r = reduce(shape.houses(), &d, theta, duals);
+            assert!(r.costs.iter().all(|&((c, _), _)| c % 3 != 0));
+            let loss: u64 = (0..81)
+                .filter(|c| c % 3 != 0)
+                .map(|c| theta(c, base[c]))
+                .sum();
+            let rc: std::collections::HashMap<(u32, Value), u64> =
+                r.costs.iter().copied().collect();
+            let above: u64 = (0..81)
+                .filter(|c| c % 3 != 0)
+                .map(|c| rc[&(c as u32, base[c])])
+                .sum();
+            assert_eq!(loss, r.offset + above, "{duals:?}");
+        }
+    }
+
+    fn check_solutions(base: &[u16], theta: &dyn Fn(usize, u16) -> u64, r: &Reduced<(u32, Value)>) {
+        let rc: std::collections::HashMap<(u32, Value), u64> = r.costs.iter().copied().collect();
         for k in 0..9u16 {
             for transpose in [false, true] {
                 let grid: Vec<u16> = (0..81)
@@ -283,12 +383,7 @@ mod tests {
                 let mut reduced = r.offset;
                 for (c, &digit) in grid.iter().enumerate() {
                     loss += theta(c, digit);
-                    let &(v, _) = d
-                        .candidates(c)
-                        .iter()
-                        .find(|&&(_, dd)| dd == digit)
-                        .unwrap();
-                    reduced += rc[&v];
+                    reduced += rc[&(c as u32, digit)];
                 }
                 assert_eq!(loss, reduced, "relabel {k} transpose {transpose}");
             }
@@ -302,11 +397,11 @@ mod tests {
     fn lp_duals_reach_the_empty_pyramid_optimum() {
         let weights = Weights::pyramid(9);
         let w = weights.as_slice().to_vec();
-        let (puzzle, decoder) = empty_9x9(weights);
+        let (shape, d) = empty_9x9();
         let theta = |c: usize, digit: u16| (w[c] * (9 - i64::from(digit))) as u64;
-        let lp = reduce(&puzzle, &decoder, theta, Duals::Lp { deadline: None });
+        let lp = reduce(shape.houses(), &d, theta, Duals::Lp { deadline: None });
         assert!((2223..=2224).contains(&lp.offset), "{}", lp.offset);
-        let ascent = reduce(&puzzle, &decoder, theta, Duals::Ascent);
+        let ascent = reduce(shape.houses(), &d, theta, Duals::Ascent);
         assert!(ascent.offset < 2200, "{}", ascent.offset);
     }
 }

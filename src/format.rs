@@ -574,7 +574,7 @@ impl LineReader {
 }
 
 /// Non-blank, non-comment lines.
-fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+pub(crate) fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     numbered_lines(text).filter(|(_, l)| {
         let t = l.trim_start();
         !t.is_empty() && !t.starts_with('#')
@@ -1287,12 +1287,12 @@ fn json_board(
     let mut warnings = vec![];
     let result = match board {
         serde_json::Value::Object(fields) if fields.contains_key("grid") => {
-            let solution_at = node
+            let members: Vec<(&str, Token<'static>)> = node
                 .fields(cur)
                 .into_iter()
-                .find(|(key, _)| *key == "solution")
-                .map_or(node.at, |(_, n)| n.at);
-            fpuzzles_puzzle(board, &node.at, &solution_at, &mut warnings)
+                .map(|(key, n)| (key, n.at))
+                .collect();
+            fpuzzles_puzzle(board, &node.at, &members, &mut warnings)
         }
         serde_json::Value::Object(_) => object::read(&node, cur, shapes, &mut warnings),
         _ => json_board_inner(board, cur, shapes, &node.at).map(|p| (p, None)),
@@ -1308,17 +1308,22 @@ fn json_board(
     })
 }
 
-/// An f-puzzles document at `at`, with its `solution` (at `solution_at`) as the known answer:
-/// the one solution, which f-puzzles and SudokuPad hold a solver's grid against. What it
-/// ignores becomes warnings.
+/// An f-puzzles document at `at`, whose members' values start at `members`, with its `solution`
+/// as the known answer: the one solution, which f-puzzles and SudokuPad hold a solver's grid
+/// against. An error is placed at the value of the member it names (the document's start when it
+/// names none); what the reader ignores becomes warnings.
 fn fpuzzles_puzzle(
     doc: &serde_json::Value,
     at: &Token<'_>,
-    solution_at: &Token<'_>,
+    members: &[(&str, Token<'_>)],
     warnings: &mut Vec<ParseError>,
 ) -> Result<(Puzzle, Option<Expected>), ParseError> {
-    let located =
-        |at: &Token<'_>, e: fpuzzles::FpuzzlesError| ParseError::at(at, format!("f-puzzles: {e}"));
+    let member_at = |key: &str| members.iter().find(|(k, _)| *k == key).map(|(_, t)| t);
+    let located = |at: &Token<'_>, e: fpuzzles::FpuzzlesError| {
+        let at = e.key.as_deref().and_then(member_at).unwrap_or(at);
+        ParseError::at(at, format!("f-puzzles: {e}"))
+    };
+    let solution_at = member_at("solution").unwrap_or(at);
     let (puzzle, notes) = fpuzzles::from_json(doc).map_err(|e| located(at, e))?;
     warnings.extend(notes.into_iter().map(|m| ParseError::at(at, m)));
     let mut notes = vec![];
@@ -1352,7 +1357,7 @@ fn read_compressed_fpuzzles(text: &str) -> Vec<Result<Entry, ParseError>> {
                 )
             })?;
             let mut warnings = vec![];
-            let (puzzle, expected) = fpuzzles_puzzle(&doc, &at, &at, &mut warnings)?;
+            let (puzzle, expected) = fpuzzles_puzzle(&doc, &at, &[], &mut warnings)?;
             Ok(Entry {
                 line,
                 puzzle,

@@ -70,6 +70,19 @@ impl WeightSource {
         }
     }
 
+    /// Whether a file holds the weights of some side: the side of its number of rows (`#`
+    /// comments and blank lines aside), each of that many integers in range. The pyramid and
+    /// random weights fit every side.
+    pub fn check(&self) -> Result<(), WeightsError> {
+        match self {
+            WeightSource::File { text, .. } => {
+                let rows = format::content_lines(text).count();
+                self.fixed(rows).map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The weights of one puzzle of side `n`: new ones from `rng` for [`WeightSource::Random`]
     /// (`rng` is left as it was otherwise), else [`WeightSource::fixed`].
     pub fn draw(&self, n: usize, rng: &mut GenRng) -> Result<Weights, WeightsError> {

@@ -940,7 +940,8 @@ fn a_ratio_past_every_reach_counts_none_on_every_backend_with_a_warning() {
     assert_eq!(stdout(&o), "no solution\n");
 }
 
-/// A parameter past `i64`, or text, is an input error with its place (exit 2).
+/// A parameter past `i64`, or text, is an input error with its place (exit 2): the value of the
+/// document's member that holds it.
 #[test]
 fn a_parameter_that_cannot_be_read_is_an_error_with_its_place() {
     let dir = tempfile::tempdir().unwrap();
@@ -953,13 +954,15 @@ fn a_parameter_that_cannot_be_read_is_an_error_with_its_place() {
         let doc = format!(
             r#"{{"size":4,"grid":[{row},{row},{row},{row}],"ratio":[{{"cells":["R1C1","R1C2"],"value":"{value}"}}]}}"#
         );
-        std::fs::write(&file, doc).unwrap();
+        std::fs::write(&file, &doc).unwrap();
         let o = bin().arg("count").arg(&file).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{value}");
         let err = stderr(&o);
+        // At the value of the member it names, the "ratio" list.
+        let col = doc.find(r#""ratio":"#).unwrap() + r#""ratio":"#.len() + 1;
         assert!(
             err.starts_with(&format!(
-                "{}:1:1: error: f-puzzles: \"ratio\": value \"{value}\" {says}",
+                "{}:1:{col}: error: f-puzzles: \"ratio\": value \"{value}\" {says}",
                 file.display()
             )),
             "{err}"
@@ -1071,4 +1074,27 @@ fn a_bad_line_of_json_lines_loses_only_itself() {
     let o = run_with(&["count"], "{\n  \"board\": [[\".\"]\n");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("invalid JSON"), "{}", stderr(&o));
+}
+
+/// A weights file that holds no side's weights (here a word among the numbers) is one usage
+/// error naming the file, line and column, before any puzzle is read, not an error per puzzle.
+#[test]
+fn a_malformed_weights_file_is_one_usage_error() {
+    let dir = std::env::temp_dir().join(format!("sudoku-lab-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w.txt");
+    std::fs::write(&file, "1 2 3 4\n5 x 7 8\n1 2 3 4\n5 6 7 8\n").unwrap();
+    let w = file.to_str().unwrap();
+    let input = ".".repeat(16) + "\n" + &".".repeat(16) + "\n";
+    let o = run_with(&["optimize", "--weights", w], &input);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("w.txt:2:3:"), "{err}");
+    // The same file, well formed, is used.
+    std::fs::write(&file, "1 2 3 4\n5 6 7 8\n1 2 3 4\n5 6 7 8\n").unwrap();
+    let o = run_with(&["optimize", "--weights", w], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

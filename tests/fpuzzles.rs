@@ -613,3 +613,20 @@ fn an_impossible_killer_cage_is_a_puzzle_without_solution_and_a_warning() {
         );
     }
 }
+
+/// An error in a pretty-printed f-puzzles document is placed at the value of the member it names
+/// (`"grid"` here, on line 3), not at the document's first character.
+#[test]
+fn errors_point_at_the_member_they_name() {
+    let text = std::fs::read_to_string("tests/data/fpuzzles/antiking6.json").unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["grid"][4][2] = serde_json::json!({"value": 9, "given": true});
+    let pretty = serde_json::to_string_pretty(&doc).unwrap();
+    let grid_line = 1 + pretty.lines().position(|l| l.contains("\"grid\"")).unwrap();
+    assert!(grid_line > 1);
+    let e = read_puzzles(&pretty, &ReadOptions::default())
+        .remove(0)
+        .unwrap_err();
+    assert_eq!(e.line, grid_line, "{e}");
+    assert!(e.message.contains("row 5, column 3"), "{e}");
+}

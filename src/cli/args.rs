@@ -223,7 +223,12 @@ impl WeightsArg {
         let bytes =
             std::fs::read(path).map_err(|e| UsageError(format!("--weights {name}: {e}")))?;
         let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
-        Ok(WeightSource::File { name, text })
+        let source = WeightSource::File { name, text };
+        // A file that holds no side's weights is one usage error, not an error at every puzzle.
+        source
+            .check()
+            .map_err(|e| UsageError(format!("--weights {e}")))?;
+        Ok(source)
     }
 }
 

@@ -1025,13 +1025,7 @@ fn the_dfs_branching_flag_is_checked() {
 #[test]
 fn a_closed_standard_error_is_not_a_panic() {
     use std::io::Read;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-        .args(["count", "--limit", "1000"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["count", "--limit", "1000"]);
     // Close the reading end of standard error before the program writes to it.
     drop(child.stderr.take());
     let bad = "1".repeat(17);

@@ -1346,7 +1346,9 @@ pub fn maximize(
         };
         match improve(&mut lowered, &mut best, &stage, pulse, effort) {
             Ok(()) => break,
-            Err(Stop::Deadline) if !halt.reached() => continue,
+            // Only a stage's own budget moves on to the next stage: the run's deadline ends it,
+            // unproved.
+            Err(Stop::Deadline) if budget.is_some() && !halt.reached() => continue,
             Err(Stop::Deadline) => {
                 return match best {
                     None => Err(Stop::Deadline),

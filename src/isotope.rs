@@ -1,5 +1,6 @@
-//! `isotope`: completes a grid by algebra when its givens fit the *cyclic pattern* that simple
-//! generators start from — no search at all. It answers `solve` only, and only for such puzzles.
+//! The algebra of the `isotope` backend ([`crate::backends::isotope`]): completes a grid when its
+//! givens fit the *cyclic pattern* that simple generators start from — no search at all. It
+//! answers `solve` only, and only for such puzzles.
 //!
 //! Many generators of large puzzles fill the grid with the pattern
 //! `digit(r, c) = (b·(r mod b) + ⌊r/b⌋ + c) mod n` (side `n = b²`), then shuffle rows within
@@ -8,7 +9,7 @@
 //! and `b` (columns → ℤₙ) with `s(grid[r][c]) = a(r) + b(c) (mod n)`. When enough givens are
 //! left, they pin `s`, `a` and `b` down, and with them every empty cell, whatever the holes.
 //! `sudoku-225-1` is such a puzzle: it is out of reach of every search backend here (and of
-//! CaDiCaL and CryptoMiniSat given 10–15 minutes), and this backend completes it in about
+//! CaDiCaL and CryptoMiniSat given 10–15 minutes), and this method completes it in about
 //! 2 ms.
 //!
 //! How ([`complete`]): every given `d` at `(r, c)` is one equation `a(r) + b(c) = s(d)` over
@@ -30,49 +31,30 @@
 //! well have solutions of other forms. It cannot count, prove uniqueness or "no solution", or
 //! optimise, so it refuses those tasks, and it is not in the default set of `xcheck` and `bench`.
 
-use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::cancel::Halt;
 use crate::check;
 use crate::model::{Grid, Puzzle, Value};
 
 /// Most arrangements of the leftover offsets tried for rows and columns that have no given.
 pub const MAX_FREE_ORDERS: usize = 720;
 
-/// The `isotope` backend (see the module docs).
-#[derive(Debug, Default, Clone)]
-pub struct Isotope;
-
-impl Isotope {
-    pub fn new() -> Isotope {
-        Isotope
-    }
+/// Why a puzzle was not completed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IsotopeError {
+    /// The puzzle is not one this method completes (or the task is not one it answers).
+    #[error(
+        "{why}; this method only completes grids of the cyclic pattern form (try a search backend)"
+    )]
+    Refused { why: String },
+    /// The deadline passed, or the run was cancelled.
+    #[error("timed out")]
+    TimedOut,
 }
 
 /// Why a puzzle cannot be completed as an isotope of ℤₙ.
-fn refuse(why: &str) -> BackendError {
-    BackendError::Unsupported(format!(
-        "{why}; this method only completes grids of the cyclic pattern form (try a search backend)"
-    ))
-}
-
-impl Backend for Isotope {
-    fn name(&self) -> &'static str {
-        "isotope"
-    }
-
-    fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
-        complete(puzzle, limits).map(Some)
-    }
-
-    fn count(&self, _: &Puzzle, _: u64, _: &Limits) -> Result<Count, BackendError> {
-        Err(refuse(
-            "it finds one solution by algebra and cannot count or prove uniqueness",
-        ))
-    }
-
-    fn optimize(&self, _: &Puzzle, _: &Limits) -> Result<Optimum, BackendError> {
-        Err(refuse(
-            "it finds one solution by algebra and cannot optimise",
-        ))
+pub fn refuse(why: &str) -> IsotopeError {
+    IsotopeError::Refused {
+        why: why.to_string(),
     }
 }
 
@@ -91,7 +73,7 @@ enum Propagated {
 }
 
 /// Completes `puzzle` as an isotope of ℤₙ, or says why it cannot.
-pub fn complete(puzzle: &Puzzle, limits: &Limits) -> Result<Grid, BackendError> {
+pub fn complete(puzzle: &Puzzle, halt: &Halt) -> Result<Grid, IsotopeError> {
     let n = puzzle.size();
     let givens = puzzle.givens();
     // The equations (row, column, digit) and, for each unknown, the equations it appears in.
@@ -118,8 +100,8 @@ pub fn complete(puzzle: &Puzzle, limits: &Limits) -> Result<Grid, BackendError> 
     let mut stalled = false;
     let mut values = None;
     for g in (2 * n..3 * n).filter(|&g| g != e) {
-        if limits.expired() {
-            return Err(BackendError::TimedOut);
+        if halt.reached() {
+            return Err(IsotopeError::TimedOut);
         }
         match propagate(
             n,
@@ -170,11 +152,11 @@ pub fn complete(puzzle: &Puzzle, limits: &Limits) -> Result<Grid, BackendError> 
             found = Some(grid);
             return true;
         }
-        limits.expired()
+        halt.reached()
     })?;
     match found {
         Some(grid) => Ok(grid),
-        None if limits.expired() => Err(BackendError::TimedOut),
+        None if halt.reached() => Err(IsotopeError::TimedOut),
         None => Err(refuse(
             "the givens fit the pattern, but its completion breaks a box, region or diagonal",
         )),
@@ -239,7 +221,7 @@ fn for_each_arrangement(
     b: &[Option<usize>],
     n: usize,
     mut visit: impl FnMut(&[usize], &[usize]) -> bool,
-) -> Result<(), BackendError> {
+) -> Result<(), IsotopeError> {
     let free = |xs: &[Option<usize>]| -> (Vec<usize>, Vec<usize>) {
         let mut used = vec![false; n];
         xs.iter().flatten().for_each(|&x| used[x] = true);

@@ -1,5 +1,6 @@
-//! `dlx`: Sudoku as exact cover, solved by the generic dancing-links engine in
-//! [`crate::exact_cover`].
+//! Sudoku as exact cover, solved by the generic dancing-links engine of [`crate::exact_cover`]:
+//! the engine of the `dlx` backend ([`crate::backends::dlx`]). [`SudokuCover`] counts, solves
+//! and optimizes a [`Puzzle`] and says what its search did ([`Effort`]).
 //!
 //! Before the matrix is built, a *singles pass* ([`crate::propagate`], shared with `sat` and
 //! `ilp`): naked and hidden singles and locked candidates, until nothing changes. A
@@ -17,7 +18,7 @@
 //!
 //! Counting stores the first two solutions as witnesses and afterwards only counts, without
 //! building solution row lists. Looking for one solution on grids over 9×9, the search restarts
-//! ([`Dlx::solve_with_restarts`]): runs of growing node budgets, each after the first on a
+//! ([`SudokuCover::solve_with_restarts`]): runs of growing node budgets, each after the first on a
 //! matrix built in a new random order, against the heavy tails of search without learning.
 //!
 //! `optimize` enumerates solutions with branch and bound: rows are added in decreasing score
@@ -44,31 +45,30 @@
 //! Sums (arrows, little killers, sandwiches, region sums, zippers, double arrows), quadruples,
 //! between and lockout lines, skyscrapers and X-sums are refused by name (why: [`rules`]).
 //!
-//! **Effort** (reported to the [`Limits`]' meter, see [`crate::effort`]): `nodes` are the levels
+//! **Effort** (added to the caller's [`Effort`], see [`crate::effort`]): `nodes` are the levels
 //! the exact-cover search entered, the root included, and `guesses` the levels whose chosen
 //! column still had two rows or more (a column with one row is a forced placement, not a
 //! guess), summed over every search of the call; `restarts` counts the runs
-//! [`Dlx::solve_with_restarts`] abandoned. The singles pass before the matrix is no search: a
+//! [`SudokuCover::solve_with_restarts`] abandoned. The singles pass before the matrix is no search: a
 //! puzzle it solves gives one node and no guess, one it proves unsolvable no node at all.
 //!
 //! Memory is `O(n³)` rows of `1 + houses` nodes each (plus one per rule column a placement
 //! covers); the matrix size is computed exactly before anything large is allocated, and puzzles
-//! over [`DlxOptions::memory_budget`] are refused.
+//! over [`SudokuCover::memory_budget`] are refused.
 
-use crate::backend::{Backend, BackendError, Count, Halt, Limits, Optimum};
+use super::{ExactCover, ExactCoverError, Interrupted, View, DEFAULT_MEMORY_BUDGET};
+use crate::cancel::Halt;
 use crate::effort::Effort;
-use crate::exact_cover::{ExactCover, ExactCoverError, Interrupted, View};
 use crate::model::lower::Rules;
-use crate::model::{ConstraintKind, Grid, Puzzle, Value};
+use crate::model::{Grid, Puzzle, Value};
 use crate::propagate::{Candidates, Level};
 use crate::rng::GenRng;
 
 mod rules;
+pub use rules::takes;
 use rules::RuleColumns;
 
-pub use crate::exact_cover::DEFAULT_MEMORY_BUDGET;
-
-/// Node budget of the first run of a one-solution search (see [`Dlx::solve_with_restarts`]).
+/// Node budget of the first run of a one-solution search (see [`SudokuCover::solve_with_restarts`]).
 const RESTART_NODES: u64 = 2_000;
 
 /// The effort of a call the singles pass settles as "no solution": no matrix, no search.
@@ -83,31 +83,179 @@ const SETTLED_BEFORE_SEARCH: Effort = Effort {
     bb_nodes: None,
 };
 
-/// Options of the `dlx` backend.
+/// The exact-cover engine for Sudoku-family puzzles, with the largest matrix it may build.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DlxOptions {
-    /// Largest matrix (in bytes, nodes and bookkeeping) the backend will build; larger puzzles are
-    /// refused with [`BackendError::Unsupported`].
+pub struct SudokuCover {
+    /// Largest matrix (in bytes, nodes and bookkeeping) built; larger puzzles are refused with
+    /// [`CoverError::Unsupported`].
     pub memory_budget: usize,
 }
 
-impl Default for DlxOptions {
+impl Default for SudokuCover {
     fn default() -> Self {
-        DlxOptions {
+        SudokuCover {
             memory_budget: DEFAULT_MEMORY_BUDGET,
         }
     }
 }
 
-/// The dancing-links backend.
-#[derive(Debug, Clone, Default)]
-pub struct Dlx {
-    options: DlxOptions,
+/// Why the engine gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CoverError {
+    /// The puzzle is not one the engine takes (a rule, the memory budget), with the reason.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The deadline passed, or the run was cancelled.
+    #[error("timed out")]
+    TimedOut,
+    /// The matrix could not be built.
+    #[error("dlx: building the exact-cover matrix: {0}")]
+    Matrix(ExactCoverError),
 }
 
-impl Dlx {
-    pub fn new(options: DlxOptions) -> Dlx {
-        Dlx { options }
+/// What a count found: `count` solutions up to the limit (all of them unless `timed_out`), the
+/// first two as full grids.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counted {
+    pub count: u64,
+    pub witnesses: Vec<Grid>,
+    /// The deadline or the cancel flag stopped the count.
+    pub timed_out: bool,
+}
+
+/// What the branch and bound found: the best grid and its score (optimal unless `timed_out`),
+/// and the root's upper bound on the optimum.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Best {
+    pub best: Option<(i64, Grid)>,
+    pub root_bound: Option<i64>,
+    /// The deadline or the cancel flag stopped the search.
+    pub timed_out: bool,
+}
+
+impl SudokuCover {
+    /// The solutions of `puzzle`, up to `limit` (≥ 1), until `halt`; the search's effort is
+    /// added to `effort`. Looking for one solution on grids over 9×9, the search restarts
+    /// ([`SudokuCover::solve_with_restarts`]).
+    pub fn count(
+        &self,
+        puzzle: &Puzzle,
+        limit: u64,
+        halt: &Halt,
+        effort: &mut Effort,
+    ) -> Result<Counted, CoverError> {
+        // 9×9 searches are short whatever the order: restarts would only repeat work there.
+        if limit == 1 && puzzle.size() > 9 {
+            let (count, restarts) =
+                self.solve_with_restarts(puzzle, halt, RESTART_NODES, effort)?;
+            effort.add(&Effort {
+                restarts: Some(restarts),
+                ..Effort::default()
+            });
+            return Ok(count);
+        }
+        let Some(mut inst) = self.build(puzzle, None, None, halt.clone())? else {
+            effort.add(&SETTLED_BEFORE_SEARCH);
+            return Ok(Counted::default());
+        };
+        let mut count = 0u64;
+        let mut found: Vec<Vec<usize>> = Vec::new();
+        let mut search = inst.matrix.search().with_halt(halt.clone());
+        // The first two solutions are kept as witnesses; the rest are only counted.
+        let mut timed_out = false;
+        while count < limit && found.len() < 2 {
+            match search.next_solution() {
+                Ok(Some(solution)) => {
+                    count += 1;
+                    found.push(solution.to_vec());
+                }
+                Ok(None) => break,
+                Err(Interrupted) => {
+                    timed_out = true;
+                    break;
+                }
+            }
+        }
+        if count < limit && found.len() == 2 {
+            timed_out = search.count_into(limit, &mut count).is_err();
+        }
+        effort.add(&search.effort());
+        drop(search);
+        let witnesses = found.iter().map(|s| inst.grid(puzzle.size(), s)).collect();
+        Ok(Counted {
+            count,
+            witnesses,
+            timed_out,
+        })
+    }
+
+    /// The maximum of `Σ weights[cell] × digit` over the solutions of `puzzle`, until `halt`;
+    /// the search's effort is added to `effort`.
+    pub fn optimize(
+        &self,
+        puzzle: &Puzzle,
+        w: &[i64],
+        halt: &Halt,
+        effort: &mut Effort,
+    ) -> Result<Best, CoverError> {
+        let score = |cell: usize, d: Value| w[cell] * d as i64;
+        let Some(mut inst) = self.build(puzzle, Some(&score), None, halt.clone())? else {
+            effort.add(&SETTLED_BEFORE_SEARCH);
+            return Ok(Best::default());
+        };
+        let base: i64 = inst
+            .fixed
+            .iter()
+            .enumerate()
+            .map(|(cell, &v)| score(cell, v))
+            .sum();
+        let row_score: Vec<i64> = (0..inst.matrix.rows())
+            .map(|r| {
+                inst.rows
+                    .row(r)
+                    .iter()
+                    .map(|&(c, d)| score(c as usize, d))
+                    .sum()
+            })
+            .collect();
+        let mut bound = ScoreBound::new(puzzle, w, &inst.fixed, &inst.cell_col);
+        let mut best: Option<(i64, Vec<usize>)> = None;
+        let mut root_bound: Option<i64> = None;
+        let mut timed_out = false;
+        {
+            let mut search = inst.matrix.search().with_halt(halt.clone());
+            loop {
+                let beat = best.as_ref().map(|(s, _)| *s);
+                let step = search.next_solution_pruned(|view| {
+                    let Some(b) = bound.eval(view, &inst.rows, &row_score) else {
+                        return false;
+                    };
+                    if view.depth() == 0 {
+                        root_bound.get_or_insert(base + b);
+                    }
+                    beat.is_none_or(|best| base + b > best)
+                });
+                match step {
+                    Ok(Some(solution)) => {
+                        let s = base + solution.iter().map(|&r| row_score[r]).sum::<i64>();
+                        if beat.is_none_or(|b| s > b) {
+                            best = Some((s, solution.to_vec()));
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(Interrupted) => {
+                        timed_out = true;
+                        break;
+                    }
+                }
+            }
+            effort.add(&search.effort());
+        }
+        Ok(Best {
+            best: best.map(|(score, s)| (score, inst.grid(puzzle.size(), &s))),
+            root_bound,
+            timed_out,
+        })
     }
 }
 
@@ -250,35 +398,32 @@ impl<'a> ScoreBound<'a> {
     }
 }
 
-fn matrix_error(e: ExactCoverError) -> BackendError {
-    BackendError::Failed(format!("dlx: building the exact-cover matrix: {e}"))
-}
-
-impl Dlx {
+impl SudokuCover {
     /// One solution (and the number of runs abandoned), in runs of growing node budgets
     /// (`first_budget` plus one node per open cell, then half as much again each time), each run
     /// after the first on a matrix built in a new random order, until one finishes: search
     /// without learning has heavy tails on large grids (`dfs` does the same). The budgets grow
     /// without bound, so the last run is complete and "no solution" is a proof.
-    fn solve_with_restarts(
+    pub fn solve_with_restarts(
         &self,
         puzzle: &Puzzle,
-        limits: &Limits,
+        halt: &Halt,
         first_budget: u64,
-    ) -> Result<(Count, u64), BackendError> {
+        effort: &mut Effort,
+    ) -> Result<(Counted, u64), CoverError> {
         let mut budget = 0u64;
         for run in 0u64.. {
             let shuffle = (run > 0).then(|| run.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let Some(mut inst) = self.build(puzzle, None, shuffle, limits.halt())? else {
-                limits.record(&SETTLED_BEFORE_SEARCH);
-                return Ok((Count::none(), run));
+            let Some(mut inst) = self.build(puzzle, None, shuffle, halt.clone())? else {
+                effort.add(&SETTLED_BEFORE_SEARCH);
+                return Ok((Counted::default(), run));
             };
             if run == 0 {
                 // A search without a wrong turn still enters one node per open cell.
                 budget = first_budget.max(2) + inst.matrix.primary_columns() as u64;
             }
             let (mut nodes, mut cut) = (0u64, false);
-            let mut search = inst.matrix.search().with_halt(limits.halt());
+            let mut search = inst.matrix.search().with_halt(halt.clone());
             let found = search
                 .next_solution_pruned(|_| {
                     nodes += 1;
@@ -286,9 +431,9 @@ impl Dlx {
                     !cut
                 })
                 .map(|s| s.map(<[usize]>::to_vec));
-            limits.record(&search.effort());
+            effort.add(&search.effort());
             let Ok(found) = found else {
-                return Err(BackendError::TimedOut);
+                return Err(CoverError::TimedOut);
             };
             drop(search);
             if cut && found.is_none() {
@@ -296,8 +441,12 @@ impl Dlx {
                 continue;
             }
             let count = match found {
-                Some(rows) => Count::finished(1, 1, vec![inst.grid(puzzle.size(), &rows)]),
-                None => Count::none(),
+                Some(rows) => Counted {
+                    count: 1,
+                    witnesses: vec![inst.grid(puzzle.size(), &rows)],
+                    timed_out: false,
+                },
+                None => Counted::default(),
             };
             return Ok((count, run));
         }
@@ -315,13 +464,13 @@ impl Dlx {
         scores: Option<&dyn Fn(usize, Value) -> i64>,
         shuffle: Option<u64>,
         halt: Halt,
-    ) -> Result<Option<Instance>, BackendError> {
+    ) -> Result<Option<Instance>, CoverError> {
         if let Some(c) = puzzle
             .constraints()
             .iter()
             .find(|c| !rules::takes(c.kind()))
         {
-            return Err(BackendError::Unsupported(format!(
+            return Err(CoverError::Unsupported(format!(
                 "dlx: {} constraints",
                 c.kind()
             )));
@@ -376,7 +525,7 @@ impl Dlx {
 
         // The placements of the cages (their cells then get no rows of their own), then the
         // exact size, so an oversized matrix is refused before it is allocated.
-        let Some(caged) = cage_placements(puzzle, &cands, self.options.memory_budget, halt)? else {
+        let Some(caged) = cage_placements(puzzle, &cands, self.memory_budget, halt)? else {
             return Ok(None);
         };
         let mut in_cage = vec![false; fixed.len()];
@@ -396,12 +545,12 @@ impl Dlx {
         }
         let bytes = ExactCover::bytes_needed(columns, rows, entries)
             .saturating_add(rows.saturating_mul(std::mem::size_of::<(u32, Value)>()));
-        if bytes > self.options.memory_budget {
-            return Err(BackendError::Unsupported(format!(
+        if bytes > self.memory_budget {
+            return Err(CoverError::Unsupported(format!(
                 "dlx: the exact-cover matrix of this {n}×{n} puzzle ({rows} rows, {entries} nodes) \
                  needs about {} MiB, over the {} MiB memory budget",
                 bytes >> 20,
-                self.options.memory_budget >> 20
+                self.memory_budget >> 20
             )));
         }
 
@@ -421,7 +570,7 @@ impl Dlx {
         let mut matrix = ExactCover::default();
         matrix
             .reset(primary, columns - primary, rows, entries)
-            .map_err(matrix_error)?;
+            .map_err(CoverError::Matrix)?;
         let mut row = Vec::with_capacity(8);
         let mut span = Vec::with_capacity(rows + 1);
         let mut places = Vec::with_capacity(rows);
@@ -446,7 +595,7 @@ impl Dlx {
                 Ok(_) => {}
                 // A cage placement covering a rule's column twice breaks the rule itself.
                 Err(ExactCoverError::DuplicateColumn { .. }) if p.len() > 1 => continue,
-                Err(e) => return Err(matrix_error(e)),
+                Err(e) => return Err(CoverError::Matrix(e)),
             }
             span.push(places.len() as u32);
             places.extend_from_slice(p);
@@ -461,7 +610,6 @@ impl Dlx {
     }
 }
 
-/// The `(cell, digit)` pairs one row places.
 type Placement = Vec<(u32, Value)>;
 
 /// Bytes one placement of `cells` takes once built: its own list, its share of the flat list
@@ -514,14 +662,14 @@ fn approx(x: f64) -> String {
 /// placements are listed straight away when [`layings_bound`] says they fit; otherwise they are
 /// first counted, the count stopping as soon as they would not fit (so it takes time in
 /// proportion to what fits), and a cage that does not fit is refused with
-/// [`BackendError::Unsupported`], its size estimated by the bound. Counting and listing both stop
-/// at `halt` ([`BackendError::TimedOut`]).
+/// [`CoverError::Unsupported`], its size estimated by the bound. Counting and listing both stop
+/// at `halt` ([`CoverError::TimedOut`]).
 fn cage_placements(
     puzzle: &Puzzle,
     cands: &Candidates,
     budget: usize,
     halt: Halt,
-) -> Result<Option<Vec<Placement>>, BackendError> {
+) -> Result<Option<Vec<Placement>>, CoverError> {
     let n = puzzle.size();
     let fixed = cands.fixed();
     let mut out: Vec<Placement> = vec![];
@@ -545,7 +693,7 @@ fn cage_placements(
             }
         }
         let sets = cage.combinations(n, most_sets).ok_or_else(|| {
-            BackendError::Unsupported(format!(
+            CoverError::Unsupported(format!(
                 "dlx: Killer cage {} ({} cells, sum {}) has more digit sets than the memory \
                  budget allows",
                 k + 1,
@@ -583,7 +731,7 @@ fn cage_placements(
             } else {
                 " (with the cages before it)"
             };
-            BackendError::Unsupported(format!(
+            CoverError::Unsupported(format!(
                 "dlx: Killer cage {} ({} open cells, sum {}) has up to about {} placements \
                  (rows of the exact-cover matrix), which{before} need about {} MiB, over the {} \
                  MiB memory budget",
@@ -615,7 +763,7 @@ fn cage_placements(
                     total + count <= room
                 });
                 if walk.late {
-                    return Err(BackendError::TimedOut);
+                    return Err(CoverError::TimedOut);
                 }
                 total += count;
                 if total > room {
@@ -636,7 +784,7 @@ fn cage_placements(
                 ((out.len() - before) as u64) <= room
             });
             if walk.late {
-                return Err(BackendError::TimedOut);
+                return Err(CoverError::TimedOut);
             }
             if (out.len() - before) as u64 > room {
                 return Err(refuse((out.len() - before) as u64));
@@ -703,141 +851,66 @@ impl Walk<'_> {
     }
 }
 
-impl Backend for Dlx {
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        rules::takes(kind)
+#[cfg(test)]
+mod harness {
+    //! Counts and optima of the engine against those of the `dfs` engine.
+    use super::*;
+    use crate::dfs::{self, DfsBranching, Job};
+
+    /// A count, complete when below the limit.
+    #[derive(Debug)]
+    pub struct Answer {
+        pub count: u64,
+        pub complete: bool,
+        pub witnesses: Vec<Grid>,
     }
 
-    fn name(&self) -> &'static str {
-        "dlx"
-    }
-
-    fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
-        let c = self.count(puzzle, 1, limits)?;
-        Ok(c.witnesses.into_iter().next())
-    }
-
-    fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
-        // 9×9 searches are short whatever the order: restarts would only repeat work there.
-        if limit == 1 && puzzle.size() > 9 {
-            let (count, restarts) = self.solve_with_restarts(puzzle, limits, RESTART_NODES)?;
-            limits.record(&Effort {
-                restarts: Some(restarts),
-                ..Effort::default()
-            });
-            return Ok(count);
-        }
-        let Some(mut inst) = self.build(puzzle, None, None, limits.halt())? else {
-            limits.record(&SETTLED_BEFORE_SEARCH);
-            return Ok(Count::none());
-        };
-        let mut count = 0u64;
-        let mut found: Vec<Vec<usize>> = Vec::new();
-        let mut search = inst.matrix.search().with_halt(limits.halt());
-        // The first two solutions are kept as witnesses; the rest are only counted.
-        let mut timed_out = false;
-        while count < limit && found.len() < 2 {
-            match search.next_solution() {
-                Ok(Some(solution)) => {
-                    count += 1;
-                    found.push(solution.to_vec());
-                }
-                Ok(None) => break,
-                Err(Interrupted) => {
-                    timed_out = true;
-                    break;
-                }
-            }
-        }
-        if count < limit && found.len() == 2 {
-            timed_out = search.count_into(limit, &mut count).is_err();
-        }
-        limits.record(&search.effort());
-        drop(search);
-        let witnesses = found.iter().map(|s| inst.grid(puzzle.size(), s)).collect();
-        Ok(match timed_out {
-            true if count == 0 => return Err(BackendError::TimedOut),
-            true => Count::stopped(count, witnesses),
-            false => Count::finished(count, limit, witnesses),
+    pub fn cover_count(p: &Puzzle, limit: u64) -> Result<Answer, CoverError> {
+        let c = SudokuCover::default().count(p, limit, &Halt::default(), &mut Effort::default())?;
+        assert!(!c.timed_out);
+        Ok(Answer {
+            count: c.count,
+            complete: c.count < limit,
+            witnesses: c.witnesses,
         })
     }
 
-    fn optimize(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Optimum, BackendError> {
-        let w = puzzle
-            .weights()
-            .ok_or_else(|| BackendError::Unsupported("optimize needs weights".into()))?
-            .as_slice();
-        let score = |cell: usize, d: Value| w[cell] * d as i64;
-        let Some(mut inst) = self.build(puzzle, Some(&score), None, limits.halt())? else {
-            limits.record(&SETTLED_BEFORE_SEARCH);
-            return Ok(Optimum::NoSolution);
-        };
-        let base: i64 = inst
-            .fixed
-            .iter()
-            .enumerate()
-            .map(|(cell, &v)| score(cell, v))
-            .sum();
-        let row_score: Vec<i64> = (0..inst.matrix.rows())
-            .map(|r| {
-                inst.rows
-                    .row(r)
-                    .iter()
-                    .map(|&(c, d)| score(c as usize, d))
-                    .sum()
-            })
-            .collect();
-        let mut bound = ScoreBound::new(puzzle, w, &inst.fixed, &inst.cell_col);
-        let mut best: Option<(i64, Vec<usize>)> = None;
-        let mut root_bound: Option<i64> = None;
-        let mut timed_out = false;
-        {
-            let mut search = inst.matrix.search().with_halt(limits.halt());
-            loop {
-                let beat = best.as_ref().map(|(s, _)| *s);
-                let step = search.next_solution_pruned(|view| {
-                    let Some(b) = bound.eval(view, &inst.rows, &row_score) else {
-                        return false;
-                    };
-                    if view.depth() == 0 {
-                        root_bound.get_or_insert(base + b);
-                    }
-                    beat.is_none_or(|best| base + b > best)
-                });
-                match step {
-                    Ok(Some(solution)) => {
-                        let s = base + solution.iter().map(|&r| row_score[r]).sum::<i64>();
-                        if beat.is_none_or(|b| s > b) {
-                            best = Some((s, solution.to_vec()));
-                        }
-                    }
-                    Ok(None) => break,
-                    Err(Interrupted) => {
-                        timed_out = true;
-                        break;
-                    }
-                }
-            }
-            limits.record(&search.effort());
-        }
-        Ok(match (best, timed_out) {
-            (None, false) => Optimum::NoSolution,
-            (None, true) => return Err(BackendError::TimedOut),
-            (Some((score, s)), false) => Optimum::Optimal {
-                score,
-                grid: inst.grid(puzzle.size(), &s),
-            },
-            (Some((score, s)), true) => Optimum::Incomplete {
-                score,
-                grid: inst.grid(puzzle.size(), &s),
-                bound: root_bound,
-            },
+    pub fn dfs_count(p: &Puzzle, limit: u64) -> Result<Answer, dfs::DfsError> {
+        let f = dfs::search(
+            p,
+            DfsBranching::Auto,
+            Job::Count { limit },
+            &Halt::default(),
+        )?;
+        Ok(Answer {
+            count: f.count,
+            complete: f.count < limit,
+            witnesses: Vec::new(),
         })
+    }
+
+    /// The proved optimum and its grid.
+    pub fn optimize(p: &Puzzle) -> (i64, Grid) {
+        let w = p.weights().unwrap().as_slice();
+        let b = SudokuCover::default()
+            .optimize(p, w, &Halt::default(), &mut Effort::default())
+            .unwrap();
+        assert!(!b.timed_out);
+        b.best.unwrap()
+    }
+
+    pub fn dfs_optimize(p: &Puzzle) -> i64 {
+        let weights = p.weights().unwrap().as_slice();
+        let job = Job::Optimize { weights };
+        let f = dfs::search(p, DfsBranching::Auto, job, &Halt::default()).unwrap();
+        assert!(!f.timed_out);
+        f.best.unwrap().0
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::harness::*;
     use super::*;
     use crate::model::Shape;
     use std::sync::Arc;
@@ -866,12 +939,12 @@ mod tests {
         assert_eq!(digits(m.fixed()), EASY_SOLUTION);
         assert!((0..81).all(|c| m.count(c) == 0));
         // Nothing is left for the matrix, yet the solution is the full grid.
-        let inst = Dlx::default()
+        let inst = SudokuCover::default()
             .build(&p, None, None, Halt::default())
             .unwrap()
             .unwrap();
         assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
-        let c = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
+        let c = cover_count(&p, 2).unwrap();
         assert_eq!((c.count, c.complete), (1, true));
         assert_eq!(digits(c.witnesses[0].cells()), EASY_SOLUTION);
     }
@@ -889,7 +962,7 @@ mod tests {
         let m = Candidates::new(&p, Level::Locked);
         let open = m.fixed().iter().filter(|&&v| v == 0).count();
         assert!(open > 0, "the thinned puzzle needs a search");
-        let inst = Dlx::default()
+        let inst = SudokuCover::default()
             .build(&p, None, None, Halt::default())
             .unwrap()
             .unwrap();
@@ -897,10 +970,8 @@ mod tests {
             inst.matrix.rows(),
             (0..81).map(|c| m.count(c) as usize).sum::<usize>()
         );
-        let c = Dlx::default()
-            .count(&p, 1_000_000, &Limits::none())
-            .unwrap();
-        let dfs = crate::backends::dfs::Dfs::new().count(&p, 1_000_000, &Limits::none());
+        let c = cover_count(&p, 1_000_000).unwrap();
+        let dfs = dfs_count(&p, 1_000_000);
         assert_eq!((c.count, c.complete), (294, true));
         assert_eq!(c.count, dfs.unwrap().count);
         for w in &c.witnesses {
@@ -922,11 +993,11 @@ mod tests {
         let givens = Candidates::new(&p, Level::Givens);
         assert_eq!(givens.contradiction(), None, "no clash among the givens");
         assert!(Candidates::new(&p, Level::Locked).contradiction().is_some());
-        assert!(Dlx::default()
+        assert!(SudokuCover::default()
             .build(&p, None, None, Halt::default())
             .unwrap()
             .is_none());
-        let c = Dlx::default().count(&p, 5, &Limits::none()).unwrap();
+        let c = cover_count(&p, 5).unwrap();
         assert_eq!((c.count, c.complete, c.witnesses.len()), (0, true, 0));
     }
 
@@ -935,14 +1006,14 @@ mod tests {
         // A first budget of one node (plus the open cells) makes hard searches restart on
         // shuffled matrices; tdoku's test puzzles (counts 0 to 847) must still get a solution
         // exactly when they have one, and the count-0 ones a complete last run.
-        let dlx = Dlx::new(DlxOptions::default());
+        let dlx = SudokuCover::default();
         let mut restarts = 0;
         let text = include_str!("../../tests/data/9x9/test_puzzles.counts");
         for entry in crate::format::read_puzzles(text, &Default::default()) {
             let entry = entry.unwrap();
             let count = entry.expected.as_ref().unwrap().count;
             let (c, r) = dlx
-                .solve_with_restarts(&entry.puzzle, &Limits::none(), 1)
+                .solve_with_restarts(&entry.puzzle, &Halt::default(), 1, &mut Effort::default())
                 .unwrap();
             assert_eq!(c.count, count.min(1), "line {}", entry.line);
             if let Some(g) = c.witnesses.first() {
@@ -963,27 +1034,17 @@ mod tests {
             (3, 3, false),
             (1000, 288, true),
         ] {
-            let c = Dlx::default().count(&p, limit, &Limits::none()).unwrap();
+            let c = cover_count(&p, limit).unwrap();
             assert_eq!((c.count, c.complete), (count, complete), "limit {limit}");
             assert_eq!(c.witnesses.len(), count.min(2) as usize);
             assert_ne!(c.witnesses.first(), c.witnesses.get(1));
         }
     }
-
-    #[test]
-    fn effort_counts_branch_points_and_nodes() {
-        crate::effort::contract::counts_branch_points(&Dlx::default());
-        // Proved unsolvable by the singles pass: no search at all.
-        let clash = puzzle(4, "......12.1...2..");
-        let e = crate::effort::contract::effort_of(|l| {
-            assert_eq!(Dlx::default().count(&clash, 2, l).unwrap().count, 0);
-        });
-        assert_eq!((e.guesses, e.nodes), (Some(0), Some(0)));
-    }
 }
 
 #[cfg(test)]
 mod locked_tests {
+    use super::harness::*;
     use super::*;
     use crate::model::Shape;
     use std::sync::Arc;
@@ -1005,8 +1066,8 @@ mod locked_tests {
         }
         // Below row 0 the columns 3..8 keep 1 and 9.
         assert!(m.has(27 + 3, 1) && m.has(27 + 3, 9));
-        let dlx = Dlx::default().count(&p, 50, &Limits::none()).unwrap();
-        let dfs = crate::backends::dfs::Dfs::new().count(&p, 50, &Limits::none());
+        let dlx = cover_count(&p, 50).unwrap();
+        let dfs = dfs_count(&p, 50);
         assert_eq!((dlx.count, dlx.complete), (50, false));
         assert_eq!(dlx.count, dfs.unwrap().count);
         for w in &dlx.witnesses {
@@ -1017,6 +1078,7 @@ mod locked_tests {
 
 #[cfg(test)]
 mod wide_tests {
+    use super::harness::*;
     use super::*;
     use crate::model::{Regions, Shape};
     use std::sync::Arc;
@@ -1039,13 +1101,13 @@ mod wide_tests {
             givens[i * n] = 0;
         }
         let p = Puzzle::new(Arc::new(shape), givens).unwrap();
-        let inst = Dlx::default()
+        let inst = SudokuCover::default()
             .build(&p, None, None, Halt::default())
             .unwrap()
             .unwrap();
         assert_eq!(inst.fixed, full, "everything fixed by singles");
         assert_eq!((inst.matrix.rows(), inst.matrix.columns()), (0, 0));
-        let count = Dlx::default().count(&p, 2, &Limits::none()).unwrap();
+        let count = cover_count(&p, 2).unwrap();
         assert_eq!((count.count, count.complete), (1, true));
         assert_eq!(count.witnesses[0].cells(), &full[..]);
     }
@@ -1053,8 +1115,8 @@ mod wide_tests {
 
 #[cfg(test)]
 mod rule_tests {
+    use super::harness::*;
     use super::*;
-    use crate::backends::dfs::Dfs;
     use crate::model::{Cage, Constraint, DotRule, Shape, Weights};
     use std::sync::Arc;
 
@@ -1067,8 +1129,8 @@ mod rule_tests {
     }
 
     fn counts(p: &Puzzle) -> (u64, u64) {
-        let dlx = Dlx::default().count(p, 20_000, &Limits::none()).unwrap();
-        let dfs = Dfs::new().count(p, 20_000, &Limits::none()).unwrap();
+        let dlx = cover_count(p, 20_000).unwrap();
+        let dfs = dfs_count(p, 20_000).unwrap();
         assert_eq!(dlx.complete, dfs.complete);
         for w in &dlx.witnesses {
             crate::check::verify(p, w).unwrap();
@@ -1081,7 +1143,7 @@ mod rule_tests {
         // Non-consecutive on an empty 6×6: one secondary column per forbidden digit pair of
         // each orthogonal pair (2 × 5 of them), besides the primary cell and house columns.
         let p = empty(6, vec![Constraint::Negative(DotRule::Difference(1))]);
-        let inst = Dlx::default()
+        let inst = SudokuCover::default()
             .build(&p, None, None, Halt::default())
             .unwrap()
             .unwrap();
@@ -1121,7 +1183,7 @@ mod rule_tests {
             .unwrap()
             .with_constraints(vec![Constraint::Negative(DotRule::Difference(1))])
             .unwrap();
-        let inst = Dlx::default()
+        let inst = SudokuCover::default()
             .build(&p, None, None, Halt::default())
             .unwrap()
             .unwrap();
@@ -1143,15 +1205,9 @@ mod rule_tests {
         let p = empty(4, vec![Constraint::AntiKnight])
             .with_weights(Arc::new(Weights::pyramid(4)))
             .unwrap();
-        let score = |o: Optimum| match o {
-            Optimum::Optimal { score, grid } => {
-                crate::check::verify(&p, &grid).unwrap();
-                score
-            }
-            other => panic!("{other:?}"),
-        };
-        let dlx = score(Dlx::default().optimize(&p, &Limits::none()).unwrap());
-        let dfs = score(Dfs::new().optimize(&p, &Limits::none()).unwrap());
+        let (dlx, grid) = optimize(&p);
+        crate::check::verify(&p, &grid).unwrap();
+        let dfs = dfs_optimize(&p);
         assert_eq!(dlx, dfs);
     }
 
@@ -1162,9 +1218,9 @@ mod rule_tests {
             line: vec![1],
         });
         let p = empty(4, vec![arrow]);
-        assert!(!Dlx::default().takes(ConstraintKind::Arrow));
-        match Dlx::default().count(&p, 2, &Limits::none()) {
-            Err(BackendError::Unsupported(m)) => assert!(m.contains("arrow"), "{m}"),
+        assert!(!takes(crate::model::ConstraintKind::Arrow));
+        match cover_count(&p, 2) {
+            Err(CoverError::Unsupported(m)) => assert!(m.contains("arrow"), "{m}"),
             other => panic!("{other:?}"),
         }
     }

@@ -1,9 +1,10 @@
-//! `ilp`: the puzzle as a 0-1 integer program ([`crate::ilp::model`]) solved through good_lp, with
-//! microlp (pure Rust, the default) or HiGHS (cargo feature `highs`).
+//! Solving the puzzle's 0-1 integer program ([`crate::ilp::model`]) through good_lp, with
+//! microlp (pure Rust, the default) or HiGHS (cargo feature `highs`): the engine of the `ilp`
+//! backend ([`crate::backends::ilp`]), which asks it the questions below through [`Mip`].
 //!
 //! - `solve`: a feasibility program (no objective).
-//! - `optimize`: maximise the weighted score; a proved optimum is [`Optimum::Optimal`], a time-out
-//!   with a grid in hand is [`Optimum::Incomplete`] with the best upper bound known (the solver's,
+//! - `optimize`: maximise the weighted score; a proved optimum is proved optimal, a time-out
+//!   with a grid in hand is an incomplete optimum with the best upper bound known (the solver's,
 //!   when it reports one, and a cheap bound of our own otherwise).
 //! - `count` / `unique`: solve, then add the no-good cut `Σ x(cell, chosen digit) ≤ free − 1` over
 //!   the free cells and solve again, until infeasible or the limit. Deliberately simple (one new
@@ -19,41 +20,40 @@
 //! with them, its simplex stopped on a "Singular matrix" on some Killers, in every row order
 //! tried on line 23 of `benches/data/killer1000.txt`. HiGHS gets every row, which its presolve
 //! and cuts use (see [`attempts`]).
-//! `count` and `unique` report the solutions found before a deadline ([`Count::stopped`]).
+//! `count` and `unique` report the solutions found before a deadline.
 //!
 //! Solver trouble is typed: infeasible → no solution; anything else (microlp's "Singular matrix",
 //! an unbounded status, a value that is not 0 or 1, a grid with a cell left empty, even a panic
-//! inside the solver) → [`BackendError::Failed`] with the solver's words. `Limits.deadline` becomes
+//! inside the solver) → [`IlpError::Failed`] with the solver's words. The deadline of the [`Halt`] becomes
 //! the solver's own time limit (both solvers check it inside their loops); microlp, which can
 //! overrun its limit, also runs on a worker thread that is abandoned shortly after the deadline,
-//! or at once when the run is cancelled ([`Limits::cancel`]: neither solver can see the flag, and
+//! or at once when the run is cancelled (its cancel flag: neither solver can see the flag, and
 //! HiGHS, run in the calling thread, stops only at its time limit).
-//! An expiry is always [`BackendError::TimedOut`] or an incomplete optimum, never "no solution".
+//! An expiry is always [`IlpError::TimedOut`] or an incomplete optimum, never "no solution".
 //!
-//! Effort: each run records its simplex iterations (`lp_iterations`, every relaxation of its
+//! Effort: each run records, to the [`Meter`] it is given, its simplex iterations (`lp_iterations`, every relaxation of its
 //! branch and bound) and its branch-and-bound nodes (`bb_nodes`); a program with every variable
 //! fixed before it is built records 0 of each. HiGHS runs record them whatever their outcome
-//! (`src/backends/ilp/highs.rs`, with the `highs` feature). A microlp run records them only
+//! (`src/ilp/highs.rs`, with the `highs` feature). A microlp run records them only
 //! when it returns a solution: microlp returns no statistics with "infeasible" or an error, so
 //! under microlp a count's last, infeasible run (the proof that no further solution exists) is
 //! not in its figures.
 
-#[cfg(feature = "highs")]
-mod highs;
-
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use good_lp::solvers::{ResolutionError, Solution, SolutionStatus, SolverModel, WithTimeLimit};
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
-use crate::backend::{self, Backend, BackendError, Count, Halt, Limits, Optimum};
-use crate::effort::Effort;
-use crate::ilp::implied;
-use crate::ilp::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
-use crate::model::{ConstraintKind, Grid, Puzzle, Weights};
+#[cfg(feature = "highs")]
+use super::highs;
+use super::implied;
+use super::model::{IlpModel, ModelBuildError, Reduction, Row, Sense};
+use crate::cancel::Halt;
+use crate::effort::{Effort, Meter};
+use crate::model::{Grid, Puzzle, Weights};
 use crate::named::UnknownName;
 use crate::rng::GenRng;
 
@@ -64,7 +64,7 @@ pub enum IlpSolver {
     #[default]
     Microlp,
     /// HiGHS: only in builds with the cargo feature `highs`; asking for it elsewhere is
-    /// [`BackendError::Unsupported`].
+    /// [`IlpError::Unsupported`].
     Highs,
 }
 
@@ -95,39 +95,51 @@ impl std::str::FromStr for IlpSolver {
     }
 }
 
-/// Options of the `ilp` backend (`--ilp-solver`).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct IlpOptions {
-    pub solver: IlpSolver,
+/// Why the engine gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IlpError {
+    /// The puzzle or the solver is not one this build takes, with the reason.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The deadline passed, or the run was cancelled.
+    #[error("timed out")]
+    TimedOut,
+    /// The solver failed (numerical trouble, a panic, a value that is not 0 or 1…), in its words.
+    #[error("{0}")]
+    Failed(String),
 }
 
-/// The integer-programming backend.
-#[derive(Debug)]
-pub struct Ilp {
+/// A MIP solver of this build, asked the questions of the module docs.
+#[derive(Debug, Clone, Copy)]
+pub struct Mip {
     solver: IlpSolver,
 }
 
-impl Ilp {
-    /// Errors when the solver asked for is not compiled into this build.
-    pub fn new(options: &IlpOptions) -> Result<Ilp, BackendError> {
-        if !options.solver.available() {
-            return Err(not_compiled_in(options.solver));
+impl Mip {
+    /// Errors when the solver is not compiled into this build.
+    pub fn new(solver: IlpSolver) -> Result<Mip, IlpError> {
+        if !solver.available() {
+            return Err(not_compiled_in(solver));
         }
-        Ok(Ilp {
-            solver: options.solver,
-        })
+        Ok(Mip { solver })
     }
 }
 
-fn not_compiled_in(solver: IlpSolver) -> BackendError {
-    BackendError::Unsupported(format!(
+/// Time left before the deadline of `halt` (`None` when there is none).
+fn remaining(halt: &Halt) -> Option<Duration> {
+    halt.deadline
+        .map(|d| d.saturating_duration_since(Instant::now()))
+}
+
+fn not_compiled_in(solver: IlpSolver) -> IlpError {
+    IlpError::Unsupported(format!(
         "the {0} solver is not in this build (rebuild with `--features {0}`)",
         solver.name()
     ))
 }
 
 /// What one solver call found.
-enum Outcome {
+pub enum Outcome {
     Infeasible,
     /// The variable indices at 1; `proved` when the objective value is proved optimal;
     /// `bound` is the solver's upper bound on the program's objective, when it reports one.
@@ -147,13 +159,13 @@ const GRACE: Duration = Duration::from_millis(50);
 /// How close to the deadline a solver failure counts as the time-out it probably is.
 const DEADLINE_SLACK: Duration = Duration::from_millis(20);
 
-impl Ilp {
+impl Mip {
     /// Builds the program of `puzzle`; `Ok(None)` when the puzzle has no solution.
-    fn model(&self, puzzle: &Puzzle, objective: bool) -> Result<Option<IlpModel>, BackendError> {
+    pub fn model(&self, puzzle: &Puzzle, objective: bool) -> Result<Option<IlpModel>, IlpError> {
         match IlpModel::build(puzzle, objective, Reduction::Singles) {
             Ok(m) => Ok(Some(m)),
             Err(ModelBuildError::Infeasible(_)) => Ok(None),
-            Err(e) => Err(BackendError::Unsupported(e.to_string())),
+            Err(e) => Err(IlpError::Unsupported(e.to_string())),
         }
     }
 
@@ -162,18 +174,19 @@ impl Ilp {
     /// matrix" (numerical trouble of its simplex) is tried again, each time another way (the
     /// [`Attempt`]s of [`attempts`]); only when every way fails is the failure reported, with
     /// what was tried.
-    fn run(
+    pub fn run(
         &self,
         model: &IlpModel,
         cuts: &[Vec<u32>],
         objective: bool,
-        limits: &Limits,
-    ) -> Result<Outcome, BackendError> {
+        halt: &Halt,
+        meter: &Meter,
+    ) -> Result<Outcome, IlpError> {
         let implied = implied::implied_rows(model);
         let mut first = None;
         for attempt in attempts(self.solver) {
-            match self.attempt(model, &implied, cuts, objective, limits, attempt) {
-                Err(BackendError::Failed(why)) if why.contains("Singular matrix") => {
+            match self.attempt(model, &implied, cuts, objective, halt, meter, attempt) {
+                Err(IlpError::Failed(why)) if why.contains("Singular matrix") => {
                     first.get_or_insert(why);
                 }
                 result => return result,
@@ -183,33 +196,35 @@ impl Ilp {
             true => ", with every row kept, and with highs",
             false => " and with every row kept (HiGHS is not in this build)",
         };
-        Err(BackendError::Failed(format!(
+        Err(IlpError::Failed(format!(
             "{} (also with the rows in {SINGULAR_RETRIES} other orders{tried})",
             first.unwrap_or_default()
         )))
     }
 
-    /// One way of solving for [`Ilp::run`].
+    /// One way of solving for [`Mip::run`].
+    #[allow(clippy::too_many_arguments)]
     fn attempt(
         &self,
         model: &IlpModel,
         implied: &[bool],
         cuts: &[Vec<u32>],
         objective: bool,
-        limits: &Limits,
+        halt: &Halt,
+        meter: &Meter,
         attempt: Attempt,
-    ) -> Result<Outcome, BackendError> {
+    ) -> Result<Outcome, IlpError> {
         let Attempt {
             solver,
             every_row,
             order,
         } = attempt;
-        if limits.expired() {
-            return Err(BackendError::TimedOut);
+        if halt.reached() {
+            return Err(IlpError::TimedOut);
         }
         if model.vars().is_empty() {
             // Everything is fixed: the one solution is already known, and any cut excludes it.
-            limits.record(&Effort {
+            meter.record(&Effort {
                 lp_iterations: Some(0),
                 bb_nodes: Some(0),
                 ..Effort::default()
@@ -261,12 +276,12 @@ impl Ilp {
             seed => GenRng::seed(seed).shuffle(&mut constraints),
         }
         let problem = pv.maximise(goal);
-        let seconds = limits.remaining().map(|d| d.as_secs_f64());
+        let seconds = remaining(halt).map(|d| d.as_secs_f64());
         let result = match solver {
             IlpSolver::Microlp => {
                 let m = with_limit(problem.using(good_lp::microlp), seconds);
-                let meter = limits.meter.clone();
-                within_deadline(limits, move || {
+                let meter = meter.clone();
+                within_deadline(halt, move || {
                     solve_with(m, constraints, &xs, |s| {
                         let stats = s.into_inner().stats();
                         meter.record(&Effort {
@@ -284,7 +299,7 @@ impl Ilp {
                     problem: problem.using(good_lp::highs),
                     vars: xs.clone(),
                     seconds,
-                    meter: limits.meter.clone(),
+                    meter: meter.clone(),
                 };
                 solve_with(m, constraints, &xs, |_| None)
             }
@@ -293,7 +308,7 @@ impl Ilp {
         };
         match result {
             Ok(Ok(found)) => found.map_err(|v| {
-                BackendError::Failed(format!(
+                IlpError::Failed(format!(
                     "{} returned {} = {} for a binary variable",
                     solver.name(),
                     model.name(v.0),
@@ -301,15 +316,15 @@ impl Ilp {
                 ))
             }),
             Ok(Err(ResolutionError::Infeasible)) => Ok(Outcome::Infeasible),
-            Ok(Err(e)) => Err(failure(solver, e.to_string(), limits)),
-            Err(panic) => Err(failure(solver, format!("panicked: {panic}"), limits)),
+            Ok(Err(e)) => Err(failure(solver, e.to_string(), halt)),
+            Err(panic) => Err(failure(solver, format!("panicked: {panic}"), halt)),
         }
     }
 
-    /// Solves and decodes the grid, mapping a decoding failure to [`BackendError::Failed`].
-    fn grid(&self, model: &IlpModel, ones: Vec<usize>) -> Result<Grid, BackendError> {
+    /// Solves and decodes the grid, mapping a decoding failure to [`IlpError::Failed`].
+    pub fn grid(&self, model: &IlpModel, ones: Vec<usize>) -> Result<Grid, IlpError> {
         model.decode(ones).map_err(|e| {
-            BackendError::Failed(format!(
+            IlpError::Failed(format!(
                 "{} returned an invalid assignment: {e}",
                 self.solver.name()
             ))
@@ -319,16 +334,16 @@ impl Ilp {
 
 /// A solver failure, or the time-out it really is when the deadline has (nearly) passed:
 /// a solver stopped by its time limit before finding any solution reports an error.
-fn failure(solver: IlpSolver, words: String, limits: &Limits) -> BackendError {
-    if limits.remaining().is_some_and(|r| r <= DEADLINE_SLACK) {
-        BackendError::TimedOut
+fn failure(solver: IlpSolver, words: String, halt: &Halt) -> IlpError {
+    if remaining(halt).is_some_and(|r| r <= DEADLINE_SLACK) {
+        IlpError::TimedOut
     } else {
-        BackendError::Failed(format!("{}: {words}", solver.name()))
+        IlpError::Failed(format!("{}: {words}", solver.name()))
     }
 }
 
 /// How many times a run that microlp stops on a singular matrix is tried again with its rows in
-/// another order (see [`Ilp::run`]).
+/// another order (see [`Mip::run`]).
 const SINGULAR_RETRIES: u64 = 4;
 
 /// One way to solve a program: the solver, whether the rows that the others imply are kept
@@ -341,7 +356,7 @@ struct Attempt {
     order: u64,
 }
 
-/// The ways [`Ilp::run`] tries, in order, while microlp stops on a singular matrix: the implied
+/// The ways [`Mip::run`] tries, in order, while microlp stops on a singular matrix: the implied
 /// rows left out, in the order built and then [`SINGULAR_RETRIES`] other orders; every row kept
 /// (another basis path through the same solutions); then HiGHS, when it is in the build. For
 /// HiGHS itself, one way, with every row: its presolve copes with the dependent rows, and
@@ -373,10 +388,10 @@ fn attempts(solver: IlpSolver) -> Vec<Attempt> {
 /// cannot see the flag: a cancelled thread runs on, abandoned, to its time limit or its end.
 /// Without a deadline or a flag, runs `job` here.
 fn within_deadline<T: Send + 'static>(
-    limits: &Limits,
+    halt: &Halt,
     job: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, BackendError> {
-    if !limits.halt().can_stop() {
+) -> Result<T, IlpError> {
+    if !halt.can_stop() {
         return Ok(job());
     }
     let (tx, rx) = mpsc::channel();
@@ -386,15 +401,15 @@ fn within_deadline<T: Send + 'static>(
             // The receiver is gone when the caller gave up: nothing to do then.
             let _ = tx.send(job());
         })
-        .map_err(|e| BackendError::Failed(format!("cannot start the solver thread: {e}")))?;
-    let halt = Halt {
-        deadline: limits.deadline.map(|d| d + GRACE),
-        cancel: limits.cancel.clone(),
+        .map_err(|e| IlpError::Failed(format!("cannot start the solver thread: {e}")))?;
+    let late = Halt {
+        deadline: halt.deadline.map(|d| d + GRACE),
+        cancel: halt.cancel.clone(),
     };
-    match halt.recv(&rx) {
+    match late.recv(&rx) {
         Ok(v) => Ok(v),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(BackendError::TimedOut),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err(BackendError::Failed(
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(IlpError::TimedOut),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(IlpError::Failed(
             "the solver thread ended without an answer".into(),
         )),
     }
@@ -453,7 +468,7 @@ where
 /// A cheap upper bound on the score, independent of any solver: in each row, the free cells'
 /// weights sorted against the row's missing digits (rearrangement inequality), plus the fixed
 /// cells' score; the same by columns; the smaller of the two.
-fn simple_bound(model: &IlpModel, weights: &Weights) -> i64 {
+pub fn simple_bound(model: &IlpModel, weights: &Weights) -> i64 {
     let n = model.size();
     let w = weights.as_slice();
     let fixed = model.fixed();
@@ -482,83 +497,9 @@ fn simple_bound(model: &IlpModel, weights: &Weights) -> i64 {
     line(&|i, j| i * n + j).min(line(&|i, j| j * n + i))
 }
 
-impl Backend for Ilp {
-    fn takes(&self, kind: ConstraintKind) -> bool {
-        crate::ilp::model::takes(kind)
-    }
-
-    fn name(&self) -> &'static str {
-        "ilp"
-    }
-
-    fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
-        let Some(model) = self.model(puzzle, false)? else {
-            return Ok(None);
-        };
-        match self.run(&model, &[], false, limits)? {
-            Outcome::Infeasible => Ok(None),
-            Outcome::Found { ones, .. } => self.grid(&model, ones).map(Some),
-        }
-    }
-
-    fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
-        let Some(model) = self.model(puzzle, false)? else {
-            return Ok(Count::none());
-        };
-        let mut cuts = Vec::new();
-        backend::enumerate(limit, || {
-            let Outcome::Found { ones, .. } = self.run(&model, &cuts, false, limits)? else {
-                return Ok(None);
-            };
-            let grid = self.grid(&model, ones)?;
-            cuts.push(model.encode(&grid));
-            Ok(Some(grid))
-        })
-    }
-
-    fn optimize(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Optimum, BackendError> {
-        let weights = puzzle
-            .weights()
-            .ok_or_else(|| BackendError::Unsupported("optimize needs weights".into()))?;
-        let Some(model) = self.model(puzzle, true)? else {
-            return Ok(Optimum::NoSolution);
-        };
-        let (ones, proved, bound) = match self.run(&model, &[], true, limits)? {
-            Outcome::Infeasible => return Ok(Optimum::NoSolution),
-            Outcome::Found {
-                ones,
-                proved,
-                bound,
-            } => (ones, proved, bound),
-        };
-        let grid = self.grid(&model, ones)?;
-        let score = weights.score(&grid);
-        if proved {
-            return Ok(Optimum::Optimal { score, grid });
-        }
-        let offset = model.objective().map_or(0, |o| o.offset);
-        let solver_bound = bound.map(|b| offset + (b + 1e-6).floor() as i64);
-        let bound = [Some(simple_bound(&model, weights)), solver_bound]
-            .into_iter()
-            .flatten()
-            .filter(|&b| b >= score)
-            .min();
-        Ok(Optimum::Incomplete { score, grid, bound })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Shape;
-    use std::sync::Arc;
-
-    fn pyramid(givens: Vec<crate::model::Value>) -> Puzzle {
-        Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), givens)
-            .unwrap()
-            .with_weights(Arc::new(Weights::pyramid(4)))
-            .unwrap()
-    }
 
     #[test]
     fn microlp_trouble_is_tried_other_ways_before_it_is_reported() {
@@ -584,25 +525,5 @@ mod tests {
         };
         assert_eq!(ways.get(6), IlpSolver::Highs.available().then_some(&highs));
         assert_eq!(attempts(IlpSolver::Highs), [highs]);
-    }
-
-    #[test]
-    fn simple_bound_is_exact_on_a_full_grid_and_admissible_on_the_empty_one() {
-        let full = vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
-        let p = pyramid(full.clone());
-        let w = p.weights().unwrap();
-        let m = IlpModel::build(&p, true, Reduction::Givens).unwrap();
-        assert_eq!(simple_bound(&m, w), w.score(&Grid::new(4, full)));
-
-        let empty = pyramid(vec![0; 16]);
-        let m = IlpModel::build(&empty, true, Reduction::Givens).unwrap();
-        let best = match Ilp::new(&IlpOptions::default())
-            .unwrap()
-            .optimize(&empty, &Limits::none())
-        {
-            Ok(Optimum::Optimal { score, .. }) => score,
-            other => panic!("{other:?}"),
-        };
-        assert!(simple_bound(&m, w) >= best);
     }
 }

@@ -9,8 +9,9 @@
 //! A run stops at its deadline or, from another thread, through a [`Cancel`] flag in its
 //! [`Limits`] ([`Limits::cancelled_by`]); either way it ends as [`BackendError::TimedOut`] (or a
 //! count or optimum marked cut short), never as an answer. Engines that poll read both through
-//! [`Halt`] (from [`crate::cancel`], re-exported here); the others are stopped by their callbacks or by killing their process (see each
-//! backend's docs).
+//! [`Halt`] ([`Limits::halt`]; it, [`Cancel`] and [`CANCEL_POLL`] live in [`crate::cancel`] and
+//! are re-exported here); the others are stopped by their callbacks or by killing their process
+//! (see each backend's docs).
 
 use std::time::{Duration, Instant};
 

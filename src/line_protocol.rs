@@ -12,6 +12,7 @@
 //! wait for an answer stops at the deadline or the cancel flag; a program that fails, times out
 //! or answers out of step is killed with its process group and never asked again.
 
+use std::sync::mpsc::RecvTimeoutError;
 use std::thread;
 use std::time::Duration;
 
@@ -21,7 +22,6 @@ use crate::cancel::Halt;
 use crate::format;
 use crate::model::{Grid, Value};
 use crate::process::{describe, kill, signal, tail, Piped};
-use std::sync::mpsc::RecvTimeoutError;
 
 /// How long a program that closed its output gets to exit before its status is read.
 const EXIT_GRACE: Duration = Duration::from_millis(500);

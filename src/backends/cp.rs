@@ -76,8 +76,7 @@ impl Cp {
     }
 
     /// Runs `job` on `model`. With a worker program, it runs in this thread's worker process,
-    /// and a crash or panic there is retried in the forms
-    /// [`retries`](crate::cp::worker::retries) lists: huub 100.1's
+    /// and a crash or panic there is retried in the forms [`retries`] lists: huub 100.1's
     /// crashes depend on the form of the model and of the search, and every form has the same
     /// solutions. Only when every form has crashed is it a solver failure, naming each crash. A
     /// worker killed by the watchdog for silence is a solver failure at once (a hang is not

@@ -1,5 +1,5 @@
 //! The engine of the `dfs` backend ([`crate::backends::dfs`]): hand-written bitmask depth-first
-//! search over any model with side ≤ 64. [`search`] runs a [`Job`] on a puzzle and gives what it
+//! search over any model with side ≤ 64. [`search()`] runs a [`Job`] on a puzzle and gives what it
 //! [`Found`]; [`root_candidates`] gives what its propagation leaves at the root.
 //!
 //! The search knows nothing of rows, boxes or diagonals: it sees only the houses of the [`Shape`]
@@ -30,7 +30,8 @@
 //! Looking for one solution (`solve`), the generic kernel *restarts*: runs of geometrically
 //! growing node budgets, each after the first in a random order, because search without learning
 //! has heavy tails on large grids (one early wrong choice can cost more than many fresh starts;
-//! see `Search::solve_with_restarts` in [`search`](mod@search)). Counting and uniqueness stay one exhaustive run.
+//! see `Search::solve_with_restarts` in [`search`](mod@search)). Counting and uniqueness stay
+//! one exhaustive run.
 //!
 //! `optimize` is branch-and-bound; the bound on what a node can still reach is the least of three
 //! admissible bounds, valid for any weights (negative ones included):
@@ -59,12 +60,13 @@
 //! at run time); it also settles "no solution" before `optimize` searches. On other grids of side
 //! ≤ 9 counting takes the digit-major fast path in [`board`]: one `u128` of cells per digit, a
 //! `Copy` node of ~200 bytes copied on the call stack at each branch, no allocation in the search.
-//! Everything else uses one generic kernel (`Search`, in [`search`](mod@search)), instantiated with fixed-capacity node
-//! arrays and the narrowest mask type that fits (`u16`/81 cells, `u16`/256, `u32`/1024,
-//! `u64`/4096); its node stack is allocated per puzzle and grows with the depth reached. The only
+//! Everything else uses one generic kernel (`Search`, in [`search`](mod@search)), instantiated
+//! with fixed-capacity node arrays and the narrowest mask type that fits (`u16`/81 cells,
+//! `u16`/256, `u32`/1024, `u64`/4096); its node stack is allocated per puzzle and grows with the depth reached. The only
 //! `unsafe` is the call into the CPU-specific copy of the band kernel.
 //!
-//! **Effort** ([`Found::effort`], which the `dfs` backend reports once per call, see [`crate::effort`]):
+//! **Effort** ([`Found::effort`], which the `dfs` backend reports once per call; see
+//! [`crate::effort`]):
 //! - `guesses`: branch points, the nodes where the search picked something with two alternatives
 //!   or more to branch on (a cell's candidates; optimizing, also a digit's cells in a house; in the
 //!   band kernel, a digit's configurations in a band or stack, see [`band9`] for how this matches

@@ -287,7 +287,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     }
 
     /// Propagates the root; when that leaves cells open, adds the sums the Killer cages imply
-    /// ([`Cages::deepen`]) and propagates again. `false` on a contradiction.
+    /// ([`Cages::deepen`](super::Cages::deepen)) and propagates again. `false` on a contradiction.
     fn propagate_root(&mut self) -> bool {
         if !self.propagate(0) {
             return false;

@@ -57,6 +57,7 @@ pub mod backend;
 pub mod backends;
 pub mod budget;
 pub mod check;
+pub mod counted;
 pub mod cp;
 pub mod effort;
 pub mod exact_cover;

@@ -5,13 +5,15 @@
 mod common;
 use common::{run, run_with, stderr, stdout};
 
-use std::path::Path;
 use std::process::Output;
 
 const MAGIC1: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
 const CLASH: &str =
     "11...............................................................................";
+/// No solution, but only search shows it (its proof is not empty).
+const NO_SOLUTION: &str =
+    "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.";
 
 fn data(path: &str) -> String {
     format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))
@@ -51,7 +53,7 @@ fn render_to_a_file_that_it_refuses_leaves_no_file() {
     // One puzzle: drawn.
     let o = run_with(&["render", "-o", out], &format!("{MAGIC1}\n"));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
 }
 
 /// `--proof FILE` with backends none of which writes proofs is refused before FILE is made;
@@ -76,7 +78,7 @@ fn proof_is_refused_before_any_file_without_a_backend_that_proves() {
             "--proof: ilp writes no proofs",
         ),
         (
-            &["bench", "--backends", "sat", "--proof", p][..],
+            &["bench", "--backends", "sat", "--proof", p, "-"][..],
             "--proof writes the proofs of one puzzle, and bench runs many",
         ),
         (
@@ -97,7 +99,7 @@ fn xcheck_with_a_proof_checks_the_first_puzzle_only() {
     let dir = tempfile::tempdir().unwrap();
     let proof = dir.path().join("p.drat");
     let p = proof.to_str().unwrap();
-    let input = format!("{CLASH}\n{MAGIC1}\n");
+    let input = format!("{NO_SOLUTION}\n{MAGIC1}\n");
     let o = run_with(
         &["xcheck", "--backends", "dfs,sat", "--task", "solve", "--proof", p],
         &input,
@@ -134,7 +136,8 @@ fn judge_with_a_proof_answers_the_first_puzzle_only() {
 #[test]
 fn a_backend_named_twice_is_a_usage_error() {
     for command in ["xcheck", "bench"] {
-        let o = run_with(&[command, "--backends", "dfs,sat,dfs"], &format!("{MAGIC1}\n"));
+        let args = [command, "--backends", "dfs,sat,dfs", "-"];
+        let o = run_with(&args, &format!("{MAGIC1}\n"));
         assert_usage_error(&o, "--backends names dfs twice");
         assert_eq!(stdout(&o), "");
     }
@@ -156,30 +159,26 @@ fn report_on_an_empty_file_is_an_error() {
 fn report_errors_name_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let bench = dir.path().join("bench.json");
-    std::fs::write(&bench, "[\n  {\"file\": 1,\n").unwrap();
+    std::fs::write(&bench, "[\n  {\"file\" 1}\n]\n").unwrap();
     let o = run(&["report", bench.to_str().unwrap()]);
-    assert_usage_error(&o, "bench.json:2:12: not a bench --json file: ");
+    assert_usage_error(&o, "bench.json:2:11: not a bench --json file: expected `:`\n");
     let xcheck = dir.path().join("xcheck.jsonl");
     std::fs::write(&xcheck, "{\"index\": 1,\n").unwrap();
     let o = run(&["report", xcheck.to_str().unwrap()]);
-    assert_usage_error(&o, "xcheck.jsonl:1:13: not an xcheck --json record: ");
+    assert_usage_error(&o, "xcheck.jsonl:1:12: not an xcheck --json record: EOF");
 }
 
 /// A puzzle that `convert` cannot write, or that `encode` refuses, is named by line and column.
 #[test]
 fn convert_and_encode_errors_name_line_and_column() {
-    let o = run_with(&["convert", "--to", "line"], &format!("{MAGIC1}\n\n{MAGIC1}\n"));
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let killer = std::fs::read_to_string(data("formats/killer.json")).unwrap_or_default();
-    if !killer.is_empty() {
-        let o = run_with(&["convert", "--to", "line"], &killer);
-        assert!(stderr(&o).contains("<stdin>:1:1: error: "), "{}", stderr(&o));
-    }
+    let antiking = std::fs::read_to_string(data("fpuzzles/antiking6.json")).unwrap();
+    let o = run_with(&["convert", "--to", "line"], &antiking);
+    assert_usage_error(&o, "<stdin>:1:1: error: anti-king constraints cannot be written");
     let o = run_with(
         &["encode", "--to", "dimacs", "--sat-memory-mib", "1"],
-        &format!("{}\n", ".".repeat(49 * 49)),
+        &format!("{}\n", ".".repeat(25 * 25)),
     );
-    assert_usage_error(&o, "<stdin>:1:1: ");
+    assert_usage_error(&o, "<stdin>:1:1: encode: the CNF of this 25×25 puzzle");
 }
 
 /// Counts are words: "1 puzzle", "1 case".
@@ -202,13 +201,42 @@ fn counts_of_one_are_singular() {
 /// `strength` names standard input `<stdin>` in its rows, as every other command names it.
 #[test]
 fn strength_names_standard_input_as_other_commands_do() {
-    let o = run_with(&["strength", "--per-puzzle"], &format!("{MAGIC1}\n"));
+    let o = run_with(&["strength"], &format!("{MAGIC1}\n"));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("<stdin>"), "{out}");
-    assert!(!out.lines().any(|l| l.starts_with("- ") || l.starts_with("-\t")), "{out}");
+    let rows: Vec<&str> = out.lines().skip(1).filter(|l| !l.is_empty()).collect();
+    assert!(!rows.is_empty(), "{out}");
+    assert!(rows.iter().all(|l| l.starts_with("<stdin>  ")), "{out}");
 }
 
-/// Placeholder for the fuzz case whose grid cannot be drawn.
-#[allow(dead_code)]
-fn unused(_: &Path) {}
+/// A fuzz case whose grid cannot be drawn (case 4 of this seed: no 9×9 jigsaw with diagonals
+/// keeping anti-knight within the search budget) is left out and named, and the run goes on;
+/// a run made only of such cases ends with exit 2.
+#[test]
+fn fuzz_leaves_out_a_case_whose_grid_cannot_be_drawn() {
+    let fuzz = |more: &[&str]| {
+        let spec = ["fuzz", "--size", "9", "--jigsaw", "--diagonals"];
+        let rest = ["--variants", "anti-knight", "--backends", "dfs", "--seed", "5503"];
+        let args: Vec<&str> = spec.iter().chain(&rest).chain(more).copied().collect();
+        run(&args)
+    };
+    // Cases 4 and 7.
+    let o = fuzz(&["--case", "4", "--puzzles", "4", "--shard", "1/3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("no fault in 1 case (seed 5503, shard 1/3 of the cases from 4)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).ends_with("; 1 case left out (no grid could be drawn): 4\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = fuzz(&["--case", "4", "--puzzles", "1"]);
+    assert_usage_error(
+        &o,
+        "error: 1 of 1 case could not be drawn; case 4 of seed 5503 could not be generated: no \
+         full grid of a 9×9 jigsaw and diagonals keeping anti-knight",
+    );
+}

@@ -42,8 +42,12 @@ use super::UsageError;
 /// givens (delta debugging), lowers given values, drops cages (`--killer`), then drops
 /// diagonals and jigsaw regions where the fault allows, keeping a cut only while the same
 /// backends disagree the same way.
-/// Exit 1 when a fault was found, 0 when the budget ran out without one, 2 when a case could
-/// not be generated (a shape with no full grid, such as side 2 with diagonals).
+/// A case whose grid cannot be drawn (its random regions and rules within the generator's
+/// search budget), like one whose uniqueness check times out, is left out and named, and the
+/// run goes on.
+/// Exit 1 when a fault was found, 0 when the budget ran out without one, 2 when most cases
+/// could not be drawn (a shape with no full grid, such as side 2 with diagonals) or a case could
+/// not be generated for another reason.
 #[derive(Args, Debug)]
 pub struct FuzzArgs {
     /// Comma-separated backends to compare (at least one; the checker judges each answer).
@@ -209,8 +213,15 @@ pub fn run(config: &Config) -> ExitCode {
     let extras = ends_summary(&outcome);
 
     if let Some((i, e)) = &outcome.generation {
+        let most = match outcome.undrawn {
+            0 => String::new(),
+            u => {
+                let ended = outcome.done + outcome.undecided + u;
+                format!("{u} of {} could not be drawn; ", counted(ended, "case"))
+            }
+        };
         eprintln!(
-            "sudoku-lab: error: case {i} of seed {seed} could not be generated: {e} \
+            "sudoku-lab: error: {most}case {i} of seed {seed} could not be generated: {e} \
              (after {done} without a fault{extras})"
         );
         // Not a fault of a backend: the shape (or the generator's budget) is the problem.

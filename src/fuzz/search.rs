@@ -379,4 +379,37 @@ mod tests {
         );
         assert!(named.windows(2).all(|w| w[0] < w[1]), "{named:?}");
     }
+
+    /// A shape no grid fits (side 2 with diagonals): every case is undrawn and named, and the run
+    /// gives up after [`GIVE_UP_AFTER`] of them, with the lowest one as the reason.
+    #[test]
+    fn a_run_whose_cases_cannot_be_drawn_gives_up() {
+        let opts = FuzzOptions::of(PuzzleSpec {
+            diagonals: true,
+            ..PuzzleSpec::new(2)
+        });
+        let run = Run {
+            seed: 3,
+            first: 5,
+            cases: Some(1000),
+            deadline: None,
+            jobs: 1,
+            shard: Shard::default(),
+        };
+        let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+        let outcome = search(
+            &opts,
+            &run,
+            std::slice::from_ref(&dfs),
+            dfs.as_ref(),
+            &AtomicBool::new(false),
+            &|_| {},
+        );
+        assert_eq!(outcome.stop, Stop::Generation, "{outcome:?}");
+        assert_eq!((outcome.done, outcome.undrawn), (0, GIVE_UP_AFTER));
+        assert_eq!(outcome.undrawn_cases, vec![5, 6, 7, 8, 9]);
+        let (case, e) = outcome.generation.unwrap();
+        assert_eq!(case, 5);
+        assert!(undrawable(&e), "{e}");
+    }
 }

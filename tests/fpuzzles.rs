@@ -252,25 +252,33 @@ fn the_solution_is_the_known_answer() {
         "{:?}",
         e.warnings
     );
-    // A solution that does not solve the puzzle, or of another size, is an error at its place.
+    // A solution that does not solve the puzzle, or of another size, is an error at its place;
+    // a digit out of range, at that digit.
     let mut wrong = digits.clone();
     wrong.swap(0, 1);
-    for (bad, says) in [
-        (wrong, "the solution given does not solve the puzzle"),
+    let member = "\"solution\": ";
+    for (bad, says, (at, skip)) in [
+        (
+            wrong,
+            "the solution given does not solve the puzzle",
+            (member, member.len()),
+        ),
         (
             digits[..80].to_vec(),
             "\"solution\": 80 cells, a 9×9 grid has 81",
+            (member, member.len()),
         ),
         (
             [&digits[..80], &[10u16][..]].concat(),
             "\"solution\": cell 81 holds 10, out of 1..=9",
+            ("10\n", 0),
         ),
     ] {
         doc["solution"] = serde_json::json!(bad);
         let (e, text) = read_one(&doc);
         let e = e.unwrap_err();
-        let (line, col) = common::place(&text, "\"solution\": ");
-        assert_eq!((e.line, e.col), (line, col + "\"solution\": ".len()), "{e}");
+        let (line, col) = common::place(&text, at);
+        assert_eq!((e.line, e.col), (line, col + skip), "{e}");
         assert!(e.message.contains(says), "{e}");
     }
 }

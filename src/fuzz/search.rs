@@ -385,6 +385,7 @@ mod tests {
     #[test]
     fn a_run_whose_cases_cannot_be_drawn_gives_up() {
         let opts = FuzzOptions::of(PuzzleSpec {
+            jigsaw: true,
             diagonals: true,
             ..PuzzleSpec::new(2)
         });

@@ -52,6 +52,7 @@ pub mod fpuzzles;
 pub mod object;
 
 use crate::check;
+use crate::counted::counted;
 use crate::model::Expected;
 use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
 use crate::named::from_str_by_name;
@@ -1365,8 +1366,7 @@ fn read_compressed_fpuzzles(text: &str) -> Vec<Result<Entry, ParseError>> {
                 )
             })?;
             let mut warnings = vec![];
-            let (puzzle, expected) =
-                fpuzzles_puzzle(&doc, &at, &mut |_, _| None, &mut warnings)?;
+            let (puzzle, expected) = fpuzzles_puzzle(&doc, &at, &mut |_, _| None, &mut warnings)?;
             Ok(Entry {
                 line,
                 puzzle,
@@ -1424,9 +1424,10 @@ fn json_givens(
             return Err(ParseError::at(
                 &row_at,
                 format!(
-                    "row {} has {} cells, expected {n} (a board of {n} rows is {})",
+                    "row {} has {}, expected {n} (a board of {} is {})",
                     r + 1,
-                    cells.len(),
+                    counted(cells.len(), "cell"),
+                    counted(n, "row"),
                     describe(n)
                 ),
             ));

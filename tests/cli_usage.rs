@@ -101,10 +101,21 @@ fn xcheck_with_a_proof_checks_the_first_puzzle_only() {
     let p = proof.to_str().unwrap();
     let input = format!("{NO_SOLUTION}\n{MAGIC1}\n");
     let o = run_with(
-        &["xcheck", "--backends", "dfs,sat", "--task", "solve", "--proof", p],
+        &[
+            "xcheck",
+            "--backends",
+            "dfs,sat",
+            "--task",
+            "solve",
+            "--proof",
+            p,
+        ],
         &input,
     );
-    assert_usage_error(&o, "<stdin>:2:1: error: --proof writes the proofs of one puzzle");
+    assert_usage_error(
+        &o,
+        "<stdin>:2:1: error: --proof writes the proofs of one puzzle",
+    );
     assert!(
         stdout(&o).starts_with("1 puzzle, task solve: 0 disagreements"),
         "{}",
@@ -143,29 +154,34 @@ fn a_backend_named_twice_is_a_usage_error() {
     }
 }
 
-/// `report` on an empty file is an error naming it (exit 2), not an empty table.
+/// `report` on an empty file is an error naming it (exit 2), not an empty table; its errors in a
+/// JSON input name their line and column.
 #[test]
-fn report_on_an_empty_file_is_an_error() {
+fn report_refuses_an_empty_file_and_names_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty.json");
-    std::fs::write(&empty, "\n").unwrap();
-    let o = run(&["report", empty.to_str().unwrap()]);
-    assert_usage_error(&o, "empty.json: empty: expected the output of bench --json");
-    assert_eq!(stdout(&o), "");
-}
-
-/// `report`'s errors in a JSON input name its line and column.
-#[test]
-fn report_errors_name_line_and_column() {
-    let dir = tempfile::tempdir().unwrap();
-    let bench = dir.path().join("bench.json");
-    std::fs::write(&bench, "[\n  {\"file\" 1}\n]\n").unwrap();
-    let o = run(&["report", bench.to_str().unwrap()]);
-    assert_usage_error(&o, "bench.json:2:11: not a bench --json file: expected `:`\n");
-    let xcheck = dir.path().join("xcheck.jsonl");
-    std::fs::write(&xcheck, "{\"index\": 1,\n").unwrap();
-    let o = run(&["report", xcheck.to_str().unwrap()]);
-    assert_usage_error(&o, "xcheck.jsonl:1:12: not an xcheck --json record: EOF");
+    for (name, text, words) in [
+        (
+            "empty.json",
+            "\n",
+            "empty.json: empty: expected the output of bench --json",
+        ),
+        (
+            "bench.json",
+            "[\n  {\"file\" 1}\n]\n",
+            "bench.json:2:11: not a bench --json file: expected `:`\n",
+        ),
+        (
+            "xcheck.jsonl",
+            "{\"index\": 1,\n",
+            "xcheck.jsonl:1:12: not an xcheck --json record: EOF",
+        ),
+    ] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let o = run(&["report", file.to_str().unwrap()]);
+        assert_usage_error(&o, words);
+        assert_eq!(stdout(&o), "");
+    }
 }
 
 /// A puzzle that `convert` cannot write, or that `encode` refuses, is named by line and column.
@@ -173,12 +189,20 @@ fn report_errors_name_line_and_column() {
 fn convert_and_encode_errors_name_line_and_column() {
     let antiking = std::fs::read_to_string(data("fpuzzles/antiking6.json")).unwrap();
     let o = run_with(&["convert", "--to", "line"], &antiking);
-    assert_usage_error(&o, "<stdin>:1:1: error: anti-king constraints cannot be written");
+    assert_usage_error(
+        &o,
+        "<stdin>:1:1: error: anti-king constraints cannot be written",
+    );
     let o = run_with(
         &["encode", "--to", "dimacs", "--sat-memory-mib", "1"],
         &format!("{}\n", ".".repeat(25 * 25)),
     );
     assert_usage_error(&o, "<stdin>:1:1: encode: the CNF of this 25×25 puzzle");
+    let o = run_with(
+        &["encode", "--to", "lp", "--sat-memory-mib", "1"],
+        &format!("{}\n", ".".repeat(25 * 25)),
+    );
+    assert_usage_error(&o, "<stdin>:1:1: the integer program would take about");
 }
 
 /// Counts are words: "1 puzzle", "1 case".
@@ -193,9 +217,21 @@ fn counts_of_one_are_singular() {
     );
     let o = run(&["fuzz", "--backends", "dfs", "--size", "4", "--puzzles", "1"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("no fault in 1 case ("), "{}", stdout(&o));
-    let o = run_with(&["render", "--index", "3", "--out", "."], &format!("{MAGIC1}\n"));
+    assert!(
+        stdout(&o).starts_with("no fault in 1 case ("),
+        "{}",
+        stdout(&o)
+    );
+    let o = run_with(
+        &["render", "--index", "3", "--out", "."],
+        &format!("{MAGIC1}\n"),
+    );
     assert_usage_error(&o, "--index 3: the input holds 1 puzzle\n");
+    let o = run_with(&["judge", "leetcode37"], "[[1,1],[2]]");
+    assert_usage_error(
+        &o,
+        "row 2 has 1 cell, expected 2 (a board of 2 rows is 2×2)",
+    );
 }
 
 /// `strength` names standard input `<stdin>` in its rows, as every other command names it.
@@ -216,7 +252,14 @@ fn strength_names_standard_input_as_other_commands_do() {
 fn fuzz_leaves_out_a_case_whose_grid_cannot_be_drawn() {
     let fuzz = |more: &[&str]| {
         let spec = ["fuzz", "--size", "9", "--jigsaw", "--diagonals"];
-        let rest = ["--variants", "anti-knight", "--backends", "dfs", "--seed", "5503"];
+        let rest = [
+            "--variants",
+            "anti-knight",
+            "--backends",
+            "dfs",
+            "--seed",
+            "5503",
+        ];
         let args: Vec<&str> = spec.iter().chain(&rest).chain(more).copied().collect();
         run(&args)
     };

@@ -630,7 +630,10 @@ fn errors_point_at_the_item_they_name() {
     let place = |text: &str, needle: &str| {
         let before = &text[..text.find(needle).unwrap()];
         let line = before.matches('\n').count() + 1;
-        (line, before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1)
+        (
+            line,
+            before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1,
+        )
     };
     let error = |text: &str| {
         read_puzzles(text, &ReadOptions::default())
@@ -654,7 +657,10 @@ fn errors_point_at_the_item_they_name() {
     let text = doc(row, "[{}, {}, {}]", full);
     let e = error(&text);
     assert_eq!((e.line, e.col), (6, 3), "{e}");
-    assert!(e.message.contains("row 4 is not an array of 4 cells"), "{e}");
+    assert!(
+        e.message.contains("row 4 is not an array of 4 cells"),
+        "{e}"
+    );
     // The 9th digit of the solution is 9: that digit.
     let text = doc(row, row, "[1,2,3,4, 3,4,1,2, 9,1,4,3, 4,3,2,1]");
     let e = error(&text);

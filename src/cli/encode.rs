@@ -150,10 +150,9 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         let need = sudoku_lab::ilp::lp::estimated_bytes(&item.puzzle);
         if need > config.memory_budget as u64 {
             return Err(UsageError(format!(
-                "{}:{}: the integer program would take about {} MiB, over the memory budget of \
-                 {} MiB (--sat-memory-mib)",
-                item.file,
-                item.line,
+                "{}: the integer program would take about {} MiB, over the memory budget of {} \
+                 MiB (--sat-memory-mib)",
+                item.place(),
                 need.div_ceil(1 << 20),
                 config.memory_budget >> 20
             )));

@@ -437,7 +437,11 @@ impl EngineArgs {
             [_] => writable(p, "--proof"),
             [] => Err(UsageError(format!(
                 "--proof: {} writes no proofs (only sat and cadical do)",
-                kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+                kinds
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))),
             _ => Err(UsageError(format!(
                 "--proof: {} would each write {}: name one of them",
@@ -470,7 +474,10 @@ impl EngineArgs {
             let kinds = (names.iter())
                 .map(|n| n.parse())
                 .collect::<Result<Vec<BackendKind>, _>>()?;
-            if let Some(k) = kinds.iter().find(|k| kinds.iter().filter(|j| j == k).count() > 1) {
+            if let Some(k) = kinds
+                .iter()
+                .find(|k| kinds.iter().filter(|j| j == k).count() > 1)
+            {
                 return Err(UsageError(format!(
                     "--backends names {k} twice: each backend runs once"
                 )));

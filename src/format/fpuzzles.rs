@@ -257,7 +257,11 @@ pub fn solution(doc: &J, n: usize, notes: &mut Vec<String>) -> Result<Option<Gri
                 row.map(move |(c, d)| (d, vec![r, c]))
             })
             .collect(),
-        Some(J::Array(items)) => items.iter().enumerate().map(|(i, d)| (d, vec![i])).collect(),
+        Some(J::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d, vec![i]))
+            .collect(),
         Some(other) => return Err(bad(format!("expected an array of digits, found {other}"))),
     };
     let mut cells = Vec::with_capacity(values.len());

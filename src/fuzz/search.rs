@@ -346,28 +346,39 @@ mod tests {
         }
     }
 
-    /// A case whose uniqueness the reference cannot settle in time is left out and named, and
-    /// the run goes on through the others, which are run.
-    #[test]
-    fn cases_the_reference_cannot_decide_are_left_out_and_the_run_goes_on() {
-        let opts = FuzzOptions::of(PuzzleSpec::new(4));
+    /// Cases `first..first + cases` of `spec` and `seed` through `dfs` on one thread, `reference`
+    /// (default `dfs`) deciding uniqueness.
+    fn run_cases(
+        spec: PuzzleSpec,
+        (seed, first, cases): (u64, u64, u64),
+        reference: Option<&dyn Backend>,
+    ) -> Outcome {
         let run = Run {
-            seed: 7,
-            first: 0,
-            cases: Some(40),
+            seed,
+            first,
+            cases: Some(cases),
             deadline: None,
             jobs: 1,
             shard: Shard::default(),
         };
         let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
-        let outcome = search(
+        let reference = reference.unwrap_or(dfs.as_ref());
+        let opts = FuzzOptions::of(spec);
+        search(
             &opts,
             &run,
-            &[dfs],
-            &NeverInTime,
+            std::slice::from_ref(&dfs),
+            reference,
             &AtomicBool::new(false),
             &|_| {},
-        );
+        )
+    }
+
+    /// A case whose uniqueness the reference cannot settle in time is left out and named, and
+    /// the run goes on through the others, which are run.
+    #[test]
+    fn cases_the_reference_cannot_decide_are_left_out_and_the_run_goes_on() {
+        let outcome = run_cases(PuzzleSpec::new(4), (7, 0, 40), Some(&NeverInTime));
         assert_eq!(outcome.stop, Stop::Done, "{outcome:?}");
         assert!(outcome.generation.is_none() && outcome.fault.is_none());
         assert!(outcome.undecided > 0 && outcome.done > 0, "{outcome:?}");
@@ -384,28 +395,12 @@ mod tests {
     /// gives up after [`GIVE_UP_AFTER`] of them, with the lowest one as the reason.
     #[test]
     fn a_run_whose_cases_cannot_be_drawn_gives_up() {
-        let opts = FuzzOptions::of(PuzzleSpec {
+        let spec = PuzzleSpec {
             jigsaw: true,
             diagonals: true,
             ..PuzzleSpec::new(2)
-        });
-        let run = Run {
-            seed: 3,
-            first: 5,
-            cases: Some(1000),
-            deadline: None,
-            jobs: 1,
-            shard: Shard::default(),
         };
-        let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
-        let outcome = search(
-            &opts,
-            &run,
-            std::slice::from_ref(&dfs),
-            dfs.as_ref(),
-            &AtomicBool::new(false),
-            &|_| {},
-        );
+        let outcome = run_cases(spec, (3, 5, 1000), None);
         assert_eq!(outcome.stop, Stop::Generation, "{outcome:?}");
         assert_eq!((outcome.done, outcome.undrawn), (0, GIVE_UP_AFTER));
         assert_eq!(outcome.undrawn_cases, vec![5, 6, 7, 8, 9]);

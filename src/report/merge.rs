@@ -143,10 +143,14 @@ fn json_error(
 ) -> String {
     let row = e.line().max(1);
     let col = text.lines().nth(row - 1).map_or(e.column(), |l| {
-        l.char_indices().take_while(|&(i, _)| i < e.column()).count()
+        l.char_indices()
+            .take_while(|&(i, _)| i < e.column())
+            .count()
     });
     let why = e.to_string();
-    let why = why.rsplit_once(" at line ").map_or(why.as_str(), |(w, _)| w);
+    let why = why
+        .rsplit_once(" at line ")
+        .map_or(why.as_str(), |(w, _)| w);
     format!(
         "{name}:{}:{}: {what}: {why}",
         first_line + row - 1,

@@ -58,6 +58,7 @@ pub mod backends;
 pub mod budget;
 pub mod cancel;
 pub mod check;
+pub mod counted;
 pub mod cp;
 pub mod dfs;
 pub mod effort;

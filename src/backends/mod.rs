@@ -120,6 +120,15 @@ impl BackendKind {
             BackendKind::SatExt | BackendKind::MaxSatExt | BackendKind::MiniZinc | BackendKind::Cmd
         )
     }
+    /// Writes the DRAT proofs that [`sat::SatOptions::proof`] asks for: the in-process SAT
+    /// backends (`sat`, and `cadical` when built in).
+    pub fn writes_proofs(self) -> bool {
+        #[cfg(feature = "cadical")]
+        if self == BackendKind::Cadical {
+            return true;
+        }
+        self == BackendKind::Sat
+    }
     pub fn name(self) -> &'static str {
         NAMES
             .iter()

@@ -779,7 +779,9 @@ fn lower(
     options: &CpOptions,
     with_objective: WithObjective,
 ) -> Result<Lowering, Stop> {
-    options.check().map_err(Stop::Unsupported)?;
+    options
+        .check()
+        .map_err(|e| Stop::Unsupported(e.to_string()))?;
     let Some(domains) = root_domains(model) else {
         return Ok(Lowering::Infeasible);
     };

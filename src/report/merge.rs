@@ -49,6 +49,66 @@ impl std::fmt::Display for XcheckTotals {
     }
 }
 
+/// Why the inputs cannot be merged; each names its input (and, for JSON Lines, the line).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    #[error("no input")]
+    NoInput,
+    /// `odd`: the kind of `name`, with its article; `kind`: the kind of `first`.
+    #[error("{name}: {odd} output among {kind} outputs (like {first}): merge one kind at a time")]
+    MixedKinds {
+        name: String,
+        first: String,
+        odd: &'static str,
+        kind: &'static str,
+    },
+    #[error("{name}: not a bench --json file: {error}")]
+    NotBench { name: String, error: String },
+    /// `row` from 1.
+    #[error(
+        "{name}: row {row} ({backend} on {file}) has {samples} samples for {puzzles} puzzles: \
+         written by an older sudoku-lab? Run bench again."
+    )]
+    OldRow {
+        name: String,
+        row: usize,
+        backend: String,
+        file: String,
+        samples: usize,
+        puzzles: usize,
+    },
+    #[error(
+        "{name}: puzzle {index} of {file} for {backend} is in another input too (a shard given \
+         twice?)"
+    )]
+    BenchTwice {
+        name: String,
+        index: usize,
+        file: String,
+        backend: String,
+    },
+    /// A record of `xcheck --json` (`line` from 1).
+    #[error("{name}:{line}: {problem}")]
+    Line {
+        name: String,
+        line: usize,
+        problem: RecordProblem,
+    },
+}
+
+/// What is wrong with one record of `xcheck --json`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordProblem {
+    #[error("not an xcheck --json record: {0}")]
+    NotXcheck(String),
+    #[error("puzzle {index} ({file}) is in another input too (a shard given twice?)")]
+    Twice { index: usize, file: String },
+    #[error("task {task} among records of task {expected}")]
+    MixedTasks { task: String, expected: String },
+    #[error("unknown verdict '{0}'")]
+    UnknownVerdict(String),
+}
+
 /// One record of `xcheck --json`.
 #[derive(Deserialize)]
 struct XcheckRecord {
@@ -98,26 +158,27 @@ impl Groups {
 
 /// Merges `inputs` (`(name, text)`: a name for messages and the file's text). Errors name the
 /// input (and the line, for JSON Lines).
-pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
+pub fn merge(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
     let is_bench = |text: &str| text.trim_start().starts_with('[');
     let Some((first, _)) = inputs.first() else {
-        return Err("no input".into());
+        return Err(MergeError::NoInput);
     };
     let bench = is_bench(&inputs[0].1);
     if let Some((name, _)) = inputs.iter().find(|(_, t)| is_bench(t) != bench) {
-        return Err(format!(
-            "{name}: {} output among {} outputs (like {first}): merge one kind at a time",
-            if bench {
+        return Err(MergeError::MixedKinds {
+            name: name.clone(),
+            first: first.clone(),
+            odd: if bench {
                 "an xcheck --json"
             } else {
                 "a bench --json"
             },
-            if bench {
+            kind: if bench {
                 "bench --json"
             } else {
                 "xcheck --json"
             },
-        ));
+        });
     }
     if bench {
         merge_bench(inputs)
@@ -126,36 +187,38 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
     }
 }
 
-fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
+fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
     let mut groups = Groups::default();
     let mut seen = HashSet::new();
     // Puzzles each shard's row left unrun (a budget): they add up.
     let mut not_run: HashMap<(String, String, String), usize> = HashMap::new();
     for (name, text) in inputs {
-        let rows: Vec<JsonRow> = serde_json::from_str(text)
-            .map_err(|e| format!("{name}: not a bench --json file: {e}"))?;
+        let rows: Vec<JsonRow> = serde_json::from_str(text).map_err(|e| MergeError::NotBench {
+            name: name.clone(),
+            error: e.to_string(),
+        })?;
         for (i, row) in rows.into_iter().enumerate() {
             let r = row.record;
             if row.samples.len() != r.puzzles {
-                return Err(format!(
-                    "{name}: row {} ({} on {}) has {} samples for {} puzzles: written by an older \
-                     sudoku-lab? Run bench again.",
-                    i + 1,
-                    r.backend,
-                    r.file,
-                    row.samples.len(),
-                    r.puzzles
-                ));
+                return Err(MergeError::OldRow {
+                    name: name.clone(),
+                    row: i + 1,
+                    backend: r.backend,
+                    file: r.file,
+                    samples: row.samples.len(),
+                    puzzles: r.puzzles,
+                });
             }
             let key = (r.file, r.backend, r.task);
             *not_run.entry(key.clone()).or_default() += r.not_run;
             for s in row.samples {
                 if !seen.insert((key.clone(), s.index)) {
-                    return Err(format!(
-                        "{name}: puzzle {} of {} for {} is in another input too (a shard given \
-                         twice?)",
-                        s.index, key.0, key.1
-                    ));
+                    return Err(MergeError::BenchTwice {
+                        name: name.clone(),
+                        index: s.index,
+                        file: key.0,
+                        backend: key.1,
+                    });
                 }
                 groups.add(key.clone(), s);
             }
@@ -170,7 +233,7 @@ fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
     Ok(Merged { rows, xcheck: None })
 }
 
-fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {
+fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
     let mut groups = Groups::default();
     let mut seen = HashSet::new();
     let mut totals: Option<XcheckTotals> = None;
@@ -180,14 +243,18 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            let at = format!("{name}:{}", i + 1);
+            let at = |problem| MergeError::Line {
+                name: name.clone(),
+                line: i + 1,
+                problem,
+            };
             let rec: XcheckRecord = serde_json::from_str(line)
-                .map_err(|e| format!("{at}: not an xcheck --json record: {e}"))?;
+                .map_err(|e| at(RecordProblem::NotXcheck(e.to_string())))?;
             if !seen.insert((rec.file.clone(), rec.index)) {
-                return Err(format!(
-                    "{at}: puzzle {} ({}) is in another input too (a shard given twice?)",
-                    rec.index, rec.file
-                ));
+                return Err(at(RecordProblem::Twice {
+                    index: rec.index,
+                    file: rec.file,
+                }));
             }
             let t = totals.get_or_insert_with(|| XcheckTotals {
                 task: rec.task.clone(),
@@ -197,17 +264,17 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {
                 refusals: 0,
             });
             if t.task != rec.task {
-                return Err(format!(
-                    "{at}: task {} among records of task {}",
-                    rec.task, t.task
-                ));
+                return Err(at(RecordProblem::MixedTasks {
+                    task: rec.task,
+                    expected: t.task.clone(),
+                }));
             }
             t.puzzles += 1;
             match rec.verdict.as_str() {
                 "agreed" => {}
                 "disagreement" => t.disagreements += 1,
                 "failure" => t.failures += 1,
-                other => return Err(format!("{at}: unknown verdict '{other}'")),
+                other => return Err(at(RecordProblem::UnknownVerdict(other.into()))),
             }
             for r in rec.results {
                 // As xcheck tallies them: an answer agrees only when every backend agreed.

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::cnf::{CnfLevel, CnfProber};
 use super::model::{self, ModelLevel};
-use super::{Root, Summary};
+use super::{Root, StrengthError, Summary};
 use crate::backend::Cancel;
 use crate::model::Puzzle;
 use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
@@ -107,7 +107,11 @@ impl Study {
 
     /// The roots of one puzzle: for each encoding, each level. An error when its formula would
     /// not fit in memory.
-    pub fn derive(&self, puzzle: &Puzzle, prober: &mut CnfProber) -> Result<Vec<Root>, String> {
+    pub fn derive(
+        &self,
+        puzzle: &Puzzle,
+        prober: &mut CnfProber,
+    ) -> Result<Vec<Root>, StrengthError> {
         let mut roots = Vec::with_capacity(self.encodings.len() * self.levels.len());
         // Model levels do not depend on the encoding: derived once.
         let mut by_model = Vec::new();
@@ -126,7 +130,7 @@ impl Study {
                 propagate: false,
                 ..SatOptions::default()
             };
-            check_memory(puzzle, &sat, Holder::Cnf, 1, "strength").map_err(|e| e.to_string())?;
+            check_memory(puzzle, &sat, Holder::Cnf, 1, "strength")?;
             prober.encode(puzzle, opts);
             for &level in &self.levels {
                 roots.push(match level {
@@ -150,7 +154,7 @@ impl Study {
         jobs: usize,
         cancel: Option<&Cancel>,
         done: &(dyn Fn() + Sync),
-    ) -> Vec<Result<Vec<Root>, String>> {
+    ) -> Vec<Result<Vec<Root>, StrengthError>> {
         let next = AtomicUsize::new(0);
         let work = || {
             let mut prober = CnfProber::new();
@@ -166,8 +170,8 @@ impl Study {
             }
             derived
         };
-        let mut results: Vec<Result<Vec<Root>, String>> =
-            vec![Err("cancelled".into()); puzzles.len()];
+        let mut results: Vec<Result<Vec<Root>, StrengthError>> =
+            vec![Err(StrengthError::Cancelled); puzzles.len()];
         std::thread::scope(|s| {
             let handles: Vec<_> = (0..jobs.min(puzzles.len()).max(1))
                 .map(|_| s.spawn(work))

@@ -817,8 +817,9 @@ fn dot_reach(rule: DotRule, n: usize) -> Option<String> {
         .then(|| format!("two neighbours' digits 1..={n} have {what} {lo} to {hi}"))
 }
 
-/// What is wrong with one rule's cells, lines or groups against a grid ([`validate`]); the model
-/// error ([`super::ModelError::BadConstraint`]) adds the rule's kind and number.
+/// What is wrong with one rule's cells, lines or groups against a grid (found by
+/// [`super::Puzzle::with_constraints`]); the model error ([`super::ModelError::BadConstraint`])
+/// adds the rule's kind and number.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
     #[error("cell index {0} is outside the grid")]

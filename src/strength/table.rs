@@ -13,6 +13,7 @@ use super::model::{self, ModelLevel};
 use super::{Root, StrengthError, Summary};
 use crate::backend::Cancel;
 use crate::model::Puzzle;
+use crate::named::UnknownName;
 use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
 use crate::sat::memory::{check_memory, Holder};
 use crate::sat::options::SatOptions;
@@ -37,9 +38,9 @@ impl Level {
 }
 
 impl FromStr for Level {
-    type Err = String;
+    type Err = UnknownName;
     /// A CNF level's name, else a model level's.
-    fn from_str(s: &str) -> Result<Level, String> {
+    fn from_str(s: &str) -> Result<Level, UnknownName> {
         s.parse::<CnfLevel>()
             .map(Level::Cnf)
             .or_else(|_| s.parse::<ModelLevel>().map(Level::Model))
@@ -49,7 +50,11 @@ impl FromStr for Level {
                     .map(|l| l.name())
                     .chain(ModelLevel::ALL.iter().map(|l| l.name()))
                     .collect();
-                format!("unknown level '{s}' (choose one of: {})", names.join(", "))
+                UnknownName {
+                    what: "level",
+                    name: s.to_string(),
+                    choices: names.join(", "),
+                }
             })
     }
 }

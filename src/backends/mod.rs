@@ -10,6 +10,8 @@ use std::str::FromStr;
 use crate::backend::{Backend, BackendError};
 
 pub mod cmd;
+#[cfg(test)]
+pub(crate) mod contract;
 #[cfg(feature = "cp")]
 pub mod cp;
 pub mod dfs;

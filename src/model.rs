@@ -26,7 +26,8 @@ pub mod variant;
 pub use variant::{
     chess_neighbours, disjoint_groups, exact_param, gap_param, indexed_house, lockout_gap,
     orthogonal_pairs, pill_value, region_segments, whisper_gap, Arrow, Constraint, ConstraintKind,
-    Dot, DotFamily, DotRule, EdgeClue, IndexKind, Line, LittleKiller, RuleWarning, Sandwich,
+    Dot, DotFamily, DotRule, EdgeClue, IndexKind, Line, LittleKiller, RuleError, RuleWarning,
+    Sandwich,
 };
 
 /// A digit in a cell: `1..=n`, or `0` for empty.
@@ -65,12 +66,36 @@ pub enum ModelError {
     BadWeights(String),
     #[error("cage {cage}: {message}")]
     BadCage { cage: usize, message: String },
-    #[error("{kind} constraint {index}: {message}")]
+    #[error("{kind} constraint {index}: {problem}")]
     BadConstraint {
         index: usize,
         kind: ConstraintKind,
-        message: String,
+        problem: RuleError,
     },
+}
+
+/// A cell by row and column, both from 1, as messages name it: "row 2, column 5".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellAt {
+    pub row: usize,
+    pub col: usize,
+}
+
+impl CellAt {
+    /// Cell `cell` (row-major from 0) of a grid of side `n`.
+    pub fn of(cell: u32, n: usize) -> CellAt {
+        let c = cell as usize;
+        CellAt {
+            row: c / n + 1,
+            col: c % n + 1,
+        }
+    }
+}
+
+impl fmt::Display for CellAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "row {}, column {}", self.row, self.col)
+    }
 }
 
 /// A Killer cage: its cells hold distinct digits adding up to `sum`.
@@ -616,10 +641,10 @@ impl Puzzle {
         for kind in ConstraintKind::ALL {
             let of_kind = constraints.iter().filter(|c| c.kind() == kind);
             for (i, c) in of_kind.enumerate() {
-                variant::validate(c, &self.shape).map_err(|message| ModelError::BadConstraint {
+                variant::validate(c, &self.shape).map_err(|problem| ModelError::BadConstraint {
                     index: i + 1,
                     kind,
-                    message,
+                    problem,
                 })?;
             }
         }

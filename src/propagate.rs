@@ -124,7 +124,7 @@ impl Candidates {
         let out = match rules.exclusions(n, &self.fixed) {
             Ok(out) => out,
             Err(why) => {
-                self.contradiction = Some(why);
+                self.contradiction = Some(why.to_string());
                 return;
             }
         };

@@ -118,38 +118,14 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
     };
     let rules = puzzle.constraints();
     let clues = outside_clues(rules, n);
-    let side = |f: &dyn Fn(&Clue) -> bool| if clues.iter().any(f) { s } else { 0.0 };
-    let (n64, nf) = (n as i64, n as f64);
-    let (top, bottom) = (side(&|c| c.row < 0), side(&|c| c.row >= n64));
-    let (left, right) = (side(&|c| c.col < 0), side(&|c| c.col >= n64));
-    let pad = 0.3 * s;
-    let font = 0.32 * s;
-    let line_h = 1.3 * font;
-    let caption = caption(rules);
     let title = options.title.as_deref().unwrap_or("");
-    // Text needs room even beside a small grid.
-    let text_w = if caption.is_empty() && title.is_empty() {
-        0.0
-    } else {
-        40.0 * CHAR_W * font
-    };
-    let width = (left + nf * s + right).max(text_w) + 2.0 * pad;
-    let chars = ((width - 2.0 * pad) / (CHAR_W * font)).floor().max(1.0) as usize;
-    let title_lines = wrap(title, chars);
-    let caption_lines = wrap(&caption, chars);
-    let x0 = pad + left;
-    let title_gap = if title_lines.is_empty() { 0.0 } else { pad };
-    let y0 = pad + title_lines.len() as f64 * line_h + title_gap + top;
-    let grid_bottom = y0 + nf * s + bottom;
-    let caption_gap = if caption_lines.is_empty() { 0.0 } else { pad };
-    let height = grid_bottom + caption_gap + caption_lines.len() as f64 * line_h + pad;
-
+    let layout = Layout::new(&clues, n, s, title, &caption(rules));
     let mut pic = Pic {
         out: String::new(),
         n,
         s,
-        x0,
-        y0,
+        x0: layout.x0,
+        y0: layout.y0,
     };
     let _ = write!(
         pic.out,
@@ -157,113 +133,20 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
          <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
          viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\">\n\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>\n",
-        w = N(width),
-        h = N(height)
+        w = N(layout.width),
+        h = N(layout.height)
     );
-    let of = |kind: ConstraintKind| rules.iter().filter(move |c| c.kind() == kind);
-    pic.group("extra-region", |p| {
-        for c in of(ConstraintKind::ExtraRegion) {
-            p.shade(&c.cells())
-        }
-    });
-    pic.group("indexer", |p| {
-        for c in rules {
-            if let Constraint::Indexer { cell, kind } = c {
-                let tint = match kind {
-                    IndexKind::Row => ROW_INDEXER,
-                    IndexKind::Column => COLUMN_INDEXER,
-                    IndexKind::Box => BOX_INDEXER,
-                };
-                p.tint(&[*cell], tint);
-            }
-        }
-    });
-    pic.group("clone", |p| {
-        for (i, c) in of(ConstraintKind::Clone).enumerate() {
-            p.tint(&c.cells(), CLONES[i % CLONES.len()]);
-        }
-    });
-    for (kind, outward) in [
-        (ConstraintKind::Minimum, false),
-        (ConstraintKind::Maximum, true),
-    ] {
-        pic.group(kind.name(), |p| {
-            for c in of(kind).flat_map(|c| c.cells()) {
-                p.fortress(c, outward);
-            }
-        });
-    }
-    pic.group("odd", |p| {
-        for c in of(ConstraintKind::Odd).flat_map(|c| c.cells()) {
-            p.circle(p.centre(c), 0.32 * s, &format!("fill=\"{PARITY}\""));
-        }
-    });
-    pic.group("even", |p| {
-        for c in of(ConstraintKind::Even).flat_map(|c| c.cells()) {
-            let (x, y) = p.centre(c);
-            let a = 0.32 * s;
-            p.rect(
-                x - a,
-                y - a,
-                2.0 * a,
-                2.0 * a,
-                &format!("fill=\"{PARITY}\""),
-            );
-        }
-    });
+    pic.cell_marks(rules);
     pic.grid(puzzle);
     if puzzle.shape().diagonals() {
         pic.group("diagonals", |p| {
+            let nf = n as f64;
             let style = line_style(DIAGONAL, 0.04 * s);
             p.line(p.at(0.0, 0.0), p.at(nf, nf), &style);
             p.line(p.at(0.0, nf), p.at(nf, 0.0), &style);
         });
     }
-    for (kind, colour, width) in [
-        (ConstraintKind::Palindrome, PALINDROME, 0.22),
-        (ConstraintKind::Renban, RENBAN, 0.28),
-        (ConstraintKind::Whisper, WHISPER, 0.22),
-    ] {
-        pic.group(kind.name(), |p| {
-            for c in of(kind) {
-                p.thick_line(&c.cells(), colour, width * s)
-            }
-        });
-    }
-    for (kind, colour, width) in COLOURED_LINES {
-        pic.group(kind.name(), |p| {
-            for c in of(kind) {
-                p.thick_line(&c.cells(), colour, width * s)
-            }
-        });
-    }
-    for (kind, diamond) in ENDED_LINES {
-        pic.group(kind.name(), |p| {
-            for c in of(kind) {
-                p.ended_line(&c.cells(), diamond)
-            }
-        });
-    }
-    for (kind, colour) in [
-        (ConstraintKind::Thermo, THERMO),
-        (ConstraintKind::SlowThermo, SLOW_THERMO),
-    ] {
-        pic.group(kind.name(), |p| {
-            for cells in of(kind).map(|c| c.cells()) {
-                p.thick_line(&cells, colour, 0.3 * s);
-                if let Some(&bulb) = cells.first() {
-                    p.circle(p.centre(bulb), 0.38 * s, &format!("fill=\"{colour}\""));
-                }
-            }
-        });
-    }
-    pic.group("arrow", |p| {
-        for c in rules {
-            if let Constraint::Arrow(a) = c {
-                p.arrow(a)
-            }
-        }
-    });
+    pic.lines(rules);
     pic.group("killer", |p| {
         for cage in puzzle.cages() {
             p.cage(cage)
@@ -271,7 +154,7 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
     });
     for kind in [ConstraintKind::Kropki, ConstraintKind::Xv] {
         pic.group(kind.name(), |p| {
-            for c in of(kind) {
+            for c in of_kind(rules, kind) {
                 if let Constraint::Dot(d) = c {
                     p.dot(d)
                 }
@@ -305,18 +188,88 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
             }
         });
     }
-    let text_lines = |p: &mut Pic, lines: &[String], y: f64| {
-        for (i, l) in lines.iter().enumerate() {
-            let at = (pad, y + i as f64 * line_h);
-            p.text(at, font, l, "start", &format!("fill=\"{CLUE}\""));
-        }
-    };
-    pic.group("title", |p| text_lines(p, &title_lines, pad + 0.5 * line_h));
-    pic.group("caption", |p| {
-        text_lines(p, &caption_lines, grid_bottom + caption_gap + 0.5 * line_h)
-    });
+    layout.texts(&mut pic);
     pic.out.push_str("</svg>\n");
     pic.out
+}
+
+/// The rules of `kind` among `rules`.
+fn of_kind(rules: &[Constraint], kind: ConstraintKind) -> impl Iterator<Item = &Constraint> {
+    rules.iter().filter(move |c| c.kind() == kind)
+}
+
+/// Where the parts of the picture go: the grid with room for the clues outside it, the title
+/// above and the caption below, each wrapped to the picture's width.
+struct Layout {
+    width: f64,
+    height: f64,
+    /// The top-left corner of the grid.
+    x0: f64,
+    y0: f64,
+    pad: f64,
+    font: f64,
+    line_h: f64,
+    title_lines: Vec<String>,
+    caption_lines: Vec<String>,
+    /// Where the caption starts.
+    caption_y: f64,
+}
+
+impl Layout {
+    fn new(clues: &[Clue], n: usize, s: f64, title: &str, caption: &str) -> Layout {
+        let side = |f: &dyn Fn(&Clue) -> bool| if clues.iter().any(f) { s } else { 0.0 };
+        let (n64, nf) = (n as i64, n as f64);
+        let (top, bottom) = (side(&|c| c.row < 0), side(&|c| c.row >= n64));
+        let (left, right) = (side(&|c| c.col < 0), side(&|c| c.col >= n64));
+        let pad = 0.3 * s;
+        let font = 0.32 * s;
+        let line_h = 1.3 * font;
+        // Text needs room even beside a small grid.
+        let text_w = if caption.is_empty() && title.is_empty() {
+            0.0
+        } else {
+            40.0 * CHAR_W * font
+        };
+        let width = (left + nf * s + right).max(text_w) + 2.0 * pad;
+        let chars = ((width - 2.0 * pad) / (CHAR_W * font)).floor().max(1.0) as usize;
+        let title_lines = wrap(title, chars);
+        let caption_lines = wrap(caption, chars);
+        let x0 = pad + left;
+        let title_gap = if title_lines.is_empty() { 0.0 } else { pad };
+        let y0 = pad + title_lines.len() as f64 * line_h + title_gap + top;
+        let grid_bottom = y0 + nf * s + bottom;
+        let caption_gap = if caption_lines.is_empty() { 0.0 } else { pad };
+        let height = grid_bottom + caption_gap + caption_lines.len() as f64 * line_h + pad;
+        Layout {
+            width,
+            height,
+            x0,
+            y0,
+            pad,
+            font,
+            line_h,
+            title_lines,
+            caption_lines,
+            caption_y: grid_bottom + caption_gap,
+        }
+    }
+
+    /// The title and the caption.
+    fn texts(&self, pic: &mut Pic) {
+        let text_lines = |p: &mut Pic, lines: &[String], y: f64| {
+            for (i, l) in lines.iter().enumerate() {
+                let at = (self.pad, y + i as f64 * self.line_h);
+                p.text(at, self.font, l, "start", &format!("fill=\"{CLUE}\""));
+            }
+        };
+        let (title_y, caption_y) = (self.pad, self.caption_y);
+        pic.group("title", |p| {
+            text_lines(p, &self.title_lines, title_y + 0.5 * self.line_h)
+        });
+        pic.group("caption", |p| {
+            text_lines(p, &self.caption_lines, caption_y + 0.5 * self.line_h)
+        });
+    }
 }
 
 /// The average width of a character of sans-serif text, in ems (a little more than most fonts
@@ -517,6 +470,106 @@ impl Pic {
         } else {
             self.out.push_str("</g>\n");
         }
+    }
+    /// The layers under the grid lines: shaded and tinted cells, fortress cells, parity marks.
+    fn cell_marks(&mut self, rules: &[Constraint]) {
+        let s = self.s;
+        self.group("extra-region", |p| {
+            for c in of_kind(rules, ConstraintKind::ExtraRegion) {
+                p.shade(&c.cells())
+            }
+        });
+        self.group("indexer", |p| {
+            for c in rules {
+                if let Constraint::Indexer { cell, kind } = c {
+                    let tint = match kind {
+                        IndexKind::Row => ROW_INDEXER,
+                        IndexKind::Column => COLUMN_INDEXER,
+                        IndexKind::Box => BOX_INDEXER,
+                    };
+                    p.tint(&[*cell], tint);
+                }
+            }
+        });
+        self.group("clone", |p| {
+            for (i, c) in of_kind(rules, ConstraintKind::Clone).enumerate() {
+                p.tint(&c.cells(), CLONES[i % CLONES.len()]);
+            }
+        });
+        for (kind, outward) in [
+            (ConstraintKind::Minimum, false),
+            (ConstraintKind::Maximum, true),
+        ] {
+            self.group(kind.name(), |p| {
+                for c in of_kind(rules, kind).flat_map(|c| c.cells()) {
+                    p.fortress(c, outward);
+                }
+            });
+        }
+        self.group("odd", |p| {
+            for c in of_kind(rules, ConstraintKind::Odd).flat_map(|c| c.cells()) {
+                p.circle(p.centre(c), 0.32 * s, &format!("fill=\"{PARITY}\""));
+            }
+        });
+        self.group("even", |p| {
+            for c in of_kind(rules, ConstraintKind::Even).flat_map(|c| c.cells()) {
+                let (x, y) = p.centre(c);
+                let a = 0.32 * s;
+                p.rect(
+                    x - a,
+                    y - a,
+                    2.0 * a,
+                    2.0 * a,
+                    &format!("fill=\"{PARITY}\""),
+                );
+            }
+        });
+    }
+    /// The line rules over the grid: coloured lines, lines with marked ends, thermometers and
+    /// arrows.
+    fn lines(&mut self, rules: &[Constraint]) {
+        let s = self.s;
+        for (kind, colour, width) in [
+            (ConstraintKind::Palindrome, PALINDROME, 0.22),
+            (ConstraintKind::Renban, RENBAN, 0.28),
+            (ConstraintKind::Whisper, WHISPER, 0.22),
+        ]
+        .into_iter()
+        .chain(COLOURED_LINES)
+        {
+            self.group(kind.name(), |p| {
+                for c in of_kind(rules, kind) {
+                    p.thick_line(&c.cells(), colour, width * s)
+                }
+            });
+        }
+        for (kind, diamond) in ENDED_LINES {
+            self.group(kind.name(), |p| {
+                for c in of_kind(rules, kind) {
+                    p.ended_line(&c.cells(), diamond)
+                }
+            });
+        }
+        for (kind, colour) in [
+            (ConstraintKind::Thermo, THERMO),
+            (ConstraintKind::SlowThermo, SLOW_THERMO),
+        ] {
+            self.group(kind.name(), |p| {
+                for cells in of_kind(rules, kind).map(|c| c.cells()) {
+                    p.thick_line(&cells, colour, 0.3 * s);
+                    if let Some(&bulb) = cells.first() {
+                        p.circle(p.centre(bulb), 0.38 * s, &format!("fill=\"{colour}\""));
+                    }
+                }
+            });
+        }
+        self.group("arrow", |p| {
+            for c in rules {
+                if let Constraint::Arrow(a) = c {
+                    p.arrow(a)
+                }
+            }
+        });
     }
     fn line(&mut self, a: P, b: P, style: &str) {
         let _ = writeln!(

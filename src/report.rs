@@ -561,7 +561,7 @@ pub fn write_json(rows: &[BenchRow], mut out: impl Write) -> Result<(), ReportEr
 }
 
 mod merge;
-pub use merge::{merge, Merged, XcheckTotals};
+pub use merge::{merge, MergeError, Merged, RecordProblem, XcheckTotals};
 
 mod plot;
 pub use plot::{plot_svg, PlotSeries, MIN_US};

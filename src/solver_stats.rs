@@ -190,31 +190,55 @@ fn counters(form: Form, found: &[(&str, u64)]) -> Effort {
 /// the answer `1 23…9` and those counters. A word with `=` that does not name a counter of
 /// [`crate::effort::COUNTERS`] or whose value is not a whole number is an error; a word with `=`
 /// before the answer's last word is too.
-pub fn split_effort_words(answer: &str) -> Result<(&str, Effort), String> {
+pub fn split_effort_words(answer: &str) -> Result<(&str, Effort), EffortWordError> {
     let mut effort = Effort::default();
     let mut rest = answer.trim_end();
     while let Some(word) = rest.rsplit(char::is_whitespace).next() {
         let Some((name, value)) = word.split_once('=') else {
             break;
         };
+        let bad = |problem| EffortWordError::Word {
+            word: word.to_string(),
+            problem,
+        };
         let value: u64 = value
             .parse()
-            .map_err(|_| format!("effort word '{word}': '{value}' is not a whole number"))?;
+            .map_err(|_| bad(WordProblem::NotWhole(value.to_string())))?;
         if effort.get(name).is_some() {
-            return Err(format!("effort word '{word}': {name} given twice"));
+            return Err(bad(WordProblem::Twice(name.to_string())));
         }
         if !effort.set(name, value) {
-            return Err(format!(
-                "effort word '{word}': '{name}' is not a counter ({})",
-                crate::effort::COUNTERS.join(", ")
-            ));
+            return Err(bad(WordProblem::NotACounter(name.to_string())));
         }
         rest = rest[..rest.len() - word.len()].trim_end();
     }
     if rest.contains('=') {
-        return Err("effort words (NAME=N) go after the answer".into());
+        return Err(EffortWordError::BeforeAnswer);
     }
     Ok((rest, effort))
+}
+
+/// A malformed effort word of a `cmd` answer ([`split_effort_words`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EffortWordError {
+    #[error("effort word '{word}': {problem}")]
+    Word { word: String, problem: WordProblem },
+    #[error("effort words (NAME=N) go after the answer")]
+    BeforeAnswer,
+}
+
+/// What is wrong with one effort word `NAME=N`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WordProblem {
+    /// The value.
+    #[error("'{0}' is not a whole number")]
+    NotWhole(String),
+    /// The name.
+    #[error("{0} given twice")]
+    Twice(String),
+    /// The name.
+    #[error("'{0}' is not a counter ({counters})", counters = crate::effort::COUNTERS.join(", "))]
+    NotACounter(String),
 }
 
 #[cfg(test)]

@@ -519,9 +519,9 @@ fn merged_shards_give_exactly_the_rows_of_one_run() {
     assert_eq!(merged.rows, vec![whole]);
     assert_eq!(merged.xcheck, None);
     let twice = [shards[0].clone(), shards[0].clone()];
-    assert!(report::merge(&twice)
-        .unwrap_err()
-        .contains("in another input too"));
+    let e = report::merge(&twice).unwrap_err();
+    assert!(matches!(e, report::MergeError::BenchTwice { .. }), "{e:?}");
+    assert!(e.to_string().contains("in another input too"), "{e}");
 }
 
 #[test]

@@ -94,7 +94,7 @@ fn cmd_answers_may_end_with_effort_words() {
     let (answer, e) = split_effort_words("2 1221 2112 guesses=1 nodes=3").unwrap();
     assert_eq!(answer, "2 1221 2112");
     assert_eq!((e.guesses, e.nodes), (Some(1), Some(3)));
-    let e = split_effort_words("1234 speed=9").unwrap_err();
+    let e = split_effort_words("1234 speed=9").unwrap_err().to_string();
     assert!(e.contains("'speed' is not a counter"), "{e}");
 }
 

@@ -144,6 +144,7 @@ impl Cmd {
                 }
             ))),
             Ok(Reply::Answer(text)) => solver_stats::split_effort_words(&text)
+                .map_err(|e| e.to_string())
                 .and_then(|(answer, effort)| {
                     limits.record(&effort);
                     read(answer).map_err(|e| e.to_string())

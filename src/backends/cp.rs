@@ -57,7 +57,10 @@ impl Cp {
     /// The backend with `options`; an error when they ask for an unsound setting without
     /// allowing it ([`CpOptions::check`]).
     pub fn new(options: CpBackendOptions) -> Result<Cp, BackendError> {
-        options.model.check().map_err(BackendError::Unsupported)?;
+        options
+            .model
+            .check()
+            .map_err(|e| BackendError::Unsupported(e.to_string()))?;
         Ok(Cp { options })
     }
 

@@ -155,7 +155,7 @@ impl<'a> Session<'a> {
         self.decoder
             .decode_checked(&values)
             .map(Some)
-            .map_err(|msg| self.failed(msg))
+            .map_err(|e| self.failed(e.to_string()))
     }
 
     /// Excludes `grid` from further solutions.

@@ -60,7 +60,7 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         })
         .collect::<Result<Vec<_>, String>>()
         .map_err(UsageError)?;
-    let merged = report::merge(&inputs).map_err(UsageError)?;
+    let merged = report::merge(&inputs).map_err(|e| UsageError(e.to_string()))?;
     let head = merged
         .xcheck
         .map(|t| format!("{t}\n").into_bytes())

@@ -46,7 +46,7 @@ use super::model::{
 use crate::cancel::Halt;
 use crate::effort::Effort;
 use crate::isolate::Pulse;
-use crate::model::dual::{self, Domains, Duals};
+use crate::model::dual::{self, Domains, Duals, ASCENT_BUDGET};
 use crate::model::Value;
 
 /// Why a driver returned without a complete answer.
@@ -779,7 +779,9 @@ fn lower(
     options: &CpOptions,
     with_objective: WithObjective,
 ) -> Result<Lowering, Stop> {
-    options.check().map_err(Stop::Unsupported)?;
+    options
+        .check()
+        .map_err(|e| Stop::Unsupported(e.to_string()))?;
     let Some(domains) = root_domains(model) else {
         return Ok(Lowering::Infeasible);
     };
@@ -1293,10 +1295,6 @@ pub enum Best {
         proved: bool,
     },
 }
-
-/// How long [`maximize`] searches with the bound of the ascent's duals before it starts over with
-/// the linear programme's.
-const ASCENT_BUDGET: Duration = Duration::from_millis(10);
 
 /// Maximises the model's objective by branch and bound: each next search must beat the best
 /// score so far, until none can, which proves the optimum; at the deadline, the best grid so

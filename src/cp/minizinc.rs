@@ -458,7 +458,7 @@ pub fn parse_output(
     n: usize,
     scored: bool,
     truncated: bool,
-) -> Result<MznOutput, String> {
+) -> Result<MznOutput, MznOutputError> {
     // Killed: only the solutions printed in full count.
     let text = match (truncated, text.rfind("----------\n")) {
         (false, _) => text,
@@ -471,24 +471,27 @@ pub fn parse_output(
     let mut score: Option<i64> = None;
     let mut pending = false;
     for (i, line) in text.lines().enumerate() {
-        let at = |msg: String| format!("line {}: {msg}", i + 1);
+        let at = |problem: LineProblem| MznOutputError::At {
+            line: i + 1,
+            problem,
+        };
         let t = line.trim();
         if t.is_empty() || t.starts_with('%') {
             continue;
         }
         if status != Status::Open {
-            return Err(at(format!("'{t}' after the final status line")));
+            return Err(at(LineProblem::AfterStatus(t.into())));
         }
         match t {
             "----------" => {
                 if rows.len() != n {
-                    return Err(at(format!(
-                        "a solution with {} rows of the {n}",
-                        rows.len()
-                    )));
+                    return Err(at(LineProblem::Rows {
+                        rows: rows.len(),
+                        n,
+                    }));
                 }
                 if scored && score.is_none() {
-                    return Err(at("a solution without its score line".into()));
+                    return Err(at(LineProblem::NoScore));
                 }
                 solutions.push(Solution {
                     cells: rows.concat(),
@@ -499,56 +502,103 @@ pub fn parse_output(
             }
             "==========" => {
                 if pending {
-                    return Err(at("'==========' inside a solution".into()));
+                    return Err(at(LineProblem::CompleteInside));
                 }
                 if solutions.is_empty() {
-                    return Err(at("'==========' without any solution".into()));
+                    return Err(at(LineProblem::CompleteWithout));
                 }
                 status = Status::Complete;
             }
             "=====UNSATISFIABLE=====" => {
                 if pending || !solutions.is_empty() {
-                    return Err(at("UNSATISFIABLE after a solution".into()));
+                    return Err(at(LineProblem::UnsatAfterSolution));
                 }
                 status = Status::Unsatisfiable;
             }
-            _ if t.starts_with("=====") => {
-                return Err(at(format!("MiniZinc reports '{t}'")));
-            }
+            _ if t.starts_with("=====") => return Err(at(LineProblem::Reports(t.into()))),
             _ => {
                 pending = true;
                 if let Some(s) = t.strip_prefix("score:") {
                     if !scored || score.is_some() || !rows.is_empty() {
-                        return Err(at(format!("unexpected score line '{t}'")));
+                        return Err(at(LineProblem::UnexpectedScore(t.into())));
                     }
                     let s = s
                         .trim()
                         .parse()
-                        .map_err(|_| at(format!("'{t}' is not a score")))?;
+                        .map_err(|_| at(LineProblem::NotAScore(t.into())))?;
                     score = Some(s);
                 } else if let Some(rest) = t.strip_prefix("row ") {
                     rows.push(parse_row(rest, rows.len() + 1, n).map_err(at)?);
                 } else {
-                    return Err(at(format!("unexpected output '{t}'")));
+                    return Err(at(LineProblem::Unexpected(t.into())));
                 }
             }
         }
     }
     if pending {
-        return Err(
-            "the last solution is not terminated by '----------' (truncated output?)".into(),
-        );
+        return Err(MznOutputError::Unterminated);
     }
     Ok(MznOutput { solutions, status })
 }
 
+/// What [`parse_output`] cannot read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MznOutputError {
+    #[error("line {line}: {problem}")]
+    At { line: usize, problem: LineProblem },
+    #[error("the last solution is not terminated by '----------' (truncated output?)")]
+    Unterminated,
+}
+
+/// What is wrong with one line of MiniZinc's output (the line's text where it is quoted).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineProblem {
+    #[error("'{0}' after the final status line")]
+    AfterStatus(String),
+    #[error("a solution with {rows} rows of the {n}")]
+    Rows { rows: usize, n: usize },
+    #[error("a solution without its score line")]
+    NoScore,
+    #[error("'==========' inside a solution")]
+    CompleteInside,
+    #[error("'==========' without any solution")]
+    CompleteWithout,
+    #[error("UNSATISFIABLE after a solution")]
+    UnsatAfterSolution,
+    #[error("MiniZinc reports '{0}'")]
+    Reports(String),
+    #[error("unexpected score line '{0}'")]
+    UnexpectedScore(String),
+    #[error("'{0}' is not a score")]
+    NotAScore(String),
+    #[error("unexpected output '{0}'")]
+    Unexpected(String),
+    /// What follows `row `.
+    #[error("'row {0}' has no ':'")]
+    RowWithoutColon(String),
+    #[error("'row {found}' where row {expect} of {n} was due")]
+    RowOutOfOrder {
+        found: String,
+        expect: usize,
+        n: usize,
+    },
+    #[error("'{token}' in row {row} is not a digit 1 to {n}")]
+    NotADigit { token: String, row: usize, n: usize },
+    #[error("row {row} has {len} digits, not {n}")]
+    RowLength { row: usize, len: usize, n: usize },
+}
+
 /// `R: d1 … dn` of row `expect` (1-based).
-fn parse_row(rest: &str, expect: usize, n: usize) -> Result<Vec<Value>, String> {
+fn parse_row(rest: &str, expect: usize, n: usize) -> Result<Vec<Value>, LineProblem> {
     let (r, digits) = rest
         .split_once(':')
-        .ok_or_else(|| format!("'row {rest}' has no ':'"))?;
+        .ok_or_else(|| LineProblem::RowWithoutColon(rest.into()))?;
     if r.trim().parse::<usize>().ok() != Some(expect) || expect > n {
-        return Err(format!("'row {r}' where row {expect} of {n} was due"));
+        return Err(LineProblem::RowOutOfOrder {
+            found: r.into(),
+            expect,
+            n,
+        });
     }
     let row: Vec<Value> = digits
         .split_whitespace()
@@ -556,11 +606,19 @@ fn parse_row(rest: &str, expect: usize, n: usize) -> Result<Vec<Value>, String> 
             d.parse::<Value>()
                 .ok()
                 .filter(|&v| v >= 1 && v as usize <= n)
-                .ok_or_else(|| format!("'{d}' in row {expect} is not a digit 1 to {n}"))
+                .ok_or_else(|| LineProblem::NotADigit {
+                    token: d.into(),
+                    row: expect,
+                    n,
+                })
         })
         .collect::<Result<_, _>>()?;
     if row.len() != n {
-        return Err(format!("row {expect} has {} digits, not {n}", row.len()));
+        return Err(LineProblem::RowLength {
+            row: expect,
+            len: row.len(),
+            n,
+        });
     }
     Ok(row)
 }

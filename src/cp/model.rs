@@ -215,15 +215,25 @@ impl Default for CpOptions {
 impl CpOptions {
     /// An error naming the unsound setting and `--allow-unsound`, when the options ask for one
     /// without allowing it.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Unsound> {
         match self.alldiff.unsound() {
-            Some(why) if !self.allow_unsound => Err(format!(
-                "--cp-alldiff {} is unsound: {why}; give --allow-unsound to use it anyway",
-                self.alldiff.name()
-            )),
+            Some(why) if !self.allow_unsound => Err(Unsound {
+                level: self.alldiff.name(),
+                why,
+            }),
             _ => Ok(()),
         }
     }
+}
+
+/// An unsound all-different level asked for without `--allow-unsound` ([`CpOptions::check`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--cp-alldiff {level} is unsound: {why}; give --allow-unsound to use it anyway")]
+pub struct Unsound {
+    /// The level's name ([`AllDiffLevel::name`]).
+    pub level: &'static str,
+    /// What goes wrong ([`AllDiffLevel::unsound`]).
+    pub why: &'static str,
 }
 
 /// Where a group of the model comes from, for naming it in exports and errors.

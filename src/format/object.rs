@@ -278,10 +278,10 @@ pub(super) fn read(
         ModelError::BadConstraint {
             index,
             kind,
-            message,
+            problem,
         } => match rules_at.iter().filter(|r| r.0 == kind).nth(index - 1) {
-            Some((_, at, i)) => ParseError::at(at, format!("rule {i} ({kind}): {message}")),
-            None => ParseError::at(&node.at, format!("{kind} rule {index}: {message}")),
+            Some((_, at, i)) => ParseError::at(at, format!("rule {i} ({kind}): {problem}")),
+            None => ParseError::at(&node.at, format!("{kind} rule {index}: {problem}")),
         },
         e => model_error(&node.at, e),
     })?;
@@ -388,7 +388,6 @@ fn rule_of(
     about: &mut About,
     cur: &mut JsonCursor,
 ) -> Result<Constraint, ParseError> {
-    let n = about.n;
     if !v.value.is_object() {
         return Err(about.err(
             v,
@@ -407,12 +406,15 @@ fn rule_of(
         .ok_or_else(|| about.err(&kind_at, "\"kind\" must be a string"))?;
     let kind: ConstraintKind = name.parse().map_err(|e| about.err(&kind_at, e))?;
     about.what = format!("{} ({kind})", about.what);
-    let in_cages = || {
-        let form = "{\"sum\": S, \"cells\": [[ROW, COL], ...]}";
-        about.err(&kind_at, format!("Killer cages go in \"cages\": {form}"))
+    let rule = RuleFields {
+        v,
+        kind_at,
+        fields: &fields,
+        about,
+        n: about.n,
     };
     if kind == ConstraintKind::Killer {
-        return Err(in_cages());
+        return Err(rule.in_cages());
     }
     let takes = keys(kind);
     if let Some((key, at)) = fields
@@ -428,175 +430,231 @@ fn rule_of(
             format!("unknown key \"{key}\": a {kind} rule has {has}"),
         ));
     }
-    let need = |key: &str| get(key).ok_or_else(|| about.err(v, format!("no \"{key}\"")));
-    let cells = |key: &str, cur: &mut JsonCursor| about.cells(&need(key)?, key, cur);
-    // The one of `choices` the rule has, and its number.
-    let one_of = |choices: &[&'static str]| {
-        let present: Vec<(&str, Node<'_>)> = choices
+    rule.build(kind, cur)
+}
+
+/// The members of one rule's object, read by the rule's kind ([`RuleFields::build`]).
+struct RuleFields<'r, 'a> {
+    v: &'r Node<'a>,
+    kind_at: Node<'a>,
+    fields: &'r [(&'a str, Node<'a>)],
+    about: &'r About,
+    n: usize,
+}
+
+impl<'a> RuleFields<'_, 'a> {
+    /// The error for a Killer cage given as a rule.
+    fn in_cages(&self) -> ParseError {
+        let form = "{\"sum\": S, \"cells\": [[ROW, COL], ...]}";
+        let msg = format!("Killer cages go in \"cages\": {form}");
+        self.about.err(&self.kind_at, msg)
+    }
+
+    fn get(&self, key: &str) -> Option<Node<'a>> {
+        self.fields.iter().find(|(k, _)| *k == key).map(|&(_, v)| v)
+    }
+
+    fn need(&self, key: &str) -> Result<Node<'a>, ParseError> {
+        self.get(key)
+            .ok_or_else(|| self.about.err(self.v, format!("no \"{key}\"")))
+    }
+
+    fn cells(&self, key: &str, cur: &mut JsonCursor) -> Result<Vec<u32>, ParseError> {
+        self.about.cells(&self.need(key)?, key, cur)
+    }
+
+    fn cell(&self) -> Result<u32, ParseError> {
+        self.about.cell(&self.need("cell")?)
+    }
+
+    fn param(&self, key: &str, gap: bool) -> Result<u32, ParseError> {
+        self.about.param(&self.need(key)?, key, gap)
+    }
+
+    /// An optional gap, `default` without one.
+    fn gap(&self, default: u32) -> Result<u32, ParseError> {
+        match self.get("gap") {
+            Some(g) => self.about.param(&g, "gap", true),
+            None => Ok(default),
+        }
+    }
+
+    /// The one of `choices` the rule has, and its node.
+    fn one_of(&self, choices: &[&'static str]) -> Result<(&'static str, Node<'a>), ParseError> {
+        let present: Vec<(&'static str, Node<'a>)> = choices
             .iter()
-            .filter_map(|&k| get(k).map(|at| (k, at)))
+            .filter_map(|&k| self.get(k).map(|at| (k, at)))
             .collect();
         match present.as_slice() {
             [one] => Ok(*one),
-            [] => Err(about.err(v, format!("needs one of {}", quoted(choices)))),
-            [_, (k, at), ..] => Err(about.err(
+            [] => Err(self
+                .about
+                .err(self.v, format!("needs one of {}", quoted(choices)))),
+            [_, (k, at), ..] => Err(self.about.err(
                 at,
                 format!("\"{k}\" too: the rule has one of {}", quoted(choices)),
             )),
         }
-    };
-    let dot_rule = |choices: &[&'static str]| -> Result<DotRule, ParseError> {
-        let (key, at) = one_of(choices)?;
-        let k = about.param(&at, key, false)?;
+    }
+
+    fn dot_rule(&self, choices: &[&'static str]) -> Result<DotRule, ParseError> {
+        let (key, at) = self.one_of(choices)?;
+        let k = self.about.param(&at, key, false)?;
         Ok(match key {
             "difference" => DotRule::Difference(k),
             "ratio" => DotRule::Ratio(k),
             _ => DotRule::Sum(k),
         })
-    };
-    // The row or column of a clue outside the grid.
-    let line = || -> Result<Line, ParseError> {
-        let (key, at) = one_of(&["row", "column"])?;
-        let i = about.number(&at, key, n as u64)? as u32;
+    }
+
+    /// The row or column of a clue outside the grid.
+    fn line(&self) -> Result<Line, ParseError> {
+        let n = self.n;
+        let (key, at) = self.one_of(&["row", "column"])?;
+        let i = self.about.number(&at, key, n as u64)? as u32;
         if i == 0 {
-            return Err(about.err(&at, format!("\"{key}\" 0: they are numbered 1..={n}")));
+            return Err(self
+                .about
+                .err(&at, format!("\"{key}\" 0: they are numbered 1..={n}")));
         }
         Ok(match key {
             "row" => Line::Row(i - 1),
             _ => Line::Col(i - 1),
         })
-    };
-    let digits = |cur: &mut JsonCursor| -> Result<Vec<u32>, ParseError> {
-        let at = need("digits")?;
+    }
+
+    fn digits(&self, cur: &mut JsonCursor) -> Result<Vec<u32>, ParseError> {
+        let at = self.need("digits")?;
         array(&at, "digits", cur)?
             .iter()
-            .map(|d| about.param(d, "digits", false))
+            .map(|d| self.about.param(d, "digits", false))
             .collect()
-    };
-    use ConstraintKind as K;
-    Ok(match kind {
-        K::Killer => return Err(in_cages()),
-        K::AntiKnight => Constraint::AntiKnight,
-        K::AntiKing => Constraint::AntiKing,
-        K::DisjointGroups => Constraint::DisjointGroups,
-        K::NonConsecutive => Constraint::Negative(DotRule::Difference(1)),
-        K::ExtraRegion => Constraint::ExtraRegion(cells("cells", cur)?),
-        K::Thermo => Constraint::Thermo(cells("cells", cur)?),
-        K::Renban => Constraint::Renban(cells("cells", cur)?),
-        K::Palindrome => Constraint::Palindrome(cells("cells", cur)?),
-        K::Odd => Constraint::Odd(about.cell(&need("cell")?)?),
-        K::Even => Constraint::Even(about.cell(&need("cell")?)?),
-        K::Whisper => Constraint::Whisper {
-            cells: cells("cells", cur)?,
-            gap: match get("gap") {
-                Some(g) => about.param(&g, "gap", true)?,
-                None => whisper_gap(n),
+    }
+
+    /// The rule of `kind` (Killer cages go in "cages").
+    fn build(&self, kind: ConstraintKind, cur: &mut JsonCursor) -> Result<Constraint, ParseError> {
+        use ConstraintKind as K;
+        let n = self.n;
+        Ok(match kind {
+            K::Killer => return Err(self.in_cages()),
+            K::AntiKnight => Constraint::AntiKnight,
+            K::AntiKing => Constraint::AntiKing,
+            K::DisjointGroups => Constraint::DisjointGroups,
+            K::NonConsecutive => Constraint::Negative(DotRule::Difference(1)),
+            K::ExtraRegion => Constraint::ExtraRegion(self.cells("cells", cur)?),
+            K::Thermo => Constraint::Thermo(self.cells("cells", cur)?),
+            K::Renban => Constraint::Renban(self.cells("cells", cur)?),
+            K::Palindrome => Constraint::Palindrome(self.cells("cells", cur)?),
+            K::Odd => Constraint::Odd(self.cell()?),
+            K::Even => Constraint::Even(self.cell()?),
+            K::Whisper => Constraint::Whisper {
+                cells: self.cells("cells", cur)?,
+                gap: self.gap(whisper_gap(n))?,
             },
-        },
-        K::Arrow => Constraint::Arrow(Arrow {
-            circle: cells("circle", cur)?,
-            line: cells("line", cur)?,
-        }),
-        K::Kropki | K::Xv => {
-            let choices: &[&'static str] = match kind {
-                K::Kropki => &["difference", "ratio"],
-                _ => &["sum"],
-            };
-            let rule = dot_rule(choices)?;
-            let at = need("cells")?;
-            match about.cells(&at, "cells", cur)?.as_slice() {
-                &[a, b] => Constraint::Dot(Dot { a, b, rule }),
-                other => {
-                    return Err(about.err(&at, format!("a dot joins 2 cells, not {}", other.len())))
-                }
-            }
+            K::Arrow => Constraint::Arrow(Arrow {
+                circle: self.cells("circle", cur)?,
+                line: self.cells("line", cur)?,
+            }),
+            K::Kropki => self.dot(&["difference", "ratio"], cur)?,
+            K::Xv => self.dot(&["sum"], cur)?,
+            K::Negative => Constraint::Negative(self.dot_rule(&["difference", "ratio", "sum"])?),
+            K::LittleKiller => Constraint::LittleKiller(LittleKiller {
+                cells: self.cells("cells", cur)?,
+                sum: self.param("sum", false)?,
+            }),
+            K::Sandwich => Constraint::Sandwich(Sandwich {
+                line: self.line()?,
+                sum: self.param("sum", false)?,
+            }),
+            K::Candidates => Constraint::Candidates {
+                cell: self.cell()?,
+                digits: self.digits(cur)?,
+            },
+            K::Quadruple => Constraint::Quadruple {
+                cells: self.cells("cells", cur)?,
+                digits: self.digits(cur)?,
+            },
+            K::Minimum => Constraint::Minimum(self.cell()?),
+            K::Maximum => Constraint::Maximum(self.cell()?),
+            K::Indexer => self.indexer()?,
+            K::Between => Constraint::Between(self.cells("cells", cur)?),
+            K::RegionSum => Constraint::RegionSum(self.cells("cells", cur)?),
+            K::Entropic => Constraint::Entropic(self.cells("cells", cur)?),
+            K::Modular => Constraint::Modular(self.cells("cells", cur)?),
+            K::Zipper => Constraint::Zipper(self.cells("cells", cur)?),
+            K::SlowThermo => Constraint::SlowThermo(self.cells("cells", cur)?),
+            K::Nabner => Constraint::Nabner(self.cells("cells", cur)?),
+            K::DoubleArrow => Constraint::DoubleArrow(self.cells("cells", cur)?),
+            K::Lockout => Constraint::Lockout {
+                cells: self.cells("cells", cur)?,
+                gap: self.gap(lockout_gap(n))?,
+            },
+            K::Clone => Constraint::Clone {
+                a: self.cells("cells", cur)?,
+                b: self.cells("clone", cur)?,
+            },
+            K::Skyscraper => Constraint::Skyscraper(self.edge_clue("count")?),
+            K::XSum => Constraint::XSum(self.edge_clue("sum")?),
+        })
+    }
+
+    /// A Kropki or XV dot: its rule (one of `choices`) and its 2 cells.
+    fn dot(
+        &self,
+        choices: &[&'static str],
+        cur: &mut JsonCursor,
+    ) -> Result<Constraint, ParseError> {
+        let rule = self.dot_rule(choices)?;
+        let at = self.need("cells")?;
+        match self.about.cells(&at, "cells", cur)?.as_slice() {
+            &[a, b] => Ok(Constraint::Dot(Dot { a, b, rule })),
+            other => Err(self
+                .about
+                .err(&at, format!("a dot joins 2 cells, not {}", other.len()))),
         }
-        K::Negative => Constraint::Negative(dot_rule(&["difference", "ratio", "sum"])?),
-        K::LittleKiller => Constraint::LittleKiller(LittleKiller {
-            cells: cells("cells", cur)?,
-            sum: about.param(&need("sum")?, "sum", false)?,
-        }),
-        K::Sandwich => Constraint::Sandwich(Sandwich {
-            line: line()?,
-            sum: about.param(&need("sum")?, "sum", false)?,
-        }),
-        K::Candidates => Constraint::Candidates {
-            cell: about.cell(&need("cell")?)?,
-            digits: digits(cur)?,
-        },
-        K::Quadruple => Constraint::Quadruple {
-            cells: cells("cells", cur)?,
-            digits: digits(cur)?,
-        },
-        K::Minimum => Constraint::Minimum(about.cell(&need("cell")?)?),
-        K::Maximum => Constraint::Maximum(about.cell(&need("cell")?)?),
-        K::Indexer => {
-            let at = need("house")?;
-            let kind = match at.value.as_str() {
-                Some("row") => IndexKind::Row,
-                Some("column") => IndexKind::Column,
-                Some("box") => IndexKind::Box,
+    }
+
+    fn indexer(&self) -> Result<Constraint, ParseError> {
+        let at = self.need("house")?;
+        let kind = match at.value.as_str() {
+            Some("row") => IndexKind::Row,
+            Some("column") => IndexKind::Column,
+            Some("box") => IndexKind::Box,
+            _ => {
+                let msg = format!("\"house\" {} is \"row\", \"column\" or \"box\"", at.value);
+                return Err(self.about.err(&at, msg));
+            }
+        };
+        Ok(Constraint::Indexer {
+            cell: self.cell()?,
+            kind,
+        })
+    }
+
+    /// A skyscraper or X-sum clue: its line, the end it is read from, and its value under `key`.
+    fn edge_clue(&self, key: &str) -> Result<EdgeClue, ParseError> {
+        let line = self.line()?;
+        let from_end = match self.get("from") {
+            None => false,
+            Some(at) => match (at.value.as_str(), line) {
+                (Some("left"), Line::Row(_)) | (Some("top"), Line::Col(_)) => false,
+                (Some("right"), Line::Row(_)) | (Some("bottom"), Line::Col(_)) => true,
                 _ => {
-                    let msg = format!("\"house\" {} is \"row\", \"column\" or \"box\"", at.value);
-                    return Err(about.err(&at, msg));
+                    let sides = match line {
+                        Line::Row(_) => "\"left\" or \"right\" on a row",
+                        Line::Col(_) => "\"top\" or \"bottom\" on a column",
+                    };
+                    let msg = format!("\"from\" {} is {sides}", at.value);
+                    return Err(self.about.err(&at, msg));
                 }
-            };
-            Constraint::Indexer {
-                cell: about.cell(&need("cell")?)?,
-                kind,
-            }
-        }
-        K::Between => Constraint::Between(cells("cells", cur)?),
-        K::RegionSum => Constraint::RegionSum(cells("cells", cur)?),
-        K::Entropic => Constraint::Entropic(cells("cells", cur)?),
-        K::Modular => Constraint::Modular(cells("cells", cur)?),
-        K::Zipper => Constraint::Zipper(cells("cells", cur)?),
-        K::SlowThermo => Constraint::SlowThermo(cells("cells", cur)?),
-        K::Nabner => Constraint::Nabner(cells("cells", cur)?),
-        K::DoubleArrow => Constraint::DoubleArrow(cells("cells", cur)?),
-        K::Lockout => Constraint::Lockout {
-            cells: cells("cells", cur)?,
-            gap: match get("gap") {
-                Some(g) => about.param(&g, "gap", true)?,
-                None => lockout_gap(n),
             },
-        },
-        K::Clone => Constraint::Clone {
-            a: cells("cells", cur)?,
-            b: cells("clone", cur)?,
-        },
-        K::Skyscraper | K::XSum => {
-            let line = line()?;
-            let from_end = match (get("from"), line) {
-                (None, _) => false,
-                (Some(at), line) => match (at.value.as_str(), line) {
-                    (Some("left"), Line::Row(_)) | (Some("top"), Line::Col(_)) => false,
-                    (Some("right"), Line::Row(_)) | (Some("bottom"), Line::Col(_)) => true,
-                    _ => {
-                        let sides = match line {
-                            Line::Row(_) => "\"left\" or \"right\" on a row",
-                            Line::Col(_) => "\"top\" or \"bottom\" on a column",
-                        };
-                        return Err(about.err(&at, format!("\"from\" {} is {sides}", at.value)));
-                    }
-                },
-            };
-            let key = if kind == K::Skyscraper {
-                "count"
-            } else {
-                "sum"
-            };
-            let clue = EdgeClue {
-                line,
-                from_end,
-                value: about.param(&need(key)?, key, false)?,
-            };
-            match kind {
-                K::Skyscraper => Constraint::Skyscraper(clue),
-                _ => Constraint::XSum(clue),
-            }
-        }
-    })
+        };
+        Ok(EdgeClue {
+            line,
+            from_end,
+            value: self.param(key, false)?,
+        })
+    }
 }
 
 /// The known answer: `count`, `solution`, or both.

@@ -84,9 +84,12 @@ pub fn draw(
     count: usize,
     rng: &mut GenRng,
 ) -> Vec<Constraint> {
-    let n = shape.size();
-    let g = |c: u32| grid.cells()[c as usize] as u32;
-    let cells = n * n;
+    let cx = Drawer {
+        shape,
+        grid,
+        n: shape.size(),
+    };
+    let cells = cx.n * cx.n;
     let mut out = vec![];
     let mut tries = 0;
     if let Some(rule) = global_rule(kind) {
@@ -95,7 +98,6 @@ pub fn draw(
         }
         return out;
     }
-    let used = |out: &[Constraint], c: u32| out.iter().any(|k| k.cells().contains(&c));
     while out.len() < count && tries < 50 * count.max(1) {
         tries += 1;
         let start = rng.below(cells) as u32;
@@ -103,293 +105,34 @@ pub fn draw(
             continue;
         }
         let made = match kind {
-            ConstraintKind::Odd | ConstraintKind::Even => {
-                let odd = g(start) % 2 == 1;
-                (odd == (kind == ConstraintKind::Odd)).then_some(if odd {
-                    Constraint::Odd(start)
-                } else {
-                    Constraint::Even(start)
-                })
-            }
-            ConstraintKind::ExtraRegion => {
-                let len = 2 + rng.below(n.saturating_sub(2).max(1));
-                let region = walk(shape, start, len, rng, &|line, next| {
-                    line.iter().all(|&c| g(c) != g(next))
-                        && line.iter().all(|&c| !used(&out, c) && c != next)
-                });
-                (region.len() == len).then_some(Constraint::ExtraRegion(region))
-            }
-            ConstraintKind::Thermo => {
-                let len = 2 + rng.below(n.clamp(2, 6) - 1);
-                let line = walk(shape, start, len, rng, &|line, next| {
-                    g(next) > g(*line.last().unwrap())
-                });
-                (line.len() >= 2).then_some(Constraint::Thermo(line))
-            }
-            ConstraintKind::Whisper => {
-                let gap = whisper_gap(n);
-                let len = 2 + rng.below(n.clamp(2, 6) - 1);
-                let line = walk(shape, start, len, rng, &|line, next| {
-                    g(next).abs_diff(g(*line.last().unwrap())) >= gap
-                });
-                (line.len() >= 2).then_some(Constraint::Whisper { cells: line, gap })
-            }
-            ConstraintKind::Renban => {
-                let len = 2 + rng.below(n.clamp(2, 5) - 1);
-                let line = walk(shape, start, len, rng, &|line, next| {
-                    line.iter().all(|&c| g(c) != g(next))
-                });
-                let (lo, hi) = line
-                    .iter()
-                    .fold((u32::MAX, 0), |(lo, hi), &c| (lo.min(g(c)), hi.max(g(c))));
-                (line.len() >= 2 && hi - lo + 1 == line.len() as u32)
-                    .then_some(Constraint::Renban(line))
-            }
-            ConstraintKind::Palindrome => {
-                let len = 3 + rng.below(3);
-                let line = walk(shape, start, len, rng, &|_, _| true);
-                let k = line.len();
-                (k >= 2 && (0..k / 2).all(|i| g(line[i]) == g(line[k - 1 - i])))
-                    .then_some(Constraint::Palindrome(line))
-            }
-            ConstraintKind::Arrow => {
-                let circle = vec![start];
-                let target = g(start);
-                let mut line = vec![start];
-                let mut total = 0;
-                while total < target {
-                    let next = walk(shape, *line.last().unwrap(), 2, rng, &|l, next| {
-                        !line.contains(&next) && !l.contains(&next)
-                    });
-                    let Some(&next) = next.get(1) else { break };
-                    line.push(next);
-                    total += g(next);
-                }
-                (total == target && line.len() >= 2).then(|| {
-                    Constraint::Arrow(Arrow {
-                        circle,
-                        line: line[1..].to_vec(),
-                    })
-                })
-            }
-            ConstraintKind::Kropki | ConstraintKind::Xv => {
-                let pairs: Vec<(u32, u32)> = orthogonal_pairs(n)
-                    .filter(|&(a, b)| a == start || b == start)
-                    .collect();
-                let (a, b) = pairs[rng.below(pairs.len())];
-                dot_on(kind, g(a), g(b)).map(|rule| Constraint::Dot(Dot { a, b, rule }))
-            }
-            ConstraintKind::Negative => {
-                // The negative of the black dot, with every black dot the grid calls for.
-                let mut all = vec![Constraint::Negative(DotRule::Ratio(2))];
-                for (a, b) in orthogonal_pairs(n) {
-                    if DotRule::Ratio(2).holds(g(a), g(b)) {
-                        all.push(Constraint::Dot(Dot {
-                            a,
-                            b,
-                            rule: DotRule::Ratio(2),
-                        }));
-                    }
-                }
-                return all;
-            }
-            ConstraintKind::LittleKiller => {
-                let line = diagonal(n, rng);
-                let sum = line.iter().map(|&c| g(c)).sum();
-                Some(Constraint::LittleKiller(LittleKiller { cells: line, sum }))
-            }
-            ConstraintKind::Sandwich => {
-                let i = rng.below(n) as u32;
-                let line = if rng.below(2) == 0 {
-                    Line::Row(i)
-                } else {
-                    Line::Col(i)
-                };
-                let digits: Vec<u32> = line.cells(n).iter().map(|&c| g(c)).collect();
-                crate::model::lower::sandwiched(&digits, n as u32)
-                    .map(|sum| Constraint::Sandwich(Sandwich { line, sum }))
-            }
-            ConstraintKind::Candidates => {
-                let mut digits = vec![g(start)];
-                for _ in 0..1 + rng.below(3) {
-                    let d = 1 + rng.below(n) as u32;
-                    if !digits.contains(&d) {
-                        digits.push(d);
-                    }
-                }
-                digits.sort_unstable();
-                Some(Constraint::Candidates {
-                    cell: start,
-                    digits,
-                })
-            }
-            ConstraintKind::Quadruple => {
-                let (r, c) = (start as usize / n, start as usize % n);
-                (r + 1 < n && c + 1 < n).then(|| {
-                    let s = start;
-                    let n32 = n as u32;
-                    let cells = vec![s, s + 1, s + n32, s + n32 + 1];
-                    let mut digits: Vec<u32> = cells.iter().map(|&c| g(c)).collect();
-                    rng.shuffle(&mut digits);
-                    digits.truncate(1 + rng.below(4));
-                    digits.sort_unstable();
-                    Constraint::Quadruple { cells, digits }
-                })
-            }
-            ConstraintKind::Minimum | ConstraintKind::Maximum => {
-                let min = kind == ConstraintKind::Minimum;
-                let ok = orthogonal_pairs(n)
-                    .filter_map(|(a, b)| match (a == start, b == start) {
-                        (true, _) => Some(b),
-                        (_, true) => Some(a),
-                        _ => None,
-                    })
-                    .all(|o| {
-                        if min {
-                            g(start) < g(o)
-                        } else {
-                            g(start) > g(o)
-                        }
-                    });
-                ok.then_some(if min {
-                    Constraint::Minimum(start)
-                } else {
-                    Constraint::Maximum(start)
-                })
-            }
-            ConstraintKind::Indexer => {
-                let kinds = [IndexKind::Row, IndexKind::Column, IndexKind::Box];
-                let kind = kinds[rng.below(3)];
-                indexed_house(shape, start, kind).and_then(|house| {
-                    let p = house.iter().position(|&c| c == start)? as u32;
-                    (g(house[g(start) as usize - 1]) == p + 1)
-                        .then_some(Constraint::Indexer { cell: start, kind })
-                })
-            }
+            ConstraintKind::Odd | ConstraintKind::Even => cx.parity(kind, start),
+            ConstraintKind::ExtraRegion => cx.extra_region(start, &out, rng),
+            ConstraintKind::Thermo => cx.thermo(start, rng),
+            ConstraintKind::Whisper => cx.whisper(start, rng),
+            ConstraintKind::Renban => cx.renban(start, rng),
+            ConstraintKind::Palindrome => cx.palindrome(start, rng),
+            ConstraintKind::Arrow => cx.arrow(start, rng),
+            ConstraintKind::Kropki | ConstraintKind::Xv => cx.dot(kind, start, rng),
+            ConstraintKind::Negative => return cx.negative(),
+            ConstraintKind::LittleKiller => cx.little_killer(rng),
+            ConstraintKind::Sandwich => cx.sandwich(rng),
+            ConstraintKind::Candidates => cx.candidates(start, rng),
+            ConstraintKind::Quadruple => cx.quadruple(start, rng),
+            ConstraintKind::Minimum | ConstraintKind::Maximum => cx.extremum(kind, start),
+            ConstraintKind::Indexer => cx.indexer(start, rng),
             ConstraintKind::Between | ConstraintKind::Lockout => {
-                let line = walk(shape, start, 3 + rng.below(3), rng, &|_, _| true);
-                let k = line.len();
-                let (x, y) = (g(line[0]), g(line[k - 1]));
-                let (lo, hi) = (x.min(y), x.max(y));
-                let inner = || line[1..k - 1].iter().map(|&c| g(c));
-                match kind {
-                    ConstraintKind::Between => (k >= 3 && inner().all(|d| lo < d && d < hi))
-                        .then_some(Constraint::Between(line)),
-                    _ => {
-                        let gap = lockout_gap(n);
-                        (k >= 3 && hi - lo >= gap && inner().all(|d| d < lo || d > hi))
-                            .then_some(Constraint::Lockout { cells: line, gap })
-                    }
-                }
+                cx.between_or_lockout(kind == ConstraintKind::Lockout, start, rng)
             }
-            ConstraintKind::RegionSum => {
-                let line = walk(shape, start, 2 + rng.below(4), rng, &|_, _| true);
-                let sums: Vec<u32> = region_segments(shape, &line)
-                    .iter()
-                    .map(|s| s.iter().map(|&c| g(c)).sum())
-                    .collect();
-                (sums.len() >= 2 && sums.iter().all(|&s| s == sums[0]))
-                    .then_some(Constraint::RegionSum(line))
-            }
+            ConstraintKind::RegionSum => cx.region_sum(start, rng),
             ConstraintKind::Entropic | ConstraintKind::Modular => {
-                let entropic = kind == ConstraintKind::Entropic;
-                let third = (n / 3).max(1) as u32;
-                let class = |d: u32| if entropic { (d - 1) / third } else { d % 3 };
-                let len = 2 + rng.below(5);
-                let line = walk(shape, start, len, rng, &|line, next| {
-                    line.iter()
-                        .rev()
-                        .take(2)
-                        .all(|&c| class(g(c)) != class(g(next)))
-                });
-                (line.len() >= 2 && (!entropic || n.is_multiple_of(3))).then_some(if entropic {
-                    Constraint::Entropic(line)
-                } else {
-                    Constraint::Modular(line)
-                })
+                cx.entropic_or_modular(kind, start, rng)
             }
-            ConstraintKind::Zipper => {
-                let line = walk(shape, start, 3 + rng.below(3), rng, &|_, _| true);
-                let k = line.len();
-                let sums: Vec<u32> = (0..k / 2)
-                    .map(|i| g(line[i]) + g(line[k - 1 - i]))
-                    .collect();
-                let target = if k % 2 == 1 { g(line[k / 2]) } else { sums[0] };
-                (k >= 3 && sums.iter().all(|&s| s == target)).then_some(Constraint::Zipper(line))
-            }
-            ConstraintKind::SlowThermo => {
-                let len = 2 + rng.below(n.clamp(2, 6) - 1);
-                let line = walk(shape, start, len, rng, &|line, next| {
-                    g(next) >= g(*line.last().unwrap())
-                });
-                (line.len() >= 2).then_some(Constraint::SlowThermo(line))
-            }
-            ConstraintKind::Nabner => {
-                let line = walk(shape, start, 2 + rng.below(3), rng, &|line, next| {
-                    line.iter().all(|&c| g(c).abs_diff(g(next)) >= 2)
-                });
-                (line.len() >= 2).then_some(Constraint::Nabner(line))
-            }
-            ConstraintKind::DoubleArrow => {
-                let line = walk(shape, start, 3 + rng.below(4), rng, &|_, _| true);
-                let k = line.len();
-                let inner: u32 = line
-                    .iter()
-                    .skip(1)
-                    .take(k.saturating_sub(2))
-                    .map(|&c| g(c))
-                    .sum();
-                (k >= 3 && inner == g(line[0]) + g(line[k - 1]))
-                    .then_some(Constraint::DoubleArrow(line))
-            }
-            ConstraintKind::Clone => {
-                let a = walk(shape, start, 1 + rng.below(3), rng, &|_, _| true);
-                let (n64, at) = (n as i64, |c: u32| {
-                    (c as i64 / n as i64, c as i64 % n as i64)
-                });
-                let mut shifts: Vec<(i64, i64)> = (-n64 + 1..n64)
-                    .flat_map(|dr| (-n64 + 1..n64).map(move |dc| (dr, dc)))
-                    .filter(|&s| s != (0, 0))
-                    .collect();
-                rng.shuffle(&mut shifts);
-                shifts.into_iter().find_map(|(dr, dc)| {
-                    let b: Option<Vec<u32>> = a
-                        .iter()
-                        .map(|&c| {
-                            let (r, col) = at(c);
-                            let (r2, c2) = (r + dr, col + dc);
-                            ((0..n64).contains(&r2) && (0..n64).contains(&c2))
-                                .then_some((r2 * n64 + c2) as u32)
-                        })
-                        .collect();
-                    let b = b?;
-                    let disjoint = b.iter().all(|c| !a.contains(c));
-                    (disjoint && a.iter().zip(&b).all(|(&x, &y)| g(x) == g(y)))
-                        .then(|| Constraint::Clone { a: a.clone(), b })
-                })
-            }
-            ConstraintKind::Skyscraper | ConstraintKind::XSum => {
-                let i = rng.below(n) as u32;
-                let line = if rng.below(2) == 0 {
-                    Line::Row(i)
-                } else {
-                    Line::Col(i)
-                };
-                let mut clue = EdgeClue {
-                    line,
-                    from_end: rng.below(2) == 1,
-                    value: 0,
-                };
-                let digits: Vec<u32> = clue.cells(n).iter().map(|&c| g(c)).collect();
-                clue.value = match kind {
-                    ConstraintKind::Skyscraper => skyscraper_count(&digits),
-                    _ => x_sum(&digits).unwrap_or(0),
-                };
-                Some(match kind {
-                    ConstraintKind::Skyscraper => Constraint::Skyscraper(clue),
-                    _ => Constraint::XSum(clue),
-                })
-            }
+            ConstraintKind::Zipper => cx.zipper(start, rng),
+            ConstraintKind::SlowThermo => cx.slow_thermo(start, rng),
+            ConstraintKind::Nabner => cx.nabner(start, rng),
+            ConstraintKind::DoubleArrow => cx.double_arrow(start, rng),
+            ConstraintKind::Clone => cx.clone_pair(start, rng),
+            ConstraintKind::Skyscraper | ConstraintKind::XSum => cx.edge_clue(kind, rng),
             _ => None,
         };
         if let Some(c) = made {
@@ -399,6 +142,386 @@ pub fn draw(
         }
     }
     out
+}
+
+/// Whether a rule of `out` covers cell `c`.
+fn used(out: &[Constraint], c: u32) -> bool {
+    out.iter().any(|k| k.cells().contains(&c))
+}
+
+/// The grid [`draw`] keeps its rules on, with one function per kind: each draws a rule around a
+/// random `start` cell, or `None` when this try does not give one.
+struct Drawer<'a> {
+    shape: &'a Shape,
+    grid: &'a Grid,
+    n: usize,
+}
+
+impl Drawer<'_> {
+    /// The digit of cell `c`.
+    fn g(&self, c: u32) -> u32 {
+        self.grid.cells()[c as usize] as u32
+    }
+
+    /// A row or a column, drawn at random.
+    fn random_line(&self, rng: &mut GenRng) -> Line {
+        let i = rng.below(self.n) as u32;
+        if rng.below(2) == 0 {
+            Line::Row(i)
+        } else {
+            Line::Col(i)
+        }
+    }
+
+    /// An odd or even cell at `start`, when its digit has that parity.
+    fn parity(&self, kind: ConstraintKind, start: u32) -> Option<Constraint> {
+        let odd = self.g(start) % 2 == 1;
+        (odd == (kind == ConstraintKind::Odd)).then_some(if odd {
+            Constraint::Odd(start)
+        } else {
+            Constraint::Even(start)
+        })
+    }
+
+    /// An extra region from `start`: a walk over distinct digits, clear of the rules so far.
+    fn extra_region(&self, start: u32, out: &[Constraint], rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let len = 2 + rng.below(n.saturating_sub(2).max(1));
+        let region = walk(self.shape, start, len, rng, &|line, next| {
+            line.iter().all(|&c| self.g(c) != self.g(next))
+                && line.iter().all(|&c| !used(out, c) && c != next)
+        });
+        (region.len() == len).then_some(Constraint::ExtraRegion(region))
+    }
+
+    /// A thermometer from `start`: a walk of rising digits.
+    fn thermo(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let len = 2 + rng.below(n.clamp(2, 6) - 1);
+        let line = walk(self.shape, start, len, rng, &|line, next| {
+            self.g(next) > self.g(*line.last().unwrap())
+        });
+        (line.len() >= 2).then_some(Constraint::Thermo(line))
+    }
+
+    /// A whisper line from `start`: a walk whose neighbours differ by the gap at least.
+    fn whisper(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let gap = whisper_gap(n);
+        let len = 2 + rng.below(n.clamp(2, 6) - 1);
+        let line = walk(self.shape, start, len, rng, &|line, next| {
+            self.g(next).abs_diff(self.g(*line.last().unwrap())) >= gap
+        });
+        (line.len() >= 2).then_some(Constraint::Whisper { cells: line, gap })
+    }
+
+    /// A renban line from `start`: a walk of distinct digits, kept when they run consecutively.
+    fn renban(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let len = 2 + rng.below(n.clamp(2, 5) - 1);
+        let line = walk(self.shape, start, len, rng, &|line, next| {
+            line.iter().all(|&c| self.g(c) != self.g(next))
+        });
+        let (lo, hi) = line.iter().fold((u32::MAX, 0), |(lo, hi), &c| {
+            (lo.min(self.g(c)), hi.max(self.g(c)))
+        });
+        (line.len() >= 2 && hi - lo + 1 == line.len() as u32).then_some(Constraint::Renban(line))
+    }
+
+    /// A palindrome from `start`: a walk kept when its digits read the same both ways.
+    fn palindrome(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let len = 3 + rng.below(3);
+        let line = walk(self.shape, start, len, rng, &|_, _| true);
+        let k = line.len();
+        (k >= 2 && (0..k / 2).all(|i| self.g(line[i]) == self.g(line[k - 1 - i])))
+            .then_some(Constraint::Palindrome(line))
+    }
+
+    /// An arrow circled at `start`: a walk whose digits add up to the circle's.
+    fn arrow(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let circle = vec![start];
+        let target = self.g(start);
+        let mut line = vec![start];
+        let mut total = 0;
+        while total < target {
+            let next = walk(self.shape, *line.last().unwrap(), 2, rng, &|l, next| {
+                !line.contains(&next) && !l.contains(&next)
+            });
+            let Some(&next) = next.get(1) else { break };
+            line.push(next);
+            total += self.g(next);
+        }
+        (total == target && line.len() >= 2).then(|| {
+            Constraint::Arrow(Arrow {
+                circle,
+                line: line[1..].to_vec(),
+            })
+        })
+    }
+
+    /// A Kropki or XV dot between `start` and a neighbour, when their digits meet one.
+    fn dot(&self, kind: ConstraintKind, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let pairs: Vec<(u32, u32)> = orthogonal_pairs(n)
+            .filter(|&(a, b)| a == start || b == start)
+            .collect();
+        let (a, b) = pairs[rng.below(pairs.len())];
+        dot_on(kind, self.g(a), self.g(b)).map(|rule| Constraint::Dot(Dot { a, b, rule }))
+    }
+
+    /// The negative of the black dot, with every black dot the grid calls for.
+    fn negative(&self) -> Vec<Constraint> {
+        let n = self.n;
+        let mut all = vec![Constraint::Negative(DotRule::Ratio(2))];
+        for (a, b) in orthogonal_pairs(n) {
+            if DotRule::Ratio(2).holds(self.g(a), self.g(b)) {
+                all.push(Constraint::Dot(Dot {
+                    a,
+                    b,
+                    rule: DotRule::Ratio(2),
+                }));
+            }
+        }
+        all
+    }
+
+    /// A little killer on a random diagonal, its sum read off the grid.
+    fn little_killer(&self, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let line = diagonal(n, rng);
+        let sum = line.iter().map(|&c| self.g(c)).sum();
+        Some(Constraint::LittleKiller(LittleKiller { cells: line, sum }))
+    }
+
+    /// A sandwich on a random row or column, when the grid has a sum there.
+    fn sandwich(&self, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let line = self.random_line(rng);
+        let digits: Vec<u32> = line.cells(n).iter().map(|&c| self.g(c)).collect();
+        crate::model::lower::sandwiched(&digits, n as u32)
+            .map(|sum| Constraint::Sandwich(Sandwich { line, sum }))
+    }
+
+    /// Candidates of `start`: its digit and up to three others.
+    fn candidates(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let mut digits = vec![self.g(start)];
+        for _ in 0..1 + rng.below(3) {
+            let d = 1 + rng.below(n) as u32;
+            if !digits.contains(&d) {
+                digits.push(d);
+            }
+        }
+        digits.sort_unstable();
+        Some(Constraint::Candidates {
+            cell: start,
+            digits,
+        })
+    }
+
+    /// A quadruple on the 2×2 block from `start`, some of its digits.
+    fn quadruple(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let (r, c) = (start as usize / n, start as usize % n);
+        (r + 1 < n && c + 1 < n).then(|| {
+            let s = start;
+            let n32 = n as u32;
+            let cells = vec![s, s + 1, s + n32, s + n32 + 1];
+            let mut digits: Vec<u32> = cells.iter().map(|&c| self.g(c)).collect();
+            rng.shuffle(&mut digits);
+            digits.truncate(1 + rng.below(4));
+            digits.sort_unstable();
+            Constraint::Quadruple { cells, digits }
+        })
+    }
+
+    /// A minimum or maximum cell at `start`, when its digit is below or above its neighbours'.
+    fn extremum(&self, kind: ConstraintKind, start: u32) -> Option<Constraint> {
+        let n = self.n;
+        let min = kind == ConstraintKind::Minimum;
+        let ok = orthogonal_pairs(n)
+            .filter_map(|(a, b)| match (a == start, b == start) {
+                (true, _) => Some(b),
+                (_, true) => Some(a),
+                _ => None,
+            })
+            .all(|o| {
+                if min {
+                    self.g(start) < self.g(o)
+                } else {
+                    self.g(start) > self.g(o)
+                }
+            });
+        ok.then_some(if min {
+            Constraint::Minimum(start)
+        } else {
+            Constraint::Maximum(start)
+        })
+    }
+
+    /// A row, column or box indexer at `start`, when the grid keeps it.
+    fn indexer(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let kinds = [IndexKind::Row, IndexKind::Column, IndexKind::Box];
+        let kind = kinds[rng.below(3)];
+        indexed_house(self.shape, start, kind).and_then(|house| {
+            let p = house.iter().position(|&c| c == start)? as u32;
+            (self.g(house[self.g(start) as usize - 1]) == p + 1)
+                .then_some(Constraint::Indexer { cell: start, kind })
+        })
+    }
+
+    /// A between or lockout line from `start`, kept when the grid meets it.
+    fn between_or_lockout(
+        &self,
+        lockout: bool,
+        start: u32,
+        rng: &mut GenRng,
+    ) -> Option<Constraint> {
+        let line = walk(self.shape, start, 3 + rng.below(3), rng, &|_, _| true);
+        let k = line.len();
+        let (x, y) = (self.g(line[0]), self.g(line[k - 1]));
+        let (lo, hi) = (x.min(y), x.max(y));
+        let inner = || line[1..k - 1].iter().map(|&c| self.g(c));
+        if lockout {
+            let gap = lockout_gap(self.n);
+            (k >= 3 && hi - lo >= gap && inner().all(|d| d < lo || d > hi))
+                .then_some(Constraint::Lockout { cells: line, gap })
+        } else {
+            (k >= 3 && inner().all(|d| lo < d && d < hi)).then_some(Constraint::Between(line))
+        }
+    }
+
+    /// A region-sum line from `start`, kept when its segments add up alike.
+    fn region_sum(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let line = walk(self.shape, start, 2 + rng.below(4), rng, &|_, _| true);
+        let sums: Vec<u32> = region_segments(self.shape, &line)
+            .iter()
+            .map(|s| s.iter().map(|&c| self.g(c)).sum())
+            .collect();
+        (sums.len() >= 2 && sums.iter().all(|&s| s == sums[0]))
+            .then_some(Constraint::RegionSum(line))
+    }
+
+    /// An entropic or modular line from `start`: a walk each of whose steps keeps the rule.
+    fn entropic_or_modular(
+        &self,
+        kind: ConstraintKind,
+        start: u32,
+        rng: &mut GenRng,
+    ) -> Option<Constraint> {
+        let n = self.n;
+        let entropic = kind == ConstraintKind::Entropic;
+        let third = (n / 3).max(1) as u32;
+        let class = |d: u32| if entropic { (d - 1) / third } else { d % 3 };
+        let len = 2 + rng.below(5);
+        let line = walk(self.shape, start, len, rng, &|line, next| {
+            line.iter()
+                .rev()
+                .take(2)
+                .all(|&c| class(self.g(c)) != class(self.g(next)))
+        });
+        (line.len() >= 2 && (!entropic || n.is_multiple_of(3))).then_some(if entropic {
+            Constraint::Entropic(line)
+        } else {
+            Constraint::Modular(line)
+        })
+    }
+
+    /// A zipper line from `start`, kept when the grid meets it.
+    fn zipper(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let line = walk(self.shape, start, 3 + rng.below(3), rng, &|_, _| true);
+        let k = line.len();
+        let sums: Vec<u32> = (0..k / 2)
+            .map(|i| self.g(line[i]) + self.g(line[k - 1 - i]))
+            .collect();
+        let target = if k % 2 == 1 {
+            self.g(line[k / 2])
+        } else {
+            sums[0]
+        };
+        (k >= 3 && sums.iter().all(|&s| s == target)).then_some(Constraint::Zipper(line))
+    }
+
+    /// A slow thermometer from `start`: a walk of digits that never fall.
+    fn slow_thermo(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let len = 2 + rng.below(n.clamp(2, 6) - 1);
+        let line = walk(self.shape, start, len, rng, &|line, next| {
+            self.g(next) >= self.g(*line.last().unwrap())
+        });
+        (line.len() >= 2).then_some(Constraint::SlowThermo(line))
+    }
+
+    /// A Nabner line from `start`: a walk whose digits are 2 apart at least.
+    fn nabner(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let line = walk(self.shape, start, 2 + rng.below(3), rng, &|line, next| {
+            line.iter().all(|&c| self.g(c).abs_diff(self.g(next)) >= 2)
+        });
+        (line.len() >= 2).then_some(Constraint::Nabner(line))
+    }
+
+    /// A double arrow from `start`, kept when the inner digits add up to the ends'.
+    fn double_arrow(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let line = walk(self.shape, start, 3 + rng.below(4), rng, &|_, _| true);
+        let k = line.len();
+        let inner: u32 = line
+            .iter()
+            .skip(1)
+            .take(k.saturating_sub(2))
+            .map(|&c| self.g(c))
+            .sum();
+        (k >= 3 && inner == self.g(line[0]) + self.g(line[k - 1]))
+            .then_some(Constraint::DoubleArrow(line))
+    }
+
+    /// A clone: a walk from `start` and a shifted copy with the same digits.
+    fn clone_pair(&self, start: u32, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let a = walk(self.shape, start, 1 + rng.below(3), rng, &|_, _| true);
+        let (n64, at) = (n as i64, |c: u32| {
+            (c as i64 / n as i64, c as i64 % n as i64)
+        });
+        let mut shifts: Vec<(i64, i64)> = (-n64 + 1..n64)
+            .flat_map(|dr| (-n64 + 1..n64).map(move |dc| (dr, dc)))
+            .filter(|&s| s != (0, 0))
+            .collect();
+        rng.shuffle(&mut shifts);
+        shifts.into_iter().find_map(|(dr, dc)| {
+            let b: Option<Vec<u32>> = a
+                .iter()
+                .map(|&c| {
+                    let (r, col) = at(c);
+                    let (r2, c2) = (r + dr, col + dc);
+                    ((0..n64).contains(&r2) && (0..n64).contains(&c2))
+                        .then_some((r2 * n64 + c2) as u32)
+                })
+                .collect();
+            let b = b?;
+            let disjoint = b.iter().all(|c| !a.contains(c));
+            (disjoint && a.iter().zip(&b).all(|(&x, &y)| self.g(x) == self.g(y)))
+                .then(|| Constraint::Clone { a: a.clone(), b })
+        })
+    }
+
+    /// A skyscraper or X-sum clue on a random row or column end, its value read off the grid.
+    fn edge_clue(&self, kind: ConstraintKind, rng: &mut GenRng) -> Option<Constraint> {
+        let n = self.n;
+        let line = self.random_line(rng);
+        let mut clue = EdgeClue {
+            line,
+            from_end: rng.below(2) == 1,
+            value: 0,
+        };
+        let digits: Vec<u32> = clue.cells(n).iter().map(|&c| self.g(c)).collect();
+        clue.value = match kind {
+            ConstraintKind::Skyscraper => skyscraper_count(&digits),
+            _ => x_sum(&digits).unwrap_or(0),
+        };
+        Some(match kind {
+            ConstraintKind::Skyscraper => Constraint::Skyscraper(clue),
+            _ => Constraint::XSum(clue),
+        })
+    }
 }
 
 /// A dot of `kind`'s family that digits `a` and `b` meet, if any.

@@ -47,7 +47,7 @@
 use std::collections::HashSet;
 
 use crate::model::lower::{sandwiched, Between, Contains, EdgeLine, Rules};
-use crate::model::{Cage, ConstraintKind, Grid, Puzzle, Shape, Value};
+use crate::model::{Cage, CellAt, ConstraintKind, Grid, Puzzle, Shape, Value};
 use crate::propagate::{Candidates, Level};
 
 /// Whether the integer program holds rules of `kind`: every kind, sandwiches, skyscrapers and
@@ -84,6 +84,18 @@ pub enum ModelBuildError {
     NoWeights,
     #[error("the integer program does not hold {0} constraints")]
     Unsupported(ConstraintKind),
+}
+
+/// A solver's assignment that is not a grid ([`IlpModel::decode`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// A variable index past the program's.
+    #[error("no variable {0}")]
+    NoVariable(usize),
+    #[error("{0} gets two digits")]
+    TwoDigits(CellAt),
+    #[error("{0} gets no digit")]
+    NoDigit(CellAt),
 }
 
 /// One binary variable: `cell` (row-major, 0-based) holds `digit` (1-based).
@@ -563,29 +575,21 @@ impl IlpModel {
 
     /// The grid given by the variables at 1 (`ones` yields variable indices). Errors when a free
     /// cell gets no digit or two digits.
-    pub fn decode(&self, ones: impl IntoIterator<Item = usize>) -> Result<Grid, String> {
+    pub fn decode(&self, ones: impl IntoIterator<Item = usize>) -> Result<Grid, DecodeError> {
         let mut cells = self.fixed.clone();
         for v in ones {
             if (self.vars.len()..self.n_vars()).contains(&v) {
                 continue; // a cage-set or auxiliary variable
             }
-            let x = self.vars.get(v).ok_or_else(|| format!("no variable {v}"))?;
+            let x = self.vars.get(v).ok_or(DecodeError::NoVariable(v))?;
             let slot = &mut cells[x.cell as usize];
             if *slot != 0 {
-                return Err(format!(
-                    "row {}, column {} gets two digits",
-                    x.cell as usize / self.n + 1,
-                    x.cell as usize % self.n + 1
-                ));
+                return Err(DecodeError::TwoDigits(CellAt::of(x.cell, self.n)));
             }
             *slot = x.digit;
         }
         if let Some(cell) = cells.iter().position(|&v| v == 0) {
-            return Err(format!(
-                "row {}, column {} gets no digit",
-                cell / self.n + 1,
-                cell % self.n + 1
-            ));
+            return Err(DecodeError::NoDigit(CellAt::of(cell as u32, self.n)));
         }
         Ok(Grid::new(self.n, cells))
     }

@@ -28,12 +28,17 @@
 //!
 //! All arithmetic on the rounded duals is in integers, so every offset is exact.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::Value;
 
 /// Rounds over every house and digit at most (each costs microseconds on a 9×9 grid).
 const MAX_ROUNDS: usize = 200;
+
+/// How long a two-stage search (the `sat` backend's core-guided search, the `cp` backend's branch
+/// and bound) runs on the duals of [`Duals::Ascent`] before it starts over on those of
+/// [`Duals::Lp`].
+pub const ASCENT_BUDGET: Duration = Duration::from_millis(10);
 
 /// How [`reduce`] finds its duals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -36,8 +36,8 @@
 //! the checker (brute-force counts in `tests/variants.rs`).
 
 use super::{
-    chess_neighbours, disjoint_groups, indexed_house, orthogonal_pairs, region_segments,
-    Constraint, DotRule, Puzzle, Value,
+    chess_neighbours, disjoint_groups, indexed_house, orthogonal_pairs, region_segments, Arrow,
+    CellAt, Constraint, DotRule, IndexKind, Puzzle, Shape, Value,
 };
 
 /// What two cells' digits `a` (first cell) and `b` (second) must satisfy.
@@ -174,6 +174,20 @@ pub fn x_sum(digits: &[u32]) -> Option<u32> {
     digits.get(..x).map(|d| d.iter().sum())
 }
 
+/// Fixed cells that already break a rule ([`Rules::exclusions`]): the puzzle has no solution.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Broken {
+    #[error("{0} holds {1}, against its parity rule")]
+    Parity(CellAt, Value),
+    #[error("{0} holds {1}, not one of its candidates")]
+    NotACandidate(CellAt, Value),
+    /// The two cells and their digits.
+    #[error("{0} and {1} hold {2} and {3}, which a rule between them forbids")]
+    Pair(CellAt, CellAt, Value, Value),
+    #[error("{0} and {1} both hold {2} in a group of distinct digits")]
+    Repeated(CellAt, CellAt, Value),
+}
+
 /// The variant rules of one puzzle in propagation-ready forms.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Rules {
@@ -213,267 +227,305 @@ impl Rules {
         r
     }
 
+    /// Lowers one rule of `puzzle` (one function per kind where there is more than a line).
     fn add(&mut self, puzzle: &Puzzle, c: &Constraint) {
-        let r = self;
         let shape = puzzle.shape();
         let n = shape.size();
-        let share_house = |a: usize, b: usize| {
-            let hb = shape.houses_of(b);
-            shape.houses_of(a).iter().any(|h| hb.contains(h))
-        };
-        let group = |r: &mut Rules, cells: &[u32]| {
-            if cells.len() == n {
-                r.houses.push(cells.to_vec());
-            } else if cells.len() > 1 {
-                r.distinct.push(cells.to_vec());
-            }
-        };
-        let line_pairs = |r: &mut Rules, cells: &[u32], rule: PairRule| {
-            for w in cells.windows(2) {
-                r.pairs.push(Pair {
-                    a: w[0],
-                    b: w[1],
-                    rule,
-                });
-            }
-        };
         match c {
             Constraint::Cage(_) => {}
-            Constraint::AntiKnight | Constraint::AntiKing => {
-                let knight = matches!(c, Constraint::AntiKnight);
-                for a in 0..n * n {
-                    for b in chess_neighbours(a, n, knight) {
-                        if a < b && !share_house(a, b) {
-                            r.pairs.push(Pair {
-                                a: a as u32,
-                                b: b as u32,
-                                rule: PairRule::Differ,
-                            });
-                        }
-                    }
-                }
-            }
+            Constraint::AntiKnight => self.add_chess(shape, true),
+            Constraint::AntiKing => self.add_chess(shape, false),
             Constraint::DisjointGroups => {
                 for g in disjoint_groups(shape).unwrap_or_default() {
-                    group(r, &g);
+                    self.group(&g, n);
                 }
             }
-            Constraint::ExtraRegion(cells) => group(r, cells),
-            Constraint::Odd(cell) => r.parity.push((*cell, true)),
-            Constraint::Even(cell) => r.parity.push((*cell, false)),
-            Constraint::Thermo(cells) => line_pairs(r, cells, PairRule::Rise(1)),
+            Constraint::ExtraRegion(cells) => self.group(cells, n),
+            Constraint::Odd(cell) => self.parity.push((*cell, true)),
+            Constraint::Even(cell) => self.parity.push((*cell, false)),
+            Constraint::Thermo(cells) => self.line_pairs(cells, PairRule::Rise(1)),
             Constraint::Whisper { cells, gap } => {
-                line_pairs(r, cells, PairRule::Apart((*gap).min(n as u32)))
+                self.line_pairs(cells, PairRule::Apart((*gap).min(n as u32)))
             }
-            Constraint::Palindrome(cells) => {
-                let k = cells.len();
-                for i in 0..k / 2 {
-                    r.pairs.push(Pair {
-                        a: cells[i],
-                        b: cells[k - 1 - i],
-                        rule: PairRule::Equal,
-                    });
-                }
-            }
+            Constraint::Palindrome(cells) => self.add_palindrome(cells),
             Constraint::Renban(cells) => {
-                group(r, cells);
+                self.group(cells, n);
                 if cells.len() > 1 && cells.len() < n {
-                    r.windows.push(cells.clone());
+                    self.windows.push(cells.clone());
                 }
             }
-            Constraint::Dot(d) => r.pairs.push(Pair {
+            Constraint::Dot(d) => self.pairs.push(Pair {
                 a: d.a,
                 b: d.b,
                 rule: PairRule::Is(in_reach(d.rule, n)),
             }),
-            Constraint::Negative(rule) => {
-                let dotted: Vec<(u32, u32, DotRule)> = puzzle
-                    .constraints()
-                    .iter()
-                    .filter_map(|c| match c {
-                        Constraint::Dot(d) => Some((d.a.min(d.b), d.a.max(d.b), d.rule)),
-                        _ => None,
-                    })
-                    .collect();
-                for (a, b) in orthogonal_pairs(n) {
-                    let marked = dotted
-                        .iter()
-                        .any(|&(x, y, dot)| (x, y) == (a, b) && dot.family() == rule.family());
-                    if !marked {
-                        r.pairs.push(Pair {
-                            a,
-                            b,
-                            rule: PairRule::Not(in_reach(*rule, n)),
-                        });
-                    }
-                }
-            }
-            Constraint::Arrow(arrow) => {
-                let k = arrow.circle.len() as u32;
-                let mut terms: Vec<(u32, i64)> = arrow.line.iter().map(|&c| (c, 1)).collect();
-                for (i, &c) in arrow.circle.iter().enumerate() {
-                    terms.push((c, -(10i64.pow(k - 1 - i as u32))));
-                }
-                r.sums.push(LinearSum { terms, rhs: 0 });
-            }
-            Constraint::LittleKiller(l) => r.sums.push(LinearSum {
+            Constraint::Negative(rule) => self.add_negative(puzzle, *rule),
+            Constraint::Arrow(arrow) => self.add_arrow(arrow),
+            Constraint::LittleKiller(l) => self.sums.push(LinearSum {
                 terms: l.cells.iter().map(|&c| (c, 1)).collect(),
                 rhs: (l.sum as i64).min(n as i64 * l.cells.len() as i64 + 1),
             }),
-            Constraint::Sandwich(s) => r.sandwiches.push(SandwichLine {
+            Constraint::Sandwich(s) => self.sandwiches.push(SandwichLine {
                 cells: s.line.cells(n),
                 sum: s.sum.min((n * n) as u32),
             }),
-            Constraint::Candidates { cell, digits } => {
-                let mut ds: Vec<u32> = digits
-                    .iter()
-                    .copied()
-                    .filter(|d| (1..=n as u32).contains(d))
-                    .collect();
-                ds.sort_unstable();
-                ds.dedup();
-                r.domains.push((*cell, ds));
-            }
+            Constraint::Candidates { cell, digits } => self.add_candidates(*cell, digits, n),
             // A digit, clue or count no cell can meet is lowered to one past the digits' reach
             // (`n + 1`, or the largest X-sum plus one), so backends meet no zero.
-            Constraint::Quadruple { cells, digits } => r.contains.push(Contains {
+            Constraint::Quadruple { cells, digits } => self.contains.push(Contains {
                 cells: cells.clone(),
                 digits: digits.iter().map(|&d| beyond(d, n as u32)).collect(),
             }),
-            Constraint::Minimum(cell) | Constraint::Maximum(cell) => {
-                let min = matches!(c, Constraint::Minimum(_));
-                // Neighbours that are cells of the same kind are not compared (f-puzzles).
-                let same: Vec<u32> = puzzle
-                    .constraints()
-                    .iter()
-                    .filter_map(|k| match (k, min) {
-                        (Constraint::Minimum(x), true) | (Constraint::Maximum(x), false) => {
-                            Some(*x)
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                for (x, y) in orthogonal_pairs(n).filter(|&(x, y)| x == *cell || y == *cell) {
-                    let other = if x == *cell { y } else { x };
-                    if same.contains(&other) {
-                        continue;
-                    }
-                    let (a, b) = if min { (*cell, other) } else { (other, *cell) };
-                    r.pairs.push(Pair {
-                        a,
-                        b,
-                        rule: PairRule::Rise(1),
-                    });
-                }
+            Constraint::Minimum(cell) => self.add_extremum(puzzle, *cell, true),
+            Constraint::Maximum(cell) => self.add_extremum(puzzle, *cell, false),
+            Constraint::Indexer { cell, kind } => self.add_indexer(shape, *cell, *kind),
+            Constraint::Between(cells) => self.add_between(cells, None),
+            Constraint::Lockout { cells, gap } => {
+                self.add_between(cells, Some((*gap).min(n as u32)))
             }
-            Constraint::Indexer { cell, kind } => {
-                let house = indexed_house(shape, *cell, *kind).unwrap_or_default();
-                if let Some(p) = house.iter().position(|c| c == cell) {
-                    for (x, &other) in house.iter().enumerate().filter(|&(x, _)| x != p) {
-                        r.pairs.push(Pair {
-                            a: *cell,
-                            b: other,
-                            rule: PairRule::Iff(x as u32 + 1, p as u32 + 1),
-                        });
-                    }
-                }
+            Constraint::RegionSum(cells) => self.add_region_sum(shape, cells),
+            Constraint::Entropic(cells) => {
+                self.add_near_pairs(cells, PairRule::OtherThird(n as u32 / 3))
             }
-            Constraint::Between(cells) | Constraint::Lockout { cells, .. } => {
-                let (a, b) = (cells[0], cells[cells.len() - 1]);
-                let inside = matches!(c, Constraint::Between(_));
-                if let Constraint::Lockout { gap, .. } = c {
-                    r.pairs.push(Pair {
-                        a,
-                        b,
-                        rule: PairRule::Apart((*gap).min(n as u32)),
-                    });
-                }
-                let inner = cells[1..cells.len() - 1].to_vec();
-                if !inner.is_empty() {
-                    r.betweens.push(Between {
-                        a,
-                        b,
-                        cells: inner,
-                        inside,
-                    });
-                }
-            }
-            Constraint::RegionSum(cells) => {
-                let segments = region_segments(shape, cells);
-                for seg in segments.iter().skip(1) {
-                    let terms = segments[0].iter().map(|&c| (c, 1));
-                    r.sums.push(LinearSum {
-                        terms: terms.chain(seg.iter().map(|&c| (c, -1))).collect(),
-                        rhs: 0,
-                    });
-                }
-            }
-            Constraint::Entropic(cells) | Constraint::Modular(cells) => {
-                let rule = match c {
-                    Constraint::Entropic(_) => PairRule::OtherThird(n as u32 / 3),
-                    _ => PairRule::OtherResidue(3),
-                };
-                for (i, &a) in cells.iter().enumerate() {
-                    for &b in cells.iter().skip(i + 1).take(2) {
-                        r.pairs.push(Pair { a, b, rule });
-                    }
-                }
-            }
-            Constraint::Zipper(cells) => {
-                let k = cells.len();
-                let pair = |i: usize| [(cells[i], 1), (cells[k - 1 - i], 1)];
-                for i in 0..k / 2 {
-                    let mut terms = pair(i).to_vec();
-                    if k % 2 == 1 {
-                        terms.push((cells[k / 2], -1));
-                    } else if i > 0 {
-                        terms.extend(pair(0).iter().map(|&(c, _)| (c, -1)));
-                    } else {
-                        continue;
-                    }
-                    r.sums.push(LinearSum { terms, rhs: 0 });
-                }
-            }
-            Constraint::SlowThermo(cells) => line_pairs(r, cells, PairRule::Rise(0)),
-            Constraint::Nabner(cells) => {
-                group(r, cells);
-                for (i, &a) in cells.iter().enumerate() {
-                    for &b in &cells[i + 1..] {
-                        r.pairs.push(Pair {
-                            a,
-                            b,
-                            rule: PairRule::Apart(2),
-                        });
-                    }
-                }
-            }
-            Constraint::DoubleArrow(cells) => {
-                let k = cells.len();
-                let ends = [(cells[0], -1), (cells[k - 1], -1)];
-                let inner = cells[1..k - 1].iter().map(|&c| (c, 1));
-                r.sums.push(LinearSum {
-                    terms: inner.chain(ends).collect(),
-                    rhs: 0,
-                });
-            }
+            Constraint::Modular(cells) => self.add_near_pairs(cells, PairRule::OtherResidue(3)),
+            Constraint::Zipper(cells) => self.add_zipper(cells),
+            Constraint::SlowThermo(cells) => self.line_pairs(cells, PairRule::Rise(0)),
+            Constraint::Nabner(cells) => self.add_nabner(cells, n),
+            Constraint::DoubleArrow(cells) => self.add_double_arrow(cells),
             Constraint::Clone { a, b } => {
                 for (&x, &y) in a.iter().zip(b).filter(|(x, y)| x != y) {
-                    r.pairs.push(Pair {
+                    self.pairs.push(Pair {
                         a: x,
                         b: y,
                         rule: PairRule::Equal,
                     });
                 }
             }
-            Constraint::Skyscraper(clue) => r.skyscrapers.push(EdgeLine {
+            Constraint::Skyscraper(clue) => self.skyscrapers.push(EdgeLine {
                 cells: clue.cells(n),
                 value: beyond(clue.value, n as u32),
             }),
-            Constraint::XSum(clue) => r.xsums.push(EdgeLine {
+            Constraint::XSum(clue) => self.xsums.push(EdgeLine {
                 cells: clue.cells(n),
                 value: beyond(clue.value, (n * (n + 1) / 2) as u32),
             }),
         }
+    }
+
+    /// Distinct digits on `cells`: a house when they are `n`, a distinct group when fewer.
+    fn group(&mut self, cells: &[u32], n: usize) {
+        if cells.len() == n {
+            self.houses.push(cells.to_vec());
+        } else if cells.len() > 1 {
+            self.distinct.push(cells.to_vec());
+        }
+    }
+
+    /// `rule` between each two consecutive cells of a line.
+    fn line_pairs(&mut self, cells: &[u32], rule: PairRule) {
+        for w in cells.windows(2) {
+            self.pairs.push(Pair {
+                a: w[0],
+                b: w[1],
+                rule,
+            });
+        }
+    }
+
+    /// Anti-knight (`knight`) or anti-king: different digits a chess move apart, where no house
+    /// already says so.
+    fn add_chess(&mut self, shape: &Shape, knight: bool) {
+        let n = shape.size();
+        let share_house = |a: usize, b: usize| {
+            let hb = shape.houses_of(b);
+            shape.houses_of(a).iter().any(|h| hb.contains(h))
+        };
+        for a in 0..n * n {
+            for b in chess_neighbours(a, n, knight) {
+                if a < b && !share_house(a, b) {
+                    self.pairs.push(Pair {
+                        a: a as u32,
+                        b: b as u32,
+                        rule: PairRule::Differ,
+                    });
+                }
+            }
+        }
+    }
+
+    fn add_palindrome(&mut self, cells: &[u32]) {
+        let k = cells.len();
+        for i in 0..k / 2 {
+            self.pairs.push(Pair {
+                a: cells[i],
+                b: cells[k - 1 - i],
+                rule: PairRule::Equal,
+            });
+        }
+    }
+
+    /// The negative rule of `rule`'s family: every orthogonal pair without a dot of that family.
+    fn add_negative(&mut self, puzzle: &Puzzle, rule: DotRule) {
+        let n = puzzle.size();
+        let dotted: Vec<(u32, u32, DotRule)> = puzzle
+            .constraints()
+            .iter()
+            .filter_map(|c| match c {
+                Constraint::Dot(d) => Some((d.a.min(d.b), d.a.max(d.b), d.rule)),
+                _ => None,
+            })
+            .collect();
+        for (a, b) in orthogonal_pairs(n) {
+            let marked = dotted
+                .iter()
+                .any(|&(x, y, dot)| (x, y) == (a, b) && dot.family() == rule.family());
+            if !marked {
+                self.pairs.push(Pair {
+                    a,
+                    b,
+                    rule: PairRule::Not(in_reach(rule, n)),
+                });
+            }
+        }
+    }
+
+    /// The line's digits add up to the circle's (a pill's cells read as a decimal number).
+    fn add_arrow(&mut self, arrow: &Arrow) {
+        let k = arrow.circle.len() as u32;
+        let mut terms: Vec<(u32, i64)> = arrow.line.iter().map(|&c| (c, 1)).collect();
+        for (i, &c) in arrow.circle.iter().enumerate() {
+            terms.push((c, -(10i64.pow(k - 1 - i as u32))));
+        }
+        self.sums.push(LinearSum { terms, rhs: 0 });
+    }
+
+    fn add_candidates(&mut self, cell: u32, digits: &[u32], n: usize) {
+        let mut ds: Vec<u32> = digits
+            .iter()
+            .copied()
+            .filter(|d| (1..=n as u32).contains(d))
+            .collect();
+        ds.sort_unstable();
+        ds.dedup();
+        self.domains.push((cell, ds));
+    }
+
+    /// A minimum (`min`) or maximum cell: below (above) each orthogonal neighbour.
+    fn add_extremum(&mut self, puzzle: &Puzzle, cell: u32, min: bool) {
+        // Neighbours that are cells of the same kind are not compared (f-puzzles).
+        let same: Vec<u32> = puzzle
+            .constraints()
+            .iter()
+            .filter_map(|k| match (k, min) {
+                (Constraint::Minimum(x), true) | (Constraint::Maximum(x), false) => Some(*x),
+                _ => None,
+            })
+            .collect();
+        for (x, y) in orthogonal_pairs(puzzle.size()).filter(|&(x, y)| x == cell || y == cell) {
+            let other = if x == cell { y } else { x };
+            if same.contains(&other) {
+                continue;
+            }
+            let (a, b) = if min { (cell, other) } else { (other, cell) };
+            self.pairs.push(Pair {
+                a,
+                b,
+                rule: PairRule::Rise(1),
+            });
+        }
+    }
+
+    fn add_indexer(&mut self, shape: &Shape, cell: u32, kind: IndexKind) {
+        let house = indexed_house(shape, cell, kind).unwrap_or_default();
+        if let Some(p) = house.iter().position(|&c| c == cell) {
+            for (x, &other) in house.iter().enumerate().filter(|&(x, _)| x != p) {
+                self.pairs.push(Pair {
+                    a: cell,
+                    b: other,
+                    rule: PairRule::Iff(x as u32 + 1, p as u32 + 1),
+                });
+            }
+        }
+    }
+
+    /// A between line (`gap` `None`), or a lockout line whose ends are `gap` apart at least.
+    fn add_between(&mut self, cells: &[u32], gap: Option<u32>) {
+        let (a, b) = (cells[0], cells[cells.len() - 1]);
+        if let Some(gap) = gap {
+            self.pairs.push(Pair {
+                a,
+                b,
+                rule: PairRule::Apart(gap),
+            });
+        }
+        let inner = cells[1..cells.len() - 1].to_vec();
+        if !inner.is_empty() {
+            self.betweens.push(Between {
+                a,
+                b,
+                cells: inner,
+                inside: gap.is_none(),
+            });
+        }
+    }
+
+    fn add_region_sum(&mut self, shape: &Shape, cells: &[u32]) {
+        let segments = region_segments(shape, cells);
+        for seg in segments.iter().skip(1) {
+            let terms = segments[0].iter().map(|&c| (c, 1));
+            self.sums.push(LinearSum {
+                terms: terms.chain(seg.iter().map(|&c| (c, -1))).collect(),
+                rhs: 0,
+            });
+        }
+    }
+
+    /// `rule` between each cell and the next two along the line (entropic, modular).
+    fn add_near_pairs(&mut self, cells: &[u32], rule: PairRule) {
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in cells.iter().skip(i + 1).take(2) {
+                self.pairs.push(Pair { a, b, rule });
+            }
+        }
+    }
+
+    fn add_zipper(&mut self, cells: &[u32]) {
+        let k = cells.len();
+        let pair = |i: usize| [(cells[i], 1), (cells[k - 1 - i], 1)];
+        for i in 0..k / 2 {
+            let mut terms = pair(i).to_vec();
+            if k % 2 == 1 {
+                terms.push((cells[k / 2], -1));
+            } else if i > 0 {
+                terms.extend(pair(0).iter().map(|&(c, _)| (c, -1)));
+            } else {
+                continue;
+            }
+            self.sums.push(LinearSum { terms, rhs: 0 });
+        }
+    }
+
+    fn add_nabner(&mut self, cells: &[u32], n: usize) {
+        self.group(cells, n);
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                self.pairs.push(Pair {
+                    a,
+                    b,
+                    rule: PairRule::Apart(2),
+                });
+            }
+        }
+    }
+
+    fn add_double_arrow(&mut self, cells: &[u32]) {
+        let k = cells.len();
+        let ends = [(cells[0], -1), (cells[k - 1], -1)];
+        let inner = cells[1..k - 1].iter().map(|&c| (c, 1));
+        self.sums.push(LinearSum {
+            terms: inner.chain(ends).collect(),
+            rhs: 0,
+        });
     }
 
     /// The pairs, then the ones the windows reduce to: distinct digits (which their groups in
@@ -501,8 +553,8 @@ impl Rules {
     /// a cell's domain. An error, saying which cells, when the fixed cells themselves already
     /// break one of these rules. Sums, sandwiches, quadruples, between lines and edge clues are
     /// not looked at.
-    pub fn exclusions(&self, n: usize, fixed: &[Value]) -> Result<Vec<(u32, Value)>, String> {
-        let at = |c: u32| format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1);
+    pub fn exclusions(&self, n: usize, fixed: &[Value]) -> Result<Vec<(u32, Value)>, Broken> {
+        let at = |c: u32| CellAt::of(c, n);
         let mut out = vec![];
         for &(cell, odd) in &self.parity {
             match fixed[cell as usize] {
@@ -511,9 +563,7 @@ impl Rules {
                         .filter(|d| (d % 2 == 1) != odd)
                         .map(|d| (cell, d)),
                 ),
-                d if (d % 2 == 1) != odd => {
-                    return Err(format!("{} holds {d}, against its parity rule", at(cell)))
-                }
+                d if (d % 2 == 1) != odd => return Err(Broken::Parity(at(cell), d)),
                 _ => {}
             }
         }
@@ -525,10 +575,7 @@ impl Rules {
                         .map(|d| (*cell, d as Value)),
                 ),
                 d if !digits.contains(&(d as u32)) => {
-                    return Err(format!(
-                        "{} holds {d}, not one of its candidates",
-                        at(*cell)
-                    ))
+                    return Err(Broken::NotACandidate(at(*cell), d))
                 }
                 _ => {}
             }
@@ -547,11 +594,7 @@ impl Rules {
                         .map(|(x, _)| (p.a, x)),
                 ),
                 (x, y) if !p.rule.allows(x as u32, y as u32) => {
-                    return Err(format!(
-                        "{} and {} hold {x} and {y}, which a rule between them forbids",
-                        at(p.a),
-                        at(p.b)
-                    ))
+                    return Err(Broken::Pair(at(p.a), at(p.b), x, y))
                 }
                 _ => {}
             }
@@ -564,11 +607,7 @@ impl Rules {
                     continue;
                 }
                 if let Some(other) = held[d].replace(c) {
-                    return Err(format!(
-                        "{} and {} both hold {d} in a group of distinct digits",
-                        at(other),
-                        at(c)
-                    ));
+                    return Err(Broken::Repeated(at(other), at(c), d as Value));
                 }
                 out.extend(
                     g.iter()
@@ -653,9 +692,10 @@ mod tests {
         assert_eq!(out, [(1, 1), (1, 2), (1, 3), (5, 2), (5, 4)]);
         fixed[1] = 2;
         let e = r.exclusions(4, &fixed).unwrap_err();
-        assert!(
-            e.contains("row 1, column 1 and row 1, column 2 hold 3 and 2"),
-            "{e}"
+        assert_eq!(e, Broken::Pair(CellAt::of(0, 4), CellAt::of(1, 4), 3, 2));
+        assert_eq!(
+            e.to_string(),
+            "row 1, column 1 and row 1, column 2 hold 3 and 2, which a rule between them forbids"
         );
     }
 }

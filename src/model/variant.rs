@@ -58,7 +58,7 @@
 
 use std::fmt;
 
-use super::{Cage, Regions, Shape};
+use super::{Cage, CellAt, Regions, Shape};
 
 /// A rule beyond the houses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -817,12 +817,73 @@ fn dot_reach(rule: DotRule, n: usize) -> Option<String> {
         .then(|| format!("two neighbours' digits 1..={n} have {what} {lo} to {hi}"))
 }
 
+/// What is wrong with one rule's cells, lines or groups against a grid (found by
+/// [`super::Puzzle::with_constraints`]); the model error ([`super::ModelError::BadConstraint`])
+/// adds the rule's kind and number.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("cell index {0} is outside the grid")]
+    CellOutside(u32),
+    /// A line index from 1.
+    #[error("line {0} is outside the grid")]
+    LineOutside(usize),
+    #[error("the cell at {0} is on it twice")]
+    Twice(CellAt),
+    #[error("consecutive cells of a line must touch; {0} and {1} do not")]
+    NotTouching(CellAt, CellAt),
+    #[error("a line of {len} cells: it needs at least {min}")]
+    ShortLine { len: usize, min: usize },
+    /// `what`: "an extra region", "a renban line", "a thermometer".
+    #[error("{what} of {len} cells: it holds 1 to {n} distinct digits")]
+    GroupSize {
+        what: &'static str,
+        len: usize,
+        n: usize,
+    },
+    #[error("a whisper line needs at least 2 cells")]
+    ShortWhisper,
+    #[error("a palindrome needs at least 2 cells")]
+    ShortPalindrome,
+    #[error("a quadruple of {0} cells: it sits on 1 to 4")]
+    QuadrupleSize(usize),
+    /// The cells, named as in [`super::Puzzle::rule_warnings`].
+    #[error("a quadruple's cells must lie around one grid point; {0} do not")]
+    QuadrupleSpread(String),
+    #[error("a clone pairs two lists of cells of one length, not {0} and {1}")]
+    CloneLengths(usize, usize),
+    #[error("a circle of {0} cells: it holds 1 to 3")]
+    CircleSize(usize),
+    #[error("a pill of {0} cells is read as a decimal number, which needs side ≤ 9")]
+    PillOnLargeGrid(usize),
+    #[error("an arrow needs at least one cell on its line")]
+    EmptyArrow,
+    #[error("a dot joins orthogonal neighbours; {0} and {1} are not")]
+    DotApart(CellAt, CellAt),
+    #[error("a little killer needs at least one cell")]
+    EmptyLittleKiller,
+    #[error("a little killer's cells must run along one diagonal")]
+    LittleKillerOffDiagonal,
+    #[error("a little killer's diagonal must run from edge to edge")]
+    LittleKillerShort,
+    #[error("a sandwich needs a side of 2 or more (1 and the side apart)")]
+    SandwichSide,
+    #[error(
+        "an entropic line needs a side divisible by 3 (low, middle and high thirds), not {n}; \
+         on {len} cells"
+    )]
+    EntropicSide { n: usize, len: usize },
+    #[error("a box indexer needs box regions, not a jigsaw")]
+    IndexerOnJigsaw,
+    #[error("disjoint groups need box regions, not a jigsaw")]
+    DisjointOnJigsaw,
+}
+
 /// Checks one rule against a grid of `shape` (cells, lines, groups: what the rule is made of, not
-/// its parameter, see [`out_of_reach`]); the message says what is wrong.
-pub(super) fn validate(constraint: &Constraint, shape: &Shape) -> Result<(), String> {
+/// its parameter, see [`out_of_reach`]).
+pub(super) fn validate(constraint: &Constraint, shape: &Shape) -> Result<(), RuleError> {
     let n = shape.size();
     if let Some(&c) = constraint.cells().iter().find(|&&c| c as usize >= n * n) {
-        return Err(format!("cell index {c} is outside the grid"));
+        return Err(RuleError::CellOutside(c));
     }
     match constraint {
         Constraint::Cage(_) => Ok(()), // checked with the other cages (no cell in two)
@@ -843,17 +904,16 @@ pub(super) fn validate(constraint: &Constraint, shape: &Shape) -> Result<(), Str
         Constraint::Quadruple { cells, .. } => validate_quadruple(cells, n),
         Constraint::Indexer { cell, kind } => match indexed_house(shape, *cell, *kind) {
             Some(_) => Ok(()),
-            None => Err("a box indexer needs box regions, not a jigsaw".into()),
+            None => Err(RuleError::IndexerOnJigsaw),
         },
         Constraint::Between(cells)
         | Constraint::Lockout { cells, .. }
         | Constraint::Zipper(cells)
         | Constraint::DoubleArrow(cells) => validate_line(cells, 2, n),
-        Constraint::Entropic(cells) if !n.is_multiple_of(3) => Err(format!(
-            "an entropic line needs a side divisible by 3 (low, middle and high thirds), not {n}; \
-             on {} cells",
-            cells.len()
-        )),
+        Constraint::Entropic(cells) if !n.is_multiple_of(3) => Err(RuleError::EntropicSide {
+            n,
+            len: cells.len(),
+        }),
         Constraint::RegionSum(cells)
         | Constraint::Entropic(cells)
         | Constraint::Modular(cells)
@@ -865,24 +925,21 @@ pub(super) fn validate(constraint: &Constraint, shape: &Shape) -> Result<(), Str
 }
 
 /// At least `min` distinct cells, consecutive ones touching.
-fn validate_line(cells: &[u32], min: usize, n: usize) -> Result<(), String> {
+fn validate_line(cells: &[u32], min: usize, n: usize) -> Result<(), RuleError> {
     if cells.len() < min {
-        return Err(format!(
-            "a line of {} cells: it needs at least {min}",
-            cells.len()
-        ));
+        return Err(RuleError::ShortLine {
+            len: cells.len(),
+            min,
+        });
     }
     distinct(cells, n)?;
     touching(cells, n)
 }
 
 /// 1 to 4 distinct cells around one grid point (inside one 2×2 block).
-fn validate_quadruple(cells: &[u32], n: usize) -> Result<(), String> {
+fn validate_quadruple(cells: &[u32], n: usize) -> Result<(), RuleError> {
     if cells.is_empty() || cells.len() > 4 {
-        return Err(format!(
-            "a quadruple of {} cells: it sits on 1 to 4",
-            cells.len()
-        ));
+        return Err(RuleError::QuadrupleSize(cells.len()));
     }
     distinct(cells, n)?;
     let (rows, cols): (Vec<usize>, Vec<usize>) = cells
@@ -891,44 +948,33 @@ fn validate_quadruple(cells: &[u32], n: usize) -> Result<(), String> {
         .unzip();
     let span = |v: &[usize]| v.iter().max().unwrap_or(&0) - v.iter().min().unwrap_or(&0);
     if span(&rows) > 1 || span(&cols) > 1 {
-        return Err(format!(
-            "a quadruple's cells must lie around one grid point; {} do not",
-            names(cells, n)
-        ));
+        return Err(RuleError::QuadrupleSpread(names(cells, n)));
     }
     Ok(())
 }
 
-fn validate_clone(a: &[u32], b: &[u32], n: usize) -> Result<(), String> {
+fn validate_clone(a: &[u32], b: &[u32], n: usize) -> Result<(), RuleError> {
     if a.is_empty() || a.len() != b.len() {
-        return Err(format!(
-            "a clone pairs two lists of cells of one length, not {} and {}",
-            a.len(),
-            b.len()
-        ));
+        return Err(RuleError::CloneLengths(a.len(), b.len()));
     }
     distinct(a, n)?;
     distinct(b, n)
 }
 
-fn validate_line_index(line: Line, n: usize) -> Result<(), String> {
+fn validate_line_index(line: Line, n: usize) -> Result<(), RuleError> {
     let i = match line {
         Line::Row(i) | Line::Col(i) => i as usize,
     };
     if i >= n {
-        return Err(format!("line {} is outside the grid", i + 1));
+        return Err(RuleError::LineOutside(i + 1));
     }
     Ok(())
 }
 
-fn at(c: u32, n: usize) -> String {
-    format!("row {}, column {}", c as usize / n + 1, c as usize % n + 1)
-}
-
-fn distinct(cells: &[u32], n: usize) -> Result<(), String> {
+fn distinct(cells: &[u32], n: usize) -> Result<(), RuleError> {
     let mut seen = std::collections::HashSet::new();
     match cells.iter().find(|&&c| !seen.insert(c)) {
-        Some(&c) => Err(format!("the cell at {} is on it twice", at(c, n))),
+        Some(&c) => Err(RuleError::Twice(CellAt::of(c, n))),
         None => Ok(()),
     }
 }
@@ -942,90 +988,77 @@ fn adjacent(a: u32, b: u32, n: usize, diagonal: bool) -> bool {
 }
 
 /// Consecutive cells of a line touch (diagonals included).
-fn touching(cells: &[u32], n: usize) -> Result<(), String> {
+fn touching(cells: &[u32], n: usize) -> Result<(), RuleError> {
     match cells.windows(2).find(|w| !adjacent(w[0], w[1], n, true)) {
-        Some(w) => Err(format!(
-            "consecutive cells of a line must touch; {} and {} do not",
-            at(w[0], n),
-            at(w[1], n)
+        Some(w) => Err(RuleError::NotTouching(
+            CellAt::of(w[0], n),
+            CellAt::of(w[1], n),
         )),
         None => Ok(()),
     }
 }
 
-fn validate_disjoint_groups(shape: &Shape) -> Result<(), String> {
+fn validate_disjoint_groups(shape: &Shape) -> Result<(), RuleError> {
     match disjoint_groups(shape) {
         Some(_) => Ok(()),
-        None => Err("disjoint groups need box regions, not a jigsaw".into()),
+        None => Err(RuleError::DisjointOnJigsaw),
     }
 }
 
 /// 1 to `n` distinct cells.
-fn validate_group(what: &str, cells: &[u32], n: usize) -> Result<(), String> {
+fn validate_group(what: &'static str, cells: &[u32], n: usize) -> Result<(), RuleError> {
     let len = cells.len();
     if len == 0 || len > n {
-        return Err(format!(
-            "{what} of {len} cells: it holds 1 to {n} distinct digits"
-        ));
+        return Err(RuleError::GroupSize { what, len, n });
     }
     distinct(cells, n)
 }
 
-fn validate_thermo(cells: &[u32], n: usize) -> Result<(), String> {
+fn validate_thermo(cells: &[u32], n: usize) -> Result<(), RuleError> {
     validate_group("a thermometer", cells, n)?;
     touching(cells, n)
 }
 
-fn validate_whisper(cells: &[u32], n: usize) -> Result<(), String> {
+fn validate_whisper(cells: &[u32], n: usize) -> Result<(), RuleError> {
     if cells.len() < 2 {
-        return Err("a whisper line needs at least 2 cells".into());
+        return Err(RuleError::ShortWhisper);
     }
     distinct(cells, n)?;
     touching(cells, n)
 }
 
-fn validate_palindrome(cells: &[u32], n: usize) -> Result<(), String> {
+fn validate_palindrome(cells: &[u32], n: usize) -> Result<(), RuleError> {
     if cells.len() < 2 {
-        return Err("a palindrome needs at least 2 cells".into());
+        return Err(RuleError::ShortPalindrome);
     }
     distinct(cells, n)
 }
 
-fn validate_arrow(a: &Arrow, n: usize) -> Result<(), String> {
+fn validate_arrow(a: &Arrow, n: usize) -> Result<(), RuleError> {
     if a.circle.is_empty() || a.circle.len() > 3 {
-        return Err(format!(
-            "a circle of {} cells: it holds 1 to 3",
-            a.circle.len()
-        ));
+        return Err(RuleError::CircleSize(a.circle.len()));
     }
     if a.circle.len() > 1 && n > 9 {
-        return Err(format!(
-            "a pill of {} cells is read as a decimal number, which needs side ≤ 9",
-            a.circle.len()
-        ));
+        return Err(RuleError::PillOnLargeGrid(a.circle.len()));
     }
     if a.line.is_empty() {
-        return Err("an arrow needs at least one cell on its line".into());
+        return Err(RuleError::EmptyArrow);
     }
     let cells: Vec<u32> = a.circle.iter().chain(&a.line).copied().collect();
     distinct(&cells, n)
 }
 
-fn validate_dot(d: &Dot, n: usize) -> Result<(), String> {
+fn validate_dot(d: &Dot, n: usize) -> Result<(), RuleError> {
     if adjacent(d.a, d.b, n, false) {
         Ok(())
     } else {
-        Err(format!(
-            "a dot joins orthogonal neighbours; {} and {} are not",
-            at(d.a, n),
-            at(d.b, n)
-        ))
+        Err(RuleError::DotApart(CellAt::of(d.a, n), CellAt::of(d.b, n)))
     }
 }
 
-fn validate_little_killer(l: &LittleKiller, n: usize) -> Result<(), String> {
+fn validate_little_killer(l: &LittleKiller, n: usize) -> Result<(), RuleError> {
     let Some(&first) = l.cells.first() else {
-        return Err("a little killer needs at least one cell".into());
+        return Err(RuleError::EmptyLittleKiller);
     };
     let n64 = n as i64;
     let steps: Vec<(i64, i64)> = l
@@ -1041,7 +1074,7 @@ fn validate_little_killer(l: &LittleKiller, n: usize) -> Result<(), String> {
         .iter()
         .any(|&s| Some(s) != step || s.0.abs() != 1 || s.1.abs() != 1)
     {
-        return Err("a little killer's cells must run along one diagonal".into());
+        return Err(RuleError::LittleKillerOffDiagonal);
     }
     let ends_at_edge = |c: u32, (dr, dc): (i64, i64)| {
         let (r, col) = (c as i64 / n64, c as i64 % n64);
@@ -1051,15 +1084,15 @@ fn validate_little_killer(l: &LittleKiller, n: usize) -> Result<(), String> {
     let last = *l.cells.last().unwrap_or(&first);
     let dir = step.unwrap_or((1, 1));
     if l.cells.len() > 1 && !(ends_at_edge(first, (-dir.0, -dir.1)) && ends_at_edge(last, dir)) {
-        return Err("a little killer's diagonal must run from edge to edge".into());
+        return Err(RuleError::LittleKillerShort);
     }
     Ok(())
 }
 
-fn validate_sandwich(s: &Sandwich, n: usize) -> Result<(), String> {
+fn validate_sandwich(s: &Sandwich, n: usize) -> Result<(), RuleError> {
     validate_line_index(s.line, n)?;
     if n < 2 {
-        return Err("a sandwich needs a side of 2 or more (1 and the side apart)".into());
+        return Err(RuleError::SandwichSide);
     }
     Ok(())
 }

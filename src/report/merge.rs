@@ -54,6 +54,73 @@ impl std::fmt::Display for XcheckTotals {
     }
 }
 
+/// Why the inputs cannot be merged; each names its input (and, for JSON Lines, the line).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    #[error("no input")]
+    NoInput,
+    /// `odd`: the kind of `name`, with its article; `kind`: the kind of `first`.
+    #[error("{name}: {odd} output among {kind} outputs (like {first}): merge one kind at a time")]
+    MixedKinds {
+        name: String,
+        first: String,
+        odd: &'static str,
+        kind: &'static str,
+    },
+    /// `line` and `col` from 1.
+    #[error("{name}:{line}:{col}: not a bench --json file: {error}")]
+    NotBench {
+        name: String,
+        line: usize,
+        col: usize,
+        error: String,
+    },
+    /// `row` from 1.
+    #[error(
+        "{name}: row {row} ({backend} on {file}) has {samples} samples for {puzzles} puzzles: \
+         written by an older sudoku-lab? Run bench again."
+    )]
+    OldRow {
+        name: String,
+        row: usize,
+        backend: String,
+        file: String,
+        samples: usize,
+        puzzles: usize,
+    },
+    #[error(
+        "{name}: puzzle {index} of {file} for {backend} is in another input too (a shard given \
+         twice?)"
+    )]
+    BenchTwice {
+        name: String,
+        index: usize,
+        file: String,
+        backend: String,
+    },
+    /// A record of `xcheck --json` (`line` and `col` from 1).
+    #[error("{name}:{line}:{col}: {problem}")]
+    Line {
+        name: String,
+        line: usize,
+        col: usize,
+        problem: RecordProblem,
+    },
+}
+
+/// What is wrong with one record of `xcheck --json`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordProblem {
+    #[error("not an xcheck --json record: {0}")]
+    NotXcheck(String),
+    #[error("puzzle {index} ({file}) is in another input too (a shard given twice?)")]
+    Twice { index: usize, file: String },
+    #[error("task {task} among records of task {expected}")]
+    MixedTasks { task: String, expected: String },
+    #[error("unknown verdict '{0}'")]
+    UnknownVerdict(String),
+}
+
 /// One record of `xcheck --json`.
 #[derive(Deserialize)]
 struct XcheckRecord {
@@ -103,26 +170,27 @@ impl Groups {
 
 /// Merges `inputs` (`(name, text)`: a name for messages and the file's text). Errors name the
 /// input (and the line, for JSON Lines).
-pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
+pub fn merge(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
     let is_bench = |text: &str| text.trim_start().starts_with('[');
     let Some((first, _)) = inputs.first() else {
-        return Err("no input".into());
+        return Err(MergeError::NoInput);
     };
     let bench = is_bench(&inputs[0].1);
     if let Some((name, _)) = inputs.iter().find(|(_, t)| is_bench(t) != bench) {
-        return Err(format!(
-            "{name}: {} output among {} outputs (like {first}): merge one kind at a time",
-            if bench {
+        return Err(MergeError::MixedKinds {
+            name: name.clone(),
+            first: first.clone(),
+            odd: if bench {
                 "an xcheck --json"
             } else {
                 "a bench --json"
             },
-            if bench {
+            kind: if bench {
                 "bench --json"
             } else {
                 "xcheck --json"
             },
-        ));
+        });
     }
     if bench {
         merge_bench(inputs)
@@ -131,16 +199,10 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
     }
 }
 
-/// `name:line:column: what: why` for the error `e` of serde_json in `text`, whose first line is
-/// line `first_line` of the input `name`; the column counted in characters, as every message of
-/// the lab counts it (serde_json counts bytes).
-fn json_error(
-    name: &str,
-    text: &str,
-    first_line: usize,
-    what: &str,
-    e: &serde_json::Error,
-) -> String {
+/// The line and column (from 1, the column counted in characters, as every message of the lab
+/// counts it; serde_json counts bytes) of the error `e` of serde_json in `text`, whose first line
+/// is line `first_line` of its input, and the error without serde_json's own position.
+fn json_error(text: &str, first_line: usize, e: &serde_json::Error) -> (usize, usize, String) {
     let row = e.line().max(1);
     let col = text.lines().nth(row - 1).map_or(e.column(), |l| {
         l.char_indices()
@@ -148,46 +210,47 @@ fn json_error(
             .count()
     });
     let why = e.to_string();
-    let why = why
-        .rsplit_once(" at line ")
-        .map_or(why.as_str(), |(w, _)| w);
-    format!(
-        "{name}:{}:{}: {what}: {why}",
-        first_line + row - 1,
-        col.max(1)
-    )
+    let why = why.rsplit_once(" at line ").map_or(why.as_str(), |(w, _)| w);
+    (first_line + row - 1, col.max(1), why.to_string())
 }
 
-fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
+fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
     let mut groups = Groups::default();
     let mut seen = HashSet::new();
     // Puzzles each shard's row left unrun (a budget): they add up.
     let mut not_run: HashMap<(String, String, String), usize> = HashMap::new();
     for (name, text) in inputs {
-        let rows: Vec<JsonRow> = serde_json::from_str(text)
-            .map_err(|e| json_error(name, text, 1, "not a bench --json file", &e))?;
+        let rows: Vec<JsonRow> = serde_json::from_str(text).map_err(|e| {
+            let (line, col, error) = json_error(text, 1, &e);
+            MergeError::NotBench {
+                name: name.clone(),
+                line,
+                col,
+                error,
+            }
+        })?;
         for (i, row) in rows.into_iter().enumerate() {
             let r = row.record;
             if row.samples.len() != r.puzzles {
-                return Err(format!(
-                    "{name}: row {} ({} on {}) has {} samples for {} puzzles: written by an older \
-                     sudoku-lab? Run bench again.",
-                    i + 1,
-                    r.backend,
-                    r.file,
-                    row.samples.len(),
-                    r.puzzles
-                ));
+                return Err(MergeError::OldRow {
+                    name: name.clone(),
+                    row: i + 1,
+                    backend: r.backend,
+                    file: r.file,
+                    samples: row.samples.len(),
+                    puzzles: r.puzzles,
+                });
             }
             let key = (r.file, r.backend, r.task);
             *not_run.entry(key.clone()).or_default() += r.not_run;
             for s in row.samples {
                 if !seen.insert((key.clone(), s.index)) {
-                    return Err(format!(
-                        "{name}: puzzle {} of {} for {} is in another input too (a shard given \
-                         twice?)",
-                        s.index, key.0, key.1
-                    ));
+                    return Err(MergeError::BenchTwice {
+                        name: name.clone(),
+                        index: s.index,
+                        file: key.0,
+                        backend: key.1,
+                    });
                 }
                 groups.add(key.clone(), s);
             }
@@ -202,7 +265,7 @@ fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
     Ok(Merged { rows, xcheck: None })
 }
 
-fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {
+fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
     let mut groups = Groups::default();
     let mut seen = HashSet::new();
     let mut totals: Option<XcheckTotals> = None;
@@ -212,14 +275,21 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            let at = format!("{name}:{}:1", i + 1);
-            let rec: XcheckRecord = serde_json::from_str(line)
-                .map_err(|e| json_error(name, line, i + 1, "not an xcheck --json record", &e))?;
+            let at = |col, problem| MergeError::Line {
+                name: name.clone(),
+                line: i + 1,
+                col,
+                problem,
+            };
+            let rec: XcheckRecord = serde_json::from_str(line).map_err(|e| {
+                let (_, col, error) = json_error(line, i + 1, &e);
+                at(col, RecordProblem::NotXcheck(error))
+            })?;
             if !seen.insert((rec.file.clone(), rec.index)) {
-                return Err(format!(
-                    "{at}: puzzle {} ({}) is in another input too (a shard given twice?)",
-                    rec.index, rec.file
-                ));
+                return Err(at(1, RecordProblem::Twice {
+                    index: rec.index,
+                    file: rec.file,
+                }));
             }
             let t = totals.get_or_insert_with(|| XcheckTotals {
                 task: rec.task.clone(),
@@ -229,17 +299,17 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {
                 refusals: 0,
             });
             if t.task != rec.task {
-                return Err(format!(
-                    "{at}: task {} among records of task {}",
-                    rec.task, t.task
-                ));
+                return Err(at(1, RecordProblem::MixedTasks {
+                    task: rec.task,
+                    expected: t.task.clone(),
+                }));
             }
             t.puzzles += 1;
             match rec.verdict.as_str() {
                 "agreed" => {}
                 "disagreement" => t.disagreements += 1,
                 "failure" => t.failures += 1,
-                other => return Err(format!("{at}: unknown verdict '{other}'")),
+                other => return Err(at(1, RecordProblem::UnknownVerdict(other.into()))),
             }
             for r in rec.results {
                 // As xcheck tallies them: an answer agrees only when every backend agreed.

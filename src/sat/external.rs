@@ -30,6 +30,7 @@
 
 use std::path::Path;
 
+use super::answer::{self, AnswerError, Dialect, Status};
 use super::{dimacs, ClauseSink, Cnf, Var};
 use crate::backend::{BackendError, Limits};
 use crate::process::{CommandLine, ProcessError};
@@ -187,104 +188,39 @@ impl Compacted {
 /// Reads a solver's answer: `s` status and `v` model lines; with `bare`, also MiniSat's answer
 /// file (a bare `SAT` / `UNSAT` / `INDET` line, then bare literal lines). Other lines are
 /// ignored. `n_vars` bounds the variables a model may name.
-pub fn parse_answer(text: &str, n_vars: u32, bare: bool) -> Result<SatAnswer, String> {
-    #[derive(PartialEq, Clone, Copy, Debug)]
-    enum Status {
-        Sat,
-        Unsat,
-        Unknown,
+pub fn parse_answer(text: &str, n_vars: u32, bare: bool) -> Result<SatAnswer, AnswerError> {
+    let answer = answer::read(text, n_vars, Dialect::Sat { bare })?;
+    if let Some(e) = answer.mismatch() {
+        return Err(e);
     }
-    let mut status: Option<Status> = None;
-    let mut values: Vec<Option<bool>> = vec![None; n_vars as usize];
-    let mut saw_model = false;
-    let mut terminated = false;
-    for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let t = line.trim();
-        let (status_word, model) = if let Some(rest) = t.strip_prefix("s ") {
-            (Some(rest.trim()), None)
-        } else if let Some(rest) = t
-            .strip_prefix("v ")
-            .or(if t == "v" { Some("") } else { None })
-        {
-            (None, Some(rest))
-        } else if bare && status.is_none() && !t.is_empty() && !t.starts_with('c') {
-            (Some(t), None)
-        } else if bare
-            && status.is_some()
-            && t.starts_with(|c: char| c == '-' || c.is_ascii_digit())
-        {
-            (None, Some(t))
-        } else {
-            continue;
-        };
-        if let Some(word) = status_word {
-            let s = match word {
-                "SATISFIABLE" | "SAT" => Status::Sat,
-                "UNSATISFIABLE" | "UNSAT" => Status::Unsat,
-                "UNKNOWN" | "INDETERMINATE" | "INDET" => Status::Unknown,
-                other => return Err(format!("line {line_no}: unknown status '{other}'")),
-            };
-            if status.is_some_and(|old| old != s) {
-                return Err(format!("line {line_no}: a second, different status line"));
-            }
-            status = Some(s);
-        }
-        if let Some(lits) = model {
-            saw_model = true;
-            for tok in lits.split_whitespace() {
-                let x: i64 = tok
-                    .parse()
-                    .map_err(|_| format!("line {line_no}: '{tok}' is not a literal"))?;
-                if terminated {
-                    return Err(format!("line {line_no}: literal {x} after the closing 0"));
-                }
-                if x == 0 {
-                    terminated = true;
-                    continue;
-                }
-                let v = x.unsigned_abs();
-                if v > n_vars as u64 {
-                    return Err(format!(
-                        "line {line_no}: literal {x} names a variable beyond the formula's {n_vars}"
-                    ));
-                }
-                let slot = &mut values[v as usize - 1];
-                if slot.is_some_and(|old| old != (x > 0)) {
-                    return Err(format!(
-                        "line {line_no}: variable {v} assigned both true and false"
-                    ));
-                }
-                *slot = Some(x > 0);
-            }
-        }
-    }
-    match status {
-        None => Err("no status line ('s SATISFIABLE' / 's UNSATISFIABLE')".into()),
-        Some(Status::Unknown) => Err("the solver gave up (status UNKNOWN)".into()),
-        Some(Status::Unsat) if saw_model => Err("a model printed with UNSATISFIABLE".into()),
-        Some(Status::Unsat) => Ok(SatAnswer::Unsat),
-        Some(Status::Sat) if !saw_model => Err("SATISFIABLE but no model ('v' lines)".into()),
-        Some(Status::Sat) if !terminated => {
-            Err("the model is not terminated by 0 (truncated output?)".into())
-        }
-        Some(Status::Sat) => Ok(SatAnswer::Sat(values)),
+    match answer.status {
+        Some(Status::Sat) if !answer.terminated => Err(AnswerError::Unterminated),
+        Some(Status::Sat) => Ok(SatAnswer::Sat(answer.values)),
+        _ => Ok(SatAnswer::Unsat),
     }
 }
 
+/// A clause that a model leaves false.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the model does not satisfy clause {number} ({} 0)", literals.join(" "))]
+pub struct Unsatisfied {
+    /// 1-based, in the formula's order.
+    pub number: usize,
+    /// The clause in DIMACS numbering.
+    pub literals: Vec<String>,
+}
+
 /// `Ok` when every clause of `cnf` has a literal that `values` makes true.
-pub fn check_model(cnf: &Cnf, values: &[Option<bool>]) -> Result<(), String> {
+pub fn check_model(cnf: &Cnf, values: &[Option<bool>]) -> Result<(), Unsatisfied> {
     for (i, clause) in cnf.clauses().enumerate() {
         let satisfied = clause
             .iter()
             .any(|l| values.get(l.vidx()).copied().flatten() == Some(l.is_pos()));
         if !satisfied {
-            let lits: Vec<String> = clause.iter().map(|l| l.to_ipasir().to_string()).collect();
-            return Err(format!(
-                "the model does not satisfy clause {} ({} 0)",
-                i + 1,
-                lits.join(" ")
-            ));
+            return Err(Unsatisfied {
+                number: i + 1,
+                literals: clause.iter().map(|l| l.to_ipasir().to_string()).collect(),
+            });
         }
     }
     Ok(())
@@ -380,7 +316,7 @@ mod tests {
         cnf.add_clause(&[Lit::negative(0)]);
         assert!(check_model(&cnf, &[Some(false), Some(true)]).is_ok());
         let e = check_model(&cnf, &[Some(true), Some(true)]).unwrap_err();
-        assert!(e.contains("clause 2 (-1 0)"), "{e}");
+        assert_eq!(e.to_string(), "the model does not satisfy clause 2 (-1 0)");
         assert!(check_model(&cnf, &[Some(false), None]).is_err());
     }
 }

@@ -35,6 +35,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use super::trace::{self, Level};
 use super::{ClauseSink, Lit};
 use crate::backend::BackendError;
 
@@ -45,11 +46,11 @@ const DIVERSITY: f64 = 1.25;
 /// Core trimming: at most this many re-solves under the core alone (RC2's default).
 const TRIM_ROUNDS: usize = 5;
 
-/// Environment variable that turns on a search summary on standard error (one line per search:
-/// calls and time by kind, cores, strata, when the best solution and the final bound came).
-pub const TRACE_ENV: &str = "SUDOKU_LAB_MAXSAT_TRACE";
+/// Environment variable that turns on a search summary (one line per search: calls and time by
+/// kind, cores, strata, when the best solution and the final bound came); see [`super::trace`].
+pub const TRACE_ENV: &str = trace::ENV;
 
-/// What a search did, for [`TRACE_ENV`].
+/// What a search did, for its [`trace::Level::Summary`] line.
 #[derive(Debug, Default)]
 struct Stats {
     /// `(calls, time)` of satisfiable and unsatisfiable calls, by [`Call`] kind.
@@ -62,8 +63,6 @@ struct Stats {
     /// Time of the last better solution, and of the last lower-bound increase.
     last_ub: Duration,
     last_lb: Duration,
-    /// [`TRACE_ENV`] is `2`: also a line for every bound that moves.
-    verbose: bool,
 }
 
 /// Why the search calls the solver.
@@ -256,17 +255,17 @@ impl Search {
     fn raise_lb(&mut self, by: u64) {
         self.lb += by;
         self.stats.last_lb = self.start.elapsed();
-        if self.stats.verbose {
-            eprintln!(
+        trace::emit(Level::Bounds, || {
+            format!(
                 "maxsat: {:.1}ms lb {}",
                 self.stats.last_lb.as_secs_f64() * 1e3,
                 self.lb
-            );
-        }
+            )
+        });
     }
 
-    /// The [`TRACE_ENV`] line.
-    fn trace(&self, ub: Option<u64>) {
+    /// The [`Level::Summary`] line.
+    fn summary(&self, ub: Option<u64>) -> String {
         let st = &self.stats;
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let calls = |v: &[(u32, Duration); 3]| {
@@ -275,7 +274,7 @@ impl Search {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        eprintln!(
+        format!(
             "maxsat: lb {} ub {:?} total {:.1}ms | sat main/trim/exhaust {} | unsat {} | cores {} \
              (mean {:.1}, max {}) strata {} sums {} | last ub {:.1}ms last lb {:.1}ms",
             self.lb,
@@ -290,7 +289,7 @@ impl Search {
             self.sums.len(),
             ms(st.last_ub),
             ms(st.last_lb),
-        );
+        )
     }
 
     fn add_soft(&mut self, lit: Lit, w: u64) {
@@ -454,20 +453,17 @@ pub fn minimize(
         sums: Vec::new(),
         pending: Vec::new(),
         lb: 0,
-        stats: Stats {
-            verbose: std::env::var_os(TRACE_ENV).is_some_and(|v| v == "2"),
-            ..Stats::default()
-        },
+        stats: Stats::default(),
         start: Instant::now(),
     };
     let result = search(&mut s, oracle, soft, cost, progress, stop);
-    if std::env::var_os(TRACE_ENV).is_some_and(|v| v != "0") {
+    trace::emit(Level::Summary, || {
         let ub = match &result {
             Ok(MaxSatResult::Done { cost, .. }) => Some(*cost),
             _ => None,
         };
-        s.trace(ub);
-    }
+        s.summary(ub)
+    });
     result
 }
 
@@ -497,12 +493,12 @@ fn search(
             if best.as_ref().is_none_or(|(_, b)| c < *b) {
                 progress(&values, c, s.lb);
                 s.stats.last_ub = s.start.elapsed();
-                if s.stats.verbose {
-                    eprintln!(
+                trace::emit(Level::Bounds, || {
+                    format!(
                         "maxsat: {:.1}ms ub {c}",
                         s.stats.last_ub.as_secs_f64() * 1e3
-                    );
-                }
+                    )
+                });
                 best = Some((values, c));
             }
             let ub = best.as_ref().map_or(u64::MAX, |b| b.1);

@@ -14,7 +14,8 @@
 //!   varisat solver both implement it, so the same code feeds a file or a solver.
 //!   [`RsCollector`] lets rustsat's own encodings write into any sink.
 //! * Encodings and exports: [`encode`] (with the exact size estimate), [`objective`], [`dimacs`],
-//!   [`wcnf`]; external solvers' command lines and answers: [`external`].
+//!   [`wcnf`]; external solvers' command lines and answers: [`external`], reading their output
+//!   with [`answer`].
 //! * In-process drivers, over any incremental solver that implements [`maxsat::Oracle`] (varisat's
 //!   [`VarisatSink`], CaDiCaL's `cadical::CadicalSink`): [`session`] (solve and count by blocking
 //!   clauses, DRAT proofs), [`optimize`] (linear or core-guided, over [`crate::model::dual`] and [`maxsat`]),
@@ -31,6 +32,7 @@ use crate::backend::BackendError;
 use crate::effort::{Effort, Meter};
 use tally::{Counted, Reporter};
 
+pub mod answer;
 #[cfg(feature = "cadical")]
 pub mod cadical;
 pub mod dimacs;
@@ -44,6 +46,7 @@ pub mod options;
 pub mod run;
 pub mod session;
 pub mod tally;
+pub mod trace;
 pub mod wcnf;
 
 /// Where clauses go: a CNF container, a DIMACS writer or a solver.

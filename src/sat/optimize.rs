@@ -14,6 +14,7 @@ use super::maxsat::{self, MaxSatResult, Oracle};
 use super::objective::Objective;
 use super::options::{SatOptimizer, SatOptions};
 use super::session::{prove, Improved, Progress, Session};
+use super::trace::{self, Level};
 use super::{failed, Lit, Var};
 use crate::backend::{BackendError, Cancel, Optimum};
 use crate::model::dual;
@@ -93,10 +94,6 @@ fn optimize_linear<E: Oracle>(
     }
 }
 
-/// How long the core-guided search runs on the duals of [`dual::Duals::Ascent`] before it starts
-/// over on those of the linear programme (see [`optimize_core`]).
-const ASCENT_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
-
 /// Core-guided search ([`maxsat::minimize`]). Each free cell `c` loses `θ(c, d) = best(c) − w(c)·d`
 /// when it holds `d`, `best(c)` its best candidate's `w(c)·d'` (never negative, whatever the sign
 /// of the weight); the score is the sum of the best values (and the givens' scores) minus the
@@ -106,7 +103,7 @@ const ASCENT_BUDGET: std::time::Duration = std::time::Duration::from_millis(10);
 /// the same solver:
 ///
 /// 1. Duals from coordinate ascent (microseconds). On most weighted puzzles the offset is then
-///    the optimum itself or close to it, and the search ends within [`ASCENT_BUDGET`].
+///    the optimum itself or close to it, and the search ends within [`dual::ASCENT_BUDGET`].
 /// 2. Otherwise (the ascent stalled far below the optimum, as on the empty pyramid) the search
 ///    starts over on the duals of the linear programme (milliseconds to tens of milliseconds on
 ///    9×9, seconds on 25×25; microlp stops at the run's deadline), whose offset is the
@@ -149,19 +146,18 @@ fn optimize_core<E: Oracle>(
         grid: &first,
         bound,
     });
-    let trace = std::env::var_os(maxsat::TRACE_ENV).is_some_and(|v| v != "0");
     let start = std::time::Instant::now();
     for (duals, budget) in [
-        (dual::Duals::Ascent, Some(ASCENT_BUDGET)),
+        (dual::Duals::Ascent, Some(dual::ASCENT_BUDGET)),
         (dual::Duals::Lp { deadline }, None),
     ] {
         let t = std::time::Instant::now();
         let reduced = dual::reduce(puzzle.shape().houses(), &decoder, theta, duals);
         let offset = reduced.offset as i64;
-        if trace {
+        trace::emit(Level::Summary, || {
             let (t, kind) = (t.elapsed(), duals.name());
-            eprintln!("maxsat: score bound {bound}, {kind} offset {offset} ({t:.1?})");
-        }
+            format!("maxsat: score bound {bound}, {kind} offset {offset} ({t:.1?})")
+        });
         let soft: Vec<(Lit, u64)> = reduced
             .costs
             .iter()

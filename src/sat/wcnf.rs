@@ -10,6 +10,7 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::answer::{self, AnswerError, Dialect, Status};
 use super::dimacs::DimacsError;
 use super::encode::{self, EncodeOptions, Numbering};
 use super::objective::{Objective, ObjectiveError};
@@ -167,79 +168,19 @@ pub enum MaxSatAnswer {
 /// Reads `s`, `o` and `v` lines (others are ignored). The model may be literals (`v 1 -2 3`,
 /// over one or more lines, an optional closing 0) or the evaluations' bit string (`v 101`, one
 /// character per variable). `n_vars` bounds the variables it may name.
-pub fn parse_answer(text: &str, n_vars: u32) -> Result<MaxSatAnswer, String> {
-    let mut status: Option<&str> = None;
-    let mut cost = None;
-    let mut values: Vec<Option<bool>> = vec![None; n_vars as usize];
-    let mut saw_model = false;
-    for (i, line) in text.lines().enumerate() {
-        let at = |msg: String| format!("line {}: {msg}", i + 1);
-        let t = line.trim();
-        if let Some(s) = t.strip_prefix("s ") {
-            let s = s.trim();
-            if status.is_some_and(|old| old != s) {
-                return Err(at("a second, different status line".into()));
-            }
-            status = Some(s);
-        } else if let Some(o) = t.strip_prefix("o ") {
-            cost = Some(
-                o.trim()
-                    .parse::<u64>()
-                    .map_err(|_| at(format!("'{o}' is not a cost")))?,
-            );
-        } else if let Some(v) = t.strip_prefix("v ") {
-            saw_model = true;
-            let v = v.trim();
-            if !v.is_empty() && !v.contains(' ') && v.bytes().all(|b| b == b'0' || b == b'1') {
-                if v.len() > n_vars as usize && v.len() != 1 {
-                    return Err(at(format!(
-                        "a model of {} variables for a formula of {n_vars}",
-                        v.len()
-                    )));
-                }
-                if v.len() != 1 || n_vars == 1 {
-                    for (slot, b) in values.iter_mut().zip(v.bytes()) {
-                        *slot = Some(b == b'1');
-                    }
-                    continue;
-                }
-            }
-            for tok in v.split_whitespace() {
-                let x: i64 = tok
-                    .parse()
-                    .map_err(|_| at(format!("'{tok}' is not a literal")))?;
-                if x == 0 {
-                    continue;
-                }
-                let var = x.unsigned_abs();
-                if var > n_vars as u64 {
-                    return Err(at(format!(
-                        "literal {x} names a variable beyond the formula's {n_vars}"
-                    )));
-                }
-                let slot = &mut values[var as usize - 1];
-                if slot.is_some_and(|old| old != (x > 0)) {
-                    return Err(at(format!("variable {var} assigned both true and false")));
-                }
-                *slot = Some(x > 0);
-            }
-        }
+pub fn parse_answer(text: &str, n_vars: u32) -> Result<MaxSatAnswer, AnswerError> {
+    let answer = answer::read(text, n_vars, Dialect::MaxSat)?;
+    if let Some(e) = answer.mismatch() {
+        return Err(e);
     }
-    match status {
-        None => Err("no status line ('s OPTIMUM FOUND' / 's UNSATISFIABLE')".into()),
-        Some("UNSATISFIABLE") if saw_model => Err("a model printed with UNSATISFIABLE".into()),
-        Some("UNSATISFIABLE") => Ok(MaxSatAnswer::Unsat),
-        Some(s @ ("OPTIMUM FOUND" | "SATISFIABLE")) if !saw_model => {
-            Err(format!("'{s}' but no model ('v' lines)"))
-        }
-        Some(s @ ("OPTIMUM FOUND" | "SATISFIABLE")) => Ok(MaxSatAnswer::Model {
-            optimal: s == "OPTIMUM FOUND",
-            cost,
-            values,
-        }),
-        Some("UNKNOWN") => Err("the solver gave up (status UNKNOWN)".into()),
-        Some(other) => Err(format!("unknown status '{other}'")),
-    }
+    Ok(match answer.status {
+        Some(status @ (Status::Sat | Status::Optimum)) => MaxSatAnswer::Model {
+            optimal: status == Status::Optimum,
+            cost: answer.cost,
+            values: answer.values,
+        },
+        _ => MaxSatAnswer::Unsat,
+    })
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ use crate::sat::encode::{encode_cage_alone, CageEncoding};
 use crate::sat::Cnf;
 
 use super::cnf::Propagator;
+use super::StrengthError;
 
 /// A way of propagating one cage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,14 +88,14 @@ impl Tally {
     }
 
     /// Adds every cage of `puzzle`, its candidates from its givens.
-    pub fn add_puzzle(&mut self, puzzle: &Puzzle) -> Result<(), String> {
+    pub fn add_puzzle(&mut self, puzzle: &Puzzle) -> Result<(), StrengthError> {
         let n = puzzle.size();
         if n > 64 {
-            return Err(format!("cages are compared on sides up to 64, not {n}"));
+            return Err(StrengthError::CageSide(n));
         }
         let found = Candidates::new(puzzle, Level::Givens);
         if let Some(why) = found.contradiction() {
-            return Err(why.to_string());
+            return Err(StrengthError::Contradiction(why.to_string()));
         }
         let mask = |c: u32| match found.fixed()[c as usize] {
             0 => found.digits(c as usize).fold(0, |m, d| m | 1u64 << (d - 1)),
@@ -172,7 +173,12 @@ pub fn gac(cage: &Cage, domains: &[u64]) -> Vec<u64> {
 }
 
 /// The candidates `method` leaves on `cage` alone over `domains` (all empty on a conflict).
-fn propagate(method: Method, cage: &Cage, n: usize, domains: &[u64]) -> Result<Vec<u64>, String> {
+fn propagate(
+    method: Method,
+    cage: &Cage,
+    n: usize,
+    domains: &[u64],
+) -> Result<Vec<u64>, StrengthError> {
     match method {
         Method::Up(how) => {
             let mut cnf = Cnf::new();
@@ -204,7 +210,7 @@ fn cp_cage(
     n: usize,
     domains: &[u64],
     level: AllDiffLevel,
-) -> Result<Vec<u64>, String> {
+) -> Result<Vec<u64>, StrengthError> {
     use crate::cp::huub::{root_propagation, Stop};
     use crate::cp::model::{AllDifferent, LinearSum, Origin, Root};
     use crate::cp::{CpModel, CpOptions};
@@ -249,14 +255,14 @@ fn cp_cage(
     match root_propagation(&model, &options) {
         Ok(Some(masks)) => Ok(masks.into_iter().map(|m| m as u64).collect()),
         Ok(None) => Ok(vec![0; k]),
-        Err(Stop::Unsupported(why)) => Err(why),
-        Err(Stop::Deadline) => Err("stopped by a deadline".into()),
+        Err(Stop::Unsupported(why)) => Err(StrengthError::Refused(why)),
+        Err(Stop::Deadline) => Err(StrengthError::Deadline),
     }
 }
 
 #[cfg(not(feature = "cp"))]
-fn cp_cage(_: &Cage, _: usize, _: &[u64], _: AllDiffLevel) -> Result<Vec<u64>, String> {
-    Err("the cp methods need a build with the `cp` feature".into())
+fn cp_cage(_: &Cage, _: usize, _: &[u64], _: AllDiffLevel) -> Result<Vec<u64>, StrengthError> {
+    Err(StrengthError::NoCp("methods"))
 }
 
 #[cfg(test)]

@@ -13,6 +13,38 @@ pub mod cnf;
 pub mod model;
 pub mod table;
 
+use crate::backend::BackendError;
+
+/// Why a level (or a cage comparison) cannot run on a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StrengthError {
+    /// The side.
+    #[error("model levels handle sides up to {max}, this grid has side {0}", max = model::MAX_SIDE)]
+    ModelSide(usize),
+    /// The side.
+    #[error("cages are compared on sides up to 64, not {0}")]
+    CageSide(usize),
+    /// The givens already break a rule (the message says which cells).
+    #[error("{0}")]
+    Contradiction(String),
+    #[error("the CP solver would need about {need_mib} MiB, over {limit_mib} MiB")]
+    CpMemory { need_mib: u64, limit_mib: u64 },
+    /// The engine refused the puzzle (the reason).
+    #[error("{0}")]
+    Refused(String),
+    /// A backend's error (the formula would not fit in memory, `dfs` refused).
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    #[error("stopped by a deadline")]
+    Deadline,
+    /// What the build lacks: "levels" or "methods".
+    #[error("the cp {0} need a build with the `cp` feature")]
+    NoCp(&'static str),
+    /// The study was cancelled before the puzzle started.
+    #[error("cancelled")]
+    Cancelled,
+}
+
 /// What one level derived from one puzzle at the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Root {

@@ -26,7 +26,7 @@ use crate::model::Puzzle;
 use crate::named::from_str_by_name;
 use crate::propagate::{Candidates, Level};
 
-use super::Root;
+use super::{Root, StrengthError};
 
 /// A model-level propagation, run at the root only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,12 +76,10 @@ pub const MAX_SIDE: usize = 128;
 /// `level` has run on `puzzle` at the root; `Ok(None)` when it proves there is no solution. An
 /// error when the level cannot run on the puzzle (a side over [`MAX_SIDE`], or over what the
 /// backend takes; `cp` levels in a build without the `cp` feature).
-pub fn candidates(puzzle: &Puzzle, level: ModelLevel) -> Result<Option<Vec<u128>>, String> {
+pub fn candidates(puzzle: &Puzzle, level: ModelLevel) -> Result<Option<Vec<u128>>, StrengthError> {
     let n = puzzle.size();
     if n > MAX_SIDE {
-        return Err(format!(
-            "model levels handle sides up to {MAX_SIDE}, this grid has side {n}"
-        ));
+        return Err(StrengthError::ModelSide(n));
     }
     let houses = |level: Level| {
         let found = Candidates::new(puzzle, level);
@@ -101,13 +99,13 @@ pub fn candidates(puzzle: &Puzzle, level: ModelLevel) -> Result<Option<Vec<u128>
         ModelLevel::Dfs => Dfs::new()
             .root_candidates(puzzle)
             .map(|found| found.map(|masks| masks.into_iter().map(u128::from).collect()))
-            .map_err(|e| e.to_string()),
+            .map_err(StrengthError::from),
         ModelLevel::Cp(alldiff) => cp_root(puzzle, alldiff),
     }
 }
 
 #[cfg(feature = "cp")]
-fn cp_root(puzzle: &Puzzle, alldiff: AllDiffLevel) -> Result<Option<Vec<u128>>, String> {
+fn cp_root(puzzle: &Puzzle, alldiff: AllDiffLevel) -> Result<Option<Vec<u128>>, StrengthError> {
     use crate::cp::huub::{self, Stop};
     use crate::cp::{CpModel, CpOptions, DEFAULT_MEMORY_MIB};
     let model = CpModel::of(puzzle);
@@ -118,24 +116,24 @@ fn cp_root(puzzle: &Puzzle, alldiff: AllDiffLevel) -> Result<Option<Vec<u128>>, 
     };
     let need = huub::estimate_bytes(&model, &options);
     if need > DEFAULT_MEMORY_MIB << 20 {
-        return Err(format!(
-            "the CP solver would need about {} MiB, over {DEFAULT_MEMORY_MIB} MiB",
-            need.div_ceil(1 << 20)
-        ));
+        return Err(StrengthError::CpMemory {
+            need_mib: need.div_ceil(1 << 20),
+            limit_mib: DEFAULT_MEMORY_MIB,
+        });
     }
     huub::root_propagation(&model, &options).map_err(|stop| match stop {
-        Stop::Unsupported(why) => why,
-        Stop::Deadline => "stopped by a deadline".into(),
+        Stop::Unsupported(why) => StrengthError::Refused(why),
+        Stop::Deadline => StrengthError::Deadline,
     })
 }
 
 #[cfg(not(feature = "cp"))]
-fn cp_root(_: &Puzzle, _: AllDiffLevel) -> Result<Option<Vec<u128>>, String> {
-    Err("the cp levels need a build with the `cp` feature".into())
+fn cp_root(_: &Puzzle, _: AllDiffLevel) -> Result<Option<Vec<u128>>, StrengthError> {
+    Err(StrengthError::NoCp("levels"))
 }
 
 /// What `level` leaves at the root of `puzzle`, summed up ([`candidates`]).
-pub fn derive(puzzle: &Puzzle, level: ModelLevel) -> Result<Root, String> {
+pub fn derive(puzzle: &Puzzle, level: ModelLevel) -> Result<Root, StrengthError> {
     let open_cells = puzzle.givens().iter().filter(|&&g| g == 0).count();
     Ok(match candidates(puzzle, level)? {
         None => Root {

@@ -10,9 +10,10 @@ use serde::Serialize;
 
 use super::cnf::{CnfLevel, CnfProber};
 use super::model::{self, ModelLevel};
-use super::{Root, Summary};
+use super::{Root, StrengthError, Summary};
 use crate::backend::Cancel;
 use crate::model::Puzzle;
+use crate::named::UnknownName;
 use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
 use crate::sat::memory::{check_memory, Holder};
 use crate::sat::options::SatOptions;
@@ -37,9 +38,9 @@ impl Level {
 }
 
 impl FromStr for Level {
-    type Err = String;
+    type Err = UnknownName;
     /// A CNF level's name, else a model level's.
-    fn from_str(s: &str) -> Result<Level, String> {
+    fn from_str(s: &str) -> Result<Level, UnknownName> {
         s.parse::<CnfLevel>()
             .map(Level::Cnf)
             .or_else(|_| s.parse::<ModelLevel>().map(Level::Model))
@@ -49,7 +50,11 @@ impl FromStr for Level {
                     .map(|l| l.name())
                     .chain(ModelLevel::ALL.iter().map(|l| l.name()))
                     .collect();
-                format!("unknown level '{s}' (choose one of: {})", names.join(", "))
+                UnknownName {
+                    what: "level",
+                    name: s.to_string(),
+                    choices: names.join(", "),
+                }
             })
     }
 }
@@ -107,7 +112,11 @@ impl Study {
 
     /// The roots of one puzzle: for each encoding, each level. An error when its formula would
     /// not fit in memory.
-    pub fn derive(&self, puzzle: &Puzzle, prober: &mut CnfProber) -> Result<Vec<Root>, String> {
+    pub fn derive(
+        &self,
+        puzzle: &Puzzle,
+        prober: &mut CnfProber,
+    ) -> Result<Vec<Root>, StrengthError> {
         let mut roots = Vec::with_capacity(self.encodings.len() * self.levels.len());
         // Model levels do not depend on the encoding: derived once.
         let mut by_model = Vec::new();
@@ -126,7 +135,7 @@ impl Study {
                 propagate: false,
                 ..SatOptions::default()
             };
-            check_memory(puzzle, &sat, Holder::Cnf, 1, "strength").map_err(|e| e.to_string())?;
+            check_memory(puzzle, &sat, Holder::Cnf, 1, "strength")?;
             prober.encode(puzzle, opts);
             for &level in &self.levels {
                 roots.push(match level {
@@ -150,7 +159,7 @@ impl Study {
         jobs: usize,
         cancel: Option<&Cancel>,
         done: &(dyn Fn() + Sync),
-    ) -> Vec<Result<Vec<Root>, String>> {
+    ) -> Vec<Result<Vec<Root>, StrengthError>> {
         let next = AtomicUsize::new(0);
         let work = || {
             let mut prober = CnfProber::new();
@@ -166,8 +175,8 @@ impl Study {
             }
             derived
         };
-        let mut results: Vec<Result<Vec<Root>, String>> =
-            vec![Err("cancelled".into()); puzzles.len()];
+        let mut results: Vec<Result<Vec<Root>, StrengthError>> =
+            vec![Err(StrengthError::Cancelled); puzzles.len()];
         std::thread::scope(|s| {
             let handles: Vec<_> = (0..jobs.min(puzzles.len()).max(1))
                 .map(|_| s.spawn(work))

@@ -8,11 +8,13 @@
 //! * a run that times out on the budget's deadline (not on its own time-out) is left out, like
 //!   the puzzles after it: the budget, not the puzzle, stopped it ([`Budget::spend`]).
 //!
-//! A [`Budget`] may be shared by threads: puzzles already started when a budget runs out still
-//! finish.
+//! [`Budget::run`] applies the rule to one timed run; a [`Budget`] may be shared by threads:
+//! puzzles already started when a budget runs out still finish.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+use crate::task::{RunError, Timed};
 
 /// Each backend's time budget over a set of puzzles; without a limit, every run gets its own
 /// time-out and counts.
@@ -74,6 +76,21 @@ impl Budget {
             self.spent[k].store(true, Ordering::SeqCst);
         }
         !stopped_by_budget
+    }
+
+    /// Backend `k`'s next run, under the rule of this module: `run` gets the run's time limit
+    /// ([`Budget::grant`]) and runs it, timed ([`crate::task::time`]). `None` when the budget
+    /// grants nothing, or when the run timed out on the budget's deadline: the run does not count.
+    pub fn run(
+        &self,
+        k: usize,
+        timeout: Option<Duration>,
+        run: impl FnOnce(Option<Duration>) -> Timed,
+    ) -> Option<Timed> {
+        let grant = self.grant(k, timeout)?;
+        let timed = run(grant.timeout);
+        let timed_out = timed.result.as_ref().is_err_and(RunError::timed_out);
+        self.spend(k, grant, timed.time, timed_out).then_some(timed)
     }
 
     /// The time backend `k` has used.

@@ -55,6 +55,7 @@ compile_error!(
 
 pub mod backend;
 pub mod backends;
+pub mod bench;
 pub mod budget;
 pub mod check;
 pub mod cp;
@@ -63,7 +64,6 @@ pub mod exact_cover;
 pub mod format;
 pub mod fuzz;
 pub mod generate;
-pub mod hostile;
 pub mod ilp;
 pub mod isolate;
 pub mod judge;
@@ -75,6 +75,7 @@ pub mod render;
 pub mod report;
 pub mod rng;
 pub mod sat;
+pub mod settings;
 pub mod shard;
 pub mod solver_stats;
 pub mod strength;

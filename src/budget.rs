@@ -139,6 +139,34 @@ mod tests {
     }
 
     #[test]
+    fn a_run_stopped_by_the_budget_does_not_count() {
+        use crate::backend::BackendError;
+        let timed = |time, timed_out: bool| Timed {
+            result: match timed_out {
+                true => Err(BackendError::TimedOut.into()),
+                false => Err(BackendError::Failed("x".into()).into()),
+            },
+            time,
+            effort: Default::default(),
+        };
+        let b = Budget::new(Some(10 * MS), 1);
+        let mut limits = vec![];
+        let mut run = |time, timed_out| {
+            b.run(0, Some(6 * MS), |limit| {
+                limits.push(limit);
+                timed(time, timed_out)
+            })
+            .map(|t| t.time)
+        };
+        // Its own time-out: it counts.
+        assert_eq!(run(6 * MS, true), Some(6 * MS));
+        // What is left of the budget, reached: left out, and nothing more runs.
+        assert_eq!(run(4 * MS, true), None);
+        assert_eq!(run(MS, false), None);
+        assert_eq!(limits, [Some(6 * MS), Some(4 * MS)]);
+    }
+
+    #[test]
     fn a_used_budget_grants_nothing() {
         let b = Budget::new(Some(3 * MS), 1);
         let g = b.grant(0, None).unwrap();

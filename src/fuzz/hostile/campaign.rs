@@ -1,7 +1,7 @@
 //! The campaign: cases mutated and run on worker threads ([`run`]) until the case budget, the
 //! wall, a stop request or too many hangs, every fault counted under its signature
 //! ([`Fault::signature`]), and the first document of each distinct fault shrunk afterwards
-//! ([`shrink_first`]). Unlike [`crate::fuzz::search`], a campaign goes on past a fault. It
+//! ([`shrink_first`]). Unlike [`crate::fuzz::search()`], a campaign goes on past a fault. It
 //! prints and writes nothing: each case done and each document worth keeping is reported to a
 //! callback ([`Event`]).
 

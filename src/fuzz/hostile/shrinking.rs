@@ -6,7 +6,7 @@ use crate::format::fpuzzles;
 
 use super::tree::{node_mut, paths, Step};
 
-/// The smallest document found that shows a fault of `signature` ([`Fault::signature`]), and
+/// The smallest document found that shows a fault of `signature` ([`super::Fault::signature`]), and
 /// the cases tried.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shrunk {
@@ -14,7 +14,7 @@ pub struct Shrunk {
     pub trials: usize,
 }
 
-/// Cuts `text` down while `shows(candidate)` holds (pass a closure running [`run_case`] and
+/// Cuts `text` down while `shows(candidate)` holds (pass a closure running [`super::run_case`] and
 /// comparing signatures): removes object keys and array items, replaces values by `0`, `""`,
 /// `[]` or `{}`, on the JSON tree, to a fixed point or `max_trials` candidates. A compressed
 /// link is first replaced by its JSON when that shows the fault; text that is not JSON is

@@ -9,104 +9,17 @@
 //! A run stops at its deadline or, from another thread, through a [`Cancel`] flag in its
 //! [`Limits`] ([`Limits::cancelled_by`]); either way it ends as [`BackendError::TimedOut`] (or a
 //! count or optimum marked cut short), never as an answer. Engines that poll read both through
-//! [`Halt`]; the others are stopped by their callbacks or by killing their process (see each
-//! backend's docs).
+//! [`Halt`] ([`Limits::halt`]; it, [`Cancel`] and [`CANCEL_POLL`] live in [`crate::cancel`] and
+//! are re-exported here); the others are stopped by their callbacks or by killing their process
+//! (see each backend's docs).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::cancel::due;
+pub use crate::cancel::{Cancel, Halt, CANCEL_POLL};
 use crate::effort::{Effort, Meter};
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::process::ProcessError;
-
-/// A flag that stops runs from another thread: clones share it, and once [`Cancel::set`], every
-/// run whose [`Limits`] carry it stops as at its deadline. A [`Cancel::child`] is also set by
-/// its parent, so that a backend can stop its own helpers without cancelling the caller's flag.
-#[derive(Debug, Clone, Default)]
-pub struct Cancel {
-    own: Arc<AtomicBool>,
-    /// The flags of the ancestors ([`Cancel::child`]).
-    parents: Vec<Arc<AtomicBool>>,
-}
-
-impl Cancel {
-    pub fn new() -> Cancel {
-        Cancel::default()
-    }
-    /// Stops every run that carries this flag or one of its children.
-    pub fn set(&self) {
-        self.own.store(true, Ordering::Relaxed)
-    }
-    /// Whether this flag or one of its ancestors is set.
-    pub fn is_set(&self) -> bool {
-        self.own.load(Ordering::Relaxed) || self.parents.iter().any(|p| p.load(Ordering::Relaxed))
-    }
-    /// A new flag, set by [`Cancel::set`] on itself or on `self` (or on an ancestor of `self`).
-    pub fn child(&self) -> Cancel {
-        let mut parents = self.parents.clone();
-        parents.push(self.own.clone());
-        Cancel {
-            own: Arc::new(AtomicBool::new(false)),
-            parents,
-        }
-    }
-}
-
-/// How often code that waits on an engine (a worker process, a solver process, a thread) looks
-/// at a cancel flag.
-pub const CANCEL_POLL: Duration = Duration::from_millis(20);
-
-/// When a run must stop: at its deadline, or once its cancel flag is set. What a polling search
-/// keeps from its [`Limits`] ([`Limits::halt`]).
-#[derive(Debug, Clone, Default)]
-pub struct Halt {
-    pub deadline: Option<Instant>,
-    pub cancel: Option<Cancel>,
-}
-
-impl Halt {
-    /// Whether the deadline has passed or the flag is set.
-    pub fn reached(&self) -> bool {
-        due(self.deadline, self.cancel.as_ref())
-    }
-    /// Whether the run can be stopped before it ends (a deadline or a flag).
-    pub fn can_stop(&self) -> bool {
-        self.deadline.is_some() || self.cancel.is_some()
-    }
-    /// The next message on `rx`, waiting until the deadline or the flag (looked at every
-    /// [`CANCEL_POLL`]); [`RecvTimeoutError::Timeout`] once the run must stop.
-    pub fn recv<T>(&self, rx: &Receiver<T>) -> Result<T, RecvTimeoutError> {
-        let left = |d: Instant| d.saturating_duration_since(Instant::now());
-        loop {
-            let wait = match (self.deadline, &self.cancel) {
-                (None, None) => return rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
-                (Some(d), None) => return rx.recv_timeout(left(d)),
-                (d, Some(_)) => d.map_or(CANCEL_POLL, |d| CANCEL_POLL.min(left(d))),
-            };
-            match rx.recv_timeout(wait) {
-                Err(RecvTimeoutError::Timeout) if !self.reached() => continue,
-                other => return other,
-            }
-        }
-    }
-}
-
-/// A bare deadline.
-impl From<Option<Instant>> for Halt {
-    fn from(deadline: Option<Instant>) -> Halt {
-        Halt {
-            deadline,
-            cancel: None,
-        }
-    }
-}
-
-/// Whether a run with this deadline and flag must stop.
-fn due(deadline: Option<Instant>, cancel: Option<&Cancel>) -> bool {
-    cancel.is_some_and(Cancel::is_set) || deadline.is_some_and(|d| Instant::now() >= d)
-}
 
 /// Limits a backend must respect, and the [`Meter`] it reports its search effort to.
 #[derive(Debug, Clone, Default)]

@@ -52,6 +52,7 @@ pub mod fpuzzles;
 pub mod object;
 
 use crate::check;
+use crate::counted::counted;
 use crate::model::Expected;
 use crate::model::{self, Grid, ModelError, Puzzle, Regions, Shape, Value, Weights};
 use crate::named::from_str_by_name;
@@ -1287,12 +1288,15 @@ fn json_board(
     let mut warnings = vec![];
     let result = match board {
         serde_json::Value::Object(fields) if fields.contains_key("grid") => {
-            let members: Vec<(&str, Token<'static>)> = node
-                .fields(cur)
-                .into_iter()
-                .map(|(key, n)| (key, n.at))
-                .collect();
-            fpuzzles_puzzle(board, &node.at, &members, &mut warnings)
+            let members = node.fields(cur);
+            let mut locate = |key: &str, path: &[usize]| {
+                let mut at = members.iter().find(|(k, _)| *k == key)?.1;
+                for &i in path {
+                    at = *at.items(cur).get(i)?;
+                }
+                Some(at.at)
+            };
+            fpuzzles_puzzle(board, &node.at, &mut locate, &mut warnings)
         }
         serde_json::Value::Object(_) => object::read(&node, cur, shapes, &mut warnings),
         _ => json_board_inner(board, cur, shapes, &node.at).map(|p| (p, None)),
@@ -1308,32 +1312,37 @@ fn json_board(
     })
 }
 
-/// An f-puzzles document at `at`, whose members' values start at `members`, with its `solution`
-/// as the known answer: the one solution, which f-puzzles and SudokuPad hold a solver's grid
-/// against. An error is placed at the value of the member it names (the document's start when it
-/// names none); what the reader ignores becomes warnings.
+/// Where in the text the item `path` (array indices, see [`fpuzzles::FpuzzlesError::path`]) of
+/// the value of a document's member starts; `None` when the text is not at hand or has no such
+/// item.
+type Locate<'l> = dyn FnMut(&str, &[usize]) -> Option<Token<'static>> + 'l;
+
+/// An f-puzzles document at `at`, with its `solution` as the known answer: the one solution,
+/// which f-puzzles and SudokuPad hold a solver's grid against. An error is placed at the item it
+/// names inside the member it names (a cell of `grid`), else at that member's value, else at the
+/// document's start; what the reader ignores becomes warnings.
 fn fpuzzles_puzzle(
     doc: &serde_json::Value,
     at: &Token<'_>,
-    members: &[(&str, Token<'_>)],
+    locate: &mut Locate<'_>,
     warnings: &mut Vec<ParseError>,
 ) -> Result<(Puzzle, Option<Expected>), ParseError> {
-    let member_at = |key: &str| members.iter().find(|(k, _)| *k == key).map(|(_, t)| t);
-    let located = |at: &Token<'_>, e: fpuzzles::FpuzzlesError| {
-        let at = e.key.as_deref().and_then(member_at).unwrap_or(at);
-        ParseError::at(at, format!("f-puzzles: {e}"))
+    let at = Token { text: "", ..*at };
+    let solution_at = locate("solution", &[]).unwrap_or(at);
+    let mut located = |e: fpuzzles::FpuzzlesError| {
+        let key = e.key.as_deref().unwrap_or_default();
+        let place = (locate(key, &e.path)).or_else(|| locate(key, &[]));
+        ParseError::at(&place.unwrap_or(at), format!("f-puzzles: {e}"))
     };
-    let solution_at = member_at("solution").unwrap_or(at);
-    let (puzzle, notes) = fpuzzles::from_json(doc).map_err(|e| located(at, e))?;
-    warnings.extend(notes.into_iter().map(|m| ParseError::at(at, m)));
+    let (puzzle, notes) = fpuzzles::from_json(doc).map_err(&mut located)?;
+    warnings.extend(notes.into_iter().map(|m| ParseError::at(&at, m)));
     let mut notes = vec![];
-    let solution =
-        fpuzzles::solution(doc, puzzle.size(), &mut notes).map_err(|e| located(solution_at, e))?;
-    warnings.extend(notes.into_iter().map(|m| ParseError::at(solution_at, m)));
+    let solution = fpuzzles::solution(doc, puzzle.size(), &mut notes).map_err(&mut located)?;
+    warnings.extend(notes.into_iter().map(|m| ParseError::at(&solution_at, m)));
     let expected = match solution {
         Some(grid) => Some(Expected {
             count: 1,
-            solution: Some(known_solution(&puzzle, grid, solution_at)?),
+            solution: Some(known_solution(&puzzle, grid, &solution_at)?),
         }),
         None => None,
     };
@@ -1357,7 +1366,7 @@ fn read_compressed_fpuzzles(text: &str) -> Vec<Result<Entry, ParseError>> {
                 )
             })?;
             let mut warnings = vec![];
-            let (puzzle, expected) = fpuzzles_puzzle(&doc, &at, &[], &mut warnings)?;
+            let (puzzle, expected) = fpuzzles_puzzle(&doc, &at, &mut |_, _| None, &mut warnings)?;
             Ok(Entry {
                 line,
                 puzzle,
@@ -1415,9 +1424,10 @@ fn json_givens(
             return Err(ParseError::at(
                 &row_at,
                 format!(
-                    "row {} has {} cells, expected {n} (a board of {n} rows is {})",
+                    "row {} has {}, expected {n} (a board of {} is {})",
                     r + 1,
-                    cells.len(),
+                    counted(cells.len(), "cell"),
+                    counted(n, "row"),
                     describe(n)
                 ),
             ));

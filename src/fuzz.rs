@@ -148,12 +148,8 @@ pub struct Case {
 
 /// The seed of case `index` in a run seeded with `run_seed` (SplitMix64 of both).
 pub fn case_seed(run_seed: u64, index: u64) -> u64 {
-    let mut z = run_seed
-        .wrapping_add(index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        .wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    let gamma = crate::rng::GOLDEN_GAMMA;
+    crate::rng::splitmix64(run_seed.wrapping_add(index.wrapping_add(1).wrapping_mul(gamma)))
 }
 
 /// Generates case `index` of the run seeded `run_seed`. `reference` decides uniqueness for the

@@ -2,8 +2,8 @@
 //! or an abort inside a C++ solver), a panic or a hang ends that worker only, and the caller gets
 //! an error for the one request instead of losing the whole run.
 //!
-//! A worker is a program started with [`std::process::Command`] (fork and exec: no code of this
-//! process runs in the child before the new program), named by a [`WorkerProgram`]: the
+//! A worker is a program started by [`crate::process::start_worker`] (fork and exec: no code of
+//! this process runs in the child before the new program), named by a [`WorkerProgram`]: the
 //! `sudoku-lab` command starts itself with a hidden subcommand. The library never assumes its
 //! own binary; whoever builds the backend says which program serves. Requests and answers are
 //! JSON lines over the worker's standard input and output: the caller writes a request, the
@@ -24,14 +24,14 @@
 
 use std::cell::{Cell, RefCell};
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::rc::Rc;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
-use crate::backend::{Cancel, Halt, CANCEL_POLL};
+use crate::cancel::Halt;
+use crate::process::{self, Piped};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -125,7 +125,7 @@ where
 }
 
 /// [`call`] that also stops once the cancel flag of `halt` is set: the worker is killed within
-/// [`CANCEL_POLL`] of it ([`Crash::Killed`]).
+/// [`crate::cancel::CANCEL_POLL`] of it ([`Crash::Killed`]).
 pub fn call_until<Req, Resp>(
     worker: &WorkerProgram,
     request: &Req,
@@ -167,55 +167,22 @@ thread_local! {
 /// A started worker: its process, its input, and the lines of its output as a thread reads them.
 struct Running {
     program: WorkerProgram,
-    child: Child,
-    requests: Option<ChildStdin>,
-    lines: Receiver<Vec<u8>>,
+    io: Piped,
     /// Already waited for: the drop must not kill or wait for it again.
     stopped: bool,
 }
 
 impl Running {
     fn start(program: &WorkerProgram) -> Result<Running, Crash> {
-        let mut command = Command::new(&program.program);
-        command
-            .args(&program.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command.spawn().map_err(|e| {
+        let io = process::start_worker(&program.program, &program.args).map_err(|e| {
             io(format!(
                 "cannot start the worker {}: {e}",
                 program.program.display()
             ))
         })?;
-        let requests = child.stdin.take();
-        let answers = child.stdout.take().expect("piped");
-        let (send, lines) = mpsc::channel();
-        // The reader ends when the worker's output closes (it ended or was killed).
-        std::thread::Builder::new()
-            .name("worker-reader".into())
-            .spawn(move || {
-                let mut answers = BufReader::new(answers);
-                loop {
-                    let mut line = Vec::new();
-                    match answers.read_until(b'\n', &mut line) {
-                        Ok(_) if line.last() == Some(&b'\n') => {
-                            if send.send(line).is_err() {
-                                return;
-                            }
-                        }
-                        _ => return,
-                    }
-                }
-            })
-            .map_err(io)?;
         Ok(Running {
             program: program.clone(),
-            child,
-            requests,
-            lines,
+            io,
             stopped: false,
         })
     }
@@ -223,55 +190,42 @@ impl Running {
     /// Writes the request, then reads lines until the answer, within the watchdog's limits; the
     /// answer's line (a [`Message::Answer`]).
     fn exchange(&mut self, line: &[u8], halt: &Halt) -> Result<Vec<u8>, Crash> {
-        let sent = self
-            .requests
-            .as_mut()
-            .map(|r| r.write_all(line).and_then(|()| r.flush()));
-        if !matches!(sent, Some(Ok(()))) {
+        if self.io.send(line).is_err() {
             return Err(self.ended());
         }
         let kill_at = halt.deadline.map(|d| d + GRACE);
         let mut last_sign = Instant::now();
         loop {
             let silent_at = last_sign + self.program.silence;
-            let until = kill_at.map_or(silent_at, |k| k.min(silent_at));
-            // With a cancel flag, wake every CANCEL_POLL to look at it.
-            let wake = match halt.cancel {
-                Some(_) => until.min(Instant::now() + CANCEL_POLL),
-                None => until,
+            // The watchdog's limit, or the deadline's; the cancel flag is looked at meanwhile.
+            let watch = Halt {
+                deadline: Some(kill_at.map_or(silent_at, |k| k.min(silent_at))),
+                cancel: halt.cancel.clone(),
             };
-            match self
-                .lines
-                .recv_timeout(wake.saturating_duration_since(Instant::now()))
-            {
-                Ok(line) if line == ALIVE_LINE => last_sign = Instant::now(),
-                Ok(line) => return Ok(line),
-                Err(RecvTimeoutError::Timeout)
-                    if halt.cancel.as_ref().is_some_and(Cancel::is_set) =>
-                {
-                    self.stop();
-                    return Err(Crash::Killed);
-                }
-                Err(RecvTimeoutError::Timeout) if Instant::now() < until => {}
+            match watch.recv(&self.io.lines) {
+                Ok(Ok(line)) if line == ALIVE_LINE => last_sign = Instant::now(),
+                // A line cut short is the end of a worker that died while writing it.
+                Ok(Ok(line)) if line.last() == Some(&b'\n') => return Ok(line),
+                Ok(_) | Err(RecvTimeoutError::Disconnected) => return Err(self.ended()),
                 Err(RecvTimeoutError::Timeout) => {
                     self.stop();
                     return Err(match kill_at {
+                        _ if halt.cancelled() => Crash::Killed,
                         Some(k) if Instant::now() >= k => Crash::Killed,
                         _ => Crash::Silent(self.program.silence),
                     });
                 }
-                Err(RecvTimeoutError::Disconnected) => return Err(self.ended()),
             }
         }
     }
 
     /// What ended a worker whose output closed, once it is reaped.
     fn ended(&mut self) -> Crash {
-        self.requests = None;
-        let status = self.child.wait();
+        self.io.close_input();
+        let status = self.io.child.wait();
         self.stopped = true;
         match status {
-            Ok(status) => match signal_of(&status) {
+            Ok(status) => match process::crash_name(&status) {
                 Some(signal) => Crash::Signal(signal),
                 None => Crash::Io(format!(
                     "the solver process ended without an answer ({status})"
@@ -284,9 +238,8 @@ impl Running {
     /// Kills and reaps the worker.
     fn stop(&mut self) {
         if !self.stopped {
-            self.requests = None;
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+            self.io.close_input();
+            process::kill(&mut self.io.child);
             self.stopped = true;
         }
     }
@@ -296,31 +249,6 @@ impl Drop for Running {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-#[cfg(unix)]
-fn signal_of(status: &std::process::ExitStatus) -> Option<String> {
-    use std::os::unix::process::ExitStatusExt;
-    let signal = status.signal()?;
-    let name = match signal {
-        libc::SIGSEGV => "segmentation fault",
-        libc::SIGABRT => "abort",
-        libc::SIGBUS => "bus error",
-        libc::SIGILL => "illegal instruction",
-        libc::SIGFPE => "arithmetic exception",
-        libc::SIGKILL => "killed",
-        _ => "signal",
-    };
-    Some(format!("{name}, signal {signal}"))
-}
-
-#[cfg(not(unix))]
-fn signal_of(status: &std::process::ExitStatus) -> Option<String> {
-    // Elsewhere a crash is an exit code; name it as such.
-    status
-        .code()
-        .filter(|&c| c != 0)
-        .map(|c| format!("exit code {c}"))
 }
 
 /// Sends the worker's signs of life, at most one per [`PULSE_EVERY`]: a handler calls

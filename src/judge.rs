@@ -12,12 +12,12 @@
 //! | `hdu1426` | puzzles of 9 rows of 9 tokens, `?` empty, blank lines between | each solution as 9 rows of space-separated digits, a blank line between puzzles; `No solution` for a puzzle without one (the problem promises there is none such) |
 //! | `hdu4069` | `T`, then `T` jigsaw grids of 9×9 numbers: digit + walls (16 up, 32 right, 64 down, 128 left) | `Case k:` then the 9 digit rows if unique, `No solution`, or `Multiple Solutions` |
 //! | `sicily1317` | a count, then puzzles of 9 rows of 9 symbols, `_` empty | `Puzzle k has N solutions` / `Puzzle k solution is` + 9 rows / `Puzzle k has no solution`, a blank line between |
-//! | `leetcode37` | a JSON board `[["5","3",".",...],...]` | the solved board, compact JSON, then a newline; a board without solution is [`JudgeError::NoSolution`] (the format cannot say it) |
+//! | `leetcode37` | a JSON board `[["5","3",".",...],...]` | the solved board, compact JSON, with no final newline (as LeetCode shows it); a board without solution is [`JudgeError::NoSolution`] (the format cannot say it) |
 //!
 //! hdu4069 regions are the connected groups of cells not separated by walls; a wall that only one
 //! of two neighbours declares, or walls that do not cut the grid into 9 regions of 9 cells, are
 //! input errors (the outer border walls are not checked). Clashing givens simply have no solution.
-//! All outputs end with a newline.
+//! Every output but `leetcode37`'s ends with a newline.
 
 use std::sync::Arc;
 
@@ -479,7 +479,7 @@ fn leetcode37(input: &str, solve: impl Solve, out: &mut String) -> Result<(), Ju
             let json = format::write_json(&g).ok_or_else(|| {
                 ParseError::new(1, 1, "boards larger than 35×35 cannot be written")
             })?;
-            *out += &(json + "\n");
+            *out += &json;
             Ok(())
         }
         Answer::NoSolution => Err(JudgeError::NoSolution {

@@ -1,5 +1,6 @@
-//! Running other programs: the external SAT and MaxSAT solvers, MiniZinc, and the programs of the
-//! `cmd` backend all start here, and nothing else in the library starts a process.
+//! Running other programs: the external SAT and MaxSAT solvers, MiniZinc, the programs of the
+//! `cmd` backend and the worker processes of [`crate::isolate`] all start here, and nothing else
+//! in the library starts a process.
 //!
 //! A [`CommandLine`] is a command split like a POSIX shell would (quotes allowed), with two
 //! optional placeholders, each replaced inside any argument when the program runs:
@@ -13,18 +14,23 @@
 //! when it has one ([`CommandLine::with_memory_limit`]: the address space, `RLIMIT_AS`, on Unix).
 //! [`CommandLine::run_until`] runs it to completion on an input file with its output captured in
 //! a directory, and at the deadline kills it with everything it started ([`kill`]);
-//! [`CommandLine::spawn_piped`] starts one to talk to over pipes. The error messages quote the
-//! end of what the program printed ([`tail`]).
+//! [`CommandLine::spawn_piped`] and [`start_worker`] start one to talk to over pipes
+//! ([`Piped`]: its output read line by line by a thread of its own, so that a wait for a line
+//! can stop at a deadline or a cancel flag, [`Halt::recv`]). The error messages quote the end of
+//! what the program printed ([`tail`]); [`crash_name`] names the signal that ended one.
 
+use std::collections::VecDeque;
+use std::ffi::OsString;
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::time::Instant;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use wait_timeout::ChildExt;
 
-use crate::backend::{Halt, CANCEL_POLL};
+use crate::cancel::Halt;
 
 /// Why a program gave no usable answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,6 +38,9 @@ pub enum ProcessError {
     /// The command line cannot be used (empty, unbalanced quotes).
     #[error("bad solver command '{command}': {msg}")]
     BadCommand { command: String, msg: String },
+    /// The program could not be started (not found, not executable…).
+    #[error("cannot start '{program}': {why}")]
+    CannotStart { program: String, why: String },
     /// The deadline passed while the program ran (it was killed).
     #[error("{solver}: timed out")]
     TimedOut { solver: String },
@@ -163,12 +172,10 @@ impl CommandLine {
     /// The process of this command, placeholders filled by `fill`, in a process group of its
     /// own and under the memory limit.
     fn command(&self, fill: impl Fn(&str) -> String) -> Command {
-        let mut cmd = Command::new(&self.words[0]);
-        cmd.args(self.words[1..].iter().map(|w| fill(w)));
+        let mut cmd = grouped(&self.words[0], self.words[1..].iter().map(|w| fill(w)));
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
             if let Some(bytes) = self.memory_limit {
                 let limit = libc::rlimit {
                     rlim_cur: bytes as libc::rlim_t,
@@ -190,15 +197,12 @@ impl CommandLine {
         cmd
     }
 
-    /// Starts the program (placeholders left as they are) with its standard input, output and
-    /// error piped, for a conversation; an error says why it could not start ([`cannot_start`]).
-    pub fn spawn_piped(&self) -> Result<Child, String> {
-        self.command(str::to_string)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| cannot_start(&self.words[0], &e))
+    /// Starts the program (placeholders left as they are) for a conversation: its standard
+    /// input and output piped, its answer lines at most `max_line` bytes, the last lines of its
+    /// standard error kept ([`Piped::stderr_tail`]). [`ProcessError::CannotStart`] says why it
+    /// could not start.
+    pub fn spawn_piped(&self, max_line: u64) -> Result<Piped, ProcessError> {
+        Piped::start(self.command(str::to_string), &self.words[0], max_line, true)
     }
 
     /// Runs the program on `input` (its `{}`) until it exits or the deadline passes, or the
@@ -271,25 +275,16 @@ impl CommandLine {
     }
 
     /// Starts `cmd` and waits for it until the deadline, looking at the cancel flag every
-    /// [`CANCEL_POLL`]: its exit status, or `None` when it was killed at the deadline or on
+    /// [`crate::cancel::CANCEL_POLL`]: its exit status, or `None` when it was killed at the deadline or on
     /// the flag.
     fn wait(&self, mut cmd: Command, halt: &Halt) -> Result<Option<ExitStatus>, ProcessError> {
         let mut child = cmd
             .spawn()
-            .map_err(|e| self.failed(cannot_start(&self.words[0], &e)))?;
-        let waited = match (halt.deadline, &halt.cancel) {
-            (None, None) => child.wait().map(Some),
-            (Some(d), None) => child.wait_timeout(d.saturating_duration_since(Instant::now())),
-            (_, Some(_)) => loop {
-                let slice = halt.deadline.map_or(CANCEL_POLL, |d| {
-                    CANCEL_POLL.min(d.saturating_duration_since(Instant::now()))
-                });
-                match child.wait_timeout(slice) {
-                    Ok(None) if !halt.reached() => continue,
-                    other => break other,
-                }
-            },
-        };
+            .map_err(|e| self.failed(cannot_start(&self.words[0], &e).to_string()))?;
+        let waited = halt.wait(|wait| match wait {
+            None => child.wait().map(Some),
+            Some(slice) => child.wait_timeout(slice),
+        });
         match waited {
             Ok(Some(status)) => Ok(Some(status)),
             Ok(None) => {
@@ -345,13 +340,158 @@ impl Finished {
 }
 
 /// "cannot start PROGRAM: why", with a hint when the program is not found.
-fn cannot_start(program: &str, e: &io::Error) -> String {
+fn cannot_start(program: &str, e: &io::Error) -> ProcessError {
     let hint = if e.kind() == io::ErrorKind::NotFound {
         " (is it installed and on PATH?)"
     } else {
         ""
     };
-    format!("cannot start '{program}': {e}{hint}")
+    ProcessError::CannotStart {
+        program: program.to_string(),
+        why: format!("{e}{hint}"),
+    }
+}
+
+/// `program args…` in a process group of its own (Unix), so that a Ctrl-C at the terminal
+/// reaches the caller only and [`kill`] ends everything it starts.
+fn grouped<S: AsRef<std::ffi::OsStr>>(
+    program: impl AsRef<std::ffi::OsStr>,
+    args: impl IntoIterator<Item = S>,
+) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.args(args);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    cmd
+}
+
+/// Starts a worker program of [`crate::isolate`]: `program args…` in a process group of its
+/// own, its standard input and output piped (lines of any length), its standard error the
+/// caller's.
+pub fn start_worker(program: &Path, args: &[OsString]) -> Result<Piped, ProcessError> {
+    let name = program.display().to_string();
+    Piped::start(grouped(program, args), &name, u64::MAX, false)
+}
+
+/// How many lines of a piped program's standard error are kept ([`Piped::stderr_tail`]).
+const KEPT_STDERR_LINES: usize = 4;
+
+/// Why a line of a piped program's output could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("an answer line longer than {0} bytes")]
+    TooLong(u64),
+    #[error("reading its output: {0}")]
+    Read(String),
+}
+
+/// A program started to talk to over pipes ([`CommandLine::spawn_piped`], [`start_worker`]).
+pub struct Piped {
+    pub child: Child,
+    /// Its standard input; `None` once closed ([`Piped::close_input`]).
+    pub input: Option<ChildStdin>,
+    /// Its output, line by line as a thread reads it (each line with its `\n`; the last one may
+    /// lack it), until its output closes (then the channel disconnects) or a line cannot be
+    /// read (a [`LineError`], then the channel disconnects).
+    pub lines: Receiver<Result<Vec<u8>, LineError>>,
+    /// The last lines of its standard error, when it is piped.
+    errors: Option<Arc<Mutex<VecDeque<String>>>>,
+}
+
+impl Piped {
+    /// Starts `cmd` with its input and output piped (and its standard error when
+    /// `keep_stderr`), and the threads that read them.
+    fn start(
+        mut cmd: Command,
+        program: &str,
+        max_line: u64,
+        keep_stderr: bool,
+    ) -> Result<Piped, ProcessError> {
+        let stderr = if keep_stderr {
+            Stdio::piped()
+        } else {
+            Stdio::inherit()
+        };
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .map_err(|e| cannot_start(program, &e))?;
+        let input = child.stdin.take();
+        let out = child.stdout.take().map(BufReader::new);
+        let (send, lines) = mpsc::channel();
+        if let Some(mut out) = out {
+            let reading = std::thread::Builder::new()
+                .name("process-reader".into())
+                .spawn(move || loop {
+                    let mut line = Vec::new();
+                    let read = match (&mut out).take(max_line).read_until(b'\n', &mut line) {
+                        Ok(0) => return,
+                        Ok(_) if line.last() != Some(&b'\n') && line.len() as u64 >= max_line => {
+                            Err(LineError::TooLong(max_line))
+                        }
+                        Ok(_) => Ok(line),
+                        Err(e) => Err(LineError::Read(e.to_string())),
+                    };
+                    let stop = read.is_err();
+                    if send.send(read).is_err() || stop {
+                        return;
+                    }
+                });
+            if let Err(e) = reading {
+                kill(&mut child);
+                return Err(ProcessError::Failed {
+                    solver: program.to_string(),
+                    msg: format!("cannot start the thread reading its output: {e}"),
+                });
+            }
+        }
+        let errors = child.stderr.take().map(|err| {
+            let errors = Arc::new(Mutex::new(VecDeque::new()));
+            let kept = Arc::clone(&errors);
+            std::thread::spawn(move || {
+                for line in BufReader::new(err).lines() {
+                    let Ok(line) = line else { break };
+                    let mut e = kept.lock().unwrap_or_else(PoisonError::into_inner);
+                    if e.len() == KEPT_STDERR_LINES {
+                        e.pop_front();
+                    }
+                    e.push_back(line);
+                }
+            });
+            errors
+        });
+        Ok(Piped {
+            child,
+            input,
+            lines,
+            errors,
+        })
+    }
+
+    /// Writes `bytes` to its standard input and flushes them.
+    pub fn send(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self.input.as_mut() {
+            Some(input) => input.write_all(bytes).and_then(|()| input.flush()),
+            None => Err(io::Error::other("no standard input")),
+        }
+    }
+
+    /// Closes its standard input (a well-behaved program then exits).
+    pub fn close_input(&mut self) {
+        self.input = None;
+    }
+
+    /// The end of what it wrote on its standard error ([`tail`]; empty when not piped).
+    pub fn stderr_tail(&self) -> String {
+        let Some(errors) = &self.errors else {
+            return String::new();
+        };
+        let errors = errors.lock().unwrap_or_else(PoisonError::into_inner);
+        let lines: Vec<&str> = errors.iter().map(String::as_str).collect();
+        tail(&lines.join("\n"))
+    }
 }
 
 /// Kills a child started here and everything it started: its process group, and every
@@ -419,6 +559,30 @@ fn read_lossy(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// What ended a process that a signal ended ("segmentation fault, signal 11"), or, elsewhere,
+/// a non-zero exit code; `None` when it exited by itself (Unix) or with code 0.
+pub fn crash_name(status: &ExitStatus) -> Option<String> {
+    #[cfg(unix)]
+    {
+        let signal = signal(status)?;
+        let name = match signal {
+            libc::SIGSEGV => "segmentation fault",
+            libc::SIGABRT => "abort",
+            libc::SIGBUS => "bus error",
+            libc::SIGILL => "illegal instruction",
+            libc::SIGFPE => "arithmetic exception",
+            libc::SIGKILL => "killed",
+            _ => "signal",
+        };
+        Some(format!("{name}, signal {signal}"))
+    }
+    #[cfg(not(unix))]
+    status
+        .code()
+        .filter(|&c| c != 0)
+        .map(|c| format!("exit code {c}"))
+}
+
 /// The signal that ended a process, if one did (Unix).
 pub fn signal(status: &ExitStatus) -> Option<i32> {
     #[cfg(unix)]
@@ -456,6 +620,7 @@ pub fn tail(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn placeholders() {

@@ -3,6 +3,10 @@
 //! uniform-range and shuffle code on top, so that no library "value-breaking" change can alter
 //! what a seed gives. [`crate::generate`], [`crate::weights`], [`crate::fuzz`] and the backends'
 //! seeded shuffles draw from it; it depends on nothing else in the crate.
+//!
+//! Two bare steps sit beside it for code that keeps its own one-word state: [`splitmix64`]
+//! (a seed per fuzz case, [`crate::fuzz::case_seed`]) and [`xorshift64`] (the random orders of
+//! the `dfs` engine's restarts).
 
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -41,6 +45,27 @@ impl GenRng {
     }
 }
 
+/// SplitMix64's increment (the golden ratio as a 64-bit fraction).
+pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// One step of SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators",
+/// OOPSLA 2014): the output for the state `state + GOLDEN_GAMMA`.
+pub fn splitmix64(state: u64) -> u64 {
+    let mut z = state.wrapping_add(GOLDEN_GAMMA);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One step of Marsaglia's xorshift64 (shifts 13, 7, 17): the next state, which is also the
+/// output. Zero stays zero, so a zero state can stand for "no random order".
+pub fn xorshift64(mut x: u64) -> u64 {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    x
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +84,15 @@ mod tests {
                 6633766593972829180
             ]
         );
+    }
+
+    /// The bare steps, against values from their reference algorithms.
+    #[test]
+    fn bare_steps_are_pinned() {
+        // SplitMix64 from seed 0: its first output is also xoshiro's first seed word.
+        assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(xorshift64(1), 0x0000_0000_4082_2041);
+        assert_eq!(xorshift64(0), 0);
     }
 
     #[test]

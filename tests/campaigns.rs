@@ -271,7 +271,7 @@ fn bad_shards_and_bad_reports_are_usage_errors() {
         (vec!["report", b, &x], "merge one kind at a time"),
         (
             vec!["report", &garbage],
-            "garbage.jsonl:1: not an xcheck --json record",
+            "garbage.jsonl:1:12: not an xcheck --json record: missing field `file`\n",
         ),
         (vec!["report", "no/such.json"], "no/such.json"),
     ] {

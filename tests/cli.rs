@@ -215,7 +215,7 @@ fn xcheck_counts_refusals_apart_from_failures() {
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(2), "{out}{}", stderr(&o));
     assert!(
-        out.contains("1 puzzles, task solve: 0 disagreements, 0 failures, 1 refusals"),
+        out.contains("1 puzzle, task solve: 0 disagreements, 0 failures, 1 refusal\n"),
         "{out}"
     );
     assert!(

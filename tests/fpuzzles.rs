@@ -252,25 +252,33 @@ fn the_solution_is_the_known_answer() {
         "{:?}",
         e.warnings
     );
-    // A solution that does not solve the puzzle, or of another size, is an error at its place.
+    // A solution that does not solve the puzzle, or of another size, is an error at its place;
+    // a digit out of range, at that digit.
     let mut wrong = digits.clone();
     wrong.swap(0, 1);
-    for (bad, says) in [
-        (wrong, "the solution given does not solve the puzzle"),
+    let member = "\"solution\": ";
+    for (bad, says, (at, skip)) in [
+        (
+            wrong,
+            "the solution given does not solve the puzzle",
+            (member, member.len()),
+        ),
         (
             digits[..80].to_vec(),
             "\"solution\": 80 cells, a 9×9 grid has 81",
+            (member, member.len()),
         ),
         (
             [&digits[..80], &[10u16][..]].concat(),
             "\"solution\": cell 81 holds 10, out of 1..=9",
+            ("10\n", 0),
         ),
     ] {
         doc["solution"] = serde_json::json!(bad);
         let (e, text) = read_one(&doc);
         let e = e.unwrap_err();
-        let (line, col) = common::place(&text, "\"solution\": ");
-        assert_eq!((e.line, e.col), (line, col + "\"solution\": ".len()), "{e}");
+        let (line, col) = common::place(&text, at);
+        assert_eq!((e.line, e.col), (line, col + skip), "{e}");
         assert!(e.message.contains(says), "{e}");
     }
 }
@@ -614,19 +622,48 @@ fn an_impossible_killer_cage_is_a_puzzle_without_solution_and_a_warning() {
     }
 }
 
-/// An error in a pretty-printed f-puzzles document is placed at the value of the member it names
-/// (`"grid"` here, on line 3), not at the document's first character.
+/// An error in an f-puzzles document is placed at the item it names inside a member: the cell
+/// or row of `"grid"`, the digit of `"solution"`, not the member's first character.
 #[test]
-fn errors_point_at_the_member_they_name() {
-    let text = std::fs::read_to_string("tests/data/fpuzzles/antiking6.json").unwrap();
-    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-    doc["grid"][4][2] = serde_json::json!({"value": 9, "given": true});
-    let pretty = serde_json::to_string_pretty(&doc).unwrap();
-    let grid_line = 1 + pretty.lines().position(|l| l.contains("\"grid\"")).unwrap();
-    assert!(grid_line > 1);
-    let e = read_puzzles(&pretty, &ReadOptions::default())
-        .remove(0)
-        .unwrap_err();
-    assert_eq!(e.line, grid_line, "{e}");
-    assert!(e.message.contains("row 5, column 3"), "{e}");
+fn errors_point_at_the_item_they_name() {
+    // 1-based line and column of the first `needle` in `text`.
+    let place = |text: &str, needle: &str| {
+        let before = &text[..text.find(needle).unwrap()];
+        let line = before.matches('\n').count() + 1;
+        (
+            line,
+            before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1,
+        )
+    };
+    let error = |text: &str| {
+        read_puzzles(text, &ReadOptions::default())
+            .remove(0)
+            .unwrap_err()
+    };
+    let doc = |row2: &str, row4: &str, solution: &str| {
+        format!(
+            "{{\"size\": 4,\n \"grid\": [\n  [{{}}, {{}}, {{}}, {{}}],\n  {row2},\n  \
+             [{{}}, {{}}, {{}}, {{}}],\n  {row4}],\n \"solution\": {solution}}}"
+        )
+    };
+    let (row, full) = ("[{}, {}, {}, {}]", "[1,2,3,4, 3,4,1,2, 2,1,4,3, 4,3,2,1]");
+    // Row 2, column 3 holds 7 on a 4×4 grid: line 4, where that cell's object starts.
+    let text = doc("[{}, {}, {\"value\": 7, \"given\": true}, {}]", row, full);
+    let e = error(&text);
+    assert_eq!((e.line, e.col), place(&text, "{\"value\": 7"), "{e}");
+    assert_eq!((e.line, e.col), (4, 12), "{e}");
+    assert!(e.message.contains("row 2, column 3"), "{e}");
+    // Row 4 has 3 cells: its opening bracket.
+    let text = doc(row, "[{}, {}, {}]", full);
+    let e = error(&text);
+    assert_eq!((e.line, e.col), (6, 3), "{e}");
+    assert!(
+        e.message.contains("row 4 is not an array of 4 cells"),
+        "{e}"
+    );
+    // The 9th digit of the solution is 9: that digit.
+    let text = doc(row, row, "[1,2,3,4, 3,4,1,2, 9,1,4,3, 4,3,2,1]");
+    let e = error(&text);
+    assert_eq!((e.line, e.col), place(&text, "9,1,4"), "{e}");
+    assert!(e.message.contains("cell 9 holds 9"), "{e}");
 }

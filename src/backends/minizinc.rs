@@ -23,21 +23,19 @@
 //!   program. [`crate::task::run`] then checks every grid.
 //! * Grids whose model would exceed [`MAX_MODEL_BYTES`] are refused
 //!   ([`BackendError::Unsupported`]).
+//!
+//! The model, the arguments and the checks of the answers are [`crate::cp::mzn_question`]'s.
 
-use std::collections::HashSet;
 use std::path::Path;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::cp::minizinc::{self, MznOutput, Status};
-use crate::cp::CpModel;
+use crate::cp::mzn_question::{self, ModelTextError, Question};
 use crate::model::{ConstraintKind, Grid, Puzzle};
 use crate::process::{CommandLine, Ended};
 use crate::solver_stats;
 
-/// The largest MiniZinc model the backend writes, in bytes: about a 115×115 grid. Compiling
-/// the model takes MiniZinc 2.6 time and memory far beyond its size: about 40 s and 760 MB for an
-/// empty 100×100 grid (a 360 KB model), 320 s and 5.6 GB for a 200×200 one (1.5 MB).
-pub const MAX_MODEL_BYTES: usize = 512 << 10;
+pub use crate::cp::mzn_question::MAX_MODEL_BYTES;
 
 /// The default `--mzn-cmd`.
 pub const DEFAULT_PROGRAM: &str = "minizinc";
@@ -67,14 +65,6 @@ impl Default for MiniZincOptions {
 pub struct MiniZinc {
     program: CommandLine,
     solver: String,
-}
-
-/// What a model is asked.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Question {
-    Solve,
-    Count(u64),
-    Maximize,
 }
 
 /// One run of MiniZinc: what it printed, and whether it was killed at the deadline.
@@ -119,38 +109,18 @@ impl MiniZinc {
         if limits.expired() {
             return Err(BackendError::TimedOut);
         }
-        let mut model = CpModel::of(puzzle);
-        if question != Question::Maximize {
-            model.objective = None;
-        }
-        let mut text = Vec::new();
-        minizinc::write(&model, puzzle.shape(), &mut text)
-            .map_err(|e| self.failed(format!("writing the model: {e}")))?;
-        if text.len() > MAX_MODEL_BYTES {
-            let n = puzzle.size();
-            return Err(BackendError::Unsupported(format!(
-                "the MiniZinc model of this {n}×{n} puzzle is {} KiB, over the {} KiB the minizinc backend writes (MiniZinc's compilation grows much faster than the model)",
-                text.len().div_ceil(1 << 10),
-                MAX_MODEL_BYTES >> 10
-            )));
-        }
+        let text = mzn_question::model_text(puzzle, question).map_err(|e| match e {
+            too_large @ ModelTextError::TooLarge { .. } => {
+                BackendError::Unsupported(too_large.to_string())
+            }
+            write => self.failed(write),
+        })?;
         let dir = tempfile::Builder::new()
             .prefix("sudoku-lab-minizinc")
             .tempdir()
             .map_err(|e| self.failed(format!("temporary directory: {e}")))?;
         let path = dir.path().join("model.mzn");
-        let mut args = vec!["--solver".to_string(), self.solver.clone()];
-        match question {
-            Question::Solve => {}
-            Question::Count(limit) => {
-                args.extend(["--all-solutions".into(), "--num-solutions".into()]);
-                args.push(limit.to_string());
-            }
-            Question::Maximize => args.push("--all-solutions".into()),
-        }
-        if limits.meter.is_on() {
-            args.push("--statistics".into());
-        }
+        let args = mzn_question::args(question, &self.solver, limits.meter.is_on());
         let command = self.program.with_args(&args);
         command
             .write_input(&path, |f| std::io::Write::write_all(f, &text))
@@ -204,32 +174,7 @@ impl MiniZinc {
                 (output, false)
             }
         };
-        let mut seen = HashSet::new();
-        for s in &output.solutions {
-            if let Some(i) = puzzle
-                .givens()
-                .iter()
-                .zip(&s.cells)
-                .position(|(&g, &d)| g != 0 && g != d)
-            {
-                return Err(self.failed(format!(
-                    "a solution changes the given of row {}, column {}",
-                    i / n + 1,
-                    i % n + 1
-                )));
-            }
-            if !seen.insert(&s.cells) {
-                return Err(self.failed("the same solution printed twice"));
-            }
-            if let (Some(score), Some(weights)) = (s.score, puzzle.weights()) {
-                let real = weights.score(&Grid::new(n, s.cells.clone()));
-                if score != real {
-                    return Err(self.failed(format!(
-                        "it prints score {score} for a grid that scores {real}"
-                    )));
-                }
-            }
-        }
+        mzn_question::check(&output, puzzle).map_err(|e| self.failed(e))?;
         Ok(Run { output, killed })
     }
 }

@@ -10,6 +10,8 @@ use std::str::FromStr;
 use crate::backend::{Backend, BackendError};
 
 pub mod cmd;
+#[cfg(test)]
+pub(crate) mod contract;
 #[cfg(feature = "cp")]
 pub mod cp;
 pub mod dfs;
@@ -117,6 +119,15 @@ impl BackendKind {
             self,
             BackendKind::SatExt | BackendKind::MaxSatExt | BackendKind::MiniZinc | BackendKind::Cmd
         )
+    }
+    /// Writes the DRAT proofs that [`sat::SatOptions::proof`] asks for: the in-process SAT
+    /// backends (`sat`, and `cadical` when built in).
+    pub fn writes_proofs(self) -> bool {
+        #[cfg(feature = "cadical")]
+        if self == BackendKind::Cadical {
+            return true;
+        }
+        self == BackendKind::Sat
     }
     pub fn name(self) -> &'static str {
         NAMES

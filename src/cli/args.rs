@@ -263,15 +263,21 @@ pub fn jobs_arg(jobs: Option<usize>) -> Result<usize, UsageError> {
 /// A budget in MiB (`--sat-memory-mib`, `--dlx-memory-mib`) in bytes, saturating.
 pub use sudoku_lab::settings::mib;
 
-/// Checks, before any work, that the file `path` given to `flag` can be written: it is created
-/// when missing (and left as it is otherwise, for the command to write later).
+/// Checks, before any work, that the file `path` given to `flag` can be written. A file that is
+/// missing is created to try and removed again, so that a run stopped before it writes leaves
+/// no empty file behind; one that exists is left as it is, for the command to write later.
 pub fn writable(path: &Path, flag: &str) -> Result<(), UsageError> {
+    let existed = path.exists();
     std::fs::OpenOptions::new()
         .append(true)
         .create(true)
         .open(path)
-        .map(drop)
-        .map_err(|e| UsageError(format!("{flag} {}: cannot write: {e}", path.display())))
+        .map_err(|e| UsageError(format!("{flag} {}: cannot write: {e}", path.display())))?;
+    if !existed {
+        // Created just now and empty: nothing is lost if it cannot be removed.
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// A seed from the clock, printed on standard error so that the run can be replayed.

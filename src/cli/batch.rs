@@ -173,6 +173,15 @@ fn source_name(path: &Path) -> String {
     }
 }
 
+/// The name of an input in a table's rows: its file name without its folder, or `<stdin>` for
+/// "-" (as messages name it).
+pub fn file_label(path: &Path) -> String {
+    match path.file_name() {
+        Some(f) if path.as_os_str() != "-" => f.to_string_lossy().into_owned(),
+        _ => source_name(path),
+    }
+}
+
 /// A reader of the input `path` ("-" for standard input).
 fn open_source(path: &Path) -> Result<Box<dyn BufRead>, String> {
     if path.as_os_str() == "-" {
@@ -286,6 +295,10 @@ pub struct Item {
 }
 
 impl Item {
+    /// Where the puzzle starts, as messages name it: `file:line:1`.
+    pub fn place(&self) -> String {
+        format!("{}:{}:1", self.file, self.line)
+    }
     /// When `answer` (from `backend`) contradicts the known answer given with the puzzle, what
     /// to report: "dfs said 2; expected: the puzzle has exactly 3 solutions".
     pub fn wrong_answer(&self, backend: &str, answer: &Answer) -> Option<String> {
@@ -312,6 +325,17 @@ pub fn each_puzzle(
         }
         Entry::Warning(msg) => eprintln!("{msg}"),
     })
+}
+
+/// The error for a puzzle after the first when `--proof` is given: the proof files hold the
+/// proofs of one puzzle.
+pub fn beyond_the_proof(item: &Item) -> String {
+    format!(
+        "{}: error: --proof writes the proofs of one puzzle (FILE and FILE.cnf), and this is \
+         puzzle {}: give one puzzle per run",
+        item.place(),
+        item.index
+    )
 }
 
 /// What reading the input yields, in input order.
@@ -444,7 +468,7 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
                 done.tally.timed_out = true;
             }
             if let Some(wrong) = item.wrong_answer(backend.name(), answer) {
-                done.err = format!("{}:{}:1: wrong answer: {wrong}\n", item.file, item.line);
+                done.err = format!("{}: wrong answer: {wrong}\n", item.place());
                 done.tally.failed = true;
                 record.error = Some(format!("wrong answer: {wrong}"));
             }
@@ -453,7 +477,7 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
         Err(e) => {
             record.status = done.tally.record_error(e);
             record.error = Some(e.to_string());
-            done.err = format!("{}:{}:1: {e}\n", item.file, item.line);
+            done.err = format!("{}: {e}\n", item.place());
             match e.at_least() {
                 // A count cut short: what it found, still a time-out.
                 Some(found) => {
@@ -548,11 +572,9 @@ pub fn run(config: &Config) -> ExitCode {
                     return;
                 }
                 let entry = match entry {
-                    Entry::Puzzle(item) if config.one_puzzle && puzzles > 0 => Entry::Bad(format!(
-                        "{}:{}:1: error: --proof writes the proofs of one puzzle (FILE and \
-                         FILE.cnf), and this is puzzle {}: give one puzzle per run",
-                        item.file, item.line, item.index
-                    )),
+                    Entry::Puzzle(item) if config.one_puzzle && puzzles > 0 => {
+                        Entry::Bad(beyond_the_proof(&item))
+                    }
                     Entry::Puzzle(item) => {
                         puzzles += 1;
                         Entry::Puzzle(item)

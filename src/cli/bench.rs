@@ -67,6 +67,7 @@ pub struct BenchArgs {
 impl BenchArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
         let task = (self.task, &self.task_options);
+        self.engine.no_proofs("bench")?;
         let runs = Runs::resolve(&self.engine, &self.backends, task, &self.input, self.budget)?;
         Ok(Config {
             runs,

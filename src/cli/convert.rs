@@ -90,7 +90,7 @@ pub fn run(config: &Config) -> ExitCode {
                 out.push(b'\n');
             }
             Err(why) => {
-                eprintln!("{}:{}: error: {why}", item.file, item.line);
+                eprintln!("{}: error: {why}", item.place());
                 unwritable = true;
             }
         }

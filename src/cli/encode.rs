@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 
 use sudoku_lab::backend::BackendError;
 use sudoku_lab::backends::sat::DEFAULT_MEMORY_BUDGET as SAT_MEMORY_BUDGET;
+use sudoku_lab::counted::counted;
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::sat::encode::EncodeOptions;
 use sudoku_lab::weights::WeightSource;
@@ -130,8 +131,9 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
             None if (1..=entries).contains(&i) => return Ok(ExitCode::from(2)),
             None => {
                 return Err(UsageError(format!(
-                    "--index {i} is out of range: the input holds {entries} puzzles (bad ones \
-                     counted), numbered from 1"
+                    "--index {i} is out of range: the input holds {} (bad ones counted), \
+                     numbered from 1",
+                    counted(entries, "puzzle")
                 )))
             }
         },
@@ -148,10 +150,9 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         let need = sudoku_lab::ilp::lp::estimated_bytes(&item.puzzle);
         if need > config.memory_budget as u64 {
             return Err(UsageError(format!(
-                "{}:{}: the integer program would take about {} MiB, over the memory budget of \
-                 {} MiB (--sat-memory-mib)",
-                item.file,
-                item.line,
+                "{}: the integer program would take about {} MiB, over the memory budget of {} \
+                 MiB (--sat-memory-mib)",
+                item.place(),
                 need.div_ceil(1 << 20),
                 config.memory_budget >> 20
             )));
@@ -174,7 +175,7 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
                     BackendError::Unsupported(why) => why,
                     e => e.to_string(),
                 };
-                UsageError(format!("{}:{}: {why}", item.file, item.line))
+                UsageError(format!("{}: {why}", item.place()))
             },
         )?;
     }

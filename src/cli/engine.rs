@@ -389,28 +389,79 @@ impl EngineArgs {
     pub fn writes_proofs(&self) -> bool {
         self.flags.proof.is_some()
     }
-    /// The backend of this kind, with the options of the flags.
+    /// The backend of this kind, with the options of the flags. With `--proof`, it must be one
+    /// that writes proofs.
     pub fn create(&self, kind: BackendKind) -> Result<Box<dyn Backend>, UsageError> {
-        if let Some(p) = &self.flags.proof {
-            writable(p, "--proof")?;
-        }
+        self.check_proofs(&[kind])?;
+        self.build(kind)
+    }
+    fn build(&self, kind: BackendKind) -> Result<Box<dyn Backend>, UsageError> {
         backends::create(kind, &self.flags.options())
             .map_err(|e| UsageError(format!("backend {kind}: {e}")))
     }
-    /// The backend named `name` (as given to `--backend` or `--backends`).
+    /// With `--proof FILE`: exactly one of `kinds` writes proofs (two would write the same
+    /// file), and FILE can be written. Checked before any file is created.
+    fn check_proofs(&self, kinds: &[BackendKind]) -> Result<(), UsageError> {
+        let Some(p) = &self.flags.proof else {
+            return Ok(());
+        };
+        let provers: Vec<&str> = (kinds.iter())
+            .filter(|k| k.writes_proofs())
+            .map(|k| k.name())
+            .collect();
+        match provers[..] {
+            [_] => writable(p, "--proof"),
+            [] => Err(UsageError(format!(
+                "--proof: {} writes no proofs (only sat and cadical do)",
+                kinds
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+            _ => Err(UsageError(format!(
+                "--proof: {} would each write {}: name one of them",
+                provers.join(" and "),
+                p.display()
+            ))),
+        }
+    }
+    /// `--proof` refused by a command that runs many puzzles, whose proofs would overwrite
+    /// each other in one file.
+    pub fn no_proofs(&self, command: &str) -> Result<(), UsageError> {
+        match self.flags.proof {
+            Some(_) => Err(UsageError(format!(
+                "--proof writes the proofs of one puzzle, and {command} runs many: prove a \
+                 puzzle with solve, count, unique, optimize or judge"
+            ))),
+            None => Ok(()),
+        }
+    }
+    /// The backend named `name` (as given to `--backend`).
     pub fn create_named(&self, name: &str) -> Result<Box<dyn Backend>, UsageError> {
         self.create(name.parse()?)
     }
-    /// The named backends, or every backend compiled in when `names` is empty.
+    /// The backends named (`--backends`, each once), or every backend compiled in when `names`
+    /// is empty. With `--proof`, one of them must write proofs; the others write none.
     pub fn create_all(&self, names: &[String]) -> Result<Vec<Box<dyn Backend>>, UsageError> {
-        if names.is_empty() {
+        let kinds = if names.is_empty() {
             BackendKind::all()
-                .into_iter()
-                .map(|k| self.create(k))
-                .collect()
         } else {
-            names.iter().map(|n| self.create_named(n)).collect()
-        }
+            let kinds = (names.iter())
+                .map(|n| n.parse())
+                .collect::<Result<Vec<BackendKind>, _>>()?;
+            if let Some(k) = kinds
+                .iter()
+                .find(|k| kinds.iter().filter(|j| j == k).count() > 1)
+            {
+                return Err(UsageError(format!(
+                    "--backends names {k} twice: each backend runs once"
+                )));
+            }
+            kinds
+        };
+        self.check_proofs(&kinds)?;
+        kinds.into_iter().map(|k| self.build(k)).collect()
     }
     /// The engine flags the command line gave, in the order given, each word quoted for a shell
     /// and preceded by a space: repeated in a replay command, they give back these options

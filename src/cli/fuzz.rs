@@ -18,6 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::BackendKind;
+use sudoku_lab::counted::counted;
 use sudoku_lab::format;
 use sudoku_lab::fuzz::hostile::campaign::Campaign;
 use sudoku_lab::fuzz::hostile::{self, CaseOptions};
@@ -44,8 +45,12 @@ use super::UsageError;
 /// givens (delta debugging), lowers given values, drops cages (`--killer`), then drops
 /// diagonals and jigsaw regions where the fault allows, keeping a cut only while the same
 /// backends disagree the same way.
-/// Exit 1 when a fault was found, 0 when the budget ran out without one, 2 when a case could
-/// not be generated (a shape with no full grid, such as side 2 with diagonals).
+/// A case whose grid cannot be drawn (its random regions and rules within the generator's
+/// search budget), like one whose uniqueness check times out, is left out and named, and the
+/// run goes on.
+/// Exit 1 when a fault was found, 0 when the budget ran out without one, 2 when most cases
+/// could not be drawn (a shape with no full grid, such as side 2 with diagonals) or a case could
+/// not be generated for another reason.
 #[derive(Args, Debug)]
 pub struct FuzzArgs {
     /// Comma-separated backends to compare (at least one; the checker judges each answer).
@@ -117,6 +122,7 @@ impl FuzzArgs {
             (None, Some(_)) => None,
             (None, None) => Some(Instant::now() + Duration::from_secs(60)),
         };
+        self.engine.no_proofs("fuzz")?;
         let backends = self.engine.create_all(&self.backends)?;
         let reference = self.engine.create(BackendKind::Dfs)?;
         options
@@ -281,13 +287,20 @@ pub fn run(config: &Config) -> ExitCode {
     );
     progress.finish_and_clear();
     let seed = config.run.seed;
-    let done = outcome.done;
+    let done = counted(outcome.done, "case");
     let extras = ends_summary(&outcome);
 
     if let Some((i, e)) = &outcome.generation {
+        let most = match outcome.undrawn {
+            0 => String::new(),
+            u => {
+                let ended = outcome.done + outcome.undecided + u;
+                format!("{u} of {} could not be drawn; ", counted(ended, "case"))
+            }
+        };
         eprintln!(
-            "sudoku-lab: error: case {i} of seed {seed} could not be generated: {e} \
-             (after {done} cases without a fault{extras})"
+            "sudoku-lab: error: {most}case {i} of seed {seed} could not be generated: {e} \
+             (after {done} without a fault{extras})"
         );
         // Not a fault of a backend: the shape (or the generator's budget) is the problem.
         return ExitCode::from(2);
@@ -297,7 +310,7 @@ pub fn run(config: &Config) -> ExitCode {
         return ExitCode::SUCCESS;
     };
     println!(
-        "fault in case {} of seed {seed} (case seed {}, a {} puzzle with {}), after {done} cases{extras}",
+        "fault in case {} of seed {seed} (case seed {}, a {} puzzle with {}), after {done}{extras}",
         fault.case.index,
         fault.case.seed,
         fault.case.kind.name(),
@@ -330,7 +343,7 @@ fn no_fault(config: &Config, outcome: &Outcome, extras: &str) -> String {
         format!(
             "cases {}..{}",
             run.first,
-            run.first + done + outcome.undecided
+            run.first + done + outcome.undecided + outcome.undrawn
         )
     } else {
         format!("shard {} of the cases from {}", run.shard, run.first)
@@ -341,7 +354,8 @@ fn no_fault(config: &Config, outcome: &Outcome, extras: &str) -> String {
         _ => "",
     };
     format!(
-        "no fault in {done} cases (seed {}, {cases}), {rate:.0} cases/s{extras}{stopped}",
+        "no fault in {} (seed {}, {cases}), {rate:.0} cases/s{extras}{stopped}",
+        counted(done, "case"),
         run.seed
     )
 }
@@ -514,27 +528,46 @@ fn ends_summary(outcome: &Outcome) -> String {
         let shown: usize = named.values().map(Vec::len).sum();
         let more = if t as usize > shown { ", …" } else { "" };
         s.push_str(&format!(
-            "; {t} answers timed out, in cases {}{more} (replay one with --case I --puzzles 1)",
+            "; {} timed out, in {} {}{more} (replay one with --case I --puzzles 1)",
+            counted(t, "answer"),
+            if cases.len() == 1 { "case" } else { "cases" },
             cases.join(", ")
         ));
     }
     if r > 0 {
-        s.push_str(&format!("; {r} refusals"));
+        s.push_str(&format!("; {}", counted(r, "refusal")));
     }
-    let u = outcome.undecided;
-    if u > 0 {
-        let cases: Vec<String> = outcome.undecided_cases.iter().map(u64::to_string).collect();
-        let more = if u as usize > cases.len() {
-            ", …"
-        } else {
-            ""
-        };
-        s.push_str(&format!(
-            "; {u} cases left out, their generator's uniqueness check timed out: {}{more}",
-            cases.join(", ")
-        ));
-    }
+    left_out(
+        &mut s,
+        outcome.undecided,
+        &outcome.undecided_cases,
+        "the generator's uniqueness check timed out",
+    );
+    left_out(
+        &mut s,
+        outcome.undrawn,
+        &outcome.undrawn_cases,
+        "no grid could be drawn",
+    );
     s
+}
+
+/// "; 3 cases left out (WHY): 4, 9, 17", for `count` cases of which `named` are the lowest.
+fn left_out(s: &mut String, count: u64, named: &[u64], why: &str) {
+    if count == 0 {
+        return;
+    }
+    let cases: Vec<String> = named.iter().map(u64::to_string).collect();
+    let more = if count as usize > cases.len() {
+        ", …"
+    } else {
+        ""
+    };
+    s.push_str(&format!(
+        "; {} left out ({why}): {}{more}",
+        counted(count, "case"),
+        cases.join(", ")
+    ));
 }
 
 fn append_line(file: &PathBuf, line: &str) -> std::io::Result<()> {

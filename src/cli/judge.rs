@@ -4,11 +4,14 @@
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use clap::{Args, ValueEnum};
 
-use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backend::{Backend, BackendError, Count, Limits, Optimum};
 use sudoku_lab::judge::{JudgeError, Problem};
+use sudoku_lab::model::{ConstraintKind, Grid, Puzzle};
 
 use super::batch;
 use super::engine::BackendArgs;
@@ -30,6 +33,7 @@ impl JudgeArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
         Ok(Config {
             backend: self.backend.create()?,
+            one_puzzle: self.backend.engine.writes_proofs(),
             limits: self.backend.engine.limits()?,
             problem: self.problem.into(),
             input: self.input,
@@ -43,6 +47,8 @@ pub struct Config {
     /// The input file; `None` or `-` reads standard input.
     input: Option<PathBuf>,
     backend: Box<dyn Backend>,
+    /// Answer the first puzzle only (`--proof`: its files hold the proofs of one puzzle).
+    one_puzzle: bool,
     limits: Limits,
 }
 
@@ -64,13 +70,24 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
     };
     let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
     let mut out = String::new();
-    let backend = config.backend.as_ref();
+    let first = FirstPuzzle::new(config.backend.as_ref());
+    let backend: &dyn Backend = match config.one_puzzle {
+        true => &first,
+        false => config.backend.as_ref(),
+    };
     let result =
         sudoku_lab::judge::run_into(config.problem, &text, backend, &config.limits, &mut out);
     // The answers before an error are kept.
     batch::write_stdout(out.as_bytes());
     match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(_) if first.refused.load(Ordering::Relaxed) => {
+            eprintln!(
+                "{name}: error: --proof writes the proofs of one puzzle (FILE and FILE.cnf), and \
+                 the input holds more: the first is answered; give one puzzle per run"
+            );
+            Ok(ExitCode::from(2))
+        }
         Err(e) => {
             match &e {
                 JudgeError::Input(p) => eprintln!("{name}:{}:{}: {}", p.line, p.col, p.message),
@@ -78,6 +95,65 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
             }
             Ok(ExitCode::from(e.exit_code()))
         }
+    }
+}
+
+/// The backend of a judge run with `--proof`: it answers the first puzzle of the input, and
+/// refuses every other, whose proof would overwrite the first's.
+struct FirstPuzzle<'a> {
+    inner: &'a dyn Backend,
+    first: Mutex<Option<Puzzle>>,
+    refused: AtomicBool,
+}
+
+impl<'a> FirstPuzzle<'a> {
+    fn new(inner: &'a dyn Backend) -> FirstPuzzle<'a> {
+        FirstPuzzle {
+            inner,
+            first: Mutex::new(None),
+            refused: AtomicBool::new(false),
+        }
+    }
+    /// Whether `puzzle` is the first puzzle asked about.
+    fn admit(&self, puzzle: &Puzzle) -> Result<(), BackendError> {
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        match &*first {
+            Some(p) if p != puzzle => {
+                self.refused.store(true, Ordering::Relaxed);
+                Err(BackendError::Unsupported(
+                    "--proof answers one puzzle".into(),
+                ))
+            }
+            Some(_) => Ok(()),
+            None => {
+                *first = Some(puzzle.clone());
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Backend for FirstPuzzle<'_> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
+        self.admit(puzzle)?;
+        self.inner.solve(puzzle, limits)
+    }
+    fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
+        self.admit(puzzle)?;
+        self.inner.count(puzzle, limit, limits)
+    }
+    fn optimize(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Optimum, BackendError> {
+        self.admit(puzzle)?;
+        self.inner.optimize(puzzle, limits)
+    }
+    fn takes(&self, kind: ConstraintKind) -> bool {
+        self.inner.takes(kind)
+    }
+    fn meter_slows(&self) -> bool {
+        self.inner.meter_slows()
     }
 }
 

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::counted::counted;
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::model::{Grid, Puzzle};
 use sudoku_lab::render::{self, RenderOptions};
@@ -59,6 +60,9 @@ impl RenderArgs {
                 "--cell takes 4 to 400 pixels, not {}",
                 self.cell
             )));
+        }
+        if self.output.is_none() {
+            self.engine.no_proofs("render without -o")?;
         }
         let solver = match &self.solve {
             Some(name) => Some(self.engine.create_named(name)?),
@@ -124,16 +128,17 @@ pub fn run(config: &Config) -> ExitCode {
         }
     });
     if let Some(k) = config.index.filter(|&k| k > read) {
-        eprintln!("sudoku-lab: error: --index {k}: the input holds {read} puzzles");
+        let read = counted(read, "puzzle");
+        eprintln!("sudoku-lab: error: --index {k}: the input holds {read}");
         return ExitCode::from(2);
     }
     if let Target::File(file) = &config.to {
         if items.len() > 1 || (items.is_empty() && !tally.bad_input) {
             eprintln!(
-                "sudoku-lab: error: -o {} takes one picture; the input holds {} puzzles \
-                 (pick one with --index K, or write them all with --out DIR)",
+                "sudoku-lab: error: -o {} takes one picture; the input holds {} (pick one with \
+                 --index K, or write them all with --out DIR)",
                 file.display(),
-                items.len()
+                counted(items.len(), "puzzle")
             );
             return ExitCode::from(2);
         }
@@ -164,7 +169,7 @@ fn solution(config: &Config, item: &Item, tally: &mut Tally) -> Option<Grid> {
     let Some(backend) = &config.solver else {
         return item.expected.as_ref().and_then(|e| e.solution.clone());
     };
-    let at = format!("{}:{}:1", item.file, item.line);
+    let at = item.place();
     match sudoku_lab::task::run(backend.as_ref(), &item.puzzle, Task::Solve, &config.limits) {
         Ok(Answer::Solved(grid)) => Some(grid),
         Ok(_) => {

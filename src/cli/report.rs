@@ -16,7 +16,7 @@ use super::UsageError;
 /// output) into the table one run would have printed, with optional CSV, JSON and plot.
 ///
 /// Medians, percentiles and totals are recomputed from every puzzle's time, never averaged
-/// from the shards. A puzzle found in two inputs is an error (exit 2).
+/// from the shards. A puzzle found in two inputs, or an empty input, is an error (exit 2).
 #[derive(Args, Debug)]
 pub struct ReportArgs {
     /// `bench --json` files, or files of `xcheck --json` output (one kind at a time).
@@ -51,6 +51,11 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let name = p.display().to_string();
             let text = batch::decode_utf8(&name, &bytes)?;
+            if text.trim().is_empty() {
+                return Err(format!(
+                    "{name}: empty: expected the output of bench --json or xcheck --json"
+                ));
+            }
             Ok((name, text))
         })
         .collect::<Result<Vec<_>, String>>()

@@ -122,14 +122,7 @@ pub fn run(config: &Config) -> ExitCode {
             items.push(it)
         });
         items.retain(|it| config.shard.takes(it.index as u64 - 1));
-        let label = path.first().map_or_else(
-            || "-".to_string(),
-            |p| {
-                Path::new(p)
-                    .file_name()
-                    .map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into())
-            },
-        );
+        let label = batch::file_label(path.first().map_or(Path::new("-"), PathBuf::as_path));
         let roots = derive_all(config, &items, &mut tally);
         rows.extend(config.study.rows(&label, &roots));
         if config.per_puzzle {
@@ -186,7 +179,7 @@ fn derive_all(config: &Config, items: &[Item], tally: &mut Tally) -> Vec<Option<
         .zip(items)
         .map(|(r, item)| {
             r.map_err(|e| {
-                eprintln!("{}:{}:1: {e}", item.file, item.line);
+                eprintln!("{}: {e}", item.place());
                 tally.bad_input = true;
             })
             .ok()

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use clap::Args;
 use serde::Serialize;
 
+use sudoku_lab::counted::counted;
 use sudoku_lab::report;
 use sudoku_lab::shard::Shard;
 use sudoku_lab::xcheck::{self, Checked, Verdict};
@@ -64,9 +65,11 @@ pub struct XcheckArgs {
 impl XcheckArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
         let task = (self.task, &self.task_options);
+        let one_puzzle = self.engine.writes_proofs();
         Ok(Config {
             runs: Runs::resolve(&self.engine, &self.backends, task, &self.input, self.budget)?,
-            jobs: jobs_arg(self.jobs)?,
+            jobs: if one_puzzle { 1 } else { jobs_arg(self.jobs)? },
+            one_puzzle,
             json: self.json,
             shard: self.shard,
             files: self.files,
@@ -80,6 +83,9 @@ pub struct Config {
     /// The backends, the task and the limits; the budget is each backend's over the run.
     pub runs: Runs,
     pub jobs: usize,
+    /// Check the first puzzle only, and report every other as bad input (`--proof`: its files
+    /// hold the proofs of one puzzle).
+    pub one_puzzle: bool,
     pub json: bool,
     /// Check only this share of the input puzzles.
     pub shard: Shard,
@@ -125,6 +131,12 @@ pub fn run(config: &Config) -> ExitCode {
         |it| items.push(it),
     );
     items.retain(|it| config.shard.takes(it.index as u64 - 1));
+    if config.one_puzzle && items.len() > 1 {
+        for item in items.drain(1..) {
+            eprintln!("{}", batch::beyond_the_proof(&item));
+        }
+        tally.bad_input = true;
+    }
 
     let interrupted = Arc::new(AtomicBool::new(false));
     {
@@ -259,18 +271,17 @@ fn print_summary(config: &Config, totals: &xcheck::Totals, puzzles: usize) {
     let done = totals.checked;
     let mut summary = Vec::new();
     if done < puzzles {
-        summary.extend(format!("interrupted: {done} of {puzzles} puzzles checked\n").bytes());
+        let of = counted(puzzles, "puzzle");
+        summary.extend(format!("interrupted: {done} of {of} checked\n").bytes());
     }
-    summary.extend(
-        format!(
-            "{done} puzzles, task {}: {} disagreements, {} failures, {} refusals\n",
-            config.runs.task.name(),
-            totals.disagreements,
-            totals.failures,
-            totals.refusals
-        )
-        .bytes(),
-    );
+    let line = report::XcheckTotals {
+        task: config.runs.task.name().to_string(),
+        puzzles: done,
+        disagreements: totals.disagreements,
+        failures: totals.failures,
+        refusals: totals.refusals,
+    };
+    summary.extend(format!("{line}\n").bytes());
     let rows = totals.rows(&config.runs.backends, config.runs.task);
     if let Err(e) = report::write_table(&rows, &mut summary) {
         eprintln!("sudoku-lab: error: {e}");

@@ -43,7 +43,7 @@ use super::model::{
     AllDiffLevel, AllDifferent, Between, Branching, Contains, CpModel, CpOptions, EdgeClue,
     HouseCover, ObjectiveBound, PairTable, Root, Sandwich, Searches,
 };
-use crate::backend::Halt;
+use crate::cancel::Halt;
 use crate::effort::Effort;
 use crate::isolate::Pulse;
 use crate::model::dual::{self, Domains, Duals};

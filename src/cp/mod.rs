@@ -1,6 +1,8 @@
 //! Constraint programming: the solver-free CP model of a puzzle ([`model`]), the drivers that
 //! solve it with the in-process lazy-clause-generation solver huub ([`huub`]), and the MiniZinc
-//! writer ([`minizinc`]) that hands the same model to any MiniZinc solver.
+//! writer ([`minizinc`]) that hands the same model to any MiniZinc solver, with what the
+//! `minizinc` backend asks of it and checks in its answers ([`mzn_question`]). [`worker`] carries
+//! huub's drivers across the `cp` backend's worker process.
 //!
 //! The model is the one most people write first: one integer variable per cell with domain
 //! `1..=n`, one all-different per house and per Killer cage, a linear sum per cage, the givens
@@ -14,6 +16,9 @@
 pub mod huub;
 pub mod minizinc;
 pub mod model;
+pub mod mzn_question;
+#[cfg(feature = "cp")]
+pub mod worker;
 
 pub use model::{
     AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, ObjectiveBound, Searches,

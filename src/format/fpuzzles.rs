@@ -51,26 +51,44 @@ mod outside;
 
 use json::{bounded, Reader};
 
-/// What is wrong with an f-puzzles document: the key it is under, and what.
+/// What is wrong with an f-puzzles document: the key it is under, where inside that key's
+/// value, and what.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{message}", key.as_ref().map(|k| format!("\"{k}\": ")).unwrap_or_default())]
 pub struct FpuzzlesError {
     pub key: Option<String>,
+    /// The item of the key's value at fault, as array indices from the outside in (`[4, 2]`:
+    /// row 5, cell 3 of `grid`); empty for the value as a whole.
+    pub path: Vec<usize>,
     pub message: String,
+}
+
+impl FpuzzlesError {
+    /// An error that is about the document as a whole (no key).
+    fn whole(message: impl Into<String>) -> FpuzzlesError {
+        FpuzzlesError {
+            key: None,
+            path: vec![],
+            message: message.into(),
+        }
+    }
+    /// The same error, placed at the item `path` of its key's value.
+    fn at(mut self, path: &[usize]) -> FpuzzlesError {
+        self.path = path.to_vec();
+        self
+    }
 }
 
 fn err(key: &str, message: impl Into<String>) -> FpuzzlesError {
     FpuzzlesError {
         key: Some(key.to_string()),
+        path: vec![],
         message: message.into(),
     }
 }
 
 fn cannot(what: String) -> FpuzzlesError {
-    FpuzzlesError {
-        key: None,
-        message: format!("f-puzzles cannot express {what}"),
-    }
+    FpuzzlesError::whole(format!("f-puzzles cannot express {what}"))
 }
 
 /// Keys that only draw (their content is ignored, and the reader says so).
@@ -119,10 +137,7 @@ pub fn decompress(compressed: &str) -> Result<String, FpuzzlesError> {
         .replace("%2B", "+")
         .replace("%2F", "/")
         .replace("%3D", "=");
-    let bad = || FpuzzlesError {
-        key: None,
-        message: "not a compressed f-puzzles document (LZ-string base64)".into(),
-    };
+    let bad = || FpuzzlesError::whole("not a compressed f-puzzles document (LZ-string base64)");
     let wide = lz_str::decompress_from_base64(&s).ok_or_else(bad)?;
     let text = String::from_utf16(&wide).map_err(|_| bad())?;
     if !text.trim_start().starts_with('{') {
@@ -138,7 +153,7 @@ fn sudokupad_payload(s: &str) -> Result<&str, FpuzzlesError> {
         Some((_, id)) => id,
         None => path.trim_start_matches("puzzle/").trim_start_matches('?'),
     };
-    let refuse = |message: String| Err(FpuzzlesError { key: None, message });
+    let refuse = |message: String| Err(FpuzzlesError::whole(message));
     if let Some(payload) = id.strip_prefix("fpuzzles") {
         return Ok(payload);
     }
@@ -165,10 +180,9 @@ pub fn compress(json: &str) -> String {
 /// A puzzle from an f-puzzles document, with notes on what was ignored and on rules whose
 /// parameter no digits meet.
 pub fn from_json(doc: &J) -> Result<(Puzzle, Vec<String>), FpuzzlesError> {
-    let doc = doc.as_object().ok_or_else(|| FpuzzlesError {
-        key: None,
-        message: "an f-puzzles document is a JSON object".into(),
-    })?;
+    let doc = doc
+        .as_object()
+        .ok_or_else(|| FpuzzlesError::whole("an f-puzzles document is a JSON object"))?;
     let r = Reader {
         n: grid::side(doc)?,
         doc,
@@ -188,10 +202,7 @@ pub fn from_json(doc: &J) -> Result<(Puzzle, Vec<String>), FpuzzlesError> {
     }
     let puzzle = Puzzle::new(std::sync::Arc::new(shape), givens)
         .and_then(|p| p.with_constraints(rules))
-        .map_err(|e| FpuzzlesError {
-            key: None,
-            message: e.to_string(),
-        })?;
+        .map_err(|e| FpuzzlesError::whole(e.to_string()))?;
     notes.extend(
         (puzzle.rule_warnings().into_iter())
             .map(|w| format!("{} rule {}: {}", w.kind, w.index, w.message)),
@@ -229,31 +240,41 @@ fn known_keys(doc: &Map<String, J>, notes: &mut Vec<String>) -> Result<(), Fpuzz
 pub fn solution(doc: &J, n: usize, notes: &mut Vec<String>) -> Result<Option<Grid>, FpuzzlesError> {
     let bad = |what: String| err("solution", what);
     let split: Vec<J>;
-    let values: Vec<&J> = match doc.get("solution") {
+    // Each digit with where it is in the value (empty inside a string).
+    let values: Vec<(&J, Vec<usize>)> = match doc.get("solution") {
         None | Some(J::Null) => return Ok(None),
         Some(J::String(s)) => {
             split = match s.contains(',') {
                 true => s.split(',').map(|d| J::from(d.trim())).collect(),
                 false => s.chars().map(|d| J::from(d.to_string())).collect(),
             };
-            split.iter().collect()
+            split.iter().map(|d| (d, vec![])).collect()
         }
-        Some(J::Array(rows)) if !rows.is_empty() && rows.iter().all(J::is_array) => rows
-            .iter()
-            .flat_map(|r| r.as_array().into_iter().flatten())
+        Some(J::Array(rows)) if !rows.is_empty() && rows.iter().all(J::is_array) => (rows.iter())
+            .enumerate()
+            .flat_map(|(r, row)| {
+                let row = row.as_array().into_iter().flatten().enumerate();
+                row.map(move |(c, d)| (d, vec![r, c]))
+            })
             .collect(),
-        Some(J::Array(items)) => items.iter().collect(),
+        Some(J::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d, vec![i]))
+            .collect(),
         Some(other) => return Err(bad(format!("expected an array of digits, found {other}"))),
     };
     let mut cells = Vec::with_capacity(values.len());
-    for (i, v) in values.iter().enumerate() {
+    for (i, (v, path)) in values.iter().enumerate() {
         let d = match v {
             J::Null => 0,
             J::String(s) if s.trim() == "." => 0,
-            _ => bounded("solution", Some(*v), usize::MAX)?.unwrap_or(0),
+            _ => bounded("solution", Some(*v), usize::MAX)
+                .map_err(|e| e.at(path))?
+                .unwrap_or(0),
         };
         if d > n {
-            return Err(bad(format!("cell {} holds {d}, out of 1..={n}", i + 1)));
+            return Err(bad(format!("cell {} holds {d}, out of 1..={n}", i + 1)).at(path));
         }
         cells.push(d as u16);
     }

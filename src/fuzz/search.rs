@@ -10,6 +10,12 @@
 //! The wall ([`Run::deadline`]) covers everything a case does: its uniqueness checks while it is
 //! made, and every backend's answer. A case cut off by the wall is not counted and is no error;
 //! the cases before it are all in the outcome.
+//!
+//! A case that cannot be made goes one of two ways. When its own draw fails (no full grid of its
+//! random regions keeping its rules within the generator's search budget), or its uniqueness
+//! check times out, it is left out and named, and the run goes on; the run stops
+//! ([`Stop::Generation`]) only when most cases cannot be drawn ([`GIVE_UP_AFTER`]). Any other
+//! error in making a case (a spec the generator refuses, an internal error) stops the run there.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,6 +31,10 @@ use super::{check, make_case_until, Case, FuzzOptions};
 
 /// How many cases with a time-out an [`Outcome`] names.
 pub const NAMED_TIMEOUTS: usize = 5;
+
+/// A run stops once this many cases could not be drawn and they are most of the cases tried;
+/// at its end, it stops with [`Stop::Generation`] whenever most of its cases could not be.
+pub const GIVE_UP_AFTER: u64 = 10;
 
 /// Which cases a run makes, and its bounds.
 #[derive(Debug, Clone)]
@@ -82,9 +92,14 @@ pub struct Outcome {
     /// Not faults (no backend answered them) and not run.
     pub undecided: u64,
     pub undecided_cases: Vec<u64>,
+    /// Cases left out because their grid could not be drawn (see [`undrawable`]): how many, and
+    /// the lowest [`NAMED_TIMEOUTS`] of them. Not faults, and not run.
+    pub undrawn: u64,
+    pub undrawn_cases: Vec<u64>,
     /// The fault of the lowest case number, if any.
     pub fault: Option<Fault>,
-    /// The lowest case that could not be made (below any fault), and why.
+    /// Why the run stopped at [`Stop::Generation`]: the lowest case that could not be made
+    /// (below any fault) and why; with most cases undrawn, the lowest of those.
     pub generation: Option<(u64, GenerateError)>,
     pub stop: Stop,
 }
@@ -101,8 +116,46 @@ struct State {
     timeouts: Mutex<BTreeMap<u64, Vec<&'static str>>>,
     undecided: AtomicU64,
     undecided_cases: Mutex<Vec<u64>>,
+    undrawn: AtomicU64,
+    undrawn_cases: Mutex<Vec<u64>>,
+    /// The lowest case whose grid could not be drawn, and why.
+    first_undrawn: Mutex<Option<(u64, GenerateError)>>,
+    /// Most cases could not be drawn: no more are started.
+    given_up: AtomicBool,
     fault: Mutex<Option<Fault>>,
     generation: Mutex<Option<(u64, GenerateError)>>,
+}
+
+impl State {
+    /// Cases that ended: run, or left out.
+    fn ended(&self) -> u64 {
+        self.done.load(Ordering::SeqCst)
+            + self.undecided.load(Ordering::SeqCst)
+            + self.undrawn.load(Ordering::SeqCst)
+    }
+    /// Whether most of the cases that ended could not be drawn.
+    fn mostly_undrawn(&self) -> bool {
+        let undrawn = self.undrawn.load(Ordering::SeqCst);
+        undrawn > 0 && undrawn * 2 > self.ended()
+    }
+}
+
+/// Whether `e` says that one case's grid could not be drawn (a full grid of its random shape
+/// keeping its rules, within the generator's search budget): another case, drawn from another
+/// seed, may well be.
+pub fn undrawable(e: &GenerateError) -> bool {
+    matches!(
+        e,
+        GenerateError::NoFullGrid { .. } | GenerateError::NoGridKeeping { .. }
+    )
+}
+
+/// Adds case `i` to the lowest [`NAMED_TIMEOUTS`] cases of `named`.
+fn name_case(named: &Mutex<Vec<u64>>, i: u64) {
+    let mut named = lock(named);
+    named.push(i);
+    named.sort_unstable();
+    named.truncate(NAMED_TIMEOUTS);
 }
 
 /// Runs the cases of `run` through `backends` (`reference`, normally `dfs`, decides uniqueness
@@ -127,7 +180,11 @@ pub fn search(
         // The shard's j-th case is case `first + shard.item(j)`.
         let j = state.next.fetch_add(1, Ordering::SeqCst);
         let i = run.first.saturating_add(run.shard.item(j));
-        if i >= end || stop.load(Ordering::SeqCst) || i > state.first_fault.load(Ordering::SeqCst) {
+        if i >= end
+            || stop.load(Ordering::SeqCst)
+            || i > state.first_fault.load(Ordering::SeqCst)
+            || state.given_up.load(Ordering::SeqCst)
+        {
             break;
         }
         if past_wall() {
@@ -143,11 +200,24 @@ pub fn search(
             Err(GenerateError::Check(e)) if e.timed_out() => {
                 // The reference could not settle a uniqueness question within the time-out:
                 // the case is left out and named, and the run goes on.
-                state.undecided.fetch_add(1, Ordering::Relaxed);
-                let mut named = lock(&state.undecided_cases);
-                named.push(i);
-                named.sort_unstable();
-                named.truncate(NAMED_TIMEOUTS);
+                state.undecided.fetch_add(1, Ordering::SeqCst);
+                name_case(&state.undecided_cases, i);
+                continue;
+            }
+            Err(e) if undrawable(&e) => {
+                // This case's grid could not be drawn: it is left out and named, and the run
+                // goes on, unless most cases cannot be drawn.
+                let undrawn = state.undrawn.fetch_add(1, Ordering::SeqCst) + 1;
+                name_case(&state.undrawn_cases, i);
+                let mut first = lock(&state.first_undrawn);
+                if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *first = Some((i, e));
+                }
+                drop(first);
+                if undrawn >= GIVE_UP_AFTER && state.mostly_undrawn() {
+                    state.given_up.store(true, Ordering::SeqCst);
+                    break;
+                }
                 continue;
             }
             Err(e) => {
@@ -191,12 +261,13 @@ pub fn search(
             scope.spawn(worker);
         }
     });
+    let mostly_undrawn = state.mostly_undrawn();
     let fault = state.fault.into_inner().unwrap_or_else(|p| p.into_inner());
-    let generation = state
-        .generation
-        .into_inner()
+    let first_undrawn = (state.first_undrawn.into_inner()).unwrap_or_else(|p| p.into_inner());
+    let generation = (state.generation.into_inner())
         .unwrap_or_else(|p| p.into_inner())
-        .filter(|(i, _)| fault.as_ref().is_none_or(|f| *i < f.case.index));
+        .filter(|(i, _)| fault.as_ref().is_none_or(|f| *i < f.case.index))
+        .or(first_undrawn.filter(|_| mostly_undrawn && fault.is_none()));
     let stop = if generation.is_some() {
         Stop::Generation
     } else if fault.is_some() {
@@ -222,6 +293,8 @@ pub fn search(
             .undecided_cases
             .into_inner()
             .unwrap_or_else(|p| p.into_inner()),
+        undrawn: state.undrawn.load(Ordering::SeqCst),
+        undrawn_cases: (state.undrawn_cases.into_inner()).unwrap_or_else(|p| p.into_inner()),
         fault,
         generation,
         stop,
@@ -273,28 +346,39 @@ mod tests {
         }
     }
 
-    /// A case whose uniqueness the reference cannot settle in time is left out and named, and
-    /// the run goes on through the others, which are run.
-    #[test]
-    fn cases_the_reference_cannot_decide_are_left_out_and_the_run_goes_on() {
-        let opts = FuzzOptions::of(PuzzleSpec::new(4));
+    /// Cases `first..first + cases` of `spec` and `seed` through `dfs` on one thread, `reference`
+    /// (default `dfs`) deciding uniqueness.
+    fn run_cases(
+        spec: PuzzleSpec,
+        (seed, first, cases): (u64, u64, u64),
+        reference: Option<&dyn Backend>,
+    ) -> Outcome {
         let run = Run {
-            seed: 7,
-            first: 0,
-            cases: Some(40),
+            seed,
+            first,
+            cases: Some(cases),
             deadline: None,
             jobs: 1,
             shard: Shard::default(),
         };
         let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
-        let outcome = search(
+        let reference = reference.unwrap_or(dfs.as_ref());
+        let opts = FuzzOptions::of(spec);
+        search(
             &opts,
             &run,
-            &[dfs],
-            &NeverInTime,
+            std::slice::from_ref(&dfs),
+            reference,
             &AtomicBool::new(false),
             &|_| {},
-        );
+        )
+    }
+
+    /// A case whose uniqueness the reference cannot settle in time is left out and named, and
+    /// the run goes on through the others, which are run.
+    #[test]
+    fn cases_the_reference_cannot_decide_are_left_out_and_the_run_goes_on() {
+        let outcome = run_cases(PuzzleSpec::new(4), (7, 0, 40), Some(&NeverInTime));
         assert_eq!(outcome.stop, Stop::Done, "{outcome:?}");
         assert!(outcome.generation.is_none() && outcome.fault.is_none());
         assert!(outcome.undecided > 0 && outcome.done > 0, "{outcome:?}");
@@ -305,5 +389,23 @@ mod tests {
             (outcome.undecided as usize).min(NAMED_TIMEOUTS)
         );
         assert!(named.windows(2).all(|w| w[0] < w[1]), "{named:?}");
+    }
+
+    /// A shape no grid fits (side 2 with diagonals): every case is undrawn and named, and the run
+    /// gives up after [`GIVE_UP_AFTER`] of them, with the lowest one as the reason.
+    #[test]
+    fn a_run_whose_cases_cannot_be_drawn_gives_up() {
+        let spec = PuzzleSpec {
+            jigsaw: true,
+            diagonals: true,
+            ..PuzzleSpec::new(2)
+        };
+        let outcome = run_cases(spec, (3, 5, 1000), None);
+        assert_eq!(outcome.stop, Stop::Generation, "{outcome:?}");
+        assert_eq!((outcome.done, outcome.undrawn), (0, GIVE_UP_AFTER));
+        assert_eq!(outcome.undrawn_cases, vec![5, 6, 7, 8, 9]);
+        let (case, e) = outcome.generation.unwrap();
+        assert_eq!(case, 5);
+        assert!(undrawable(&e), "{e}");
     }
 }

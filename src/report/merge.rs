@@ -18,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Deserialize;
 
 use super::{BenchRow, JsonRow, Outcome, Sample};
+use crate::counted::counted;
 use crate::effort::Effort;
 
 /// What the inputs add up to.
@@ -43,8 +44,12 @@ impl std::fmt::Display for XcheckTotals {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} puzzles, task {}: {} disagreements, {} failures, {} refusals",
-            self.puzzles, self.task, self.disagreements, self.failures, self.refusals
+            "{}, task {}: {}, {}, {}",
+            counted(self.puzzles, "puzzle"),
+            self.task,
+            counted(self.disagreements, "disagreement"),
+            counted(self.failures, "failure"),
+            counted(self.refusals, "refusal")
         )
     }
 }
@@ -126,6 +131,33 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
     }
 }
 
+/// `name:line:column: what: why` for the error `e` of serde_json in `text`, whose first line is
+/// line `first_line` of the input `name`; the column counted in characters, as every message of
+/// the lab counts it (serde_json counts bytes).
+fn json_error(
+    name: &str,
+    text: &str,
+    first_line: usize,
+    what: &str,
+    e: &serde_json::Error,
+) -> String {
+    let row = e.line().max(1);
+    let col = text.lines().nth(row - 1).map_or(e.column(), |l| {
+        l.char_indices()
+            .take_while(|&(i, _)| i < e.column())
+            .count()
+    });
+    let why = e.to_string();
+    let why = why
+        .rsplit_once(" at line ")
+        .map_or(why.as_str(), |(w, _)| w);
+    format!(
+        "{name}:{}:{}: {what}: {why}",
+        first_line + row - 1,
+        col.max(1)
+    )
+}
+
 fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
     let mut groups = Groups::default();
     let mut seen = HashSet::new();
@@ -133,7 +165,7 @@ fn merge_bench(inputs: &[(String, String)]) -> Result<Merged, String> {
     let mut not_run: HashMap<(String, String, String), usize> = HashMap::new();
     for (name, text) in inputs {
         let rows: Vec<JsonRow> = serde_json::from_str(text)
-            .map_err(|e| format!("{name}: not a bench --json file: {e}"))?;
+            .map_err(|e| json_error(name, text, 1, "not a bench --json file", &e))?;
         for (i, row) in rows.into_iter().enumerate() {
             let r = row.record;
             if row.samples.len() != r.puzzles {
@@ -180,9 +212,9 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, String> {
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            let at = format!("{name}:{}", i + 1);
+            let at = format!("{name}:{}:1", i + 1);
             let rec: XcheckRecord = serde_json::from_str(line)
-                .map_err(|e| format!("{at}: not an xcheck --json record: {e}"))?;
+                .map_err(|e| json_error(name, line, i + 1, "not an xcheck --json record", &e))?;
             if !seen.insert((rec.file.clone(), rec.index)) {
                 return Err(format!(
                     "{at}: puzzle {} ({}) is in another input too (a shard given twice?)",

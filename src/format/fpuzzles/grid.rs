@@ -61,15 +61,17 @@ pub(super) fn read(
                 "grid",
                 format!("row {} is not an array of {n} cells", i + 1),
             )
+            .at(&[i])
         })?;
         for (j, cell) in row.iter().enumerate() {
             let c = i * n + j;
             let at = format!("row {}, column {}", i + 1, j + 1);
+            let here = |e: String| err("grid", format!("{at}: {e}")).at(&[i, j]);
             let Some(cell) = cell.as_object() else {
-                return Err(err("grid", format!("{at}: not an object")));
+                return Err(here("not an object".into()));
             };
             let value = bounded("grid", cell.get("value"), n)
-                .map_err(|e| err("grid", format!("{at}: {}", e.message)))?
+                .map_err(|e| here(e.message))?
                 .unwrap_or(0);
             if cell.get("given").and_then(J::as_bool) == Some(true) {
                 givens[c] = value as Value;
@@ -77,7 +79,7 @@ pub(super) fn read(
                 typed += 1;
             }
             let marks = digits("grid", cell.get("givenPencilMarks"), notes)
-                .map_err(|e| err("grid", format!("{at}: givenPencilMarks: {}", e.message)))?;
+                .map_err(|e| here(format!("givenPencilMarks: {}", e.message)))?;
             if givens[c] == 0 && !marks.is_empty() {
                 rules.push(Constraint::Candidates {
                     cell: c as u32,
@@ -85,7 +87,7 @@ pub(super) fn read(
                 });
             }
             region[c] = bounded("grid", cell.get("region"), u32::MAX as usize)
-                .map_err(|e| err("grid", format!("{at}: region: {}", e.message)))?
+                .map_err(|e| here(format!("region: {}", e.message)))?
                 .map(|x| x as u32);
         }
     }

@@ -158,9 +158,10 @@ impl Reader<'_> {
             None | Some(J::Null) => Ok(vec![]),
             Some(J::Array(items)) => items
                 .iter()
-                .map(|e| {
+                .enumerate()
+                .map(|(i, e)| {
                     e.as_object()
-                        .ok_or_else(|| err(key, format!("expected an object, found {e}")))
+                        .ok_or_else(|| err(key, format!("expected an object, found {e}")).at(&[i]))
                 })
                 .collect(),
             Some(other) => Err(err(key, format!("expected an array, found {other}"))),

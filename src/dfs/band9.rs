@@ -74,7 +74,7 @@
 use std::sync::OnceLock;
 
 use super::{Found, CLOCK_EVERY};
-use crate::backend::Halt;
+use crate::cancel::Halt;
 use crate::model::Value;
 use ops::{Ops, Portable};
 
@@ -1249,8 +1249,8 @@ mod tests {
     /// nodes, guesses and first two solutions.
     #[test]
     fn every_variant_this_cpu_runs_searches_the_portable_tree() {
-        let mut text = include_str!("../../../tests/data/9x9/test_puzzles.counts").to_string();
-        text += include_str!("../../../tests/data/9x9/17_clue_first20.txt");
+        let mut text = include_str!("../../tests/data/9x9/test_puzzles.counts").to_string();
+        text += include_str!("../../tests/data/9x9/17_clue_first20.txt");
         let runs: Vec<Kernel> = Kernel::ALL.into_iter().filter(|k| k.runs_here()).collect();
         let mut puzzles = 0;
         for entry in crate::format::read_puzzles(&text, &Default::default()) {

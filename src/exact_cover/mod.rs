@@ -27,12 +27,16 @@
 //! A search counts its *nodes* (levels entered, the root included) and its *guesses* (levels
 //! whose chosen column still had two rows or more: the branch points); a column with one row is
 //! forced and is no guess ([`Search::effort`]).
+//!
+//! [`sudoku`] is the one instance this crate uses: a Sudoku-family puzzle as a matrix (the engine
+//! of the `dlx` backend).
 
 use std::time::Instant;
 
-use crate::backend::Halt;
-
+use crate::cancel::Halt;
 use crate::effort::Effort;
+
+pub mod sudoku;
 
 /// Default memory budget for one matrix: 1 GiB (the `dlx` backend's `--dlx-memory-mib`).
 pub const DEFAULT_MEMORY_BUDGET: usize = 1 << 30;

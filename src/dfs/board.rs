@@ -7,7 +7,7 @@
 //! Used for counting (and so solving and uniqueness); `optimize` takes the general kernel.
 
 use super::{Found, CLOCK_EVERY};
-use crate::backend::Halt;
+use crate::cancel::Halt;
 use crate::model::{Shape, Value};
 
 /// Largest side this kernel handles (`n²` cells must fit in a `u128`, `n` boards in a [`Board`]).

@@ -34,7 +34,7 @@ use crate::model::{ConstraintKind, Value};
 use crate::propagate::Candidates;
 
 /// Whether `dlx` takes rules of `kind` (Killer cages are its own rows, the rest columns here).
-pub(super) fn takes(kind: ConstraintKind) -> bool {
+pub fn takes(kind: ConstraintKind) -> bool {
     !matches!(
         kind,
         ConstraintKind::Arrow

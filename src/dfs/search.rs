@@ -1,0 +1,709 @@
+//! The generic kernel of the `dfs` engine: one search over any shape, instantiated per size with
+//! fixed-capacity node arrays and the narrowest mask type that fits (see the engine's docs in
+//! [`crate::dfs`]). Counting, solving with restarts, and optimizing by branch and bound in passes
+//! of falling targets; the bounds are in [`bounds`].
+
+use super::{DfsBranching, Extra, Found, Job, Mask, Tables, CLOCK_EVERY, RESTART_NODES};
+use crate::cancel::Halt;
+use crate::model::Value;
+
+mod bounds;
+use bounds::{Lagrange, RETUNE_ITERATIONS};
+
+/// Nodes an optimization may visit with the cheap bounds alone before it starts over with the
+/// Lagrangian bound (see [`Search::optimize_in_passes`]).
+const CHEAP_OPTIMIZE_NODES: u64 = 1_000;
+
+// One search node, for a grid of `cells ≤ C` cells and `houses ≤ H` houses:
+//
+//   cands[c]     digits still possible in cell c      bit d-1 ⇔ digit d      ┌ 9×9: u16, bits 0..=8
+//                (one bit once c is solved)                                  └ n ≤ 64: u64, bits 0..n
+//   placed[h]    digits already placed in house h     same layout
+//   unsolved[w]  bit b of word w ⇔ cell 64·w + b not yet placed (its peers not yet cleared)
+//   left         number of unsolved cells
+//
+// A cell whose mask shrinks to one bit is queued; placing it clears that bit from its peers and
+// sets it in `placed` of its houses. A node is copied before each branch but the last.
+
+/// One node of the search (see the layout above).
+#[derive(Clone)]
+struct Node<M, const C: usize, const H: usize, const W: usize> {
+    cands: [M; C],
+    placed: [M; H],
+    unsolved: [u64; W],
+    left: usize,
+}
+
+/// Optimize state: weights, per house its cells by decreasing weight, and the best so far.
+struct Opt<'w> {
+    weights: &'w [i64],
+    by_weight: Vec<u16>,
+    /// The multipliers of the Lagrangian bound, once chosen at the root.
+    lagrange: Option<Lagrange>,
+}
+
+pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
+    t: &'a Tables,
+    full: M,
+    /// `nodes[d]` is the node at depth `d`; grown on demand, never shrunk.
+    nodes: Vec<Node<M, C, H, W>>,
+    /// Cells whose mask became a single digit, waiting to be placed.
+    queue: Vec<u16>,
+    visited: u64,
+    /// Branch points (see [`Found::guesses`]), over every run and pass.
+    guesses: u64,
+    halt: Halt,
+    /// Optimizing without the Lagrangian bound first: give up (and start over with it) past this
+    /// many nodes.
+    node_budget: Option<u64>,
+    over_budget: bool,
+    limit: u64,
+    /// Optimizing: only scores above this are sought (see [`Search::optimize_in_passes`]).
+    floor: i64,
+    opt: Option<Opt<'w>>,
+    /// Randomised order (0: the plain deterministic one): a xorshift state that rotates where
+    /// [`Search::pick`] starts scanning and which candidate goes first (see
+    /// [`Search::solve_with_restarts`]).
+    rng: u64,
+    /// Node budget of the first run of [`Search::solve_with_restarts`].
+    restart_nodes: u64,
+    /// Propagation also applies locked candidates: at the root only, where they pay (a 25×25
+    /// file from 10 s+ to 10 ms); at every node they cost more than they save.
+    locked: bool,
+    /// The puzzle's Killer cages and variant rules, narrowed at every node once the singles are
+    /// done.
+    extra: Option<&'a Extra>,
+    /// Each cell's weight for the branching (see the module docs): with variant rules, or any
+    /// cages or rules under [`DfsBranching::Wdeg`]; empty otherwise.
+    weights: Vec<u32>,
+    found: Found,
+}
+
+/// Whether the search goes on after a node.
+type Go = bool;
+
+impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a, 'w, M, C, H, W> {
+    pub(super) fn run(t: &'a Tables, givens: &[Value], job: Job<'w>, halt: &Halt) -> Found {
+        Self::run_with(t, givens, None, job, halt, RESTART_NODES)
+    }
+
+    /// [`Search::run`] with Killer cages and variant rules, the branching rule for them, and
+    /// the first node budget of [`Search::solve_with_restarts`].
+    pub(super) fn run_with(
+        t: &'a Tables,
+        givens: &[Value],
+        extra: Option<(&'a Extra, DfsBranching)>,
+        job: Job<'w>,
+        halt: &Halt,
+        restart_nodes: u64,
+    ) -> Found {
+        let mut s = Self::new(t, givens, extra.map(|(e, _)| e));
+        match extra.map(|(_, b)| b) {
+            Some(DfsBranching::Dom) => s.weights.clear(),
+            Some(DfsBranching::Wdeg) if s.weights.is_empty() => {
+                s.weights = vec![1; t.cells];
+            }
+            _ => {}
+        }
+        s.halt = halt.clone();
+        s.restart_nodes = restart_nodes;
+        match job {
+            Job::Count { limit } => s.limit = limit.max(1),
+            Job::Optimize { weights } => {
+                let mut by_weight = t.house_cells.clone();
+                for h in by_weight.chunks_mut(t.n) {
+                    h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
+                }
+                s.limit = u64::MAX;
+                s.opt = Some(Opt {
+                    weights,
+                    by_weight,
+                    lagrange: None,
+                });
+            }
+        }
+        let root_ok = s.propagate_root();
+        s.locked = false;
+        if root_ok {
+            if s.opt.is_some() {
+                s.optimize_in_passes();
+            } else if s.limit == 1 {
+                s.solve_with_restarts();
+            } else {
+                s.descend(0);
+            }
+        }
+        s.found.nodes = s.visited;
+        s.found.guesses = s.guesses;
+        s.found
+    }
+
+    /// The candidates the search's propagation leaves at the root (singles, the cages and rules,
+    /// locked candidates, to a fixpoint), before its first branch: per cell, bit `d − 1` for
+    /// digit `d`; `None` on a contradiction.
+    pub(super) fn root(
+        t: &'a Tables,
+        givens: &[Value],
+        extra: Option<&'a Extra>,
+    ) -> Option<Vec<u64>> {
+        let mut s = Self::new(t, givens, extra);
+        s.propagate_root().then(|| {
+            s.nodes[0].cands[..t.cells]
+                .iter()
+                .map(|m| m.to_u64())
+                .collect()
+        })
+    }
+
+    /// The search before its root is propagated: the givens queued on the root node, one
+    /// solution sought, no deadline.
+    fn new(t: &'a Tables, givens: &[Value], extra: Option<&'a Extra>) -> Self {
+        debug_assert!(t.cells <= C && t.houses <= H && t.cells.div_ceil(64) <= W);
+        let full = M::first(t.n);
+        let mut root = Node {
+            cands: [full; C],
+            placed: [M::ZERO; H],
+            unsolved: [0; W],
+            left: t.cells,
+        };
+        for c in 0..t.cells {
+            root.unsolved[c / 64] |= 1 << (c % 64);
+        }
+        let mut queue = Vec::with_capacity(t.cells);
+        for (c, &v) in givens.iter().enumerate() {
+            if v != 0 {
+                root.cands[c] = M::bit(v as u32 - 1);
+                queue.push(c as u16);
+            }
+        }
+        Search {
+            t,
+            full,
+            nodes: vec![root],
+            queue,
+            visited: 0,
+            guesses: 0,
+            halt: Halt::default(),
+            node_budget: None,
+            over_budget: false,
+            limit: 1,
+            floor: i64::MIN,
+            opt: None,
+            rng: 0,
+            restart_nodes: RESTART_NODES,
+            locked: true,
+            extra,
+            weights: match extra {
+                Some(e) if e.variants.is_some() => {
+                    (0..t.cells).map(|c| 1 + e.partners(c)).collect()
+                }
+                _ => Vec::new(),
+            },
+            found: Found::default(),
+        }
+    }
+
+    /// One solution, searched in runs of growing node budgets ([`RESTART_NODES`], then 1.5 times
+    /// the previous one), each but the first in a new random order, until one finishes. Search
+    /// without learning has heavy tails on large grids: an early wrong choice can cost more than
+    /// many fresh starts. The budgets grow without bound, so a last run is complete and "no
+    /// solution" is still a proof; geometric growth keeps what that proof costs within about
+    /// three times one complete run (the Luby sequence, tried too, cost up to eight times on
+    /// unsolvable 16×16 puzzles).
+    fn solve_with_restarts(&mut self) {
+        let root = self.nodes[0].clone();
+        let mut budget = self.restart_nodes.max(2);
+        self.found.restarts = Some(0);
+        for run in 1u64.. {
+            self.node_budget = Some(self.visited.saturating_add(budget));
+            budget = budget.saturating_add(budget / 2);
+            self.descend(0);
+            if !self.over_budget {
+                break;
+            }
+            self.over_budget = false;
+            self.found.restarts = self.found.restarts.map(|r| r + 1);
+            self.nodes[0] = root.clone();
+            self.rng = 0x9e37_79b9_7f4a_7c15 ^ run.wrapping_mul(0xd1b5_4a32_d192_ed03);
+        }
+        self.node_budget = None;
+    }
+
+    /// Next value of the xorshift state ([`crate::rng::xorshift64`]).
+    fn random(&mut self) -> u64 {
+        self.rng = crate::rng::xorshift64(self.rng);
+        self.rng
+    }
+
+    /// Branch and bound in passes of falling ambition. Pass `i` seeks only grids scoring at
+    /// least `target = root bound − (2^i − 1)`, pruning every node whose bound is below it:
+    /// with a tight bound, a grid at the target is found (and proved optimal) after a small
+    /// search, where plain branch and bound wanders among weak grids first. A pass finding
+    /// nothing proves the optimum is below its target, which then tightens the reported bound.
+    ///
+    /// Tuning and re-tuning the Lagrangian multipliers costs more than it saves on puzzles whose
+    /// cheap bounds are already tight (the NOIP samples: 10× slower with it), so a first try runs
+    /// without it under a budget of [`CHEAP_OPTIMIZE_NODES`] nodes; only past that does the search
+    /// start over with the Lagrangian bound.
+    fn optimize_in_passes(&mut self) {
+        let root = self.nodes[0].clone();
+        self.node_budget = Some(self.visited + CHEAP_OPTIMIZE_NODES);
+        self.passes(&root);
+        self.node_budget = None;
+        if !self.over_budget {
+            return;
+        }
+        self.over_budget = false;
+        self.found = Found::default();
+        let lagrange = self.tune_lagrange(0, None, 200);
+        if let Some(o) = self.opt.as_mut() {
+            o.lagrange = Some(lagrange);
+        }
+        self.passes(&root);
+    }
+
+    /// The falling-target passes of [`Search::optimize_in_passes`] from the propagated `root`.
+    fn passes(&mut self, root: &Node<M, C, H, W>) {
+        let root_bound = self.bound(0);
+        self.found.root_bound = Some(root_bound);
+        let (mut target, mut step) = (root_bound, 1i64);
+        loop {
+            self.floor = target.saturating_sub(1);
+            self.nodes[0] = root.clone();
+            self.descend(0);
+            let stopped = self.found.timed_out || self.over_budget;
+            if self.found.best.is_some() || stopped || target == i64::MIN {
+                return;
+            }
+            self.found.root_bound = Some(self.floor); // no grid reaches `target`
+            target = target.saturating_sub(step);
+            step = step.saturating_mul(2);
+        }
+    }
+
+    /// Scores at or below this are not worth finding: the best so far, or the pass floor.
+    fn worthless(&self) -> i64 {
+        self.found.best.as_ref().map_or(self.floor, |(b, _)| *b)
+    }
+
+    /// Propagates the root; when that leaves cells open, adds the sums the Killer cages imply
+    /// ([`Cages::deepen`](super::Cages::deepen)) and propagates again. `false` on a contradiction.
+    fn propagate_root(&mut self) -> bool {
+        if !self.propagate(0) {
+            return false;
+        }
+        let root = &self.nodes[0];
+        let deeper = root.left > 0 && self.extra.is_some_and(|e| e.deepen(&root.cands[..]));
+        !deeper || self.propagate(0)
+    }
+
+    /// Places the queued cells and every single they imply, in `nodes[d]`. `false` on a
+    /// contradiction (a cell or a house digit with no place left).
+    fn propagate(&mut self, d: usize) -> bool {
+        let t = self.t;
+        let full = self.full;
+        let node = &mut self.nodes[d];
+        if let Some(extra) = self.extra {
+            extra.begin();
+        }
+        // The variant rules' lookahead runs once per propagation: repeating it to a fixpoint
+        // costs more than the nodes it saves.
+        let mut looked = false;
+        loop {
+            while let Some(c) = self.queue.pop() {
+                let c = c as usize;
+                let (w, b) = (c / 64, 1u64 << (c % 64));
+                if node.unsolved[w] & b == 0 {
+                    continue;
+                }
+                node.unsolved[w] ^= b;
+                node.left -= 1;
+                let digit = node.cands[c];
+                for &h in t.houses_of(c) {
+                    node.placed[h as usize] |= digit;
+                }
+                for &p in t.peers_of(c) {
+                    let m = node.cands[p as usize];
+                    if m & digit != M::ZERO {
+                        let m = m & !digit;
+                        if m == M::ZERO {
+                            if let Some(w) = self.weights.get_mut(p as usize) {
+                                *w += 1;
+                            }
+                            self.queue.clear();
+                            return false;
+                        }
+                        node.cands[p as usize] = m;
+                        if m.at_most_one() {
+                            self.queue.push(p);
+                        }
+                    }
+                }
+            }
+            if node.left == 0 {
+                // A full grid still has to meet its cages' sums and its rules.
+                return match self.extra {
+                    Some(extra) => extra.narrow(&mut node.cands, &mut self.queue).is_some(),
+                    None => true,
+                };
+            }
+            // Hidden singles: per house, the digits seen in exactly one cell and not yet placed.
+            for h in 0..t.houses {
+                let cells = t.house(h);
+                let (mut once, mut twice) = (M::ZERO, M::ZERO);
+                for &c in cells {
+                    let m = node.cands[c as usize];
+                    twice |= once & m;
+                    once |= m;
+                }
+                if once != full {
+                    if !self.weights.is_empty() {
+                        for &c in cells {
+                            self.weights[c as usize] += 1;
+                        }
+                    }
+                    self.queue.clear();
+                    return false;
+                }
+                let mut hidden = once & !twice & !node.placed[h];
+                while hidden != M::ZERO {
+                    let digit = hidden.lowbit();
+                    hidden ^= digit;
+                    // The one cell of the house holding `digit`. None is left when that cell was
+                    // just forced to another digit missing here: a contradiction. (A cell found
+                    // twice is queued twice; placing skips cells already placed.)
+                    let Some(&c) = cells
+                        .iter()
+                        .find(|&&c| node.cands[c as usize] & digit != M::ZERO)
+                    else {
+                        self.queue.clear();
+                        return false;
+                    };
+                    node.cands[c as usize] = digit;
+                    self.queue.push(c);
+                }
+            }
+            if self.queue.is_empty() {
+                if let Some(extra) = self.extra {
+                    let narrowed = match extra.narrow(&mut node.cands, &mut self.queue) {
+                        Some(false) if !looked => {
+                            looked = true;
+                            extra.look_ahead(&mut node.cands, &mut self.queue)
+                        }
+                        other => other,
+                    };
+                    match narrowed {
+                        None => {
+                            self.queue.clear();
+                            return false;
+                        }
+                        Some(true) => continue,
+                        Some(false) => {}
+                    }
+                }
+                if !self.locked {
+                    return true;
+                }
+                match Self::locked_candidates(t, node, &mut self.queue) {
+                    None => return false,
+                    Some(false) => return true,
+                    Some(true) => {}
+                }
+            }
+        }
+    }
+
+    /// Locked candidates: a digit whose places in one house all lie where it overlaps another
+    /// leaves the rest of the other. `Some(true)` when something was removed (cells left with
+    /// one digit are queued), `None` on a contradiction.
+    fn locked_candidates(
+        t: &Tables,
+        node: &mut Node<M, C, H, W>,
+        queue: &mut Vec<u16>,
+    ) -> Option<bool> {
+        let or = |cells: &[u16], node: &Node<M, C, H, W>| {
+            cells
+                .iter()
+                .fold(M::ZERO, |m, &c| m | node.cands[c as usize])
+        };
+        let mut progress = false;
+        for i in 0..t.overlap_len.len() {
+            let (shared, a_rest, b_rest) = t.overlap(i);
+            let (in_shared, in_a, in_b) = (or(shared, node), or(a_rest, node), or(b_rest, node));
+            for (locked, rest) in [
+                (in_shared & !in_a & in_b, b_rest),
+                (in_shared & !in_b & in_a, a_rest),
+            ] {
+                if locked == M::ZERO {
+                    continue;
+                }
+                for &c in rest {
+                    let m = node.cands[c as usize];
+                    if m & locked != M::ZERO {
+                        let left = m & !locked;
+                        if left == M::ZERO {
+                            queue.clear();
+                            return None;
+                        }
+                        node.cands[c as usize] = left;
+                        progress = true;
+                        if left.at_most_one() {
+                            queue.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        Some(progress)
+    }
+
+    /// The unsolved cell with the fewest candidates, and its candidates; with variant rules,
+    /// the fewest per unit of weight (see the module docs).
+    fn pick(&self, d: usize) -> (usize, M) {
+        let node = &self.nodes[d];
+        let weighted = self.opt.is_none() && !self.weights.is_empty();
+        // Optimizing, ties go to the heaviest cell: its digit moves the bound most.
+        // With pair rules, ties go to the cell with the most unsolved partners: its digit
+        // narrows most (and the first cell of two candidates is not taken at once).
+        let degree = self.extra.is_some_and(|e| e.has_pairs());
+        let weight = |c: usize| match (&self.opt, self.extra) {
+            (Some(o), _) => o.weights[c].unsigned_abs(),
+            (None, Some(e)) if degree => e.degree(c, &node.cands) as u64,
+            _ => 0,
+        };
+        let mut best = (0, self.full, u32::MAX, 0);
+        let words = self.t.cells.div_ceil(64);
+        // Randomised runs start the scan at another word, so ties go elsewhere.
+        let start = if self.rng == 0 {
+            0
+        } else {
+            (self.rng % words as u64) as usize
+        };
+        for w in (start..words).chain(0..start) {
+            let mut bits = node.unsolved[w];
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let m = node.cands[c];
+                let k = m.ones();
+                if weighted {
+                    // k / w < best k / best w, in integers (the first cell always wins).
+                    let w = u64::from(self.weights[c]);
+                    if best.2 == u32::MAX || u64::from(k) * best.3 < u64::from(best.2) * w {
+                        best = (c, m, k, w);
+                    }
+                    continue;
+                }
+                if k < best.2 || (k == best.2 && weight(c) > best.3) {
+                    best = (c, m, k, weight(c));
+                    if k <= 2 && self.opt.is_none() && !degree {
+                        return (c, m);
+                    }
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// Copies `nodes[from]` into `nodes[from + 1]`, growing the stack when needed.
+    fn push_copy(&mut self, from: usize) {
+        let (cells, houses, words) = (self.t.cells, self.t.houses, self.t.cells.div_ceil(64));
+        if self.nodes.len() == from + 1 {
+            let copy = self.nodes[from].clone();
+            self.nodes.push(copy);
+            return;
+        }
+        let (a, b) = self.nodes.split_at_mut(from + 1);
+        let (src, dst) = (&a[from], &mut b[0]);
+        dst.cands[..cells].copy_from_slice(&src.cands[..cells]);
+        dst.placed[..houses].copy_from_slice(&src.placed[..houses]);
+        dst.unsolved[..words].copy_from_slice(&src.unsolved[..words]);
+        dst.left = src.left;
+    }
+
+    /// `true` when the deadline has passed (looked at every [`CLOCK_EVERY`] nodes).
+    fn out_of_time(&mut self) -> bool {
+        self.visited += 1;
+        // Optimizing nodes are costly (bounds on every child): look at the clock at each one.
+        let look = self.opt.is_some() || self.visited.is_multiple_of(CLOCK_EVERY);
+        if look && self.halt.reached() {
+            self.found.timed_out = true;
+        }
+        if self.node_budget.is_some_and(|b| self.visited > b) {
+            self.over_budget = true;
+        }
+        self.found.timed_out || self.over_budget
+    }
+
+    /// Searches below the propagated node `nodes[d]`.
+    fn descend(&mut self, d: usize) -> Go {
+        if self.out_of_time() {
+            return false;
+        }
+        if self.nodes[d].left == 0 {
+            return self.leaf(d);
+        }
+        if self.opt.is_some() {
+            let best = self.worthless();
+            if self.bound(d) <= best {
+                return true;
+            }
+            // Re-tune the multipliers for this node, starting from the root's: a tighter
+            // bound here saves whole subtrees.
+            if let Some(root) = self.opt.as_ref().and_then(|o| o.lagrange.as_ref()) {
+                let here = self.tune_lagrange(d, Some(&root.lambda), RETUNE_ITERATIONS);
+                if self.lagrange_bound_with(d, &here) <= best {
+                    return true;
+                }
+            }
+        }
+        let (cell, cands) = self.pick(d);
+        if self.opt.is_none() {
+            self.guesses += u64::from(!cands.at_most_one());
+            return self.branch_on_cell(d, cell, cands);
+        }
+        // Optimizing: every alternative is tried on a copy first, to explore the children by
+        // decreasing bound (good grids early, so the bound prunes more) and drop hopeless ones.
+        let alternatives: Vec<(usize, M)> = match self.pick_house_digit(d, cands.ones()) {
+            Some((h, digit)) if cands.ones() > 2 => self
+                .t
+                .house(h)
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| self.nodes[d].cands[c] & digit != M::ZERO)
+                .map(|c| (c, digit))
+                .collect(),
+            _ => {
+                let mut v = Vec::new();
+                let mut m = cands;
+                while m != M::ZERO {
+                    v.push((cell, m.lowbit()));
+                    m ^= m.lowbit();
+                }
+                v
+            }
+        };
+        let mut children: Vec<(i64, usize, M)> = Vec::with_capacity(alternatives.len());
+        for (c, digit) in alternatives {
+            self.push_copy(d);
+            self.nodes[d + 1].cands[c] = digit;
+            self.queue.push(c as u16);
+            if self.propagate(d + 1) {
+                children.push((self.bound(d + 1), c, digit));
+            }
+        }
+        self.guesses += u64::from(children.len() >= 2);
+        children.sort_by_key(|&(b, _, _)| std::cmp::Reverse(b));
+        let last = children.len().saturating_sub(1);
+        for (i, &(bound, c, digit)) in children.iter().enumerate() {
+            if bound <= self.worthless() {
+                break;
+            }
+            if !self.try_place(d, i == last, c, digit) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Branches on the digit of `cell`: each candidate in turn (best first when optimizing).
+    fn branch_on_cell(&mut self, d: usize, cell: usize, mut cands: M) -> Go {
+        let high_first = self.opt.as_ref().is_some_and(|o| o.weights[cell] >= 0);
+        while cands != M::ZERO {
+            let digit = if high_first {
+                M::bit(cands.high())
+            } else if self.rng != 0 {
+                let k = (self.random() % u64::from(cands.ones())) as u32;
+                let mut m = cands;
+                for _ in 0..k {
+                    m ^= m.lowbit();
+                }
+                m.lowbit()
+            } else {
+                cands.lowbit()
+            };
+            cands ^= digit;
+            if !self.try_place(d, cands == M::ZERO, cell, digit) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Places `digit` in `cell` below node `d` (in `d` itself when `last`, since nothing needs
+    /// it afterwards; else in a copy), propagates and searches on.
+    fn try_place(&mut self, d: usize, last: bool, cell: usize, digit: M) -> Go {
+        let next = if last {
+            d
+        } else {
+            self.push_copy(d);
+            d + 1
+        };
+        self.nodes[next].cands[cell] = digit;
+        self.queue.push(cell as u16);
+        if !self.propagate(next) {
+            if let Some(w) = self.weights.get_mut(cell) {
+                *w += 1;
+            }
+            return true;
+        }
+        self.descend(next)
+    }
+
+    /// Optimizing: the highest digit still missing somewhere, and the house where it has the
+    /// fewest places, when that is at most `cell_choices`.
+    fn pick_house_digit(&self, d: usize, cell_choices: u32) -> Option<(usize, M)> {
+        let (t, node) = (self.t, &self.nodes[d]);
+        let missing = (0..t.houses).fold(M::ZERO, |m, h| m | (self.full & !node.placed[h]));
+        if missing == M::ZERO {
+            return None;
+        }
+        let digit = M::bit(missing.high());
+        let mut best = None;
+        let mut fewest = cell_choices + 1;
+        for h in 0..t.houses {
+            if node.placed[h] & digit != M::ZERO {
+                continue;
+            }
+            let k = t
+                .house(h)
+                .iter()
+                .filter(|&&c| node.cands[c as usize] & digit != M::ZERO)
+                .count() as u32;
+            if k < fewest {
+                fewest = k;
+                best = Some((h, digit));
+            }
+        }
+        best
+    }
+
+    fn digits(&self, d: usize) -> Vec<Value> {
+        self.nodes[d].cands[..self.t.cells]
+            .iter()
+            .map(|m| m.low() as Value + 1)
+            .collect()
+    }
+
+    /// A solution at `nodes[d]`.
+    fn leaf(&mut self, d: usize) -> Go {
+        let Some(opt) = &self.opt else {
+            self.found.count += 1;
+            if self.found.witnesses.len() < 2 {
+                let g = self.digits(d);
+                self.found.witnesses.push(g);
+            }
+            return self.found.count < self.limit;
+        };
+        let cands = &self.nodes[d].cands[..self.t.cells];
+        let score = cands
+            .iter()
+            .zip(opt.weights)
+            .map(|(m, &w)| w * (m.low() as i64 + 1))
+            .sum();
+        if score > self.worthless() {
+            self.found.best = Some((score, self.digits(d)));
+        }
+        true
+    }
+}

@@ -79,7 +79,7 @@ def encode(
 def xcheck(puzzles: Sequence[Puzzle], backends: Optional[Sequence[str]] = None, task: str = "unique", **options: Any) -> List[Dict[str, Any]]:
     """Keywords: limit, weights, timeout, jobs, and the engine options."""
 def bench(puzzles: Sequence[Puzzle], backends: Optional[Sequence[str]] = None, task: str = "unique", **options: Any) -> List[Dict[str, Any]]:
-    """Keywords: limit, weights, timeout, no_effort, and the engine options. Rows carry the
+    """Keywords: limit, weights, timeout, budget, no_effort, and the engine options. Rows carry the
     effort columns (no_guess_pct, guesses_per_puzzle, nodes_per_puzzle, …; None when unmeasured)."""
 def render(puzzle: Puzzle, solution: Optional[GridLike] = None, cell: float = 40.0, title: Optional[str] = None) -> str: ...
 def generate(

@@ -8,11 +8,13 @@
 //! * a run that times out on the budget's deadline (not on its own time-out) is left out, like
 //!   the puzzles after it: the budget, not the puzzle, stopped it ([`Budget::spend`]).
 //!
-//! A [`Budget`] may be shared by threads: puzzles already started when a budget runs out still
-//! finish.
+//! [`Budget::run`] applies the rule to one timed run; a [`Budget`] may be shared by threads:
+//! puzzles already started when a budget runs out still finish.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+use crate::task::{RunError, Timed};
 
 /// Each backend's time budget over a set of puzzles; without a limit, every run gets its own
 /// time-out and counts.
@@ -76,6 +78,21 @@ impl Budget {
         !stopped_by_budget
     }
 
+    /// Backend `k`'s next run, under the rule of this module: `run` gets the run's time limit
+    /// ([`Budget::grant`]) and runs it, timed ([`crate::task::time`]). `None` when the budget
+    /// grants nothing, or when the run timed out on the budget's deadline: the run does not count.
+    pub fn run(
+        &self,
+        k: usize,
+        timeout: Option<Duration>,
+        run: impl FnOnce(Option<Duration>) -> Timed,
+    ) -> Option<Timed> {
+        let grant = self.grant(k, timeout)?;
+        let timed = run(grant.timeout);
+        let timed_out = timed.result.as_ref().is_err_and(RunError::timed_out);
+        self.spend(k, grant, timed.time, timed_out).then_some(timed)
+    }
+
     /// The time backend `k` has used.
     pub fn used(&self, k: usize) -> Duration {
         Duration::from_nanos(self.used[k].load(Ordering::SeqCst))
@@ -119,6 +136,34 @@ mod tests {
         // The other backend has its own budget.
         assert_eq!(b.grant(1, None).unwrap().timeout, Some(10 * MS));
         assert_eq!(b.left(1), Some(10 * MS));
+    }
+
+    #[test]
+    fn a_run_stopped_by_the_budget_does_not_count() {
+        use crate::backend::BackendError;
+        let timed = |time, timed_out: bool| Timed {
+            result: match timed_out {
+                true => Err(BackendError::TimedOut.into()),
+                false => Err(BackendError::Failed("x".into()).into()),
+            },
+            time,
+            effort: Default::default(),
+        };
+        let b = Budget::new(Some(10 * MS), 1);
+        let mut limits = vec![];
+        let mut run = |time, timed_out| {
+            b.run(0, Some(6 * MS), |limit| {
+                limits.push(limit);
+                timed(time, timed_out)
+            })
+            .map(|t| t.time)
+        };
+        // Its own time-out: it counts.
+        assert_eq!(run(6 * MS, true), Some(6 * MS));
+        // What is left of the budget, reached: left out, and nothing more runs.
+        assert_eq!(run(4 * MS, true), None);
+        assert_eq!(run(MS, false), None);
+        assert_eq!(limits, [Some(6 * MS), Some(4 * MS)]);
     }
 
     #[test]

@@ -39,6 +39,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub mod hostile;
 mod search;
 
 pub use search::{search, Fault, Outcome, Run, Stop, NAMED_TIMEOUTS};

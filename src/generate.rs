@@ -57,7 +57,7 @@ use crate::backend::{Backend, Cancel, Limits};
 pub use crate::rng::GenRng;
 
 use crate::model::{
-    Cage, Constraint, ConstraintKind, Grid, ModelError, Puzzle, Regions, Shape, Weights,
+    Cage, Constraint, ConstraintKind, Grid, ModelError, Puzzle, Regions, Shape, Weights, MAX_SIZE,
 };
 use crate::task::{self, Answer, RunError, Task};
 use crate::weights::{WeightSource, WeightsError};
@@ -145,7 +145,50 @@ pub struct PuzzleSpec {
     pub variants: Vec<ConstraintKind>,
 }
 
+/// Why a [`PuzzleSpec`] asks for something that cannot be ([`PuzzleSpec::validate`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("boxes of {rows}×{cols} make a side out of range (1 to {MAX_SIZE})")]
+    BoxesOutOfRange { rows: usize, cols: usize },
+    #[error("boxes of {rows}×{cols} make side {}, not size {size}", rows * cols)]
+    BoxesNotSide {
+        rows: usize,
+        cols: usize,
+        size: usize,
+    },
+    #[error("cage sizes take (smallest, largest) with 1 ≤ smallest ≤ largest, not ({0}, {1})")]
+    CageSizes(usize, usize),
+    #[error("Killer cages are not drawn as a variant rule: they have their own option")]
+    KillerAsVariant,
+}
+
 impl PuzzleSpec {
+    /// Checks what the spec asks for: boxes that make a side in range, and the side, cage sizes
+    /// `1 ≤ smallest ≤ largest`, and no Killer cages among the variant rules (cages are
+    /// [`PuzzleSpec::killer`]).
+    pub fn validate(&self) -> Result<(), SpecError> {
+        if let Some((rows, cols)) = self.boxes {
+            match rows.checked_mul(cols) {
+                Some(n) if (1..=MAX_SIZE).contains(&n) => {
+                    if n != self.size {
+                        let size = self.size;
+                        return Err(SpecError::BoxesNotSide { rows, cols, size });
+                    }
+                }
+                _ => return Err(SpecError::BoxesOutOfRange { rows, cols }),
+            }
+        }
+        if let Some((a, b)) = self.killer {
+            if !(1 <= a && a <= b) {
+                return Err(SpecError::CageSizes(a, b));
+            }
+        }
+        if self.variants.contains(&ConstraintKind::Killer) {
+            return Err(SpecError::KillerAsVariant);
+        }
+        Ok(())
+    }
+
     /// Side `n` with its default boxes, no diagonals, no cages, no variant rules.
     pub fn new(size: usize) -> PuzzleSpec {
         PuzzleSpec {
@@ -903,6 +946,37 @@ fn region_size(n: usize, region: &[u32], start: usize, seen: &mut [u32], epoch: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spec_is_checked_before_any_puzzle() {
+        let spec = |boxes, killer, variants| PuzzleSpec {
+            boxes,
+            killer,
+            variants,
+            ..PuzzleSpec::new(6)
+        };
+        assert_eq!(spec(Some((2, 3)), Some((1, 1)), vec![]).validate(), Ok(()));
+        assert_eq!(
+            spec(Some((3, 3)), None, vec![]).validate(),
+            Err(SpecError::BoxesNotSide {
+                rows: 3,
+                cols: 3,
+                size: 6
+            })
+        );
+        let huge = spec(Some((usize::MAX, 2)), None, vec![]).validate();
+        assert_eq!(
+            huge.unwrap_err().to_string(),
+            format!(
+                "boxes of {}×2 make a side out of range (1 to 1024)",
+                usize::MAX
+            )
+        );
+        let cages = spec(None, Some((3, 2)), vec![]).validate();
+        assert_eq!(cages, Err(SpecError::CageSizes(3, 2)));
+        let killer = spec(None, None, vec![ConstraintKind::Killer]).validate();
+        assert_eq!(killer, Err(SpecError::KillerAsVariant));
+    }
 
     #[test]
     fn mixed_regions_stay_connected_partitions() {

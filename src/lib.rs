@@ -55,6 +55,7 @@ compile_error!(
 
 pub mod backend;
 pub mod backends;
+pub mod bench;
 pub mod budget;
 pub mod cancel;
 pub mod check;
@@ -66,7 +67,6 @@ pub mod exact_cover;
 pub mod format;
 pub mod fuzz;
 pub mod generate;
-pub mod hostile;
 pub mod ilp;
 pub mod isolate;
 pub mod isotope;
@@ -80,6 +80,7 @@ pub mod render;
 pub mod report;
 pub mod rng;
 pub mod sat;
+pub mod settings;
 pub mod shard;
 pub mod solver_stats;
 pub mod strength;

@@ -25,6 +25,16 @@ pub enum Task {
 }
 
 impl Task {
+    /// Every task, by name (a count to [`DEFAULT_COUNT_LIMIT`]).
+    pub const ALL: [Task; 4] = [
+        Task::Solve,
+        Task::Count {
+            limit: DEFAULT_COUNT_LIMIT,
+        },
+        Task::Unique,
+        Task::Optimize,
+    ];
+
     pub fn name(&self) -> &'static str {
         match self {
             Task::Solve => "solve",
@@ -32,6 +42,33 @@ impl Task {
             Task::Unique => "unique",
             Task::Optimize => "optimize",
         }
+    }
+
+    /// The same task, a count counting to `limit` (at least 1).
+    pub fn with_limit(self, limit: u64) -> Task {
+        match self {
+            Task::Count { .. } => Task::Count {
+                limit: limit.max(1),
+            },
+            other => other,
+        }
+    }
+}
+
+/// A task name that is none of [`Task::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown task '{0}' (choose one of: solve, count, unique, optimize)")]
+pub struct UnknownTask(pub String);
+
+impl std::str::FromStr for Task {
+    type Err = UnknownTask;
+    /// `solve`, `count` (to [`DEFAULT_COUNT_LIMIT`]: [`Task::with_limit`]), `unique` or
+    /// `optimize`.
+    fn from_str(s: &str) -> Result<Task, UnknownTask> {
+        Task::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| UnknownTask(s.to_string()))
     }
 }
 
@@ -374,6 +411,23 @@ mod tests {
             solution: solution.map(g),
         }
     }
+    #[test]
+    fn tasks_by_name() {
+        for t in Task::ALL {
+            assert_eq!(t.name().parse(), Ok(t));
+        }
+        assert_eq!(
+            "count".parse::<Task>().unwrap().with_limit(0),
+            Task::Count { limit: 1 }
+        );
+        assert_eq!(Task::Solve.with_limit(5), Task::Solve);
+        let e = "sole".parse::<Task>().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "unknown task 'sole' (choose one of: solve, count, unique, optimize)"
+        );
+    }
+
     fn counted(count: u64, complete: bool) -> Answer {
         Answer::Counted {
             count,

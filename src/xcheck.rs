@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::backend::{Backend, BackendError, Cancel, Limits};
+use crate::bench::error_outcome;
 use crate::budget::Budget;
 use crate::effort::Effort;
 use crate::model::Expected;
@@ -49,6 +50,15 @@ pub struct BackendRun {
 }
 
 impl BackendRun {
+    /// The run of `backend` that [`task::time`] timed.
+    pub fn of(backend: &dyn Backend, timed: task::Timed) -> BackendRun {
+        BackendRun {
+            backend: backend.name(),
+            result: timed.result,
+            time: timed.time,
+            effort: timed.effort,
+        }
+    }
     pub fn timed_out(&self) -> bool {
         self.result.as_ref().is_err_and(RunError::timed_out)
     }
@@ -99,17 +109,6 @@ impl BackendRun {
             Ok(_) if *verdict == Verdict::Agreed => Outcome::Agreed,
             Ok(_) => Outcome::Disagreed,
         }
-    }
-}
-
-/// How a run that gave no answer ended: a time-out, a refusal, or a failure.
-pub fn error_outcome(e: &RunError) -> Outcome {
-    match e {
-        RunError::Backend(BackendError::TimedOut) | RunError::CountTimedOut { .. } => {
-            Outcome::TimedOut
-        }
-        RunError::Backend(BackendError::Unsupported(_)) => Outcome::Refused,
-        RunError::Backend(BackendError::Failed(_)) | RunError::Check { .. } => Outcome::Failed,
     }
 }
 
@@ -255,24 +254,22 @@ pub fn run_batch(
     Ok(totals)
 }
 
-/// Runs the backends with budget left on `puzzle`, each limited as the budget grants. Returns
-/// the indices of the backends whose runs count, and their runs.
+/// Runs the backends with budget left on `puzzle`, each limited as the budget grants
+/// ([`Budget::run`]). Returns the indices of the backends whose runs count, and their runs.
 fn run_budgeted(batch: &Batch, budget: &Budget, puzzle: &Puzzle) -> (Vec<usize>, Vec<BackendRun>) {
     batch
         .backends
         .iter()
         .enumerate()
         .filter_map(|(k, b)| {
-            let grant = budget.grant(k, batch.timeout)?;
-            let mut limits = Limits::timeout_of(grant.timeout);
-            limits.cancel = batch.cancel.clone();
-            if batch.effort {
-                limits = limits.metered();
-            }
-            let run = run_limited(b.as_ref(), puzzle, batch.task, &limits);
-            budget
-                .spend(k, grant, run.time, run.timed_out())
-                .then_some((k, run))
+            let timed = budget.run(k, batch.timeout, |timeout| {
+                let limits = || Limits {
+                    cancel: batch.cancel.clone(),
+                    ..Limits::timeout_of(timeout)
+                };
+                task::time(b.as_ref(), puzzle, batch.task, limits, batch.effort)
+            })?;
+            Some((k, BackendRun::of(b.as_ref(), timed)))
         })
         .unzip()
 }
@@ -304,19 +301,8 @@ pub fn run_one(
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    run_limited(backend, puzzle, task, &Limits::until(deadline))
-}
-
-/// One backend on `puzzle` under `limits`, timed.
-fn run_limited(backend: &dyn Backend, puzzle: &Puzzle, task: Task, limits: &Limits) -> BackendRun {
-    let start = Instant::now();
-    let result = task::run(backend, puzzle, task, limits);
-    BackendRun {
-        backend: backend.name(),
-        result,
-        time: start.elapsed(),
-        effort: limits.effort(),
-    }
+    let limits = || Limits::until(deadline);
+    BackendRun::of(backend, task::time(backend, puzzle, task, limits, false))
 }
 
 /// [`compare`], then, when the puzzle comes with a known answer, every answer against it: a

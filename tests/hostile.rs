@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use sudoku_lab::backend::{Backend, BackendError, Count, Limits, Optimum};
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format::{Entry, ParseError};
-use sudoku_lab::hostile::{self, CaseOptions, FaultKind, Form};
+use sudoku_lab::fuzz::hostile::{self, CaseOptions, FaultKind, Form};
 use sudoku_lab::model::{ConstraintKind, Grid, Puzzle};
 
 fn dfs() -> Box<dyn Backend> {
@@ -257,6 +257,49 @@ fn an_input_error_the_user_could_not_act_on_is_a_fault() {
     // The real reader's error on bad JSON names a place in the text.
     let report = hostile::run_case("{\"size\": 4,\n \"grid\": [", 0, &options(vec![dfs()]));
     assert_eq!((report.input_errors, report.faults.len()), (1, 0));
+}
+
+#[test]
+fn a_campaign_counts_a_fault_once_keeps_its_first_documents_and_shrinks_the_first() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Mutex;
+    use sudoku_lab::fuzz::hostile::campaign::{self, Campaign, Event, SAVED_PER_FAULT};
+
+    let c = Campaign {
+        case: CaseOptions {
+            reader: error_without_message,
+            ..options(vec![dfs()])
+        },
+        seeds: hostile::seeds(dfs().as_ref()),
+        seed: 1,
+        first: 5,
+        cases: Some(12),
+        until: None,
+        jobs: 2,
+        shrink_trials: 50,
+    };
+    let (done, kept) = (Mutex::new(0), Mutex::new(Vec::new()));
+    let summary = campaign::run(&c, &AtomicBool::new(false), |e| match e {
+        Event::Done { distinct } => {
+            assert_eq!(distinct, 1);
+            *done.lock().unwrap() += 1;
+        }
+        Event::Fault { doc, first, .. } => kept.lock().unwrap().push((doc.case, first)),
+    });
+    assert_eq!((summary.documents, *done.lock().unwrap()), (12, 12));
+    let kept = kept.into_inner().unwrap();
+    assert_eq!(kept.len(), SAVED_PER_FAULT);
+    assert_eq!(kept.iter().filter(|(_, first)| *first).count(), 1);
+    assert!(kept.iter().all(|(case, _)| (5..17).contains(case)));
+    assert_eq!(summary.faults.len(), 1);
+    let (signature, seen) = summary.faults.iter().next().unwrap();
+    assert_eq!((seen.kind, seen.times), (FaultKind::SilentError, 12));
+    assert_eq!(summary.by_kind()[&FaultKind::SilentError], 12);
+    let shrunk = campaign::shrink_first(&c, signature, seen).unwrap();
+    assert!(shrunk.text.len() <= seen.first.text.len());
+    // A stopped campaign runs no case.
+    let stopped = campaign::run(&c, &AtomicBool::new(true), |_| panic!("ran a case"));
+    assert_eq!(stopped.documents, 0);
 }
 
 #[test]

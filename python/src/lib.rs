@@ -16,20 +16,24 @@
 
 use std::str::FromStr;
 use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyDict, PyList};
 
 use sudoku_lab::backend::{Backend, BackendError, Cancel, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
+use sudoku_lab::bench::{self, Bench, Case};
 use sudoku_lab::check;
 use sudoku_lab::format::{self, fpuzzles, Format, ReadOptions};
 use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
 use sudoku_lab::model::{self, ConstraintKind, Expected, Regions, Weights};
+use sudoku_lab::isolate::WorkerProgram;
 use sudoku_lab::render::{self, RenderOptions};
+use sudoku_lab::report::BenchRow;
 use sudoku_lab::sat::encode::{self, Amo, EncodeOptions, Encoding};
+use sudoku_lab::settings::{EngineSettings, Setting, SettingError};
 use sudoku_lab::strength::table::{Level, Study};
 use sudoku_lab::task::{self, RunError, Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::weights::WeightSource;
@@ -39,15 +43,10 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// A word naming one of an option's choices (`"extended"`, `"bounds"`), as the flags take it.
-fn word<T: FromStr>(key: &str, v: &Bound<'_, PyAny>) -> PyResult<T>
-where
-    T::Err: std::fmt::Display,
-{
-    let s: String = v
-        .extract()
-        .map_err(|_| PyTypeError::new_err(format!("{key}: expected a string")))?;
-    s.parse().map_err(value_error)
+/// A keyword's number of seconds (`timeout`, `budget`).
+fn seconds(key: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
+    s.map(|s| Duration::try_from_secs_f64(s).map_err(|_| value_error(format!("{key} {s}"))))
+        .transpose()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -94,43 +93,37 @@ impl Grid {
     }
 }
 
-/// A grid argument: a `Grid`, its line, or n rows of n integers.
+/// A grid argument: a `Grid`, its line, or n rows of n integers, read by the library's reader
+/// (line format, or grid format for the rows).
 fn grid_arg(v: &Bound<'_, PyAny>) -> PyResult<Grid> {
     if let Ok(g) = v.downcast::<Grid>() {
         return Ok(g.get().clone());
     }
-    let cells: Vec<model::Value> = if let Ok(s) = v.extract::<String>() {
-        s.trim()
-            .chars()
-            .map(|c| {
-                format::symbol_value(c).ok_or_else(|| {
-                    PyValueError::new_err(format!("'{c}' is not a digit of the line format"))
-                })
-            })
-            .collect::<PyResult<_>>()?
+    let (text, format) = if let Ok(s) = v.extract::<String>() {
+        (s.trim().to_string(), Format::Line)
     } else {
         let rows: Vec<Vec<u32>> = v.extract().map_err(|_| {
             PyTypeError::new_err("a grid is a Grid, its line, or a list of rows of integers")
         })?;
-        let n = rows.len();
-        if rows.iter().any(|r| r.len() != n) {
-            return Err(PyValueError::new_err(format!(
-                "expected {n} rows of {n} integers"
-            )));
-        }
-        rows.into_iter()
-            .flatten()
-            .map(|d| model::Value::try_from(d).map_err(value_error))
-            .collect::<PyResult<_>>()?
+        let lines: Vec<String> = rows
+            .iter()
+            .map(|r| r.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+            .collect();
+        (lines.join("\n"), Format::Grid)
     };
-    let n = (cells.len() as f64).sqrt().round() as usize;
-    if n * n != cells.len() || n == 0 {
-        return Err(PyValueError::new_err(format!(
-            "{} cells do not make a square grid",
-            cells.len()
-        )));
+    let opts = ReadOptions {
+        format: Some(format),
+        diagonals: false,
+    };
+    let mut read = format::read_puzzles(&text, &opts);
+    match (read.len(), read.pop()) {
+        (1, Some(Ok(entry))) => {
+            let p = entry.puzzle;
+            Ok(Grid(model::Grid::new(p.size(), p.givens().to_vec())))
+        }
+        (1, Some(Err(e))) => Err(value_error(format!("grid:{}:{}: {}", e.line, e.col, e.message))),
+        _ => Err(value_error("a grid is one square grid of digits")),
     }
-    Ok(Grid(model::Grid::new(n, cells)))
 }
 
 /// A puzzle read by `read`: its geometry, givens and rules (and its known answer, if the input
@@ -275,67 +268,61 @@ fn read(
 // ---------------------------------------------------------------------------------------------
 // Backends and their options
 
-/// The options of the engines, from the keywords (the flags' names with `_` for `-`).
-fn backend_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<BackendOptions> {
-    let mut o = BackendOptions::default();
-    let Some(options) = options else {
-        return Ok(o);
-    };
-    let mib = |v: &Bound<'_, PyAny>| -> PyResult<usize> {
-        let m: u64 = v.extract()?;
-        Ok(usize::try_from(m.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
-    };
-    for (k, v) in options.iter() {
+/// The options of the engines, from the keywords (the flags' names with `_` for `-`), by the
+/// library's settings ([`EngineSettings::set`]); `cp` searches in a worker process
+/// ([`cp_worker`]) unless `cp_in_process=True`.
+fn backend_options(
+    py: Python<'_>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<BackendOptions> {
+    let mut settings = EngineSettings::default();
+    for (k, v) in options.into_iter().flat_map(|o| o.iter()) {
         let key: String = k.extract()?;
-        let v = &v;
-        match key.as_str() {
-            "encoding" => o.sat.encoding = word(&key, v)?,
-            "amo" => o.sat.amo = word(&key, v)?,
-            "cage_encoding" => o.sat.cage = word(&key, v)?,
-            "pair_encoding" => o.sat.pair = word(&key, v)?,
-            "no_simplify" => {
-                o.sat.simplify = !v.extract::<bool>()?;
-                o.sat.propagate &= o.sat.simplify;
-            }
-            "no_propagate" => o.sat.propagate = o.sat.simplify && !v.extract::<bool>()?,
-            "sat_opt" => o.sat.optimizer = word(&key, v)?,
-            "cadical_config" => o.sat.cadical_config = word(&key, v)?,
-            "sat_memory_mib" => o.sat.memory_budget = mib(v)?,
-            "proof" => o.sat.proof = Some(v.extract::<std::path::PathBuf>()?),
-            "check_proof" => o.sat.check_proof = v.extract()?,
-            "dfs_branch" => o.dfs.branching = word(&key, v)?,
-            "dlx_memory_mib" => o.dlx.memory_budget = mib(v)?,
-            "ilp_solver" => o.ilp.solver = word(&key, v)?,
-            "sat_cmd" => o.sat_ext.command = v.extract()?,
-            "maxsat_cmd" => o.maxsat_ext.command = v.extract()?,
-            "cmd" => o.cmd.command = v.extract()?,
-            "mzn_cmd" => o.minizinc.command = v.extract()?,
-            "mzn_solver" => o.minizinc.solver = v.extract()?,
-            #[cfg(feature = "cp")]
-            "cp_alldiff" => o.cp.model.alldiff = word(&key, v)?,
-            #[cfg(feature = "cp")]
-            "allow_unsound" => o.cp.model.allow_unsound = v.extract()?,
-            #[cfg(feature = "cp")]
-            "cp_house_cover" => o.cp.model.house_cover = word(&key, v)?,
-            #[cfg(feature = "cp")]
-            "cp_branch" => o.cp.model.branching = word(&key, v)?,
-            #[cfg(feature = "cp")]
-            "cp_searches" => o.cp.model.searches = word(&key, v)?,
-            #[cfg(feature = "cp")]
-            "cp_drop_fixed" => o.cp.model.drop_fixed = v.extract()?,
-            #[cfg(feature = "cp")]
-            "cp_objective_bound" => o.cp.model.objective_bound = word(&key, v)?,
-            #[cfg(feature = "cp")]
-            "cp_memory_mib" => o.cp.memory_mib = v.extract()?,
-            other => {
-                return Err(PyTypeError::new_err(format!(
-                    "unknown engine option '{other}' (the flags of `sudoku-lab solve --help`, \
-                     with _ for -)"
-                )))
-            }
-        }
+        let value = if let Ok(b) = v.downcast::<PyBool>() {
+            Setting::Switch(b.is_true())
+        } else if let Ok(n) = v.extract::<u64>() {
+            Setting::Number(n)
+        } else if let Ok(path) = v.extract::<std::path::PathBuf>() {
+            Setting::Word(path.to_string_lossy().into_owned())
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "{key}: expected True or False, a number or a string"
+            )));
+        };
+        settings.set(&key, value).map_err(|e| match e {
+            SettingError::Unknown(_) | SettingError::Kind { .. } => PyTypeError::new_err(e.to_string()),
+            SettingError::Value { .. } => value_error(e),
+        })?;
     }
-    Ok(o)
+    let worker = cp_worker(py)?;
+    Ok(settings.options(|| worker))
+}
+
+/// The `cp` backend's worker process: this Python, with this process's module path, serving
+/// requests with [`serve_worker`]. A crash inside huub ends that process, not the notebook's
+/// kernel.
+fn cp_worker(py: Python<'_>) -> PyResult<WorkerProgram> {
+    let sys = py.import("sys")?;
+    let python: std::path::PathBuf = sys.getattr("executable")?.extract()?;
+    let path = sys.getattr("path")?.repr()?.to_string();
+    let code = format!(
+        "import sys; sys.path[:0] = {path}; import sudoku_lab as m; \
+         serve = getattr(m, '_serve_worker', None) or m.sudoku_lab._serve_worker; \
+         sys.exit(serve('cp'))"
+    );
+    Ok(WorkerProgram::new(python, ["-c", code.as_str()]))
+}
+
+/// Serves the requests of a worker process (`cp`) on standard input and output until standard
+/// input ends; returns the exit status. Started by [`cp_worker`], not for direct use.
+#[pyfunction]
+fn _serve_worker(kind: &str) -> PyResult<i32> {
+    let served: std::io::Result<()> = match kind {
+        #[cfg(feature = "cp")]
+        "cp" => sudoku_lab::backends::cp::serve_worker(),
+        other => return Err(value_error(format!("unknown worker '{other}'"))),
+    };
+    Ok(if served.is_ok() { 0 } else { 1 })
 }
 
 /// The backend named `name`, with the options.
@@ -356,21 +343,6 @@ fn backend_list(
             .map(|k| backends::create(k, options).map_err(value_error))
             .collect(),
     }
-}
-
-/// The task named `name` (`solve`, `count`, `unique`, `optimize`).
-fn task_named(name: &str, limit: u64) -> PyResult<Task> {
-    Ok(match name {
-        "solve" => Task::Solve,
-        "count" => Task::Count { limit },
-        "unique" => Task::Unique,
-        "optimize" => Task::Optimize,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown task '{other}' (choose one of: solve, count, unique, optimize)"
-            )))
-        }
-    })
 }
 
 /// The puzzle with the weights of `weights`: `"pyramid"`, a weights file, or n rows of n
@@ -503,19 +475,15 @@ fn run_task(
     timeout: Option<f64>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Answer> {
-    let b = backend(backend_name, &backend_options(options)?)?;
-    let timeout = timeout
-        .map(|s| Duration::try_from_secs_f64(s).map_err(|_| value_error(format!("timeout {s}"))))
-        .transpose()?;
+    let b = backend(backend_name, &backend_options(py, options)?)?;
+    let timeout = seconds("timeout", timeout)?;
     let cancel = Cancel::new();
-    let limits = Limits::timeout_of(timeout)
-        .cancelled_by(cancel.clone())
-        .metered();
-    let (result, time, effort) = interruptible(py, &cancel, || {
-        let start = Instant::now();
-        let result = task::run(b.as_ref(), &puzzle, task, &limits);
-        (result, start.elapsed(), limits.effort())
-    })?;
+    let limits = || Limits::timeout_of(timeout).cancelled_by(cancel.clone());
+    let task::Timed {
+        result,
+        time,
+        effort,
+    } = interruptible(py, &cancel, || task::time(b.as_ref(), &puzzle, task, limits, true))?;
     let mut answer = Answer {
         backend: backend_name.to_string(),
         status: "timeout".into(),
@@ -708,14 +676,16 @@ fn encode_puzzle(
     propagate: bool,
     weights: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
-    let options = EncodeOptions {
+    let settings = EngineSettings {
         encoding: encoding.parse().map_err(value_error)?,
         amo: amo.parse().map_err(value_error)?,
-        cage: cage_encoding.parse().map_err(value_error)?,
-        pair: pair_encoding.parse().map_err(value_error)?,
-        simplify,
-        propagate: simplify && propagate,
+        cage_encoding: cage_encoding.parse().map_err(value_error)?,
+        pair_encoding: pair_encoding.parse().map_err(value_error)?,
+        no_simplify: !simplify,
+        no_propagate: !propagate,
+        ..EngineSettings::default()
     };
+    let options = settings.encode_options();
     let mut out = Vec::new();
     let text = |out: Vec<u8>| -> PyResult<PyObject> {
         Ok(String::from_utf8(out)
@@ -776,14 +746,17 @@ struct Runs {
     timeout: Option<Duration>,
     /// Puzzles cross-checked at the same time (`bench` times one at a time).
     jobs: usize,
+    /// Each backend's time over the puzzles (`bench`, as `--budget`).
+    budget: Option<Duration>,
     /// Meter every run, for the effort columns of the rows (`bench`, unless `no_effort`).
     effort: bool,
 }
 
 impl Runs {
     /// The runs of `puzzles` through `backends` on `task`; `options` holds `limit`, `weights`,
-    /// `timeout` and `jobs` (taken out) and the engine options.
+    /// `timeout`, `budget` and `jobs` (taken out) and the engine options.
     fn new<'py>(
+        py: Python<'py>,
         puzzles: Vec<PyRef<'py, Puzzle>>,
         backends: Option<Vec<String>>,
         task: &str,
@@ -799,10 +772,13 @@ impl Runs {
         let limit: u64 = take("limit")?.map_or(Ok(DEFAULT_COUNT_LIMIT), |v| v.extract())?;
         let weights = take("weights")?;
         let weights = weights.as_ref();
-        let timeout: Option<f64> = take("timeout")?.map(|v| v.extract()).transpose()?;
+        let secs = |key| -> PyResult<Option<Duration>> {
+            seconds(key, take(key)?.map(|v| v.extract()).transpose()?)
+        };
+        let (timeout, budget) = (secs("timeout")?, secs("budget")?);
         let jobs: usize = take("jobs")?.map_or(Ok(1), |v| v.extract())?;
         let no_effort: bool = take("no_effort")?.map_or(Ok(false), |v| v.extract())?;
-        let task = task_named(task, limit.max(1))?;
+        let task = task.parse::<Task>().map_err(value_error)?.with_limit(limit);
         let puzzles = puzzles
             .iter()
             .map(|p| {
@@ -813,31 +789,20 @@ impl Runs {
                 Ok((puzzle, p.expected.clone()))
             })
             .collect::<PyResult<_>>()?;
-        let timeout = timeout
-            .map(|s| {
-                Duration::try_from_secs_f64(s).map_err(|_| value_error(format!("timeout {s}")))
-            })
-            .transpose()?;
         Ok(Runs {
             puzzles,
-            backends: backend_list(backends, &backend_options(options)?)?,
+            backends: backend_list(backends, &backend_options(py, options)?)?,
             task,
             timeout,
             jobs,
+            budget,
             effort: !no_effort,
         })
     }
 
-    /// Cross-checks every puzzle through every backend on `jobs` threads (GIL released), and
-    /// returns each puzzle's result in input order, with the backends' summary rows.
-    fn run(
-        self,
-        py: Python<'_>,
-    ) -> PyResult<(
-        Vec<cross::Checked>,
-        Vec<sudoku_lab::report::BenchRow>,
-        Vec<&'static str>,
-    )> {
+    /// Cross-checks every puzzle through every backend on `jobs` threads (GIL released),
+    /// unmetered, and returns each puzzle's result in input order.
+    fn cross_check(self, py: Python<'_>) -> PyResult<Vec<cross::Checked>> {
         let cancel = Cancel::new();
         interruptible(py, &cancel, || -> Result<_, String> {
             let batch = Batch {
@@ -847,12 +812,12 @@ impl Runs {
                 budget: None,
                 jobs: self.jobs.max(1),
                 cancel: Some(cancel.clone()),
-                effort: self.effort,
+                effort: false,
             };
             let refs: Vec<_> = self.puzzles.iter().map(|(p, e)| (p, e.as_ref())).collect();
             let stop = std::sync::atomic::AtomicBool::new(false);
             let mut checked = Vec::new();
-            let totals = cross::run_batch(&batch, &refs, &stop, |c| {
+            cross::run_batch(&batch, &refs, &stop, |c| {
                 checked.push(cross::Checked {
                     position: c.position,
                     ran: c.ran.clone(),
@@ -862,17 +827,39 @@ impl Runs {
             })
             .map_err(|e| e.to_string())?;
             checked.sort_by_key(|c| c.position);
-            let names = self.backends.iter().map(|b| b.name()).collect();
-            Ok((checked, totals.rows(&self.backends, self.task), names))
+            Ok(checked)
         })?
         .map_err(|e: String| PyRuntimeError::new_err(e))
+    }
+
+    /// Times every backend on every puzzle with the command's loop ([`bench::run`], GIL
+    /// released): the rows of `sudoku-lab bench`, file `all`, puzzles numbered from 1.
+    fn bench(self, py: Python<'_>) -> PyResult<Vec<BenchRow>> {
+        let cancel = Cancel::new();
+        interruptible(py, &cancel, || {
+            let bench = Bench {
+                backends: &self.backends,
+                task: self.task,
+                timeout: self.timeout,
+                budget: self.budget,
+                effort: self.effort,
+                cancel: Some(cancel.clone()),
+            };
+            let cases: Vec<Case> = (self.puzzles.iter().enumerate())
+                .map(|(i, (puzzle, expected))| Case {
+                    index: i + 1,
+                    puzzle,
+                    expected: expected.as_ref(),
+                })
+                .collect();
+            bench::run(&bench, "all", &cases, |_| {})
+        })
     }
 }
 
 /// The rows of `xcheck` (its docstring is below): one per puzzle and backend, unmetered.
-fn xcheck_rows<'py>(py: Python<'py>, mut runs: Runs) -> PyResult<Bound<'py, PyList>> {
-    runs.effort = false;
-    let (checked, _, _) = runs.run(py)?;
+fn xcheck_rows<'py>(py: Python<'py>, runs: Runs) -> PyResult<Bound<'py, PyList>> {
+    let checked = runs.cross_check(py)?;
     let rows = PyList::empty(py);
     for c in &checked {
         for r in &c.runs {
@@ -897,9 +884,8 @@ fn xcheck_rows<'py>(py: Python<'py>, mut runs: Runs) -> PyResult<Bound<'py, PyLi
 
 /// The rows of `bench` (its docstring is below): one per backend, every run metered unless
 /// `no_effort`.
-fn timing_rows<'py>(py: Python<'py>, mut runs: Runs) -> PyResult<Bound<'py, PyList>> {
-    runs.jobs = 1;
-    let (_, bench_rows, _) = runs.run(py)?;
+fn timing_rows<'py>(py: Python<'py>, runs: Runs) -> PyResult<Bound<'py, PyList>> {
+    let bench_rows = runs.bench(py)?;
     let rows = PyList::empty(py);
     for row in &bench_rows {
         rows.append(to_python(py, &row.record)?)?;
@@ -921,7 +907,7 @@ macro_rules! batch_function {
             task: &str,
             options: Option<&Bound<'py, PyDict>>,
         ) -> PyResult<Bound<'py, PyList>> {
-            $rows(py, Runs::new(puzzles, backends, task, options)?)
+            $rows(py, Runs::new(py, puzzles, backends, task, options)?)
         }
     };
 }
@@ -947,8 +933,11 @@ batch_function!(
     /// the counters' means `nodes_per_puzzle`, `decisions_per_puzzle`, `conflicts_per_puzzle`,
     /// `propagations_per_puzzle`, `restarts_per_puzzle`, `lp_iterations_per_puzzle`,
     /// `bb_nodes_per_puzzle`, None where the backend measures nothing), ready for
-    /// `pandas.DataFrame`. Keywords as `xcheck` (`jobs` is always 1), and `no_effort=True` to
-    /// time without the effort meter (as `--no-effort`).
+    /// `pandas.DataFrame`: the command's own loop, so the same classes (an optimum the deadline
+    /// stopped before its proof is a time-out) and the same timing (`sat` timed without its
+    /// proof meter, then counted apart). Keywords as `xcheck` (`jobs` is always 1), `budget`
+    /// (each backend's seconds over the puzzles, as `--budget`), and `no_effort=True` to time
+    /// without the effort meter (as `--no-effort`).
     #[pyo3(name = "bench")]
     bench_fn,
     timing_rows
@@ -1001,41 +990,24 @@ fn generate(
     backend: &str,
     budget: f64,
 ) -> PyResult<Vec<Puzzle>> {
-    let side = boxes.map(|(r, c)| r.saturating_mul(c));
-    let size = match (size, side) {
-        (Some(n), Some(m)) if n != m => {
-            return Err(value_error(format!(
-                "boxes {boxes:?} make side {m}, not size {n}"
-            )))
-        }
-        (n, m) => n.or(m).unwrap_or(9),
-    };
     if with_answer && !unique {
         return Err(value_error("with_answer needs unique=True"));
-    }
-    if killer && !(1..=cage_sizes.1).contains(&cage_sizes.0) {
-        return Err(value_error(format!(
-            "cage_sizes takes (smallest, largest) with 1 ≤ smallest ≤ largest, not {cage_sizes:?}"
-        )));
     }
     let variants = variants
         .unwrap_or_default()
         .iter()
-        .map(|k| match k.parse::<ConstraintKind>() {
-            Ok(ConstraintKind::Killer) => Err(value_error(
-                "Killer cages have their own keyword: killer=True",
-            )),
-            other => other.map_err(value_error),
-        })
+        .map(|k| k.parse::<ConstraintKind>().map_err(value_error))
         .collect::<PyResult<Vec<_>>>()?;
+    let side = boxes.map(|(r, c)| r.saturating_mul(c));
     let spec = PuzzleSpec {
-        size,
+        size: size.or(side).unwrap_or(9),
         boxes,
         jigsaw,
         diagonals,
         killer: killer.then_some(cage_sizes),
         variants,
     };
+    spec.validate().map_err(value_error)?;
     let weights = match weights {
         None => None,
         Some("pyramid") => Some(WeightSource::Pyramid),
@@ -1057,7 +1029,7 @@ fn generate(
         ..GenerateOptions::of(spec)
     };
     let budget = Duration::try_from_secs_f64(budget).map_err(value_error)?;
-    let checker = self::backend(backend, &BackendOptions::default())?;
+    let checker = self::backend(backend, &backend_options(py, None)?)?;
     let cancel = Cancel::new();
     let made = interruptible(py, &cancel, || {
         let mut generator = Generator::new(options, checker.as_ref())
@@ -1210,6 +1182,7 @@ fn sudoku_lab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(strength, m)?)?;
     m.add_function(wrap_pyfunction!(backend_names, m)?)?;
+    m.add_function(wrap_pyfunction!(_serve_worker, m)?)?;
     m.add("DEFAULT_COUNT_LIMIT", DEFAULT_COUNT_LIMIT)?;
     Ok(())
 }

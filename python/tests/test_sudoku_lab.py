@@ -5,6 +5,7 @@ import _thread
 import os
 import pathlib
 import signal
+import sys
 import threading
 import time
 
@@ -138,12 +139,29 @@ def test_engine_options_and_bad_names():
     assert sl.unique(p, backend="sat", encoding="minimal", amo="ladder").grid == want
     assert sl.unique(p, backend="cp", cp_alldiff="bounds").grid == want
     assert sl.unique(p, backend="cp", cp_drop_fixed=True).grid == want
+    assert sl.unique(p, backend="cp", cp_in_process=True).grid == want
+    with pytest.raises(TypeError, match="no_simplify: expected True or False"):
+        sl.unique(p, backend="sat", no_simplify="yes")
     with pytest.raises(ValueError, match="unknown encoding 'nope'"):
         sl.unique(p, backend="sat", encoding="nope")
     with pytest.raises(TypeError, match="unknown engine option 'colour'"):
         sl.unique(p, colour="red")
     with pytest.raises(ValueError, match="unknown backend"):
         sl.unique(p, backend="quantum")
+
+
+def test_cp_searches_in_a_worker_process(monkeypatch):
+    """A crash inside huub ends a worker process, not the interpreter: `cp` searches in a Python
+    started for it (`sys.executable`) unless `cp_in_process=True`."""
+    if "cp" not in sl.backend_names():
+        pytest.skip("cp is not compiled in")
+    p = sl.read(HARD)[0]
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+    with pytest.raises(RuntimeError, match="cannot start the worker /nonexistent/python"):
+        sl.unique(p, backend="cp")
+    assert sl.unique(p, backend="cp", cp_in_process=True).status == "unique"
+    monkeypatch.undo()
+    assert sl.unique(p, backend="cp").status == "unique"
 
 
 def test_exports():

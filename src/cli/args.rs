@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 
 use sudoku_lab::format::{Format, ReadOptions};
 use sudoku_lab::generate::PuzzleSpec;
-use sudoku_lab::model::{ConstraintKind, MAX_SIZE};
+use sudoku_lab::model::ConstraintKind;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::weights::WeightSource;
 
@@ -147,28 +147,20 @@ pub struct SpecArgs {
 impl SpecArgs {
     /// The spec the flags ask for (the side from `--size` or `--boxes`).
     pub fn resolve(&self) -> Result<PuzzleSpec, UsageError> {
-        let (size, boxes) = match &self.boxes {
-            Some(b) => {
-                let (r, c) = boxes_arg(b)?;
-                match r.checked_mul(c) {
-                    Some(n) if (1..=MAX_SIZE).contains(&n) => (n, Some((r, c))),
-                    _ => {
-                        return Err(UsageError(format!(
-                        "--boxes {b}: boxes of {r}×{c} make a side out of range (1 to {MAX_SIZE})"
-                    )))
-                    }
-                }
-            }
-            None => (self.size.unwrap_or(9), None),
-        };
-        Ok(PuzzleSpec {
-            size,
+        let boxes = self.boxes.as_deref().map(boxes_arg).transpose()?;
+        let spec = PuzzleSpec {
+            size: boxes.map_or(self.size.unwrap_or(9), |(r, c)| r.saturating_mul(c)),
             boxes,
             jigsaw: self.jigsaw,
             diagonals: self.diagonals,
             killer: self.killer.then_some(self.cage_sizes),
             variants: self.variants.clone(),
-        })
+        };
+        spec.validate().map_err(|e| match &self.boxes {
+            Some(b) => UsageError(format!("--boxes {b}: {e}")),
+            None => UsageError(e.to_string()),
+        })?;
+        Ok(spec)
     }
 }
 
@@ -269,9 +261,7 @@ pub fn jobs_arg(jobs: Option<usize>) -> Result<usize, UsageError> {
 }
 
 /// A budget in MiB (`--sat-memory-mib`, `--dlx-memory-mib`) in bytes, saturating.
-pub fn mib(m: u64) -> usize {
-    usize::try_from(m.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
-}
+pub use sudoku_lab::settings::mib;
 
 /// Checks, before any work, that the file `path` given to `flag` can be written. A file that is
 /// missing is created to try and removed again, so that a run stopped before it writes leaves

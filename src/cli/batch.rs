@@ -302,8 +302,7 @@ impl Item {
     /// When `answer` (from `backend`) contradicts the known answer given with the puzzle, what
     /// to report: "dfs said 2; expected: the puzzle has exactly 3 solutions".
     pub fn wrong_answer(&self, backend: &str, answer: &Answer) -> Option<String> {
-        let why = self.expected.as_ref()?.contradiction(answer)?;
-        Some(format!("{backend} said {}; {why}", answer.summary()))
+        sudoku_lab::bench::wrong_answer(self.expected.as_ref()?, backend, answer)
     }
 }
 

@@ -1,26 +1,20 @@
-//! `sudoku-lab bench`: times every selected backend on every puzzle of every file (one thread, so
-//! figures compare), then prints a table and optionally writes CSV, JSON and an SVG plot.
-//! Times include the independent check of each answer, as users see them. Each run gets a
-//! metered [`Limits`] (unless `--no-effort`), so rows also carry the search effort the backends
-//! report (the effort columns of [`report::RowRecord`]); a backend whose meter slows it
-//! ([`Backend::meter_slows`](sudoku_lab::backend::Backend::meter_slows)) is timed unmetered and
-//! run a second time, untimed, for its effort.
+//! `sudoku-lab bench`: times every selected backend on every puzzle of every file with the
+//! library's loop ([`sudoku_lab::bench::run`]: one thread, so figures compare; times include the
+//! independent check; each run metered unless `--no-effort`, for the effort columns of
+//! [`report::RowRecord`]), then prints a table and optionally writes CSV, JSON and an SVG plot.
+//! This module reads the files, shows the progress and the errors, and writes the rows.
 
 use std::fs::File;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use sudoku_lab::backend::Limits;
-use sudoku_lab::budget::Budget;
+use sudoku_lab::bench::{self, Bench, Case, Progress};
 use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
 use sudoku_lab::shard::Shard;
-use sudoku_lab::task::{self, Answer, RunError};
-use sudoku_lab::xcheck::error_outcome;
 
 use super::args::{writable, InputArgs, TaskArg, TaskOptions};
 use super::batch::{self, Item, Tally};
@@ -156,15 +150,23 @@ pub fn progress_bar(len: usize) -> ProgressBar {
 }
 
 pub fn run(config: &Config) -> ExitCode {
-    let (backends, files) = (&config.runs.backends[..], &config.files[..]);
+    let runs = &config.runs;
+    let bench = Bench {
+        backends: &runs.backends,
+        task: runs.task,
+        timeout: runs.timeout,
+        budget: runs.budget,
+        effort: config.effort,
+        cancel: None,
+    };
     let mut tally = Tally::default();
     let mut rows = Vec::new();
-    for path in files {
+    for path in &config.files {
         let mut items: Vec<Item> = Vec::new();
         batch::each_puzzle(
             std::slice::from_ref(path),
-            &config.runs.read,
-            config.runs.weights.as_ref(),
+            &runs.read,
+            runs.weights.as_ref(),
             &mut tally,
             |it| items.push(it),
         );
@@ -176,77 +178,57 @@ pub fn run(config: &Config) -> ExitCode {
             || path.display().to_string(),
             |f| f.to_string_lossy().into_owned(),
         );
-        let pb = progress_bar(items.len() * backends.len());
-        let budget = Budget::new(config.runs.budget, backends.len());
-        for (k, b) in backends.iter().enumerate() {
-            let mut indexed = Vec::with_capacity(items.len());
-            let started = Instant::now();
-            for item in &items {
-                pb.set_message(format!(
-                    "{label}: {}{}",
-                    b.name(),
-                    eta(&budget, k, started.elapsed(), indexed.len(), items.len())
-                ));
-                let Some(grant) = budget.grant(k, config.runs.timeout) else {
-                    break;
-                };
-                // Metered: each backend reports what its engine did (the effort columns).
-                let task::Timed {
-                    result,
-                    time,
-                    effort,
-                } = task::time(
-                    b.as_ref(),
-                    &item.puzzle,
-                    config.runs.task,
-                    || grant.timeout.map_or(Limits::none(), Limits::timeout),
-                    config.effort,
-                );
-                let timed_out = result.as_ref().is_err_and(RunError::timed_out);
-                if !budget.spend(k, grant, time, timed_out) {
-                    // The budget, not the puzzle, stopped this run: it is left out.
-                    break;
-                }
-                let outcome = match &result {
-                    // An optimum the deadline stopped before its proof is a time-out.
-                    Ok(Answer::Optimum { proved: false, .. }) => {
-                        tally.timed_out = true;
-                        Outcome::TimedOut
-                    }
-                    // With a known answer, `agreed` counts the answers that match it.
-                    Ok(answer) => match item.wrong_answer(b.name(), answer) {
-                        None if item.expected.is_some() => Outcome::Agreed,
-                        None => Outcome::Answered,
-                        Some(wrong) => {
-                            let msg =
-                                format!("{}:{}:1: wrong answer: {wrong}\n", item.file, item.line);
-                            pb.suspend(|| eprint!("{msg}"));
-                            tally.failed = true;
-                            Outcome::Disagreed
-                        }
-                    },
-                    Err(e) => {
-                        let msg = format!("{}:{}:1: {}: {e}\n", item.file, item.line, b.name());
-                        pb.suspend(|| eprint!("{msg}"));
-                        tally.record_error(e);
-                        error_outcome(e)
-                    }
-                };
-                indexed.push(report::Sample {
-                    index: item.index,
-                    outcome,
-                    time_ns: u64::try_from(time.as_nanos()).unwrap_or(u64::MAX),
-                    effort,
+        let cases: Vec<Case> = items
+            .iter()
+            .map(|it| Case {
+                index: it.index,
+                puzzle: &it.puzzle,
+                expected: it.expected.as_ref(),
+            })
+            .collect();
+        let pb = progress_bar(items.len() * runs.backends.len());
+        let file_rows = bench::run(&bench, &label, &cases, |p| match p {
+            Progress::Next { backend, left } => {
+                let left = left.map_or_else(String::new, |l| {
+                    format!(", about {} left", report::fmt_micros(l.as_micros() as f64))
                 });
+                pb.set_message(format!("{label}: {backend}{left}"));
+            }
+            Progress::Ran {
+                case,
+                backend,
+                result,
+                outcome,
+                wrong,
+            } => {
+                let it = items.binary_search_by_key(&case.index, |it| it.index);
+                let at = it.map_or_else(
+                    |_| String::new(),
+                    |i| format!("{}:{}:1: ", items[i].file, items[i].line),
+                );
+                let msg = match (result, wrong) {
+                    (Err(e), _) => {
+                        tally.record_error(e);
+                        Some(format!("{at}{backend}: {e}\n"))
+                    }
+                    (Ok(_), Some(wrong)) => {
+                        tally.failed = true;
+                        Some(format!("{at}wrong answer: {wrong}\n"))
+                    }
+                    // An optimum the deadline stopped before its proof is a time-out.
+                    (Ok(_), None) => {
+                        tally.timed_out |= outcome == Outcome::TimedOut;
+                        None
+                    }
+                };
+                if let Some(msg) = msg {
+                    pb.suspend(|| eprint!("{msg}"));
+                }
                 pb.inc(1);
             }
-            let not_run = items.len() - indexed.len();
-            pb.inc(not_run as u64);
-            let mut row =
-                BenchRow::from_indexed(&label, b.name(), config.runs.task.name(), &indexed);
-            row.record.not_run = not_run;
-            rows.push(row);
-        }
+            Progress::Cut { not_run, .. } => pb.inc(not_run as u64),
+        });
+        rows.extend(file_rows);
         pb.finish_and_clear();
     }
     if let Err(e) = write_rows(&rows, &config.outputs, Vec::new()) {
@@ -254,24 +236,6 @@ pub fn run(config: &Config) -> ExitCode {
         return ExitCode::from(1);
     }
     tally.exit_code()
-}
-
-/// The estimated time left for backend `k`, for the progress bar: the mean wall time of the
-/// `done` puzzles it ran (`spent` in all, a second, counting run included) times the puzzles
-/// left of `puzzles`, capped by what is left of its budget.
-fn eta(budget: &Budget, k: usize, spent: Duration, done: usize, puzzles: usize) -> String {
-    if done == 0 {
-        return String::new();
-    }
-    let mean = spent / done as u32;
-    let mut left = mean.saturating_mul((puzzles - done) as u32);
-    if let Some(b) = budget.left(k) {
-        left = left.min(b);
-    }
-    format!(
-        ", about {} left",
-        report::fmt_micros(left.as_micros() as f64)
-    )
 }
 
 /// The table (after `head`) on standard output, and the files of `outputs`; an error names the

@@ -15,35 +15,28 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Args, FromArgMatches};
 
 use sudoku_lab::backend::{Backend, Limits};
-use sudoku_lab::backends::cmd::CmdOptions;
-#[cfg(feature = "cp")]
-use sudoku_lab::backends::cp::CpBackendOptions;
-use sudoku_lab::backends::dfs::{DfsBranching, DfsOptions};
-use sudoku_lab::backends::dlx::{DlxOptions, DEFAULT_MEMORY_BUDGET};
-use sudoku_lab::backends::ilp::{IlpOptions, IlpSolver};
-use sudoku_lab::backends::maxsat_ext::MaxSatExtOptions;
+use sudoku_lab::backends::dfs::DfsBranching;
+use sudoku_lab::backends::dlx::DEFAULT_MEMORY_BUDGET;
+use sudoku_lab::backends::ilp::IlpSolver;
 use sudoku_lab::backends::minizinc::{
-    MiniZincOptions, DEFAULT_PROGRAM as MZN_PROGRAM, DEFAULT_SOLVER as MZN_SOLVER,
+    DEFAULT_PROGRAM as MZN_PROGRAM, DEFAULT_SOLVER as MZN_SOLVER,
 };
 use sudoku_lab::backends::sat::{
-    CadicalConfig, SatOptimizer, SatOptions, DEFAULT_MEMORY_BUDGET as SAT_MEMORY_BUDGET,
+    CadicalConfig, SatOptimizer, DEFAULT_MEMORY_BUDGET as SAT_MEMORY_BUDGET,
 };
-use sudoku_lab::backends::sat_ext::SatExtOptions;
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
-#[cfg(feature = "cp")]
-use sudoku_lab::cp::CpOptions;
 use sudoku_lab::cp::{
     AllDiffLevel, Branching, HouseCover, ObjectiveBound, Searches,
     DEFAULT_MEMORY_MIB as CP_MEMORY_MIB,
 };
 use sudoku_lab::format::ReadOptions;
-#[cfg(feature = "cp")]
 use sudoku_lab::isolate::WorkerProgram;
 use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
+use sudoku_lab::settings::EngineSettings;
 use sudoku_lab::task::Task;
 use sudoku_lab::weights::WeightSource;
 
-use super::args::{mib, quote, seconds_arg, writable, InputArgs, TaskArg, TaskOptions};
+use super::args::{quote, seconds_arg, writable, InputArgs, TaskArg, TaskOptions};
 use super::UsageError;
 
 /// Backend choice and the options of the engines.
@@ -198,7 +191,6 @@ pub struct CpArgs {
 }
 
 /// The `cp` worker: this program, run as `sudoku-lab __worker cp`.
-#[cfg(feature = "cp")]
 fn cp_worker() -> WorkerProgram {
     let program = std::env::current_exe().unwrap_or_else(|_| "sudoku-lab".into());
     WorkerProgram::new(program, [super::WORKER_COMMAND, "cp"])
@@ -252,59 +244,43 @@ impl BackendArgs {
 }
 
 impl EngineFlags {
-    fn options(&self) -> BackendOptions {
-        let e = self.cnf.encode_options();
-        BackendOptions {
-            sat: SatOptions {
-                encoding: e.encoding,
-                amo: e.amo,
-                cage: e.cage,
-                pair: e.pair,
-                simplify: e.simplify,
-                propagate: e.simplify && !self.no_propagate,
-                proof: self.proof.clone(),
-                check_proof: self.check_proof,
-                cadical_config: self.cadical_config,
-                optimizer: self.sat_opt,
-                memory_budget: mib(self.sat_memory_mib),
-            },
-            ilp: IlpOptions {
-                solver: self.ilp_solver,
-            },
-            dfs: DfsOptions {
-                branching: self.dfs_branch,
-            },
-            dlx: DlxOptions {
-                memory_budget: mib(self.dlx_memory_mib),
-            },
-            sat_ext: SatExtOptions {
-                command: self.sat_cmd.clone(),
-            },
-            maxsat_ext: MaxSatExtOptions {
-                command: self.maxsat_cmd.clone(),
-            },
-            cmd: CmdOptions {
-                command: self.cmd.clone(),
-            },
-            minizinc: MiniZincOptions {
-                command: self.mzn_cmd.clone(),
-                solver: self.mzn_solver.clone(),
-            },
-            #[cfg(feature = "cp")]
-            cp: CpBackendOptions {
-                model: CpOptions {
-                    alldiff: self.cp.cp_alldiff,
-                    allow_unsound: self.cp.allow_unsound,
-                    house_cover: self.cp.cp_house_cover,
-                    branching: self.cp.cp_branch,
-                    searches: self.cp.cp_searches,
-                    drop_fixed: self.cp.cp_drop_fixed,
-                    objective_bound: self.cp.cp_objective_bound,
-                },
-                memory_mib: self.cp.cp_memory_mib,
-                worker: (!self.cp.cp_in_process).then(cp_worker),
-            },
+    /// The settings the flags give, as the library names them.
+    fn settings(&self) -> EngineSettings {
+        let (cnf, cp) = (&self.cnf, &self.cp);
+        EngineSettings {
+            encoding: cnf.encoding,
+            amo: cnf.amo,
+            cage_encoding: cnf.cage_encoding,
+            pair_encoding: cnf.pair_encoding,
+            no_simplify: cnf.no_simplify,
+            no_propagate: self.no_propagate,
+            proof: self.proof.clone(),
+            check_proof: self.check_proof,
+            sat_cmd: self.sat_cmd.clone(),
+            maxsat_cmd: self.maxsat_cmd.clone(),
+            cmd: self.cmd.clone(),
+            cadical_config: self.cadical_config,
+            sat_opt: self.sat_opt,
+            sat_memory_mib: self.sat_memory_mib,
+            dfs_branch: self.dfs_branch,
+            dlx_memory_mib: self.dlx_memory_mib,
+            ilp_solver: self.ilp_solver,
+            cp_alldiff: cp.cp_alldiff,
+            allow_unsound: cp.allow_unsound,
+            cp_house_cover: cp.cp_house_cover,
+            cp_branch: cp.cp_branch,
+            cp_searches: cp.cp_searches,
+            cp_drop_fixed: cp.cp_drop_fixed,
+            cp_objective_bound: cp.cp_objective_bound,
+            cp_memory_mib: cp.cp_memory_mib,
+            cp_in_process: cp.cp_in_process,
+            mzn_cmd: self.mzn_cmd.clone(),
+            mzn_solver: self.mzn_solver.clone(),
         }
+    }
+
+    fn options(&self) -> BackendOptions {
+        self.settings().options(cp_worker)
     }
 }
 

@@ -20,6 +20,8 @@ use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::BackendKind;
 use sudoku_lab::counted::counted;
 use sudoku_lab::format;
+use sudoku_lab::fuzz::hostile::campaign::Campaign;
+use sudoku_lab::fuzz::hostile::{self, CaseOptions};
 use sudoku_lab::fuzz::{
     self, Fault, FuzzOptions, Outcome, Run, Shrinker, Signature, Stop, DEFAULT_SHRINK_TRIALS,
 };
@@ -30,6 +32,7 @@ use sudoku_lab::xcheck::{BackendRun, Verdict};
 
 use super::args::{clock_seed, jobs_arg, quote, writable, SpecArgs, TaskArg, WeightsArg};
 use super::engine::EngineArgs;
+use super::fuzz_inputs::Config as HostileConfig;
 use super::render::{fault_picture, PicturesArg};
 use super::UsageError;
 
@@ -96,7 +99,7 @@ pub struct FuzzArgs {
     #[command(flatten)]
     pictures: PicturesArg,
     #[command(flatten)]
-    pub(super) hostile: super::fuzz_inputs::HostileArgs,
+    pub(super) hostile: HostileArgs,
 }
 
 impl FuzzArgs {
@@ -188,6 +191,81 @@ pub struct Config {
     pub replay_flags: String,
     /// Draw the fault's puzzle (as shrunk) into this folder.
     pub pictures: Option<PathBuf>,
+}
+
+/// The hostile-input mode's own flags; the rest (`--backends`, `--seconds`, `--puzzles`,
+/// `--seed`, `--case`, `--jobs`, `--timeout`, `--shrink-trials`) are `fuzz`'s.
+#[derive(Args, Debug, Clone, Default)]
+pub struct HostileArgs {
+    /// Fuzz the readers instead: mutated f-puzzles documents, f-puzzles links and puzzle
+    /// objects (huge, negative and fractional numbers, cells outside the grid, repeated cells,
+    /// wrong types, deep nesting, duplicate keys, unicode, text cut short), each read as `solve`
+    /// reads a file and every puzzle read counted (to 20, or to --limit with --task count) by
+    /// each of --backends, the document within --timeout (default 10 s). A fault is a panic, a
+    /// hang, a wrong answer, or an input error without a message or a position. --puzzles
+    /// counts documents; the run goes on past a fault.
+    #[arg(long, help_heading = "Hostile input")]
+    pub hostile: bool,
+    /// With --hostile: save the documents that show a fault here, with a shrunk copy of the
+    /// first of each fault (default: sudoku-lab-hostile-SEED in the temporary folder).
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "hostile",
+        help_heading = "Hostile input"
+    )]
+    save_dir: Option<PathBuf>,
+}
+
+/// Per-document deadline unless `--timeout` gives one.
+const DEFAULT_CASE_SECONDS: u64 = 10;
+
+impl HostileArgs {
+    /// The hostile run, from `fuzz`'s resolved flags.
+    pub fn resolve(self, fuzz: Config) -> Result<HostileConfig, UsageError> {
+        if !fuzz.run.shard.is_whole() {
+            return Err(UsageError("--shard does not go with --hostile".into()));
+        }
+        let task = match fuzz.options.task {
+            Task::Count { limit } => Task::Count { limit },
+            _ => Task::Count {
+                limit: hostile::HOSTILE_COUNT_LIMIT,
+            },
+        };
+        let save_dir = self.save_dir.unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("sudoku-lab-hostile-{}", fuzz.run.seed))
+        });
+        let seeds = hostile::seeds(fuzz.reference.as_ref());
+        let deadline = fuzz
+            .options
+            .timeout
+            .unwrap_or(Duration::from_secs(DEFAULT_CASE_SECONDS));
+        let replay = format!(
+            "sudoku-lab fuzz --hostile --backends {} --seed {}{}",
+            fuzz.names.join(","),
+            fuzz.run.seed,
+            fuzz.replay_flags
+        );
+        let case = CaseOptions {
+            task,
+            ..CaseOptions::new(Arc::new(fuzz.backends), deadline)
+        };
+        let campaign = Campaign {
+            case,
+            seeds,
+            seed: fuzz.run.seed,
+            first: fuzz.run.first,
+            cases: fuzz.run.cases,
+            until: fuzz.run.deadline,
+            jobs: fuzz.run.jobs,
+            shrink_trials: fuzz.shrink_trials,
+        };
+        Ok(HostileConfig {
+            campaign,
+            save_dir,
+            replay,
+        })
+    }
 }
 
 pub fn run(config: &Config) -> ExitCode {

@@ -67,6 +67,7 @@ pub mod hostile;
 pub mod ilp;
 pub mod isolate;
 pub mod judge;
+pub mod logic;
 pub mod model;
 pub mod named;
 pub mod process;

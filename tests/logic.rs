@@ -1,6 +1,8 @@
 //! The logic engine: each finder on a position built for it (the exact step it must find),
 //! and the default ladder on known puzzles (solved, every step true to the solution).
 
+mod common;
+
 use std::sync::Arc;
 
 use sudoku_lab::logic::render::text;
@@ -10,12 +12,7 @@ use sudoku_lab::logic::{self, Board, Grade, Ladder, Level, SolveOutcome, Step, T
 use sudoku_lab::model::{Puzzle, Regions, Shape};
 
 fn puzzle(line: &str) -> Puzzle {
-    let n = (line.len() as f64).sqrt() as usize;
-    let givens = line
-        .chars()
-        .map(|c| c.to_digit(10).unwrap_or(0) as u16)
-        .collect();
-    Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
+    common::parse_line(line)
 }
 
 /// `r1c5` → cell index on side 9.

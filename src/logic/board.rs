@@ -232,6 +232,12 @@ impl Board {
         let hb = shape.houses_of(b);
         shape.houses_of(a).iter().any(|h| hb.contains(h))
     }
+    /// The cells with exactly two candidates.
+    pub fn bivalue_cells(&self) -> Vec<usize> {
+        (0..self.cands.len())
+            .filter(|&c| self.cands[c].count_ones() == 2)
+            .collect()
+    }
     /// Empty cells left.
     pub fn empty_cells(&self) -> usize {
         self.values.iter().filter(|&&v| v == 0).count()

@@ -72,6 +72,7 @@ pub mod isolate;
 pub mod isotope;
 pub mod judge;
 pub mod line_protocol;
+pub mod logic;
 pub mod model;
 pub mod named;
 pub mod process;

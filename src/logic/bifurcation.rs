@@ -1,0 +1,144 @@
+//! The last resort, bifurcation: in a cell with the fewest candidates, a digit from which no
+//! solution can be reached (by a search with naked and hidden singles) is removed. It is a
+//! guess in the graders' sense and counted as one (HoDoKu's "Brute Force" score). On a puzzle
+//! with a unique solution every cell with two or more candidates has such a digit, so the
+//! ladder always finishes; when every digit of the cell still leads to a solution (several
+//! solutions), the first one is placed.
+
+use super::board::{bit, bits, Board};
+use super::step::{Candidate, Found, Step};
+use super::table::Technique;
+use crate::model::Value;
+
+pub fn find(board: &Board, technique: Technique, found: &mut Found) {
+    let n = board.n();
+    let Some(cell) = (0..n * n)
+        .filter(|&c| board.cands(c).count_ones() >= 2)
+        .min_by_key(|&c| board.cands(c).count_ones())
+    else {
+        return;
+    };
+    let mut step = Step::new(technique);
+    step.cells.push(cell as u32);
+    let mut first_solvable = None;
+    for b in bits(board.cands(cell)) {
+        let d = b as Value + 1;
+        if solvable_with(board, cell, d) {
+            first_solvable.get_or_insert(d);
+        } else {
+            step.digits.push(d);
+            step.eliminations.push(Candidate::new(cell, d));
+            break;
+        }
+    }
+    if step.eliminations.is_empty() {
+        if let Some(d) = first_solvable {
+            step.digits.push(d);
+            step.placements.push(Candidate::new(cell, d));
+        }
+    }
+    found.push(step);
+}
+
+/// True when placing `d` in `cell` leaves a board that some completion solves.
+pub fn solvable_with(board: &Board, cell: usize, d: Value) -> bool {
+    let mut s = Search {
+        board,
+        cands: (0..board.n() * board.n()).map(|c| board.cands(c)).collect(),
+        values: board.values().to_vec(),
+    };
+    s.assign(cell, d) && s.solvable()
+}
+
+/// A plain search over copies of the candidates, with naked and hidden singles.
+#[derive(Clone)]
+struct Search<'a> {
+    board: &'a Board,
+    cands: Vec<u64>,
+    values: Vec<Value>,
+}
+
+impl Search<'_> {
+    fn assign(&mut self, cell: usize, d: Value) -> bool {
+        if self.cands[cell] & bit(d) == 0 {
+            return false;
+        }
+        self.values[cell] = d;
+        self.cands[cell] = 0;
+        for &p in self.board.peers(cell) {
+            self.cands[p as usize] &= !bit(d);
+        }
+        true
+    }
+
+    /// Singles until nothing changes; false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        let n = self.board.n();
+        let all = super::board::all_digits(n);
+        loop {
+            let mut changed = false;
+            for c in 0..n * n {
+                if self.values[c] == 0 {
+                    match self.cands[c].count_ones() {
+                        0 => return false,
+                        1 => {
+                            let d = self.cands[c].trailing_zeros() as Value + 1;
+                            changed |= self.assign(c, d);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            for h in 0..self.board.house_count() {
+                let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
+                for &c in self.board.house(h) {
+                    let c = c as usize;
+                    if self.values[c] != 0 {
+                        placed |= bit(self.values[c]);
+                    } else {
+                        twice |= once & self.cands[c];
+                        once |= self.cands[c];
+                    }
+                }
+                if (once | placed) != all {
+                    return false;
+                }
+                for b in bits(once & !twice & !placed) {
+                    let d = b as Value + 1;
+                    let Some(&c) = self
+                        .board
+                        .house(h)
+                        .iter()
+                        .find(|&&c| self.cands[c as usize] & bit(d) != 0)
+                    else {
+                        return false;
+                    };
+                    if !self.assign(c as usize, d) {
+                        return false;
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    fn solvable(&mut self) -> bool {
+        if !self.propagate() {
+            return false;
+        }
+        let n = self.board.n();
+        let Some(cell) = (0..n * n)
+            .filter(|&c| self.values[c] == 0)
+            .min_by_key(|&c| self.cands[c].count_ones())
+        else {
+            return true;
+        };
+        bits(self.cands[cell]).any(|b| {
+            let mut next = self.clone();
+            next.assign(cell, b as Value + 1) && next.solvable()
+        })
+    }
+}

@@ -1,0 +1,317 @@
+//! The candidate grid that techniques read: digits, candidates per cell and, per house and
+//! digit, the positions inside the house that still hold the digit.
+//!
+//! Bit layout: a cell's candidates are a `u64` with bit `d - 1` for digit `d`; a house's
+//! positions of a digit are a `u64` with bit `i` for the house's `i`-th cell
+//! ([`crate::model::Shape::house`] order). Both fit because the side is at most 64.
+
+use std::sync::Arc;
+
+use super::step::Step;
+use super::LogicError;
+use crate::model::{Puzzle, Shape, Value};
+
+/// Largest side the engine takes (candidates are a `u64`).
+pub const MAX_SIDE: usize = 64;
+
+/// The geometry shared by all boards of one shape: houses and the peers of each cell.
+#[derive(Debug)]
+struct Geometry {
+    shape: Arc<Shape>,
+    /// Distinct cells sharing a house with the cell, the cell excluded.
+    peers: Vec<Vec<u32>>,
+}
+
+/// Digits and candidates of a grid being solved.
+#[derive(Debug, Clone)]
+pub struct Board {
+    geo: Arc<Geometry>,
+    values: Vec<Value>,
+    cands: Vec<u64>,
+    /// `pos[h * n + d - 1]`: positions in house `h` holding candidate `d`.
+    pos: Vec<u64>,
+    /// `placed[h]`: digits already placed in house `h`.
+    placed: Vec<u64>,
+}
+
+/// All digits of side `n`.
+pub fn all_digits(n: usize) -> u64 {
+    if n == 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// The bit of digit `d`.
+pub fn bit(d: Value) -> u64 {
+    1u64 << (d - 1)
+}
+
+/// The digits of a mask, ascending.
+pub fn digits(mask: u64) -> impl Iterator<Item = Value> {
+    bits(mask).map(|b| b as Value + 1)
+}
+
+/// The set bit indices of a mask, ascending.
+pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let b = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            b
+        })
+    })
+}
+
+impl Board {
+    /// The board of a puzzle's givens: every empty cell holds the digits none of its peers is
+    /// given. Givens that clash are kept (the board is then [`Board::broken`]).
+    pub fn new(puzzle: &Puzzle) -> Result<Board, LogicError> {
+        if let Some(c) = puzzle.constraints().first() {
+            return Err(LogicError::Rules(c.kind()));
+        }
+        let shape = puzzle.shape_arc().clone();
+        let n = shape.size();
+        if n > MAX_SIDE {
+            return Err(LogicError::TooLarge(n));
+        }
+        let cells = n * n;
+        let mut peers = vec![vec![]; cells];
+        for (cell, list) in peers.iter_mut().enumerate() {
+            for &h in shape.houses_of(cell) {
+                list.extend(
+                    shape
+                        .house(h as usize)
+                        .iter()
+                        .filter(|&&c| c as usize != cell),
+                );
+            }
+            list.sort_unstable();
+            list.dedup();
+        }
+        let geo = Arc::new(Geometry { shape, peers });
+        let mut board = Board {
+            geo,
+            values: puzzle.givens().to_vec(),
+            cands: vec![all_digits(n); cells],
+            pos: vec![0; puzzle.shape().house_count() * n],
+            placed: vec![0; puzzle.shape().house_count()],
+        };
+        for cell in 0..cells {
+            let v = board.values[cell];
+            if v != 0 {
+                board.cands[cell] = 0;
+                for &p in &board.geo.peers[cell] {
+                    board.cands[p as usize] &= !bit(v);
+                }
+            }
+        }
+        board.refresh();
+        Ok(board)
+    }
+
+    /// The board of a puzzle with candidates removed (a grid with pencil marks).
+    pub fn with_eliminations(
+        puzzle: &Puzzle,
+        eliminations: &[(usize, Value)],
+    ) -> Result<Board, LogicError> {
+        let mut board = Board::new(puzzle)?;
+        let n = board.n();
+        for &(cell, d) in eliminations {
+            if cell >= n * n || d == 0 || d as usize > n {
+                return Err(LogicError::BadCandidates {
+                    row: cell / n + 1,
+                    col: cell % n + 1,
+                    message: format!("no candidate {d} in a grid of side {n}"),
+                });
+            }
+            board.cands[cell] &= !bit(d);
+        }
+        board.refresh();
+        Ok(board)
+    }
+
+    /// Recomputes the per-house data from the cells.
+    fn refresh(&mut self) {
+        let n = self.n();
+        self.pos.fill(0);
+        self.placed.fill(0);
+        let shape = &self.geo.shape;
+        for (h, house) in shape.houses().enumerate() {
+            let mut placed = 0;
+            for (i, &cell) in house.iter().enumerate() {
+                let cell = cell as usize;
+                if self.values[cell] != 0 {
+                    placed |= bit(self.values[cell]);
+                }
+                for b in bits(self.cands[cell]) {
+                    self.pos[h * n + b] |= 1 << i;
+                }
+            }
+            self.placed[h] = placed;
+        }
+    }
+
+    /// Applies a step: its placements (which also remove the digit from the peers) and its
+    /// eliminations. Returns false when the step changed nothing.
+    pub fn apply(&mut self, step: &Step) -> bool {
+        let mut changed = false;
+        for p in &step.placements {
+            changed |= self.values[p.cell as usize] == 0;
+            self.place(p.cell as usize, p.digit);
+        }
+        for e in &step.eliminations {
+            changed |= self.has(e.cell as usize, e.digit);
+            self.cands[e.cell as usize] &= !bit(e.digit);
+        }
+        self.refresh();
+        changed
+    }
+
+    fn place(&mut self, cell: usize, d: Value) {
+        self.values[cell] = d;
+        self.cands[cell] = 0;
+        let geo = Arc::clone(&self.geo);
+        for &p in &geo.peers[cell] {
+            self.cands[p as usize] &= !bit(d);
+        }
+    }
+
+    /// Places a digit and removes it from the peers (the data of houses is refreshed).
+    pub fn set(&mut self, cell: usize, d: Value) {
+        self.place(cell, d);
+        self.refresh();
+    }
+
+    pub fn n(&self) -> usize {
+        self.geo.shape.size()
+    }
+    pub fn shape(&self) -> &Shape {
+        &self.geo.shape
+    }
+    /// The digit in a cell, `0` when empty.
+    pub fn value(&self, cell: usize) -> Value {
+        self.values[cell]
+    }
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+    /// The candidates of a cell (`0` when it holds a digit).
+    pub fn cands(&self, cell: usize) -> u64 {
+        self.cands[cell]
+    }
+    pub fn has(&self, cell: usize, d: Value) -> bool {
+        self.cands[cell] & bit(d) != 0
+    }
+    pub fn house_count(&self) -> usize {
+        self.placed.len()
+    }
+    pub fn house(&self, h: usize) -> &[u32] {
+        self.geo.shape.house(h)
+    }
+    /// Positions (bits over [`Board::house`]) of candidate `d` in house `h`.
+    pub fn positions(&self, h: usize, d: Value) -> u64 {
+        self.pos[h * self.n() + d as usize - 1]
+    }
+    /// The cells of house `h` holding candidate `d`.
+    pub fn cells_of(&self, h: usize, d: Value) -> impl Iterator<Item = usize> + '_ {
+        let house = self.house(h);
+        bits(self.positions(h, d)).map(move |i| house[i] as usize)
+    }
+    /// Digits placed in house `h`.
+    pub fn placed(&self, h: usize) -> u64 {
+        self.placed[h]
+    }
+    /// The cells sharing a house with `cell`.
+    pub fn peers(&self, cell: usize) -> &[u32] {
+        &self.geo.peers[cell]
+    }
+    /// True when two distinct cells share a house.
+    pub fn sees(&self, a: usize, b: usize) -> bool {
+        if a == b {
+            return false;
+        }
+        let shape = &self.geo.shape;
+        let hb = shape.houses_of(b);
+        shape.houses_of(a).iter().any(|h| hb.contains(h))
+    }
+    /// The cells with exactly two candidates.
+    pub fn bivalue_cells(&self) -> Vec<usize> {
+        (0..self.cands.len())
+            .filter(|&c| self.cands[c].count_ones() == 2)
+            .collect()
+    }
+    /// Empty cells left.
+    pub fn empty_cells(&self) -> usize {
+        self.values.iter().filter(|&&v| v == 0).count()
+    }
+    pub fn solved(&self) -> bool {
+        self.values.iter().all(|&v| v != 0)
+    }
+    /// True when the board cannot be completed as it stands: an empty cell without candidates,
+    /// a digit twice in a house, or a house where a missing digit has no place left.
+    pub fn broken(&self) -> bool {
+        let n = self.n();
+        if (0..n * n).any(|c| self.values[c] == 0 && self.cands[c] == 0) {
+            return true;
+        }
+        (0..self.house_count()).any(|h| {
+            let house = self.house(h);
+            let given = house
+                .iter()
+                .filter(|&&c| self.values[c as usize] != 0)
+                .count();
+            let mut open = 0;
+            for d in 1..=n as Value {
+                if self.positions(h, d) != 0 {
+                    open |= bit(d);
+                }
+            }
+            given != self.placed[h].count_ones() as usize
+                || (open | self.placed[h]) != all_digits(n)
+                || open & self.placed[h] != 0
+        })
+    }
+}
+
+/// Calls `f(chosen, union)` for every choice of `k` entries of `masks` (indices ascending)
+/// whose union has at most `limit` bits, pruning as soon as a partial union passes `limit`.
+/// Returns true as soon as `f` does (to stop).
+pub fn choose_within(
+    masks: &[u64],
+    k: usize,
+    limit: usize,
+    f: &mut dyn FnMut(&[usize], u64) -> bool,
+) -> bool {
+    fn go(
+        masks: &[u64],
+        k: usize,
+        limit: usize,
+        from: usize,
+        chosen: &mut Vec<usize>,
+        union: u64,
+        f: &mut dyn FnMut(&[usize], u64) -> bool,
+    ) -> bool {
+        if chosen.len() == k {
+            return f(chosen, union);
+        }
+        for i in from..masks.len() {
+            if masks.len() - i < k - chosen.len() {
+                break;
+            }
+            let u = union | masks[i];
+            if u.count_ones() as usize > limit {
+                continue;
+            }
+            chosen.push(i);
+            let stop = go(masks, k, limit, i + 1, chosen, u, f);
+            chosen.pop();
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+    go(masks, k, limit, 0, &mut Vec::with_capacity(k), 0, f)
+}

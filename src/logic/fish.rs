@@ -1,0 +1,142 @@
+//! Basic fish (X-wing, swordfish, jellyfish) and their finned and sashimi forms, over rows and
+//! columns of any shape.
+//!
+//! A fish of size `k` takes `k` base lines whose places for a digit lie in `k` cover lines: the
+//! digit leaves the cover lines outside the bases. A finned fish has extra places (fins) outside
+//! the covers; a cover cell that sees every fin still loses the digit, since either no fin holds
+//! it (and the fish stands) or one does. It is sashimi when a base keeps a single place in the
+//! covers.
+
+use super::board::{bits, choose_within, Board};
+use super::step::{Candidate, Found, Step};
+use super::table::Technique;
+use crate::model::Regions;
+
+pub fn find(board: &Board, technique: Technique, found: &mut Found) {
+    use Technique as T;
+    let (k, fins, sashimi) = match technique {
+        T::XWing => (2, false, false),
+        T::Swordfish => (3, false, false),
+        T::Jellyfish => (4, false, false),
+        T::FinnedXWing => (2, true, false),
+        T::SashimiXWing => (2, true, true),
+        T::FinnedSwordfish => (3, true, false),
+        T::SashimiSwordfish => (3, true, true),
+        T::FinnedJellyfish => (4, true, false),
+        T::SashimiJellyfish => (4, true, true),
+        _ => return,
+    };
+    let n = board.n();
+    if 2 * k > n {
+        return;
+    }
+    for d in 1..=n as u16 {
+        for rows_first in [true, false] {
+            // Bases are rows (covers columns) or columns (covers rows).
+            let (base0, cover0) = if rows_first { (0, n) } else { (n, 0) };
+            // Fins reach an eliminated cell through a box: at most a box's width beside a cover.
+            let spread = match board.shape().regions() {
+                Regions::Boxes { rows, cols } if rows_first => *cols - 1,
+                Regions::Boxes { rows, .. } => *rows - 1,
+                Regions::Jigsaw(_) => 3,
+            };
+            let lines: Vec<usize> = (0..n)
+                .filter(|&i| {
+                    let c = board.positions(base0 + i, d).count_ones() as usize;
+                    c >= 1 && (fins || c >= 2)
+                })
+                .collect();
+            let masks: Vec<u64> = lines
+                .iter()
+                .map(|&i| board.positions(base0 + i, d))
+                .collect();
+            let limit = if fins { k + spread } else { k };
+            let fish = Fish {
+                board,
+                technique,
+                d,
+                base0,
+                cover0,
+                lines: &lines,
+                masks: &masks,
+                sashimi,
+            };
+            let stop = choose_within(&masks, k, limit, &mut |chosen, union| match fins {
+                false => union.count_ones() as usize == k && fish.push(chosen, union, 0, found),
+                true => fish.finned(chosen, union, k, found),
+            });
+            if stop {
+                return;
+            }
+        }
+    }
+}
+
+struct Fish<'a> {
+    board: &'a Board,
+    technique: Technique,
+    d: u16,
+    base0: usize,
+    cover0: usize,
+    lines: &'a [usize],
+    masks: &'a [u64],
+    sashimi: bool,
+}
+
+impl Fish<'_> {
+    /// Tries every choice of `k` covers among the union; the rest are fins.
+    fn finned(&self, chosen: &[usize], union: u64, k: usize, found: &mut Found) -> bool {
+        if union.count_ones() as usize <= k {
+            return false;
+        }
+        let columns: Vec<u64> = bits(union).map(|b| 1u64 << b).collect();
+        choose_within(&columns, k, k, &mut |_, covers| {
+            let in_covers: Vec<u32> = chosen
+                .iter()
+                .map(|&i| (self.masks[i] & covers).count_ones())
+                .collect();
+            if in_covers.contains(&0) || in_covers.contains(&1) != self.sashimi {
+                return false;
+            }
+            self.push(chosen, covers, union & !covers, found)
+        })
+    }
+
+    /// Builds the step of bases `chosen`, covers and fin positions (bits of cover lines).
+    fn push(&self, chosen: &[usize], covers: u64, fin_bits: u64, found: &mut Found) -> bool {
+        let (board, d, n) = (self.board, self.d, self.board.n());
+        let bases: Vec<usize> = chosen.iter().map(|&i| self.lines[i]).collect();
+        // The cell at base line `b`, cover line `c`.
+        let at = |b: usize, c: usize| {
+            if self.base0 == 0 {
+                b * n + c
+            } else {
+                c * n + b
+            }
+        };
+        let fins: Vec<usize> = bases
+            .iter()
+            .flat_map(|&b| bits(fin_bits).map(move |c| (b, c)))
+            .filter(|&(b, c)| board.has(at(b, c), d))
+            .map(|(b, c)| at(b, c))
+            .collect();
+        let mut step = Step::new(self.technique);
+        step.digits.push(d);
+        step.houses = bases.iter().map(|&b| (self.base0 + b) as u32).collect();
+        step.covers = bits(covers).map(|c| (self.cover0 + c) as u32).collect();
+        step.fins = fins.iter().map(|&c| c as u32).collect();
+        for c in bits(covers) {
+            for b in 0..n {
+                let cell = at(b, c);
+                if board.has(cell, d) {
+                    if bases.contains(&b) {
+                        step.cells.push(cell as u32);
+                    } else if fins.iter().all(|&f| board.sees(cell, f)) {
+                        step.eliminations.push(Candidate::new(cell, d));
+                    }
+                }
+            }
+        }
+        found.push(step)
+    }
+}

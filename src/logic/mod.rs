@@ -1,0 +1,60 @@
+//! Human-style logic: solve a puzzle step by step with named techniques, explain each step and
+//! grade the puzzle, the way HoDoKu and Sudoku Explainer do.
+//!
+//! * [`Board`] holds the digits and the candidates of every cell over the shared model's houses
+//!   (rows, columns, boxes or jigsaw regions, diagonals), for any side up to 64 (a cell's
+//!   candidates are one `u64`).
+//! * A *finder* reads a board and returns typed [`Step`] records (placements, eliminations and
+//!   the cells, houses, digits, fins and chain that justify them) without applying them;
+//!   [`Board::apply`] applies one. Text is rendered from the record afterwards ([`render`]).
+//! * One table, [`table::TECHNIQUES`], lists every technique with its name, family, HoDoKu
+//!   score and level, Sudoku Explainer rating and finder, in HoDoKu's default order. A technique
+//!   family is one file (`singles`, `intersections`, `subsets`, `fish`, `single_digit`, `wings`,
+//!   `coloring`, `uniqueness`, `bifurcation`) whose finders the table names; a new family adds a
+//!   file and its rows.
+//! * [`solver`] applies the first step of a [`Ladder`] until the grid is full or nothing applies,
+//!   and grades the path ([`Grade`]); [`verify`] checks every step of a path against the
+//!   puzzle's solution.
+//!
+//! Puzzles with Killer cages or variant rules are refused ([`LogicError::Rules`]): the techniques
+//! here read houses only.
+
+pub mod bifurcation;
+pub mod board;
+pub mod coloring;
+pub mod fish;
+pub mod intersections;
+pub mod render;
+pub mod single_digit;
+pub mod singles;
+pub mod solver;
+pub mod step;
+pub mod subsets;
+pub mod table;
+pub mod uniqueness;
+pub mod verify;
+pub mod wings;
+
+pub use board::Board;
+pub use solver::{grade, solve, Grade, Ladder, Level, SolveOutcome, SolveResult};
+pub use step::{Candidate, Link, Node, Step};
+pub use table::{Family, Technique, TechniqueInfo, TECHNIQUES};
+
+use crate::model::ConstraintKind;
+
+/// Why the logic engine cannot take a puzzle or a request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LogicError {
+    #[error("the logic engine handles sides up to 64, this grid has side {0}")]
+    TooLarge(usize),
+    #[error("the logic engine reads houses only; this puzzle has {0} rules")]
+    Rules(ConstraintKind),
+    #[error("unknown technique or family '{0}' (known: {known})", known = table::known_keys())]
+    UnknownTechnique(String),
+    #[error("the candidates at row {row}, column {col} do not fit the grid: {message}")]
+    BadCandidates {
+        row: usize,
+        col: usize,
+        message: String,
+    },
+}

@@ -1,0 +1,252 @@
+//! Step texts in HoDoKu's notation, read off the [`Step`] record: `Name: premise => conclusions`
+//! (`Name: conclusions` for singles).
+//!
+//! Cells are `r5c3` (1-based); cells of one digit are grouped by rows with equal columns
+//! (`r1c136`, `r12c4`; on sides above 9 every cell is written out, `r10c11,r12c11`). Houses are
+//! `r3`, `c3`, `b3` for boxes, `j3` for jigsaw regions and `x1` / `x2` for the main and the
+//! anti-diagonal. Placements read `r5c5=3`, eliminations `r1c136<>8`.
+//!
+//! ```text
+//! Locked Candidates Type 1 (Pointing): 8 in b3 => r1c136<>8
+//! X-Wing: 5 r15 c37 => r3c3<>5
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::step::{Candidate, Link, Node, Step};
+use super::table::Technique as T;
+use crate::model::{Regions, Shape, Value};
+
+/// `r5c3`.
+pub fn cell(n: usize, c: u32) -> String {
+    let c = c as usize;
+    format!("r{}c{}", c / n + 1, c % n + 1)
+}
+
+/// Cells in the grouped notation (`r1c136,r2c5`).
+pub fn cells(n: usize, list: &[u32]) -> String {
+    let mut sorted = list.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if n > 9 {
+        return sorted
+            .iter()
+            .map(|&c| cell(n, c))
+            .collect::<Vec<_>>()
+            .join(",");
+    }
+    // Columns of each row, then rows with the same columns merged.
+    let mut by_row: BTreeMap<usize, String> = BTreeMap::new();
+    for &c in &sorted {
+        let c = c as usize;
+        by_row
+            .entry(c / n)
+            .or_default()
+            .push_str(&(c % n + 1).to_string());
+    }
+    let mut groups: Vec<(String, String)> = vec![];
+    for (row, cols) in by_row {
+        match groups.iter_mut().find(|(_, g)| *g == cols) {
+            Some((rows, _)) => rows.push_str(&(row + 1).to_string()),
+            None => groups.push(((row + 1).to_string(), cols)),
+        }
+    }
+    groups
+        .iter()
+        .map(|(rows, cols)| format!("r{rows}c{cols}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A house's short name: `r3`, `c3`, `b3`, `j3` or `x1`.
+pub fn house(shape: &Shape, h: u32) -> String {
+    let (prefix, index) = house_parts(shape, h);
+    format!("{prefix}{index}")
+}
+
+fn house_parts(shape: &Shape, h: u32) -> (&'static str, usize) {
+    let (n, h) = (shape.size(), h as usize);
+    match h / n {
+        0 => ("r", h + 1),
+        1 => ("c", h - n + 1),
+        2 if matches!(shape.regions(), Regions::Boxes { .. }) => ("b", h - 2 * n + 1),
+        2 => ("j", h - 2 * n + 1),
+        _ => ("x", h - 3 * n + 1),
+    }
+}
+
+/// Houses of one kind joined (`r15`), or each written out when kinds mix or sides pass 9.
+pub fn houses(shape: &Shape, list: &[u32]) -> String {
+    let parts: Vec<_> = list.iter().map(|&h| house_parts(shape, h)).collect();
+    let same = parts.windows(2).all(|w| w[0].0 == w[1].0);
+    match parts.first() {
+        Some((prefix, _)) if same && shape.size() <= 9 => {
+            let digits: String = parts.iter().map(|(_, i)| i.to_string()).collect();
+            format!("{prefix}{digits}")
+        }
+        _ => list
+            .iter()
+            .map(|&h| house(shape, h))
+            .collect::<Vec<_>>()
+            .join(","),
+    }
+}
+
+fn digit_list(digits: &[Value], sep: &str) -> String {
+    digits
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// Candidates grouped by digit: `r1c136<>8, r2c5<>3` (or with `=`).
+pub fn conclusions(n: usize, list: &[Candidate], op: &str) -> String {
+    let mut by_digit: BTreeMap<Value, Vec<u32>> = BTreeMap::new();
+    for c in list {
+        by_digit.entry(c.digit).or_default().push(c.cell);
+    }
+    by_digit
+        .iter()
+        .map(|(d, cs)| format!("{}{op}{d}", cells(n, cs)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A chain: `6r1c1=6r1c5-6r3c4` (`=` strong, `-` weak).
+pub fn chain(n: usize, nodes: &[Node]) -> String {
+    let mut out = String::new();
+    for node in nodes {
+        let _ = write!(out, "{}{}", node.digit, cells(n, &node.cells));
+        out.push_str(match node.link {
+            Link::Strong => "=",
+            Link::Weak => "-",
+            Link::End => "",
+        });
+    }
+    out
+}
+
+/// The step's text, HoDoKu-like: `Naked Pair: 2,6 in r3c28 => r3c5679<>2, r3c5679<>6`.
+pub fn text(shape: &Shape, step: &Step) -> String {
+    let n = shape.size();
+    let s = step;
+    let d0 = s.digits.first().copied().unwrap_or(0);
+    let premise = match s.technique {
+        T::FullHouse | T::NakedSingle | T::HiddenSingle | T::BugPlusOne => String::new(),
+        T::Pointing | T::Claiming => format!("{d0} in {}", houses(shape, &s.houses)),
+        T::LockedPair
+        | T::LockedTriple
+        | T::NakedPair
+        | T::NakedTriple
+        | T::NakedQuad
+        | T::HiddenPair
+        | T::HiddenTriple
+        | T::HiddenQuad => {
+            format!("{} in {}", digit_list(&s.digits, ","), cells(n, &s.cells))
+        }
+        T::XWing
+        | T::Swordfish
+        | T::Jellyfish
+        | T::FinnedXWing
+        | T::SashimiXWing
+        | T::FinnedSwordfish
+        | T::SashimiSwordfish
+        | T::FinnedJellyfish
+        | T::SashimiJellyfish => {
+            let mut t = format!(
+                "{d0} {} {}",
+                houses(shape, &s.houses),
+                houses(shape, &s.covers)
+            );
+            if !s.fins.is_empty() {
+                let _ = write!(t, " f{}", cells(n, &s.fins));
+            }
+            t
+        }
+        T::Skyscraper | T::TwoStringKite if s.cells.len() == 4 => format!(
+            "{d0} in {},{} (connected by {},{})",
+            cell(n, s.cells[0]),
+            cell(n, s.cells[1]),
+            cell(n, s.cells[2]),
+            cell(n, s.cells[3])
+        ),
+        T::EmptyRectangle => format!(
+            "{d0} in {} ({})",
+            houses(shape, &s.houses),
+            cells(n, &s.cells)
+        ),
+        T::WWing if s.cells.len() == 4 && s.digits.len() == 2 => format!(
+            "{}/{} in {},{} connected by {} in {},{}",
+            s.digits[0],
+            s.digits[1],
+            cell(n, s.cells[0]),
+            cell(n, s.cells[1]),
+            s.digits[1],
+            cell(n, s.cells[2]),
+            cell(n, s.cells[3])
+        ),
+        T::XyWing | T::XyzWing => {
+            format!("{} in {}", digit_list(&s.digits, "/"), cells(n, &s.cells))
+        }
+        T::UniqueRectangle1 | T::UniqueRectangle2 | T::UniqueRectangle3 | T::UniqueRectangle4 => {
+            format!(
+                "{} in {}",
+                digit_list(&s.digits[..2.min(s.digits.len())], "/"),
+                cells(n, &s.cells)
+            )
+        }
+        T::SimpleColorsTrap | T::SimpleColorsWrap => s
+            .chain
+            .iter()
+            .map(|node| format!("({})", cells(n, &node.cells)))
+            .fold(d0.to_string(), |acc, part| match acc.contains('(') {
+                true => format!("{acc} / {part}"),
+                false => format!("{acc} {part}"),
+            }),
+        T::RemotePair => format!(
+            "{} {}",
+            digit_list(&s.digits, "/"),
+            s.cells
+                .iter()
+                .map(|&c| cell(n, c))
+                .collect::<Vec<_>>()
+                .join(" -- ")
+        ),
+        T::Bifurcation => match s.eliminations.first() {
+            Some(e) => format!("{}={} has no solution", cell(n, e.cell), e.digit),
+            None => String::new(),
+        },
+        _ if !s.chain.is_empty() => chain(n, &s.chain),
+        _ => cells(n, &s.cells),
+    };
+    let mut out = format!("{}: ", s.technique.name());
+    if !premise.is_empty() {
+        let _ = write!(out, "{premise} => ");
+    }
+    let mut parts = vec![];
+    if !s.placements.is_empty() {
+        parts.push(conclusions(n, &s.placements, "="));
+    }
+    if !s.eliminations.is_empty() {
+        parts.push(conclusions(n, &s.eliminations, "<>"));
+    }
+    out.push_str(&parts.join(", "));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grouped_cells() {
+        assert_eq!(cells(9, &[0, 2, 5]), "r1c136");
+        assert_eq!(cells(9, &[3, 12, 40]), "r12c4,r5c5");
+        assert_eq!(cells(16, &[9, 25]), "r1c10,r2c10");
+        let shape = Shape::standard(9, true).unwrap();
+        assert_eq!(houses(&shape, &[0, 4]), "r15");
+        assert_eq!(houses(&shape, &[20, 27]), "b3,x1");
+    }
+}

@@ -1,0 +1,233 @@
+//! The solving loop and the grade: a [`Ladder`] (techniques in order) is asked for its first
+//! step, the step is applied and recorded, until the grid is full or nothing applies; [`grade`]
+//! reads HoDoKu's score and level and Sudoku Explainer's rating off the path.
+
+use std::time::{Duration, Instant};
+
+use super::board::Board;
+use super::step::{Found, Step};
+pub use super::table::Level;
+use super::table::{Family, Technique, TECHNIQUES};
+use super::LogicError;
+use crate::model::Puzzle;
+
+/// Techniques in the order they are tried.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ladder {
+    techniques: Vec<Technique>,
+}
+
+impl Default for Ladder {
+    /// Every technique with a finder, in HoDoKu's order, bifurcation last.
+    fn default() -> Ladder {
+        Ladder {
+            techniques: TECHNIQUES
+                .iter()
+                .filter(|t| t.find.is_some())
+                .map(|t| t.technique)
+                .collect(),
+        }
+    }
+}
+
+impl Ladder {
+    /// The techniques a list names: technique keys (`x-wing`) and family keys (`fish`),
+    /// separated by commas, kept in the default order.
+    pub fn parse(list: &str) -> Result<Ladder, LogicError> {
+        let mut chosen = vec![];
+        for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            let word = word.to_ascii_lowercase();
+            if let Some(family) = Family::ALL.iter().find(|f| f.key() == word) {
+                chosen.extend(
+                    TECHNIQUES
+                        .iter()
+                        .filter(|t| t.family == *family)
+                        .map(|t| t.technique),
+                );
+            } else if let Some(t) = TECHNIQUES.iter().find(|t| t.key == word) {
+                chosen.push(t.technique);
+            } else {
+                return Err(LogicError::UnknownTechnique(word));
+            }
+        }
+        Ok(Ladder::of(chosen))
+    }
+    /// The given techniques with a finder, in the default order.
+    pub fn of(mut techniques: Vec<Technique>) -> Ladder {
+        techniques.retain(|t| t.info().find.is_some());
+        techniques.sort_unstable();
+        techniques.dedup();
+        Ladder { techniques }
+    }
+    /// The same ladder without the techniques that assume a unique solution.
+    pub fn without_uniqueness(self) -> Ladder {
+        self.without(Family::Uniqueness)
+    }
+    /// The same ladder without a family.
+    pub fn without(mut self, family: Family) -> Ladder {
+        self.techniques.retain(|t| t.info().family != family);
+        self
+    }
+    pub fn techniques(&self) -> &[Technique] {
+        &self.techniques
+    }
+    /// The first step of the first technique that finds one.
+    pub fn next_step(&self, board: &Board) -> Option<Step> {
+        self.steps(board, 1).pop()
+    }
+    /// Up to `limit` steps, the techniques in order.
+    pub fn steps(&self, board: &Board, limit: usize) -> Vec<Step> {
+        let mut found = Found::new(limit);
+        for &t in &self.techniques {
+            if let Some(find) = t.info().find {
+                find(board, t, &mut found);
+            }
+            if found.full() {
+                break;
+            }
+        }
+        found.steps
+    }
+}
+
+/// How a solving run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveOutcome {
+    /// Every cell holds a digit.
+    Solved,
+    /// No technique of the ladder applies.
+    Stuck,
+    /// The board cannot be completed (the puzzle has no solution).
+    Contradiction,
+}
+
+/// A solving run: the path, how it ended and the board it left.
+#[derive(Debug, Clone)]
+pub struct SolveResult {
+    pub steps: Vec<Step>,
+    pub outcome: SolveOutcome,
+    pub board: Board,
+}
+
+/// Solves a puzzle with a ladder.
+pub fn solve(puzzle: &Puzzle, ladder: &Ladder) -> Result<SolveResult, LogicError> {
+    Ok(solve_board(Board::new(puzzle)?, ladder))
+}
+
+/// Solves from a board (a partly filled grid, with candidates already removed).
+pub fn solve_board(mut board: Board, ladder: &Ladder) -> SolveResult {
+    let mut steps = vec![];
+    let outcome = loop {
+        if board.broken() {
+            break SolveOutcome::Contradiction;
+        }
+        if board.solved() {
+            break SolveOutcome::Solved;
+        }
+        let Some(step) = ladder.next_step(&board) else {
+            break SolveOutcome::Stuck;
+        };
+        // Finders report only candidates that are there; a step that changes nothing would
+        // come back forever, so it ends the run instead.
+        if !board.apply(&step) {
+            break SolveOutcome::Stuck;
+        }
+        steps.push(step);
+    };
+    SolveResult {
+        steps,
+        outcome,
+        board,
+    }
+}
+
+/// A puzzle's grade, from its path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grade {
+    pub level: Level,
+    /// HoDoKu score: the sum of the steps' scores.
+    pub score: u64,
+    /// SE-style rating: the hardest step's rating.
+    pub rating: f32,
+    /// The hardest step's rating up to the first placement.
+    pub pearl: f32,
+    /// The first step's rating.
+    pub diamond: f32,
+    /// The technique of the highest-scoring step.
+    pub hardest: Option<Technique>,
+    pub steps: usize,
+    /// Steps per technique, in ladder order.
+    pub counts: Vec<(Technique, usize)>,
+    /// True when no bifurcation was needed.
+    pub logic_only: bool,
+    pub solved: bool,
+    pub time: Duration,
+}
+
+/// The SE-style rating of one step (a hidden single in a box or region rates 1.2).
+pub fn step_rating(puzzle: &Puzzle, step: &Step) -> f32 {
+    let n = puzzle.size();
+    let in_region = step
+        .houses
+        .first()
+        .is_some_and(|&h| (2 * n..3 * n).contains(&(h as usize)));
+    match step.technique {
+        Technique::HiddenSingle if in_region => 1.2,
+        t => t.info().se,
+    }
+}
+
+/// Solves and grades a puzzle.
+pub fn grade(puzzle: &Puzzle, ladder: &Ladder) -> Result<(SolveResult, Grade), LogicError> {
+    let start = Instant::now();
+    let result = solve(puzzle, ladder)?;
+    let mut grade = grade_path(puzzle, &result.steps);
+    grade.solved = result.outcome == SolveOutcome::Solved;
+    grade.time = start.elapsed();
+    Ok((result, grade))
+}
+
+/// The grade of a path (`solved` false and `time` zero: [`grade`] fills them).
+pub fn grade_path(puzzle: &Puzzle, steps: &[Step]) -> Grade {
+    let mut level = Level::Easy;
+    let mut score = 0u64;
+    let (mut rating, mut pearl, mut hardest_score) = (0f32, 0f32, 0);
+    let mut hardest = None;
+    let mut placed = false;
+    let mut counts: Vec<(Technique, usize)> = vec![];
+    for step in steps {
+        let info = step.technique.info();
+        level = level.max(info.level);
+        score += info.score as u64;
+        let r = step_rating(puzzle, step);
+        rating = rating.max(r);
+        if !placed {
+            pearl = pearl.max(r);
+            placed = !step.placements.is_empty();
+        }
+        if info.score > hardest_score {
+            (hardest_score, hardest) = (info.score, Some(step.technique));
+        }
+        match counts.iter_mut().find(|(t, _)| *t == step.technique) {
+            Some((_, k)) => *k += 1,
+            None => counts.push((step.technique, 1)),
+        }
+    }
+    while score > level.max_score() as u64 {
+        level = level.next();
+    }
+    counts.sort_unstable();
+    Grade {
+        level,
+        score,
+        rating,
+        pearl,
+        diamond: steps.first().map_or(0.0, |s| step_rating(puzzle, s)),
+        hardest,
+        steps: steps.len(),
+        counts,
+        logic_only: steps.iter().all(|s| s.technique != Technique::Bifurcation),
+        solved: false,
+        time: Duration::ZERO,
+    }
+}

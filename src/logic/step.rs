@@ -1,0 +1,120 @@
+//! A step as data: what a technique concludes (placements, eliminations) and what justifies it
+//! (cells, houses, digits, fins, a chain), with no text and no effect on the board.
+
+use super::table::Technique;
+use crate::model::Value;
+
+/// A digit in a cell (cells row-major from 0, digits `1..=n`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Candidate {
+    pub cell: u32,
+    pub digit: Value,
+}
+
+impl Candidate {
+    pub fn new(cell: usize, digit: Value) -> Candidate {
+        Candidate {
+            cell: cell as u32,
+            digit,
+        }
+    }
+}
+
+/// The link from a chain node to the next one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Link {
+    /// If the node is false, the next is true.
+    Strong,
+    /// If the node is true, the next is false.
+    Weak,
+    /// The last node of a chain.
+    End,
+}
+
+/// A chain node: a digit in one cell, or in a group of cells of one house.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Node {
+    pub cells: Vec<u32>,
+    pub digit: Value,
+    /// The link to the next node.
+    pub link: Link,
+}
+
+/// One deduction. Finders fill the fields that the technique's text and check need; the others
+/// stay empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub technique: Technique,
+    /// Digits set by the step.
+    pub placements: Vec<Candidate>,
+    /// Candidates removed by the step.
+    pub eliminations: Vec<Candidate>,
+    /// The digits the pattern is about.
+    pub digits: Vec<Value>,
+    /// Premise houses (a fish's base houses, a subset's house, an intersection's source).
+    pub houses: Vec<u32>,
+    /// Second set of premise houses (a fish's cover houses, an intersection's target).
+    pub covers: Vec<u32>,
+    /// Premise cells (a subset's cells, a wing's pivot then pincers, a rectangle's corners).
+    pub cells: Vec<u32>,
+    /// Fins of a finned fish; the extra candidates of a BUG+1 or unique rectangle.
+    pub fins: Vec<u32>,
+    /// A chain of nodes with strong and weak links, or colour classes one after another.
+    pub chain: Vec<Node>,
+}
+
+impl Step {
+    /// An empty step of `technique`, to fill in.
+    pub fn new(technique: Technique) -> Step {
+        Step {
+            technique,
+            placements: vec![],
+            eliminations: vec![],
+            digits: vec![],
+            houses: vec![],
+            covers: vec![],
+            cells: vec![],
+            fins: vec![],
+            chain: vec![],
+        }
+    }
+    /// True when the step changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.placements.is_empty() && self.eliminations.is_empty()
+    }
+    /// Sorts and deduplicates the conclusions, so equal deductions compare equal.
+    pub fn normalized(mut self) -> Step {
+        self.placements.sort_unstable();
+        self.placements.dedup();
+        self.eliminations.sort_unstable();
+        self.eliminations.dedup();
+        self
+    }
+}
+
+/// Where finders put the steps they find: up to `limit` steps, then the finders stop.
+#[derive(Debug)]
+pub struct Found {
+    pub steps: Vec<Step>,
+    pub limit: usize,
+}
+
+impl Found {
+    pub fn new(limit: usize) -> Found {
+        Found {
+            steps: vec![],
+            limit,
+        }
+    }
+    /// True once `limit` steps are in.
+    pub fn full(&self) -> bool {
+        self.steps.len() >= self.limit
+    }
+    /// Adds a step unless it changes nothing; returns [`Found::full`] so finders can stop.
+    pub fn push(&mut self, step: Step) -> bool {
+        if !step.is_empty() && !self.full() {
+            self.steps.push(step.normalized());
+        }
+        self.full()
+    }
+}

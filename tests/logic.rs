@@ -1,0 +1,337 @@
+//! The logic engine: each finder on a position built for it (the exact step it must find),
+//! and the default ladder on known puzzles (solved, every step true to the solution).
+
+mod common;
+
+use std::sync::Arc;
+
+use sudoku_lab::logic::render::text;
+use sudoku_lab::logic::step::Found;
+use sudoku_lab::logic::verify::{check_path, unique_solution};
+use sudoku_lab::logic::{self, Board, Grade, Ladder, Level, SolveOutcome, Step, Technique};
+use sudoku_lab::model::{Puzzle, Regions, Shape};
+
+fn puzzle(line: &str) -> Puzzle {
+    common::parse_line(line)
+}
+
+/// `r1c5` → cell index on side 9.
+fn cell(name: &str) -> usize {
+    let b = name.as_bytes();
+    (b[1] - b'1') as usize * 9 + (b[3] - b'1') as usize
+}
+
+/// An empty 9×9 board where each listed cell keeps only the listed digits, and each listed
+/// (digit, row) keeps the digit only in the listed columns.
+fn board(keep: &[(&str, &[u16])], rows: &[(u16, usize, &[usize])]) -> Board {
+    let p = puzzle(&".".repeat(81));
+    let mut elims = vec![];
+    for &(name, ds) in keep {
+        let c = cell(name);
+        elims.extend((1..=9).filter(|d| !ds.contains(d)).map(|d| (c, d)));
+    }
+    for &(d, row, cols) in rows {
+        elims.extend(
+            (1..=9)
+                .filter(|c| !cols.contains(c))
+                .map(|c| ((row - 1) * 9 + c - 1, d)),
+        );
+    }
+    Board::with_eliminations(&p, &elims).unwrap()
+}
+
+/// The first step `technique`'s finder finds, as text.
+fn first(board: &Board, technique: Technique) -> String {
+    let mut found = Found::new(1);
+    (technique.info().find.unwrap())(board, technique, &mut found);
+    let step: &Step = found.steps.first().expect("a step");
+    text(board.shape(), step)
+}
+
+#[test]
+fn singles() {
+    let line = format!("12345678.{}", ".".repeat(72));
+    let b = Board::new(&puzzle(&line)).unwrap();
+    assert_eq!(first(&b, Technique::FullHouse), "Full House: r1c9=9");
+    let b = board(&[("r5c5", &[7])], &[]);
+    assert_eq!(first(&b, Technique::NakedSingle), "Naked Single: r5c5=7");
+    let b = board(&[], &[(3, 4, &[6])]);
+    assert_eq!(first(&b, Technique::HiddenSingle), "Hidden Single: r4c6=3");
+}
+
+#[test]
+fn locked_candidates() {
+    let rows: &[(u16, usize, &[usize])] =
+        &[(8, 2, &[1, 2, 3, 4, 5, 6]), (8, 3, &[1, 2, 3, 4, 5, 6])];
+    assert_eq!(
+        first(&board(&[], rows), Technique::Pointing),
+        "Locked Candidates Type 1 (Pointing): 8 in b3 => r1c123456<>8"
+    );
+    let b = board(&[], &[(5, 1, &[1, 2, 3])]);
+    assert_eq!(
+        first(&b, Technique::Claiming),
+        "Locked Candidates Type 2 (Claiming): 5 in r1 => r23c123<>5"
+    );
+}
+
+#[test]
+fn subsets() {
+    let b = board(&[("r1c1", &[1, 2]), ("r1c2", &[1, 2])], &[]);
+    assert_eq!(
+        first(&b, Technique::LockedPair),
+        "Locked Pair: 1,2 in r1c12 => r1c3456789,r23c123<>1, r1c3456789,r23c123<>2"
+    );
+    assert_eq!(
+        first(&b, Technique::NakedPair),
+        "Naked Pair: 1,2 in r1c12 => r1c3,r23c123<>1, r1c3,r23c123<>2"
+    );
+    let rows: &[(u16, usize, &[usize])] = &[(1, 1, &[1, 5]), (2, 1, &[1, 5])];
+    let text = first(&board(&[], rows), Technique::HiddenPair);
+    assert_eq!(
+        text,
+        "Hidden Pair: 1,2 in r1c15 => r1c15<>3, r1c15<>4, r1c15<>5, r1c15<>6, r1c15<>7, \
+         r1c15<>8, r1c15<>9"
+    );
+}
+
+#[test]
+fn fish() {
+    let rows: &[(u16, usize, &[usize])] = &[(4, 2, &[3, 7]), (4, 6, &[3, 7])];
+    assert_eq!(
+        first(&board(&[], rows), Technique::XWing),
+        "X-Wing: 4 r26 c37 => r1345789c37<>4"
+    );
+    let rows: &[(u16, usize, &[usize])] = &[(4, 2, &[3, 7]), (4, 6, &[3, 7, 8])];
+    let b = board(&[], rows);
+    assert_eq!(
+        first(&b, Technique::FinnedXWing),
+        "Finned X-Wing: 4 r26 c37 fr6c8 => r45c7<>4"
+    );
+    let mut none = Found::new(1);
+    sudoku_lab::logic::fish::find(&b, Technique::XWing, &mut none);
+    assert!(none.steps.is_empty());
+}
+
+#[test]
+fn single_digit_patterns() {
+    let rows: &[(u16, usize, &[usize])] = &[(1, 1, &[1, 5]), (1, 5, &[1, 6])];
+    assert_eq!(
+        first(&board(&[], rows), Technique::Skyscraper),
+        "Skyscraper: 1 in r1c5,r5c6 (connected by r1c1,r5c1) => r23c6,r46c5<>1"
+    );
+}
+
+#[test]
+fn wings() {
+    let b = board(
+        &[("r1c1", &[1, 2]), ("r1c5", &[1, 3]), ("r5c1", &[2, 3])],
+        &[],
+    );
+    assert_eq!(
+        first(&b, Technique::XyWing),
+        "XY-Wing: 1/2/3 in r1c15,r5c1 => r5c5<>3"
+    );
+}
+
+#[test]
+fn unique_rectangle_type_1() {
+    let b = board(
+        &[("r1c1", &[1, 2]), ("r1c2", &[1, 2]), ("r4c1", &[1, 2])],
+        &[],
+    );
+    assert_eq!(
+        first(&b, Technique::UniqueRectangle1),
+        "Uniqueness Test 1: 1/2 in r14c12 => r4c2<>1, r4c2<>2"
+    );
+}
+
+fn lines(path: &str) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+/// Solves and grades, and checks every step against the solution.
+fn graded(p: &Puzzle, ladder: &Ladder) -> Grade {
+    let (result, grade) = logic::grade(p, ladder).unwrap();
+    assert_eq!(result.outcome, SolveOutcome::Solved);
+    let solution = unique_solution(p).expect("one solution");
+    check_path(solution.cells(), &result.steps).unwrap();
+    assert_eq!(result.board.values(), solution.cells());
+    grade
+}
+
+#[test]
+fn ladder_solves_hard_puzzles_with_true_steps() {
+    let ladder = Ladder::default();
+    let mut guessed = 0;
+    for line in lines("tests/data/logic/magictour_10.txt") {
+        let grade = graded(&puzzle(&line), &ladder);
+        // HoDoKu's rule: the level of the hardest step, raised while the score passes it.
+        let hardest = grade.hardest.unwrap().info().level;
+        assert!(grade.level >= hardest && grade.score <= grade.level.max_score() as u64);
+        assert!(grade.level > Level::Easy, "{line}");
+        guessed += !grade.logic_only as usize;
+    }
+    // The first of the ten needs a guess without chains (as every puzzle of magictour does
+    // for Sudoku Explainer's rating 9+).
+    assert!((1..10).contains(&guessed), "{guessed}");
+    for line in lines("tests/data/logic/17_clue_5.txt") {
+        graded(&puzzle(&line), &ladder);
+    }
+}
+
+#[test]
+fn an_easy_puzzle_needs_singles_only() {
+    // The second puzzle of the 17-clue set (the first needs locked candidates).
+    let line = &lines("tests/data/logic/17_clue_5.txt")[1];
+    let grade = graded(&puzzle(line), &Ladder::parse("singles").unwrap());
+    assert!(grade.logic_only);
+    assert_eq!(grade.steps, 64);
+}
+
+#[test]
+fn jigsaw_diagonal_and_16x16_grids() {
+    let strips: Vec<u32> = (0..16).map(|c| c / 4).collect();
+    let shape = Arc::new(Shape::new(4, Regions::Jigsaw(strips), false).unwrap());
+    // Rows are regions here: the region of each cell is its row.
+    let p = Puzzle::new(shape, vec![1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2]).unwrap();
+    let (result, _) = logic::grade(&p, &Ladder::default()).unwrap();
+    assert_ne!(result.outcome, SolveOutcome::Stuck);
+    let x = Puzzle::new(Arc::new(Shape::standard(4, true).unwrap()), vec![0; 16]).unwrap();
+    let (result, grade) = logic::grade(&x, &Ladder::default()).unwrap();
+    assert_eq!(result.outcome, SolveOutcome::Solved);
+    assert!(!grade.logic_only);
+    assert!(sudoku_lab::check::verify(
+        &x,
+        &sudoku_lab::model::Grid::new(4, result.board.values().to_vec())
+    )
+    .is_ok());
+}
+
+#[test]
+fn unknown_technique_is_an_error() {
+    assert!(Ladder::parse("singles,fish").is_ok());
+    assert!(Ladder::parse("x-wing,telepathy").is_err());
+}
+
+#[test]
+fn logic_backend_solves_and_proves_only_what_logic_decides() {
+    use sudoku_lab::backend::{BackendError, Limits};
+    use sudoku_lab::backends::{create, BackendKind};
+    use sudoku_lab::task::{run, Answer, RunError, Task};
+    let logic = create(BackendKind::Logic, &Default::default()).unwrap();
+    let none = Limits::none();
+    let hard = puzzle(&lines("tests/data/logic/magictour_10.txt")[0]);
+    let solved = run(logic.as_ref(), &hard, Task::Solve, &none).unwrap();
+    assert!(matches!(solved, Answer::Solved(_)), "{solved:?}");
+    // The first magictour puzzle needs bifurcation: no proof of uniqueness.
+    match run(logic.as_ref(), &hard, Task::Unique, &none) {
+        Err(RunError::Backend(BackendError::Unsupported(m))) => assert!(m.contains("cannot prove")),
+        other => panic!("{other:?}"),
+    }
+    let easy = puzzle(&lines("tests/data/logic/17_clue_5.txt")[1]);
+    let unique = run(logic.as_ref(), &easy, Task::Unique, &none).unwrap();
+    assert!(matches!(unique, Answer::Unique(_)), "{unique:?}");
+    let mut clash = vec![0; 16];
+    (clash[0], clash[1]) = (1, 1);
+    let clash = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), clash).unwrap();
+    let answer = run(logic.as_ref(), &clash, Task::Unique, &none).unwrap();
+    assert!(matches!(answer, Answer::NoSolution), "{answer:?}");
+}
+
+/// An empty 9×9 board with the listed candidates removed: `(digit, cells)`.
+fn without(removed: &[(u16, &[&str])]) -> Board {
+    let p = puzzle(&".".repeat(81));
+    let elims: Vec<(usize, u16)> = removed
+        .iter()
+        .flat_map(|&(d, cells)| cells.iter().map(move |&c| (cell(c), d)))
+        .collect();
+    Board::with_eliminations(&p, &elims).unwrap()
+}
+
+/// The cells of a row or column (`r3`, `c5`) but the listed ones.
+fn all_but(line: &str, keep: &[&str]) -> Vec<String> {
+    let i = line[1..].parse::<usize>().unwrap();
+    (1..=9)
+        .map(|j| match &line[..1] {
+            "r" => format!("r{i}c{j}"),
+            _ => format!("r{j}c{i}"),
+        })
+        .filter(|c| !keep.contains(&c.as_str()))
+        .collect()
+}
+
+fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn two_string_kite() {
+    let (row, col) = (
+        all_but("r3", &["r3c2", "r3c7"]),
+        all_but("c1", &["r1c1", "r8c1"]),
+    );
+    let b = without(&[(4, &refs(&row)), (4, &refs(&col))]);
+    assert_eq!(
+        first(&b, Technique::TwoStringKite),
+        "2-String Kite: 4 in r3c7,r8c1 (connected by r3c2,r1c1) => r8c7<>4"
+    );
+}
+
+#[test]
+fn xyz_and_w_wings() {
+    let b = board(
+        &[("r5c5", &[1, 2, 3]), ("r5c1", &[1, 3]), ("r4c6", &[2, 3])],
+        &[],
+    );
+    assert_eq!(
+        first(&b, Technique::XyzWing),
+        "XYZ-Wing: 1/2/3 in r4c6,r5c15 => r5c46<>3"
+    );
+    let b = board(&[("r1c1", &[1, 2]), ("r9c9", &[1, 2])], &[(2, 5, &[1, 9])]);
+    assert_eq!(
+        first(&b, Technique::WWing),
+        "W-Wing: 1/2 in r1c1,r9c9 connected by 2 in r5c1,r5c9 => r1c9,r9c1<>1"
+    );
+}
+
+#[test]
+fn simple_colors_trap() {
+    let rows: &[(u16, usize, &[usize])] = &[(7, 1, &[1, 5]), (7, 6, &[3, 5])];
+    let col = all_but("c5", &["r1c5", "r6c5"]);
+    let p = puzzle(&".".repeat(81));
+    let mut elims: Vec<(usize, u16)> = refs(&col).iter().map(|&c| (cell(c), 7)).collect();
+    for &(d, row, cols) in rows {
+        elims.extend(
+            (1..=9)
+                .filter(|c| !cols.contains(c))
+                .map(|c| ((row - 1) * 9 + c - 1, d)),
+        );
+    }
+    let b = Board::with_eliminations(&p, &elims).unwrap();
+    assert_eq!(
+        first(&b, Technique::SimpleColorsTrap),
+        "Simple Colors Trap: 7 (r1c1,r6c5) / (r1c5,r6c3) => r23c3,r45c1<>7"
+    );
+}
+
+#[test]
+fn unique_rectangle_type_2() {
+    let b = board(
+        &[
+            ("r1c1", &[1, 2]),
+            ("r1c2", &[1, 2]),
+            ("r4c1", &[1, 2, 3]),
+            ("r4c2", &[1, 2, 3]),
+        ],
+        &[],
+    );
+    assert_eq!(
+        first(&b, Technique::UniqueRectangle2),
+        "Uniqueness Test 2: 1/2 in r14c12 => r4c3456789,r56c123<>3"
+    );
+}

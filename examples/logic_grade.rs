@@ -6,8 +6,9 @@
 use std::time::Instant;
 
 use sudoku_lab::format::{read_puzzles, ReadOptions};
-use sudoku_lab::logic::verify::{check_path, unique_solution};
+use sudoku_lab::logic::verify::check_path;
 use sudoku_lab::logic::{grade, Ladder};
+use sudoku_lab::task::unique_solution;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -53,6 +53,7 @@ compile_error!(
      cadical backend with `--no-default-features --features cadical`"
 );
 
+pub mod answer;
 pub mod backend;
 pub mod backends;
 pub mod bench;

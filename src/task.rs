@@ -210,6 +210,18 @@ impl RunError {
     }
 }
 
+/// The puzzle's solution when it has exactly one, from the `dfs` backend through [`run`] (so
+/// the independent checker has passed it); `None` when it has none, several, or the search fails.
+/// What [`crate::logic::verify::check_path`] holds a path of steps against.
+pub fn unique_solution(puzzle: &Puzzle) -> Option<Grid> {
+    let dfs =
+        crate::backends::create(crate::backends::BackendKind::Dfs, &Default::default()).ok()?;
+    match run(dfs.as_ref(), puzzle, Task::Unique, &Limits::none()) {
+        Ok(Answer::Unique(grid)) => Some(grid),
+        _ => None,
+    }
+}
+
 /// Runs `task` on `backend` and verifies the answer with [`crate::check`].
 ///
 /// A backend that returns a wrong grid, a count that does not fit the limit, or two equal

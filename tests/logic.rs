@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use sudoku_lab::logic::render::text;
 use sudoku_lab::logic::step::Found;
-use sudoku_lab::logic::verify::{check_path, unique_solution};
+use sudoku_lab::logic::verify::check_path;
 use sudoku_lab::logic::{self, Board, Grade, Ladder, Level, SolveOutcome, Step, Technique};
 use sudoku_lab::model::{Puzzle, Regions, Shape};
+use sudoku_lab::task::unique_solution;
 
 fn puzzle(line: &str) -> Puzzle {
     common::parse_line(line)

@@ -11,9 +11,10 @@ use serde_json::{json, Value};
 
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::logic::render::text;
-use sudoku_lab::logic::verify::{check_path, unique_solution};
+use sudoku_lab::logic::verify::check_path;
 use sudoku_lab::logic::{self, Board, Candidate, Ladder, SolveOutcome, Step};
 use sudoku_lab::model::Puzzle;
+use sudoku_lab::task::unique_solution;
 
 use super::args::InputArgs;
 use super::batch;

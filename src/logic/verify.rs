@@ -1,13 +1,11 @@
 //! The step check: every step of a path, against the puzzle's solution. An elimination that
-//! removes the solution's digit, or a placement of another digit, is a wrong step.
+//! removes the solution's digit, or a placement of another digit, is a wrong step. The solution
+//! comes from the caller (e.g. [`crate::task::unique_solution`]).
 
 use std::fmt;
 
 use super::step::{Candidate, Step};
-use crate::backend::Limits;
-use crate::backends::{self, BackendKind};
-use crate::model::{Grid, Puzzle, Value};
-use crate::task::{self, Answer, Task};
+use crate::model::Value;
 
 /// A step that contradicts the solution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,14 +61,4 @@ pub fn check_path(solution: &[Value], steps: &[Step]) -> Result<(), WrongStep> {
         }
     }
     Ok(())
-}
-
-/// The puzzle's solution when it has exactly one, from the `dfs` backend (through the
-/// independent checker); `None` when it has none, several, or the search fails.
-pub fn unique_solution(puzzle: &Puzzle) -> Option<Grid> {
-    let dfs = backends::create(BackendKind::Dfs, &Default::default()).ok()?;
-    match task::run(dfs.as_ref(), puzzle, Task::Unique, &Limits::none()) {
-        Ok(Answer::Unique(grid)) => Some(grid),
-        _ => None,
-    }
 }

@@ -210,7 +210,9 @@ fn json_error(text: &str, first_line: usize, e: &serde_json::Error) -> (usize, u
             .count()
     });
     let why = e.to_string();
-    let why = why.rsplit_once(" at line ").map_or(why.as_str(), |(w, _)| w);
+    let why = why
+        .rsplit_once(" at line ")
+        .map_or(why.as_str(), |(w, _)| w);
     (first_line + row - 1, col.max(1), why.to_string())
 }
 
@@ -286,10 +288,13 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
                 at(col, RecordProblem::NotXcheck(error))
             })?;
             if !seen.insert((rec.file.clone(), rec.index)) {
-                return Err(at(1, RecordProblem::Twice {
-                    index: rec.index,
-                    file: rec.file,
-                }));
+                return Err(at(
+                    1,
+                    RecordProblem::Twice {
+                        index: rec.index,
+                        file: rec.file,
+                    },
+                ));
             }
             let t = totals.get_or_insert_with(|| XcheckTotals {
                 task: rec.task.clone(),
@@ -299,10 +304,13 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
                 refusals: 0,
             });
             if t.task != rec.task {
-                return Err(at(1, RecordProblem::MixedTasks {
-                    task: rec.task,
-                    expected: t.task.clone(),
-                }));
+                return Err(at(
+                    1,
+                    RecordProblem::MixedTasks {
+                        task: rec.task,
+                        expected: t.task.clone(),
+                    },
+                ));
             }
             t.puzzles += 1;
             match rec.verdict.as_str() {

@@ -11,7 +11,8 @@ use super::maxsat::Oracle;
 use super::options::CadicalConfig;
 use super::tally::Reporter;
 use super::{failed, ClauseSink, Lit, Var};
-use crate::backend::{BackendError, Cancel};
+use crate::answer::BackendError;
+use crate::cancel::Cancel;
 use crate::effort::{Effort, Meter};
 
 /// A CaDiCaL solver as a clause sink and an [`Oracle`].

@@ -32,7 +32,7 @@ use std::path::Path;
 
 use super::answer::{self, AnswerError, Dialect, Status};
 use super::{dimacs, ClauseSink, Cnf, Var};
-use crate::backend::{BackendError, Limits};
+use crate::answer::{BackendError, Limits};
 use crate::process::{CommandLine, ProcessError};
 use crate::solver_stats;
 

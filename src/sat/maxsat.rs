@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use super::trace::{self, Level};
 use super::{ClauseSink, Lit};
-use crate::backend::BackendError;
+use crate::answer::BackendError;
 
 /// Stratification: descend past a level while (soft literals at or above it) / (distinct weights at
 /// or above it) is at most this (RC2's default).

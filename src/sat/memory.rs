@@ -4,7 +4,7 @@
 
 use super::encode::{self, Amo, Encoding, Numbering, PartStats};
 use super::options::SatOptions;
-use crate::backend::BackendError;
+use crate::answer::BackendError;
 use crate::model::Puzzle;
 
 /// Who holds a formula, for the memory estimate of [`check_memory`].

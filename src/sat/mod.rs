@@ -28,7 +28,7 @@ use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 pub use rustsat::types::{Lit, Var};
 
-use crate::backend::BackendError;
+use crate::answer::BackendError;
 use crate::effort::{Effort, Meter};
 use tally::{Counted, Reporter};
 

@@ -16,7 +16,8 @@ use super::options::{SatOptimizer, SatOptions};
 use super::session::{prove, Improved, Progress, Session};
 use super::trace::{self, Level};
 use super::{failed, Lit, Var};
-use crate::backend::{BackendError, Cancel, Optimum};
+use crate::answer::{BackendError, Optimum};
+use crate::cancel::Cancel;
 use crate::model::dual;
 use crate::model::{Grid, Puzzle};
 

@@ -16,7 +16,8 @@ use super::options::SatOptions;
 use super::session::{count, Improved};
 use super::tally::ConflictTally;
 use super::VarisatSink;
-use crate::backend::{BackendError, Cancel, Count, Optimum};
+use crate::answer::{BackendError, Count, Optimum};
+use crate::cancel::Cancel;
 use crate::effort::Meter;
 use crate::model::Puzzle;
 

@@ -17,7 +17,8 @@ use super::encode::{self, Decoder, Numbering};
 use super::maxsat::Oracle;
 use super::options::SatOptions;
 use super::{dimacs, failed, ClauseSink, Cnf, Lit, Var, VarisatSink};
-use crate::backend::{self, BackendError, Cancel, Count};
+use crate::answer::{self, BackendError, Count};
+use crate::cancel::Cancel;
 use crate::model::{Grid, Puzzle};
 
 /// A puzzle loaded into an incremental solver; also records every clause when a proof will be
@@ -189,7 +190,7 @@ pub(super) fn count<E: Oracle>(
     cancel: &Cancel,
 ) -> Result<Count, BackendError> {
     let mut s = Session::new(puzzle, opts, engine);
-    let count = backend::enumerate(limit, || {
+    let count = answer::enumerate(limit, || {
         if cancel.is_set() {
             return Err(BackendError::TimedOut);
         }

@@ -13,7 +13,7 @@ pub mod cnf;
 pub mod model;
 pub mod table;
 
-use crate::backend::BackendError;
+use crate::answer::BackendError;
 
 /// Why a level (or a cage comparison) cannot run on a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::cnf::{CnfLevel, CnfProber};
 use super::model::{self, ModelLevel};
 use super::{Root, StrengthError, Summary};
-use crate::backend::Cancel;
+use crate::cancel::Cancel;
 use crate::model::Puzzle;
 use crate::named::UnknownName;
 use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};

@@ -181,7 +181,7 @@ pub enum BackendError {
     /// The deadline in [`Limits`] passed first.
     #[error("timed out")]
     TimedOut,
-    /// The backend cannot handle this puzzle (size, memory budget, missing weights…).
+    /// The backend cannot handle this puzzle (size, memory limit, missing weights…).
     #[error("not supported by this backend: {0}")]
     Unsupported(String),
     /// The underlying solver failed (crash, malformed output, numerical trouble…).

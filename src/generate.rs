@@ -11,7 +11,7 @@
 //!   from two solutions a backend happened to find first.
 //! * **Full grids** come from a small randomised backtracking search over the model's houses and
 //!   the global variant rules as the model lowers them ([`fill`]): fewest candidates first, ties
-//!   and digit order random, restarted with a fresh random order when a node budget runs out,
+//!   and digit order random, restarted with a fresh random order when a node limit runs out,
 //!   with a bounded number of restarts. Every grid is verified with [`crate::check::verify`].
 //! * **Jigsaw regions** ([`random_jigsaw_keeping`]) start from the boxes (or rows) and are mixed
 //!   by random swaps of two cells between neighbouring regions ([`mix_regions`]), each kept only

@@ -77,9 +77,9 @@ impl Default for EngineSettings {
             cmd: None,
             cadical_config: CadicalConfig::default(),
             sat_opt: SatOptimizer::default(),
-            sat_memory_mib: (sat::DEFAULT_MEMORY_BUDGET >> 20) as u64,
+            sat_memory_mib: (sat::DEFAULT_MEMORY_LIMIT >> 20) as u64,
             dfs_branch: DfsBranching::default(),
-            dlx_memory_mib: (dlx::DEFAULT_MEMORY_BUDGET >> 20) as u64,
+            dlx_memory_mib: (dlx::DEFAULT_MEMORY_LIMIT >> 20) as u64,
             ilp_solver: IlpSolver::default(),
             cp_alldiff: AllDiffLevel::default(),
             allow_unsound: false,
@@ -220,7 +220,7 @@ impl EngineSettings {
                 check_proof: self.check_proof,
                 cadical_config: self.cadical_config,
                 optimizer: self.sat_opt,
-                memory_budget: mib(self.sat_memory_mib),
+                memory_limit: mib(self.sat_memory_mib),
             },
             ilp: IlpOptions {
                 solver: self.ilp_solver,
@@ -229,7 +229,7 @@ impl EngineSettings {
                 branching: self.dfs_branch,
             },
             dlx: DlxOptions {
-                memory_budget: mib(self.dlx_memory_mib),
+                memory_limit: mib(self.dlx_memory_mib),
             },
             sat_ext: SatExtOptions {
                 command: self.sat_cmd.clone(),
@@ -301,7 +301,7 @@ mod tests {
         s.set("no_propagate", Setting::Switch(true)).unwrap();
         let o = s.options(worker);
         assert_eq!(o.sat.encoding, Encoding::Minimal);
-        assert_eq!(o.sat.memory_budget, 3 << 20);
+        assert_eq!(o.sat.memory_limit, 3 << 20);
         assert!(o.sat.simplify && !o.sat.propagate);
         assert_eq!(
             s.set("amo", Setting::Switch(true)),

@@ -416,14 +416,14 @@ fn encode_index_picks_its_puzzle_past_a_bad_one() {
     }
 }
 
-/// `encode --to lp` keeps the memory budget of the other exports: the empty 25×25's program
+/// `encode --to lp` keeps the memory limit of the other exports: the empty 25×25's program
 /// (about 4 MiB with its text) is refused under 1 MiB before anything is built, and written
 /// under the default budget.
 #[test]
-fn encode_lp_keeps_the_memory_budget() {
+fn encode_lp_keeps_the_memory_limit() {
     let empty = ".".repeat(625);
     let o = run_with(&["encode", "--to", "lp", "--sat-memory-mib", "1"], &empty);
-    assert_usage_error(&o, "over the memory budget of 1 MiB (--sat-memory-mib)");
+    assert_usage_error(&o, "over the memory limit of 1 MiB (--sat-memory-mib)");
     assert!(stdout(&o).is_empty());
     let o = run_with(&["encode", "--to", "lp"], &empty);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -805,7 +805,7 @@ fn empty_grid(n: usize) -> String {
 }
 
 #[test]
-fn sat_refuses_a_formula_over_its_memory_budget_before_building_it() {
+fn sat_refuses_a_formula_over_its_memory_limit_before_building_it() {
     // The CNF of an empty 144×144 grid needs gigabytes: refused in well under a second from an
     // estimate, not built until memory runs out. So are 225×225 and 400×400 (bigger still).
     for n in [144, 225] {
@@ -818,7 +818,7 @@ fn sat_refuses_a_formula_over_its_memory_budget_before_building_it() {
         assert_eq!(o.status.code(), Some(2), "{n}: {err}");
         for words in [
             &format!("sat: the CNF of this {n}×{n} puzzle (extended encoding, at-most-one auto: "),
-            "MiB, over the 1024 MiB memory budget (--sat-memory-mib); no encoding fits; ",
+            "MiB, over the 1024 MiB memory limit (--sat-memory-mib); no encoding fits; ",
         ] {
             assert!(err.contains(words), "{n}: expected '{words}' in {err}");
         }
@@ -831,7 +831,7 @@ fn sat_refuses_a_formula_over_its_memory_budget_before_building_it() {
     );
     assert_usage_error(
         &o,
-        "over the 300 MiB memory budget (--sat-memory-mib); try --amo ",
+        "over the 300 MiB memory limit (--sat-memory-mib); try --amo ",
     );
     let o = run_with(
         &[

@@ -271,7 +271,7 @@ fn an_optimum_stopped_by_the_deadline_is_not_called_proved() {
 }
 
 #[test]
-fn a_puzzle_over_the_memory_budget_is_refused_by_name() {
+fn a_puzzle_over_the_memory_limit_is_refused_by_name() {
     let o = run_with(
         &["solve", "--backend", "cp", "--cp-memory-mib", "1"],
         &".".repeat(81),

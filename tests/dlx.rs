@@ -1,5 +1,5 @@
 //! Tests of the generic exact-cover engine (known instances) and of the `dlx` backend (known
-//! counts and optima, memory budget, deadline, and agreement with `dfs` on generated puzzles).
+//! counts and optima, memory limit, deadline, and agreement with `dfs` on generated puzzles).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -296,22 +296,20 @@ fn clashing_givens_have_no_solution() {
 }
 
 #[test]
-fn memory_budget_refuses_large_matrices() {
+fn memory_limit_refuses_large_matrices() {
     // A 400×400 empty grid needs 64M rows: far over the default 1 GiB.
     let dlx = backend(BackendKind::Dlx);
     let p = Puzzle::new(standard(400, false), vec![0; 400 * 400]).unwrap();
     let err = dlx.solve(&p, &Limits::none()).unwrap_err();
     assert!(
-        matches!(&err, BackendError::Unsupported(m) if m.contains("memory budget")),
+        matches!(&err, BackendError::Unsupported(m) if m.contains("memory limit")),
         "{err}"
     );
     // A tiny budget refuses even a 9×9.
     let small = backends::create(
         BackendKind::Dlx,
         &BackendOptions {
-            dlx: dlx::DlxOptions {
-                memory_budget: 4096,
-            },
+            dlx: dlx::DlxOptions { memory_limit: 4096 },
             ..Default::default()
         },
     )

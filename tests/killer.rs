@@ -330,7 +330,7 @@ fn bad_killer_lines_name_line_and_column() {
 }
 
 #[test]
-fn dlx_refuses_a_cage_over_its_memory_budget_before_listing_it() {
+fn dlx_refuses_a_cage_over_its_memory_limit_before_listing_it() {
     // One cage over a whole row of an empty 16×16 (16! orderings of 1..=16) and of an empty
     // 12×12 (12!): refused on an estimate, quickly, not listed until memory runs out. A 9×9 row
     // cage (9! orderings) fits and is solved.
@@ -349,7 +349,7 @@ fn dlx_refuses_a_cage_over_its_memory_budget_before_listing_it() {
         for words in [
             "dlx: Killer cage 1",
             &format!("has up to about {count} placements"),
-            "over the 1024 MiB memory budget",
+            "over the 1024 MiB memory limit",
         ] {
             assert!(err.contains(words), "{n}: expected '{words}' in {err}");
         }
@@ -362,7 +362,7 @@ fn dlx_refuses_a_cage_over_its_memory_budget_before_listing_it() {
     );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("over the 8 MiB memory budget"), "{err}");
+    assert!(err.contains("over the 8 MiB memory limit"), "{err}");
     let o = run_with(&["solve", "--backend", "dlx"], &line(9, 45));
     assert_eq!(
         o.status.code(),

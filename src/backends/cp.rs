@@ -1,5 +1,5 @@
 //! `cp`: the constraint-programming model of [`crate::cp`] solved by huub ([`crate::cp::huub`]).
-//! This file only adapts it to [`Backend`]: options, the memory budget, limits, the mapping of
+//! This file only adapts it to [`Backend`]: options, the memory limit, limits, the mapping of
 //! answers, and where the search runs. By default in the calling thread; with
 //! [`CpBackendOptions::worker`] (the `sudoku-lab` command's default) in a worker process
 //! ([`crate::isolate`]) that runs [`serve_worker`], because huub 100.1 can crash inside CaDiCaL

@@ -8,20 +8,20 @@ use crate::effort::Effort;
 use crate::exact_cover::sudoku::{self, CoverError, SudokuCover};
 use crate::model::{ConstraintKind, Grid, Puzzle};
 
-pub use crate::exact_cover::DEFAULT_MEMORY_BUDGET;
+pub use crate::exact_cover::DEFAULT_MEMORY_LIMIT;
 
 /// Options of the `dlx` backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DlxOptions {
     /// Largest matrix (in bytes, nodes and bookkeeping) the backend will build; larger puzzles are
     /// refused with [`BackendError::Unsupported`].
-    pub memory_budget: usize,
+    pub memory_limit: usize,
 }
 
 impl Default for DlxOptions {
     fn default() -> Self {
         DlxOptions {
-            memory_budget: DEFAULT_MEMORY_BUDGET,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
         }
     }
 }
@@ -39,7 +39,7 @@ impl Dlx {
 
     fn engine(&self) -> SudokuCover {
         SudokuCover {
-            memory_budget: self.options.memory_budget,
+            memory_limit: self.options.memory_limit,
         }
     }
 }
@@ -126,8 +126,8 @@ mod tests {
     }
 
     #[test]
-    fn over_the_memory_budget_is_unsupported() {
-        let dlx = Dlx::new(DlxOptions { memory_budget: 1 });
+    fn over_the_memory_limit_is_unsupported() {
+        let dlx = Dlx::new(DlxOptions { memory_limit: 1 });
         let empty = contract::puzzle(9, &".".repeat(81));
         let e = dlx.count(&empty, 2, &Limits::none()).unwrap_err();
         assert!(

@@ -43,7 +43,7 @@ pub struct MaxSatExtOptions {
 pub struct MaxSatExt {
     solver: CommandLine,
     encode: EncodeOptions,
-    /// The `sat` options, for the memory budget.
+    /// The `sat` options, for the memory limit.
     sat: SatOptions,
 }
 

@@ -227,7 +227,7 @@ pub struct BackendOptions {
     pub minizinc: minizinc::MiniZincOptions,
     /// `cmd`: the program speaking the line protocol.
     pub cmd: cmd::CmdOptions,
-    /// `cp`: all-different strength, house-cover clauses, branching, memory budget.
+    /// `cp`: all-different strength, house-cover clauses, branching, memory limit.
     #[cfg(feature = "cp")]
     pub cp: cp::CpBackendOptions,
 }

@@ -5,7 +5,7 @@
 //! budget, limits, and the mapping of answers.
 //!
 //! * Memory: a puzzle whose formula (times the solvers that race) would take more than
-//!   [`SatOptions::memory_budget`] is refused before it is built ([`check_memory`]).
+//!   [`SatOptions::memory_limit`] is refused before it is built ([`check_memory`]).
 //! * Deadlines: varisat has no interrupt, so with a deadline (or a cancel flag, [`Limits::cancel`])
 //!   the work runs on a worker thread and the caller waits with `recv_timeout`, looking at the
 //!   flag every [`crate::backend::CANCEL_POLL`]. At the deadline (or the flag) the caller returns
@@ -29,7 +29,7 @@ use crate::sat::memory::{check_memory, Holder};
 use crate::sat::run::{execute, Job, Outcome, Run};
 use crate::sat::session::Progress;
 
-pub use crate::sat::options::{CadicalConfig, SatOptimizer, SatOptions, DEFAULT_MEMORY_BUDGET};
+pub use crate::sat::options::{CadicalConfig, SatOptimizer, SatOptions, DEFAULT_MEMORY_LIMIT};
 pub use crate::sat::run::EngineKind;
 
 /// The SAT backend: `sat` (varisat) or `cadical`.

@@ -45,7 +45,7 @@ pub struct SatExtOptions {
 pub struct SatExt {
     solver: CommandLine,
     encode: EncodeOptions,
-    /// The `sat` options, for the memory budget.
+    /// The `sat` options, for the memory limit.
     sat: SatOptions,
 }
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use sudoku_lab::backend::BackendError;
-use sudoku_lab::backends::sat::DEFAULT_MEMORY_BUDGET as SAT_MEMORY_BUDGET;
+use sudoku_lab::backends::sat::DEFAULT_MEMORY_LIMIT as SAT_MEMORY_LIMIT;
 use sudoku_lab::counted::counted;
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::sat::encode::EncodeOptions;
@@ -51,7 +51,7 @@ pub struct EncodeArgs {
     /// Largest export to build, in MiB (as estimated before building it): the CNF formula
     /// of DIMACS and WCNF, the integer program and its text for LP; larger puzzles are
     /// refused, as by the `sat` backends.
-    #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_BUDGET >> 20) as u64,
+    #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_LIMIT >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     sat_memory_mib: u64,
     #[command(flatten)]
@@ -90,7 +90,7 @@ impl EncodeArgs {
                 propagate: self.propagate,
                 ..self.cnf.encode_options()
             },
-            memory_budget: mib(self.sat_memory_mib),
+            memory_limit: mib(self.sat_memory_mib),
         })
     }
 }
@@ -107,11 +107,11 @@ pub struct Config {
     weights: Option<WeightSource>,
     encode_options: EncodeOptions,
     /// The largest export to build, in bytes (`--sat-memory-mib`).
-    memory_budget: usize,
+    memory_limit: usize,
 }
 
 /// Encodes the puzzle asked for. An index past the input, or an input of several puzzles without
-/// one, is a usage error; so is an export over the memory budget.
+/// one, is a usage error; so is an export over the memory limit.
 pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
     let mut tally = batch::Tally::default();
     let mut items = Vec::new();
@@ -148,13 +148,13 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
     };
     if config.to == EncodeTarget::Lp {
         let need = sudoku_lab::ilp::lp::estimated_bytes(&item.puzzle);
-        if need > config.memory_budget as u64 {
+        if need > config.memory_limit as u64 {
             return Err(UsageError(format!(
-                "{}: the integer program would take about {} MiB, over the memory budget of {} \
+                "{}: the integer program would take about {} MiB, over the memory limit of {} \
                  MiB (--sat-memory-mib)",
                 item.place(),
                 need.div_ceil(1 << 20),
-                config.memory_budget >> 20
+                config.memory_limit >> 20
             )));
         }
     } else if config.to != EncodeTarget::Mzn {
@@ -165,7 +165,7 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
             pair: config.encode_options.pair,
             simplify: config.encode_options.simplify,
             propagate: config.encode_options.propagate,
-            memory_budget: config.memory_budget,
+            memory_limit: config.memory_limit,
             ..Default::default()
         };
         let holder = sudoku_lab::sat::memory::Holder::Export;

@@ -16,13 +16,13 @@ use clap::{ArgAction, ArgMatches, Args, FromArgMatches};
 
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::dfs::DfsBranching;
-use sudoku_lab::backends::dlx::DEFAULT_MEMORY_BUDGET;
+use sudoku_lab::backends::dlx::DEFAULT_MEMORY_LIMIT;
 use sudoku_lab::backends::ilp::IlpSolver;
 use sudoku_lab::backends::minizinc::{
     DEFAULT_PROGRAM as MZN_PROGRAM, DEFAULT_SOLVER as MZN_SOLVER,
 };
 use sudoku_lab::backends::sat::{
-    CadicalConfig, SatOptimizer, DEFAULT_MEMORY_BUDGET as SAT_MEMORY_BUDGET,
+    CadicalConfig, SatOptimizer, DEFAULT_MEMORY_LIMIT as SAT_MEMORY_LIMIT,
 };
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::cp::{
@@ -109,7 +109,7 @@ pub struct EngineFlags {
     no_propagate: bool,
     /// sat, cadical, sat-ext, maxsat-ext: largest CNF formula to build, in MiB (as estimated before building
     /// it, solver memory included); larger puzzles are refused.
-    #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_BUDGET >> 20) as u64,
+    #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_LIMIT >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "SAT backend")]
     sat_memory_mib: u64,
     /// dfs: how the search picks the cell to branch on, on puzzles with Killer cages or variant
@@ -119,7 +119,7 @@ pub struct EngineFlags {
     #[arg(long, value_name = "RULE", default_value_t = DfsBranching::default(), help_heading = "DFS backend")]
     dfs_branch: DfsBranching,
     /// dlx: largest exact-cover matrix to build, in MiB; larger puzzles are refused.
-    #[arg(long, value_name = "MIB", default_value_t = (DEFAULT_MEMORY_BUDGET >> 20) as u64,
+    #[arg(long, value_name = "MIB", default_value_t = (DEFAULT_MEMORY_LIMIT >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "DLX backend")]
     dlx_memory_mib: u64,
     /// ilp: the MIP solver, `microlp` (pure Rust, default) or `highs` (builds with `--features highs`).
@@ -620,7 +620,7 @@ mod tests {
             " --pair-encoding order --cp-alldiff bounds --no-simplify \
              '--sat-cmd=-weird solver' --timeout 2.5"
         );
-        // A fault found under a memory budget replays under it.
+        // A fault found under a memory limit replays under it.
         let e = parse(&["--dlx-memory-mib", "64", "--cp-memory-mib", "32"]).unwrap();
         assert_eq!(e.replay_flags(), " --dlx-memory-mib 64 --cp-memory-mib 32");
     }

@@ -24,5 +24,5 @@ pub use model::{
     AllDiffLevel, Branching, CpModel, CpOptions, HouseCover, ObjectiveBound, Searches,
 };
 
-/// Default memory budget of the `cp` backend (`--cp-memory-mib`), in MiB.
+/// Default memory limit of the `cp` backend (`--cp-memory-mib`), in MiB.
 pub const DEFAULT_MEMORY_MIB: u64 = 1024;

@@ -28,7 +28,7 @@
 //! first cell of two candidates, unless [`DfsBranching::Wdeg`] is asked for.
 //!
 //! Looking for one solution (`solve`), the generic kernel *restarts*: runs of geometrically
-//! growing node budgets, each after the first in a random order, because search without learning
+//! growing node limits, each after the first in a random order, because search without learning
 //! has heavy tails on large grids (one early wrong choice can cost more than many fresh starts;
 //! see `Search::solve_with_restarts` in [`search`](mod@search)). Counting and uniqueness stay
 //! one exhaustive run.
@@ -48,7 +48,7 @@
 //!   by subgradient descent at the root and re-tuned briefly at each node (the empty 9×9 pyramid:
 //!   bound 2909 at the root against the optimum 2906, where the other two give 2967). Tuning
 //!   costs more than it saves when the other bounds are tight, so it is only brought in when a
-//!   first try without it has not finished within a small node budget.
+//!   first try without it has not finished within a small node limit.
 //!
 //! Optimizing, the search branches on the highest digit still missing in the house where it has
 //! the fewest places (or on a cell with two candidates), tries every child on a copy first and
@@ -78,7 +78,7 @@
 //!   each step of its endgame.
 //!   Givens that clash give 0.
 //! - `restarts`: one-solution searches of the generic kernel only, the runs abandoned at their
-//!   node budget (0 when the first run finished).
+//!   node limit (0 when the first run finished).
 //!
 //! Optimizing a standard 9×9 grid adds the band kernel's first look (is there a solution at all)
 //! to the branch and bound's. The counters are plain integers in the search state, bumped once
@@ -109,7 +109,7 @@ pub use band9::variant as kernel9_variant;
 /// Largest side the bitmask search handles (one bit per digit in a `u64`).
 pub const MAX_SIDE: usize = 64;
 
-/// Node budget of the first run of a one-solution search (see [`Search::solve_with_restarts`]).
+/// Node limit of the first run of a one-solution search (see [`Search::solve_with_restarts`]).
 const RESTART_NODES: u64 = 2_000;
 
 /// How many nodes between two looks at the clock.
@@ -417,7 +417,7 @@ pub struct Found {
     /// Branch points: nodes where the search picked something with two alternatives or more
     /// (a cell's digits, a house's cells for a digit, a band's configurations of a digit).
     pub guesses: u64,
-    /// Runs abandoned at their node budget by [`Search::solve_with_restarts`]; `None` when the
+    /// Runs abandoned at their node limit by [`Search::solve_with_restarts`]; `None` when the
     /// search does not restart.
     pub restarts: Option<u64>,
 }
@@ -634,7 +634,7 @@ mod tests {
 
     #[test]
     fn restarts_keep_answers_and_proofs() {
-        // With a first budget of one node every search restarts many times, in random orders.
+        // With a first limit of one node every search restarts many times, in random orders.
         // 16×16: the first two rows of a valid grid fixed (many solutions), then the same with
         // a clash planted where only search finds it (no solution).
         let t = tables(16, false);

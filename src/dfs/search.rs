@@ -55,8 +55,8 @@ pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usi
     halt: Halt,
     /// Optimizing without the Lagrangian bound first: give up (and start over with it) past this
     /// many nodes.
-    node_budget: Option<u64>,
-    over_budget: bool,
+    node_limit: Option<u64>,
+    over_node_limit: bool,
     limit: u64,
     /// Optimizing: only scores above this are sought (see [`Search::optimize_in_passes`]).
     floor: i64,
@@ -65,7 +65,7 @@ pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usi
     /// [`Search::pick`] starts scanning and which candidate goes first (see
     /// [`Search::solve_with_restarts`]).
     rng: u64,
-    /// Node budget of the first run of [`Search::solve_with_restarts`].
+    /// Node limit of the first run of [`Search::solve_with_restarts`].
     restart_nodes: u64,
     /// Propagation also applies locked candidates: at the root only, where they pay (a 25×25
     /// file from 10 s+ to 10 ms); at every node they cost more than they save.
@@ -88,7 +88,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     }
 
     /// [`Search::run`] with Killer cages and variant rules, the branching rule for them, and
-    /// the first node budget of [`Search::solve_with_restarts`].
+    /// the first node limit of [`Search::solve_with_restarts`].
     pub(super) fn run_with(
         t: &'a Tables,
         givens: &[Value],
@@ -184,8 +184,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             visited: 0,
             guesses: 0,
             halt: Halt::default(),
-            node_budget: None,
-            over_budget: false,
+            node_limit: None,
+            over_node_limit: false,
             limit: 1,
             floor: i64::MIN,
             opt: None,
@@ -203,30 +203,30 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         }
     }
 
-    /// One solution, searched in runs of growing node budgets ([`RESTART_NODES`], then 1.5 times
+    /// One solution, searched in runs of growing node limits ([`RESTART_NODES`], then 1.5 times
     /// the previous one), each but the first in a new random order, until one finishes. Search
     /// without learning has heavy tails on large grids: an early wrong choice can cost more than
-    /// many fresh starts. The budgets grow without bound, so a last run is complete and "no
+    /// many fresh starts. The limits grow without bound, so a last run is complete and "no
     /// solution" is still a proof; geometric growth keeps what that proof costs within about
     /// three times one complete run (the Luby sequence, tried too, cost up to eight times on
     /// unsolvable 16×16 puzzles).
     fn solve_with_restarts(&mut self) {
         let root = self.nodes[0].clone();
-        let mut budget = self.restart_nodes.max(2);
+        let mut nodes = self.restart_nodes.max(2);
         self.found.restarts = Some(0);
         for run in 1u64.. {
-            self.node_budget = Some(self.visited.saturating_add(budget));
-            budget = budget.saturating_add(budget / 2);
+            self.node_limit = Some(self.visited.saturating_add(nodes));
+            nodes = nodes.saturating_add(nodes / 2);
             self.descend(0);
-            if !self.over_budget {
+            if !self.over_node_limit {
                 break;
             }
-            self.over_budget = false;
+            self.over_node_limit = false;
             self.found.restarts = self.found.restarts.map(|r| r + 1);
             self.nodes[0] = root.clone();
             self.rng = 0x9e37_79b9_7f4a_7c15 ^ run.wrapping_mul(0xd1b5_4a32_d192_ed03);
         }
-        self.node_budget = None;
+        self.node_limit = None;
     }
 
     /// Next value of the xorshift state ([`crate::rng::xorshift64`]).
@@ -243,17 +243,17 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     ///
     /// Tuning and re-tuning the Lagrangian multipliers costs more than it saves on puzzles whose
     /// cheap bounds are already tight (the NOIP samples: 10× slower with it), so a first try runs
-    /// without it under a budget of [`CHEAP_OPTIMIZE_NODES`] nodes; only past that does the search
+    /// without it under a limit of [`CHEAP_OPTIMIZE_NODES`] nodes; only past that does the search
     /// start over with the Lagrangian bound.
     fn optimize_in_passes(&mut self) {
         let root = self.nodes[0].clone();
-        self.node_budget = Some(self.visited + CHEAP_OPTIMIZE_NODES);
+        self.node_limit = Some(self.visited + CHEAP_OPTIMIZE_NODES);
         self.passes(&root);
-        self.node_budget = None;
-        if !self.over_budget {
+        self.node_limit = None;
+        if !self.over_node_limit {
             return;
         }
-        self.over_budget = false;
+        self.over_node_limit = false;
         self.found = Found::default();
         let lagrange = self.tune_lagrange(0, None, 200);
         if let Some(o) = self.opt.as_mut() {
@@ -271,7 +271,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             self.floor = target.saturating_sub(1);
             self.nodes[0] = root.clone();
             self.descend(0);
-            let stopped = self.found.timed_out || self.over_budget;
+            let stopped = self.found.timed_out || self.over_node_limit;
             if self.found.best.is_some() || stopped || target == i64::MIN {
                 return;
             }
@@ -529,10 +529,10 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         if look && self.halt.reached() {
             self.found.timed_out = true;
         }
-        if self.node_budget.is_some_and(|b| self.visited > b) {
-            self.over_budget = true;
+        if self.node_limit.is_some_and(|b| self.visited > b) {
+            self.over_node_limit = true;
         }
-        self.found.timed_out || self.over_budget
+        self.found.timed_out || self.over_node_limit
     }
 
     /// Searches below the propagated node `nodes[d]`.

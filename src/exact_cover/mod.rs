@@ -38,8 +38,8 @@ use crate::effort::Effort;
 
 pub mod sudoku;
 
-/// Default memory budget for one matrix: 1 GiB (the `dlx` backend's `--dlx-memory-mib`).
-pub const DEFAULT_MEMORY_BUDGET: usize = 1 << 30;
+/// Default memory limit for one matrix: 1 GiB (the `dlx` backend's `--dlx-memory-mib`).
+pub const DEFAULT_MEMORY_LIMIT: usize = 1 << 30;
 
 /// Why a matrix could not be built or a row not selected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -18,7 +18,7 @@
 //!
 //! Counting stores the first two solutions as witnesses and afterwards only counts, without
 //! building solution row lists. Looking for one solution on grids over 9×9, the search restarts
-//! ([`SudokuCover::solve_with_restarts`]): runs of growing node budgets, each after the first on a
+//! ([`SudokuCover::solve_with_restarts`]): runs of growing node limits, each after the first on a
 //! matrix built in a new random order, against the heavy tails of search without learning.
 //!
 //! `optimize` enumerates solutions with branch and bound: rows are added in decreasing score
@@ -31,8 +31,8 @@
 //! in it), laid onto its open cells in one of the orders their candidates allow. Such a row
 //! covers the column of each of those cells and the `(house, digit)` columns of each, so exact
 //! cover keeps both the houses and the cage. Large cages of large grids have too many placements
-//! (up to `k!` per digit set for `k` open cells): they count against the memory budget like every
-//! row, and are counted before any is listed, so a cage over the budget is refused without
+//! (up to `k!` per digit set for `k` open cells): they count against the memory limit like every
+//! row, and are counted before any is listed, so a cage over the memory limit is refused without
 //! listing them.
 //!
 //! **Variant rules** ([`rules`]): extra houses are primary columns like any house; distinct
@@ -54,9 +54,9 @@
 //!
 //! Memory is `O(n³)` rows of `1 + houses` nodes each (plus one per rule column a placement
 //! covers); the matrix size is computed exactly before anything large is allocated, and puzzles
-//! over [`SudokuCover::memory_budget`] are refused.
+//! over [`SudokuCover::memory_limit`] are refused.
 
-use super::{ExactCover, ExactCoverError, Interrupted, View, DEFAULT_MEMORY_BUDGET};
+use super::{ExactCover, ExactCoverError, Interrupted, View, DEFAULT_MEMORY_LIMIT};
 use crate::cancel::Halt;
 use crate::effort::Effort;
 use crate::model::lower::Rules;
@@ -68,7 +68,7 @@ mod rules;
 pub use rules::takes;
 use rules::RuleColumns;
 
-/// Node budget of the first run of a one-solution search (see [`SudokuCover::solve_with_restarts`]).
+/// Node limit of the first run of a one-solution search (see [`SudokuCover::solve_with_restarts`]).
 const RESTART_NODES: u64 = 2_000;
 
 /// The effort of a call the singles pass settles as "no solution": no matrix, no search.
@@ -88,13 +88,13 @@ const SETTLED_BEFORE_SEARCH: Effort = Effort {
 pub struct SudokuCover {
     /// Largest matrix (in bytes, nodes and bookkeeping) built; larger puzzles are refused with
     /// [`CoverError::Unsupported`].
-    pub memory_budget: usize,
+    pub memory_limit: usize,
 }
 
 impl Default for SudokuCover {
     fn default() -> Self {
         SudokuCover {
-            memory_budget: DEFAULT_MEMORY_BUDGET,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
         }
     }
 }
@@ -102,7 +102,7 @@ impl Default for SudokuCover {
 /// Why the engine gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CoverError {
-    /// The puzzle is not one the engine takes (a rule, the memory budget), with the reason.
+    /// The puzzle is not one the engine takes (a rule, the memory limit), with the reason.
     #[error("{0}")]
     Unsupported(String),
     /// The deadline passed, or the run was cancelled.
@@ -399,19 +399,19 @@ impl<'a> ScoreBound<'a> {
 }
 
 impl SudokuCover {
-    /// One solution (and the number of runs abandoned), in runs of growing node budgets
-    /// (`first_budget` plus one node per open cell, then half as much again each time), each run
+    /// One solution (and the number of runs abandoned), in runs of growing node limits
+    /// (`first_node_limit` plus one node per open cell, then half as much again each time), each run
     /// after the first on a matrix built in a new random order, until one finishes: search
-    /// without learning has heavy tails on large grids (`dfs` does the same). The budgets grow
+    /// without learning has heavy tails on large grids (`dfs` does the same). The limits grow
     /// without bound, so the last run is complete and "no solution" is a proof.
     pub fn solve_with_restarts(
         &self,
         puzzle: &Puzzle,
         halt: &Halt,
-        first_budget: u64,
+        first_node_limit: u64,
         effort: &mut Effort,
     ) -> Result<(Counted, u64), CoverError> {
-        let mut budget = 0u64;
+        let mut node_limit = 0u64;
         for run in 0u64.. {
             let shuffle = (run > 0).then(|| run.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let Some(mut inst) = self.build(puzzle, None, shuffle, halt.clone())? else {
@@ -420,14 +420,14 @@ impl SudokuCover {
             };
             if run == 0 {
                 // A search without a wrong turn still enters one node per open cell.
-                budget = first_budget.max(2) + inst.matrix.primary_columns() as u64;
+                node_limit = first_node_limit.max(2) + inst.matrix.primary_columns() as u64;
             }
             let (mut nodes, mut cut) = (0u64, false);
             let mut search = inst.matrix.search().with_halt(halt.clone());
             let found = search
                 .next_solution_pruned(|_| {
                     nodes += 1;
-                    cut |= nodes > budget;
+                    cut |= nodes > node_limit;
                     !cut
                 })
                 .map(|s| s.map(<[usize]>::to_vec));
@@ -437,7 +437,7 @@ impl SudokuCover {
             };
             drop(search);
             if cut && found.is_none() {
-                budget = budget.saturating_add(budget / 2);
+                node_limit = node_limit.saturating_add(node_limit / 2);
                 continue;
             }
             let count = match found {
@@ -525,7 +525,7 @@ impl SudokuCover {
 
         // The placements of the cages (their cells then get no rows of their own), then the
         // exact size, so an oversized matrix is refused before it is allocated.
-        let Some(caged) = cage_placements(puzzle, &cands, self.memory_budget, halt)? else {
+        let Some(caged) = cage_placements(puzzle, &cands, self.memory_limit, halt)? else {
             return Ok(None);
         };
         let mut in_cage = vec![false; fixed.len()];
@@ -545,12 +545,12 @@ impl SudokuCover {
         }
         let bytes = ExactCover::bytes_needed(columns, rows, entries)
             .saturating_add(rows.saturating_mul(std::mem::size_of::<(u32, Value)>()));
-        if bytes > self.memory_budget {
+        if bytes > self.memory_limit {
             return Err(CoverError::Unsupported(format!(
                 "dlx: the exact-cover matrix of this {n}×{n} puzzle ({rows} rows, {entries} nodes) \
-                 needs about {} MiB, over the {} MiB memory budget",
+                 needs about {} MiB, over the {} MiB memory limit",
                 bytes >> 20,
-                self.memory_budget >> 20
+                self.memory_limit >> 20
             )));
         }
 
@@ -658,7 +658,7 @@ fn approx(x: f64) -> String {
 /// the digits fixed in the cage, each way to lay its other digits onto the cage's open cells
 /// within their candidates. `None` when a cage has no placement (no solution).
 ///
-/// Nothing large is allocated before it is known to fit in what `budget` bytes leave: a cage's
+/// Nothing large is allocated before it is known to fit in what `memory_limit` bytes leave: a cage's
 /// placements are listed straight away when [`layings_bound`] says they fit; otherwise they are
 /// first counted, the count stopping as soon as they would not fit (so it takes time in
 /// proportion to what fits), and a cage that does not fit is refused with
@@ -667,7 +667,7 @@ fn approx(x: f64) -> String {
 fn cage_placements(
     puzzle: &Puzzle,
     cands: &Candidates,
-    budget: usize,
+    memory_limit: usize,
     halt: Halt,
 ) -> Result<Option<Vec<Placement>>, CoverError> {
     let n = puzzle.size();
@@ -681,7 +681,7 @@ fn cage_placements(
         nodes: 0,
         late: false,
     };
-    let most_sets = budget / 64;
+    let most_sets = memory_limit / 64;
     for (k, cage) in puzzle.cages().enumerate() {
         let mut held = 0u64;
         let mut open = vec![];
@@ -695,7 +695,7 @@ fn cage_placements(
         let sets = cage.combinations(n, most_sets).ok_or_else(|| {
             CoverError::Unsupported(format!(
                 "dlx: Killer cage {} ({} cells, sum {}) has more digit sets than the memory \
-                 budget allows",
+                 memory limit allows",
                 k + 1,
                 cage.cells().len(),
                 cage.sum()
@@ -717,7 +717,7 @@ fn cage_placements(
         // (the common case), they are listed straight away; otherwise they are counted first,
         // the count stopping as soon as they pass the room left.
         let per = placement_bytes(puzzle, &open);
-        let room = (budget.saturating_sub(used) / per) as u64;
+        let room = (memory_limit.saturating_sub(used) / per) as u64;
         let bounds: Vec<f64> = sets
             .iter()
             .map(|&digits| layings_bound(&open, digits, cands))
@@ -734,13 +734,13 @@ fn cage_placements(
             CoverError::Unsupported(format!(
                 "dlx: Killer cage {} ({} open cells, sum {}) has up to about {} placements \
                  (rows of the exact-cover matrix), which{before} need about {} MiB, over the {} \
-                 MiB memory budget",
+                 MiB memory limit",
                 k + 1,
                 open.len(),
                 cage.sum(),
                 approx(estimate),
                 approx(need / (1u64 << 20) as f64),
-                budget >> 20
+                memory_limit >> 20
             ))
         };
         // The bound may round below an exact count: keep a margin.
@@ -1003,7 +1003,7 @@ mod tests {
 
     #[test]
     fn restarts_keep_answers_and_proofs() {
-        // A first budget of one node (plus the open cells) makes hard searches restart on
+        // A first limit of one node (plus the open cells) makes hard searches restart on
         // shuffled matrices; tdoku's test puzzles (counts 0 to 847) must still get a solution
         // exactly when they have one, and the count-0 ones a complete last run.
         let dlx = SudokuCover::default();

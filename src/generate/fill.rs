@@ -1,5 +1,5 @@
 //! Random full grids: a randomised backtracking search over the houses of a shape and the global
-//! variant rules (anti-knight, anti-king, disjoint groups, non-consecutive), with a node budget.
+//! variant rules (anti-knight, anti-king, disjoint groups, non-consecutive), with a node limit.
 //!
 //! The rules are not restated here: the model lowers them ([`Rules::of`]) to extra houses (disjoint
 //! groups) and pair relations between two cells (anti-knight and anti-king: different digits;
@@ -119,7 +119,7 @@ impl Plan {
     }
 }
 
-/// Up to `restarts` randomised searches, each with a node budget; `None` when all run out, or
+/// Up to `restarts` randomised searches, each with a node limit; `None` when all run out, or
 /// when one search ends without a grid (the plan has none).
 pub fn try_fill(
     plan: &Plan,
@@ -234,7 +234,7 @@ impl<'a> Fill<'a> {
         Some((best, best_mask))
     }
 
-    /// `Some(true)` filled, `Some(false)` dead end, `None` node budget spent.
+    /// `Some(true)` filled, `Some(false)` dead end, `None` node limit spent.
     fn search(&mut self, depth: usize, rng: &mut GenRng) -> Option<bool> {
         if depth == self.order.len() {
             return Some(true);

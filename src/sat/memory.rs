@@ -1,4 +1,4 @@
-//! The memory budget of a formula: how many bytes a puzzle's CNF takes in the solver or file
+//! The memory limit of a formula: how many bytes a puzzle's CNF takes in the solver or file
 //! that holds it, from the exact sizes of [`super::encode::SizeEstimate`], and the refusal (with
 //! advice) of a puzzle over the budget, before anything large is allocated.
 
@@ -69,7 +69,7 @@ fn mib(bytes: f64) -> u64 {
 }
 
 /// Refuses (with [`BackendError::Unsupported`]) a puzzle whose formula, under the encoding of
-/// `opts`, would take more than `opts.memory_budget` bytes in `holder` (times `copies`, for
+/// `opts`, would take more than `opts.memory_limit` bytes in `holder` (times `copies`, for
 /// raced solvers), before anything large is allocated: the size comes from
 /// [`encode::SizeEstimate`], in time proportional to the free cell variables (well under a
 /// second on an empty 400×400). The message gives the formula's size, the memory it needs, the
@@ -83,7 +83,7 @@ pub fn check_memory(
     name: &str,
 ) -> Result<(), BackendError> {
     let n = puzzle.size();
-    let budget = opts.memory_budget as f64;
+    let budget = opts.memory_limit as f64;
     let copies = copies.max(1) as f64;
     let proof = opts.proof.is_some();
     let numbering = holder.numbering();
@@ -145,7 +145,7 @@ pub fn check_memory(
                 .saturating_add(f * 8) as f64;
             if holder != Holder::Export
                 && puzzle.cages().next().is_none()
-                && dlx <= crate::exact_cover::DEFAULT_MEMORY_BUDGET as f64
+                && dlx <= crate::exact_cover::DEFAULT_MEMORY_LIMIT as f64
             {
                 format!(
                     "no encoding fits; try --backend dlx (about {} MiB), or a larger \
@@ -162,7 +162,7 @@ pub fn check_memory(
     };
     Err(BackendError::Unsupported(format!(
         "{name}: the CNF of this {n}×{n} puzzle ({} encoding, at-most-one {}: {} variables, {} \
-         clauses, {} literals) needs about {} MiB{}, over the {} MiB memory budget \
+         clauses, {} literals) needs about {} MiB{}, over the {} MiB memory limit \
          (--sat-memory-mib); {advice}",
         opts.encoding,
         opts.amo,
@@ -175,6 +175,6 @@ pub fn check_memory(
         } else {
             String::new()
         },
-        opts.memory_budget >> 20
+        opts.memory_limit >> 20
     )))
 }

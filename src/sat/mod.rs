@@ -19,7 +19,7 @@
 //! * In-process drivers, over any incremental solver that implements [`maxsat::Oracle`] (varisat's
 //!   [`VarisatSink`], CaDiCaL's `cadical::CadicalSink`): [`session`] (solve and count by blocking
 //!   clauses, DRAT proofs), [`optimize`] (linear or core-guided, over [`crate::model::dual`] and [`maxsat`]),
-//!   [`run`] (one job on one engine), with their [`options`] and the memory budget check
+//!   [`run`] (one job on one engine), with their [`options`] and the memory limit check
 //!   ([`memory`]); what the engines did, as effort counters: [`tally`].
 
 use std::rc::Rc;

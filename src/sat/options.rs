@@ -1,6 +1,6 @@
 //! Options of the in-process SAT drivers: the encoding, proofs, the optimisation algorithm,
-//! CaDiCaL's preset and the memory budget. The `sat` and `cadical` backends take them whole;
-//! `sat-ext`, `maxsat-ext` and `encode` take the encoding and the memory budget.
+//! CaDiCaL's preset and the memory limit. The `sat` and `cadical` backends take them whole;
+//! `sat-ext`, `maxsat-ext` and `encode` take the encoding and the memory limit.
 
 use std::path::PathBuf;
 
@@ -30,11 +30,11 @@ pub struct SatOptions {
     /// Largest formula (in bytes, as estimated by [`check_memory`](super::memory::check_memory))
     /// the backends will build (`--sat-memory-mib`); larger puzzles are refused with
     /// [`BackendError::Unsupported`](crate::backend::BackendError::Unsupported).
-    pub memory_budget: usize,
+    pub memory_limit: usize,
 }
 
-/// Default memory budget for the formula of one puzzle: 1 GiB.
-pub const DEFAULT_MEMORY_BUDGET: usize = 1 << 30;
+/// Default memory limit for the formula of one puzzle: 1 GiB.
+pub const DEFAULT_MEMORY_LIMIT: usize = 1 << 30;
 
 /// The optimisation algorithm of the SAT backends (`--sat-opt`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -150,7 +150,7 @@ impl Default for SatOptions {
             check_proof: false,
             cadical_config: CadicalConfig::Auto,
             optimizer: SatOptimizer::Core,
-            memory_budget: DEFAULT_MEMORY_BUDGET,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
         }
     }
 }

@@ -21,7 +21,7 @@
 
 use super::board::Board;
 use super::step::Found;
-use super::{bifurcation, coloring, fish, intersections, single_digit, singles, subsets};
+use super::{bifurcation, chains, coloring, fish, intersections, single_digit, singles, subsets};
 use super::{uniqueness, wings};
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once
@@ -208,12 +208,12 @@ techniques! {
         Some(coloring::find); // (mapped)
     SimpleColorsWrap, "simple-colors-wrap", "Simple Colors Wrap", Coloring, 150, Hard, 6.5,
         Some(coloring::find); // (mapped)
-    XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6, None;
-    XyChain, "xy-chain", "XY-Chain", Chains, 260, Unfair, 7.0, None;
-    NiceLoop, "nice-loop", "Nice Loop", Chains, 280, Unfair, 7.0, None;
-    Aic, "aic", "AIC", Chains, 280, Unfair, 7.0, None;
-    GroupedNiceLoop, "grouped-nice-loop", "Grouped Nice Loop", Chains, 300, Unfair, 7.3, None;
-    GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3, None;
+    XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6, Some(chains::find);
+    XyChain, "xy-chain", "XY-Chain", Chains, 260, Unfair, 7.0, Some(chains::find);
+    NiceLoop, "nice-loop", "Nice Loop", Chains, 280, Unfair, 7.0, Some(chains::find);
+    Aic, "aic", "AIC", Chains, 280, Unfair, 7.0, Some(chains::find);
+    GroupedNiceLoop, "grouped-nice-loop", "Grouped Nice Loop", Chains, 300, Unfair, 7.3, Some(chains::find);
+    GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3, Some(chains::find);
     AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5, None; // (mapped)
     ForcingChainContradiction, "forcing-chain-contradiction", "Forcing Chain Contradiction",
         Forcing, 500, Extreme, 8.0, None;

@@ -152,7 +152,7 @@ mod tests {
         let b = board(&[], cells);
         assert_eq!(
             first(&b, Technique::XyChain).unwrap(),
-            "XY-Chain: 1 r1c1 -2- r1c5 -3- r5c5 => r1c46,r5c1<>1"
+            "XY-Chain: 1 r1c1(1=2) -2- r1c5(2=3) -3- r5c5(3=1) => r5c1<>1"
         );
     }
 }

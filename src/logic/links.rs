@@ -145,12 +145,14 @@ impl Links {
                 let a = links.node(cell, d) as usize;
                 for e in bits(board.cands(cell)).map(|b| b as Value + 1) {
                     if e != d {
-                        links.weak[a].push(links.node(cell, e));
+                        let b = links.node(cell, e);
+                        links.weak[a].push(b);
                     }
                 }
                 for &p in board.peers(cell) {
                     if board.has(p as usize, d) {
-                        links.weak[a].push(links.node(p as usize, d));
+                        let b = links.node(p as usize, d);
+                        links.weak[a].push(b);
                     }
                 }
             }

@@ -220,3 +220,28 @@ fn unknown_technique_is_an_error() {
     assert!(Ladder::parse("singles,fish").is_ok());
     assert!(Ladder::parse("x-wing,telepathy").is_err());
 }
+
+#[test]
+fn logic_backend_solves_and_proves_only_what_logic_decides() {
+    use sudoku_lab::backend::{BackendError, Limits};
+    use sudoku_lab::backends::{create, BackendKind};
+    use sudoku_lab::task::{run, Answer, RunError, Task};
+    let logic = create(BackendKind::Logic, &Default::default()).unwrap();
+    let none = Limits::none();
+    let hard = puzzle(&lines("tests/data/logic/magictour_10.txt")[0]);
+    let solved = run(logic.as_ref(), &hard, Task::Solve, &none).unwrap();
+    assert!(matches!(solved, Answer::Solved(_)), "{solved:?}");
+    // The first magictour puzzle needs bifurcation: no proof of uniqueness.
+    match run(logic.as_ref(), &hard, Task::Unique, &none) {
+        Err(RunError::Backend(BackendError::Unsupported(m))) => assert!(m.contains("cannot prove")),
+        other => panic!("{other:?}"),
+    }
+    let easy = puzzle(&lines("tests/data/logic/17_clue_5.txt")[1]);
+    let unique = run(logic.as_ref(), &easy, Task::Unique, &none).unwrap();
+    assert!(matches!(unique, Answer::Unique(_)), "{unique:?}");
+    let mut clash = vec![0; 16];
+    (clash[0], clash[1]) = (1, 1);
+    let clash = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), clash).unwrap();
+    let answer = run(logic.as_ref(), &clash, Task::Unique, &none).unwrap();
+    assert!(matches!(answer, Answer::NoSolution), "{answer:?}");
+}

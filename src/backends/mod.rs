@@ -16,6 +16,7 @@ pub mod dfs;
 pub mod dlx;
 pub mod ilp;
 pub mod isotope;
+pub mod logic;
 pub mod maxsat_ext;
 pub mod minizinc;
 pub mod sat;
@@ -48,6 +49,8 @@ pub enum BackendKind {
     MiniZinc,
     /// Any program speaking the line protocol of [`cmd`] (`--cmd`).
     Cmd,
+    /// Human-style techniques step by step ([`crate::logic`]).
+    Logic,
 }
 
 /// `(kind, name, one-line description)` for every backend compiled in, in the order
@@ -66,6 +69,7 @@ const NAMES: &[(BackendKind, &str, &str)] = &[
     (BackendKind::MaxSatExt, "maxsat-ext", "weighted MaxSAT (WCNF) solved by an external MaxSAT solver (--maxsat-cmd, e.g. rc2.py)"),
     (BackendKind::MiniZinc, "minizinc", "the CP model as MiniZinc, solved by the minizinc program with --mzn-solver (default gecode)"),
     (BackendKind::Cmd, "cmd", "any program speaking the line protocol (--cmd): puzzles in, solutions, counts or none out; solve, count, unique"),
+    (BackendKind::Logic, "logic", "human-style techniques step by step (singles to uniqueness, bifurcation last); unique only when logic alone completes the grid"),
     (BackendKind::Isotope, "isotope", "algebra, no search: completes grids of the cyclic pattern form (isotopes of Z_n) that generators emit; solve only"),
 ];
 
@@ -85,6 +89,10 @@ const OPT_IN: &[(BackendKind, &str)] = &[
         "needs the minizinc program and its solver (default gecode); one process per question",
     ),
     (BackendKind::Cmd, "needs --cmd"),
+    (
+        BackendKind::Logic,
+        "count and unique only when logic alone decides; no optimize",
+    ),
     (
         BackendKind::Isotope,
         "solve only, and only grids of one form",
@@ -238,5 +246,6 @@ pub fn create(
         BackendKind::MiniZinc => Box::new(minizinc::MiniZinc::new(&options.minizinc)?),
         BackendKind::Isotope => Box::new(isotope::Isotope::new()),
         BackendKind::Cmd => Box::new(cmd::Cmd::new(&options.cmd)?),
+        BackendKind::Logic => Box::new(logic::Logic::new()),
     })
 }

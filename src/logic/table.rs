@@ -21,7 +21,7 @@
 
 use super::board::Board;
 use super::step::Found;
-use super::{bifurcation, chains, coloring, fish, intersections, single_digit, singles, subsets};
+use super::{bifurcation, chains, coloring, forcing, fish, intersections, single_digit, singles, subsets};
 use super::{uniqueness, wings};
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once
@@ -216,12 +216,12 @@ techniques! {
     GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3, Some(chains::find);
     AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5, None; // (mapped)
     ForcingChainContradiction, "forcing-chain-contradiction", "Forcing Chain Contradiction",
-        Forcing, 500, Extreme, 8.0, None;
+        Forcing, 500, Extreme, 8.0, Some(forcing::find);
     ForcingChainVerity, "forcing-chain-verity", "Forcing Chain Verity", Forcing, 500, Extreme,
-        8.0, None;
+        8.0, Some(forcing::find);
     ForcingNetContradiction, "forcing-net-contradiction", "Forcing Net Contradiction", Forcing,
-        700, Extreme, 8.5, None;
-    ForcingNetVerity, "forcing-net-verity", "Forcing Net Verity", Forcing, 700, Extreme, 8.5, None;
+        700, Extreme, 8.5, Some(forcing::find);
+    ForcingNetVerity, "forcing-net-verity", "Forcing Net Verity", Forcing, 700, Extreme, 8.5, Some(forcing::find);
     Bifurcation, "bifurcation", "Bifurcation", LastResort, 10000, Extreme, 9.0,
         Some(bifurcation::find); // (mapped)
 }

@@ -21,7 +21,7 @@
 
 use super::board::Board;
 use super::step::Found;
-use super::{bifurcation, chains, coloring, forcing, fish, intersections, single_digit, singles, subsets};
+use super::{als, bifurcation, chains, coloring, forcing, fish, intersections, single_digit, singles, subsets};
 use super::{uniqueness, wings};
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once
@@ -214,7 +214,7 @@ techniques! {
     Aic, "aic", "AIC", Chains, 280, Unfair, 7.0, Some(chains::find);
     GroupedNiceLoop, "grouped-nice-loop", "Grouped Nice Loop", Chains, 300, Unfair, 7.3, Some(chains::find);
     GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3, Some(chains::find);
-    AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5, None; // (mapped)
+    AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5, Some(als::find); // (mapped)
     ForcingChainContradiction, "forcing-chain-contradiction", "Forcing Chain Contradiction",
         Forcing, 500, Extreme, 8.0, Some(forcing::find);
     ForcingChainVerity, "forcing-chain-verity", "Forcing Chain Verity", Forcing, 500, Extreme,

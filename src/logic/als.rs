@@ -1,0 +1,139 @@
+//! Almost locked sets: the ALS-XZ rule.
+//!
+//! An almost locked set (ALS) is `k` empty cells of one house holding `k + 1` digits between
+//! them: remove any one digit and the rest is locked. Two disjoint ALS `A` and `B` share a
+//! *restricted common* digit `x` when every `x` of `A` sees every `x` of `B`: then `x` is in at
+//! most one of them, so the other is locked. For any other digit `z` of both, one of the two
+//! holds `z`: a cell outside them that sees every `z` of `A` and of `B` loses `z`.
+
+use super::board::{bit, bits, choose_within, Board};
+use super::step::{Candidate, Found, Step};
+use super::table::Technique;
+use crate::model::Value;
+
+/// One almost locked set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Als {
+    cells: Vec<usize>,
+    digits: u64,
+    house: u32,
+}
+
+impl Als {
+    /// The cells of the set that hold `d`.
+    fn cells_with<'a>(&'a self, board: &'a Board, d: Value) -> impl Iterator<Item = usize> + 'a {
+        self.cells.iter().copied().filter(move |&c| board.has(c, d))
+    }
+}
+
+/// Most cells in one ALS (HoDoKu has no limit on 9×9; larger grids need one).
+const MAX_CELLS: usize = 8;
+
+/// Every ALS of the board (each cell set once, with the first house that holds it).
+fn sets(board: &Board) -> Vec<Als> {
+    let mut out: Vec<Als> = vec![];
+    let mut seen = std::collections::HashSet::new();
+    for h in 0..board.house_count() {
+        let empty: Vec<usize> = board
+            .house(h)
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| board.cands(c) != 0)
+            .collect();
+        let masks: Vec<u64> = empty.iter().map(|&c| board.cands(c)).collect();
+        for k in 1..empty.len().min(MAX_CELLS + 1) {
+            choose_within(&masks, k, k + 1, &mut |chosen, union| {
+                if union.count_ones() as usize == k + 1 {
+                    let mut cells: Vec<usize> = chosen.iter().map(|&i| empty[i]).collect();
+                    cells.sort_unstable();
+                    if seen.insert(cells.clone()) {
+                        out.push(Als {
+                            cells,
+                            digits: union,
+                            house: h as u32,
+                        });
+                    }
+                }
+                false
+            });
+        }
+    }
+    out
+}
+
+pub fn find(board: &Board, technique: Technique, found: &mut Found) {
+    if technique != Technique::AlsXz {
+        return;
+    }
+    let n = board.n();
+    let all = sets(board);
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            let common = a.digits & b.digits;
+            if common.count_ones() < 2 || a.cells.iter().any(|c| b.cells.contains(c)) {
+                continue;
+            }
+            for x in bits(common).map(|b| b as Value + 1) {
+                let restricted = a
+                    .cells_with(board, x)
+                    .all(|p| b.cells_with(board, x).all(|q| board.sees(p, q)));
+                if !restricted {
+                    continue;
+                }
+                let mut step = Step::new(technique);
+                step.digits = vec![x];
+                step.cells = a.cells.iter().chain(&b.cells).map(|&c| c as u32).collect();
+                step.houses = vec![a.house, b.house];
+                for z in bits(common & !bit(x)).map(|b| b as Value + 1) {
+                    let zs: Vec<usize> = a.cells_with(board, z).chain(b.cells_with(board, z)).collect();
+                    for c in 0..n * n {
+                        if board.has(c, z)
+                            && !zs.contains(&c)
+                            && !a.cells.contains(&c)
+                            && !b.cells.contains(&c)
+                            && zs.iter().all(|&p| board.sees(c, p))
+                        {
+                            step.eliminations.push(Candidate::new(c, z));
+                        }
+                    }
+                }
+                step.digits.extend(digits_of(common & !bit(x)));
+                if found.push(step) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn digits_of(mask: u64) -> impl Iterator<Item = Value> {
+    bits(mask).map(|b| b as Value + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::logic::render::text;
+    use crate::model::{Puzzle, Shape};
+
+    #[test]
+    fn als_xz_on_two_bivalue_cells_and_a_pair() {
+        // A = r1c1 {1,2}; B = r5c1 {1,3}, r5c2 {2,3}. x = 1 (r1c1 and r5c1 share c1), z = 2:
+        // r1c2, r4c1 and r6c1 see r1c1 and r5c2, the cells of 2.
+        let p = Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), vec![0; 81]).unwrap();
+        let mut elims = vec![];
+        for (cell, keep) in [(0usize, [1u16, 2]), (36, [1, 3]), (37, [2, 3])] {
+            elims.extend((1..=9).filter(|d| !keep.contains(d)).map(|d| (cell, d)));
+        }
+        let board = Board::with_eliminations(&p, &elims).unwrap();
+        let mut found = Found::new(1);
+        find(&board, Technique::AlsXz, &mut found);
+        let step = &found.steps[0];
+        assert_eq!(
+            text(board.shape(), step),
+            "Almost Locked Set XZ-Rule: r1c1,r5c12 => r1c2,r46c1<>2"
+        );
+    }
+}

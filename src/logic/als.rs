@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn als_xz_on_two_bivalue_cells_and_a_pair() {
         // A = r1c1 {1,2}; B = r5c1 {1,3}, r5c2 {2,3}. x = 1 (r1c1 and r5c1 share c1), z = 2:
-        // r1c2, r4c1 and r6c1 see r1c1 and r5c2, the cells of 2.
+        // r1c2, r2c2, r3c2, r4c1 and r6c1 see r1c1 and r5c2, the cells of 2.
         let p = Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), vec![0; 81]).unwrap();
         let mut elims = vec![];
         for (cell, keep) in [(0usize, [1u16, 2]), (36, [1, 3]), (37, [2, 3])] {
@@ -133,7 +133,7 @@ mod tests {
         let step = &found.steps[0];
         assert_eq!(
             text(board.shape(), step),
-            "Almost Locked Set XZ-Rule: r1c1,r5c12 => r1c2,r46c1<>2"
+            "Almost Locked Set XZ-Rule: r1c1,r5c12 => r123c2,r46c1<>2"
         );
     }
 }

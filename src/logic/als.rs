@@ -6,23 +6,45 @@
 //! most one of them, so the other is locked. For any other digit `z` of both, one of the two
 //! holds `z`: a cell outside them that sees every `z` of `A` and of `B` loses `z`.
 
-use super::board::{bit, bits, choose_within, Board};
+use super::board::{bit, bits, choose_within, digits, Board};
+use super::links::PeerSets;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::model::Value;
 
-/// One almost locked set.
+/// One almost locked set, with, per digit, the cells that see every cell of the set holding it
+/// (bitsets over the cells, [`PeerSets`] layout).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Als {
     cells: Vec<usize>,
     digits: u64,
     house: u32,
+    /// `seen[(d - 1) * words..]`: cells seeing every cell of the set that holds `d`.
+    seen: Vec<u64>,
 }
 
 impl Als {
-    /// The cells of the set that hold `d`.
-    fn cells_with<'a>(&'a self, board: &'a Board, d: Value) -> impl Iterator<Item = usize> + 'a {
-        self.cells.iter().copied().filter(move |&c| board.has(c, d))
+    fn new(board: &Board, peers: &PeerSets, cells: Vec<usize>, digits: u64, house: u32) -> Als {
+        let words = peers.words();
+        let mut seen = vec![u64::MAX; board.n() * words];
+        for &c in &cells {
+            for d in bits(board.cands(c)) {
+                for (w, p) in seen[d * words..(d + 1) * words].iter_mut().zip(peers.of(c)) {
+                    *w &= p;
+                }
+            }
+        }
+        Als {
+            cells,
+            digits,
+            house,
+            seen,
+        }
+    }
+    /// Cells seeing every cell of the set that holds `d`.
+    fn seen(&self, d: Value, words: usize) -> &[u64] {
+        let i = (d as usize - 1) * words;
+        &self.seen[i..i + words]
     }
 }
 
@@ -30,7 +52,7 @@ impl Als {
 const MAX_CELLS: usize = 8;
 
 /// Every ALS of the board (each cell set once, with the first house that holds it).
-fn sets(board: &Board) -> Vec<Als> {
+fn sets(board: &Board, peers: &PeerSets) -> Vec<Als> {
     let mut out: Vec<Als> = vec![];
     let mut seen = std::collections::HashSet::new();
     for h in 0..board.house_count() {
@@ -47,11 +69,7 @@ fn sets(board: &Board) -> Vec<Als> {
                     let mut cells: Vec<usize> = chosen.iter().map(|&i| empty[i]).collect();
                     cells.sort_unstable();
                     if seen.insert(cells.clone()) {
-                        out.push(Als {
-                            cells,
-                            digits: union,
-                            house: h as u32,
-                        });
+                        out.push(Als::new(board, peers, cells, union, h as u32));
                     }
                 }
                 false
@@ -65,49 +83,47 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     if technique != Technique::AlsXz {
         return;
     }
-    let n = board.n();
-    let all = sets(board);
+    let peers = PeerSets::new(board);
+    let words = peers.words();
+    let all = sets(board, &peers);
     for (i, a) in all.iter().enumerate() {
         for b in &all[i + 1..] {
             let common = a.digits & b.digits;
             if common.count_ones() < 2 || a.cells.iter().any(|c| b.cells.contains(c)) {
                 continue;
             }
-            for x in bits(common).map(|b| b as Value + 1) {
-                let restricted = a
-                    .cells_with(board, x)
-                    .all(|p| b.cells_with(board, x).all(|q| board.sees(p, q)));
+            for x in digits(common) {
+                // Restricted common: every x of B sees every x of A.
+                let sx = a.seen(x, words);
+                let restricted = b
+                    .cells
+                    .iter()
+                    .filter(|&&q| board.has(q, x))
+                    .all(|&q| sx[q / 64] >> (q % 64) & 1 != 0);
                 if !restricted {
                     continue;
                 }
                 let mut step = Step::new(technique);
                 step.digits = vec![x];
+                step.digits.extend(digits(common & !bit(x)));
                 step.cells = a.cells.iter().chain(&b.cells).map(|&c| c as u32).collect();
                 step.houses = vec![a.house, b.house];
-                for z in bits(common & !bit(x)).map(|b| b as Value + 1) {
-                    let zs: Vec<usize> = a.cells_with(board, z).chain(b.cells_with(board, z)).collect();
-                    for c in 0..n * n {
-                        if board.has(c, z)
-                            && !zs.contains(&c)
-                            && !a.cells.contains(&c)
-                            && !b.cells.contains(&c)
-                            && zs.iter().all(|&p| board.sees(c, p))
-                        {
-                            step.eliminations.push(Candidate::new(c, z));
+                for z in digits(common & !bit(x)) {
+                    let (sa, sb) = (a.seen(z, words), b.seen(z, words));
+                    for (w, (&p, &q)) in sa.iter().zip(sb).enumerate() {
+                        for c in bits(p & q).map(|b| w * 64 + b) {
+                            if board.has(c, z) {
+                                step.eliminations.push(Candidate::new(c, z));
+                            }
                         }
                     }
                 }
-                step.digits.extend(digits_of(common & !bit(x)));
                 if found.push(step) {
                     return;
                 }
             }
         }
     }
-}
-
-fn digits_of(mask: u64) -> impl Iterator<Item = Value> {
-    bits(mask).map(|b| b as Value + 1)
 }
 
 #[cfg(test)]

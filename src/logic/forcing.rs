@@ -11,6 +11,8 @@
 //! digit in a house (house verity), leads to the same placement or elimination, that conclusion
 //! holds, one of the premises being true. HoDoKu scores these steps 500 (chains) and 700 (nets).
 
+use std::cell::RefCell;
+
 use super::bifurcation;
 use super::board::{bit, bits, Board};
 use super::links::{Links, Mode, Reach, MAX_LINKS};
@@ -31,12 +33,37 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
         board,
         links: (!net).then(|| Links::of(board, false)),
         reach: Reach::default(),
-        memo: vec![None; board.n() * board.n() * board.n()],
+        memo: take_memo(board, net),
     };
     if contradiction {
         contradictions(board, technique, &mut outcomes, found);
     } else {
         verities(board, technique, &mut outcomes, found);
+    }
+    MEMO.with(|m| *m.borrow_mut() = Some((net, key(board), outcomes.memo)));
+}
+
+type Memo = Vec<Option<Option<Vec<u64>>>>;
+
+thread_local! {
+    /// The outcomes of the last board, kept from the contradiction finder for the verity finder.
+    static MEMO: RefCell<Option<(bool, Vec<u64>, Memo)>> = const { RefCell::new(None) };
+}
+
+/// A board state: its candidates, then its digits.
+fn key(board: &Board) -> Vec<u64> {
+    let n = board.n();
+    let cands = (0..n * n).map(|c| board.cands(c));
+    cands.chain(board.values().iter().map(|&v| v as u64)).collect()
+}
+
+/// The memo of the last call when it was on the same board and kind, else an empty one.
+fn take_memo(board: &Board, net: bool) -> Memo {
+    let n = board.n();
+    let last = MEMO.with(|m| m.borrow_mut().take());
+    match last {
+        Some((was_net, k, memo)) if was_net == net && k == key(board) => memo,
+        _ => vec![None; n * n * n],
     }
 }
 
@@ -46,7 +73,7 @@ struct Outcomes<'a> {
     /// The static graph for forcing chains; `None` for nets.
     links: Option<std::rc::Rc<Links>>,
     reach: Reach,
-    memo: Vec<Option<Option<Vec<u64>>>>,
+    memo: Memo,
 }
 
 impl Outcomes<'_> {

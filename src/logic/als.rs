@@ -21,13 +21,17 @@ struct Als {
     house: u32,
     /// `seen[(d - 1) * words..]`: cells seeing every cell of the set that holds `d`.
     seen: Vec<u64>,
+    /// The set's cells as a bitset.
+    members: Vec<u64>,
 }
 
 impl Als {
     fn new(board: &Board, peers: &PeerSets, cells: Vec<usize>, digits: u64, house: u32) -> Als {
         let words = peers.words();
         let mut seen = vec![u64::MAX; board.n() * words];
+        let mut members = vec![0u64; words];
         for &c in &cells {
+            members[c / 64] |= 1 << (c % 64);
             for d in bits(board.cands(c)) {
                 for (w, p) in seen[d * words..(d + 1) * words].iter_mut().zip(peers.of(c)) {
                     *w &= p;
@@ -39,6 +43,7 @@ impl Als {
             digits,
             house,
             seen,
+            members,
         }
     }
     /// Cells seeing every cell of the set that holds `d`.
@@ -89,7 +94,8 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     for (i, a) in all.iter().enumerate() {
         for b in &all[i + 1..] {
             let common = a.digits & b.digits;
-            if common.count_ones() < 2 || a.cells.iter().any(|c| b.cells.contains(c)) {
+            let overlap = a.members.iter().zip(&b.members).any(|(p, q)| p & q != 0);
+            if common.count_ones() < 2 || overlap {
                 continue;
             }
             for x in digits(common) {

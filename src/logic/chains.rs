@@ -137,7 +137,8 @@ mod tests {
     #[test]
     fn x_chain_of_three_strong_links() {
         // 1 only in r1c2,r1c5 / r4c5,r4c8 / r7c8,r7c3: r1c2 = r1c5 - r4c5 = r4c8 - r7c8 = r7c3.
-        let rows: &[(Value, usize, &[usize])] = &[(1, 1, &[2, 5]), (1, 4, &[5, 8]), (1, 7, &[8, 3])];
+        let rows: &[(Value, usize, &[usize])] =
+            &[(1, 1, &[2, 5]), (1, 4, &[5, 8]), (1, 7, &[8, 3])];
         let b = board(rows, &[]);
         assert_eq!(
             first(&b, Technique::XChain).unwrap(),

@@ -54,7 +54,9 @@ thread_local! {
 fn key(board: &Board) -> Vec<u64> {
     let n = board.n();
     let cands = (0..n * n).map(|c| board.cands(c));
-    cands.chain(board.values().iter().map(|&v| v as u64)).collect()
+    cands
+        .chain(board.values().iter().map(|&v| v as u64))
+        .collect()
 }
 
 /// The memo of the last call when it was on the same board and kind, else an empty one.
@@ -208,9 +210,8 @@ fn verity(
             step.placements
                 .push(Candidate::new(cell, u.trailing_zeros() as Value + 1));
         } else {
-            step.eliminations.extend(
-                bits(cands & !u).map(|b| Candidate::new(cell, b as Value + 1)),
-            );
+            step.eliminations
+                .extend(bits(cands & !u).map(|b| Candidate::new(cell, b as Value + 1)));
         }
     }
     (!step.is_empty()).then_some(step)

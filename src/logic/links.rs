@@ -208,11 +208,9 @@ impl Links {
                     continue;
                 }
                 let disjoint = ocells.iter().all(|c| !cells.contains(c));
-                let sees = ocells.iter().all(|&x| {
-                    cells
-                        .iter()
-                        .all(|&y| peers.sees(x as usize, y as usize))
-                });
+                let sees = ocells
+                    .iter()
+                    .all(|&x| cells.iter().all(|&y| peers.sees(x as usize, y as usize)));
                 if disjoint && sees {
                     links.weak[g].push(other as u32);
                     if other < links.singles {
@@ -420,7 +418,9 @@ impl Reach {
     }
     /// True when the last search reached `state`.
     pub fn reached(&self, state: u32) -> bool {
-        self.parent.get(state as usize).is_some_and(|&p| p != u32::MAX)
+        self.parent
+            .get(state as usize)
+            .is_some_and(|&p| p != u32::MAX)
     }
     /// Links from the premise to `state`.
     pub fn depth(&self, state: u32) -> u16 {

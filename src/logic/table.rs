@@ -21,7 +21,10 @@
 
 use super::board::Board;
 use super::step::Found;
-use super::{als, bifurcation, chains, coloring, forcing, fish, intersections, single_digit, singles, subsets};
+use super::{
+    als, bifurcation, chains, coloring, fish, forcing, intersections, single_digit, singles,
+    subsets,
+};
 use super::{uniqueness, wings};
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once

@@ -160,23 +160,19 @@ mod tests {
 
 #[cfg(test)]
 mod path_tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::logic::verify::{check_path, unique_solution};
     use crate::logic::{solve, Ladder, SolveOutcome};
-    use crate::model::{Puzzle, Shape};
 
     #[test]
     fn chain_steps_on_a_hard_puzzle_are_true() {
         // The first puzzle of magictour_top1465, with chains as the hardest logic.
         let line =
             "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-        let givens = line
-            .chars()
-            .map(|c| c.to_digit(10).unwrap_or(0) as u16)
-            .collect();
-        let p = Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), givens).unwrap();
+        let p = crate::format::read_puzzles(line, &Default::default())
+            .remove(0)
+            .unwrap()
+            .puzzle;
         let ladder = Ladder::parse("singles,intersections,subsets,chains,last-resort").unwrap();
         let result = solve(&p, &ladder).unwrap();
         assert_eq!(result.outcome, SolveOutcome::Solved);

@@ -219,27 +219,19 @@ fn verity(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::logic::render::text;
     use crate::logic::verify::{check_path, unique_solution};
-    use crate::model::{Puzzle, Shape};
-
-    fn puzzle(line: &str) -> Puzzle {
-        let givens = line
-            .chars()
-            .map(|c| c.to_digit(10).unwrap_or(0) as u16)
-            .collect();
-        Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), givens).unwrap()
-    }
 
     #[test]
     fn every_forcing_step_holds_on_a_hard_puzzle() {
         // The first puzzle of magictour_top1465, on its givens' candidates.
-        let p = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let p = crate::format::read_puzzles(line, &Default::default())
+            .remove(0)
+            .unwrap()
+            .puzzle;
         let solution = unique_solution(&p).unwrap();
         let board = Board::new(&p).unwrap();
         let mut total = 0;

@@ -36,9 +36,11 @@ mod completions;
 mod convert;
 mod encode;
 mod engine;
+mod explain;
 mod fuzz;
 mod fuzz_inputs;
 mod generate;
+mod grade;
 mod judge;
 mod man;
 mod render;
@@ -84,6 +86,8 @@ enum Command {
     Generate(generate::GenerateArgs),
     Encode(encode::EncodeArgs),
     Strength(strength::StrengthArgs),
+    Explain(explain::ExplainArgs),
+    Grade(grade::GradeArgs),
     Convert(convert::ConvertArgs),
     Render(render::RenderArgs),
     Backends(backends::BackendsArgs),
@@ -163,6 +167,8 @@ fn run(cli: Cli) -> Result<ExitCode, UsageError> {
         Command::Generate(args) => generate::run(&args.resolve()?)?,
         Command::Encode(args) => encode::run(&args.resolve()?)?,
         Command::Strength(args) => strength::run(&args.resolve()?),
+        Command::Explain(args) => explain::run(&args.resolve()?),
+        Command::Grade(args) => grade::run(&args.resolve()?),
         Command::Convert(args) => convert::run(&args.resolve()?),
         Command::Render(args) => render::run(&args.resolve()?),
         Command::Backends(_) => backends::run(),

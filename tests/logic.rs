@@ -1,6 +1,8 @@
 //! The logic engine: each finder on a position built for it (the exact step it must find),
 //! and the default ladder on known puzzles (solved, every step true to the solution).
 
+mod common;
+
 use std::sync::Arc;
 
 use sudoku_lab::logic::render::text;
@@ -10,12 +12,7 @@ use sudoku_lab::logic::{self, Board, Grade, Ladder, Level, SolveOutcome, Step, T
 use sudoku_lab::model::{Puzzle, Regions, Shape};
 
 fn puzzle(line: &str) -> Puzzle {
-    let n = (line.len() as f64).sqrt() as usize;
-    let givens = line
-        .chars()
-        .map(|c| c.to_digit(10).unwrap_or(0) as u16)
-        .collect();
-    Puzzle::new(Arc::new(Shape::standard(n, false).unwrap()), givens).unwrap()
+    common::parse_line(line)
 }
 
 /// `r1c5` → cell index on side 9.
@@ -244,4 +241,97 @@ fn logic_backend_solves_and_proves_only_what_logic_decides() {
     let clash = Puzzle::new(Arc::new(Shape::standard(4, false).unwrap()), clash).unwrap();
     let answer = run(logic.as_ref(), &clash, Task::Unique, &none).unwrap();
     assert!(matches!(answer, Answer::NoSolution), "{answer:?}");
+}
+
+/// An empty 9×9 board with the listed candidates removed: `(digit, cells)`.
+fn without(removed: &[(u16, &[&str])]) -> Board {
+    let p = puzzle(&".".repeat(81));
+    let elims: Vec<(usize, u16)> = removed
+        .iter()
+        .flat_map(|&(d, cells)| cells.iter().map(move |&c| (cell(c), d)))
+        .collect();
+    Board::with_eliminations(&p, &elims).unwrap()
+}
+
+/// The cells of a row or column (`r3`, `c5`) but the listed ones.
+fn all_but(line: &str, keep: &[&str]) -> Vec<String> {
+    let i = line[1..].parse::<usize>().unwrap();
+    (1..=9)
+        .map(|j| match &line[..1] {
+            "r" => format!("r{i}c{j}"),
+            _ => format!("r{j}c{i}"),
+        })
+        .filter(|c| !keep.contains(&c.as_str()))
+        .collect()
+}
+
+fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn two_string_kite() {
+    let (row, col) = (
+        all_but("r3", &["r3c2", "r3c7"]),
+        all_but("c1", &["r1c1", "r8c1"]),
+    );
+    let b = without(&[(4, &refs(&row)), (4, &refs(&col))]);
+    assert_eq!(
+        first(&b, Technique::TwoStringKite),
+        "2-String Kite: 4 in r3c7,r8c1 (connected by r3c2,r1c1) => r8c7<>4"
+    );
+}
+
+#[test]
+fn xyz_and_w_wings() {
+    let b = board(
+        &[("r5c5", &[1, 2, 3]), ("r5c1", &[1, 3]), ("r4c6", &[2, 3])],
+        &[],
+    );
+    assert_eq!(
+        first(&b, Technique::XyzWing),
+        "XYZ-Wing: 1/2/3 in r4c6,r5c15 => r5c46<>3"
+    );
+    let b = board(&[("r1c1", &[1, 2]), ("r9c9", &[1, 2])], &[(2, 5, &[1, 9])]);
+    assert_eq!(
+        first(&b, Technique::WWing),
+        "W-Wing: 1/2 in r1c1,r9c9 connected by 2 in r5c1,r5c9 => r1c9,r9c1<>1"
+    );
+}
+
+#[test]
+fn simple_colors_trap() {
+    let rows: &[(u16, usize, &[usize])] = &[(7, 1, &[1, 5]), (7, 6, &[3, 5])];
+    let col = all_but("c5", &["r1c5", "r6c5"]);
+    let p = puzzle(&".".repeat(81));
+    let mut elims: Vec<(usize, u16)> = refs(&col).iter().map(|&c| (cell(c), 7)).collect();
+    for &(d, row, cols) in rows {
+        elims.extend(
+            (1..=9)
+                .filter(|c| !cols.contains(c))
+                .map(|c| ((row - 1) * 9 + c - 1, d)),
+        );
+    }
+    let b = Board::with_eliminations(&p, &elims).unwrap();
+    assert_eq!(
+        first(&b, Technique::SimpleColorsTrap),
+        "Simple Colors Trap: 7 (r1c1,r6c5) / (r1c5,r6c3) => r23c3,r45c1<>7"
+    );
+}
+
+#[test]
+fn unique_rectangle_type_2() {
+    let b = board(
+        &[
+            ("r1c1", &[1, 2]),
+            ("r1c2", &[1, 2]),
+            ("r4c1", &[1, 2, 3]),
+            ("r4c2", &[1, 2, 3]),
+        ],
+        &[],
+    );
+    assert_eq!(
+        first(&b, Technique::UniqueRectangle2),
+        "Uniqueness Test 2: 1/2 in r14c12 => r4c3456789,r56c123<>3"
+    );
 }

@@ -154,15 +154,19 @@ impl Board {
     }
 
     /// Applies a step: its placements (which also remove the digit from the peers) and its
-    /// eliminations.
-    pub fn apply(&mut self, step: &Step) {
+    /// eliminations. Returns false when the step changed nothing.
+    pub fn apply(&mut self, step: &Step) -> bool {
+        let mut changed = false;
         for p in &step.placements {
+            changed |= self.values[p.cell as usize] == 0;
             self.place(p.cell as usize, p.digit);
         }
         for e in &step.eliminations {
+            changed |= self.has(e.cell as usize, e.digit);
             self.cands[e.cell as usize] &= !bit(e.digit);
         }
         self.refresh();
+        changed
     }
 
     fn place(&mut self, cell: usize, d: Value) {
@@ -231,6 +235,12 @@ impl Board {
         let shape = &self.geo.shape;
         let hb = shape.houses_of(b);
         shape.houses_of(a).iter().any(|h| hb.contains(h))
+    }
+    /// The cells with exactly two candidates.
+    pub fn bivalue_cells(&self) -> Vec<usize> {
+        (0..self.cands.len())
+            .filter(|&c| self.cands[c].count_ones() == 2)
+            .collect()
     }
     /// Empty cells left.
     pub fn empty_cells(&self) -> usize {

@@ -112,9 +112,7 @@ fn colors(board: &Board, technique: Technique, found: &mut Found) {
 
 fn remote_pairs(board: &Board, found: &mut Found) {
     let n = board.n();
-    let bivalue: Vec<usize> = (0..n * n)
-        .filter(|&c| board.cands(c).count_ones() == 2)
-        .collect();
+    let bivalue = board.bivalue_cells();
     let mut masks: Vec<u64> = bivalue.iter().map(|&c| board.cands(c)).collect();
     masks.sort_unstable();
     masks.dedup();

@@ -53,7 +53,7 @@ pub enum LogicError {
     TooLarge(usize),
     #[error("the logic engine reads houses only; this puzzle has {0} rules")]
     Rules(ConstraintKind),
-    #[error("unknown technique or family '{0}' (see `TECHNIQUES` for the names)")]
+    #[error("unknown technique or family '{0}' (known: {known})", known = table::known_keys())]
     UnknownTechnique(String),
     #[error("the candidates at row {row}, column {col} do not fit the grid: {message}")]
     BadCandidates {

@@ -193,14 +193,16 @@ pub fn text(shape: &Shape, step: &Step) -> String {
             cell(n, s.cells[2]),
             cell(n, s.cells[3])
         ),
-        T::XyWing | T::XyzWing | T::UniqueRectangle1 | T::UniqueRectangle2 => {
+        T::XyWing | T::XyzWing => {
             format!("{} in {}", digit_list(&s.digits, "/"), cells(n, &s.cells))
         }
-        T::UniqueRectangle3 | T::UniqueRectangle4 => format!(
-            "{} in {}",
-            digit_list(&s.digits[..2.min(s.digits.len())], "/"),
-            cells(n, &s.cells)
-        ),
+        T::UniqueRectangle1 | T::UniqueRectangle2 | T::UniqueRectangle3 | T::UniqueRectangle4 => {
+            format!(
+                "{} in {}",
+                digit_list(&s.digits[..2.min(s.digits.len())], "/"),
+                cells(n, &s.cells)
+            )
+        }
         T::SimpleColorsTrap | T::SimpleColorsWrap => s
             .chain
             .iter()

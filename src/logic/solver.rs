@@ -127,7 +127,11 @@ pub fn solve_board(mut board: Board, ladder: &Ladder) -> SolveResult {
         let Some(step) = ladder.next_step(&board) else {
             break SolveOutcome::Stuck;
         };
-        board.apply(&step);
+        // Finders report only candidates that are there; a step that changes nothing would
+        // come back forever, so it ends the run instead.
+        if !board.apply(&step) {
+            break SolveOutcome::Stuck;
+        }
         steps.push(step);
     };
     SolveResult {

@@ -246,6 +246,16 @@ impl Technique {
     }
 }
 
+/// Every family key, then every technique key, comma-separated (for messages).
+pub fn known_keys() -> String {
+    let families = Family::ALL.iter().map(|f| f.key());
+    let techniques = TECHNIQUES
+        .iter()
+        .filter(|t| t.find.is_some())
+        .map(|t| t.key);
+    families.chain(techniques).collect::<Vec<_>>().join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

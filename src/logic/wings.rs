@@ -70,10 +70,7 @@ fn xy_wings(board: &Board, pivot_size: u32, technique: Technique, found: &mut Fo
 }
 
 fn w_wings(board: &Board, found: &mut Found) {
-    let n = board.n();
-    let bivalue: Vec<usize> = (0..n * n)
-        .filter(|&c| board.cands(c).count_ones() == 2)
-        .collect();
+    let bivalue = board.bivalue_cells();
     for (i, &a) in bivalue.iter().enumerate() {
         for &b in &bivalue[i + 1..] {
             let mask = board.cands(a);

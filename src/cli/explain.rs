@@ -1,0 +1,194 @@
+//! `sudoku-lab explain`: each puzzle solved step by step with human techniques, one step a line
+//! in HoDoKu's notation (or one JSON record a step), or only the next step (`--hint`). The
+//! technique flags shared with `grade` are [`LadderArgs`].
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::{json, Value};
+
+use sudoku_lab::format::ReadOptions;
+use sudoku_lab::logic::render::text;
+use sudoku_lab::logic::verify::{check_path, unique_solution};
+use sudoku_lab::logic::{self, Board, Candidate, Ladder, SolveOutcome, Step};
+use sudoku_lab::model::Puzzle;
+
+use super::args::InputArgs;
+use super::batch;
+use super::UsageError;
+
+/// Which techniques the ladder holds (`explain` and `grade`).
+#[derive(Args, Debug, Clone)]
+pub struct LadderArgs {
+    /// Techniques to use, by key or family, comma-separated (`singles,intersections,x-wing`);
+    /// default: the whole ladder in HoDoKu's order, bifurcation last.
+    #[arg(long, value_name = "LIST")]
+    techniques: Option<String>,
+    /// Leave out the techniques that assume one solution (unique rectangles, BUG+1).
+    #[arg(long)]
+    no_uniqueness: bool,
+}
+
+impl LadderArgs {
+    pub fn resolve(&self) -> Result<Ladder, UsageError> {
+        let ladder = match &self.techniques {
+            Some(list) => Ladder::parse(list).map_err(|e| UsageError(e.to_string()))?,
+            None => Ladder::default(),
+        };
+        Ok(match self.no_uniqueness {
+            true => ladder.without_uniqueness(),
+            false => ladder,
+        })
+    }
+}
+
+/// Solve each puzzle with human techniques and print every step in HoDoKu's notation
+/// (`Locked Candidates Type 1 (Pointing): 8 in b3 => r1c136<>8`), then how the run ended.
+/// Puzzles with Killer cages or variant rules are refused (exit code 2).
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// Puzzle files (`-` or none: standard input).
+    files: Vec<PathBuf>,
+    /// One JSON record per step (JSON Lines).
+    #[arg(long)]
+    json: bool,
+    /// Only the next step from the grid as given (a partly filled grid).
+    #[arg(long)]
+    hint: bool,
+    /// Check every step against the puzzle's solution (from the dfs backend); a wrong step is
+    /// reported and gives exit code 1.
+    #[arg(long)]
+    verify: bool,
+    #[command(flatten)]
+    ladder: LadderArgs,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+impl ExplainArgs {
+    pub fn resolve(self) -> Result<Config, UsageError> {
+        Ok(Config {
+            ladder: self.ladder.resolve()?,
+            read: self.input.read_options(),
+            files: self.files,
+            json: self.json,
+            hint: self.hint,
+            verify: self.verify,
+        })
+    }
+}
+
+/// What `explain` was asked for.
+pub struct Config {
+    files: Vec<PathBuf>,
+    read: ReadOptions,
+    ladder: Ladder,
+    json: bool,
+    hint: bool,
+    verify: bool,
+}
+
+/// `[row, column, digit]`, 1-based.
+fn candidates(n: usize, list: &[Candidate]) -> Value {
+    let cells: Vec<Value> = list
+        .iter()
+        .map(|c| json!([c.cell as usize / n + 1, c.cell as usize % n + 1, c.digit]))
+        .collect();
+    Value::Array(cells)
+}
+
+/// One step as a JSON record.
+pub fn step_json(puzzle: &Puzzle, index: usize, step: &Step) -> Value {
+    let shape = puzzle.shape();
+    let n = shape.size();
+    let info = step.technique.info();
+    json!({
+        "step": index + 1,
+        "technique": info.key,
+        "name": info.name,
+        "text": text(shape, step),
+        "placements": candidates(n, &step.placements),
+        "eliminations": candidates(n, &step.eliminations),
+        "score": info.score,
+        "rating": logic::solver::step_rating(puzzle, step),
+    })
+}
+
+pub fn run(config: &Config) -> ExitCode {
+    let mut tally = batch::Tally::default();
+    let mut out = String::new();
+    let (mut wrong, mut refused) = (false, false);
+    batch::each_puzzle(&config.files, &config.read, None, &mut tally, |item| {
+        let shape = item.puzzle.shape();
+        let where_ = format!("{}:{}", item.file, item.line);
+        let board = match Board::new(&item.puzzle) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("{where_}: error: {e}");
+                refused = true;
+                return;
+            }
+        };
+        let (steps, ending) = if config.hint {
+            let step = config.ladder.next_step(&board);
+            let ending = if step.is_none() { "no step found" } else { "" };
+            (step.into_iter().collect(), ending.to_string())
+        } else {
+            let result = logic::solver::solve_board(board, &config.ladder);
+            let g = logic::solver::grade_path(&item.puzzle, &result.steps);
+            let ending = match result.outcome {
+                SolveOutcome::Solved => format!(
+                    "solved in {} steps: {} (score {}), rating {:.1}",
+                    result.steps.len(),
+                    g.level.name(),
+                    g.score,
+                    g.rating
+                ),
+                SolveOutcome::Stuck => format!(
+                    "no logical step found after {} steps, {} cells empty",
+                    result.steps.len(),
+                    result.board.empty_cells()
+                ),
+                SolveOutcome::Contradiction => "the puzzle has no solution".to_string(),
+            };
+            (result.steps, ending)
+        };
+        if config.verify {
+            match unique_solution(&item.puzzle) {
+                Some(solution) => {
+                    if let Err(e) = check_path(solution.cells(), &steps) {
+                        eprintln!(
+                            "{where_}: wrong step: {e}: {}",
+                            text(shape, &steps[e.index])
+                        );
+                        wrong = true;
+                    }
+                }
+                None => eprintln!("{where_}: not checked: the puzzle has no unique solution"),
+            }
+        }
+        if config.json {
+            for (i, step) in steps.iter().enumerate() {
+                let mut record = step_json(&item.puzzle, i, step);
+                record["puzzle"] = json!(item.index);
+                let _ = writeln!(out, "{record}");
+            }
+        } else {
+            let _ = writeln!(out, "# {where_}");
+            for step in &steps {
+                let _ = writeln!(out, "{}", text(shape, step));
+            }
+            if !ending.is_empty() {
+                let _ = writeln!(out, "# {ending}");
+            }
+        }
+    });
+    batch::write_stdout(out.as_bytes());
+    ExitCode::from(match (wrong, tally.bad_input || refused) {
+        (true, _) => 1,
+        (false, true) => 2,
+        _ => 0,
+    })
+}

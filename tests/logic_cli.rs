@@ -1,0 +1,79 @@
+//! `explain` and `grade` from the command line: exact step texts, one row per puzzle in input
+//! order, JSON records, and usage errors with exit code 2.
+
+mod common;
+
+use common::{run, run_with, stderr, stdout};
+
+const EASY: &str = "tests/data/logic/17_clue_5.txt";
+const HARD: &str = "tests/data/logic/magictour_10.txt";
+
+#[test]
+fn explain_prints_the_steps_and_how_the_run_ended() {
+    let o = run(&["explain", "--verify", HARD]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("# solved in").count(), 10, "{out}");
+    assert!(
+        out.starts_with("# tests/data/logic/magictour_10.txt:1\n"),
+        "{out}"
+    );
+    assert!(out.contains("Bifurcation: "), "{out}");
+    // Singles only: the first 17-clue puzzle stops after 8 steps.
+    let first = std::fs::read_to_string(EASY).unwrap();
+    let first = first.lines().next().unwrap();
+    let o = run_with(
+        &["explain", "--techniques", "singles"],
+        &format!("{first}\n"),
+    );
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 10, "{out}");
+    assert!(
+        out.ends_with("# no logical step found after 8 steps, 56 cells empty\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn explain_json_and_hint() {
+    let o = run(&["explain", "--hint", "--json", HARD]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 10, "{out}");
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["technique"], "hidden-single");
+    assert_eq!(first["text"], "Hidden Single: r9c3=7");
+    assert_eq!(first["placements"], serde_json::json!([[9, 3, 7]]));
+}
+
+#[test]
+fn grade_writes_a_row_per_puzzle_in_input_order() {
+    let json = std::env::temp_dir().join(format!("logic-grade-{}.json", std::process::id()));
+    let path = json.to_str().unwrap();
+    let o = run(&["grade", "--csv", "--jobs", "2", "--json", path, HARD]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 11, "{out}");
+    assert!(
+        lines[0].starts_with("file,line,level,score,rating"),
+        "{out}"
+    );
+    for (i, l) in lines[1..].iter().enumerate() {
+        assert!(l.starts_with(&format!("{HARD},{},", i + 1)), "{l}");
+    }
+    assert!(stderr(&o).contains("10 puzzles graded"), "{}", stderr(&o));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 10);
+    let _ = std::fs::remove_file(&json);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let o = run(&["grade", "--techniques", "telepathy", EASY]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown technique or family 'telepathy'"));
+    let o = run_with(&["explain"], "1234\n");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -42,12 +42,23 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
 
 /// True when placing `d` in `cell` leaves a board that some completion solves.
 pub fn solvable_with(board: &Board, cell: usize, d: Value) -> bool {
-    let mut s = Search {
-        board,
-        cands: (0..board.n() * board.n()).map(|c| board.cands(c)).collect(),
-        values: board.values().to_vec(),
-    };
+    let mut s = Search::of(board);
     s.assign(cell, d) && s.solvable()
+}
+
+/// The candidates left once `d` is placed in `cell` and naked and hidden singles have run
+/// (a placed cell keeps its digit's bit), or `None` when that reaches a contradiction.
+pub fn singles_after(board: &Board, cell: usize, d: Value) -> Option<Vec<u64>> {
+    let mut s = Search::of(board);
+    if !(s.assign(cell, d) && s.propagate()) {
+        return None;
+    }
+    for (c, cands) in s.cands.iter_mut().enumerate() {
+        if s.values[c] != 0 {
+            *cands = bit(s.values[c]);
+        }
+    }
+    Some(s.cands)
 }
 
 /// A plain search over copies of the candidates, with naked and hidden singles.
@@ -58,7 +69,15 @@ struct Search<'a> {
     values: Vec<Value>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn of(board: &'a Board) -> Search<'a> {
+        Search {
+            board,
+            cands: (0..board.n() * board.n()).map(|c| board.cands(c)).collect(),
+            values: board.values().to_vec(),
+        }
+    }
+
     fn assign(&mut self, cell: usize, d: Value) -> bool {
         if self.cands[cell] & bit(d) == 0 {
             return false;

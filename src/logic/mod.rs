@@ -10,7 +10,7 @@
 //! * One table, [`table::TECHNIQUES`], lists every technique with its name, family, HoDoKu
 //!   score and level, Sudoku Explainer rating and finder, in HoDoKu's default order. A technique
 //!   family is one file (`singles`, `intersections`, `subsets`, `fish`, `single_digit`, `wings`,
-//!   `coloring`, `uniqueness`, `bifurcation`) whose finders the table names; a new family adds a
+//!   `coloring`, `uniqueness`, `chains`, `als`, `forcing`, `bifurcation`) whose finders the table names; a new family adds a
 //!   file and its rows.
 //! * [`solver`] applies the first step of a [`Ladder`] until the grid is full or nothing applies,
 //!   and grades the path ([`Grade`]); [`verify`] checks every step of a path against the
@@ -19,11 +19,15 @@
 //! Puzzles with Killer cages or variant rules are refused ([`LogicError::Rules`]): the techniques
 //! here read houses only.
 
+pub mod als;
 pub mod bifurcation;
 pub mod board;
+pub mod chains;
 pub mod coloring;
 pub mod fish;
+pub mod forcing;
 pub mod intersections;
+pub mod links;
 pub mod render;
 pub mod single_digit;
 pub mod singles;

@@ -114,16 +114,22 @@ pub fn conclusions(n: usize, list: &[Candidate], op: &str) -> String {
         .join(", ")
 }
 
-/// A chain: `6r1c1=6r1c5-6r3c4` (`=` strong, `-` weak).
+/// A chain in HoDoKu's notation: the first digit, then the cells joined by their links, each
+/// labelled with its digit (`1 r1c2 =1= r3c1 -1- r3c7`; `=` strong, `-` weak); a link inside a
+/// cell follows the cell (`r1c1(1=2) -2- r1c5`).
 pub fn chain(n: usize, nodes: &[Node]) -> String {
-    let mut out = String::new();
-    for node in nodes {
-        let _ = write!(out, "{}{}", node.digit, cells(n, &node.cells));
-        out.push_str(match node.link {
-            Link::Strong => "=",
-            Link::Weak => "-",
-            Link::End => "",
-        });
+    let Some(first) = nodes.first() else {
+        return String::new();
+    };
+    let mut out = format!("{} {}", first.digit, cells(n, &first.cells));
+    for pair in nodes.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let sym = if a.link == Link::Strong { "=" } else { "-" };
+        if a.cells == b.cells {
+            let _ = write!(out, "({}{sym}{})", a.digit, b.digit);
+        } else {
+            let _ = write!(out, " {sym}{}{sym} {}", b.digit, cells(n, &b.cells));
+        }
     }
     out
 }

@@ -21,7 +21,10 @@
 
 use super::board::Board;
 use super::step::Found;
-use super::{bifurcation, coloring, fish, intersections, single_digit, singles, subsets};
+use super::{
+    als, bifurcation, chains, coloring, fish, forcing, intersections, single_digit, singles,
+    subsets,
+};
 use super::{uniqueness, wings};
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once
@@ -208,20 +211,20 @@ techniques! {
         Some(coloring::find); // (mapped)
     SimpleColorsWrap, "simple-colors-wrap", "Simple Colors Wrap", Coloring, 150, Hard, 6.5,
         Some(coloring::find); // (mapped)
-    XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6, None;
-    XyChain, "xy-chain", "XY-Chain", Chains, 260, Unfair, 7.0, None;
-    NiceLoop, "nice-loop", "Nice Loop", Chains, 280, Unfair, 7.0, None;
-    Aic, "aic", "AIC", Chains, 280, Unfair, 7.0, None;
-    GroupedNiceLoop, "grouped-nice-loop", "Grouped Nice Loop", Chains, 300, Unfair, 7.3, None;
-    GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3, None;
-    AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5, None; // (mapped)
+    XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6, Some(chains::find);
+    XyChain, "xy-chain", "XY-Chain", Chains, 260, Unfair, 7.0, Some(chains::find);
+    NiceLoop, "nice-loop", "Nice Loop", Chains, 280, Unfair, 7.0, Some(chains::find);
+    Aic, "aic", "AIC", Chains, 280, Unfair, 7.0, Some(chains::find);
+    GroupedNiceLoop, "grouped-nice-loop", "Grouped Nice Loop", Chains, 300, Unfair, 7.3, Some(chains::find);
+    GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3, Some(chains::find);
+    AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5, Some(als::find); // (mapped)
     ForcingChainContradiction, "forcing-chain-contradiction", "Forcing Chain Contradiction",
-        Forcing, 500, Extreme, 8.0, None;
+        Forcing, 500, Extreme, 8.0, Some(forcing::find);
     ForcingChainVerity, "forcing-chain-verity", "Forcing Chain Verity", Forcing, 500, Extreme,
-        8.0, None;
+        8.0, Some(forcing::find);
     ForcingNetContradiction, "forcing-net-contradiction", "Forcing Net Contradiction", Forcing,
-        700, Extreme, 8.5, None;
-    ForcingNetVerity, "forcing-net-verity", "Forcing Net Verity", Forcing, 700, Extreme, 8.5, None;
+        700, Extreme, 8.5, Some(forcing::find);
+    ForcingNetVerity, "forcing-net-verity", "Forcing Net Verity", Forcing, 700, Extreme, 8.5, Some(forcing::find);
     Bifurcation, "bifurcation", "Bifurcation", LastResort, 10000, Extreme, 9.0,
         Some(bifurcation::find); // (mapped)
 }

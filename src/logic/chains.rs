@@ -1,0 +1,195 @@
+//! Chains: X-chains, XY-chains, discontinuous nice loops and AICs, plain and grouped, all read
+//! off one search on the [`Links`] graph.
+//!
+//! For a candidate `x`, the search follows implications from "`x` is true": a weak link to `a`
+//! ("`a` is false"), then strong and weak links in turn, until it reaches "`x` is false" through
+//! a weak link from some `b`. The chain `a = … = b` between is an alternating inference chain:
+//! `a` or `b` is true, so every candidate weakly linked to both (`x` among them) is false.
+//! HoDoKu calls the step a discontinuous nice loop when `a` or `b` lies in `x`'s cell (the
+//! loop returns to its start) and an AIC otherwise; a chain through a group node (a digit's
+//! cells in a box–line intersection) makes the grouped forms. The restricted modes give the
+//! named chains: one digit and links between cells (X-chain), bivalue cells with strong links
+//! inside them and weak links between them (XY-chain).
+//!
+//! Continuous nice loops are not a step of their own here: each elimination of one is the
+//! conclusion of a discontinuous loop through the eliminated candidate, found by the same
+//! search. The search is breadth-first, so each loop is a shortest one through its candidate;
+//! when one step is asked for, the shortest loop on the board is returned.
+
+use super::links::{Links, Mode, Reach, MAX_LINKS};
+use super::step::{Found, Step};
+use super::table::Technique;
+use crate::model::Value;
+
+pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
+    let grouped = matches!(
+        technique,
+        Technique::GroupedNiceLoop | Technique::GroupedAic
+    );
+    let modes: Vec<Mode> = match technique {
+        Technique::XChain => (1..=board.n() as Value).map(Mode::Digit).collect(),
+        Technique::XyChain => vec![Mode::Bivalue],
+        Technique::NiceLoop | Technique::Aic => vec![Mode::All],
+        Technique::GroupedNiceLoop | Technique::GroupedAic => vec![Mode::Grouped],
+        _ => return,
+    };
+    let links = Links::of(board, grouped);
+    let want = found.limit.saturating_sub(found.steps.len());
+    let mut steps: Vec<(usize, Step)> = vec![];
+    for mode in modes {
+        if links.known_empty(mode) {
+            continue;
+        }
+        let before = steps.len();
+        loops(&links, mode, want, &mut steps);
+        if steps.len() == before {
+            links.set_empty(mode);
+        }
+    }
+    steps.sort_by_key(|(len, _)| *len);
+    let mut seen = vec![];
+    for (_, step) in steps {
+        let step = step.normalized();
+        if seen.contains(&step.eliminations) {
+            continue;
+        }
+        seen.push(step.eliminations.clone());
+        if found.push(step) {
+            return;
+        }
+    }
+}
+
+/// The loops through every candidate `x` ("`x` true" leads to "`x` false") in `mode`, as
+/// steps with their length in links. With `want` 1, each search is bounded by the shortest loop
+/// so far.
+fn loops(links: &Links, mode: Mode, want: usize, out: &mut Vec<(usize, Step)>) {
+    let mut reach = Reach::default();
+    let mut bound = MAX_LINKS;
+    for x in 0..links.singles as u32 {
+        if matches!(mode, Mode::Digit(d) if links.digit(x) != d) {
+            continue;
+        }
+        if !links.search(mode, (x, true), bound, Some(2 * x), &mut reach) {
+            continue;
+        }
+        let path = reach.path(2 * x);
+        // x true, a false, …, b true, x false.
+        let inner = &path[1..path.len() - 1];
+        let (a, b) = (inner[0] / 2, inner[inner.len() - 1] / 2);
+        let has_group = inner.iter().any(|&s| s as usize / 2 >= links.singles);
+        let closes = links.cells(a) == links.cells(x) || links.cells(b) == links.cells(x);
+        let technique = match mode {
+            Mode::Digit(_) => Technique::XChain,
+            Mode::Bivalue => Technique::XyChain,
+            _ => match (has_group, closes) {
+                (true, true) => Technique::GroupedNiceLoop,
+                (true, false) => Technique::GroupedAic,
+                (false, true) => Technique::NiceLoop,
+                (false, false) => Technique::Aic,
+            },
+        };
+        let mut step = Step::new(technique);
+        step.digits.push(links.digit(x));
+        step.eliminations = links.seen_by_both(a, b);
+        step.chain = links.chain(if closes { &path } else { inner });
+        let len = path.len() - 1;
+        out.push((len, step));
+        if want == 1 {
+            bound = bound.min(len as u16 - 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::logic::render::text;
+    use crate::logic::Board;
+    use crate::model::{Puzzle, Shape};
+
+    /// An empty 9×9 board keeping, for each (digit, row), the digit in the listed columns only,
+    /// and in each listed cell the listed digits only.
+    fn board(rows: &[(Value, usize, &[usize])], cells: &[(usize, &[Value])]) -> Board {
+        let p = Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), vec![0; 81]).unwrap();
+        let mut elims = vec![];
+        for &(d, row, cols) in rows {
+            elims.extend(
+                (1..=9)
+                    .filter(|c| !cols.contains(c))
+                    .map(|c| ((row - 1) * 9 + c - 1, d)),
+            );
+        }
+        for &(cell, ds) in cells {
+            elims.extend((1..=9).filter(|d| !ds.contains(d)).map(|d| (cell, d)));
+        }
+        Board::with_eliminations(&p, &elims).unwrap()
+    }
+
+    fn first(board: &Board, technique: Technique) -> Option<String> {
+        let mut found = Found::new(1);
+        find(board, technique, &mut found);
+        found.steps.first().map(|s| text(board.shape(), s))
+    }
+
+    #[test]
+    fn x_chain_of_three_strong_links() {
+        // 1 only in r1c2,r1c5 / r4c5,r4c8 / r7c8,r7c3: r1c2 = r1c5 - r4c5 = r4c8 - r7c8 = r7c3.
+        let rows: &[(Value, usize, &[usize])] =
+            &[(1, 1, &[2, 5]), (1, 4, &[5, 8]), (1, 7, &[8, 3])];
+        let b = board(rows, &[]);
+        assert_eq!(
+            first(&b, Technique::XChain).unwrap(),
+            "X-Chain: 1 r1c2 =1= r1c5 -1- r4c5 =1= r4c8 -1- r7c8 =1= r7c3 => r23c3,r89c2<>1"
+        );
+    }
+
+    #[test]
+    fn xy_chain_through_bivalue_cells() {
+        // r1c1 {1,2} - r1c5 {2,3} - r5c5 {3,1}: a cell seeing r1c1 and r5c5 loses 1.
+        let cells: &[(usize, &[Value])] = &[(0, &[1, 2]), (4, &[2, 3]), (40, &[3, 1])];
+        let b = board(&[], cells);
+        assert_eq!(
+            first(&b, Technique::XyChain).unwrap(),
+            "XY-Chain: 1 r1c1(1=2) -2- r1c5(2=3) -3- r5c5(3=1) => r5c1<>1"
+        );
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+    use crate::logic::verify::{check_path, unique_solution};
+    use crate::logic::{solve, Ladder, SolveOutcome};
+
+    #[test]
+    fn chain_steps_on_a_hard_puzzle_are_true() {
+        // The first puzzle of magictour_top1465, with chains as the hardest logic.
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let p = crate::format::read_puzzles(line, &Default::default())
+            .remove(0)
+            .unwrap()
+            .puzzle;
+        let ladder = Ladder::parse("singles,intersections,subsets,chains,last-resort").unwrap();
+        let result = solve(&p, &ladder).unwrap();
+        assert_eq!(result.outcome, SolveOutcome::Solved);
+        let solution = unique_solution(&p).unwrap();
+        check_path(solution.cells(), &result.steps).unwrap();
+        let count = |t: Technique| result.steps.iter().filter(|s| s.technique == t).count();
+        let counts: Vec<usize> = [
+            Technique::XChain,
+            Technique::XyChain,
+            Technique::NiceLoop,
+            Technique::Aic,
+            Technique::GroupedNiceLoop,
+            Technique::GroupedAic,
+        ]
+        .into_iter()
+        .map(count)
+        .collect();
+        assert_eq!(counts, vec![1, 0, 0, 0, 1, 2]);
+    }
+}

@@ -44,7 +44,7 @@ fn board(keep: &[(&str, &[u16])], rows: &[(u16, usize, &[usize])]) -> Board {
 /// The first step `technique`'s finder finds, as text.
 fn first(board: &Board, technique: Technique) -> String {
     let mut found = Found::new(1);
-    (technique.info().find.unwrap())(board, technique, &mut found);
+    sudoku_lab::logic::finders::finder(technique)(board, technique, &mut found);
     let step: &Step = found.steps.first().expect("a step");
     text(board.shape(), step)
 }

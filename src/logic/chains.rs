@@ -161,8 +161,9 @@ mod tests {
 #[cfg(test)]
 mod path_tests {
     use super::*;
-    use crate::logic::verify::{check_path, unique_solution};
+    use crate::logic::verify::check_path;
     use crate::logic::{solve, Ladder, SolveOutcome};
+    use crate::task::unique_solution;
 
     #[test]
     fn chain_steps_on_a_hard_puzzle_are_true() {

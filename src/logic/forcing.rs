@@ -221,7 +221,8 @@ fn verity(
 mod tests {
     use super::*;
     use crate::logic::render::text;
-    use crate::logic::verify::{check_path, unique_solution};
+    use crate::logic::verify::check_path;
+    use crate::task::unique_solution;
 
     #[test]
     fn every_forcing_step_holds_on_a_hard_puzzle() {

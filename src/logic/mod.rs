@@ -24,6 +24,7 @@ pub mod bifurcation;
 pub mod board;
 pub mod chains;
 pub mod coloring;
+pub mod finders;
 pub mod fish;
 pub mod forcing;
 pub mod intersections;

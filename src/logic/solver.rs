@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::board::Board;
+use super::finders;
 use super::step::{Found, Step};
 pub use super::table::Level;
 use super::table::{Family, Technique, TECHNIQUES};
@@ -18,14 +19,10 @@ pub struct Ladder {
 }
 
 impl Default for Ladder {
-    /// Every technique with a finder, in HoDoKu's order, bifurcation last.
+    /// Every technique, in HoDoKu's order, bifurcation last.
     fn default() -> Ladder {
         Ladder {
-            techniques: TECHNIQUES
-                .iter()
-                .filter(|t| t.find.is_some())
-                .map(|t| t.technique)
-                .collect(),
+            techniques: TECHNIQUES.iter().map(|t| t.technique).collect(),
         }
     }
 }
@@ -52,9 +49,8 @@ impl Ladder {
         }
         Ok(Ladder::of(chosen))
     }
-    /// The given techniques with a finder, in the default order.
+    /// The given techniques, in the default order.
     pub fn of(mut techniques: Vec<Technique>) -> Ladder {
-        techniques.retain(|t| t.info().find.is_some());
         techniques.sort_unstable();
         techniques.dedup();
         Ladder { techniques }
@@ -79,9 +75,7 @@ impl Ladder {
     pub fn steps(&self, board: &Board, limit: usize) -> Vec<Step> {
         let mut found = Found::new(limit);
         for &t in &self.techniques {
-            if let Some(find) = t.info().find {
-                find(board, t, &mut found);
-            }
+            finders::finder(t)(board, t, &mut found);
             if found.full() {
                 break;
             }

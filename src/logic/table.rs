@@ -1,5 +1,6 @@
-//! The one table of techniques: name, family, HoDoKu score and level, Sudoku Explainer rating
-//! and finder, in HoDoKu's default solving order (the default [`crate::logic::Ladder`]).
+//! The one table of techniques: name, family, HoDoKu score and level and Sudoku Explainer rating,
+//! in HoDoKu's default solving order (the default [`crate::logic::Ladder`]). Which finder
+//! answers each row is [`super::finders`]'s, so the table imports no technique file.
 //!
 //! # Sources
 //! * **Scores, levels and order**: HoDoKu 2.2.0's default solver steps (`Options.solverSteps`,
@@ -18,18 +19,6 @@
 //!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
 //!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; ALS-XZ a forcing chain;
 //!   bifurcation SE's nested forcing chains.
-
-use super::board::Board;
-use super::step::Found;
-use super::{
-    als, bifurcation, chains, coloring, fish, forcing, intersections, single_digit, singles,
-    subsets,
-};
-use super::{uniqueness, wings};
-
-/// A finder: pushes the steps of one technique found on a board into `found` (it stops once
-/// `found` is full). It never changes the board.
-pub type Finder = fn(&Board, Technique, &mut Found);
 
 /// The families a `--techniques` list may name instead of single techniques.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -124,7 +113,7 @@ impl Level {
 
 macro_rules! techniques {
     ($($variant:ident, $key:literal, $name:literal, $family:ident, $score:literal, $level:ident,
-       $se:literal, $find:expr;)*) => {
+       $se:literal;)*) => {
         /// Every technique the engine knows, in HoDoKu's default order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Technique { $($variant),* }
@@ -138,7 +127,6 @@ macro_rules! techniques {
             score: $score,
             level: Level::$level,
             se: $se,
-            find: $find,
         }),*];
     };
 }
@@ -158,75 +146,61 @@ pub struct TechniqueInfo {
     pub level: Level,
     /// Sudoku Explainer rating of one step.
     pub se: f32,
-    /// `None` for a technique the table names but no finder implements yet.
-    pub find: Option<Finder>,
 }
 
-// Rows: variant, key, name, family, HoDoKu score, HoDoKu level, SE rating, finder.
+// Rows: variant, key, name, family, HoDoKu score, HoDoKu level, SE rating.
 techniques! {
-    FullHouse, "full-house", "Full House", Singles, 4, Easy, 1.0, Some(singles::find);
-    NakedSingle, "naked-single", "Naked Single", Singles, 4, Easy, 2.3, Some(singles::find);
-    HiddenSingle, "hidden-single", "Hidden Single", Singles, 14, Easy, 1.5, Some(singles::find);
-    LockedPair, "locked-pair", "Locked Pair", Intersections, 40, Medium, 3.0, Some(subsets::find);
-    LockedTriple, "locked-triple", "Locked Triple", Intersections, 60, Medium, 3.6, Some(subsets::find);
-    Pointing, "pointing", "Locked Candidates Type 1 (Pointing)", Intersections, 50, Medium, 2.6,
-        Some(intersections::find);
-    Claiming, "claiming", "Locked Candidates Type 2 (Claiming)", Intersections, 50, Medium, 2.8,
-        Some(intersections::find);
-    NakedPair, "naked-pair", "Naked Pair", Subsets, 60, Medium, 3.0, Some(subsets::find);
-    NakedTriple, "naked-triple", "Naked Triple", Subsets, 80, Medium, 3.6, Some(subsets::find);
-    HiddenPair, "hidden-pair", "Hidden Pair", Subsets, 70, Medium, 3.4, Some(subsets::find);
-    HiddenTriple, "hidden-triple", "Hidden Triple", Subsets, 100, Medium, 4.0, Some(subsets::find);
-    NakedQuad, "naked-quad", "Naked Quadruple", Subsets, 120, Hard, 5.0, Some(subsets::find);
-    HiddenQuad, "hidden-quad", "Hidden Quadruple", Subsets, 150, Hard, 5.4, Some(subsets::find);
-    XWing, "x-wing", "X-Wing", Fish, 140, Hard, 3.2, Some(fish::find);
-    Swordfish, "swordfish", "Swordfish", Fish, 150, Hard, 3.8, Some(fish::find);
-    Jellyfish, "jellyfish", "Jellyfish", Fish, 160, Hard, 5.2, Some(fish::find);
-    RemotePair, "remote-pair", "Remote Pair", Coloring, 110, Hard, 6.6, Some(coloring::find); // (mapped)
-    BugPlusOne, "bug-plus-1", "Bivalue Universal Grave + 1", Uniqueness, 100, Hard, 5.6,
-        Some(uniqueness::find);
-    Skyscraper, "skyscraper", "Skyscraper", SingleDigit, 130, Hard, 6.6, Some(single_digit::find); // (mapped)
-    TwoStringKite, "2-string-kite", "2-String Kite", SingleDigit, 150, Hard, 6.6,
-        Some(single_digit::find); // (mapped)
-    EmptyRectangle, "empty-rectangle", "Empty Rectangle", SingleDigit, 120, Hard, 6.6,
-        Some(single_digit::find); // (mapped)
-    WWing, "w-wing", "W-Wing", Wings, 150, Hard, 6.6, Some(wings::find); // (mapped)
-    XyWing, "xy-wing", "XY-Wing", Wings, 160, Hard, 4.2, Some(wings::find);
-    XyzWing, "xyz-wing", "XYZ-Wing", Wings, 180, Hard, 4.4, Some(wings::find);
-    UniqueRectangle1, "ur-1", "Uniqueness Test 1", Uniqueness, 100, Hard, 4.5, Some(uniqueness::find);
-    UniqueRectangle2, "ur-2", "Uniqueness Test 2", Uniqueness, 100, Hard, 4.5, Some(uniqueness::find);
-    UniqueRectangle3, "ur-3", "Uniqueness Test 3", Uniqueness, 100, Hard, 4.6, Some(uniqueness::find);
-    UniqueRectangle4, "ur-4", "Uniqueness Test 4", Uniqueness, 100, Hard, 4.5, Some(uniqueness::find);
-    FinnedXWing, "finned-x-wing", "Finned X-Wing", Fish, 130, Hard, 3.4, Some(fish::find); // (mapped)
-    SashimiXWing, "sashimi-x-wing", "Sashimi X-Wing", Fish, 150, Hard, 3.5, Some(fish::find); // (mapped)
-    FinnedSwordfish, "finned-swordfish", "Finned Swordfish", Fish, 200, Unfair, 4.0,
-        Some(fish::find); // (mapped)
-    SashimiSwordfish, "sashimi-swordfish", "Sashimi Swordfish", Fish, 240, Unfair, 4.1,
-        Some(fish::find); // (mapped)
-    FinnedJellyfish, "finned-jellyfish", "Finned Jellyfish", Fish, 250, Unfair, 5.4,
-        Some(fish::find); // (mapped)
-    SashimiJellyfish, "sashimi-jellyfish", "Sashimi Jellyfish", Fish, 260, Unfair, 5.5,
-        Some(fish::find); // (mapped)
-    SimpleColorsTrap, "simple-colors-trap", "Simple Colors Trap", Coloring, 150, Hard, 6.6,
-        Some(coloring::find); // (mapped)
-    SimpleColorsWrap, "simple-colors-wrap", "Simple Colors Wrap", Coloring, 150, Hard, 6.5,
-        Some(coloring::find); // (mapped)
-    XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6, Some(chains::find);
-    XyChain, "xy-chain", "XY-Chain", Chains, 260, Unfair, 7.0, Some(chains::find);
-    NiceLoop, "nice-loop", "Nice Loop", Chains, 280, Unfair, 7.0, Some(chains::find);
-    Aic, "aic", "AIC", Chains, 280, Unfair, 7.0, Some(chains::find);
-    GroupedNiceLoop, "grouped-nice-loop", "Grouped Nice Loop", Chains, 300, Unfair, 7.3, Some(chains::find);
-    GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3, Some(chains::find);
-    AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5, Some(als::find); // (mapped)
+    FullHouse, "full-house", "Full House", Singles, 4, Easy, 1.0;
+    NakedSingle, "naked-single", "Naked Single", Singles, 4, Easy, 2.3;
+    HiddenSingle, "hidden-single", "Hidden Single", Singles, 14, Easy, 1.5;
+    LockedPair, "locked-pair", "Locked Pair", Intersections, 40, Medium, 3.0;
+    LockedTriple, "locked-triple", "Locked Triple", Intersections, 60, Medium, 3.6;
+    Pointing, "pointing", "Locked Candidates Type 1 (Pointing)", Intersections, 50, Medium, 2.6;
+    Claiming, "claiming", "Locked Candidates Type 2 (Claiming)", Intersections, 50, Medium, 2.8;
+    NakedPair, "naked-pair", "Naked Pair", Subsets, 60, Medium, 3.0;
+    NakedTriple, "naked-triple", "Naked Triple", Subsets, 80, Medium, 3.6;
+    HiddenPair, "hidden-pair", "Hidden Pair", Subsets, 70, Medium, 3.4;
+    HiddenTriple, "hidden-triple", "Hidden Triple", Subsets, 100, Medium, 4.0;
+    NakedQuad, "naked-quad", "Naked Quadruple", Subsets, 120, Hard, 5.0;
+    HiddenQuad, "hidden-quad", "Hidden Quadruple", Subsets, 150, Hard, 5.4;
+    XWing, "x-wing", "X-Wing", Fish, 140, Hard, 3.2;
+    Swordfish, "swordfish", "Swordfish", Fish, 150, Hard, 3.8;
+    Jellyfish, "jellyfish", "Jellyfish", Fish, 160, Hard, 5.2;
+    RemotePair, "remote-pair", "Remote Pair", Coloring, 110, Hard, 6.6; // (mapped)
+    BugPlusOne, "bug-plus-1", "Bivalue Universal Grave + 1", Uniqueness, 100, Hard, 5.6;
+    Skyscraper, "skyscraper", "Skyscraper", SingleDigit, 130, Hard, 6.6; // (mapped)
+    TwoStringKite, "2-string-kite", "2-String Kite", SingleDigit, 150, Hard, 6.6; // (mapped)
+    EmptyRectangle, "empty-rectangle", "Empty Rectangle", SingleDigit, 120, Hard, 6.6; // (mapped)
+    WWing, "w-wing", "W-Wing", Wings, 150, Hard, 6.6; // (mapped)
+    XyWing, "xy-wing", "XY-Wing", Wings, 160, Hard, 4.2;
+    XyzWing, "xyz-wing", "XYZ-Wing", Wings, 180, Hard, 4.4;
+    UniqueRectangle1, "ur-1", "Uniqueness Test 1", Uniqueness, 100, Hard, 4.5;
+    UniqueRectangle2, "ur-2", "Uniqueness Test 2", Uniqueness, 100, Hard, 4.5;
+    UniqueRectangle3, "ur-3", "Uniqueness Test 3", Uniqueness, 100, Hard, 4.6;
+    UniqueRectangle4, "ur-4", "Uniqueness Test 4", Uniqueness, 100, Hard, 4.5;
+    FinnedXWing, "finned-x-wing", "Finned X-Wing", Fish, 130, Hard, 3.4; // (mapped)
+    SashimiXWing, "sashimi-x-wing", "Sashimi X-Wing", Fish, 150, Hard, 3.5; // (mapped)
+    FinnedSwordfish, "finned-swordfish", "Finned Swordfish", Fish, 200, Unfair, 4.0; // (mapped)
+    SashimiSwordfish, "sashimi-swordfish", "Sashimi Swordfish", Fish, 240, Unfair, 4.1; // (mapped)
+    FinnedJellyfish, "finned-jellyfish", "Finned Jellyfish", Fish, 250, Unfair, 5.4; // (mapped)
+    SashimiJellyfish, "sashimi-jellyfish", "Sashimi Jellyfish", Fish, 260, Unfair, 5.5; // (mapped)
+    SimpleColorsTrap, "simple-colors-trap", "Simple Colors Trap", Coloring, 150, Hard, 6.6; // (mapped)
+    SimpleColorsWrap, "simple-colors-wrap", "Simple Colors Wrap", Coloring, 150, Hard, 6.5; // (mapped)
+    XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6;
+    XyChain, "xy-chain", "XY-Chain", Chains, 260, Unfair, 7.0;
+    NiceLoop, "nice-loop", "Nice Loop", Chains, 280, Unfair, 7.0;
+    Aic, "aic", "AIC", Chains, 280, Unfair, 7.0;
+    GroupedNiceLoop, "grouped-nice-loop", "Grouped Nice Loop", Chains, 300, Unfair, 7.3;
+    GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3;
+    AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5; // (mapped)
     ForcingChainContradiction, "forcing-chain-contradiction", "Forcing Chain Contradiction",
-        Forcing, 500, Extreme, 8.0, Some(forcing::find);
+        Forcing, 500, Extreme, 8.0;
     ForcingChainVerity, "forcing-chain-verity", "Forcing Chain Verity", Forcing, 500, Extreme,
-        8.0, Some(forcing::find);
+        8.0;
     ForcingNetContradiction, "forcing-net-contradiction", "Forcing Net Contradiction", Forcing,
-        700, Extreme, 8.5, Some(forcing::find);
-    ForcingNetVerity, "forcing-net-verity", "Forcing Net Verity", Forcing, 700, Extreme, 8.5, Some(forcing::find);
-    Bifurcation, "bifurcation", "Bifurcation", LastResort, 10000, Extreme, 9.0,
-        Some(bifurcation::find); // (mapped)
+        700, Extreme, 8.5;
+    ForcingNetVerity, "forcing-net-verity", "Forcing Net Verity", Forcing, 700, Extreme, 8.5;
+    Bifurcation, "bifurcation", "Bifurcation", LastResort, 10000, Extreme, 9.0; // (mapped)
 }
 
 impl Technique {
@@ -249,10 +223,7 @@ impl Technique {
 /// Every family key, then every technique key, comma-separated (for messages).
 pub fn known_keys() -> String {
     let families = Family::ALL.iter().map(|f| f.key());
-    let techniques = TECHNIQUES
-        .iter()
-        .filter(|t| t.find.is_some())
-        .map(|t| t.key);
+    let techniques = TECHNIQUES.iter().map(|t| t.key);
     families.chain(techniques).collect::<Vec<_>>().join(", ")
 }
 

@@ -1,0 +1,38 @@
+//! Which finder answers each technique of the table: the one place that ties
+//! [`super::table::TECHNIQUES`]' rows to the family files (`singles`, `fish`, `chains`, …), so
+//! that the families import the table and the table imports none of them.
+
+use super::board::Board;
+use super::step::Found;
+use super::table::{Family, Technique};
+use super::{
+    als, bifurcation, chains, coloring, fish, forcing, intersections, single_digit, singles,
+    subsets, uniqueness, wings,
+};
+
+/// A finder: pushes the steps of one technique found on a board into `found` (it stops once
+/// `found` is full). It never changes the board.
+pub type Finder = fn(&Board, Technique, &mut Found);
+
+/// The finder of technique `t`: its family's, but for the locked pair and triple, which the
+/// subset finder finds (they are subsets inside an intersection).
+pub fn finder(t: Technique) -> Finder {
+    match t {
+        Technique::LockedPair | Technique::LockedTriple => return subsets::find,
+        _ => {}
+    }
+    match t.info().family {
+        Family::Singles => singles::find,
+        Family::Intersections => intersections::find,
+        Family::Subsets => subsets::find,
+        Family::Fish => fish::find,
+        Family::SingleDigit => single_digit::find,
+        Family::Wings => wings::find,
+        Family::Coloring => coloring::find,
+        Family::Uniqueness => uniqueness::find,
+        Family::Chains => chains::find,
+        Family::Als => als::find,
+        Family::Forcing => forcing::find,
+        Family::LastResort => bifurcation::find,
+    }
+}

@@ -9,10 +9,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use rayon::prelude::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use sudoku_lab::format::ReadOptions;
-use sudoku_lab::logic::{self, Grade, Ladder, Level};
+use sudoku_lab::logic::{self, Ladder, Level};
+use sudoku_lab::report::logic::GradeRow;
 
 use super::args::{jobs_arg, writable, InputArgs};
 use super::batch;
@@ -68,40 +69,6 @@ pub struct Config {
     jobs: usize,
 }
 
-const COLUMNS: [&str; 11] = [
-    "file",
-    "line",
-    "level",
-    "score",
-    "rating",
-    "pearl",
-    "diamond",
-    "hardest",
-    "steps",
-    "logic_only",
-    "time",
-];
-
-fn row(file: &str, line: usize, g: &Grade) -> [String; 11] {
-    let level = match g.solved {
-        true => g.level.name(),
-        false => "unsolved",
-    };
-    [
-        file.to_string(),
-        line.to_string(),
-        level.to_string(),
-        g.score.to_string(),
-        format!("{:.1}", g.rating),
-        format!("{:.1}", g.pearl),
-        format!("{:.1}", g.diamond),
-        g.hardest.map_or("-", |t| t.key()).to_string(),
-        g.steps.to_string(),
-        g.logic_only.to_string(),
-        format!("{:.6}", g.time.as_secs_f64()),
-    ]
-}
-
 pub fn run(config: &Config) -> ExitCode {
     let mut tally = batch::Tally::default();
     let mut items = vec![];
@@ -123,25 +90,16 @@ pub fn run(config: &Config) -> ExitCode {
     };
     let mut out = String::new();
     let sep = if config.csv { "," } else { "\t" };
-    let _ = writeln!(out, "{}", COLUMNS.join(sep));
+    let _ = writeln!(out, "{}", GradeRow::COLUMNS.join(sep));
     let mut levels: BTreeMap<&str, usize> = BTreeMap::new();
     let mut records = vec![];
     for (item, grade) in items.iter().zip(&grades) {
         match grade {
             Ok(g) => {
-                let cells = row(&item.file, item.line, g);
-                *levels
-                    .entry(if g.solved { g.level.name() } else { "unsolved" })
-                    .or_default() += 1;
-                let _ = writeln!(out, "{}", cells.join(sep));
-                let mut record = serde_json::Map::new();
-                for (name, cell) in COLUMNS.iter().zip(&cells) {
-                    let value = cell.parse::<f64>().map_or(json!(cell), |x| json!(x));
-                    record.insert(name.to_string(), value);
-                }
-                record.insert("file".into(), json!(&*item.file));
-                record.insert("logic_only".into(), json!(g.logic_only));
-                records.push(Value::Object(record));
+                let row = GradeRow::new(&item.file, item.line, g);
+                *levels.entry(row.level).or_default() += 1;
+                let _ = writeln!(out, "{}", row.cells().join(sep));
+                records.push(row);
             }
             Err(e) => {
                 eprintln!("{}:{}: error: {e}", item.file, item.line);

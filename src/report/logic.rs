@@ -27,7 +27,7 @@ pub struct StepRecord {
     /// HoDoKu score of the step.
     pub score: u32,
     /// Sudoku Explainer style rating of the step.
-    pub rating: f32,
+    pub rating: f64,
 }
 
 /// `[row, column, digit]`, 1-based, on a grid of side `n`.
@@ -38,6 +38,12 @@ fn triples(n: usize, list: &[Candidate]) -> Vec<[usize; 3]> {
             [cell / n + 1, cell % n + 1, c.digit as usize]
         })
         .collect()
+}
+
+/// A rating to its one decimal (the table's ratings are tenths; an `f32` widened to `f64` would
+/// write `3.5999999046325684` for 3.6).
+fn tenths(rating: f32) -> f64 {
+    (f64::from(rating) * 10.0).round() / 10.0
 }
 
 impl StepRecord {
@@ -53,7 +59,7 @@ impl StepRecord {
             placements: triples(n, &step.placements),
             eliminations: triples(n, &step.eliminations),
             score: info.score,
-            rating: step_rating(puzzle, step),
+            rating: tenths(step_rating(puzzle, step)),
         }
     }
 
@@ -76,9 +82,9 @@ pub struct GradeRow {
     /// HoDoKu score: the sum of the steps' scores.
     pub score: u64,
     /// Sudoku Explainer style rating: the hardest step's.
-    pub rating: f32,
-    pub pearl: f32,
-    pub diamond: f32,
+    pub rating: f64,
+    pub pearl: f64,
+    pub diamond: f64,
     /// The hardest technique's key, `-` for an empty path.
     pub hardest: &'static str,
     pub steps: usize,
@@ -110,9 +116,9 @@ impl GradeRow {
             line,
             level: if g.solved { g.level.name() } else { "unsolved" },
             score: g.score,
-            rating: g.rating,
-            pearl: g.pearl,
-            diamond: g.diamond,
+            rating: tenths(g.rating),
+            pearl: tenths(g.pearl),
+            diamond: tenths(g.diamond),
             hardest: g.hardest.map_or("-", |t| t.key()),
             steps: g.steps,
             logic_only: g.logic_only,

@@ -1,6 +1,7 @@
 //! `sudoku-lab grade`: each puzzle solved with the logic ladder and graded the way HoDoKu and
 //! Sudoku Explainer grade (level, score, rating, pearl, diamond, hardest technique), one row a
-//! puzzle in input order, then the levels' distribution on standard error.
+//! puzzle in input order, then the levels' distribution on standard error. `--shard K/N` grades
+//! one share of the input; a progress bar shows on standard error when it is a terminal.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -14,6 +15,7 @@ use serde_json::json;
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::logic::{self, Ladder, Level};
 use sudoku_lab::report::logic::GradeRow;
+use sudoku_lab::shard::Shard;
 
 use super::args::{jobs_arg, writable, InputArgs};
 use super::batch;
@@ -37,6 +39,10 @@ pub struct GradeArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Do shard K of N of the job: the input puzzles i (from 0) with i mod N = K − 1. The N
+    /// shards together do exactly one run's work (see docs/campaigns.md).
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
     #[command(flatten)]
     ladder: LadderArgs,
     #[command(flatten)]
@@ -55,6 +61,7 @@ impl GradeArgs {
             csv: self.csv,
             json: self.json,
             jobs: jobs_arg(self.jobs)?,
+            shard: self.shard,
         })
     }
 }
@@ -67,6 +74,7 @@ pub struct Config {
     csv: bool,
     json: Option<PathBuf>,
     jobs: usize,
+    shard: Shard,
 }
 
 pub fn run(config: &Config) -> ExitCode {
@@ -75,10 +83,16 @@ pub fn run(config: &Config) -> ExitCode {
     batch::each_puzzle(&config.files, &config.read, None, &mut tally, |item| {
         items.push(item)
     });
+    items.retain(|it| config.shard.takes(it.index as u64 - 1));
+    let progress = super::bench::progress_bar(items.len());
     let grade_all = || -> Vec<_> {
         items
             .par_iter()
-            .map(|item| logic::grade(&item.puzzle, &config.ladder).map(|(_, g)| g))
+            .map(|item| {
+                let grade = logic::grade(&item.puzzle, &config.ladder).map(|(_, g)| g);
+                progress.inc(1);
+                grade
+            })
             .collect()
     };
     let grades = match rayon::ThreadPoolBuilder::new()
@@ -88,6 +102,7 @@ pub fn run(config: &Config) -> ExitCode {
         Ok(pool) => pool.install(grade_all),
         Err(_) => grade_all(),
     };
+    progress.finish_and_clear();
     let mut out = String::new();
     let sep = if config.csv { "," } else { "\t" };
     let _ = writeln!(out, "{}", GradeRow::COLUMNS.join(sep));

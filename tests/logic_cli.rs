@@ -85,7 +85,11 @@ fn grade_shards_split_the_input_round_robin() {
         let o = run(&["grade", "--csv", "--shard", &format!("{k}/2"), EASY]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let out = stdout(&o);
-        let got: Vec<&str> = out.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
+        let got: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap())
+            .collect();
         assert_eq!(got.join(","), want, "{out}");
         lines.extend(got.iter().map(|l| l.parse::<usize>().unwrap()));
     }
@@ -99,5 +103,9 @@ fn grade_shards_split_the_input_round_robin() {
     );
     let o = run(&["grade", "--shard", "3/2", EASY]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("K must be between 1 and N"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("K must be between 1 and N"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -50,7 +50,7 @@ def test_explain_records_read_as_the_notation():
     assert (first["technique"], first["name"]) == ("hidden-single", "Hidden Single")
     assert first["text"] == "Hidden Single: r9c3=7"
     assert (first["placements"], first["eliminations"]) == ([[9, 3, 7]], [])
-    assert any(s["technique"] == "bifurcation" for s in steps)
+    assert any(s["technique"] == "forcing-net-contradiction" for s in steps)
     # Every cell gets its digit once: 81 cells, fewer givens.
     placed = [tuple(p[:2]) for s in steps for p in s["placements"]]
     assert len(placed) == len(set(placed)) == 81 - sum(1 for d in sl.read(str(HARD))[0].givens if d)

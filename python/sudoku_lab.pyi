@@ -112,4 +112,18 @@ def strength(
 ) -> List[Dict[str, Any]]:
     """As `sudoku-lab strength` (defaults: encodings minimal,extended; levels up,flp; amo auto):
     one row per level and encoding, or with per_puzzle one row per puzzle and encoding."""
+def explain(
+    puzzle: Puzzle,
+    techniques: Union[str, Sequence[str], None] = None,
+    uniqueness: bool = True,
+) -> List[Dict[str, Any]]:
+    """As `sudoku-lab explain --json`: one dict per step (step, technique, name, text, placements,
+    eliminations, score, rating)."""
+def grade(
+    puzzles: Sequence[Puzzle],
+    techniques: Union[str, Sequence[str], None] = None,
+    uniqueness: bool = True,
+) -> List[Dict[str, Any]]:
+    """As `sudoku-lab grade --json`'s rows: file, line, level, score, rating, pearl, diamond,
+    hardest, steps, logic_only, time."""
 def backend_names() -> List[str]: ...

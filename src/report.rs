@@ -28,6 +28,8 @@
 //! back together into the rows one run would have given: the figures are recomputed from every
 //! puzzle's time, never averaged from the shards' summaries.
 //!
+//! [`logic`] holds the records of the logic engine's commands (`explain --json`, `grade`).
+//!
 //! The SVG is written by plotters' pure-Rust SVG backend (no font files or system libraries: text
 //! becomes `<text>` elements rendered by the viewer).
 
@@ -559,6 +561,8 @@ pub fn write_json(rows: &[BenchRow], mut out: impl Write) -> Result<(), ReportEr
     writeln!(out, "]")?;
     Ok(())
 }
+
+pub mod logic;
 
 mod merge;
 pub use merge::{merge, MergeError, Merged, RecordProblem, XcheckTotals};

@@ -77,3 +77,35 @@ fn usage_errors_exit_2() {
     let o = run_with(&["explain"], "1234\n");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn grade_shards_split_the_input_round_robin() {
+    let mut lines = vec![];
+    for (k, want) in [(1, "1,3,5"), (2, "2,4")] {
+        let o = run(&["grade", "--csv", "--shard", &format!("{k}/2"), EASY]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let got: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap())
+            .collect();
+        assert_eq!(got.join(","), want, "{out}");
+        lines.extend(got.iter().map(|l| l.parse::<usize>().unwrap()));
+    }
+    lines.sort_unstable();
+    assert_eq!(lines, [1, 2, 3, 4, 5]);
+    // Standard error is not a terminal here: no progress bar, only the summary.
+    let o = run(&["grade", "--shard", "2/2", EASY]);
+    assert_eq!(
+        stderr(&o),
+        "2 puzzles graded: easy 2, medium 0, hard 0, unfair 0, extreme 0, unsolved 0\n"
+    );
+    let o = run(&["grade", "--shard", "3/2", EASY]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("K must be between 1 and N"),
+        "{}",
+        stderr(&o)
+    );
+}

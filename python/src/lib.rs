@@ -6,8 +6,8 @@
 //! `solve`, `count`, `unique` and `optimize` the four tasks (`backend="dfs"`, engine options as
 //! keywords spelled like the flags with `_` for `-`), `check` the independent checker,
 //! `encode` the exports, `xcheck` and `bench` the cross-check and its timing rows (with the
-//! effort columns), `strength` the root-strength table, `generate` and `render` the generator
-//! and the pictures.
+//! effort columns), `strength` the root-strength table, `explain` and `grade` the logic
+//! engine's steps and grades, `generate` and `render` the generator and the pictures.
 //!
 //! Long calls release the GIL and run on a worker thread while this thread waits for Python
 //! signals ([`interruptible`]): on Ctrl-C the call sets the library's cancel flag
@@ -30,7 +30,9 @@ use sudoku_lab::format::{self, fpuzzles, Format, ReadOptions};
 use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
 use sudoku_lab::model::{self, ConstraintKind, Expected, Regions, Weights};
 use sudoku_lab::isolate::WorkerProgram;
+use sudoku_lab::logic::{self, Ladder, LogicError};
 use sudoku_lab::render::{self, RenderOptions};
+use sudoku_lab::report::logic::{GradeRow, StepRecord};
 use sudoku_lab::report::BenchRow;
 use sudoku_lab::sat::encode::{self, Amo, EncodeOptions, Encoding};
 use sudoku_lab::settings::{EngineSettings, Setting, SettingError};
@@ -1150,6 +1152,86 @@ where
         .collect()
 }
 
+/// The ladder of the keywords `techniques` (keys and families, a list or one comma-separated
+/// string as `--techniques`; `None`: the whole ladder) and `uniqueness` (`False`: as
+/// `--no-uniqueness`).
+fn ladder(techniques: Option<&Bound<'_, PyAny>>, uniqueness: bool) -> PyResult<Ladder> {
+    let ladder = match techniques {
+        None => Ladder::default(),
+        Some(v) => {
+            let list = match v.extract::<String>() {
+                Ok(s) => s,
+                Err(_) => v.extract::<Vec<String>>()?.join(","),
+            };
+            Ladder::parse(&list).map_err(value_error)?
+        }
+    };
+    Ok(if uniqueness {
+        ladder
+    } else {
+        ladder.without_uniqueness()
+    })
+}
+
+/// A puzzle the logic engine refuses (variant rules, too large) as a `ValueError` naming it.
+fn refused(p: &Puzzle, e: LogicError) -> PyErr {
+    value_error(format!("{}: {e}", p.source))
+}
+
+/// The puzzle solved step by step with human techniques (`sudoku-lab explain --json`): one
+/// dict per step with `step` (from 1), `technique` (its key), `name`, `text` (HoDoKu's
+/// notation, `Hidden Single: r9c3=7`), `placements` and `eliminations` (`[row, column,
+/// digit]`, 1-based), `score` (HoDoKu's) and `rating` (Sudoku Explainer style). The path stops
+/// where the ladder finds no step. `techniques` restricts the ladder (keys and families, as
+/// `--techniques`); `uniqueness=False` leaves out unique rectangles and BUG+1. A puzzle with
+/// Killer cages or variant rules raises `ValueError`.
+#[pyfunction]
+#[pyo3(signature = (puzzle, techniques=None, uniqueness=true))]
+fn explain<'py>(
+    py: Python<'py>,
+    puzzle: &Puzzle,
+    techniques: Option<&Bound<'py, PyAny>>,
+    uniqueness: bool,
+) -> PyResult<PyObject> {
+    let ladder = ladder(techniques, uniqueness)?;
+    let cancel = Cancel::new();
+    let result = interruptible(py, &cancel, || logic::solve(&puzzle.puzzle, &ladder))?
+        .map_err(|e| refused(puzzle, e))?;
+    to_python(py, &StepRecord::path(&puzzle.puzzle, &result.steps))
+}
+
+/// Grades every puzzle with human techniques (`sudoku-lab grade --json`'s rows), one at a
+/// time in input order: one dict per puzzle with `file` and `line` (where it was read),
+/// `level` (`easy`, `medium`, `hard`, `unfair`, `extreme`: HoDoKu's, or `unsolved` when the
+/// ladder stops), `score` (HoDoKu's), `rating`, `pearl` and `diamond` (Sudoku Explainer
+/// style), `hardest` (the technique's key), `steps`, `logic_only` (no bifurcation needed) and
+/// `time` (s), ready for `pandas.DataFrame`. Keywords as `explain`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, techniques=None, uniqueness=true))]
+fn grade<'py>(
+    py: Python<'py>,
+    puzzles: Vec<PyRef<'py, Puzzle>>,
+    techniques: Option<&Bound<'py, PyAny>>,
+    uniqueness: bool,
+) -> PyResult<PyObject> {
+    let ladder = ladder(techniques, uniqueness)?;
+    let refs: Vec<&Puzzle> = puzzles.iter().map(|p| &**p).collect();
+    let cancel = Cancel::new();
+    let rows = interruptible(py, &cancel, || {
+        let mut rows = Vec::with_capacity(refs.len());
+        for p in &refs {
+            if cancel.is_set() {
+                break;
+            }
+            let (_, g) = logic::grade(&p.puzzle, &ladder).map_err(|e| refused(p, e))?;
+            let (file, line) = p.source.rsplit_once(':').unwrap_or((&p.source, "0"));
+            rows.push(GradeRow::new(file, line.parse().unwrap_or(0), &g));
+        }
+        Ok::<_, PyErr>(rows)
+    })??;
+    to_python(py, &rows)
+}
+
 /// The names of the backends this build has, as `backend=` takes them.
 #[pyfunction]
 fn backend_names() -> Vec<&'static str> {
@@ -1181,6 +1263,8 @@ fn sudoku_lab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_svg, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(strength, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
+    m.add_function(wrap_pyfunction!(grade, m)?)?;
     m.add_function(wrap_pyfunction!(backend_names, m)?)?;
     m.add_function(wrap_pyfunction!(_serve_worker, m)?)?;
     m.add("DEFAULT_COUNT_LIMIT", DEFAULT_COUNT_LIMIT)?;

@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::logic::render::text;
 use sudoku_lab::logic::verify::check_path;
-use sudoku_lab::logic::{self, Board, Candidate, Ladder, SolveOutcome, Step};
-use sudoku_lab::model::Puzzle;
+use sudoku_lab::logic::{self, Board, Ladder, SolveOutcome};
+use sudoku_lab::report::logic::StepRecord;
 use sudoku_lab::task::unique_solution;
 
 use super::args::InputArgs;
@@ -91,32 +91,6 @@ pub struct Config {
     verify: bool,
 }
 
-/// `[row, column, digit]`, 1-based.
-fn candidates(n: usize, list: &[Candidate]) -> Value {
-    let cells: Vec<Value> = list
-        .iter()
-        .map(|c| json!([c.cell as usize / n + 1, c.cell as usize % n + 1, c.digit]))
-        .collect();
-    Value::Array(cells)
-}
-
-/// One step as a JSON record.
-pub fn step_json(puzzle: &Puzzle, index: usize, step: &Step) -> Value {
-    let shape = puzzle.shape();
-    let n = shape.size();
-    let info = step.technique.info();
-    json!({
-        "step": index + 1,
-        "technique": info.key,
-        "name": info.name,
-        "text": text(shape, step),
-        "placements": candidates(n, &step.placements),
-        "eliminations": candidates(n, &step.eliminations),
-        "score": info.score,
-        "rating": logic::solver::step_rating(puzzle, step),
-    })
-}
-
 pub fn run(config: &Config) -> ExitCode {
     let mut tally = batch::Tally::default();
     let mut out = String::new();
@@ -172,7 +146,7 @@ pub fn run(config: &Config) -> ExitCode {
         }
         if config.json {
             for (i, step) in steps.iter().enumerate() {
-                let mut record = step_json(&item.puzzle, i, step);
+                let mut record = json!(StepRecord::new(&item.puzzle, i, step));
                 record["puzzle"] = json!(item.index);
                 let _ = writeln!(out, "{record}");
             }

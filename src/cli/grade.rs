@@ -1,6 +1,7 @@
 //! `sudoku-lab grade`: each puzzle solved with the logic ladder and graded the way HoDoKu and
 //! Sudoku Explainer grade (level, score, rating, pearl, diamond, hardest technique), one row a
-//! puzzle in input order, then the levels' distribution on standard error.
+//! puzzle in input order, then the levels' distribution on standard error. `--shard K/N` grades
+//! one share of the input; a progress bar shows on standard error when it is a terminal.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -9,10 +10,12 @@ use std::process::ExitCode;
 
 use clap::Args;
 use rayon::prelude::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use sudoku_lab::format::ReadOptions;
-use sudoku_lab::logic::{self, Grade, Ladder, Level};
+use sudoku_lab::logic::{self, Ladder, Level};
+use sudoku_lab::report::logic::GradeRow;
+use sudoku_lab::shard::Shard;
 
 use super::args::{jobs_arg, writable, InputArgs};
 use super::batch;
@@ -36,6 +39,10 @@ pub struct GradeArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Do shard K of N of the job: the input puzzles i (from 0) with i mod N = K − 1. The N
+    /// shards together do exactly one run's work (see docs/campaigns.md).
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
     #[command(flatten)]
     ladder: LadderArgs,
     #[command(flatten)]
@@ -54,6 +61,7 @@ impl GradeArgs {
             csv: self.csv,
             json: self.json,
             jobs: jobs_arg(self.jobs)?,
+            shard: self.shard,
         })
     }
 }
@@ -66,40 +74,7 @@ pub struct Config {
     csv: bool,
     json: Option<PathBuf>,
     jobs: usize,
-}
-
-const COLUMNS: [&str; 11] = [
-    "file",
-    "line",
-    "level",
-    "score",
-    "rating",
-    "pearl",
-    "diamond",
-    "hardest",
-    "steps",
-    "logic_only",
-    "time",
-];
-
-fn row(file: &str, line: usize, g: &Grade) -> [String; 11] {
-    let level = match g.solved {
-        true => g.level.name(),
-        false => "unsolved",
-    };
-    [
-        file.to_string(),
-        line.to_string(),
-        level.to_string(),
-        g.score.to_string(),
-        format!("{:.1}", g.rating),
-        format!("{:.1}", g.pearl),
-        format!("{:.1}", g.diamond),
-        g.hardest.map_or("-", |t| t.key()).to_string(),
-        g.steps.to_string(),
-        g.logic_only.to_string(),
-        format!("{:.6}", g.time.as_secs_f64()),
-    ]
+    shard: Shard,
 }
 
 pub fn run(config: &Config) -> ExitCode {
@@ -108,10 +83,16 @@ pub fn run(config: &Config) -> ExitCode {
     batch::each_puzzle(&config.files, &config.read, None, &mut tally, |item| {
         items.push(item)
     });
+    items.retain(|it| config.shard.takes(it.index as u64 - 1));
+    let progress = super::bench::progress_bar(items.len());
     let grade_all = || -> Vec<_> {
         items
             .par_iter()
-            .map(|item| logic::grade(&item.puzzle, &config.ladder).map(|(_, g)| g))
+            .map(|item| {
+                let grade = logic::grade(&item.puzzle, &config.ladder).map(|(_, g)| g);
+                progress.inc(1);
+                grade
+            })
             .collect()
     };
     let grades = match rayon::ThreadPoolBuilder::new()
@@ -121,27 +102,19 @@ pub fn run(config: &Config) -> ExitCode {
         Ok(pool) => pool.install(grade_all),
         Err(_) => grade_all(),
     };
+    progress.finish_and_clear();
     let mut out = String::new();
     let sep = if config.csv { "," } else { "\t" };
-    let _ = writeln!(out, "{}", COLUMNS.join(sep));
+    let _ = writeln!(out, "{}", GradeRow::COLUMNS.join(sep));
     let mut levels: BTreeMap<&str, usize> = BTreeMap::new();
     let mut records = vec![];
     for (item, grade) in items.iter().zip(&grades) {
         match grade {
             Ok(g) => {
-                let cells = row(&item.file, item.line, g);
-                *levels
-                    .entry(if g.solved { g.level.name() } else { "unsolved" })
-                    .or_default() += 1;
-                let _ = writeln!(out, "{}", cells.join(sep));
-                let mut record = serde_json::Map::new();
-                for (name, cell) in COLUMNS.iter().zip(&cells) {
-                    let value = cell.parse::<f64>().map_or(json!(cell), |x| json!(x));
-                    record.insert(name.to_string(), value);
-                }
-                record.insert("file".into(), json!(&*item.file));
-                record.insert("logic_only".into(), json!(g.logic_only));
-                records.push(Value::Object(record));
+                let row = GradeRow::new(&item.file, item.line, g);
+                *levels.entry(row.level).or_default() += 1;
+                let _ = writeln!(out, "{}", row.cells().join(sep));
+                records.push(row);
             }
             Err(e) => {
                 eprintln!("{}:{}: error: {e}", item.file, item.line);

@@ -2,35 +2,13 @@
 //! compared byte for byte, plus edge cases (clashing givens, several puzzles, bad walls).
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::judge_samples::{cases_dir, judge_samples};
 use sudoku_lab::backend::Limits;
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::judge::{self, JudgeError, Problem};
-
-fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases")
-}
-
-/// `(input, expected output)` file pairs of a problem: `X.in` ↔ `X.out`, `X.in.json` ↔ `X.out.json`.
-fn samples(problem: Problem) -> Vec<(PathBuf, PathBuf)> {
-    let dir = cases_dir().join(problem.name());
-    let mut pairs: Vec<_> = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter_map(|p| {
-            let name = p.file_name()?.to_str()?.to_string();
-            let out = if let Some(stem) = name.strip_suffix(".in.json") {
-                format!("{stem}.out.json")
-            } else {
-                format!("{}.out", name.strip_suffix(".in")?)
-            };
-            Some((p.clone(), dir.join(out)))
-        })
-        .collect();
-    pairs.sort();
-    pairs
-}
 
 fn run_all(problem: Problem, input: &str) -> Vec<(BackendKind, Result<String, JudgeError>)> {
     BackendKind::all()
@@ -48,23 +26,18 @@ fn run_all(problem: Problem, input: &str) -> Vec<(BackendKind, Result<String, Ju
 #[test]
 fn every_sample_with_every_backend() {
     let mut checked = 0;
+    let samples = judge_samples();
     for problem in Problem::ALL {
-        let pairs = samples(problem);
-        assert!(!pairs.is_empty(), "no samples for {problem}");
-        for (input, output) in pairs {
-            let text = fs::read_to_string(&input).unwrap();
-            let mut expected = fs::read_to_string(&output).unwrap();
-            if input.ends_with("leetcode37/example1.in.json") {
-                // The LeetCode sample files disagree on a final newline: example1's expected
-                // board has one, testcase_noahdragon's (like LeetCode's own display) has none,
-                // and the board is written without one.
-                assert_eq!(expected.pop(), Some('\n'));
-            }
-            for (kind, got) in run_all(problem, &text) {
-                let got = got.unwrap_or_else(|e| panic!("{kind} on {}: {e}", input.display()));
-                assert_eq!(got, expected, "{kind} on {}", input.display());
-                checked += 1;
-            }
+        assert!(
+            samples.iter().any(|s| s.problem == problem),
+            "no samples for {problem}"
+        );
+    }
+    for s in &samples {
+        for (kind, got) in run_all(s.problem, &s.text) {
+            let got = got.unwrap_or_else(|e| panic!("{kind} on {}: {e}", s.input.display()));
+            assert_eq!(got, s.expected, "{kind} on {}", s.input.display());
+            checked += 1;
         }
     }
     // 3 noip2009 + 1 hdu1426 + 1 hdu4069 + 1 sicily1317 + 2 leetcode37 samples per backend.

@@ -4,14 +4,16 @@
 //! `--nocapture`) and passes.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::judge_samples::{cases_dir, judge_samples};
 use sudoku_lab::backend::{Backend, BackendError, Limits, Optimum};
 use sudoku_lab::backends::BackendOptions;
 use sudoku_lab::backends::{self, sat::SatOptions, sat_ext::SatExtOptions, BackendKind};
-use sudoku_lab::judge::{self, Problem};
+use sudoku_lab::judge;
 use sudoku_lab::model::{Puzzle, Shape, Weights};
 use sudoku_lab::sat::encode::{Amo, Encoding};
 use sudoku_lab::task::{self, Answer, Task};
@@ -86,54 +88,17 @@ fn clash() -> Puzzle {
     line9(&line)
 }
 
-fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases")
-}
-
-/// `(problem, input, expected output)` for every judge sample.
-fn samples() -> Vec<(Problem, String, String, String)> {
-    let mut out = Vec::new();
-    for problem in Problem::ALL {
-        let dir = cases_dir().join(problem.name());
-        let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| {
-                let name = p.file_name().unwrap().to_string_lossy();
-                name.ends_with(".in") || name.ends_with(".in.json")
-            })
-            .collect();
-        inputs.sort();
-        for input in inputs {
-            let name = input.file_name().unwrap().to_string_lossy().into_owned();
-            let output = dir.join(name.replacen(".in", ".out", 1));
-            let mut expected = fs::read_to_string(&output).unwrap();
-            if !expected.ends_with('\n') {
-                // One LeetCode sample file lacks the final newline every judge output ends with.
-                expected.push('\n');
-            }
-            let label = format!("{problem}/{name}");
-            out.push((
-                problem,
-                label,
-                fs::read_to_string(&input).unwrap(),
-                expected,
-            ));
-        }
-    }
-    out
-}
-
 #[test]
 fn every_judge_sample_with_each_installed_solver() {
-    let samples = samples();
+    let samples = judge_samples();
     assert_eq!(samples.len(), 8, "the judge samples in tests/data/cases");
     for cmd in installed_solvers() {
         let b = sat_ext(cmd);
-        for (problem, label, input, expected) in &samples {
-            let got = judge::run(*problem, input, b.as_ref(), &Limits::none())
+        for s in &samples {
+            let label = s.input.display();
+            let got = judge::run(s.problem, &s.text, b.as_ref(), &Limits::none())
                 .unwrap_or_else(|e| panic!("{cmd} on {label}: {e}"));
-            assert_eq!(&got, expected, "{cmd} on {label}");
+            assert_eq!(got, s.expected, "{cmd} on {label}");
         }
     }
 }

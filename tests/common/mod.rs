@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod brute;
+pub mod judge_samples;
 
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};

@@ -69,9 +69,9 @@ fn colors(board: &Board, technique: Technique, found: &mut Found) {
         let strong = |a: usize, b: usize| {
             board.sees(a, b)
                 && board.shape().houses_of(a).iter().any(|&h| {
-                board.positions(h as usize, d).count_ones() == 2
-                    && board.shape().houses_of(b).contains(&h)
-            })
+                    board.positions(h as usize, d).count_ones() == 2
+                        && board.shape().houses_of(b).contains(&h)
+                })
         };
         for cluster in clusters(&cells, &strong) {
             let class = |k: u8| -> Vec<usize> {

@@ -122,23 +122,22 @@ impl Fish<'_> {
     /// (the fins are the digit's places on `fin_bits` in the bases `chosen`): the fish then
     /// eliminates something. Allocation-free, so that fish that eliminate nothing cost little.
     fn eliminates(&self, chosen: &[usize], covers: u64, fin_bits: u64) -> bool {
-        let (board, d, n) = (self.board, self.d, self.board.n());
+        let (board, d) = (self.board, self.d);
         let mut bases = 0u64;
         for &i in chosen {
             bases |= 1u64 << self.lines[i];
         }
         let is_fin = |cell: usize| board.has(cell, d);
+        // A cover line's places of the digit are bits over the base lines.
         bits(covers).any(|c| {
-            (0..n).any(|b| {
+            bits(board.positions(self.cover0 + c, d) & !bases).any(|b| {
                 let cell = self.at(b, c);
-                bases >> b & 1 == 0
-                    && board.has(cell, d)
-                    && bits(bases).all(|fb| {
-                        bits(fin_bits).all(|fc| {
-                            let f = self.at(fb, fc);
-                            !is_fin(f) || board.sees(cell, f)
-                        })
+                bits(bases).all(|fb| {
+                    bits(fin_bits).all(|fc| {
+                        let f = self.at(fb, fc);
+                        !is_fin(f) || board.sees(cell, f)
                     })
+                })
             })
         })
     }

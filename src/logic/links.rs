@@ -268,11 +268,15 @@ impl Links {
             return;
         }
         let peers = PeerSets::new(board);
+        let mut of_digit = vec![vec![]; board.n() + 1];
+        for (node, (_, d)) in self.nodes.iter().enumerate() {
+            of_digit[*d as usize].push(node);
+        }
         for g in self.singles..count {
             let (cells, d) = self.nodes[g].clone();
-            for other in 0..count {
-                let (ocells, od) = &self.nodes[other];
-                if other == g || *od != d {
+            for &other in &of_digit[d as usize] {
+                let ocells = &self.nodes[other].0;
+                if other == g {
                     continue;
                 }
                 let disjoint = ocells.iter().all(|c| !cells.contains(c));

@@ -109,21 +109,26 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
                 if !restricted {
                     continue;
                 }
-                let mut step = Step::new(technique);
-                step.digits = vec![x];
-                step.digits.extend(digits(common & !bit(x)));
-                step.cells = a.cells.iter().chain(&b.cells).map(|&c| c as u32).collect();
-                step.houses = vec![a.house, b.house];
+                let mut eliminations = vec![];
                 for z in digits(common & !bit(x)) {
                     let (sa, sb) = (a.seen(z, words), b.seen(z, words));
                     for (w, (&p, &q)) in sa.iter().zip(sb).enumerate() {
                         for c in bits(p & q).map(|b| w * 64 + b) {
                             if board.has(c, z) {
-                                step.eliminations.push(Candidate::new(c, z));
+                                eliminations.push(Candidate::new(c, z));
                             }
                         }
                     }
                 }
+                if eliminations.is_empty() {
+                    continue;
+                }
+                let mut step = Step::new(technique);
+                step.digits = vec![x];
+                step.digits.extend(digits(common & !bit(x)));
+                step.cells = a.cells.iter().chain(&b.cells).map(|&c| c as u32).collect();
+                step.houses = vec![a.house, b.house];
+                step.eliminations = eliminations;
                 if found.push(step) {
                     return;
                 }

@@ -20,6 +20,10 @@ struct Geometry {
     shape: Arc<Shape>,
     /// Distinct cells sharing a house with the cell, the cell excluded.
     peers: Vec<Vec<u32>>,
+    /// The same peers as bitsets over the cells, `words` `u64`s a cell (bit `p % 64` of word
+    /// `cell * words + p / 64`), for [`Board::sees`].
+    peer_bits: Vec<u64>,
+    words: usize,
 }
 
 /// Digits and candidates of a grid being solved.
@@ -90,7 +94,19 @@ impl Board {
             list.sort_unstable();
             list.dedup();
         }
-        let geo = Arc::new(Geometry { shape, peers });
+        let words = cells.div_ceil(64);
+        let mut peer_bits = vec![0u64; cells * words];
+        for (cell, list) in peers.iter().enumerate() {
+            for &p in list {
+                peer_bits[cell * words + p as usize / 64] |= 1u64 << (p % 64);
+            }
+        }
+        let geo = Arc::new(Geometry {
+            shape,
+            peers,
+            peer_bits,
+            words,
+        });
         let mut board = Board {
             geo,
             values: puzzle.givens().to_vec(),
@@ -229,12 +245,8 @@ impl Board {
     }
     /// True when two distinct cells share a house.
     pub fn sees(&self, a: usize, b: usize) -> bool {
-        if a == b {
-            return false;
-        }
-        let shape = &self.geo.shape;
-        let hb = shape.houses_of(b);
-        shape.houses_of(a).iter().any(|h| hb.contains(h))
+        let geo = &self.geo;
+        geo.peer_bits[a * geo.words + b / 64] >> (b % 64) & 1 != 0
     }
     /// The cells with exactly two candidates.
     pub fn bivalue_cells(&self) -> Vec<usize> {

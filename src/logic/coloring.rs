@@ -67,16 +67,37 @@ fn colors(board: &Board, technique: Technique, found: &mut Found) {
     for d in 1..=n as u16 {
         let cells: Vec<usize> = (0..n * n).filter(|&c| board.has(c, d)).collect();
         let strong = |a: usize, b: usize| {
-            board.shape().houses_of(a).iter().any(|&h| {
-                board.positions(h as usize, d).count_ones() == 2
-                    && board.shape().houses_of(b).contains(&h)
-            })
+            board.sees(a, b)
+                && board.shape().houses_of(a).iter().any(|&h| {
+                    board.positions(h as usize, d).count_ones() == 2
+                        && board.shape().houses_of(b).contains(&h)
+                })
         };
         for cluster in clusters(&cells, &strong) {
             let class = |k: u8| -> Vec<usize> {
                 cluster.iter().filter(|m| m.1 == k).map(|m| m.0).collect()
             };
             let (a, b) = (class(0), class(1));
+            let mut eliminations = vec![];
+            if technique == Technique::SimpleColorsWrap {
+                for side in [&a, &b] {
+                    let clash = side.iter().any(|&x| side.iter().any(|&y| board.sees(x, y)));
+                    if clash {
+                        eliminations = side.iter().map(|&c| Candidate::new(c, d)).collect();
+                        break;
+                    }
+                }
+            } else {
+                for &c in &cells {
+                    let sees = |side: &Vec<usize>| side.iter().any(|&x| board.sees(c, x));
+                    if !a.contains(&c) && !b.contains(&c) && sees(&a) && sees(&b) {
+                        eliminations.push(Candidate::new(c, d));
+                    }
+                }
+            }
+            if eliminations.is_empty() {
+                continue;
+            }
             let mut step = Step::new(technique);
             step.digits.push(d);
             step.chain = [(&a, Link::Strong), (&b, Link::End)]
@@ -87,22 +108,7 @@ fn colors(board: &Board, technique: Technique, found: &mut Found) {
                     link: *link,
                 })
                 .collect();
-            if technique == Technique::SimpleColorsWrap {
-                for side in [&a, &b] {
-                    let clash = side.iter().any(|&x| side.iter().any(|&y| board.sees(x, y)));
-                    if clash {
-                        step.eliminations = side.iter().map(|&c| Candidate::new(c, d)).collect();
-                        break;
-                    }
-                }
-            } else {
-                for &c in &cells {
-                    let sees = |side: &Vec<usize>| side.iter().any(|&x| board.sees(c, x));
-                    if !a.contains(&c) && !b.contains(&c) && sees(&a) && sees(&b) {
-                        step.eliminations.push(Candidate::new(c, d));
-                    }
-                }
-            }
+            step.eliminations = eliminations;
             if found.push(step) {
                 return;
             }

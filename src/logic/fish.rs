@@ -89,31 +89,67 @@ impl Fish<'_> {
         if union.count_ones() as usize <= k {
             return false;
         }
-        let columns: Vec<u64> = bits(union).map(|b| 1u64 << b).collect();
-        choose_within(&columns, k, k, &mut |_, covers| {
-            let in_covers: Vec<u32> = chosen
-                .iter()
-                .map(|&i| (self.masks[i] & covers).count_ones())
-                .collect();
-            if in_covers.contains(&0) || in_covers.contains(&1) != self.sashimi {
-                return false;
+        let mut columns = [0u64; 64];
+        let mut count = 0;
+        for b in bits(union) {
+            columns[count] = 1u64 << b;
+            count += 1;
+        }
+        choose_within(&columns[..count], k, k, &mut |_, covers| {
+            let mut single = false;
+            for &i in chosen {
+                match (self.masks[i] & covers).count_ones() {
+                    0 => return false,
+                    1 => single = true,
+                    _ => {}
+                }
             }
-            self.push(chosen, covers, union & !covers, found)
+            single == self.sashimi && self.push(chosen, covers, union & !covers, found)
+        })
+    }
+
+    /// The cell at base line `b`, cover line `c`.
+    fn at(&self, b: usize, c: usize) -> usize {
+        let n = self.board.n();
+        if self.base0 == 0 {
+            b * n + c
+        } else {
+            c * n + b
+        }
+    }
+
+    /// True when some cell of the covers outside the bases holds the digit and sees every fin
+    /// (the fins are the digit's places on `fin_bits` in the bases `chosen`): the fish then
+    /// eliminates something. Allocation-free, so that fish that eliminate nothing cost little.
+    fn eliminates(&self, chosen: &[usize], covers: u64, fin_bits: u64) -> bool {
+        let (board, d) = (self.board, self.d);
+        let mut bases = 0u64;
+        for &i in chosen {
+            bases |= 1u64 << self.lines[i];
+        }
+        let is_fin = |cell: usize| board.has(cell, d);
+        // A cover line's places of the digit are bits over the base lines.
+        bits(covers).any(|c| {
+            bits(board.positions(self.cover0 + c, d) & !bases).any(|b| {
+                let cell = self.at(b, c);
+                bits(bases).all(|fb| {
+                    bits(fin_bits).all(|fc| {
+                        let f = self.at(fb, fc);
+                        !is_fin(f) || board.sees(cell, f)
+                    })
+                })
+            })
         })
     }
 
     /// Builds the step of bases `chosen`, covers and fin positions (bits of cover lines).
     fn push(&self, chosen: &[usize], covers: u64, fin_bits: u64, found: &mut Found) -> bool {
+        if !self.eliminates(chosen, covers, fin_bits) {
+            return false;
+        }
         let (board, d, n) = (self.board, self.d, self.board.n());
         let bases: Vec<usize> = chosen.iter().map(|&i| self.lines[i]).collect();
-        // The cell at base line `b`, cover line `c`.
-        let at = |b: usize, c: usize| {
-            if self.base0 == 0 {
-                b * n + c
-            } else {
-                c * n + b
-            }
-        };
+        let at = |b: usize, c: usize| self.at(b, c);
         let fins: Vec<usize> = bases
             .iter()
             .flat_map(|&b| bits(fin_bits).map(move |c| (b, c)))

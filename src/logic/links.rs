@@ -142,34 +142,11 @@ impl Links {
             }
         }
         links.singles = links.nodes.len();
-        // Group nodes, and for every node the houses holding all its cells.
-        let mut groups: HashMap<(Vec<u32>, Value), u32> = HashMap::new();
-        if grouped {
-            for h1 in 0..board.house_count() {
-                for h2 in h1 + 1..board.house_count() {
-                    let common: Vec<u32> = board
-                        .house(h1)
-                        .iter()
-                        .copied()
-                        .filter(|c| board.house(h2).contains(c))
-                        .collect();
-                    if common.len() < 2 {
-                        continue;
-                    }
-                    for d in 1..=n as Value {
-                        let cells: Vec<u32> = common
-                            .iter()
-                            .copied()
-                            .filter(|&c| board.has(c as usize, d))
-                            .collect();
-                        if cells.len() >= 2 && !groups.contains_key(&(cells.clone(), d)) {
-                            groups.insert((cells.clone(), d), links.nodes.len() as u32);
-                            links.nodes.push((cells, d));
-                        }
-                    }
-                }
-            }
-        }
+        let groups = if grouped {
+            links.add_groups(board)
+        } else {
+            HashMap::new()
+        };
         let count = links.nodes.len();
         links.weak = vec![vec![]; count];
         links.strong = vec![vec![]; count];
@@ -198,27 +175,7 @@ impl Links {
                 links.strong[b as usize].push(a);
             }
         }
-        // Weak links of group nodes: singles and groups of the digit that see every cell.
-        let peers = PeerSets::new(board);
-        for g in links.singles..count {
-            let (cells, d) = links.nodes[g].clone();
-            for other in 0..count {
-                let (ocells, od) = &links.nodes[other];
-                if other == g || *od != d {
-                    continue;
-                }
-                let disjoint = ocells.iter().all(|c| !cells.contains(c));
-                let sees = ocells
-                    .iter()
-                    .all(|&x| cells.iter().all(|&y| peers.sees(x as usize, y as usize)));
-                if disjoint && sees {
-                    links.weak[g].push(other as u32);
-                    if other < links.singles {
-                        links.weak[other].push(g as u32);
-                    }
-                }
-            }
-        }
+        links.link_groups(board);
         // Strong links in houses: the digit's positions split into two nodes.
         for h in 0..board.house_count() {
             for d in 1..=n as Value {
@@ -270,6 +227,70 @@ impl Links {
             list.dedup();
         }
         links
+    }
+
+    /// Adds the group nodes: a digit's places (two or more) in the cells two houses share.
+    /// Returns each group's node.
+    fn add_groups(&mut self, board: &Board) -> HashMap<(Vec<u32>, Value), u32> {
+        let n = board.n();
+        let mut groups: HashMap<(Vec<u32>, Value), u32> = HashMap::new();
+        for h1 in 0..board.house_count() {
+            for h2 in h1 + 1..board.house_count() {
+                let common: Vec<u32> = board
+                    .house(h1)
+                    .iter()
+                    .copied()
+                    .filter(|c| board.house(h2).contains(c))
+                    .collect();
+                if common.len() < 2 {
+                    continue;
+                }
+                for d in 1..=n as Value {
+                    let cells: Vec<u32> = common
+                        .iter()
+                        .copied()
+                        .filter(|&c| board.has(c as usize, d))
+                        .collect();
+                    if cells.len() >= 2 && !groups.contains_key(&(cells.clone(), d)) {
+                        groups.insert((cells.clone(), d), self.nodes.len() as u32);
+                        self.nodes.push((cells, d));
+                    }
+                }
+            }
+        }
+        groups
+    }
+
+    /// Weak links of group nodes: singles and groups of the digit that see every cell.
+    fn link_groups(&mut self, board: &Board) {
+        let count = self.nodes.len();
+        if count == self.singles {
+            return;
+        }
+        let peers = PeerSets::new(board);
+        let mut of_digit = vec![vec![]; board.n() + 1];
+        for (node, (_, d)) in self.nodes.iter().enumerate() {
+            of_digit[*d as usize].push(node);
+        }
+        for g in self.singles..count {
+            let (cells, d) = self.nodes[g].clone();
+            for &other in &of_digit[d as usize] {
+                let ocells = &self.nodes[other].0;
+                if other == g {
+                    continue;
+                }
+                let disjoint = ocells.iter().all(|c| !cells.contains(c));
+                let sees = ocells
+                    .iter()
+                    .all(|&x| cells.iter().all(|&y| peers.sees(x as usize, y as usize)));
+                if disjoint && sees {
+                    self.weak[g].push(other as u32);
+                    if other < self.singles {
+                        self.weak[other].push(g as u32);
+                    }
+                }
+            }
+        }
     }
 
     /// The single node of a candidate (the cell must hold the digit).
@@ -409,11 +430,20 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// Clears the last search: only the states it reached (all in the queue) when the graph
+    /// has the same size, so that a search costs what it visits.
     fn reset(&mut self, states: usize) {
-        self.parent.clear();
-        self.parent.resize(states, u32::MAX);
-        self.depth.clear();
-        self.depth.resize(states, 0);
+        if self.parent.len() == states {
+            for &s in &self.queue {
+                self.parent[s as usize] = u32::MAX;
+                self.depth[s as usize] = 0;
+            }
+        } else {
+            self.parent.clear();
+            self.parent.resize(states, u32::MAX);
+            self.depth.clear();
+            self.depth.resize(states, 0);
+        }
         self.queue.clear();
     }
     /// True when the last search reached `state`.

@@ -167,13 +167,7 @@ mod path_tests {
 
     #[test]
     fn chain_steps_on_a_hard_puzzle_are_true() {
-        // The first puzzle of magictour_top1465, with chains as the hardest logic.
-        let line =
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-        let p = crate::format::read_puzzles(line, &Default::default())
-            .remove(0)
-            .unwrap()
-            .puzzle;
+        let p = crate::logic::hard_test_puzzle();
         let ladder = Ladder::parse("singles,intersections,subsets,chains,last-resort").unwrap();
         let result = solve(&p, &ladder).unwrap();
         assert_eq!(result.outcome, SolveOutcome::Solved);

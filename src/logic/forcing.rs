@@ -226,13 +226,7 @@ mod tests {
 
     #[test]
     fn every_forcing_step_holds_on_a_hard_puzzle() {
-        // The first puzzle of magictour_top1465, on its givens' candidates.
-        let line =
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-        let p = crate::format::read_puzzles(line, &Default::default())
-            .remove(0)
-            .unwrap()
-            .puzzle;
+        let p = crate::logic::hard_test_puzzle();
         let solution = unique_solution(&p).unwrap();
         let board = Board::new(&p).unwrap();
         let mut total = 0;

@@ -63,3 +63,14 @@ pub enum LogicError {
         message: String,
     },
 }
+
+/// The first puzzle of magictour_top1465, which needs chains or forcing nets: the finders' tests
+/// hold their steps against its solution.
+#[cfg(test)]
+pub(crate) fn hard_test_puzzle() -> crate::model::Puzzle {
+    let line = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    crate::format::read_puzzles(line, &Default::default())
+        .remove(0)
+        .unwrap()
+        .puzzle
+}

@@ -8,10 +8,10 @@
 //!   the cells, houses, digits, fins and chain that justify them) without applying them;
 //!   [`Board::apply`] applies one. Text is rendered from the record afterwards ([`render`]).
 //! * One table, [`table::TECHNIQUES`], lists every technique with its name, family, HoDoKu
-//!   score and level, Sudoku Explainer rating and finder, in HoDoKu's default order. A technique
-//!   family is one file (`singles`, `intersections`, `subsets`, `fish`, `single_digit`, `wings`,
-//!   `coloring`, `uniqueness`, `chains`, `als`, `forcing`, `bifurcation`) whose finders the table names; a new family adds a
-//!   file and its rows.
+//!   score and level and Sudoku Explainer rating, in HoDoKu's default order. A technique family
+//!   is one file (`singles`, `intersections`, `subsets`, `fish`, `single_digit`, `wings`,
+//!   `coloring`, `uniqueness`, `chains`, `als`, `forcing`, `bifurcation`); [`finders`] ties each
+//!   row to its family's finder. A new family adds a file, its rows and its line in [`finders`].
 //! * [`solver`] applies the first step of a [`Ladder`] until the grid is full or nothing applies,
 //!   and grades the path ([`Grade`]); [`verify`] checks every step of a path against the
 //!   puzzle's solution.

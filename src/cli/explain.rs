@@ -112,6 +112,11 @@ pub fn run(config: &Config) -> ExitCode {
             (step.into_iter().collect(), ending.to_string())
         } else {
             let result = logic::solver::solve_board(board, &config.ladder);
+            if let Err(e) = logic::solver::check_solved(&item.puzzle, &result) {
+                eprintln!("{where_}: error: {e}");
+                wrong = true;
+                return;
+            }
             let g = logic::solver::grade_path(&item.puzzle, &result.steps);
             let ending = match result.outcome {
                 SolveOutcome::Solved => format!(

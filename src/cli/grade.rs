@@ -108,6 +108,7 @@ pub fn run(config: &Config) -> ExitCode {
     let _ = writeln!(out, "{}", GradeRow::COLUMNS.join(sep));
     let mut levels: BTreeMap<&str, usize> = BTreeMap::new();
     let mut records = vec![];
+    let mut wrong = false;
     for (item, grade) in items.iter().zip(&grades) {
         match grade {
             Ok(g) => {
@@ -118,7 +119,10 @@ pub fn run(config: &Config) -> ExitCode {
             }
             Err(e) => {
                 eprintln!("{}:{}: error: {e}", item.file, item.line);
-                tally.bad_input = true;
+                match e {
+                    logic::LogicError::Unchecked(_) => wrong = true,
+                    _ => tally.bad_input = true,
+                }
             }
         }
     }
@@ -144,5 +148,12 @@ pub fn run(config: &Config) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    ExitCode::from(if tally.bad_input { 2 } else { 0 })
+    // A filled grid the checker rejects is a wrong answer (1), as in the other commands.
+    ExitCode::from(if wrong {
+        1
+    } else if tally.bad_input {
+        2
+    } else {
+        0
+    })
 }

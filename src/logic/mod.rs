@@ -62,6 +62,10 @@ pub enum LogicError {
         col: usize,
         message: String,
     },
+    /// A filled grid that the independent checker ([`crate::check::verify`]) rejects: a defect
+    /// of a finder, reported rather than printed as solved.
+    #[error("the grid the steps filled fails the independent check: {0}")]
+    Unchecked(crate::check::CheckFailure),
 }
 
 /// The first puzzle of magictour_top1465, which needs chains or forcing nets: the finders' tests

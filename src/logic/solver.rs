@@ -175,10 +175,21 @@ pub fn step_rating(puzzle: &Puzzle, step: &Step) -> f32 {
 pub fn grade(puzzle: &Puzzle, ladder: &Ladder) -> Result<(SolveResult, Grade), LogicError> {
     let start = Instant::now();
     let result = solve(puzzle, ladder)?;
+    check_solved(puzzle, &result)?;
     let mut grade = grade_path(puzzle, &result.steps);
     grade.solved = result.outcome == SolveOutcome::Solved;
     grade.time = start.elapsed();
     Ok((result, grade))
+}
+
+/// A run that ends solved has filled a grid: it must pass the independent checker before anyone
+/// calls it solved (a wrong step that slipped through would show here).
+pub fn check_solved(puzzle: &Puzzle, result: &SolveResult) -> Result<(), LogicError> {
+    if result.outcome != SolveOutcome::Solved {
+        return Ok(());
+    }
+    let grid = crate::model::Grid::new(result.board.n(), result.board.values().to_vec());
+    crate::check::verify(puzzle, &grid).map_err(LogicError::Unchecked)
 }
 
 /// The grade of a path (`solved` false and `time` zero: [`grade`] fills them).
@@ -223,5 +234,33 @@ pub fn grade_path(puzzle: &Puzzle, steps: &[Step]) -> Grade {
         logic_only: steps.iter().all(|s| s.technique != Technique::Bifurcation),
         solved: false,
         time: Duration::ZERO,
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use crate::format::read_puzzles;
+
+    fn puzzle(line: &str) -> Puzzle {
+        read_puzzles(line, &Default::default())
+            .remove(0)
+            .unwrap()
+            .puzzle
+    }
+
+    #[test]
+    fn a_solved_grid_passes_the_checker_only_against_its_own_puzzle() {
+        let p = crate::logic::hard_test_puzzle();
+        let result = solve(&p, &Ladder::default()).unwrap();
+        assert_eq!(result.outcome, SolveOutcome::Solved);
+        assert_eq!(check_solved(&p, &result), Ok(()));
+        // The same filled grid held against a puzzle whose first given it contradicts.
+        let digit = result.board.values()[0];
+        let other = format!("{}{}", digit % 9 + 1, &".".repeat(80));
+        assert!(matches!(
+            check_solved(&puzzle(&other), &result),
+            Err(LogicError::Unchecked(_))
+        ));
     }
 }

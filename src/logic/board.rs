@@ -24,6 +24,9 @@ struct Geometry {
     /// `cell * words + p / 64`), for [`Board::sees`].
     peer_bits: Vec<u64>,
     words: usize,
+    /// The cells two houses share, for every pair of houses sharing two or more (built when
+    /// first asked for).
+    intersections: std::sync::OnceLock<Vec<Vec<u32>>>,
 }
 
 /// Digits and candidates of a grid being solved.
@@ -106,6 +109,7 @@ impl Board {
             peers,
             peer_bits,
             words,
+            intersections: std::sync::OnceLock::new(),
         });
         let mut board = Board {
             geo,
@@ -247,6 +251,34 @@ impl Board {
     pub fn sees(&self, a: usize, b: usize) -> bool {
         let geo = &self.geo;
         geo.peer_bits[a * geo.words + b / 64] >> (b % 64) & 1 != 0
+    }
+    /// The cells two houses share, for each pair of houses (in order of the first house, then
+    /// the second) sharing two or more: a box and a line, or two overlapping regions.
+    pub fn intersections(&self) -> &[Vec<u32>] {
+        self.geo.intersections.get_or_init(|| {
+            let shape = &self.geo.shape;
+            let count = self.house_count();
+            let mut out = vec![];
+            for h1 in 0..count {
+                for h2 in h1 + 1..count {
+                    let common: Vec<u32> = shape
+                        .house(h1)
+                        .iter()
+                        .copied()
+                        .filter(|c| shape.house(h2).contains(c))
+                        .collect();
+                    if common.len() >= 2 {
+                        out.push(common);
+                    }
+                }
+            }
+            out
+        })
+    }
+    /// The peers of a cell as a bitset over the cells (bit `p % 64` of word `p / 64`).
+    pub fn peer_set(&self, cell: usize) -> &[u64] {
+        let words = self.geo.words;
+        &self.geo.peer_bits[cell * words..(cell + 1) * words]
     }
     /// The cells with exactly two candidates.
     pub fn bivalue_cells(&self) -> Vec<usize> {

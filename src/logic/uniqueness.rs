@@ -31,21 +31,20 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     }
 }
 
-/// True when swapping two digits in the four corners keeps every house's digits.
+/// True when swapping two digits in the four corners keeps every house's digits: each house
+/// holding a corner holds all four, or two in one row or one column.
 fn deadly(board: &Board, corners: &[usize; 4]) -> bool {
     let n = board.n();
     let shape = board.shape();
-    (0..board.house_count()).all(|h| {
-        let inside: Vec<usize> = corners
-            .iter()
-            .copied()
-            .filter(|&c| shape.houses_of(c).contains(&(h as u32)))
-            .collect();
-        match inside[..] {
-            [] | [_, _, _, _] => true,
-            [x, y] => x / n == y / n || x % n == y % n,
-            _ => false,
-        }
+    corners.iter().all(|&first| {
+        shape.houses_of(first).iter().all(|h| {
+            let mut inside = corners.iter().filter(|&&c| shape.houses_of(c).contains(h));
+            match (inside.next(), inside.next(), inside.clone().count()) {
+                (Some(_), Some(_), 2) => true,
+                (Some(&x), Some(&y), 0) => x / n == y / n || x % n == y % n,
+                _ => false,
+            }
+        })
     })
 }
 

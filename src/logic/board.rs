@@ -27,6 +27,8 @@ struct Geometry {
     /// The cells two houses share, for every pair of houses sharing two or more (built when
     /// first asked for).
     intersections: std::sync::OnceLock<Vec<Vec<u32>>>,
+    /// The rectangles whose digits could swap (built when first asked for).
+    rectangles: std::sync::OnceLock<Vec<[usize; 4]>>,
 }
 
 /// Digits and candidates of a grid being solved.
@@ -110,6 +112,7 @@ impl Board {
             peer_bits,
             words,
             intersections: std::sync::OnceLock::new(),
+            rectangles: std::sync::OnceLock::new(),
         });
         let mut board = Board {
             geo,
@@ -269,6 +272,42 @@ impl Board {
                         .collect();
                     if common.len() >= 2 {
                         out.push(common);
+                    }
+                }
+            }
+            out
+        })
+    }
+    /// The rectangles of four cells, in two rows and two columns, where swapping two digits
+    /// keeps every house's digits (each house holding a corner holds all four, or two in one
+    /// row or one column): the deadly patterns of unique rectangles. Corners in cycle order
+    /// (`r1c1, r1c2, r2c2, r2c1`), rectangles by first row, second row, first column, second.
+    pub fn rectangles(&self) -> &[[usize; 4]] {
+        self.geo.rectangles.get_or_init(|| {
+            let (n, shape) = (self.n(), &*self.geo.shape);
+            let deadly = |corners: &[usize; 4]| {
+                corners.iter().all(|&first| {
+                    shape.houses_of(first).iter().all(|h| {
+                        let mut inside =
+                            corners.iter().filter(|&&c| shape.houses_of(c).contains(h));
+                        match (inside.next(), inside.next(), inside.clone().count()) {
+                            (Some(_), Some(_), 2) => true,
+                            (Some(&x), Some(&y), 0) => x / n == y / n || x % n == y % n,
+                            _ => false,
+                        }
+                    })
+                })
+            };
+            let mut out = vec![];
+            for r1 in 0..n {
+                for r2 in r1 + 1..n {
+                    for c1 in 0..n {
+                        for c2 in c1 + 1..n {
+                            let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c2, r2 * n + c1];
+                            if deadly(&corners) {
+                                out.push(corners);
+                            }
+                        }
                     }
                 }
             }

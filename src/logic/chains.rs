@@ -110,7 +110,7 @@ mod tests {
     use super::*;
     use crate::logic::render::text;
     use crate::logic::Board;
-    use crate::model::{Puzzle, Shape};
+    use crate::model::{Puzzle, Shape, Value};
 
     /// An empty 9×9 board keeping, for each (digit, row), the digit in the listed columns only,
     /// and in each listed cell the listed digits only.

@@ -1,5 +1,5 @@
 // Errors of the page's script, and what it writes to the console as an error, go into the page
-// (and into <body data-error>, which the browser test reads).
+// (and into the data-error attribute of the body, which the browser test reads).
 (function () {
   'use strict';
   function report(message) {

@@ -1,4 +1,4 @@
-// Steps through the solve in <script id="page-data">: draws the candidates, the current step's
+// Steps through the solve in the JSON of #page-data: draws the candidates, the current step's
 // marks and its chain over the grid's picture, lists the steps, and moves with the buttons, the
 // arrow keys (Home and End too), a click in the list and the fragment (#step=K, #step=end,
 // #play).

@@ -25,7 +25,8 @@
 //! `title`, `caption`, or by the kind it draws ([`ConstraintKind::name`]: `thermo`, `kropki`,
 //! `little-killer`, …); a layer with nothing to draw is left out. Layers are painted from the
 //! bottom: shading and parity marks, the grid, lines, cages, dots, digits, outside clues, text.
-//! Any side is drawn, digits above 9 as numbers.
+//! Any side is drawn, digits above 9 as numbers. [`grid_frame`] says where the grid lies in the
+//! picture, for a page that draws over it (the page of `explain --html`).
 //!
 //! ```
 //! use std::sync::Arc;

@@ -77,7 +77,11 @@ fn the_data_holds_every_step_and_the_grade() {
     assert_eq!(aic.links[0].from, [[1, 9, 9]]);
     assert_eq!(aic.record.eliminations, [[1, 6, 9]]);
     // The last board is the solution.
-    let last: String = data.boards[95].values.iter().map(|d| d.to_string()).collect();
+    let last: String = data.boards[95]
+        .values
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
     assert_eq!(last, solution_text(&puzzle));
 
     // Singles alone stop on the first 17-clue puzzle: the grade says so.
@@ -99,7 +103,9 @@ fn the_page_fetches_nothing_and_its_data_parses() {
     let data = PageData::new(&puzzle, &result, "</script><b>title").unwrap();
     let html = page(&puzzle, &data).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
-    for external in ["src=", "href=", "<link", "@import", "url(", "<iframe", "fetch("] {
+    for external in [
+        "src=", "href=", "<link", "@import", "url(", "<iframe", "fetch(",
+    ] {
         assert!(!html.contains(external), "the page holds {external}");
     }
     // The one `http` is the SVG namespace, a name and not an address to fetch.
@@ -147,11 +153,7 @@ fn explain_html_errors_exit_2() {
     let missing = dir.path().join("no/such/folder/page.html");
     let o = run(&["explain", "--html", missing.to_str().unwrap(), EASY]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("does not exist"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
     assert!(!missing.exists());
     let o = run(&["explain", "--html", dir.path().to_str().unwrap(), EASY]);
     assert_eq!(o.status.code(), Some(2));
@@ -191,7 +193,10 @@ fn dump_dom(chromium: &Path, page: &Path, fragment: &str, scratch: &Path) -> Str
             "--disable-sync",
             "--virtual-time-budget=5000",
         ])
-        .arg(format!("--user-data-dir={}", scratch.join("profile").display()))
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("profile").display()
+        ))
         .arg("--dump-dom")
         .arg(format!("file://{}#{fragment}", page.display()))
         .stdout(std::fs::File::create(&out).unwrap())

@@ -49,7 +49,8 @@ impl LadderArgs {
 
 /// Solve each puzzle with human techniques and print every step in HoDoKu's notation
 /// (`Locked Candidates Type 1 (Pointing): 8 in b3 => r1c136<>8`), then how the run ended.
-/// Puzzles with Killer cages or variant rules are refused (exit code 2).
+/// Puzzles with Killer cages or variant rules are refused (exit code 2). With `--html FILE`, a
+/// page to step through each solve in a browser instead (docs/logic.md).
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// Puzzle files (`-` or none: standard input).

@@ -167,7 +167,9 @@ fn view(board: &Board) -> BoardView {
     let cells = board.n() * board.n();
     BoardView {
         values: board.values().to_vec(),
-        candidates: (0..cells).map(|c| digits(board.cands(c)).collect()).collect(),
+        candidates: (0..cells)
+            .map(|c| digits(board.cands(c)).collect())
+            .collect(),
     }
 }
 
@@ -306,7 +308,10 @@ mod tests {
                 let cands = &data.boards[i].candidates[(r - 1) * n + c - 1];
                 assert!(cands.contains(&(d as Value)), "step {}", i + 1);
             }
-            assert!(step.links.iter().all(|l| !l.from.is_empty() && !l.to.is_empty()));
+            assert!(step
+                .links
+                .iter()
+                .all(|l| !l.from.is_empty() && !l.to.is_empty()));
         }
         assert!(data.steps.iter().any(|s| !s.links.is_empty()));
     }

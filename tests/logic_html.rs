@@ -8,10 +8,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::path::Path;
 
+use common::browser::{chromium, headless};
 use common::{run, run_with, stderr, stdout};
 use sudoku_lab::format::read_puzzles;
 use sudoku_lab::logic::{solve, Ladder};
@@ -165,52 +164,22 @@ fn explain_html_errors_exit_2() {
     assert!(!page.exists());
 }
 
-/// Debian's `chromium`, when it is installed.
-fn chromium() -> Option<PathBuf> {
-    let usual = PathBuf::from("/usr/bin/chromium");
-    if usual.exists() {
-        return Some(usual);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("chromium"))
-        .find(|p| p.exists())
-}
-
-/// The DOM of `page` after its script ran, as headless Chromium dumps it (60 s at most).
+/// The DOM of `page` after its script ran, as headless Chromium dumps it.
 fn dump_dom(chromium: &Path, page: &Path, fragment: &str, scratch: &Path) -> String {
-    use wait_timeout::ChildExt;
     let out = scratch.join(format!("dom-{}.html", fragment.replace('=', "-")));
-    let mut child = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            scratch.join("profile").display()
-        ))
-        .arg("--dump-dom")
-        .arg(format!("file://{}#{fragment}", page.display()))
-        .stdout(std::fs::File::create(&out).unwrap())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromium starts");
-    match child.wait_timeout(Duration::from_secs(60)).unwrap() {
-        Some(status) => assert!(status.success(), "chromium: {status}"),
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium took more than 60 s");
-        }
-    }
+    let args = [
+        "--virtual-time-budget=5000".to_string(),
+        "--dump-dom".to_string(),
+    ];
+    let url = format!("file://{}#{fragment}", page.display());
+    let stdout = std::fs::File::create(&out).unwrap();
+    headless(
+        chromium,
+        &scratch.join("profile"),
+        &args,
+        &url,
+        stdout.into(),
+    );
     std::fs::read_to_string(&out).unwrap()
 }
 

@@ -13,6 +13,10 @@
   var sub = Math.ceil(Math.sqrt(n));
   var total = data.steps.length;
   var picture = document.querySelector('#board svg');
+  // Shading goes under the picture's grid lines and givens (just above its white background),
+  // everything else over the picture.
+  var under = make('g', { class: 'overlay under' });
+  picture.insertBefore(under, picture.firstElementChild.nextSibling);
   var overlay = make('g', { class: 'overlay' });
   picture.appendChild(overlay);
   var items = [];
@@ -31,6 +35,12 @@
 
   function add(name, attrs, text) {
     overlay.appendChild(make(name, attrs, text));
+  }
+
+  function clear(layer) {
+    while (layer.firstChild) {
+      layer.removeChild(layer.firstChild);
+    }
   }
 
   function cellCorner(row, col) {
@@ -60,7 +70,7 @@
   function shade(cells, cls) {
     cells.forEach(function (rc) {
       var corner = cellCorner(rc[0], rc[1]);
-      add('rect', { x: corner[0], y: corner[1], width: s, height: s, class: cls });
+      under.appendChild(make('rect', { x: corner[0], y: corner[1], width: s, height: s, class: cls }));
     });
   }
 
@@ -150,9 +160,8 @@
   }
 
   function draw() {
-    while (overlay.firstChild) {
-      overlay.removeChild(overlay.firstChild);
-    }
+    clear(under);
+    clear(overlay);
     var board = data.boards[position];
     var step = position < total ? data.steps[position] : null;
     if (step) {
@@ -175,8 +184,16 @@
     items.forEach(function (item, i) {
       item.className = (i === position ? 'current' : '') + (i === total ? ' end' : '');
     });
-    if (items[position].scrollIntoView) {
-      items[position].scrollIntoView({ block: 'nearest' });
+    scrollList(items[position]);
+  }
+
+  // The list scrolled (not the page) so that the current item shows.
+  function scrollList(item) {
+    var ol = item.parentNode;
+    if (item.offsetTop < ol.scrollTop) {
+      ol.scrollTop = item.offsetTop;
+    } else if (item.offsetTop + item.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = item.offsetTop + item.offsetHeight - ol.clientHeight;
     }
   }
 

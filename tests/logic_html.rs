@@ -83,6 +83,21 @@ fn the_data_holds_every_step_and_the_grade() {
         .collect();
     assert_eq!(last, solution_text(&puzzle));
 
+    // A coloring step: its two colour classes, and no links.
+    let ladder = Ladder::parse("singles,intersections,subsets,coloring").unwrap();
+    let result = solve(&first_puzzle(HARD), &ladder).unwrap();
+    let data = PageData::new(&first_puzzle(HARD), &result, "colours").unwrap();
+    let trap = &data.steps[13];
+    assert_eq!(
+        trap.record.text,
+        "Simple Colors Trap: 4 (r2c6,r3c7) / (r2c9,r6c7) => r6c6<>4"
+    );
+    assert_eq!(
+        trap.colours,
+        [[[2, 6, 4], [3, 7, 4]], [[2, 9, 4], [6, 7, 4]]]
+    );
+    assert!(trap.links.is_empty() && trap.premises.is_empty());
+
     // Singles alone stop on the first 17-clue puzzle: the grade says so.
     let puzzle = first_puzzle(EASY);
     let result = solve(&puzzle, &Ladder::parse("singles").unwrap()).unwrap();
@@ -216,12 +231,13 @@ fn a_browser_steps_to_the_solution_without_error() {
     let puzzle = first_puzzle(HARD);
     let solution = solution_text(&puzzle);
 
-    // The right arrow pressed 95 times, then back and forward: the end, solved.
+    // The right arrow pressed 95 times, a click on step 1 in the list, End, back and forward:
+    // the end, solved.
     let dom = dump_dom(&chromium, &file, "play", dir.path());
     let body = body_tag(&dom);
     assert!(!body.contains("data-error"), "script error: {body}");
     assert!(body.contains(r#"data-step="end""#), "{body}");
-    assert!(body.contains(r#"data-played="95""#), "{body}");
+    assert!(body.contains(r#"data-trail="end,1,end,95,end""#), "{body}");
     assert_eq!(grid_output(&dom), solution);
     // The 63 digits the steps placed are drawn over the picture, which has the 18 givens.
     assert_eq!(dom.matches(r#"class="digit""#).count(), 63);

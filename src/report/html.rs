@@ -3,7 +3,7 @@
 //! [`PageData`] is what the page shows, read off a [`SolveResult`]: the grade, the board (digits
 //! and candidates) before every step and after the last, and each step's record
 //! ([`StepRecord`]) with what justifies it: premise cells, fins, the cells of its houses, the
-//! premise candidates and the links of its chain. [`page`] writes the document: the grid is the
+//! premise candidates and the links of its chain (or a coloring step's two colour classes). [`page`] writes the document: the grid is the
 //! picture [`crate::render::svg`] draws, and a script draws the candidates, the step's marks
 //! and its chain over it ([`GridFrame`] says where the cells are).
 //!
@@ -11,7 +11,8 @@
 //! object in `<script type="application/json" id="page-data">` (every `<` written `\u003c`).
 //! The page shows step `K` (1-based) for the fragment `#step=K` and the grid after the last step
 //! for `#step=end`; `#play` steps from the first step to the end with the arrow key, as a reader
-//! would. An error in the script is written into the page and into the attribute `data-error`
+//! would, then moves with a click in the list, End and the buttons, and lists where each move
+//! led in the attribute `data-trail` of `<body>`. An error in the script is written into the page and into the attribute `data-error`
 //! of `<body>`; `data-step` holds the position shown (`1`…, or `end`), and
 //! `<output id="grid">` the digits of the grid shown, row by row (`.` for an empty cell).
 //!
@@ -109,6 +110,9 @@ pub struct PageStep {
     /// The candidates the step reasons from, its eliminations and placements left out.
     pub premises: Vec<[usize; 3]>,
     pub links: Vec<LinkView>,
+    /// The colour classes of a coloring step (its chain's nodes: all true or all false each),
+    /// drawn in two colours rather than as links.
+    pub colours: Vec<Vec<[usize; 3]>>,
 }
 
 impl PageData {
@@ -191,8 +195,8 @@ impl PageStep {
         // each premise cell with its digit), in its base houses when it names no cells, and
         // every node of its chain.
         let mut premises: Vec<(u32, Value)> = vec![];
-        let paired = step.technique.info().family == Family::Forcing
-            && step.cells.len() == step.digits.len();
+        let family = step.technique.info().family;
+        let paired = family == Family::Forcing && step.cells.len() == step.digits.len();
         if paired {
             premises.extend(step.cells.iter().copied().zip(step.digits.iter().copied()));
         } else {
@@ -207,8 +211,11 @@ impl PageStep {
                 premises.extend(step.digits.iter().map(|&d| (c, d)));
             }
         }
-        for node in &step.chain {
-            premises.extend(node.cells.iter().map(|&c| (c, node.digit)));
+        let coloring = family == Family::Coloring;
+        if !coloring {
+            for node in &step.chain {
+                premises.extend(node.cells.iter().map(|&c| (c, node.digit)));
+            }
         }
         let concluded = |&(c, d): &(u32, Value)| {
             (step.eliminations.iter().chain(&step.placements)).any(|x| x.cell == c && x.digit == d)
@@ -220,8 +227,12 @@ impl PageStep {
             let node = &step.chain[i];
             node.cells.iter().map(|&c| rcd(c, node.digit)).collect()
         };
+        let colours = match coloring {
+            true => (0..step.chain.len()).map(node).collect(),
+            false => vec![],
+        };
         let links = (0..step.chain.len().saturating_sub(1))
-            .filter(|&i| step.chain[i].link != Link::End)
+            .filter(|&i| !coloring && step.chain[i].link != Link::End)
             .map(|i| LinkView {
                 from: node(i),
                 to: node(i + 1),
@@ -235,6 +246,7 @@ impl PageStep {
             houses: house_cells.into_iter().map(rc).collect(),
             premises: premises.into_iter().map(|(c, d)| rcd(c, d)).collect(),
             links,
+            colours,
         }
     }
 }

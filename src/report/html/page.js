@@ -113,6 +113,9 @@
       return of;
     }
     step.premises.forEach(function (c) { of[key(c[0], c[1], c[2])] = 'premise'; });
+    step.colours.forEach(function (candidates, k) {
+      candidates.forEach(function (c) { of[key(c[0], c[1], c[2])] = 'colour-' + k; });
+    });
     step.eliminations.forEach(function (c) { of[key(c[0], c[1], c[2])] = 'eliminated'; });
     step.placements.forEach(function (c) { of[key(c[0], c[1], c[2])] = 'placed'; });
     return of;
@@ -259,14 +262,29 @@
     }
   }
 
-  // #play: the right arrow pressed until the end, then back once and forward once.
+  // #play: the right arrow pressed until the end, a click on the first step of the list, End,
+  // back and forward; <body data-trail> lists where each move led.
   function play() {
-    for (var i = 0; i < total; i++) {
-      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    var trail = [];
+    function press(name) {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: name, bubbles: true }));
     }
+    function note() {
+      trail.push(document.body.getAttribute('data-step'));
+    }
+    for (var i = 0; i < total; i++) {
+      press('ArrowRight');
+    }
+    note();
+    items[0].click();
+    note();
+    press('End');
+    note();
     document.getElementById('prev').click();
+    note();
     document.getElementById('next').click();
-    document.body.setAttribute('data-played', String(total));
+    note();
+    document.body.setAttribute('data-trail', trail.join(','));
   }
 
   header();

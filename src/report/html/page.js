@@ -263,7 +263,7 @@
   }
 
   // #play: the right arrow pressed until the end, a click on the first step of the list, End,
-  // back and forward; <body data-trail> lists where each move led.
+  // back and forward; the data-trail attribute of the body lists where each move led.
   function play() {
     var trail = [];
     function press(name) {

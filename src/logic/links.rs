@@ -406,6 +406,13 @@ impl Links {
         let first = 2 * start + on as u32;
         reach.parent[first as usize] = first;
         reach.queue.push(first);
+        // A search for one target in the modes without per-link rules need not queue the
+        // false nodes without strong links (they lead nowhere): the target, a false node, is
+        // tested for directly.
+        let pruned = match target {
+            Some(t) if t % 2 == 0 && matches!(mode, Mode::All | Mode::Grouped) => Some(t / 2),
+            _ => None,
+        };
         let mut head = 0;
         while head < reach.queue.len() {
             let state = reach.queue[head];
@@ -416,6 +423,14 @@ impl Links {
             }
             let node = state / 2;
             let strong = state % 2 == 0;
+            if let (Some(x), false) = (pruned, strong) {
+                if self.weakly_linked(node, x) && reach.parent[2 * x as usize] == u32::MAX {
+                    reach.parent[2 * x as usize] = state;
+                    reach.depth[2 * x as usize] = depth + 1;
+                    reach.queue.push(2 * x);
+                    return true;
+                }
+            }
             let (list, groups): (&[u32], &[u32]) = match strong {
                 false => (self.weak.of(node), self.group_weak.of(node)),
                 true => (self.strong.of(node), &[]),
@@ -424,6 +439,9 @@ impl Links {
                 // Lists are ascending and group nodes come last.
                 if mode == Mode::All && next as usize >= self.singles {
                     break;
+                }
+                if pruned.is_some() && !strong && self.strong.of(next).is_empty() {
+                    continue;
                 }
                 let to = 2 * next + strong as u32;
                 if reach.parent[to as usize] != u32::MAX

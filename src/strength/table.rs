@@ -273,7 +273,10 @@ impl Study {
     pub fn cross(&self, file: &str, roots: &[Option<Vec<Root>>]) -> Vec<Cross> {
         let names = |technique: bool| -> Vec<&'static str> {
             let levels = self.levels.iter().filter(|l| l.is_technique() == technique);
-            levels.map(|l| l.name()).chain(["refuted", "none"]).collect()
+            levels
+                .map(|l| l.name())
+                .chain(["refuted", "none"])
+                .collect()
         };
         let (rows, columns) = (names(true), names(false));
         let per_encoding = self.levels.iter().any(|l| !l.is_model());

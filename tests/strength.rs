@@ -540,22 +540,28 @@ file                 encoding  amo   level   puzzles  solved_pct  unassigned_pct
     );
 }
 
-/// How many of the first 20 17-clue puzzles (minimal encoding) each of `levels` is the weakest
-/// level to solve, as `strength --per-puzzle` names it, then how many none solves.
-fn weakest_levels(levels: &[&str]) -> Vec<usize> {
+/// The output of `strength` on the first 20 puzzles of the 17-clue collection, minimal encoding,
+/// at `levels`, with `flag` (two threads: the figures do not depend on them).
+fn twenty_minimal(levels: &str, flag: &str) -> String {
     let out = common::run(&[
         "strength",
         "tests/data/9x9/17_clue_first20.txt",
         "--encodings",
         "minimal",
         "--levels",
-        &levels.join(","),
-        "--per-puzzle",
+        levels,
+        flag,
         "--jobs",
         "2",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
-    let stdout = common::stdout(&out);
+    common::stdout(&out)
+}
+
+/// How many of the first 20 17-clue puzzles (minimal encoding) each of `levels` is the weakest
+/// level to solve, as `strength --per-puzzle` names it, then how many none solves.
+fn weakest_levels(levels: &[&str]) -> Vec<usize> {
+    let stdout = twenty_minimal(&levels.join(","), "--per-puzzle");
     levels
         .iter()
         .chain(&["none"])
@@ -658,19 +664,10 @@ file     encoding  amo  level                puzzles  solved_pct  unassigned_pct
 /// the 4 that need subsets `flp` solves 2.
 #[test]
 fn cli_cross_table_on_twenty_17_clue_puzzles() {
-    let out = common::run(&[
-        "strength",
-        "tests/data/9x9/17_clue_first20.txt",
-        "--encodings",
-        "minimal",
-        "--levels",
+    let stdout = twenty_minimal(
         "hidden,locked,up,flp,logic-singles,logic-intersections,logic-subsets",
         "--cross",
-        "--jobs",
-        "2",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
-    let stdout = common::stdout(&out);
+    );
     let cross = &stdout[stdout.find("cross ").expect("a cross-table")..];
     let expected = "\
 cross 17_clue_first20.txt encoding minimal amo auto: rows the weakest technique level, columns the weakest other level

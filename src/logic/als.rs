@@ -155,13 +155,14 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
                 continue;
             }
             let (ma, mb) = (sets.members(a), sets.members(b));
-            if ma.iter().zip(mb).any(|(p, q)| p & q != 0) {
+            if ma.iter().zip(mb).fold(0, |acc, (p, q)| acc | p & q) != 0 {
                 continue;
             }
             for x in digits(common) {
                 // Restricted common: every x of B sees every x of A.
                 let sx = sets.seen(a, x);
-                if sets.holding(b, x).iter().zip(sx).any(|(h, s)| h & !s != 0) {
+                let outside = sets.holding(b, x).iter().zip(sx);
+                if outside.fold(0, |acc, (h, s)| acc | h & !s) != 0 {
                     continue;
                 }
                 let mut eliminations = vec![];

@@ -41,6 +41,8 @@ pub struct Board {
     pos: Vec<u64>,
     /// `placed[h]`: digits already placed in house `h`.
     placed: Vec<u64>,
+    /// [`Board::broken`], computed with the per-house data.
+    broken: bool,
 }
 
 /// All digits of side `n`.
@@ -120,6 +122,7 @@ impl Board {
             cands: vec![all_digits(n); cells],
             pos: vec![0; puzzle.shape().house_count() * n],
             placed: vec![0; puzzle.shape().house_count()],
+            broken: false,
         };
         for cell in 0..cells {
             let v = board.values[cell];
@@ -155,25 +158,33 @@ impl Board {
         Ok(board)
     }
 
-    /// Recomputes the per-house data from the cells.
+    /// Recomputes the per-house data from the cells, and whether the board is broken.
     fn refresh(&mut self) {
         let n = self.n();
         self.pos.fill(0);
-        self.placed.fill(0);
+        let mut broken = (0..n * n).any(|c| self.values[c] == 0 && self.cands[c] == 0);
         let shape = &self.geo.shape;
         for (h, house) in shape.houses().enumerate() {
-            let mut placed = 0;
+            let (mut placed, mut given, mut open) = (0, 0, 0);
+            let pos = &mut self.pos[h * n..(h + 1) * n];
             for (i, &cell) in house.iter().enumerate() {
                 let cell = cell as usize;
                 if self.values[cell] != 0 {
                     placed |= bit(self.values[cell]);
+                    given += 1;
                 }
+                open |= self.cands[cell];
                 for b in bits(self.cands[cell]) {
-                    self.pos[h * n + b] |= 1 << i;
+                    pos[b] |= 1 << i;
                 }
             }
             self.placed[h] = placed;
+            // A digit twice, a digit both placed and open, or a digit with no place left.
+            broken |= given != placed.count_ones()
+                || (open | placed) != all_digits(n)
+                || open & placed != 0;
         }
+        self.broken = broken;
     }
 
     /// Applies a step: its placements (which also remove the digit from the peers) and its
@@ -335,26 +346,7 @@ impl Board {
     /// True when the board cannot be completed as it stands: an empty cell without candidates,
     /// a digit twice in a house, or a house where a missing digit has no place left.
     pub fn broken(&self) -> bool {
-        let n = self.n();
-        if (0..n * n).any(|c| self.values[c] == 0 && self.cands[c] == 0) {
-            return true;
-        }
-        (0..self.house_count()).any(|h| {
-            let house = self.house(h);
-            let given = house
-                .iter()
-                .filter(|&&c| self.values[c as usize] != 0)
-                .count();
-            let mut open = 0;
-            for d in 1..=n as Value {
-                if self.positions(h, d) != 0 {
-                    open |= bit(d);
-                }
-            }
-            given != self.placed[h].count_ones() as usize
-                || (open | self.placed[h]) != all_digits(n)
-                || open & self.placed[h] != 0
-        })
+        self.broken
     }
 }
 

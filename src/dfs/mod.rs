@@ -99,6 +99,8 @@ mod digit_sets;
 mod house_sums;
 mod search;
 mod variants;
+
+pub use variants::RuleNarrower;
 use board::{BoardSearch, BoardTables};
 use cages::Cages;
 use search::Search;

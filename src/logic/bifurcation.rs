@@ -42,6 +42,9 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
 
 /// True when placing `d` in `cell` leaves a board that some completion solves.
 pub fn solvable_with(board: &Board, cell: usize, d: Value) -> bool {
+    if let Some(puzzle) = board.rule_puzzle() {
+        return super::rules::solvable_with(puzzle, board, cell, d);
+    }
     let mut s = Search::of(board);
     s.assign(cell, d) && s.solvable()
 }

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use super::rules::{self, Rule};
 use super::step::Step;
 use super::LogicError;
 use crate::model::{Puzzle, Shape, Value};
@@ -24,6 +25,10 @@ struct Geometry {
     /// `cell * words + p / 64`), for [`Board::sees`].
     peer_bits: Vec<u64>,
     words: usize,
+    /// The puzzle's rules beyond its houses, one a constraint ([`rules`]).
+    rules: Vec<Rule>,
+    /// The puzzle, when it has rules (the last resort searches it).
+    puzzle: Option<Puzzle>,
 }
 
 /// Digits and candidates of a grid being solved.
@@ -70,11 +75,9 @@ pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
 
 impl Board {
     /// The board of a puzzle's givens: every empty cell holds the digits none of its peers is
-    /// given. Givens that clash are kept (the board is then [`Board::broken`]).
+    /// given. Givens that clash are kept (the board is then [`Board::broken`]). Cells that a
+    /// rule keeps distinct (a cage, an extra region, anti-knight neighbours, …) are peers too.
     pub fn new(puzzle: &Puzzle) -> Result<Board, LogicError> {
-        if let Some(c) = puzzle.constraints().first() {
-            return Err(LogicError::Rules(c.kind()));
-        }
         let shape = puzzle.shape_arc().clone();
         let n = shape.size();
         if n > MAX_SIDE {
@@ -91,6 +94,14 @@ impl Board {
                         .filter(|&&c| c as usize != cell),
                 );
             }
+        }
+        let rules = rules::compile(puzzle);
+        for group in rules.iter().flat_map(|r| &r.distinct) {
+            for &a in group {
+                peers[a as usize].extend(group.iter().filter(|&&b| b != a));
+            }
+        }
+        for list in peers.iter_mut() {
             list.sort_unstable();
             list.dedup();
         }
@@ -106,6 +117,8 @@ impl Board {
             peers,
             peer_bits,
             words,
+            puzzle: (!rules.is_empty()).then(|| puzzle.clone()),
+            rules,
         });
         let mut board = Board {
             geo,
@@ -261,13 +274,27 @@ impl Board {
     pub fn solved(&self) -> bool {
         self.values.iter().all(|&v| v != 0)
     }
+    /// The puzzle's rules beyond its houses (empty for a classic, jigsaw or X grid).
+    pub fn rules(&self) -> &[Rule] {
+        &self.geo.rules
+    }
+    /// The puzzle, when it has rules beyond its houses.
+    pub fn rule_puzzle(&self) -> Option<&Puzzle> {
+        self.geo.puzzle.as_ref()
+    }
     /// True when the board cannot be completed as it stands: an empty cell without candidates,
-    /// a digit twice in a house, or a house where a missing digit has no place left.
+    /// a digit twice in a house, a house where a missing digit has no place left, or a rule
+    /// that cannot be met.
     pub fn broken(&self) -> bool {
         let n = self.n();
         if (0..n * n).any(|c| self.values[c] == 0 && self.cands[c] == 0) {
             return true;
         }
+        self.houses_broken() || rules::broken(self)
+    }
+
+    fn houses_broken(&self) -> bool {
+        let n = self.n();
         (0..self.house_count()).any(|h| {
             let house = self.house(h);
             let given = house

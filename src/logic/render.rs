@@ -10,6 +10,10 @@
 //! Locked Candidates Type 1 (Pointing): 8 in b3 => r1c136<>8
 //! X-Wing: 5 r15 c37 => r3c3<>5
 //! ```
+//!
+//! A step of a rule ([`super::rules`]) names it in brackets; a rule's own narrowing reads
+//! `[Killer cage r1c1 17] r1c2<>9`, a group's `Hidden Single in a Rule's Group: [Extra region
+//! r1c1] 5 in r2c3 => r2c3=5`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -220,6 +224,7 @@ pub fn text(shape: &Shape, step: &Step) -> String {
                 .collect::<Vec<_>>()
                 .join(" -- ")
         ),
+        T::GroupHiddenSingle | T::GroupPointing => format!("{d0} in {}", cells(n, &s.cells)),
         T::Bifurcation => match s.eliminations.first() {
             Some(e) => format!("{}={} has no solution", cell(n, e.cell), e.digit),
             None => String::new(),
@@ -227,8 +232,12 @@ pub fn text(shape: &Shape, step: &Step) -> String {
         _ if !s.chain.is_empty() => chain(n, &s.chain),
         _ => cells(n, &s.cells),
     };
-    let mut out = format!("{}: ", s.technique.name());
-    if !premise.is_empty() {
+    let mut out = match (&s.rule, s.technique) {
+        (Some(rule), T::RuleNarrowing) => format!("[{rule}] "),
+        (Some(rule), t) => format!("{}: [{rule}] ", t.name()),
+        (None, t) => format!("{}: ", t.name()),
+    };
+    if !premise.is_empty() && s.technique != T::RuleNarrowing {
         let _ = write!(out, "{premise} => ");
     }
     let mut parts = vec![];

@@ -14,12 +14,14 @@
 //!   quadruples, between and lockout lines, parity, skyscrapers and X-sums), to a fixpoint of
 //!   that rule alone. A cage with too many combinations to list (large cages of large grids) is
 //!   narrowed the same way as distinct digits with a linear sum.
-//! * **Hidden Single in a Rule's Group** ([`Technique::GroupHiddenSingle`]) and **Pointing from
-//!   a Rule's Group** ([`Technique::GroupPointing`]): a group of distinct digits that must hold
+//! * **Hidden Single in a Rule's Group** ([`Technique::GroupHiddenSingle`]) and **Pointing
+//!   through Rules** ([`Technique::GroupPointing`]): a group of distinct digits that must hold
 //!   a digit (an extra region or disjoint group of `n` cells: every digit; a Killer cage: the
 //!   digits that every combination still possible holds) places the digit in its one open cell
 //!   left for it, or removes the digit from every cell outside the group that sees all of the
-//!   group's places for it.
+//!   group's places for it. Pointing reads the shape's houses too on a puzzle with rules: a
+//!   box's places of a digit that all see one cell through the rules (a knight's move, a
+//!   cage) remove the digit there.
 //!
 //! Cells that a rule keeps distinct (a cage, an extra region, anti-knight and anti-king
 //! neighbours, disjoint groups, renban lines) see each other on the [`Board`]: a placement
@@ -406,15 +408,7 @@ fn groups(board: &Board, technique: Technique, found: &mut Found) {
                         step.placements.push(Candidate::new(places[0] as usize, d))
                     }
                     (Technique::GroupPointing, 2..) => {
-                        for &p in board.peers(places[0] as usize) {
-                            let p = p as usize;
-                            if board.has(p, d)
-                                && !g.cells.contains(&(p as u32))
-                                && places[1..].iter().all(|&q| board.sees(p, q as usize))
-                            {
-                                step.eliminations.push(Candidate::new(p, d));
-                            }
-                        }
+                        step.eliminations = pointed(board, &g.cells, &places, d)
                     }
                     _ => continue,
                 }
@@ -424,6 +418,43 @@ fn groups(board: &Board, technique: Technique, found: &mut Found) {
             }
         }
     }
+    if technique != Technique::GroupPointing || board.rules().is_empty() {
+        return;
+    }
+    // The shape's houses, whose cells see more cells through the rules (a box's places of a
+    // digit that all see one cell a knight's move away).
+    for h in 0..board.house_count() {
+        for d in 1..=n as Value {
+            if board.positions(h, d).count_ones() < 2 {
+                continue;
+            }
+            let places: Vec<u32> = board.cells_of(h, d).map(|c| c as u32).collect();
+            let mut step = Step::new(technique);
+            step.digits.push(d);
+            step.houses.push(h as u32);
+            step.eliminations = pointed(board, board.house(h), &places, d);
+            step.cells = places;
+            if found.push(step) {
+                return;
+            }
+        }
+    }
+}
+
+/// The candidates `d` outside `group` that see every one of `places` (the group's places for
+/// `d`, one of which holds it).
+fn pointed(board: &Board, group: &[u32], places: &[u32], d: Value) -> Vec<Candidate> {
+    board
+        .peers(places[0] as usize)
+        .iter()
+        .map(|&p| p as usize)
+        .filter(|&p| {
+            board.has(p, d)
+                && !group.contains(&(p as u32))
+                && places[1..].iter().all(|&q| board.sees(p, q as usize))
+        })
+        .map(|p| Candidate::new(p, d))
+        .collect()
 }
 
 /// True when some rule cannot be met on `board` as it stands.

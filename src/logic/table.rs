@@ -173,7 +173,7 @@ techniques! {
     LockedTriple, "locked-triple", "Locked Triple", Intersections, 60, Medium, 3.6;
     Pointing, "pointing", "Locked Candidates Type 1 (Pointing)", Intersections, 50, Medium, 2.6;
     Claiming, "claiming", "Locked Candidates Type 2 (Claiming)", Intersections, 50, Medium, 2.8;
-    GroupPointing, "group-pointing", "Pointing from a Rule's Group", Rules, 50, Medium, 2.6; // (mapped)
+    GroupPointing, "group-pointing", "Pointing through Rules", Rules, 50, Medium, 2.6; // (mapped)
     NakedPair, "naked-pair", "Naked Pair", Subsets, 60, Medium, 3.0;
     NakedTriple, "naked-triple", "Naked Triple", Subsets, 80, Medium, 3.6;
     HiddenPair, "hidden-pair", "Hidden Pair", Subsets, 70, Medium, 3.4;

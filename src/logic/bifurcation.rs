@@ -93,7 +93,7 @@ impl<'a> Search<'a> {
         true
     }
 
-    /// Singles until nothing changes; false on a contradiction.
+    /// Singles (and the puzzle's rules) until nothing changes; false on a contradiction.
     fn propagate(&mut self) -> bool {
         let n = self.board.n();
         let all = super::board::all_digits(n);
@@ -142,7 +142,12 @@ impl<'a> Search<'a> {
                 }
             }
             if !changed {
-                return true;
+                // The rules beyond the houses, on a puzzle that has them.
+                match super::rules::narrow_search(self.board, &self.values, &mut self.cands) {
+                    None => return false,
+                    Some(true) => {}
+                    Some(false) => return true,
+                }
             }
         }
     }

@@ -6,7 +6,7 @@
 //!   candidates, one step a rule (`[Killer cage r1c1 17] r1c2<>9`). A Killer cage keeps, in each
 //!   cell, the digits of some combination of its sum that the cage's candidates can still place
 //!   (an exact count over the combinations: per combination, the assignments of its digits to
-//!   the cage's open cells, by a dynamic programme over the digit sets used so far). Every other
+//!   the cage's cells, by a dynamic programme over the digit sets used so far). Every other
 //!   rule is lowered ([`crate::model::lower::Rules::of_one`]) and narrowed by the same code the
 //!   `dfs` search narrows with ([`crate::dfs::RuleNarrower`]: pair arc consistency for
 //!   thermometers, whispers, dots, palindromes, chess rules; group and window rules for extra
@@ -214,108 +214,108 @@ fn label(puzzle: &Puzzle, c: &Constraint) -> String {
 }
 
 /// Every cell's candidates as `dfs` reads them: a placed cell holds its digit's bit alone.
-fn masks(board: &Board) -> Vec<u64> {
-    (0..board.n() * board.n())
-        .map(|c| match board.value(c) {
-            0 => board.cands(c),
-            v => bit(v),
-        })
+fn masks(values: &[Value], cands: &[u64]) -> Vec<u64> {
+    values
+        .iter()
+        .zip(cands)
+        .map(|(&v, &m)| if v == 0 { m } else { bit(v) })
         .collect()
 }
 
 impl Rule {
     /// The candidates this rule alone rules out on `board`, or `None` when it cannot be met.
     pub fn narrow(&self, board: &Board) -> Option<Vec<Candidate>> {
+        let cands: Vec<u64> = (0..board.values().len()).map(|c| board.cands(c)).collect();
+        let mut m = masks(board.values(), &cands);
+        if !self.narrow_masks(&mut m) {
+            return None;
+        }
         let mut out = vec![];
-        match &self.narrowing {
-            Narrowing::None => {}
-            Narrowing::Cage { cells, combos } => {
-                let (support, _) = cage_support(board, cells, combos)?;
-                for (&c, s) in open_cells(board, cells).iter().zip(support) {
-                    for d in digits(board.cands(c as usize) & !s) {
-                        out.push(Candidate::new(c as usize, d));
-                    }
-                }
-            }
-            Narrowing::Lowered(narrower) => {
-                let mut m = masks(board);
-                if !narrower.narrow(&mut m) {
-                    return None;
-                }
-                for (c, &kept) in m.iter().enumerate() {
-                    if board.value(c) == 0 {
-                        for d in digits(board.cands(c) & !kept) {
-                            out.push(Candidate::new(c, d));
-                        }
-                    } else if kept != bit(board.value(c)) {
-                        return None;
-                    }
-                }
+        for (c, &kept) in m.iter().enumerate() {
+            for d in digits(cands[c] & !kept) {
+                out.push(Candidate::new(c, d));
             }
         }
         Some(out)
     }
-}
 
-/// The open cells of a list.
-fn open_cells(board: &Board, cells: &[u32]) -> Vec<u32> {
-    cells
-        .iter()
-        .copied()
-        .filter(|&c| board.value(c as usize) == 0)
-        .collect()
-}
-
-/// For a cage over `cells` with digit sets `combos`: per open cell (in order), the digits that
-/// some completion of the cage allows, and the digits every possible combination still needs
-/// (placed ones excluded). `None` when no combination is possible.
-fn cage_support(board: &Board, cells: &[u32], combos: &[u64]) -> Option<(Vec<u64>, u64)> {
-    let placed = cells
-        .iter()
-        .fold(0, |m, &c| match board.value(c as usize) {
-            0 => m,
-            v => m | bit(v),
-        });
-    let open = open_cells(board, cells);
-    if placed.count_ones() as usize + open.len() != cells.len() {
-        return None; // a digit twice among the placed cells
+    /// Narrows `m` (per cell, a placed cell holding its digit's bit alone) by this rule to a
+    /// fixpoint; false when the rule cannot be met.
+    fn narrow_masks(&self, m: &mut [u64]) -> bool {
+        match &self.narrowing {
+            Narrowing::None => true,
+            Narrowing::Cage { cells, combos } => match cage_support(m, cells, combos) {
+                None => false,
+                Some((support, _)) => {
+                    for (&c, s) in cells.iter().zip(support) {
+                        m[c as usize] &= s;
+                    }
+                    true
+                }
+            },
+            Narrowing::Lowered(narrower) => narrower.narrow(m),
+        }
     }
-    let mut support = vec![0u64; open.len()];
+}
+
+/// Narrows the candidates of a search from `board` (`values` its digits, `cands` the open
+/// cells' candidates) by every rule once: `Some(true)` when a candidate went, `None` when a rule
+/// cannot be met. The forcing chains' propagation ([`super::bifurcation::singles_after`]) runs
+/// it beside the singles, so that their contradictions see the rules.
+pub fn narrow_search(board: &Board, values: &[Value], cands: &mut [u64]) -> Option<bool> {
+    if board.rules().is_empty() {
+        return Some(false);
+    }
+    let mut m = masks(values, cands);
+    if !board.rules().iter().all(|r| r.narrow_masks(&mut m)) {
+        return None;
+    }
+    let mut changed = false;
+    for (c, &kept) in m.iter().enumerate() {
+        if values[c] == 0 {
+            changed |= cands[c] != kept;
+            cands[c] = kept;
+        } else if kept != bit(values[c]) {
+            return None;
+        }
+    }
+    Some(changed)
+}
+
+/// For a cage over `cells` with digit sets `combos`, on candidates `m` (a placed cell holding
+/// its digit's bit alone): per cell, the digits that some completion of the cage allows, and
+/// the digits every possible combination holds. `None` when no combination is possible.
+fn cage_support(m: &[u64], cells: &[u32], combos: &[u64]) -> Option<(Vec<u64>, u64)> {
+    let masks: Vec<u64> = cells.iter().map(|&c| m[c as usize]).collect();
+    let mut support = vec![0u64; cells.len()];
     let mut needed = u64::MAX;
     let mut any = false;
     for &combo in combos {
-        if combo & placed != placed {
-            continue;
-        }
-        let rest = combo & !placed;
-        let s = assignments(board, &open, rest);
+        let s = assignments(&masks, combo);
         if s.iter().all(|&m| m != 0) {
             any = true;
-            needed &= rest;
+            needed &= combo;
             for (t, m) in support.iter_mut().zip(s) {
                 *t |= m;
             }
         }
     }
-    any.then_some((support, if open.is_empty() { 0 } else { needed }))
+    any.then_some((support, needed))
 }
 
-/// Per cell of `open`, the digits of `rest` (one digit a cell, all of them used) that some
-/// assignment gives it; all zero when there is none. A dynamic programme over the sets of
-/// `rest`'s digits that the first cells take: `2^k` states for `k` cells.
-fn assignments(board: &Board, open: &[u32], rest: u64) -> Vec<u64> {
-    let k = open.len();
-    let ds: Vec<u64> = bits(rest).map(|b| 1u64 << b).collect();
+/// Per cell (candidates `masks`), the digits of `combo` (one digit a cell, all of them used)
+/// that some assignment gives it; all zero when there is none. A dynamic programme over the
+/// sets of `combo`'s digits that the first cells take: `2^k` states for `k` cells.
+fn assignments(masks: &[u64], combo: u64) -> Vec<u64> {
+    let k = masks.len();
+    let ds: Vec<u64> = bits(combo).map(|b| 1u64 << b).collect();
     if ds.len() != k {
         return vec![0; k];
     }
-    // Each cell's candidates among `rest`, as bits over `ds`.
-    let cc: Vec<u64> = open
+    // Each cell's candidates among `combo`, as bits over `ds`.
+    let cc: Vec<u64> = masks
         .iter()
-        .map(|&c| {
-            let m = board.cands(c as usize);
-            (0..k).filter(|&j| m & ds[j] != 0).fold(0, |a, j| a | 1 << j)
-        })
+        .map(|&m| (0..k).filter(|&j| m & ds[j] != 0).fold(0, |a, j| a | 1 << j))
         .collect();
     let states = 1usize << k;
     let full = states - 1;
@@ -378,6 +378,8 @@ fn narrowing(board: &Board, technique: Technique, found: &mut Found) {
 
 fn groups(board: &Board, technique: Technique, found: &mut Found) {
     let n = board.n();
+    let cands: Vec<u64> = (0..n * n).map(|c| board.cands(c)).collect();
+    let board_masks = masks(board.values(), &cands);
     for rule in board.rules() {
         for g in &rule.groups {
             let needed = match &g.combos {
@@ -388,7 +390,7 @@ fn groups(board: &Board, technique: Technique, found: &mut Found) {
                     });
                     all_digits(n) & !placed
                 }
-                Some(combos) => match cage_support(board, &g.cells, combos) {
+                Some(combos) => match cage_support(&board_masks, &g.cells, combos) {
                     Some((_, needed)) => needed,
                     None => continue,
                 },

@@ -274,11 +274,11 @@ pub fn text(shape: &Shape, step: &Step) -> String {
         _ => cells(n, &s.cells),
     };
     let mut out = match (&s.rule, s.technique) {
-        (Some(rule), T::RuleNarrowing) => format!("[{rule}] "),
+        (Some(rule), T::RuleNarrowing | T::InniesOuties) => format!("[{rule}] "),
         (Some(rule), t) => format!("{}: [{rule}] ", t.name()),
         (None, t) => format!("{}: ", t.name()),
     };
-    if !premise.is_empty() && s.technique != T::RuleNarrowing {
+    if !premise.is_empty() && !matches!(s.technique, T::RuleNarrowing | T::InniesOuties) {
         let _ = write!(out, "{premise} => ");
     }
     let mut parts = vec![];

@@ -26,7 +26,9 @@
 //!   order, arrow bounds, dots, …), marked `(ours)`, scores 10 (between a naked and a hidden
 //!   single, so that the dozens of such steps of a variant puzzle do not by themselves raise
 //!   its level past Easy's 800) at Easy, rated 2.0 (below a naked single's 2.3: one rule read
-//!   alone). They come right after the singles (pointing after claiming), so a variant
+//!   alone). The Killer 45 rule (innies and outies) scores 40 at Medium, rated 3.0 (with a
+//!   locked pair's score and a naked pair's rating: an equation over a region to set up). They
+//!   come right after the singles (pointing and the 45 rule after claiming), so a variant
 //!   puzzle's path reads its rules before any house pattern.
 
 /// The families a `--techniques` list may name instead of single techniques.
@@ -174,6 +176,7 @@ techniques! {
     Pointing, "pointing", "Locked Candidates Type 1 (Pointing)", Intersections, 50, Medium, 2.6;
     Claiming, "claiming", "Locked Candidates Type 2 (Claiming)", Intersections, 50, Medium, 2.8;
     GroupPointing, "group-pointing", "Pointing through Rules", Rules, 50, Medium, 2.6; // (mapped)
+    InniesOuties, "45-rule", "45 Rule (Innies and Outies)", Rules, 40, Medium, 3.0; // (ours)
     NakedPair, "naked-pair", "Naked Pair", Subsets, 60, Medium, 3.0;
     NakedTriple, "naked-triple", "Naked Triple", Subsets, 80, Medium, 3.6;
     HiddenPair, "hidden-pair", "Hidden Pair", Subsets, 70, Medium, 3.4;

@@ -14,6 +14,10 @@
 //!   quadruples, between and lockout lines, parity, skyscrapers and X-sums), to a fixpoint of
 //!   that rule alone. A cage with too many combinations to list (large cages of large grids) is
 //!   narrowed the same way as distinct digits with a linear sum.
+//! * **45 Rule (Innies and Outies)** ([`Technique::InniesOuties`]): on a Killer puzzle, the
+//!   equations that houses and bands of rows or columns give over the cells their cages leave
+//!   out or stick out with ([`sets`]), each narrowed like a rule (`[45 rule r1: r1c5 = 7]
+//!   r1c5<>1, …`).
 //! * **Hidden Single in a Rule's Group** ([`Technique::GroupHiddenSingle`]) and **Pointing
 //!   through Rules** ([`Technique::GroupPointing`]): a group of distinct digits that must hold
 //!   a digit (an extra region or disjoint group of `n` cells: every digit; a Killer cage: the
@@ -28,6 +32,8 @@
 //! removes its digit from them, and every technique that asks whether two cells see each other
 //! (wings, chains, colouring, ALS) counts them, which is sound. Houses stay the shape's, so
 //! singles, intersections, subsets and fish read rows, columns, boxes and diagonals only.
+
+pub mod sets;
 
 use std::sync::Arc;
 
@@ -50,6 +56,9 @@ const MOST_CAGE_CELLS: usize = 12;
 pub struct Rule {
     /// The rule's short name in step texts (`Killer cage r1c1 17`).
     pub label: Arc<str>,
+    /// The technique of the rule's own narrowing: [`Technique::RuleNarrowing`] for the
+    /// puzzle's constraints, [`Technique::InniesOuties`] for the 45 rule's equations.
+    pub technique: Technique,
     /// The cells the rule speaks of (empty for rules over the whole grid).
     pub cells: Vec<u32>,
     /// Sets of cells the rule keeps distinct (they see each other on the board).
@@ -82,8 +91,22 @@ enum Narrowing {
     None,
 }
 
-/// The rules of `puzzle`, one per constraint, in the puzzle's order.
+/// The rules of `puzzle`, one per constraint, in the puzzle's order, then the 45 rule's
+/// equations ([`sets`]).
 pub fn compile(puzzle: &Puzzle) -> Vec<Rule> {
+    let mut rules = constraint_rules(puzzle);
+    rules.extend(sets::equations(puzzle).into_iter().map(|e| Rule {
+        label: e.label.into(),
+        technique: Technique::InniesOuties,
+        cells: e.cells,
+        distinct: vec![],
+        groups: vec![],
+        narrowing: lowered_narrowing(puzzle, &e.rules),
+    }));
+    rules
+}
+
+fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
     let n = puzzle.size();
     puzzle
         .constraints()
@@ -137,6 +160,7 @@ pub fn compile(puzzle: &Puzzle) -> Vec<Rule> {
             distinct.extend(lowered.pairs.iter().filter(unequal).map(|p| vec![p.a, p.b]));
             Rule {
                 label: label(puzzle, c).into(),
+                technique: Technique::RuleNarrowing,
                 cells: c.cells(),
                 distinct,
                 groups,
@@ -348,7 +372,7 @@ fn assignments(masks: &[u64], combo: u64) -> Vec<u64> {
 /// The rule techniques' finder (see the module docs).
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     match technique {
-        Technique::RuleNarrowing => narrowing(board, technique, found),
+        Technique::RuleNarrowing | Technique::InniesOuties => narrowing(board, technique, found),
         Technique::GroupHiddenSingle | Technique::GroupPointing => {
             groups(board, technique, found)
         }
@@ -364,7 +388,7 @@ fn rule_step(technique: Technique, rule: &Rule) -> Step {
 }
 
 fn narrowing(board: &Board, technique: Technique, found: &mut Found) {
-    for rule in board.rules() {
+    for rule in board.rules().iter().filter(|r| r.technique == technique) {
         if let Some(eliminations) = rule.narrow(board) {
             let mut step = rule_step(technique, rule);
             step.cells = rule.cells.clone();

@@ -158,6 +158,21 @@ fn without_the_rule_techniques_a_variant_run_stalls_and_says_so() {
     }
 }
 
+#[test]
+fn the_logic_backend_proves_a_killer_unique_by_logic_alone() {
+    use sudoku_lab::backend::Limits;
+    use sudoku_lab::task::{run, Answer, Task};
+    let logic = create(BackendKind::Logic, &Default::default()).unwrap();
+    for kind in [ConstraintKind::Killer, ConstraintKind::Thermo] {
+        assert!(logic.takes(kind));
+    }
+    let (p, solution) = generated(6, &[ConstraintKind::Killer], 1);
+    match run(logic.as_ref(), &p, Task::Unique, &Limits::none()).unwrap() {
+        Answer::Unique(grid) => assert_eq!(grid, solution),
+        other => panic!("{other:?}"),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

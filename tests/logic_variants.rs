@@ -154,7 +154,12 @@ fn without_the_rule_techniques_a_variant_run_stalls_and_says_so() {
     assert_eq!(result.outcome, SolveOutcome::Stuck);
     for (c, &d) in solution.cells().iter().enumerate() {
         let b = &result.board;
-        assert!(b.value(c) == d || b.has(c, d), "r{}c{}", c / 6 + 1, c % 6 + 1);
+        assert!(
+            b.value(c) == d || b.has(c, d),
+            "r{}c{}",
+            c / 6 + 1,
+            c % 6 + 1
+        );
     }
 }
 

@@ -100,10 +100,10 @@ mod house_sums;
 mod search;
 mod variants;
 
-pub use variants::RuleNarrower;
 use board::{BoardSearch, BoardTables};
 use cages::Cages;
 use search::Search;
+pub use variants::RuleNarrower;
 use variants::Variants;
 
 pub use band9::variant as kernel9_variant;

@@ -147,7 +147,10 @@ pub fn candidate_grid(board: &Board) -> Vec<String> {
     let sep = if n > 9 { "," } else { "" };
     let texts: Vec<String> = (0..n * n)
         .map(|c| match board.value(c) {
-            0 => format!("[{}]", digit_list(&digits(board.cands(c)).collect::<Vec<_>>(), sep)),
+            0 => format!(
+                "[{}]",
+                digit_list(&digits(board.cands(c)).collect::<Vec<_>>(), sep)
+            ),
             v => v.to_string(),
         })
         .collect();

@@ -86,7 +86,7 @@ enum Narrowing {
     /// A cage whose combinations are listed: the exact count of [`cage_support`].
     Cage { cells: Vec<u32>, combos: Vec<u64> },
     /// Lowered forms, narrowed as `dfs` narrows them.
-    Lowered(RuleNarrower),
+    Lowered(Box<RuleNarrower>),
     /// Nothing to narrow (a rule whose lowering is empty on this grid).
     None,
 }
@@ -172,7 +172,7 @@ fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
 
 fn lowered_narrowing(puzzle: &Puzzle, rules: &Rules) -> Narrowing {
     match RuleNarrower::new(puzzle, rules) {
-        Some(r) => Narrowing::Lowered(r),
+        Some(r) => Narrowing::Lowered(Box::new(r)),
         None => Narrowing::None,
     }
 }
@@ -198,12 +198,7 @@ fn label(puzzle: &Puzzle, c: &Constraint) -> String {
         Constraint::Whisper { cells, gap } => format!("Whisper {} {gap}", at(cells)),
         Constraint::Renban(cells) => format!("Renban {}", at(cells)),
         Constraint::Palindrome(cells) => format!("Palindrome {}", at(cells)),
-        Constraint::Dot(d) => format!(
-            "Dot {} {}-{}",
-            d.rule,
-            cell_name(n, d.a),
-            cell_name(n, d.b)
-        ),
+        Constraint::Dot(d) => format!("Dot {} {}-{}", d.rule, cell_name(n, d.a), cell_name(n, d.b)),
         Constraint::Negative(rule) => format!("Negative {rule}"),
         Constraint::LittleKiller(l) => format!("Little killer {} {}", at(&l.cells), l.sum),
         Constraint::Sandwich(s) => format!("Sandwich {} {}", line(s.line), s.sum),
@@ -339,7 +334,11 @@ fn assignments(masks: &[u64], combo: u64) -> Vec<u64> {
     // Each cell's candidates among `combo`, as bits over `ds`.
     let cc: Vec<u64> = masks
         .iter()
-        .map(|&m| (0..k).filter(|&j| m & ds[j] != 0).fold(0, |a, j| a | 1 << j))
+        .map(|&m| {
+            (0..k)
+                .filter(|&j| m & ds[j] != 0)
+                .fold(0, |a, j| a | 1 << j)
+        })
         .collect();
     let states = 1usize << k;
     let full = states - 1;
@@ -373,9 +372,7 @@ fn assignments(masks: &[u64], combo: u64) -> Vec<u64> {
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     match technique {
         Technique::RuleNarrowing | Technique::InniesOuties => narrowing(board, technique, found),
-        Technique::GroupHiddenSingle | Technique::GroupPointing => {
-            groups(board, technique, found)
-        }
+        Technique::GroupHiddenSingle | Technique::GroupPointing => groups(board, technique, found),
         _ => {}
     }
 }
@@ -408,10 +405,13 @@ fn groups(board: &Board, technique: Technique, found: &mut Found) {
         for g in &rule.groups {
             let needed = match &g.combos {
                 None => {
-                    let placed = g.cells.iter().fold(0, |m, &c| match board.value(c as usize) {
-                        0 => m,
-                        v => m | bit(v),
-                    });
+                    let placed = g
+                        .cells
+                        .iter()
+                        .fold(0, |m, &c| match board.value(c as usize) {
+                            0 => m,
+                            v => m | bit(v),
+                        });
                     all_digits(n) & !placed
                 }
                 Some(combos) => match cage_support(&board_masks, &g.cells, combos) {

@@ -8,9 +8,9 @@
 
 use std::collections::HashSet;
 
+use crate::logic::render::cells as cell_list;
 use crate::model::lower::{LinearSum, Rules};
 use crate::model::Puzzle;
-use crate::logic::render::cells as cell_list;
 
 /// Most innies and outies an equation may have (past it, its bounds say little).
 const MOST_CELLS: usize = 4;

@@ -16,8 +16,8 @@
 //!   narrowed the same way as distinct digits with a linear sum.
 //! * **45 Rule (Innies and Outies)** ([`Technique::InniesOuties`]): on a Killer puzzle, the
 //!   equations that houses and bands of rows or columns give over the cells their cages leave
-//!   out or stick out with ([`sets`]), each narrowed like a rule (`[45 rule r1: r1c5 = 7]
-//!   r1c5<>1, …`).
+//!   out or stick out with ([`sets`]), each narrowed like a rule (`[45 rule b5: innies r4c4
+//!   = 9] r4c4<>1, …`).
 //! * **Hidden Single in a Rule's Group** ([`Technique::GroupHiddenSingle`]) and **Pointing
 //!   through Rules** ([`Technique::GroupPointing`]): a group of distinct digits that must hold
 //!   a digit (an extra region or disjoint group of `n` cells: every digit; a Killer cage: the

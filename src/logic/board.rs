@@ -25,6 +25,11 @@ struct Geometry {
     /// `cell * words + p / 64`), for [`Board::sees`].
     peer_bits: Vec<u64>,
     words: usize,
+    /// The cells two houses share, for every pair of houses sharing two or more (built when
+    /// first asked for).
+    intersections: std::sync::OnceLock<Vec<Vec<u32>>>,
+    /// The rectangles whose digits could swap (built when first asked for).
+    rectangles: std::sync::OnceLock<Vec<[usize; 4]>>,
     /// The puzzle's rules beyond its houses, one a constraint ([`rules`]).
     rules: Vec<Rule>,
     /// The puzzle, when it has rules (the last resort searches it).
@@ -117,6 +122,8 @@ impl Board {
             peers,
             peer_bits,
             words,
+            intersections: std::sync::OnceLock::new(),
+            rectangles: std::sync::OnceLock::new(),
             puzzle: (!rules.is_empty()).then(|| puzzle.clone()),
             rules,
         });
@@ -260,6 +267,70 @@ impl Board {
     pub fn sees(&self, a: usize, b: usize) -> bool {
         let geo = &self.geo;
         geo.peer_bits[a * geo.words + b / 64] >> (b % 64) & 1 != 0
+    }
+    /// The cells two houses share, for each pair of houses (in order of the first house, then
+    /// the second) sharing two or more: a box and a line, or two overlapping regions.
+    pub fn intersections(&self) -> &[Vec<u32>] {
+        self.geo.intersections.get_or_init(|| {
+            let shape = &self.geo.shape;
+            let count = self.house_count();
+            let mut out = vec![];
+            for h1 in 0..count {
+                for h2 in h1 + 1..count {
+                    let common: Vec<u32> = shape
+                        .house(h1)
+                        .iter()
+                        .copied()
+                        .filter(|c| shape.house(h2).contains(c))
+                        .collect();
+                    if common.len() >= 2 {
+                        out.push(common);
+                    }
+                }
+            }
+            out
+        })
+    }
+    /// The rectangles of four cells, in two rows and two columns, where swapping two digits
+    /// keeps every house's digits (each house holding a corner holds all four, or two in one
+    /// row or one column): the deadly patterns of unique rectangles. Corners in cycle order
+    /// (`r1c1, r1c2, r2c2, r2c1`), rectangles by first row, second row, first column, second.
+    pub fn rectangles(&self) -> &[[usize; 4]] {
+        self.geo.rectangles.get_or_init(|| {
+            let (n, shape) = (self.n(), &*self.geo.shape);
+            let deadly = |corners: &[usize; 4]| {
+                corners.iter().all(|&first| {
+                    shape.houses_of(first).iter().all(|h| {
+                        let mut inside =
+                            corners.iter().filter(|&&c| shape.houses_of(c).contains(h));
+                        match (inside.next(), inside.next(), inside.clone().count()) {
+                            (Some(_), Some(_), 2) => true,
+                            (Some(&x), Some(&y), 0) => x / n == y / n || x % n == y % n,
+                            _ => false,
+                        }
+                    })
+                })
+            };
+            let mut out = vec![];
+            for r1 in 0..n {
+                for r2 in r1 + 1..n {
+                    for c1 in 0..n {
+                        for c2 in c1 + 1..n {
+                            let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c2, r2 * n + c1];
+                            if deadly(&corners) {
+                                out.push(corners);
+                            }
+                        }
+                    }
+                }
+            }
+            out
+        })
+    }
+    /// The peers of a cell as a bitset over the cells (bit `p % 64` of word `p / 64`).
+    pub fn peer_set(&self, cell: usize) -> &[u64] {
+        let words = self.geo.words;
+        &self.geo.peer_bits[cell * words..(cell + 1) * words]
     }
     /// The cells with exactly two candidates.
     pub fn bivalue_cells(&self) -> Vec<usize> {

@@ -27,7 +27,9 @@ fn explain_prints_the_steps_and_how_the_run_ended() {
         &format!("{first}\n"),
     );
     let out = stdout(&o);
-    assert_eq!(out.lines().count(), 10, "{out}");
+    // The path, the candidates left (a heading and nine rows), then the last line.
+    assert_eq!(out.lines().count(), 20, "{out}");
+    assert!(out.contains("# candidates left:\n"), "{out}");
     assert!(
         out.ends_with("# no logical step found after 8 steps, 56 cells empty\n"),
         "{out}"

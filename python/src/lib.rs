@@ -1173,7 +1173,7 @@ fn ladder(techniques: Option<&Bound<'_, PyAny>>, uniqueness: bool) -> PyResult<L
     })
 }
 
-/// A puzzle the logic engine refuses (variant rules, too large) as a `ValueError` naming it.
+/// A puzzle the logic engine refuses (too large) as a `ValueError` naming it.
 fn refused(p: &Puzzle, e: LogicError) -> PyErr {
     value_error(format!("{}: {e}", p.source))
 }
@@ -1183,8 +1183,8 @@ fn refused(p: &Puzzle, e: LogicError) -> PyErr {
 /// notation, `Hidden Single: r9c3=7`), `placements` and `eliminations` (`[row, column,
 /// digit]`, 1-based), `score` (HoDoKu's) and `rating` (Sudoku Explainer style). The path stops
 /// where the ladder finds no step. `techniques` restricts the ladder (keys and families, as
-/// `--techniques`); `uniqueness=False` leaves out unique rectangles and BUG+1. A puzzle with
-/// Killer cages or variant rules raises `ValueError`.
+/// `--techniques`); `uniqueness=False` leaves out unique rectangles and BUG+1. Killer cages and
+/// variant rules take part (a rule's step names it: `[Killer cage r1c1 17] r1c2<>9`).
 #[pyfunction]
 #[pyo3(signature = (puzzle, techniques=None, uniqueness=true))]
 fn explain<'py>(

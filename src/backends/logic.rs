@@ -8,7 +8,7 @@
 //!   holds in every solution, so the grid is the only one), none when it reaches a
 //!   contradiction; otherwise it refuses, saying it cannot prove the count.
 //! * Effort: `nodes` are the steps of the path, `guesses` its bifurcation steps.
-//! * It takes no Killer cages or variant rules, and sides up to 64.
+//! * It takes Killer cages and every variant rule ([`crate::logic::rules`]), and sides up to 64.
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
 use crate::effort::Effort;
@@ -57,6 +57,10 @@ fn grid(result: &SolveResult) -> Grid {
 impl Backend for Logic {
     fn name(&self) -> &'static str {
         "logic"
+    }
+
+    fn takes(&self, _: crate::model::ConstraintKind) -> bool {
+        true
     }
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {

@@ -11,7 +11,7 @@ use clap::Args;
 use serde_json::json;
 
 use sudoku_lab::format::ReadOptions;
-use sudoku_lab::logic::render::text;
+use sudoku_lab::logic::render::{candidate_grid, text};
 use sudoku_lab::logic::verify::check_path;
 use sudoku_lab::logic::{self, Board, Ladder, SolveOutcome, SolveResult};
 use sudoku_lab::report::html::explain_page;
@@ -48,9 +48,11 @@ impl LadderArgs {
 }
 
 /// Solve each puzzle with human techniques and print every step in HoDoKu's notation
-/// (`Locked Candidates Type 1 (Pointing): 8 in b3 => r1c136<>8`), then how the run ended.
-/// Puzzles with Killer cages or variant rules are refused (exit code 2). With `--html FILE`, a
-/// page to step through each solve in a browser instead (docs/logic.md).
+/// (`Locked Candidates Type 1 (Pointing): 8 in b3 => r1c136<>8`; a rule's own step
+/// `[Killer cage r1c1 17] r1c2<>9`), then how the run ended. Where no logical step is left
+/// (a `--techniques` list without bifurcation), the candidates left come before the last line,
+/// `# no logical step found …` (with `--json`, a last record with `"outcome": "stuck"`). With
+/// `--html FILE`, a page to step through each solve in a browser instead (docs/logic.md).
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// Puzzle files (`-` or none: standard input).
@@ -121,8 +123,13 @@ pub fn run(config: &Config) -> ExitCode {
                 return;
             }
         };
+        // The candidates left where no logical step is found.
+        let mut left = vec![];
         let (steps, ending) = if config.hint {
             let step = config.ladder.next_step(&board);
+            if step.is_none() {
+                left = candidate_grid(&board);
+            }
             let ending = if step.is_none() { "no step found" } else { "" };
             (step.into_iter().collect(), ending.to_string())
         } else {
@@ -144,11 +151,14 @@ pub fn run(config: &Config) -> ExitCode {
                     g.score,
                     g.rating
                 ),
-                SolveOutcome::Stuck => format!(
-                    "no logical step found after {} steps, {} cells empty",
-                    result.steps.len(),
-                    result.board.empty_cells()
-                ),
+                SolveOutcome::Stuck => {
+                    left = candidate_grid(&result.board);
+                    format!(
+                        "no logical step found after {} steps, {} cells empty",
+                        result.steps.len(),
+                        result.board.empty_cells()
+                    )
+                }
                 SolveOutcome::Contradiction => "the puzzle has no solution".to_string(),
             };
             (result.steps, ending)
@@ -173,10 +183,21 @@ pub fn run(config: &Config) -> ExitCode {
                 record["puzzle"] = json!(item.index);
                 let _ = writeln!(out, "{record}");
             }
+            if !left.is_empty() {
+                let end = json!({"puzzle": item.index, "outcome": "stuck", "text": ending,
+                    "candidates": left});
+                let _ = writeln!(out, "{end}");
+            }
         } else {
             let _ = writeln!(out, "# {where_}");
             for step in &steps {
                 let _ = writeln!(out, "{}", text(shape, step));
+            }
+            if !left.is_empty() {
+                let _ = writeln!(out, "# candidates left:");
+            }
+            for row in &left {
+                let _ = writeln!(out, "# {row}");
             }
             if !ending.is_empty() {
                 let _ = writeln!(out, "# {ending}");

@@ -99,9 +99,11 @@ mod digit_sets;
 mod house_sums;
 mod search;
 mod variants;
+
 use board::{BoardSearch, BoardTables};
 use cages::Cages;
 use search::Search;
+pub use variants::RuleNarrower;
 use variants::Variants;
 
 pub use band9::variant as kernel9_variant;

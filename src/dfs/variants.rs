@@ -145,7 +145,12 @@ pub(super) struct Variants {
 impl Variants {
     /// The variant rules of `puzzle`; `None` when it has none.
     pub(super) fn new(puzzle: &Puzzle) -> Option<Variants> {
-        let rules = Rules::of(puzzle);
+        Variants::of_rules(puzzle, &Rules::of(puzzle))
+    }
+
+    /// The lowered rules `rules` of `puzzle` (all of them, or one constraint's); `None` when
+    /// empty.
+    fn of_rules(puzzle: &Puzzle, rules: &Rules) -> Option<Variants> {
         if rules.is_empty() {
             return None;
         }
@@ -369,6 +374,30 @@ impl Variants {
             cut.lookahead(house, &self.partners)?;
         }
         Some(cut.progress)
+    }
+}
+
+/// One constraint's lowered forms ([`Rules::of_one`]), narrowed over candidate masks by the
+/// same code as the search's nodes: what the logic engine's rule steps conclude.
+pub struct RuleNarrower(Variants);
+
+impl RuleNarrower {
+    /// The narrower of `rules` (forms of `puzzle`); `None` when they are empty.
+    pub fn new(puzzle: &Puzzle, rules: &Rules) -> Option<RuleNarrower> {
+        Variants::of_rules(puzzle, rules).map(RuleNarrower)
+    }
+
+    /// Narrows `cands` (per cell, bit `d − 1` for digit `d`; a fixed cell holds its digit's bit
+    /// alone) to a fixpoint of these rules; false on a contradiction.
+    pub fn narrow(&self, cands: &mut [u64]) -> bool {
+        let mut queue = vec![];
+        loop {
+            match self.0.narrow(cands, &mut queue) {
+                None => return false,
+                Some(false) => return true,
+                Some(true) => queue.clear(),
+            }
+        }
     }
 }
 

@@ -42,6 +42,9 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
 
 /// True when placing `d` in `cell` leaves a board that some completion solves.
 pub fn solvable_with(board: &Board, cell: usize, d: Value) -> bool {
+    if let Some(puzzle) = board.rule_puzzle() {
+        return super::rules::solvable_with(puzzle, board, cell, d);
+    }
     let mut s = Search::of(board);
     s.assign(cell, d) && s.solvable()
 }
@@ -90,7 +93,7 @@ impl<'a> Search<'a> {
         true
     }
 
-    /// Singles until nothing changes; false on a contradiction.
+    /// Singles (and the puzzle's rules) until nothing changes; false on a contradiction.
     fn propagate(&mut self) -> bool {
         let n = self.board.n();
         let all = super::board::all_digits(n);
@@ -139,7 +142,12 @@ impl<'a> Search<'a> {
                 }
             }
             if !changed {
-                return true;
+                // The rules beyond the houses, on a puzzle that has them.
+                match super::rules::narrow_search(self.board, &self.values, &mut self.cands) {
+                    None => return false,
+                    Some(true) => {}
+                    Some(false) => return true,
+                }
             }
         }
     }

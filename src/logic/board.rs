@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use super::rules::{self, Rule};
 use super::step::Step;
 use super::LogicError;
 use crate::model::{Puzzle, Shape, Value};
@@ -29,6 +30,10 @@ struct Geometry {
     intersections: std::sync::OnceLock<Vec<Vec<u32>>>,
     /// The rectangles whose digits could swap (built when first asked for).
     rectangles: std::sync::OnceLock<Vec<[usize; 4]>>,
+    /// The puzzle's rules beyond its houses, one a constraint ([`rules`]).
+    rules: Vec<Rule>,
+    /// The puzzle, when it has rules (the last resort searches it).
+    puzzle: Option<Puzzle>,
 }
 
 /// Digits and candidates of a grid being solved.
@@ -77,11 +82,9 @@ pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
 
 impl Board {
     /// The board of a puzzle's givens: every empty cell holds the digits none of its peers is
-    /// given. Givens that clash are kept (the board is then [`Board::broken`]).
+    /// given. Givens that clash are kept (the board is then [`Board::broken`]). Cells that a
+    /// rule keeps distinct (a cage, an extra region, anti-knight neighbours, …) are peers too.
     pub fn new(puzzle: &Puzzle) -> Result<Board, LogicError> {
-        if let Some(c) = puzzle.constraints().first() {
-            return Err(LogicError::Rules(c.kind()));
-        }
         let shape = puzzle.shape_arc().clone();
         let n = shape.size();
         if n > MAX_SIDE {
@@ -98,6 +101,14 @@ impl Board {
                         .filter(|&&c| c as usize != cell),
                 );
             }
+        }
+        let rules = rules::compile(puzzle);
+        for group in rules.iter().flat_map(|r| &r.distinct) {
+            for &a in group {
+                peers[a as usize].extend(group.iter().filter(|&&b| b != a));
+            }
+        }
+        for list in peers.iter_mut() {
             list.sort_unstable();
             list.dedup();
         }
@@ -115,6 +126,8 @@ impl Board {
             words,
             intersections: std::sync::OnceLock::new(),
             rectangles: std::sync::OnceLock::new(),
+            puzzle: (!rules.is_empty()).then(|| puzzle.clone()),
+            rules,
         });
         let mut board = Board {
             geo,
@@ -343,10 +356,19 @@ impl Board {
     pub fn solved(&self) -> bool {
         self.values.iter().all(|&v| v != 0)
     }
+    /// The puzzle's rules beyond its houses (empty for a classic, jigsaw or X grid).
+    pub fn rules(&self) -> &[Rule] {
+        &self.geo.rules
+    }
+    /// The puzzle, when it has rules beyond its houses.
+    pub fn rule_puzzle(&self) -> Option<&Puzzle> {
+        self.geo.puzzle.as_ref()
+    }
     /// True when the board cannot be completed as it stands: an empty cell without candidates,
-    /// a digit twice in a house, or a house where a missing digit has no place left.
+    /// a digit twice in a house, a house where a missing digit has no place left, or a rule
+    /// that cannot be met.
     pub fn broken(&self) -> bool {
-        self.broken
+        self.broken || rules::broken(self)
     }
 }
 

@@ -6,7 +6,7 @@ use super::board::Board;
 use super::step::Found;
 use super::table::{Family, Technique};
 use super::{
-    als, bifurcation, chains, coloring, fish, forcing, intersections, single_digit, singles,
+    als, bifurcation, chains, coloring, fish, forcing, intersections, rules, single_digit, singles,
     subsets, uniqueness, wings,
 };
 
@@ -29,11 +29,21 @@ pub fn finder(t: Technique) -> Finder {
         Family::SingleDigit => single_digit::find,
         Family::Wings => wings::find,
         Family::Coloring => coloring::find,
-        Family::Uniqueness => uniqueness::find,
+        Family::Uniqueness => uniqueness_without_rules,
         Family::Chains => chains::find,
         Family::Als => als::find,
         Family::Forcing => forcing::find,
         Family::LastResort => bifurcation::find,
+        Family::Rules => rules::find,
+    }
+}
+
+/// The uniqueness techniques on puzzles without rules beyond their houses only: a rule can
+/// break the symmetry a unique rectangle or a BUG rests on (swapping the rectangle's digits
+/// need not keep a cage's sum or a thermometer's order), so there they would not be sound.
+fn uniqueness_without_rules(board: &Board, t: Technique, found: &mut Found) {
+    if board.rules().is_empty() {
+        uniqueness::find(board, t, found);
     }
 }
 

@@ -410,7 +410,7 @@ impl Links {
         // false nodes without strong links (they lead nowhere): the target, a false node, is
         // tested for directly.
         let pruned = match target {
-            Some(t) if t % 2 == 0 && matches!(mode, Mode::All | Mode::Grouped) => Some(t / 2),
+            Some(t) if t.is_multiple_of(2) && matches!(mode, Mode::All | Mode::Grouped) => Some(t / 2),
             _ => None,
         };
         let mut head = 0;
@@ -422,7 +422,7 @@ impl Links {
                 continue;
             }
             let node = state / 2;
-            let strong = state % 2 == 0;
+            let strong = state.is_multiple_of(2);
             if let (Some(x), false) = (pruned, strong) {
                 if self.weakly_linked(node, x) && reach.parent[2 * x as usize] == u32::MAX {
                     reach.parent[2 * x as usize] = state;

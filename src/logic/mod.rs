@@ -16,8 +16,12 @@
 //!   and grades the path ([`Grade`]); [`verify`] checks every step of a path against the
 //!   puzzle's solution.
 //!
-//! Puzzles with Killer cages or variant rules are refused ([`LogicError::Rules`]): the techniques
-//! here read houses only.
+//! Killer cages and variant rules take part through [`rules`]: each constraint is a rule with
+//! its own named deductions (one step a rule application, `[Killer cage r1c1 17] r1c2<>9`),
+//! hidden singles and pointing from its groups of distinct digits, and the cells it keeps
+//! distinct as peers on the board (which every technique's "sees" counts). The uniqueness
+//! techniques stay off on such puzzles (a rule can break a rectangle's symmetry); the last
+//! resort searches with the rules ([`rules::solvable_with`]).
 
 pub mod als;
 pub mod bifurcation;
@@ -30,6 +34,7 @@ pub mod forcing;
 pub mod intersections;
 pub mod links;
 pub mod render;
+pub mod rules;
 pub mod single_digit;
 pub mod singles;
 pub mod solver;
@@ -45,15 +50,11 @@ pub use solver::{grade, solve, Grade, Ladder, Level, SolveOutcome, SolveResult};
 pub use step::{Candidate, Link, Node, Step};
 pub use table::{Family, Technique, TechniqueInfo, TECHNIQUES};
 
-use crate::model::ConstraintKind;
-
 /// Why the logic engine cannot take a puzzle or a request.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LogicError {
     #[error("the logic engine handles sides up to 64, this grid has side {0}")]
     TooLarge(usize),
-    #[error("the logic engine reads houses only; this puzzle has {0} rules")]
-    Rules(ConstraintKind),
     #[error("unknown technique or family '{0}' (known: {known})", known = table::known_keys())]
     UnknownTechnique(String),
     #[error("the candidates at row {row}, column {col} do not fit the grid: {message}")]

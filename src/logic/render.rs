@@ -10,10 +10,15 @@
 //! Locked Candidates Type 1 (Pointing): 8 in b3 => r1c136<>8
 //! X-Wing: 5 r15 c37 => r3c3<>5
 //! ```
+//!
+//! A step of a rule ([`super::rules`]) names it in brackets; a rule's own narrowing reads
+//! `[Killer cage r1c1 17] r1c2<>9`, a group's `Hidden Single in a Rule's Group: [Extra region
+//! r1c1] 5 in r2c3 => r2c3=5`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::board::{digits, Board};
 use super::step::{Candidate, Link, Node, Step};
 use super::table::Technique as T;
 use crate::model::{Regions, Shape, Value};
@@ -134,6 +139,42 @@ pub fn chain(n: usize, nodes: &[Node]) -> String {
     out
 }
 
+/// The grid's digits and candidates, one line a row: a placed digit alone, an open cell's
+/// candidates in brackets (`[1289]`; on sides above 9 comma-separated), columns padded to one
+/// width and boxes parted by `|`, as `explain` shows them where no logical step is left.
+pub fn candidate_grid(board: &Board) -> Vec<String> {
+    let n = board.n();
+    let sep = if n > 9 { "," } else { "" };
+    let texts: Vec<String> = (0..n * n)
+        .map(|c| match board.value(c) {
+            0 => format!(
+                "[{}]",
+                digit_list(&digits(board.cands(c)).collect::<Vec<_>>(), sep)
+            ),
+            v => v.to_string(),
+        })
+        .collect();
+    let width: Vec<usize> = (0..n)
+        .map(|col| (0..n).map(|r| texts[r * n + col].len()).max().unwrap_or(0))
+        .collect();
+    let box_cols = match board.shape().regions() {
+        Regions::Boxes { cols, .. } if *cols < n => *cols,
+        _ => n,
+    };
+    (0..n)
+        .map(|r| {
+            let mut line = String::new();
+            for col in 0..n {
+                if col > 0 {
+                    line.push_str(if col % box_cols == 0 { " | " } else { " " });
+                }
+                let _ = write!(line, "{:<w$}", texts[r * n + col], w = width[col]);
+            }
+            line.trim_end().to_string()
+        })
+        .collect()
+}
+
 /// The step's text, HoDoKu-like: `Naked Pair: 2,6 in r3c28 => r3c5679<>2, r3c5679<>6`.
 pub fn text(shape: &Shape, step: &Step) -> String {
     let n = shape.size();
@@ -220,6 +261,14 @@ pub fn text(shape: &Shape, step: &Step) -> String {
                 .collect::<Vec<_>>()
                 .join(" -- ")
         ),
+        T::GroupHiddenSingle | T::GroupPointing if s.houses.is_empty() => {
+            format!("{d0} in {}", cells(n, &s.cells))
+        }
+        T::GroupPointing => format!(
+            "{d0} in {} ({})",
+            cells(n, &s.cells),
+            houses(shape, &s.houses)
+        ),
         T::Bifurcation => match s.eliminations.first() {
             Some(e) => format!("{}={} has no solution", cell(n, e.cell), e.digit),
             None => String::new(),
@@ -227,8 +276,12 @@ pub fn text(shape: &Shape, step: &Step) -> String {
         _ if !s.chain.is_empty() => chain(n, &s.chain),
         _ => cells(n, &s.cells),
     };
-    let mut out = format!("{}: ", s.technique.name());
-    if !premise.is_empty() {
+    let mut out = match (&s.rule, s.technique) {
+        (Some(rule), T::RuleNarrowing | T::InniesOuties) => format!("[{rule}] "),
+        (Some(rule), t) => format!("{}: [{rule}] ", t.name()),
+        (None, t) => format!("{}: ", t.name()),
+    };
+    if !premise.is_empty() && !matches!(s.technique, T::RuleNarrowing | T::InniesOuties) {
         let _ = write!(out, "{premise} => ");
     }
     let mut parts = vec![];

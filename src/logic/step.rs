@@ -1,6 +1,8 @@
 //! A step as data: what a technique concludes (placements, eliminations) and what justifies it
 //! (cells, houses, digits, fins, a chain), with no text and no effect on the board.
 
+use std::sync::Arc;
+
 use super::table::Technique;
 use crate::model::Value;
 
@@ -61,6 +63,9 @@ pub struct Step {
     pub fins: Vec<u32>,
     /// A chain of nodes with strong and weak links, or colour classes one after another.
     pub chain: Vec<Node>,
+    /// The rule the step reads, by its short name (`Killer cage r1c1 17`), for the rule
+    /// techniques ([`super::rules`]).
+    pub rule: Option<Arc<str>>,
 }
 
 impl Step {
@@ -76,6 +81,7 @@ impl Step {
             cells: vec![],
             fins: vec![],
             chain: vec![],
+            rule: None,
         }
     }
     /// True when the step changes nothing.

@@ -19,6 +19,17 @@
 //!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
 //!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; ALS-XZ a forcing chain;
 //!   bifurcation SE's nested forcing chains.
+//! * **Rule techniques** ([`super::rules`]): neither HoDoKu nor SE grades variant rules, so
+//!   their rows are this table's own. A hidden single in a rule's group (a cage, an extra
+//!   region) takes the hidden single's score and SE's row/column rating; pointing from a
+//!   rule's group takes pointing's; a rule's own narrowing (cage combinations, thermometer
+//!   order, arrow bounds, dots, …), marked `(ours)`, scores 10 (between a naked and a hidden
+//!   single, so that the dozens of such steps of a variant puzzle do not by themselves raise
+//!   its level past Easy's 800) at Easy, rated 2.0 (below a naked single's 2.3: one rule read
+//!   alone). The Killer 45 rule (innies and outies) scores 40 at Medium, rated 3.0 (with a
+//!   locked pair's score and a naked pair's rating: an equation over a region to set up). They
+//!   come right after the singles (pointing and the 45 rule after claiming), so a variant
+//!   puzzle's path reads its rules before any house pattern.
 
 /// The families a `--techniques` list may name instead of single techniques.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,10 +46,12 @@ pub enum Family {
     Als,
     Forcing,
     LastResort,
+    /// The puzzle's rules beyond its houses ([`super::rules`]).
+    Rules,
 }
 
 impl Family {
-    pub const ALL: [Family; 12] = [
+    pub const ALL: [Family; 13] = [
         Family::Singles,
         Family::Intersections,
         Family::Subsets,
@@ -51,6 +64,7 @@ impl Family {
         Family::Als,
         Family::Forcing,
         Family::LastResort,
+        Family::Rules,
     ];
     /// The family's key in technique lists.
     pub fn key(self) -> &'static str {
@@ -67,6 +81,7 @@ impl Family {
             Family::Als => "als",
             Family::Forcing => "forcing",
             Family::LastResort => "last-resort",
+            Family::Rules => "rules",
         }
     }
 }
@@ -153,10 +168,15 @@ techniques! {
     FullHouse, "full-house", "Full House", Singles, 4, Easy, 1.0;
     NakedSingle, "naked-single", "Naked Single", Singles, 4, Easy, 2.3;
     HiddenSingle, "hidden-single", "Hidden Single", Singles, 14, Easy, 1.5;
+    GroupHiddenSingle, "group-hidden-single", "Hidden Single in a Rule's Group", Rules, 14, Easy,
+        1.5; // (mapped)
+    RuleNarrowing, "rule", "Rule", Rules, 10, Easy, 2.0; // (ours)
     LockedPair, "locked-pair", "Locked Pair", Intersections, 40, Medium, 3.0;
     LockedTriple, "locked-triple", "Locked Triple", Intersections, 60, Medium, 3.6;
     Pointing, "pointing", "Locked Candidates Type 1 (Pointing)", Intersections, 50, Medium, 2.6;
     Claiming, "claiming", "Locked Candidates Type 2 (Claiming)", Intersections, 50, Medium, 2.8;
+    GroupPointing, "group-pointing", "Pointing through Rules", Rules, 50, Medium, 2.6; // (mapped)
+    InniesOuties, "45-rule", "45 Rule (Innies and Outies)", Rules, 40, Medium, 3.0; // (ours)
     NakedPair, "naked-pair", "Naked Pair", Subsets, 60, Medium, 3.0;
     NakedTriple, "naked-triple", "Naked Triple", Subsets, 80, Medium, 3.6;
     HiddenPair, "hidden-pair", "Hidden Pair", Subsets, 70, Medium, 3.4;

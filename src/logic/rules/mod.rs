@@ -1,0 +1,506 @@
+//! The puzzle's rules beyond its houses (Killer cages and the variant rules of
+//! [`crate::model::Constraint`]) as techniques: each constraint is one [`Rule`] with a short
+//! readable name (`Killer cage r1c1 17`, `Thermometer r2c3`), and three techniques read them.
+//!
+//! * **Rule** ([`Technique::RuleNarrowing`]): what one rule alone rules out on the current
+//!   candidates, one step a rule (`[Killer cage r1c1 17] r1c2<>9`). A Killer cage keeps, in each
+//!   cell, the digits of some combination of its sum that the cage's candidates can still place
+//!   (an exact count over the combinations: per combination, the assignments of its digits to
+//!   the cage's cells, by a dynamic programme over the digit sets used so far). Every other
+//!   rule is lowered ([`crate::model::lower::Rules::of_one`]) and narrowed by the same code the
+//!   `dfs` search narrows with ([`crate::dfs::RuleNarrower`]: pair arc consistency for
+//!   thermometers, whispers, dots, palindromes, chess rules; group and window rules for extra
+//!   regions and renban; interval bounds for arrows, little killers and sum lines; sandwiches,
+//!   quadruples, between and lockout lines, parity, skyscrapers and X-sums), to a fixpoint of
+//!   that rule alone. A cage with too many combinations to list (large cages of large grids) is
+//!   narrowed the same way as distinct digits with a linear sum.
+//! * **45 Rule (Innies and Outies)** ([`Technique::InniesOuties`]): on a Killer puzzle, the
+//!   equations that houses and bands of rows or columns give over the cells their cages leave
+//!   out or stick out with ([`sets`]), each narrowed like a rule (`[45 rule b5: innies r4c4
+//!   = 9] r4c4<>1, …`).
+//! * **Hidden Single in a Rule's Group** ([`Technique::GroupHiddenSingle`]) and **Pointing
+//!   through Rules** ([`Technique::GroupPointing`]): a group of distinct digits that must hold
+//!   a digit (an extra region or disjoint group of `n` cells: every digit; a Killer cage: the
+//!   digits that every combination still possible holds) places the digit in its one open cell
+//!   left for it, or removes the digit from every cell outside the group that sees all of the
+//!   group's places for it. Pointing reads the shape's houses too on a puzzle with rules: a
+//!   box's places of a digit that all see one cell through the rules (a knight's move, a
+//!   cage) remove the digit there.
+//!
+//! Cells that a rule keeps distinct (a cage, an extra region, anti-knight and anti-king
+//! neighbours, disjoint groups, renban lines) see each other on the [`Board`]: a placement
+//! removes its digit from them, and every technique that asks whether two cells see each other
+//! (wings, chains, colouring, ALS) counts them, which is sound. Houses stay the shape's, so
+//! singles, intersections, subsets and fish read rows, columns, boxes and diagonals only.
+
+pub mod sets;
+
+use std::sync::Arc;
+
+use super::board::{all_digits, bit, bits, digits, Board};
+use super::render::cell as cell_name;
+use super::step::{Candidate, Found, Step};
+use super::table::Technique;
+use crate::dfs::RuleNarrower;
+use crate::model::lower::{LinearSum, Pair, Rules};
+use crate::model::{Constraint, Line, Puzzle, Value};
+
+/// Most combinations of a cage listed for the exact cage narrowing; past it, the cage is
+/// narrowed as distinct digits with a sum.
+const MOST_COMBINATIONS: usize = 4096;
+/// Most open cells of a cage for the exact narrowing (its table has `2^cells` entries a
+/// combination).
+const MOST_CAGE_CELLS: usize = 12;
+
+/// One constraint of the puzzle, ready for the techniques.
+pub struct Rule {
+    /// The rule's short name in step texts (`Killer cage r1c1 17`).
+    pub label: Arc<str>,
+    /// The technique of the rule's own narrowing: [`Technique::RuleNarrowing`] for the
+    /// puzzle's constraints, [`Technique::InniesOuties`] for the 45 rule's equations.
+    pub technique: Technique,
+    /// The cells the rule speaks of (empty for rules over the whole grid).
+    pub cells: Vec<u32>,
+    /// Sets of cells the rule keeps distinct (they see each other on the board).
+    pub distinct: Vec<Vec<u32>>,
+    /// The rule's groups of distinct digits that must hold given digits.
+    groups: Vec<Group>,
+    narrowing: Narrowing,
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule").field("label", &self.label).finish()
+    }
+}
+
+/// A group of cells holding distinct digits.
+struct Group {
+    cells: Vec<u32>,
+    /// The digit sets the group may hold (a cage's combinations), or `None` for every digit
+    /// once (`n` cells).
+    combos: Option<Vec<u64>>,
+}
+
+enum Narrowing {
+    /// A cage whose combinations are listed: the exact count of [`cage_support`].
+    Cage { cells: Vec<u32>, combos: Vec<u64> },
+    /// Lowered forms, narrowed as `dfs` narrows them.
+    Lowered(Box<RuleNarrower>),
+    /// Nothing to narrow (a rule whose lowering is empty on this grid).
+    None,
+}
+
+/// The rules of `puzzle`, one per constraint, in the puzzle's order, then the 45 rule's
+/// equations ([`sets`]).
+pub fn compile(puzzle: &Puzzle) -> Vec<Rule> {
+    let mut rules = constraint_rules(puzzle);
+    rules.extend(sets::equations(puzzle).into_iter().map(|e| Rule {
+        label: e.label.into(),
+        technique: Technique::InniesOuties,
+        cells: e.cells,
+        distinct: vec![],
+        groups: vec![],
+        narrowing: lowered_narrowing(puzzle, &e.rules),
+    }));
+    rules
+}
+
+fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
+    let n = puzzle.size();
+    puzzle
+        .constraints()
+        .iter()
+        .map(|c| {
+            let lowered = Rules::of_one(puzzle, c);
+            let mut groups: Vec<Group> = lowered
+                .houses
+                .iter()
+                .map(|h| Group {
+                    cells: h.clone(),
+                    combos: None,
+                })
+                .collect();
+            let narrowing = match c {
+                Constraint::Cage(cage) => {
+                    let combos = cage.combinations(n, MOST_COMBINATIONS);
+                    match combos {
+                        Some(combos) if cage.cells().len() <= MOST_CAGE_CELLS => {
+                            groups.push(Group {
+                                cells: cage.cells().to_vec(),
+                                combos: Some(combos.clone()),
+                            });
+                            Narrowing::Cage {
+                                cells: cage.cells().to_vec(),
+                                combos,
+                            }
+                        }
+                        _ => {
+                            let as_sum = Rules {
+                                distinct: vec![cage.cells().to_vec()],
+                                sums: vec![LinearSum {
+                                    terms: cage.cells().iter().map(|&c| (c, 1)).collect(),
+                                    rhs: cage.sum() as i64,
+                                }],
+                                ..Rules::default()
+                            };
+                            lowered_narrowing(puzzle, &as_sum)
+                        }
+                    }
+                }
+                _ => lowered_narrowing(puzzle, &lowered),
+            };
+            let mut distinct = lowered.houses.clone();
+            distinct.extend(lowered.distinct.iter().cloned());
+            if let Constraint::Cage(cage) = c {
+                distinct.push(cage.cells().to_vec());
+            }
+            // A pair whose rule forbids equal digits (anti-knight, thermometer, whisper, dots).
+            let unequal = |p: &&Pair| (1..=n as u32).all(|d| !p.rule.allows(d, d));
+            distinct.extend(lowered.pairs.iter().filter(unequal).map(|p| vec![p.a, p.b]));
+            Rule {
+                label: label(puzzle, c).into(),
+                technique: Technique::RuleNarrowing,
+                cells: c.cells(),
+                distinct,
+                groups,
+                narrowing,
+            }
+        })
+        .collect()
+}
+
+fn lowered_narrowing(puzzle: &Puzzle, rules: &Rules) -> Narrowing {
+    match RuleNarrower::new(puzzle, rules) {
+        Some(r) => Narrowing::Lowered(Box::new(r)),
+        None => Narrowing::None,
+    }
+}
+
+/// The rule's short name: its kind, where it sits and its clue.
+fn label(puzzle: &Puzzle, c: &Constraint) -> String {
+    let n = puzzle.size();
+    let at = |cells: &[u32]| cells.first().map_or(String::new(), |&c| cell_name(n, c));
+    let line = |l: Line| match l {
+        Line::Row(r) => format!("r{}", r + 1),
+        Line::Col(c) => format!("c{}", c + 1),
+    };
+    match c {
+        Constraint::Cage(cage) => format!("Killer cage {} {}", at(cage.cells()), cage.sum()),
+        Constraint::AntiKnight => "Anti-knight".into(),
+        Constraint::AntiKing => "Anti-king".into(),
+        Constraint::DisjointGroups => "Disjoint groups".into(),
+        Constraint::ExtraRegion(cells) => format!("Extra region {}", at(cells)),
+        Constraint::Odd(cell) => format!("Odd {}", cell_name(n, *cell)),
+        Constraint::Even(cell) => format!("Even {}", cell_name(n, *cell)),
+        Constraint::Thermo(cells) => format!("Thermometer {}", at(cells)),
+        Constraint::Arrow(a) => format!("Arrow {}", at(&a.circle)),
+        Constraint::Whisper { cells, gap } => format!("Whisper {} {gap}", at(cells)),
+        Constraint::Renban(cells) => format!("Renban {}", at(cells)),
+        Constraint::Palindrome(cells) => format!("Palindrome {}", at(cells)),
+        Constraint::Dot(d) => format!("Dot {} {}-{}", d.rule, cell_name(n, d.a), cell_name(n, d.b)),
+        Constraint::Negative(rule) => format!("Negative {rule}"),
+        Constraint::LittleKiller(l) => format!("Little killer {} {}", at(&l.cells), l.sum),
+        Constraint::Sandwich(s) => format!("Sandwich {} {}", line(s.line), s.sum),
+        Constraint::Candidates { cell, digits } => {
+            let list: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+            format!("Candidates {} {}", cell_name(n, *cell), list.join(""))
+        }
+        Constraint::Quadruple { cells, digits } => {
+            let list: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+            format!("Quadruple {} {}", at(cells), list.join(""))
+        }
+        Constraint::Minimum(cell) => format!("Minimum {}", cell_name(n, *cell)),
+        Constraint::Maximum(cell) => format!("Maximum {}", cell_name(n, *cell)),
+        Constraint::Indexer { cell, kind } => {
+            format!("Indexer {} {}", kind.name(), cell_name(n, *cell))
+        }
+        Constraint::Between(cells) => format!("Between line {}", at(cells)),
+        Constraint::Lockout { cells, .. } => format!("Lockout line {}", at(cells)),
+        Constraint::RegionSum(cells) => format!("Region sum line {}", at(cells)),
+        Constraint::Entropic(cells) => format!("Entropic line {}", at(cells)),
+        Constraint::Modular(cells) => format!("Modular line {}", at(cells)),
+        Constraint::Zipper(cells) => format!("Zipper line {}", at(cells)),
+        Constraint::SlowThermo(cells) => format!("Slow thermometer {}", at(cells)),
+        Constraint::Nabner(cells) => format!("Nabner line {}", at(cells)),
+        Constraint::DoubleArrow(cells) => format!("Double arrow {}", at(cells)),
+        Constraint::Clone { a, .. } => format!("Clone {}", at(a)),
+        Constraint::Skyscraper(e) => {
+            format!("Skyscraper {} {} {}", line(e.line), e.side(), e.value)
+        }
+        Constraint::XSum(e) => format!("X-sum {} {} {}", line(e.line), e.side(), e.value),
+    }
+}
+
+/// Every cell's candidates as `dfs` reads them: a placed cell holds its digit's bit alone.
+fn masks(values: &[Value], cands: &[u64]) -> Vec<u64> {
+    values
+        .iter()
+        .zip(cands)
+        .map(|(&v, &m)| if v == 0 { m } else { bit(v) })
+        .collect()
+}
+
+impl Rule {
+    /// The candidates this rule alone rules out on `board`, or `None` when it cannot be met.
+    pub fn narrow(&self, board: &Board) -> Option<Vec<Candidate>> {
+        let cands: Vec<u64> = (0..board.values().len()).map(|c| board.cands(c)).collect();
+        let mut m = masks(board.values(), &cands);
+        if !self.narrow_masks(&mut m) {
+            return None;
+        }
+        let mut out = vec![];
+        for (c, &kept) in m.iter().enumerate() {
+            for d in digits(cands[c] & !kept) {
+                out.push(Candidate::new(c, d));
+            }
+        }
+        Some(out)
+    }
+
+    /// Narrows `m` (per cell, a placed cell holding its digit's bit alone) by this rule to a
+    /// fixpoint; false when the rule cannot be met.
+    fn narrow_masks(&self, m: &mut [u64]) -> bool {
+        match &self.narrowing {
+            Narrowing::None => true,
+            Narrowing::Cage { cells, combos } => match cage_support(m, cells, combos) {
+                None => false,
+                Some((support, _)) => {
+                    for (&c, s) in cells.iter().zip(support) {
+                        m[c as usize] &= s;
+                    }
+                    true
+                }
+            },
+            Narrowing::Lowered(narrower) => narrower.narrow(m),
+        }
+    }
+}
+
+/// Narrows the candidates of a search from `board` (`values` its digits, `cands` the open
+/// cells' candidates) by every rule once: `Some(true)` when a candidate went, `None` when a rule
+/// cannot be met. The forcing chains' propagation ([`super::bifurcation::singles_after`]) runs
+/// it beside the singles, so that their contradictions see the rules.
+pub fn narrow_search(board: &Board, values: &[Value], cands: &mut [u64]) -> Option<bool> {
+    if board.rules().is_empty() {
+        return Some(false);
+    }
+    let mut m = masks(values, cands);
+    if !board.rules().iter().all(|r| r.narrow_masks(&mut m)) {
+        return None;
+    }
+    let mut changed = false;
+    for (c, &kept) in m.iter().enumerate() {
+        if values[c] == 0 {
+            changed |= cands[c] != kept;
+            cands[c] = kept;
+        } else if kept != bit(values[c]) {
+            return None;
+        }
+    }
+    Some(changed)
+}
+
+/// For a cage over `cells` with digit sets `combos`, on candidates `m` (a placed cell holding
+/// its digit's bit alone): per cell, the digits that some completion of the cage allows, and
+/// the digits every possible combination holds. `None` when no combination is possible.
+fn cage_support(m: &[u64], cells: &[u32], combos: &[u64]) -> Option<(Vec<u64>, u64)> {
+    let masks: Vec<u64> = cells.iter().map(|&c| m[c as usize]).collect();
+    let mut support = vec![0u64; cells.len()];
+    let mut needed = u64::MAX;
+    let mut any = false;
+    for &combo in combos {
+        let s = assignments(&masks, combo);
+        if s.iter().all(|&m| m != 0) {
+            any = true;
+            needed &= combo;
+            for (t, m) in support.iter_mut().zip(s) {
+                *t |= m;
+            }
+        }
+    }
+    any.then_some((support, needed))
+}
+
+/// Per cell (candidates `masks`), the digits of `combo` (one digit a cell, all of them used)
+/// that some assignment gives it; all zero when there is none. A dynamic programme over the
+/// sets of `combo`'s digits that the first cells take: `2^k` states for `k` cells.
+fn assignments(masks: &[u64], combo: u64) -> Vec<u64> {
+    let k = masks.len();
+    let ds: Vec<u64> = bits(combo).map(|b| 1u64 << b).collect();
+    if ds.len() != k {
+        return vec![0; k];
+    }
+    // Each cell's candidates among `combo`, as bits over `ds`.
+    let cc: Vec<u64> = masks
+        .iter()
+        .map(|&m| {
+            (0..k)
+                .filter(|&j| m & ds[j] != 0)
+                .fold(0, |a, j| a | 1 << j)
+        })
+        .collect();
+    let states = 1usize << k;
+    let full = states - 1;
+    let mut reach = vec![false; states];
+    reach[0] = true;
+    for s in 0..states {
+        let i = s.count_ones() as usize;
+        if reach[s] && i < k {
+            for j in bits(cc[i] & !(s as u64)) {
+                reach[s | 1 << j] = true;
+            }
+        }
+    }
+    let mut back = vec![false; states];
+    back[full] = true;
+    for s in (0..full).rev() {
+        let i = s.count_ones() as usize;
+        back[s] = bits(cc[i] & !(s as u64)).any(|j| back[s | 1 << j]);
+    }
+    let mut support = vec![0u64; k];
+    for s in (0..full).filter(|&s| reach[s]) {
+        let i = s.count_ones() as usize;
+        for j in bits(cc[i] & !(s as u64)).filter(|&j| back[s | 1 << j]) {
+            support[i] |= ds[j];
+        }
+    }
+    support
+}
+
+/// The rule techniques' finder (see the module docs).
+pub fn find(board: &Board, technique: Technique, found: &mut Found) {
+    match technique {
+        Technique::RuleNarrowing | Technique::InniesOuties => narrowing(board, technique, found),
+        Technique::GroupHiddenSingle | Technique::GroupPointing => groups(board, technique, found),
+        _ => {}
+    }
+}
+
+/// A step of `technique` naming `rule`.
+fn rule_step(technique: Technique, rule: &Rule) -> Step {
+    let mut step = Step::new(technique);
+    step.rule = Some(rule.label.clone());
+    step
+}
+
+fn narrowing(board: &Board, technique: Technique, found: &mut Found) {
+    for rule in board.rules().iter().filter(|r| r.technique == technique) {
+        if let Some(eliminations) = rule.narrow(board) {
+            let mut step = rule_step(technique, rule);
+            step.cells = rule.cells.clone();
+            step.eliminations = eliminations;
+            if found.push(step) {
+                return;
+            }
+        }
+    }
+}
+
+fn groups(board: &Board, technique: Technique, found: &mut Found) {
+    let n = board.n();
+    let cands: Vec<u64> = (0..n * n).map(|c| board.cands(c)).collect();
+    let board_masks = masks(board.values(), &cands);
+    for rule in board.rules() {
+        for g in &rule.groups {
+            let needed = match &g.combos {
+                None => {
+                    let placed = g
+                        .cells
+                        .iter()
+                        .fold(0, |m, &c| match board.value(c as usize) {
+                            0 => m,
+                            v => m | bit(v),
+                        });
+                    all_digits(n) & !placed
+                }
+                Some(combos) => match cage_support(&board_masks, &g.cells, combos) {
+                    Some((_, needed)) => needed,
+                    None => continue,
+                },
+            };
+            for d in digits(needed) {
+                let places: Vec<u32> = g
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| board.has(c as usize, d))
+                    .collect();
+                let mut step = rule_step(technique, rule);
+                step.digits.push(d);
+                step.cells = places.clone();
+                match (technique, places.len()) {
+                    (Technique::GroupHiddenSingle, 1) => {
+                        step.placements.push(Candidate::new(places[0] as usize, d))
+                    }
+                    (Technique::GroupPointing, 2..) => {
+                        step.eliminations = pointed(board, &g.cells, &places, d)
+                    }
+                    _ => continue,
+                }
+                if found.push(step) {
+                    return;
+                }
+            }
+        }
+    }
+    if technique != Technique::GroupPointing || board.rules().is_empty() {
+        return;
+    }
+    // The shape's houses, whose cells see more cells through the rules (a box's places of a
+    // digit that all see one cell a knight's move away).
+    for h in 0..board.house_count() {
+        for d in 1..=n as Value {
+            if board.positions(h, d).count_ones() < 2 {
+                continue;
+            }
+            let places: Vec<u32> = board.cells_of(h, d).map(|c| c as u32).collect();
+            let mut step = Step::new(technique);
+            step.digits.push(d);
+            step.houses.push(h as u32);
+            step.eliminations = pointed(board, board.house(h), &places, d);
+            step.cells = places;
+            if found.push(step) {
+                return;
+            }
+        }
+    }
+}
+
+/// The candidates `d` outside `group` that see every one of `places` (the group's places for
+/// `d`, one of which holds it).
+fn pointed(board: &Board, group: &[u32], places: &[u32], d: Value) -> Vec<Candidate> {
+    board
+        .peers(places[0] as usize)
+        .iter()
+        .map(|&p| p as usize)
+        .filter(|&p| {
+            board.has(p, d)
+                && !group.contains(&(p as u32))
+                && places[1..].iter().all(|&q| board.sees(p, q as usize))
+        })
+        .map(|p| Candidate::new(p, d))
+        .collect()
+}
+
+/// True when some rule cannot be met on `board` as it stands.
+pub fn broken(board: &Board) -> bool {
+    board.rules().iter().any(|r| r.narrow(board).is_none())
+}
+
+/// Whether `puzzle` (the board's, rules included) has a solution with the board's digits and
+/// `d` in `cell`, by the `dfs` search: the last resort's test on a puzzle with rules, where a
+/// search over houses alone could reach a grid that breaks a rule. Candidates the board removed
+/// are not held: they follow from the digits, so every solution keeps out of them anyway.
+pub fn solvable_with(puzzle: &Puzzle, board: &Board, cell: usize, d: Value) -> bool {
+    let mut givens = board.values().to_vec();
+    givens[cell] = d;
+    let Ok(p) = Puzzle::new(puzzle.shape_arc().clone(), givens)
+        .and_then(|p| p.with_constraints(puzzle.constraints().to_vec()))
+    else {
+        return false;
+    };
+    let job = crate::dfs::Job::Count { limit: 1 };
+    let halt = crate::cancel::Halt::default();
+    crate::dfs::search(&p, Default::default(), job, &halt).is_ok_and(|f| f.count > 0)
+}

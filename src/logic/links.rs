@@ -58,6 +58,11 @@ impl Lists {
             None => &[],
         }
     }
+    /// The list of a node the lists were built for (every node of the graph).
+    fn at(&self, node: u32) -> &[u32] {
+        let i = node as usize;
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
     /// Ends the list being filled (the next node's begins).
     fn close(&mut self) {
         self.start.push(self.items.len() as u32);
@@ -110,6 +115,9 @@ pub struct Links {
     group_weak: Lists,
     /// Strong links, of every kind.
     strong: Lists,
+    /// The weak links (both kinds) to nodes that have a strong link: the ones a search for a
+    /// target follows (see [`Links::search`]).
+    live_weak: Lists,
     /// True for the cells holding exactly two candidates.
     bivalue: Vec<bool>,
     /// Searches that found nothing on this board.
@@ -157,6 +165,7 @@ impl Links {
             weak: Lists::default(),
             group_weak: Lists::default(),
             strong: Lists::default(),
+            live_weak: Lists::default(),
             bivalue: (0..n * n)
                 .map(|c| board.cands(c).count_ones() == 2)
                 .collect(),
@@ -178,6 +187,16 @@ impl Links {
             links.group_weak = links.group_weak_links(board);
         }
         links.strong = links.strong_links(board, &groups);
+        let mut live = Lists::new(links.weak.items.len());
+        for node in 0..links.node_count() as u32 {
+            live.items.extend(
+                links
+                    .weak(node)
+                    .filter(|&next| !links.strong.at(next).is_empty()),
+            );
+            live.close();
+        }
+        links.live_weak = live;
         links
     }
 
@@ -410,9 +429,14 @@ impl Links {
         // false nodes without strong links (they lead nowhere): the target, a false node, is
         // tested for directly.
         let pruned = match target {
-            Some(t) if t.is_multiple_of(2) && matches!(mode, Mode::All | Mode::Grouped) => Some(t / 2),
+            Some(t) if t.is_multiple_of(2) && matches!(mode, Mode::All | Mode::Grouped) => {
+                Some(t / 2)
+            }
             _ => None,
         };
+        if let Some(x) = pruned {
+            reach.set_near(self.node_count(), self.weak(x));
+        }
         let mut head = 0;
         while head < reach.queue.len() {
             let state = reach.queue[head];
@@ -424,24 +448,22 @@ impl Links {
             let node = state / 2;
             let strong = state.is_multiple_of(2);
             if let (Some(x), false) = (pruned, strong) {
-                if self.weakly_linked(node, x) && reach.parent[2 * x as usize] == u32::MAX {
+                if reach.near(node) && reach.parent[2 * x as usize] == u32::MAX {
                     reach.parent[2 * x as usize] = state;
                     reach.depth[2 * x as usize] = depth + 1;
                     reach.queue.push(2 * x);
                     return true;
                 }
             }
-            let (list, groups): (&[u32], &[u32]) = match strong {
-                false => (self.weak.of(node), self.group_weak.of(node)),
-                true => (self.strong.of(node), &[]),
+            let (list, groups): (&[u32], &[u32]) = match (strong, pruned) {
+                (false, None) => (self.weak.of(node), self.group_weak.of(node)),
+                (false, Some(_)) => (self.live_weak.at(node), &[]),
+                (true, _) => (self.strong.at(node), &[]),
             };
             for &next in list.iter().chain(groups) {
                 // Lists are ascending and group nodes come last.
                 if mode == Mode::All && next as usize >= self.singles {
                     break;
-                }
-                if pruned.is_some() && !strong && self.strong.of(next).is_empty() {
-                    continue;
                 }
                 let to = 2 * next + strong as u32;
                 if reach.parent[to as usize] != u32::MAX
@@ -509,6 +531,8 @@ pub struct Reach {
     depth: Vec<u16>,
     /// States in the order they were reached (nearest first).
     pub queue: Vec<u32>,
+    /// The nodes weakly linked to the target's node, a bit each.
+    near: Vec<u64>,
 }
 
 impl Reach {
@@ -527,6 +551,16 @@ impl Reach {
             self.depth.resize(states, 0);
         }
         self.queue.clear();
+    }
+    fn set_near(&mut self, nodes: usize, near: impl Iterator<Item = u32>) {
+        self.near.clear();
+        self.near.resize(nodes.div_ceil(64), 0);
+        for node in near {
+            self.near[node as usize / 64] |= 1 << (node % 64);
+        }
+    }
+    fn near(&self, node: u32) -> bool {
+        self.near[node as usize / 64] >> (node % 64) & 1 != 0
     }
     /// True when the last search reached `state`.
     pub fn reached(&self, state: u32) -> bool {

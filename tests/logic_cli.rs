@@ -147,8 +147,8 @@ fn bad_grids_with_candidates_are_named_by_line_and_column() {
              cell '102'",
         ),
         (
-            "|12 34 3 4|\n|34 121 1 2|\n",
-            "<stdin>:2:6: error: digit 1 twice in cell '121'",
+            "|12 34 3 4|\n|34 121 1 2|\n|1 2 34 12|\n|3 4 12 12|\n",
+            "<stdin>:2:7: error: digit 1 twice in cell '121'",
         ),
         (
             "12 34 3 4\n34 12 1 2\n1 2 34\n3 4 12 12\n",

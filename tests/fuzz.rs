@@ -448,7 +448,15 @@ fn a_case_with_many_rules_ends() {
 /// and the summary counts them; Killer cases, which the logic engine refuses, are named apart.
 #[test]
 fn the_logic_backend_brings_the_step_check() {
-    let base = ["fuzz", "--backends", "logic,dfs", "--puzzles", "40", "--seed", "11"];
+    let base = [
+        "fuzz",
+        "--backends",
+        "logic,dfs",
+        "--puzzles",
+        "40",
+        "--seed",
+        "11",
+    ];
     let o = run_within_30s(&[&base[..], &["--size", "9"]].concat());
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
@@ -466,10 +474,21 @@ fn the_logic_backend_brings_the_step_check() {
     assert!(out.contains("step by step on 0 puzzles"), "{out}");
     let refused = number_after(&out, "0 wrong; ");
     assert!(refused > 5, "{out}");
-    assert!(out.contains("not step-checked (Killer cages or variant rules"), "{out}");
+    assert!(
+        out.contains("not step-checked (Killer cages or variant rules"),
+        "{out}"
+    );
 
     // Without `logic`, no step check and no such words.
-    let o = run_within_30s(&["fuzz", "--backends", "dfs", "--puzzles", "10", "--seed", "11"]);
+    let o = run_within_30s(&[
+        "fuzz",
+        "--backends",
+        "dfs",
+        "--puzzles",
+        "10",
+        "--seed",
+        "11",
+    ]);
     assert!(!stdout(&o).contains("step by step"), "{}", stdout(&o));
 }
 

@@ -117,14 +117,21 @@ const PENCIL_MARKS: &str = "tests/data/logic/pencil_marks.txt";
 
 #[test]
 fn hint_from_a_grid_with_candidates() {
-    let o = run(&["explain", "--hint", "--candidates", "--verify", PENCIL_MARKS]);
+    let o = run(&[
+        "explain",
+        "--hint",
+        "--candidates",
+        "--verify",
+        PENCIL_MARKS,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
         format!("# {PENCIL_MARKS}:1\nHidden Single: r3c2=6\n")
     );
     // The same placed digits as a puzzle: every candidate they allow is there.
-    let givens = ".7.2.3.8.3457981262.8.4....4..5.98.2.5.8.4.9.8.......1........8.8.....7.62..87.15";
+    let givens =
+        ".7.2.3.8.3457981262.8.4....4..5.98.2.5.8.4.9.8.......1........8.8.....7.62..87.15";
     let o = run_with(&["explain", "--hint"], &format!("{givens}\n"));
     assert_eq!(
         stdout(&o),

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Args;
 use serde_json::json;
@@ -204,7 +204,11 @@ fn each_candidate_grid(
     mut f: impl FnMut(batch::Item, Vec<(usize, Value)>),
 ) {
     let stdin = [PathBuf::from("-")];
-    let files = if config.files.is_empty() { &stdin[..] } else { &config.files[..] };
+    let files = if config.files.is_empty() {
+        &stdin[..]
+    } else {
+        &config.files[..]
+    };
     let mut index = 0;
     for path in files {
         let name: Arc<str> = match path.as_os_str() == "-" {

@@ -107,7 +107,8 @@ impl FuzzArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
         let spec = self.spec.resolve()?;
         let task = self.task.with_limit(self.limit);
-        let check_steps = (self.backends.iter()).any(|b| matches!(b.parse(), Ok(BackendKind::Logic)));
+        let check_steps =
+            (self.backends.iter()).any(|b| matches!(b.parse(), Ok(BackendKind::Logic)));
         let options = FuzzOptions {
             task,
             check_steps,

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use crate::backend::{Backend, Limits};
 use crate::logic::render::text;
-use crate::logic::verify::{check_path, WrongStep};
 use crate::logic::solver::solve_board;
+use crate::logic::verify::{check_path, WrongStep};
 use crate::logic::{Board, Ladder, LogicError, Step};
 use crate::model::{Grid, Puzzle};
 use crate::task::{self, Answer, Task};
@@ -206,7 +206,10 @@ mod tests {
         assert_eq!((fault.wrong.index, fault.wrong.placement), (5, false));
         assert_eq!(fault.wrong.candidate.digit, digit);
         assert_eq!(fault.text, text(puzzle.shape(), &path[5]));
-        assert!(fault.to_string().starts_with("wrong step: step 6 removes"), "{fault}");
+        assert!(
+            fault.to_string().starts_with("wrong step: step 6 removes"),
+            "{fault}"
+        );
         let mut tally = StepTally::default();
         tally.add(&StepCheck::Wrong(fault));
         assert_eq!((tally.puzzles, tally.steps, tally.wrong), (1, 6, 1));
@@ -231,7 +234,14 @@ mod tests {
             shard: Shard::default(),
         };
         let reference = dfs();
-        search(&opts, &run, &backends, reference.as_ref(), &AtomicBool::new(false), &|_| {})
+        search(
+            &opts,
+            &run,
+            &backends,
+            reference.as_ref(),
+            &AtomicBool::new(false),
+            &|_| {},
+        )
     }
 
     /// Every shape the fuzzer makes has its unique cases checked, none wrong; Killers are

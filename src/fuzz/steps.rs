@@ -92,16 +92,16 @@ pub fn check_case(
     reference: &dyn Backend,
     timeout: Option<Duration>,
 ) -> StepCheck {
-    let board = match Board::new(puzzle) {
-        Ok(b) => b,
-        Err(e) => return StepCheck::Refused(e),
-    };
     let solution = match settled(runs) {
         Some(answer) => answer,
         None => reference_solution(puzzle, reference, timeout),
     };
     let Some(solution) = solution else {
         return StepCheck::NotUnique;
+    };
+    let board = match Board::new(puzzle) {
+        Ok(b) => b,
+        Err(e) => return StepCheck::Refused(e),
     };
     let result = solve_board(board, &Ladder::default());
     check_steps(puzzle, &solution, &result.steps)

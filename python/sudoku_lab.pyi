@@ -111,7 +111,9 @@ def strength(
     jobs: Optional[int] = None,
 ) -> List[Dict[str, Any]]:
     """As `sudoku-lab strength` (defaults: encodings minimal,extended; levels up,flp; amo auto):
-    one row per level and encoding, or with per_puzzle one row per puzzle and encoding."""
+    one row per level and encoding, or with per_puzzle one row per puzzle and encoding. Levels
+    include the model levels (naked, hidden, locked, dfs, cp-*) and the logic engine's technique
+    levels (logic-singles … logic-forcing)."""
 def explain(
     puzzle: Puzzle,
     techniques: Union[str, Sequence[str], None] = None,

@@ -25,7 +25,8 @@
 //! `title`, `caption`, or by the kind it draws ([`ConstraintKind::name`]: `thermo`, `kropki`,
 //! `little-killer`, …); a layer with nothing to draw is left out. Layers are painted from the
 //! bottom: shading and parity marks, the grid, lines, cages, dots, digits, outside clues, text.
-//! Any side is drawn, digits above 9 as numbers.
+//! Any side is drawn, digits above 9 as numbers. [`grid_frame`] says where the grid lies in the
+//! picture, for a page that draws over it (the page of `explain --html`).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -111,15 +112,9 @@ const CLUE: &str = "#333";
 /// puts in the empty cells too (a solution of another side is left out).
 pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) -> String {
     let n = puzzle.size();
-    let s = if options.cell.is_nan() {
-        DEFAULT_CELL
-    } else {
-        options.cell.clamp(4.0, 400.0)
-    };
     let rules = puzzle.constraints();
     let clues = outside_clues(rules, n);
-    let title = options.title.as_deref().unwrap_or("");
-    let layout = Layout::new(&clues, n, s, title, &caption(rules));
+    let (s, layout) = layout(puzzle, &clues, options);
     let mut pic = Pic {
         out: String::new(),
         n,
@@ -191,6 +186,40 @@ pub fn svg(puzzle: &Puzzle, solution: Option<&Grid>, options: &RenderOptions) ->
     layout.texts(&mut pic);
     pic.out.push_str("</svg>\n");
     pic.out
+}
+
+/// The side of a cell and the layout of the picture of `puzzle`, whose outside clues are `clues`.
+fn layout(puzzle: &Puzzle, clues: &[Clue], options: &RenderOptions) -> (f64, Layout) {
+    let s = if options.cell.is_nan() {
+        DEFAULT_CELL
+    } else {
+        options.cell.clamp(4.0, 400.0)
+    };
+    let title = options.title.as_deref().unwrap_or("");
+    let caption = caption(puzzle.constraints());
+    (s, Layout::new(clues, puzzle.size(), s, title, &caption))
+}
+
+/// Where [`svg`] puts the grid in its picture, in SVG user units: what a page needs to draw
+/// over the picture (marks in cells, lines between candidates).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridFrame {
+    /// The grid's top-left corner.
+    pub x: f64,
+    pub y: f64,
+    /// The side of a cell.
+    pub cell: f64,
+}
+
+/// The [`GridFrame`] of the picture [`svg`] draws of `puzzle` with `options`.
+pub fn grid_frame(puzzle: &Puzzle, options: &RenderOptions) -> GridFrame {
+    let clues = outside_clues(puzzle.constraints(), puzzle.size());
+    let (cell, layout) = layout(puzzle, &clues, options);
+    GridFrame {
+        x: layout.x0,
+        y: layout.y0,
+        cell,
+    }
 }
 
 /// The rules of `kind` among `rules`.

@@ -28,7 +28,8 @@
 //! back together into the rows one run would have given: the figures are recomputed from every
 //! puzzle's time, never averaged from the shards' summaries.
 //!
-//! [`logic`] holds the records of the logic engine's commands (`explain --json`, `grade`).
+//! [`logic`] holds the records of the logic engine's commands (`explain --json`, `grade`);
+//! [`html`] writes the page of `explain --html`, to step through a solve in a browser.
 //!
 //! The SVG is written by plotters' pure-Rust SVG backend (no font files or system libraries: text
 //! becomes `<text>` elements rendered by the viewer).
@@ -562,6 +563,7 @@ pub fn write_json(rows: &[BenchRow], mut out: impl Write) -> Result<(), ReportEr
     Ok(())
 }
 
+pub mod html;
 pub mod logic;
 
 mod merge;

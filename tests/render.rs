@@ -8,10 +8,9 @@ mod common;
 mod line_solver;
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
-use std::time::Duration;
 
+use common::browser::headless;
 use common::{run, run_with, stderr, stdout};
 use line_solver::line_solver;
 use sudoku_lab::generate::{blank_solved, variants, GenRng};
@@ -757,34 +756,12 @@ fn xcheck_and_fuzz_draw_what_backends_disagree_on() {
 
 /// Runs headless Chromium on `svg`, writing a screenshot to `png` (60 s at most).
 fn screenshot(chromium: &Path, svg: &Path, png: &Path, profile: &Path) {
-    use wait_timeout::ChildExt;
-    let mut child = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--screenshot={}", png.display()))
-        .arg("--window-size=600,700")
-        .arg(format!("file://{}", svg.display()))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("chromium starts");
-    match child.wait_timeout(Duration::from_secs(60)).unwrap() {
-        Some(status) => assert!(status.success(), "chromium: {status}"),
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium took more than 60 s");
-        }
-    }
+    let args = [
+        format!("--screenshot={}", png.display()),
+        "--window-size=600,700".to_string(),
+    ];
+    let url = format!("file://{}", svg.display());
+    headless(chromium, profile, &args, &url, std::process::Stdio::null());
 }
 
 #[test]

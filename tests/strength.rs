@@ -540,22 +540,28 @@ file                 encoding  amo   level   puzzles  solved_pct  unassigned_pct
     );
 }
 
-/// How many of the first 20 17-clue puzzles (minimal encoding) each of `levels` is the weakest
-/// level to solve, as `strength --per-puzzle` names it, then how many none solves.
-fn weakest_levels(levels: &[&str]) -> Vec<usize> {
+/// The output of `strength` on the first 20 puzzles of the 17-clue collection, minimal encoding,
+/// at `levels`, with `flag` (two threads: the figures do not depend on them).
+fn twenty_minimal(levels: &str, flag: &str) -> String {
     let out = common::run(&[
         "strength",
         "tests/data/9x9/17_clue_first20.txt",
         "--encodings",
         "minimal",
         "--levels",
-        &levels.join(","),
-        "--per-puzzle",
+        levels,
+        flag,
         "--jobs",
         "2",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
-    let stdout = common::stdout(&out);
+    common::stdout(&out)
+}
+
+/// How many of the first 20 17-clue puzzles (minimal encoding) each of `levels` is the weakest
+/// level to solve, as `strength --per-puzzle` names it, then how many none solves.
+fn weakest_levels(levels: &[&str]) -> Vec<usize> {
+    let stdout = twenty_minimal(&levels.join(","), "--per-puzzle");
     levels
         .iter()
         .chain(&["none"])
@@ -584,4 +590,122 @@ fn cli_per_puzzle_weakest_level_includes_binflr() {
 #[test]
 fn cli_kept_binaries_separate_binflr1_from_pairs1() {
     assert_eq!(weakest_levels(&["pairs1", "binflr1"]), vec![15, 5, 0]);
+}
+
+/// Every technique level, weakest first.
+const TECHNIQUE_LEVELS: &str = "logic-singles,logic-intersections,logic-subsets,logic-fish,\
+logic-wings,logic-chains,logic-forcing";
+
+/// A puzzle naked singles solve (line 6 of `17_clue.txt`), one that needs an X-wing after the
+/// subsets (line 2982 of `17_clue.txt`: `explain --techniques singles,intersections,subsets`
+/// stops with 40 cells empty, `x-wing` added finishes it) and the first puzzle of
+/// magictour_top1465, which needs forcing chains.
+const SINGLES_XWING_FORCING: &str = "\
+.5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4
+................12....345........3....6.......71..8......2.6..834.......5..7.....
+4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........
+";
+
+/// The technique levels through the library: the X-wing puzzle is left with 40 empty cells by
+/// the subsets and solved once fish join; every level solves the singles puzzle.
+#[test]
+fn technique_levels_leave_and_solve_known_puzzles() {
+    use sudoku_lab::strength::technique::{derive, TechniqueLevel};
+    let p = puzzles(SINGLES_XWING_FORCING);
+    for level in TechniqueLevel::ALL {
+        assert!(derive(&p[0], level).unwrap().solved(), "{}", level.name());
+    }
+    let subsets = derive(&p[1], TechniqueLevel::Subsets).unwrap();
+    assert!(!subsets.solved() && !subsets.contradiction);
+    assert_eq!((subsets.unassigned_cells, subsets.open_cells), (40, 64));
+    assert!(derive(&p[1], TechniqueLevel::Fish).unwrap().solved());
+    assert!(!derive(&p[2], TechniqueLevel::Chains).unwrap().solved());
+    assert!(derive(&p[2], TechniqueLevel::Forcing).unwrap().solved());
+}
+
+/// `--per-puzzle` names the weakest technique level that solves each puzzle, and the table has
+/// one row per technique level, encoding `-`, with the exact figures.
+#[test]
+fn cli_technique_levels_per_puzzle_and_table() {
+    let out = common::run_with(
+        &[
+            "strength",
+            "--encodings",
+            "minimal",
+            "--levels",
+            TECHNIQUE_LEVELS,
+            "--per-puzzle",
+            "--jobs",
+            "2",
+        ],
+        SINGLES_XWING_FORCING,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let expected = "\
+index\tfile\tline\tencoding\tamo\tweakest
+1\t<stdin>\t1\tminimal\tauto\tlogic-singles
+2\t<stdin>\t2\tminimal\tauto\tlogic-fish
+3\t<stdin>\t3\tminimal\tauto\tlogic-forcing
+
+file     encoding  amo  level                puzzles  solved_pct  unassigned_pct  unassigned_vars_pct  contradictions
+<stdin>  -         -    logic-singles              3       33.33           81.24                    -               0
+<stdin>  -         -    logic-intersections        3       33.33           78.87                    -               0
+<stdin>  -         -    logic-subsets              3       33.33           78.87                    -               0
+<stdin>  -         -    logic-fish                 3       66.67           95.24                    -               0
+<stdin>  -         -    logic-wings                3       66.67           95.24                    -               0
+<stdin>  -         -    logic-chains               3       66.67           95.24                    -               0
+<stdin>  -         -    logic-forcing              3      100.00               -                    -               0
+";
+    assert_eq!(common::stdout(&out), expected);
+}
+
+/// `--cross` on the first 20 17-clue puzzles, minimal encoding: the 13 puzzles singles solve
+/// are the 13 that hidden singles solve, the 3 that need intersections need `locked`, and of
+/// the 4 that need subsets `flp` solves 2.
+#[test]
+fn cli_cross_table_on_twenty_17_clue_puzzles() {
+    let stdout = twenty_minimal(
+        "hidden,locked,up,flp,logic-singles,logic-intersections,logic-subsets",
+        "--cross",
+    );
+    let cross = &stdout[stdout.find("cross ").expect("a cross-table")..];
+    let expected = "\
+cross 17_clue_first20.txt encoding minimal amo auto: rows the weakest technique level, columns the weakest other level
+technique            hidden  locked  up  flp  none  total
+logic-singles            13       0   0    0     0     13
+logic-intersections       0       3   0    0     0      3
+logic-subsets             0       0   0    2     2      4
+none                      0       0   0    0     0      0
+total                    13       3   0    2     2     20
+";
+    assert_eq!(cross, expected);
+}
+
+/// A misspelt technique level, `--cross` without levels of both kinds, and a Killer puzzle
+/// (which the logic engine refuses) are errors with exit code 2 and a message that says why.
+#[test]
+fn cli_technique_level_errors() {
+    let file = "tests/data/9x9/17_clue_first20.txt";
+    let bad = common::run(&["strength", "--levels", "up,logic-fishes", file]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = common::stderr(&bad);
+    assert!(
+        err.contains("unknown level 'logic-fishes'") && err.contains("logic-fish,"),
+        "{err}"
+    );
+    for levels in ["up,flp", "logic-singles,logic-fish"] {
+        let bad = common::run(&["strength", "--levels", levels, "--cross", file]);
+        assert_eq!(bad.status.code(), Some(2), "{levels}");
+        let err = common::stderr(&bad);
+        assert!(err.contains("--cross needs technique levels"), "{err}");
+    }
+    let killer = std::fs::read_to_string("benches/data/killer1000.txt").unwrap();
+    let first = killer.lines().next().unwrap();
+    let out = common::run_with(&["strength", "--levels", "logic-singles"], first);
+    assert_eq!(out.status.code(), Some(2));
+    let err = common::stderr(&out);
+    assert!(
+        err.contains("<stdin>:1:") && err.contains("reads houses only"),
+        "{err}"
+    );
 }

@@ -9,9 +9,11 @@ hodoku-py lives in a virtual environment outside this repository; its side is
 tools/hodoku_grade.py, run in that environment's interpreter:
     python3 -m venv /tmp/venv-hodoku && /tmp/venv-hodoku/bin/pip install hodoku-py
 
-usage: python3 tools/compare_hodoku.py FILE [--python /tmp/venv-hodoku/bin/python]
-           [--sudoku-lab target/release/sudoku-lab] [--every K]
-FILE holds 9x9 puzzles, one per line; `--every K` takes every K-th (both programs the same ones).
+usage: python3 tools/compare_hodoku.py FILE... [--python /tmp/venv-hodoku/bin/python]
+           [--sudoku-lab target/release/sudoku-lab] [--every K] [--per-level K]
+Each FILE holds 9x9 puzzles, one per line; `--every K` takes every K-th of each file (both
+programs the same ones). `--per-level K` first grades those with sudoku-lab (not timed) and keeps
+the first K of each of its levels, a sample spread across the levels.
 """
 import argparse
 import json
@@ -27,23 +29,46 @@ LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def sample(path, every, out):
-    with open(path, encoding="utf-8") as f:
-        lines = [l.strip()[:81] for l in f if l.strip() and not l.startswith("#")]
+def sample(paths, every, out):
+    lines = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            lines += [l.strip()[:81] for l in f if l.strip() and not l.startswith("#")][::every]
     with open(out, "w") as f:
-        f.write("\n".join(lines[::every]) + "\n")
+        f.write("\n".join(lines) + "\n")
+    return lines
+
+
+def grade(binary, puzzles):
+    out = subprocess.run([binary, "grade", "--csv", "--jobs", "1", puzzles],
+                         capture_output=True, text=True, check=True).stdout
+    head, *rows = [l.split(",") for l in out.splitlines()]
+    return [dict(zip(head, r)) for r in rows]
+
+
+def per_level(binary, lines, puzzles, k):
+    """Keeps, in `puzzles`, the first k lines of each level sudoku-lab gives."""
+    kept = {level: [] for level in LEVELS}
+    for line, row in zip(lines, grade(binary, puzzles)):
+        if len(kept[row["level"]]) < k:
+            kept[row["level"]].append(line)
+    with open(puzzles, "w") as f:
+        f.write("\n".join(l for level in LEVELS for l in kept[level]) + "\n")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("file")
+    ap.add_argument("files", nargs="+")
     ap.add_argument("--python", default="/tmp/venv-hodoku/bin/python")
     ap.add_argument("--sudoku-lab", default="target/release/sudoku-lab")
     ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--per-level", type=int)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         puzzles = os.path.join(tmp, "puzzles.txt")
-        sample(a.file, a.every, puzzles)
+        lines = sample(a.files, a.every, puzzles)
+        if a.per_level:
+            per_level(a.sudoku_lab, lines, puzzles, a.per_level)
         t = time.perf_counter()
         ours = subprocess.run([a.sudoku_lab, "grade", "--csv", "--jobs", "1", puzzles],
                               capture_output=True, text=True, check=True).stdout
@@ -62,7 +87,7 @@ def main():
     near = sum(abs(LEVELS.index(x) - LEVELS.index(y)) <= 1 for x, y in pairs
                if x in LEVELS and y in LEVELS)
     n = len(pairs)
-    print(f"{a.file} (every {a.every}): {n} puzzles, level exact {exact} "
+    print(f"{' '.join(a.files)} (every {a.every}, per level {a.per_level}): {n} puzzles, level exact {exact} "
           f"({100 * exact / n:.1f} %), within one {near} ({100 * near / n:.1f} %)")
     print("levels (sudoku-lab, hodoku-py):", dict(Counter(pairs).most_common()))
     hardest = Counter((r["hardest"], (h["hardest"] or "-").replace("_", "-"))

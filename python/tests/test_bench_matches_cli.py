@@ -2,9 +2,10 @@
 column but the timings, field by field, the classes (answered, agreed, timed out, refused,
 failed) and the effort counters included.
 
-The command is `$SUDOKU_LAB` when set, else the repository's `target/release/sudoku-lab` or
-`target/debug/sudoku-lab`, built with cargo when neither exists."""
+The command is `$SUDOKU_LAB` when set, else the repository's `target/debug/sudoku-lab`, built
+with cargo from the sources beside these tests."""
 
+import functools
 import json
 import os
 import pathlib
@@ -22,16 +23,15 @@ DATA = ROOT / "tests" / "data"
 TIMINGS = {"puzzles_per_sec", "total_s", "min_us", "mean_us", "median_us", "p90_us", "max_us"}
 
 
+@functools.lru_cache(maxsize=None)
 def cli():
     """The `sudoku-lab` command (see the module's docstring)."""
     if os.environ.get("SUDOKU_LAB"):
         return os.environ["SUDOKU_LAB"]
-    for profile in ["release", "debug"]:
-        exe = ROOT / "target" / profile / "sudoku-lab"
-        if exe.exists():
-            return str(exe)
     if shutil.which("cargo") is None:
         pytest.skip("no sudoku-lab command (set SUDOKU_LAB) and no cargo to build it")
+    # Built from the sources beside these tests (a no-op when up to date), so that an older
+    # binary left in target/ is never the one compared.
     subprocess.run(["cargo", "build", "-q", "--bin", "sudoku-lab"], cwd=ROOT, check=True)
     return str(ROOT / "target" / "debug" / "sudoku-lab")
 

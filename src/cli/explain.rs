@@ -1,9 +1,10 @@
 //! `sudoku-lab explain`: each puzzle solved step by step with human techniques, one step a line
-//! in HoDoKu's notation (or one JSON record a step), or only the next step (`--hint`). The
-//! technique flags shared with `grade` are [`LadderArgs`].
+//! in HoDoKu's notation (or one JSON record a step), or only the next step (`--hint`), or a page
+//! to step through each solve in a browser (`--html`, [`Pages`]). The technique flags shared with
+//! `grade` are [`LadderArgs`].
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -14,8 +15,9 @@ use sudoku_lab::format::candidates::read_candidates;
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::logic::render::text;
 use sudoku_lab::logic::verify::check_path;
-use sudoku_lab::logic::{self, Board, Ladder, LogicError, SolveOutcome};
+use sudoku_lab::logic::{self, Board, Ladder, LogicError, SolveOutcome, SolveResult};
 use sudoku_lab::model::Value;
+use sudoku_lab::report::html::explain_page;
 use sudoku_lab::report::logic::StepRecord;
 use sudoku_lab::task::unique_solution;
 
@@ -50,7 +52,8 @@ impl LadderArgs {
 
 /// Solve each puzzle with human techniques and print every step in HoDoKu's notation
 /// (`Locked Candidates Type 1 (Pointing): 8 in b3 => r1c136<>8`), then how the run ended.
-/// Puzzles with Killer cages or variant rules are refused (exit code 2).
+/// Puzzles with Killer cages or variant rules are refused (exit code 2). With `--html FILE`, a
+/// page to step through each solve in a browser instead (docs/logic.md).
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// Puzzle files (`-` or none: standard input).
@@ -68,6 +71,12 @@ pub struct ExplainArgs {
     /// steps start from those candidates.
     #[arg(long)]
     candidates: bool,
+    /// Write a page to step through the solve in a browser to FILE (one HTML file with its
+    /// style, script and data inline: it fetches nothing) and print its name instead of the
+    /// steps. With several puzzles in the input, one page each, named with the puzzle's number
+    /// before the extension (`page-1.html`, `page-2.html`, …).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "hint"])]
+    html: Option<PathBuf>,
     /// Check every step against the puzzle's solution (from the dfs backend); a wrong step is
     /// reported and gives exit code 1.
     #[arg(long)]
@@ -80,6 +89,9 @@ pub struct ExplainArgs {
 
 impl ExplainArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
+        if let Some(path) = &self.html {
+            check_page_path(path)?;
+        }
         Ok(Config {
             ladder: self.ladder.resolve()?,
             read: self.input.read_options(),
@@ -88,6 +100,7 @@ impl ExplainArgs {
             hint: self.hint,
             candidates: self.candidates,
             verify: self.verify,
+            html: self.html,
         })
     }
 }
@@ -101,12 +114,14 @@ pub struct Config {
     hint: bool,
     candidates: bool,
     verify: bool,
+    html: Option<PathBuf>,
 }
 
 pub fn run(config: &Config) -> ExitCode {
     let mut tally = batch::Tally::default();
     let mut out = String::new();
     let (mut wrong, mut refused) = (false, false);
+    let mut pages = config.html.as_deref().map(Pages::new);
     let mut explain = |item: batch::Item, board: Result<Board, LogicError>| {
         let shape = item.puzzle.shape();
         let where_ = format!("{}:{}", item.file, item.line);
@@ -128,6 +143,9 @@ pub fn run(config: &Config) -> ExitCode {
                 eprintln!("{where_}: error: {e}");
                 wrong = true;
                 return;
+            }
+            if let Some(pages) = &mut pages {
+                pages.add(&item, &result);
             }
             let g = logic::solver::grade_path(&item.puzzle, &result.steps);
             let ending = match result.outcome {
@@ -177,18 +195,21 @@ pub fn run(config: &Config) -> ExitCode {
             }
         }
     };
-    if config.candidates {
+    let read = if config.candidates {
         each_candidate_grid(config, &mut tally, |item, eliminations| {
             let board = Board::with_eliminations(&item.puzzle, &eliminations);
             explain(item, board)
-        });
+        })
     } else {
         batch::each_puzzle(&config.files, &config.read, None, &mut tally, |item| {
             let board = Board::new(&item.puzzle);
             explain(item, board)
-        });
+        })
+    };
+    match &pages {
+        Some(pages) => refused |= !pages.write(read),
+        None => batch::write_stdout(out.as_bytes()),
     }
-    batch::write_stdout(out.as_bytes());
     ExitCode::from(match (wrong, tally.bad_input || refused) {
         (true, _) => 1,
         (false, true) => 2,
@@ -202,7 +223,7 @@ fn each_candidate_grid(
     config: &Config,
     tally: &mut batch::Tally,
     mut f: impl FnMut(batch::Item, Vec<(usize, Value)>),
-) {
+) -> usize {
     let stdin = [PathBuf::from("-")];
     let files = if config.files.is_empty() {
         &stdin[..]
@@ -252,5 +273,90 @@ fn each_candidate_grid(
                 }
             }
         }
+    }
+    index
+}
+
+/// A page can be written to `path` as far as can be told before solving: its folder exists and
+/// it is not a folder itself.
+fn check_page_path(path: &Path) -> Result<(), UsageError> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(folder) = folder.filter(|f| !f.is_dir()) {
+        return Err(UsageError(format!(
+            "--html {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(UsageError(format!(
+            "--html {}: is a folder; give the page's file name",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The pages of `--html`, one a puzzle, written once the input is read: its file when the input
+/// held one puzzle, else the file's name with the puzzle's number before its extension.
+pub struct Pages {
+    path: PathBuf,
+    pages: Vec<(usize, String)>,
+    failed: bool,
+}
+
+impl Pages {
+    fn new(path: &Path) -> Pages {
+        Pages {
+            path: path.to_path_buf(),
+            pages: vec![],
+            failed: false,
+        }
+    }
+
+    /// The page of one puzzle's solve.
+    fn add(&mut self, item: &batch::Item, result: &SolveResult) {
+        let title = format!("{}:{}", item.file, item.line);
+        match explain_page(&item.puzzle, result, &title) {
+            Ok(page) => self.pages.push((item.index, page)),
+            Err(e) => {
+                eprintln!("{title}: error: {e}");
+                self.failed = true;
+            }
+        }
+    }
+
+    /// The file of puzzle `index` of an input of `read` puzzles.
+    fn path_of(&self, index: usize, read: usize) -> PathBuf {
+        if read <= 1 {
+            return self.path.clone();
+        }
+        let stem = self.path.file_stem().unwrap_or_default().to_string_lossy();
+        let name = match self.path.extension() {
+            Some(ext) => format!("{stem}-{index}.{}", ext.to_string_lossy()),
+            None => format!("{stem}-{index}"),
+        };
+        self.path.with_file_name(name)
+    }
+
+    /// Writes every page and prints its file's name; false when one could not be made or
+    /// written (said on standard error).
+    fn write(&self, read: usize) -> bool {
+        let mut listed = String::new();
+        let mut ok = !self.failed;
+        for (index, page) in &self.pages {
+            let path = self.path_of(*index, read);
+            match std::fs::write(&path, page) {
+                Ok(()) => {
+                    let _ = writeln!(listed, "{}", path.display());
+                }
+                Err(e) => {
+                    eprintln!("sudoku-lab: error: cannot write {}: {e}", path.display());
+                    ok = false;
+                }
+            }
+        }
+        batch::write_stdout(listed.as_bytes());
+        ok
     }
 }

@@ -1,7 +1,8 @@
 //! `sudoku-lab strength`: what each propagation level derives at the root, without search, over
-//! files of puzzles — one row per file, encoding, at-most-one encoding and level (the library's
-//! [`sudoku_lab::strength::table`] does the deriving, the sums and the rows; this module
-//! reads the files and writes the rows).
+//! files of puzzles — one row per file, encoding, at-most-one encoding and level, and on request
+//! the cross-table of technique levels against propagation levels (the library's
+//! [`sudoku_lab::strength::table`] does the deriving, the sums, the rows and the cross-tables;
+//! this module reads the files and writes them out).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,7 +13,7 @@ use clap::Args;
 
 use sudoku_lab::sat::encode::{Amo, CageEncoding, Encoding, PairEncoding};
 use sudoku_lab::shard::Shard;
-use sudoku_lab::strength::table::{Level, Row, Study};
+use sudoku_lab::strength::table::{Cross, Level, Row, Study};
 use sudoku_lab::strength::Root;
 
 use super::args::{jobs_arg, writable, InputArgs};
@@ -31,7 +32,12 @@ use super::UsageError;
 /// round of the binary failed-literal rule), binflr (the binary failed-literal rule to a
 /// fixpoint), pairs1 and pairs (the same pair probes, the failed pairs' binaries not kept: one
 /// round, and to a fixpoint); model levels (one row per file, encoding `-`):
-/// naked, hidden, locked, dfs, cp-value, cp-bounds, cp-domain; see docs/strength.md.
+/// naked, hidden, locked, dfs, cp-value, cp-bounds, cp-domain; technique levels (the logic
+/// engine limited to cumulative technique families, no uniqueness technique, no bifurcation; one
+/// row per file, encoding `-`): logic-singles, logic-intersections, logic-subsets, logic-fish
+/// (with single-digit patterns), logic-wings (with colouring), logic-chains (with ALS),
+/// logic-forcing. `--cross` counts the puzzles by the weakest technique level and the weakest
+/// other level that solve them; see docs/strength.md.
 #[derive(Args, Debug)]
 pub struct StrengthArgs {
     /// Puzzle files; `-` or none reads standard input.
@@ -41,7 +47,9 @@ pub struct StrengthArgs {
     encodings: Vec<Encoding>,
     /// Comma-separated levels, weakest first (`--per-puzzle` names the first that solves): CNF
     /// levels up, flp1, flp, flp-both, hbr, hbr-eq, binflr1, binflr, pairs1, pairs; model levels
-    /// naked, hidden, locked, dfs, cp-value, cp-bounds, cp-domain.
+    /// naked, hidden, locked, dfs, cp-value, cp-bounds, cp-domain; technique levels
+    /// logic-singles, logic-intersections, logic-subsets, logic-fish, logic-wings, logic-chains,
+    /// logic-forcing.
     #[arg(long, value_delimiter = ',', default_value = "up,flp", value_parser = Level::from_str)]
     levels: Vec<Level>,
     /// Comma-separated at-most-one encodings: auto, pairwise, ladder, product, bimander,
@@ -57,6 +65,11 @@ pub struct StrengthArgs {
     /// Print, for each puzzle and encoding, the weakest level of `--levels` that solves it.
     #[arg(long)]
     per_puzzle: bool,
+    /// Also print, per file and encoding, the cross-table: puzzles counted by the weakest
+    /// technique level of `--levels` that solves them (rows) and the weakest other level that
+    /// does (columns). `--levels` must name levels of both kinds.
+    #[arg(long)]
+    cross: bool,
     /// Also write the rows as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -80,6 +93,14 @@ impl StrengthArgs {
                 writable(p, flag)?;
             }
         }
+        let techniques = self.levels.iter().filter(|l| l.is_technique()).count();
+        if self.cross && (techniques == 0 || techniques == self.levels.len()) {
+            return Err(UsageError(
+                "--cross needs technique levels (logic-singles, …, logic-forcing) and other levels \
+                 (up, flp, naked, …) in --levels"
+                    .into(),
+            ));
+        }
         Ok(Config {
             study: Study::new(
                 &self.encodings,
@@ -89,6 +110,7 @@ impl StrengthArgs {
                 self.levels,
             ),
             per_puzzle: self.per_puzzle,
+            cross: self.cross,
             json: self.json,
             csv: self.csv,
             jobs: jobs_arg(self.jobs)?,
@@ -104,6 +126,7 @@ pub struct Config {
     /// Every encoding × at-most-one encoding asked for, and the levels.
     pub study: Study,
     pub per_puzzle: bool,
+    pub cross: bool,
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
     pub jobs: usize,
@@ -116,6 +139,7 @@ pub fn run(config: &Config) -> ExitCode {
     let mut tally = Tally::default();
     let mut rows = Vec::new();
     let mut per_puzzle = String::new();
+    let mut crosses = Vec::new();
     for path in input_files(&config.files) {
         let mut items: Vec<Item> = Vec::new();
         batch::each_puzzle(path.as_slice(), &config.read, None, &mut tally, |it| {
@@ -125,6 +149,9 @@ pub fn run(config: &Config) -> ExitCode {
         let label = batch::file_label(path.first().map_or(Path::new("-"), PathBuf::as_path));
         let roots = derive_all(config, &items, &mut tally);
         rows.extend(config.study.rows(&label, &roots));
+        if config.cross {
+            crosses.extend(config.study.cross(&label, &roots));
+        }
         if config.per_puzzle {
             for (item, r) in items.iter().zip(&roots) {
                 let Some(r) = r else { continue };
@@ -149,6 +176,10 @@ pub fn run(config: &Config) -> ExitCode {
         out.push(b'\n');
     }
     write_table(&rows, &mut out);
+    for cross in &crosses {
+        out.push(b'\n');
+        write_cross(cross, &mut out);
+    }
     batch::write_stdout(&out);
     if let Err(e) = write_files(config, &rows) {
         eprintln!("sudoku-lab: error: {e}");
@@ -192,6 +223,61 @@ fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |x| format!("{x:.2}"))
 }
 
+/// A cross-table: a title line, then one line per technique level, a `total` column and line.
+fn write_cross(cross: &Cross, out: &mut Vec<u8>) {
+    out.extend_from_slice(
+        format!(
+            "cross {} encoding {} amo {}: rows the weakest technique level, columns the weakest \
+             other level\n",
+            cross.file, cross.encoding, cross.amo
+        )
+        .as_bytes(),
+    );
+    let total = |counts: &[usize]| counts.iter().sum::<usize>().to_string();
+    let mut lines: Vec<Vec<String>> = vec![std::iter::once("technique")
+        .chain(cross.columns.iter().copied())
+        .chain(["total"])
+        .map(String::from)
+        .collect()];
+    for (name, counts) in cross.rows.iter().zip(&cross.counts) {
+        let mut line = vec![name.to_string()];
+        line.extend(counts.iter().map(usize::to_string));
+        line.push(total(counts));
+        lines.push(line);
+    }
+    let columns: Vec<usize> = (0..cross.columns.len())
+        .map(|c| cross.counts.iter().map(|row| row[c]).sum())
+        .collect();
+    let mut line = vec!["total".to_string()];
+    line.extend(columns.iter().map(usize::to_string));
+    line.push(total(&columns));
+    lines.push(line);
+    write_aligned(&lines, 1, out);
+}
+
+/// Lines of cells in columns as wide as their widest cell: the first `text` columns to the
+/// left, the others (figures) to the right.
+fn write_aligned(lines: &[Vec<String>], text: usize, out: &mut Vec<u8>) {
+    let mut width = vec![0; lines.iter().map(Vec::len).max().unwrap_or(0)];
+    for line in lines {
+        for (w, s) in width.iter_mut().zip(line) {
+            *w = (*w).max(s.chars().count());
+        }
+    }
+    for line in lines {
+        let mut s = String::new();
+        for (k, (w, v)) in width.iter().zip(line).enumerate() {
+            if k < text {
+                s.push_str(&format!("{v:<w$}  "));
+            } else {
+                s.push_str(&format!("{v:>w$}  "));
+            }
+        }
+        out.extend_from_slice(s.trim_end().as_bytes());
+        out.push(b'\n');
+    }
+}
+
 fn write_table(rows: &[Row], out: &mut Vec<u8>) {
     let head = [
         "file",
@@ -204,45 +290,21 @@ fn write_table(rows: &[Row], out: &mut Vec<u8>) {
         "unassigned_vars_pct",
         "contradictions",
     ];
-    let cells: Vec<[String; 9]> = rows
-        .iter()
-        .map(|r| {
-            [
-                r.file.clone(),
-                r.encoding.into(),
-                r.amo.into(),
-                r.level.into(),
-                r.puzzles.to_string(),
-                pct(Some(r.solved_pct)),
-                pct(r.unassigned_pct),
-                pct(r.unassigned_vars_pct),
-                r.contradictions.to_string(),
-            ]
-        })
-        .collect();
-    let mut width = head.map(str::len);
-    for c in &cells {
-        for (w, s) in width.iter_mut().zip(c) {
-            *w = (*w).max(s.chars().count());
-        }
-    }
-    let mut line = |c: &[&str]| {
-        let mut s = String::new();
-        for (k, (w, v)) in width.iter().zip(c).enumerate() {
-            // Text columns to the left, figures to the right.
-            if k < 4 {
-                s.push_str(&format!("{v:<w$}  "));
-            } else {
-                s.push_str(&format!("{v:>w$}  "));
-            }
-        }
-        out.extend_from_slice(s.trim_end().as_bytes());
-        out.push(b'\n');
-    };
-    line(&head);
-    for c in &cells {
-        line(&c.each_ref().map(String::as_str));
-    }
+    let mut lines = vec![head.map(String::from).to_vec()];
+    lines.extend(rows.iter().map(|r| {
+        vec![
+            r.file.clone(),
+            r.encoding.into(),
+            r.amo.into(),
+            r.level.into(),
+            r.puzzles.to_string(),
+            pct(Some(r.solved_pct)),
+            pct(r.unassigned_pct),
+            pct(r.unassigned_vars_pct),
+            r.contradictions.to_string(),
+        ]
+    }));
+    write_aligned(&lines, 4, out);
 }
 
 fn write_files(config: &Config, rows: &[Row]) -> Result<(), String> {

@@ -7,117 +7,170 @@
 //! holds `z`: a cell outside them that sees every `z` of `A` and of `B` loses `z`.
 
 use super::board::{bit, bits, choose_within, digits, Board};
-use super::links::PeerSets;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::model::Value;
 
-/// One almost locked set, with, per digit, the cells that see every cell of the set holding it
-/// (bitsets over the cells, [`PeerSets`] layout).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Als {
-    cells: Vec<usize>,
-    digits: u64,
-    house: u32,
-    /// `seen[(d - 1) * words..]`: cells seeing every cell of the set that holds `d`.
-    seen: Vec<u64>,
-    /// The set's cells as a bitset.
-    members: Vec<u64>,
-}
-
-impl Als {
-    fn new(board: &Board, peers: &PeerSets, cells: Vec<usize>, digits: u64, house: u32) -> Als {
-        let words = peers.words();
-        let mut seen = vec![u64::MAX; board.n() * words];
-        let mut members = vec![0u64; words];
-        for &c in &cells {
-            members[c / 64] |= 1 << (c % 64);
-            for d in bits(board.cands(c)) {
-                for (w, p) in seen[d * words..(d + 1) * words].iter_mut().zip(peers.of(c)) {
-                    *w &= p;
-                }
-            }
-        }
-        Als {
-            cells,
-            digits,
-            house,
-            seen,
-            members,
-        }
-    }
-    /// Cells seeing every cell of the set that holds `d`.
-    fn seen(&self, d: Value, words: usize) -> &[u64] {
-        let i = (d as usize - 1) * words;
-        &self.seen[i..i + words]
-    }
-}
-
 /// Most cells in one ALS (HoDoKu has no limit on 9×9; larger grids need one).
 const MAX_CELLS: usize = 8;
 
-/// Every ALS of the board (each cell set once, with the first house that holds it).
-fn sets(board: &Board, peers: &PeerSets) -> Vec<Als> {
-    let mut out: Vec<Als> = vec![];
-    let mut seen = std::collections::HashSet::new();
-    for h in 0..board.house_count() {
-        let empty: Vec<usize> = board
-            .house(h)
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| board.cands(c) != 0)
+/// Every ALS of a board, each cell set once (with the first house that holds it), in flat
+/// arrays. Bitsets over the cells take `words` `u64`s; per set and digit `d` there are two:
+/// the cells seeing every cell of the set that holds `d`, and those cells themselves.
+struct Sets {
+    n: usize,
+    words: usize,
+    /// `cells[start[i]..start[i + 1]]`: set `i`'s cells, ascending.
+    cells: Vec<usize>,
+    start: Vec<usize>,
+    digits: Vec<u64>,
+    house: Vec<u32>,
+    members: Vec<u64>,
+    seen: Vec<u64>,
+    holding: Vec<u64>,
+}
+
+impl Sets {
+    fn of(board: &Board) -> Sets {
+        let n = board.n();
+        let words = (n * n).div_ceil(64);
+        let mut sets = Sets {
+            n,
+            words,
+            cells: vec![],
+            start: vec![0],
+            digits: vec![],
+            house: vec![],
+            members: vec![],
+            seen: vec![],
+            holding: vec![],
+        };
+        let house_bits: Vec<Vec<u64>> = (0..board.house_count())
+            .map(|h| cell_set(words, board.house(h).iter().map(|&c| c as usize)))
             .collect();
-        let masks: Vec<u64> = empty.iter().map(|&c| board.cands(c)).collect();
-        for k in 1..empty.len().min(MAX_CELLS + 1) {
-            choose_within(&masks, k, k + 1, &mut |chosen, union| {
-                if union.count_ones() as usize == k + 1 {
-                    let mut cells: Vec<usize> = chosen.iter().map(|&i| empty[i]).collect();
-                    cells.sort_unstable();
-                    if seen.insert(cells.clone()) {
-                        out.push(Als::new(board, peers, cells, union, h as u32));
+        for h in 0..board.house_count() {
+            let empty: Vec<usize> = board
+                .house(h)
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| board.cands(c) != 0)
+                .collect();
+            let masks: Vec<u64> = empty.iter().map(|&c| board.cands(c)).collect();
+            for k in 1..empty.len().min(MAX_CELLS + 1) {
+                choose_within(&masks, k, k + 1, &mut |chosen, union| {
+                    if union.count_ones() as usize == k + 1 {
+                        let members = cell_set(words, chosen.iter().map(|&i| empty[i]));
+                        // A set inside an earlier house was taken there.
+                        let earlier = house_bits[..h]
+                            .iter()
+                            .any(|hb| members.iter().zip(hb).all(|(m, b)| m & !b == 0));
+                        if !earlier {
+                            sets.push(board, chosen.iter().map(|&i| empty[i]), union, h, members);
+                        }
                     }
+                    false
+                });
+            }
+        }
+        sets
+    }
+
+    fn push(
+        &mut self,
+        board: &Board,
+        cells: impl Iterator<Item = usize>,
+        digits: u64,
+        house: usize,
+        members: Vec<u64>,
+    ) {
+        let (n, words) = (self.n, self.words);
+        let first = self.cells.len();
+        self.cells.extend(cells);
+        self.cells[first..].sort_unstable();
+        self.start.push(self.cells.len());
+        self.digits.push(digits);
+        self.house.push(house as u32);
+        self.members.extend(members);
+        let at = self.seen.len();
+        self.seen.resize(at + n * words, u64::MAX);
+        self.holding.resize(at + n * words, 0);
+        for &c in &self.cells[first..] {
+            for d in bits(board.cands(c)) {
+                let range = at + d * words..at + (d + 1) * words;
+                for (w, p) in self.seen[range.clone()].iter_mut().zip(board.peer_set(c)) {
+                    *w &= p;
                 }
-                false
-            });
+                self.holding[range][c / 64] |= 1 << (c % 64);
+            }
         }
     }
-    out
+
+    fn len(&self) -> usize {
+        self.digits.len()
+    }
+    fn cells(&self, i: usize) -> &[usize] {
+        &self.cells[self.start[i]..self.start[i + 1]]
+    }
+    fn members(&self, i: usize) -> &[u64] {
+        &self.members[i * self.words..(i + 1) * self.words]
+    }
+    /// Cells seeing every cell of set `i` that holds `d`.
+    fn seen(&self, i: usize, d: Value) -> &[u64] {
+        let at = (i * self.n + d as usize - 1) * self.words;
+        &self.seen[at..at + self.words]
+    }
+    /// The cells of set `i` that hold `d`.
+    fn holding(&self, i: usize, d: Value) -> &[u64] {
+        let at = (i * self.n + d as usize - 1) * self.words;
+        &self.holding[at..at + self.words]
+    }
+}
+
+/// The bitset of some cells.
+fn cell_set(words: usize, cells: impl Iterator<Item = usize>) -> Vec<u64> {
+    let mut set = vec![0u64; words];
+    for c in cells {
+        set[c / 64] |= 1 << (c % 64);
+    }
+    set
 }
 
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     if technique != Technique::AlsXz {
         return;
     }
-    let peers = PeerSets::new(board);
-    let words = peers.words();
-    let all = sets(board, &peers);
-    for (i, a) in all.iter().enumerate() {
-        for b in &all[i + 1..] {
-            let common = a.digits & b.digits;
-            let overlap = a.members.iter().zip(&b.members).any(|(p, q)| p & q != 0);
-            if common.count_ones() < 2 || overlap {
+    let sets = Sets::of(board);
+    let (n, words) = (sets.n, sets.words);
+    // `has[(d - 1) * words..]`: the cells holding `d`.
+    let mut has = vec![0u64; n * words];
+    for c in 0..n * n {
+        for d in bits(board.cands(c)) {
+            has[d * words + c / 64] |= 1 << (c % 64);
+        }
+    }
+    for a in 0..sets.len() {
+        for b in a + 1..sets.len() {
+            let common = sets.digits[a] & sets.digits[b];
+            if common.count_ones() < 2 {
+                continue;
+            }
+            let (ma, mb) = (sets.members(a), sets.members(b));
+            if ma.iter().zip(mb).fold(0, |acc, (p, q)| acc | p & q) != 0 {
                 continue;
             }
             for x in digits(common) {
                 // Restricted common: every x of B sees every x of A.
-                let sx = a.seen(x, words);
-                let restricted = b
-                    .cells
-                    .iter()
-                    .filter(|&&q| board.has(q, x))
-                    .all(|&q| sx[q / 64] >> (q % 64) & 1 != 0);
-                if !restricted {
+                let sx = sets.seen(a, x);
+                let outside = sets.holding(b, x).iter().zip(sx);
+                if outside.fold(0, |acc, (h, s)| acc | h & !s) != 0 {
                     continue;
                 }
                 let mut eliminations = vec![];
                 for z in digits(common & !bit(x)) {
-                    let (sa, sb) = (a.seen(z, words), b.seen(z, words));
-                    for (w, (&p, &q)) in sa.iter().zip(sb).enumerate() {
-                        for c in bits(p & q).map(|b| w * 64 + b) {
-                            if board.has(c, z) {
-                                eliminations.push(Candidate::new(c, z));
-                            }
-                        }
+                    let (sa, sb) = (sets.seen(a, z), sets.seen(b, z));
+                    let hz = &has[(z as usize - 1) * words..z as usize * words];
+                    for (w, ((&p, &q), &h)) in sa.iter().zip(sb).zip(hz).enumerate() {
+                        eliminations.extend(bits(p & q & h).map(|b| Candidate::new(w * 64 + b, z)));
                     }
                 }
                 if eliminations.is_empty() {
@@ -126,8 +179,13 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
                 let mut step = Step::new(technique);
                 step.digits = vec![x];
                 step.digits.extend(digits(common & !bit(x)));
-                step.cells = a.cells.iter().chain(&b.cells).map(|&c| c as u32).collect();
-                step.houses = vec![a.house, b.house];
+                step.cells = sets
+                    .cells(a)
+                    .iter()
+                    .chain(sets.cells(b))
+                    .map(|&c| c as u32)
+                    .collect();
+                step.houses = vec![sets.house[a], sets.house[b]];
                 step.eliminations = eliminations;
                 if found.push(step) {
                     return;

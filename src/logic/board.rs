@@ -24,6 +24,11 @@ struct Geometry {
     /// `cell * words + p / 64`), for [`Board::sees`].
     peer_bits: Vec<u64>,
     words: usize,
+    /// The cells two houses share, for every pair of houses sharing two or more (built when
+    /// first asked for).
+    intersections: std::sync::OnceLock<Vec<Vec<u32>>>,
+    /// The rectangles whose digits could swap (built when first asked for).
+    rectangles: std::sync::OnceLock<Vec<[usize; 4]>>,
 }
 
 /// Digits and candidates of a grid being solved.
@@ -36,6 +41,8 @@ pub struct Board {
     pos: Vec<u64>,
     /// `placed[h]`: digits already placed in house `h`.
     placed: Vec<u64>,
+    /// [`Board::broken`], computed with the per-house data.
+    broken: bool,
 }
 
 /// All digits of side `n`.
@@ -106,6 +113,8 @@ impl Board {
             peers,
             peer_bits,
             words,
+            intersections: std::sync::OnceLock::new(),
+            rectangles: std::sync::OnceLock::new(),
         });
         let mut board = Board {
             geo,
@@ -113,6 +122,7 @@ impl Board {
             cands: vec![all_digits(n); cells],
             pos: vec![0; puzzle.shape().house_count() * n],
             placed: vec![0; puzzle.shape().house_count()],
+            broken: false,
         };
         for cell in 0..cells {
             let v = board.values[cell];
@@ -148,25 +158,33 @@ impl Board {
         Ok(board)
     }
 
-    /// Recomputes the per-house data from the cells.
+    /// Recomputes the per-house data from the cells, and whether the board is broken.
     fn refresh(&mut self) {
         let n = self.n();
         self.pos.fill(0);
-        self.placed.fill(0);
+        let mut broken = (0..n * n).any(|c| self.values[c] == 0 && self.cands[c] == 0);
         let shape = &self.geo.shape;
         for (h, house) in shape.houses().enumerate() {
-            let mut placed = 0;
+            let (mut placed, mut given, mut open) = (0, 0, 0);
+            let pos = &mut self.pos[h * n..(h + 1) * n];
             for (i, &cell) in house.iter().enumerate() {
                 let cell = cell as usize;
                 if self.values[cell] != 0 {
                     placed |= bit(self.values[cell]);
+                    given += 1;
                 }
+                open |= self.cands[cell];
                 for b in bits(self.cands[cell]) {
-                    self.pos[h * n + b] |= 1 << i;
+                    pos[b] |= 1 << i;
                 }
             }
             self.placed[h] = placed;
+            // A digit twice, a digit both placed and open, or a digit with no place left.
+            broken |= given != placed.count_ones()
+                || (open | placed) != all_digits(n)
+                || open & placed != 0;
         }
+        self.broken = broken;
     }
 
     /// Applies a step: its placements (which also remove the digit from the peers) and its
@@ -248,6 +266,70 @@ impl Board {
         let geo = &self.geo;
         geo.peer_bits[a * geo.words + b / 64] >> (b % 64) & 1 != 0
     }
+    /// The cells two houses share, for each pair of houses (in order of the first house, then
+    /// the second) sharing two or more: a box and a line, or two overlapping regions.
+    pub fn intersections(&self) -> &[Vec<u32>] {
+        self.geo.intersections.get_or_init(|| {
+            let shape = &self.geo.shape;
+            let count = self.house_count();
+            let mut out = vec![];
+            for h1 in 0..count {
+                for h2 in h1 + 1..count {
+                    let common: Vec<u32> = shape
+                        .house(h1)
+                        .iter()
+                        .copied()
+                        .filter(|c| shape.house(h2).contains(c))
+                        .collect();
+                    if common.len() >= 2 {
+                        out.push(common);
+                    }
+                }
+            }
+            out
+        })
+    }
+    /// The rectangles of four cells, in two rows and two columns, where swapping two digits
+    /// keeps every house's digits (each house holding a corner holds all four, or two in one
+    /// row or one column): the deadly patterns of unique rectangles. Corners in cycle order
+    /// (`r1c1, r1c2, r2c2, r2c1`), rectangles by first row, second row, first column, second.
+    pub fn rectangles(&self) -> &[[usize; 4]] {
+        self.geo.rectangles.get_or_init(|| {
+            let (n, shape) = (self.n(), &*self.geo.shape);
+            let deadly = |corners: &[usize; 4]| {
+                corners.iter().all(|&first| {
+                    shape.houses_of(first).iter().all(|h| {
+                        let mut inside =
+                            corners.iter().filter(|&&c| shape.houses_of(c).contains(h));
+                        match (inside.next(), inside.next(), inside.clone().count()) {
+                            (Some(_), Some(_), 2) => true,
+                            (Some(&x), Some(&y), 0) => x / n == y / n || x % n == y % n,
+                            _ => false,
+                        }
+                    })
+                })
+            };
+            let mut out = vec![];
+            for r1 in 0..n {
+                for r2 in r1 + 1..n {
+                    for c1 in 0..n {
+                        for c2 in c1 + 1..n {
+                            let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c2, r2 * n + c1];
+                            if deadly(&corners) {
+                                out.push(corners);
+                            }
+                        }
+                    }
+                }
+            }
+            out
+        })
+    }
+    /// The peers of a cell as a bitset over the cells (bit `p % 64` of word `p / 64`).
+    pub fn peer_set(&self, cell: usize) -> &[u64] {
+        let words = self.geo.words;
+        &self.geo.peer_bits[cell * words..(cell + 1) * words]
+    }
     /// The cells with exactly two candidates.
     pub fn bivalue_cells(&self) -> Vec<usize> {
         (0..self.cands.len())
@@ -264,26 +346,7 @@ impl Board {
     /// True when the board cannot be completed as it stands: an empty cell without candidates,
     /// a digit twice in a house, or a house where a missing digit has no place left.
     pub fn broken(&self) -> bool {
-        let n = self.n();
-        if (0..n * n).any(|c| self.values[c] == 0 && self.cands[c] == 0) {
-            return true;
-        }
-        (0..self.house_count()).any(|h| {
-            let house = self.house(h);
-            let given = house
-                .iter()
-                .filter(|&&c| self.values[c as usize] != 0)
-                .count();
-            let mut open = 0;
-            for d in 1..=n as Value {
-                if self.positions(h, d) != 0 {
-                    open |= bit(d);
-                }
-            }
-            given != self.placed[h].count_ones() as usize
-                || (open | self.placed[h]) != all_digits(n)
-                || open & self.placed[h] != 0
-        })
+        self.broken
     }
 }
 

@@ -16,10 +16,10 @@
 //! search. The search is breadth-first, so each loop is a shortest one through its candidate;
 //! when one step is asked for, the shortest loop on the board is returned.
 
+use super::board::{all_digits, digits};
 use super::links::{Links, Mode, Reach, MAX_LINKS};
 use super::step::{Found, Step};
 use super::table::Technique;
-use crate::model::Value;
 
 pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
     let grouped = matches!(
@@ -27,7 +27,9 @@ pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
         Technique::GroupedNiceLoop | Technique::GroupedAic
     );
     let modes: Vec<Mode> = match technique {
-        Technique::XChain => (1..=board.n() as Value).map(Mode::Digit).collect(),
+        Technique::XChain => digits(found.digits & all_digits(board.n()))
+            .map(Mode::Digit)
+            .collect(),
         Technique::XyChain => vec![Mode::Bivalue],
         Technique::NiceLoop | Technique::Aic => vec![Mode::All],
         Technique::GroupedNiceLoop | Technique::GroupedAic => vec![Mode::Grouped],
@@ -108,7 +110,7 @@ mod tests {
     use super::*;
     use crate::logic::render::text;
     use crate::logic::Board;
-    use crate::model::{Puzzle, Shape};
+    use crate::model::{Puzzle, Shape, Value};
 
     /// An empty 9×9 board keeping, for each (digit, row), the digit in the listed columns only,
     /// and in each listed cell the listed digits only.

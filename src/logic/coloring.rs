@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 
-use super::board::{digits, Board};
+use super::board::{all_digits, digits, Board};
 use super::step::{Candidate, Found, Link, Node, Step};
 use super::table::Technique;
 
@@ -64,7 +64,7 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
 
 fn colors(board: &Board, technique: Technique, found: &mut Found) {
     let n = board.n();
-    for d in 1..=n as u16 {
+    for d in digits(found.digits & all_digits(n)) {
         let cells: Vec<usize> = (0..n * n).filter(|&c| board.has(c, d)).collect();
         let strong = |a: usize, b: usize| {
             board.sees(a, b)

@@ -36,3 +36,13 @@ pub fn finder(t: Technique) -> Finder {
         Family::LastResort => bifurcation::find,
     }
 }
+
+/// True when technique `t` reads one digit's candidates at a time (fish, single-digit
+/// patterns, simple colours, X-chains): what it finds for a digit depends on that digit's
+/// places alone, so the solver asks again only for the digits whose places have changed
+/// since it last found nothing ([`Found::digits`]).
+pub fn per_digit(t: Technique) -> bool {
+    use Technique as T;
+    matches!(t.info().family, Family::Fish | Family::SingleDigit)
+        || matches!(t, T::SimpleColorsTrap | T::SimpleColorsWrap | T::XChain)
+}

@@ -7,7 +7,7 @@
 //! it (and the fish stands) or one does. It is sashimi when a base keeps a single place in the
 //! covers.
 
-use super::board::{bits, choose_within, Board};
+use super::board::{all_digits, bits, choose_within, digits, Board};
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::model::Regions;
@@ -30,7 +30,7 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     if 2 * k > n {
         return;
     }
-    for d in 1..=n as u16 {
+    for d in digits(found.digits & all_digits(n)) {
         for rows_first in [true, false] {
             // Bases are rows (covers columns) or columns (covers rows).
             let (base0, cover0) = if rows_first { (0, n) } else { (n, 0) };

@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::board::{bits, Board};
+use super::board::{bits, digits, Board};
 use super::step::{Candidate, Link, Node};
 use crate::model::Value;
 
@@ -37,38 +37,55 @@ pub enum Mode {
     Grouped,
 }
 
-/// The peers of every cell as a bitset over the cells (`words` `u64`s a cell), for fast
-/// "sees" tests in the chain and ALS finders.
-#[derive(Debug)]
-pub struct PeerSets {
-    words: usize,
-    bits: Vec<u64>,
+/// One list of nodes per node, in one array.
+#[derive(Debug, Default)]
+struct Lists {
+    /// `items[start[i]..start[i + 1]]`: the list of node `i` (nodes past the end have none).
+    start: Vec<u32>,
+    items: Vec<u32>,
 }
 
-impl PeerSets {
-    pub fn new(board: &Board) -> PeerSets {
-        let cells = board.n() * board.n();
-        let words = cells.div_ceil(64);
-        let mut bits = vec![0u64; cells * words];
-        for cell in 0..cells {
-            for &p in board.peers(cell) {
-                bits[cell * words + p as usize / 64] |= 1 << (p % 64);
-            }
+impl Lists {
+    fn new(capacity: usize) -> Lists {
+        Lists {
+            start: vec![0],
+            items: Vec::with_capacity(capacity),
         }
-        PeerSets { words, bits }
     }
-    /// Words of one bitset.
-    pub fn words(&self) -> usize {
-        self.words
+    fn of(&self, node: u32) -> &[u32] {
+        match self.start.get(node as usize + 1) {
+            Some(&end) => &self.items[self.start[node as usize] as usize..end as usize],
+            None => &[],
+        }
     }
-    /// The peers of a cell.
-    pub fn of(&self, cell: usize) -> &[u64] {
-        &self.bits[cell * self.words..(cell + 1) * self.words]
+    /// Ends the list being filled (the next node's begins).
+    fn close(&mut self) {
+        self.start.push(self.items.len() as u32);
     }
-    /// True when two distinct cells share a house.
-    pub fn sees(&self, a: usize, b: usize) -> bool {
-        self.bits[a * self.words + b / 64] >> (b % 64) & 1 != 0
+    /// The lists of `count` nodes from pairs `(node, item)`, each list ascending and without
+    /// repeats.
+    fn from_pairs(count: usize, pairs: &mut Vec<(u32, u32)>) -> Lists {
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut lists = Lists::new(pairs.len());
+        let mut at = 0;
+        for node in 0..count as u32 {
+            while at < pairs.len() && pairs[at].0 == node {
+                lists.items.push(pairs[at].1);
+                at += 1;
+            }
+            lists.close();
+        }
+        lists
     }
+}
+
+/// The group nodes of a graph being built: the node of each group (its cells and digit), and
+/// the groups inside each house.
+#[derive(Debug, Default)]
+struct Groups {
+    node: HashMap<(Vec<u32>, Value), u32>,
+    in_house: Vec<Vec<u32>>,
 }
 
 /// Nodes and links of one board state.
@@ -78,14 +95,21 @@ pub struct Links {
     cands: Vec<u64>,
     grouped: bool,
     n: usize,
-    /// Cells and digit of each node.
-    nodes: Vec<(Vec<u32>, Value)>,
+    /// The digit of each node.
+    digits: Vec<Value>,
+    /// `cells[cell_start[i]..cell_start[i + 1]]`: the cells of node `i`.
+    cell_start: Vec<u32>,
+    cells: Vec<u32>,
     /// Number of single nodes (the first nodes).
     pub singles: usize,
     /// Node of `cell * n + digit - 1`, `u32::MAX` when the cell lacks the digit.
     index: Vec<u32>,
-    weak: Vec<Vec<u32>>,
-    strong: Vec<Vec<u32>>,
+    /// Weak links between single nodes.
+    weak: Lists,
+    /// Weak links with a group node at one end or both (empty without groups).
+    group_weak: Lists,
+    /// Strong links, of every kind.
+    strong: Lists,
     /// True for the cells holding exactly two candidates.
     bivalue: Vec<bool>,
     /// Searches that found nothing on this board.
@@ -125,136 +149,147 @@ impl Links {
             cands: (0..n * n).map(|c| board.cands(c)).collect(),
             grouped,
             n,
-            nodes: vec![],
+            digits: vec![],
+            cell_start: vec![0],
+            cells: vec![],
             singles: 0,
             index: vec![u32::MAX; n * n * n],
-            weak: vec![],
-            strong: vec![],
+            weak: Lists::default(),
+            group_weak: Lists::default(),
+            strong: Lists::default(),
             bivalue: (0..n * n)
                 .map(|c| board.cands(c).count_ones() == 2)
                 .collect(),
             empty: RefCell::new(vec![]),
         };
         for cell in 0..n * n {
-            for b in bits(board.cands(cell)) {
-                links.index[cell * n + b] = links.nodes.len() as u32;
-                links.nodes.push((vec![cell as u32], b as Value + 1));
+            for d in digits(board.cands(cell)) {
+                links.index[cell * n + d as usize - 1] = links.digits.len() as u32;
+                links.push_node(&[cell as u32], d);
             }
         }
-        links.singles = links.nodes.len();
-        let groups = if grouped {
-            links.add_groups(board)
-        } else {
-            HashMap::new()
+        links.singles = links.digits.len();
+        links.weak = links.single_weak_links(board);
+        let groups = match grouped {
+            true => links.add_groups(board),
+            false => Groups::default(),
         };
-        let count = links.nodes.len();
-        links.weak = vec![vec![]; count];
-        links.strong = vec![vec![]; count];
-        // Weak links of single nodes: the cell's other digits and the digit in the peers.
-        for cell in 0..n * n {
-            for d in bits(board.cands(cell)).map(|b| b as Value + 1) {
-                let a = links.node(cell, d) as usize;
-                for e in bits(board.cands(cell)).map(|b| b as Value + 1) {
-                    if e != d {
-                        let b = links.node(cell, e);
-                        links.weak[a].push(b);
-                    }
-                }
-                for &p in board.peers(cell) {
-                    if board.has(p as usize, d) {
-                        let b = links.node(p as usize, d);
-                        links.weak[a].push(b);
-                    }
-                }
-            }
-            if links.bivalue[cell] {
-                let mut ds = bits(board.cands(cell)).map(|b| b as Value + 1);
-                let (d, e) = (ds.next().unwrap_or(1), ds.next().unwrap_or(1));
-                let (a, b) = (links.node(cell, d), links.node(cell, e));
-                links.strong[a as usize].push(b);
-                links.strong[b as usize].push(a);
-            }
+        if grouped {
+            links.group_weak = links.group_weak_links(board);
         }
-        links.link_groups(board);
-        // Strong links in houses: the digit's positions split into two nodes.
-        for h in 0..board.house_count() {
-            for d in 1..=n as Value {
-                let positions: Vec<u32> = board.cells_of(h, d).map(|c| c as u32).collect();
-                if positions.len() < 2 {
-                    continue;
-                }
-                if positions.len() == 2 {
-                    let a = links.node(positions[0] as usize, d);
-                    let b = links.node(positions[1] as usize, d);
-                    links.strong[a as usize].push(b);
-                    links.strong[b as usize].push(a);
-                }
-                if !grouped {
-                    continue;
-                }
-                // Splits with a group on one side (and a single or a group on the other).
-                let mut inside: Vec<(Vec<u32>, u32)> = positions
-                    .iter()
-                    .map(|&c| (vec![c], links.node(c as usize, d)))
-                    .collect();
-                for (key, &g) in &groups {
-                    if key.1 == d && key.0.iter().all(|c| positions.contains(c)) {
-                        inside.push((key.0.clone(), g));
-                    }
-                }
-                for (cells, a) in &inside {
-                    if (*a as usize) < links.singles {
-                        continue;
-                    }
-                    let rest: Vec<u32> = positions
-                        .iter()
-                        .copied()
-                        .filter(|c| !cells.contains(c))
-                        .collect();
-                    let other = match rest.len() {
-                        1 => Some(links.node(rest[0] as usize, d)),
-                        _ => groups.get(&(rest, d)).copied(),
-                    };
-                    if let Some(b) = other {
-                        links.strong[*a as usize].push(b);
-                        links.strong[b as usize].push(*a);
-                    }
-                }
-            }
-        }
-        for list in links.weak.iter_mut().chain(links.strong.iter_mut()) {
-            list.sort_unstable();
-            list.dedup();
-        }
+        links.strong = links.strong_links(board, &groups);
         links
     }
 
-    /// Adds the group nodes: a digit's places (two or more) in the cells two houses share.
-    /// Returns each group's node.
-    fn add_groups(&mut self, board: &Board) -> HashMap<(Vec<u32>, Value), u32> {
-        let n = board.n();
-        let mut groups: HashMap<(Vec<u32>, Value), u32> = HashMap::new();
-        for h1 in 0..board.house_count() {
-            for h2 in h1 + 1..board.house_count() {
-                let common: Vec<u32> = board
-                    .house(h1)
-                    .iter()
-                    .copied()
-                    .filter(|c| board.house(h2).contains(c))
-                    .collect();
-                if common.len() < 2 {
+    fn push_node(&mut self, cells: &[u32], d: Value) {
+        self.digits.push(d);
+        self.cells.extend_from_slice(cells);
+        self.cell_start.push(self.cells.len() as u32);
+    }
+
+    /// Weak links between single nodes: a candidate's cell's other digits and its digit in the
+    /// cell's peers, listed in node order (peers before the cell, the cell, peers after).
+    fn single_weak_links(&self, board: &Board) -> Lists {
+        let n = self.n;
+        let mut weak = Lists::new(self.singles * 2 * n);
+        for cell in 0..n * n {
+            let cands = board.cands(cell);
+            let peers = board.peers(cell);
+            let split = peers.partition_point(|&p| (p as usize) < cell);
+            for d in digits(cands) {
+                let holds = |p: &&u32| board.has(**p as usize, d);
+                let node = |p: &u32| self.node(*p as usize, d);
+                weak.items
+                    .extend(peers[..split].iter().filter(holds).map(node));
+                weak.items.extend(
+                    digits(cands)
+                        .filter(|&e| e != d)
+                        .map(|e| self.node(cell, e)),
+                );
+                weak.items
+                    .extend(peers[split..].iter().filter(holds).map(node));
+                weak.close();
+            }
+        }
+        weak
+    }
+
+    /// Strong links: inside bivalue cells, and in houses where a digit's places split into two
+    /// nodes (two cells; with groups, a group and a cell or two groups).
+    fn strong_links(&self, board: &Board, groups: &Groups) -> Lists {
+        let n = self.n;
+        let mut pairs: Vec<(u32, u32)> = vec![];
+        let mut both = |a: u32, b: u32| {
+            pairs.push((a, b));
+            pairs.push((b, a));
+        };
+        for cell in 0..n * n {
+            if self.bivalue[cell] {
+                let mut ds = digits(board.cands(cell));
+                let (d, e) = (ds.next().unwrap_or(1), ds.next().unwrap_or(1));
+                both(self.node(cell, d), self.node(cell, e));
+            }
+        }
+        for h in 0..board.house_count() {
+            for d in 1..=n as Value {
+                let places = board.positions(h, d);
+                if places.count_ones() == 2 {
+                    let mut cells = bits(places).map(|i| board.house(h)[i] as usize);
+                    let (a, b) = (cells.next().unwrap_or(0), cells.next().unwrap_or(0));
+                    both(self.node(a, d), self.node(b, d));
+                }
+                if !self.grouped || places.count_ones() < 2 {
                     continue;
                 }
-                for d in 1..=n as Value {
-                    let cells: Vec<u32> = common
+                // Splits with a group on one side (and a single or a group on the other).
+                let positions: Vec<u32> = bits(places).map(|i| board.house(h)[i]).collect();
+                for &g in groups.in_house[h].iter().filter(|&&g| self.digit(g) == d) {
+                    // The group's cells hold `d` inside the house: they are among its places.
+                    let rest: Vec<u32> = positions
                         .iter()
                         .copied()
-                        .filter(|&c| board.has(c as usize, d))
+                        .filter(|c| !self.cells(g).contains(c))
                         .collect();
-                    if cells.len() >= 2 && !groups.contains_key(&(cells.clone(), d)) {
-                        groups.insert((cells.clone(), d), self.nodes.len() as u32);
-                        self.nodes.push((cells, d));
+                    let other = match rest.len() {
+                        1 => Some(self.node(rest[0] as usize, d)),
+                        _ => groups.node.get(&(rest, d)).copied(),
+                    };
+                    if let Some(b) = other {
+                        both(g, b);
                     }
+                }
+            }
+        }
+        Lists::from_pairs(self.digits.len(), &mut pairs)
+    }
+
+    /// Adds the group nodes: a digit's places (two or more) in the cells two houses share.
+    fn add_groups(&mut self, board: &Board) -> Groups {
+        let n = board.n();
+        let shape = board.shape();
+        let mut groups = Groups {
+            node: HashMap::new(),
+            in_house: vec![vec![]; board.house_count()],
+        };
+        for common in board.intersections() {
+            for d in 1..=n as Value {
+                let cells: Vec<u32> = common
+                    .iter()
+                    .copied()
+                    .filter(|&c| board.has(c as usize, d))
+                    .collect();
+                if cells.len() >= 2 && !groups.node.contains_key(&(cells.clone(), d)) {
+                    let g = self.digits.len() as u32;
+                    for &h in shape.houses_of(cells[0] as usize) {
+                        if cells
+                            .iter()
+                            .all(|&c| shape.houses_of(c as usize).contains(&h))
+                        {
+                            groups.in_house[h as usize].push(g);
+                        }
+                    }
+                    groups.node.insert((cells.clone(), d), g);
+                    self.push_node(&cells, d);
                 }
             }
         }
@@ -262,35 +297,46 @@ impl Links {
     }
 
     /// Weak links of group nodes: singles and groups of the digit that see every cell.
-    fn link_groups(&mut self, board: &Board) {
-        let count = self.nodes.len();
-        if count == self.singles {
-            return;
-        }
-        let peers = PeerSets::new(board);
+    fn group_weak_links(&self, board: &Board) -> Lists {
+        let count = self.digits.len();
+        let mut lists = vec![vec![]; count];
         let mut of_digit = vec![vec![]; board.n() + 1];
-        for (node, (_, d)) in self.nodes.iter().enumerate() {
-            of_digit[*d as usize].push(node);
+        for (node, &d) in self.digits.iter().enumerate() {
+            of_digit[d as usize].push(node);
         }
+        let words = board.peer_set(0).len();
         for g in self.singles..count {
-            let (cells, d) = self.nodes[g].clone();
+            let (cells, d) = (self.cells(g as u32), self.digits[g]);
+            // The cells that see every cell of the group (none of the group's among them).
+            let mut seen = vec![u64::MAX; words];
+            for &c in cells {
+                for (w, p) in seen.iter_mut().zip(board.peer_set(c as usize)) {
+                    *w &= p;
+                }
+            }
             for &other in &of_digit[d as usize] {
-                let ocells = &self.nodes[other].0;
+                let ocells = self.cells(other as u32);
                 if other == g {
                     continue;
                 }
                 let disjoint = ocells.iter().all(|c| !cells.contains(c));
                 let sees = ocells
                     .iter()
-                    .all(|&x| cells.iter().all(|&y| peers.sees(x as usize, y as usize)));
+                    .all(|&x| seen[x as usize / 64] >> (x % 64) & 1 != 0);
                 if disjoint && sees {
-                    self.weak[g].push(other as u32);
+                    lists[g].push(other as u32);
                     if other < self.singles {
-                        self.weak[other].push(g as u32);
+                        lists[other].push(g as u32);
                     }
                 }
             }
         }
+        let mut out = Lists::new(lists.iter().map(Vec::len).sum());
+        for list in lists {
+            out.items.extend(list);
+            out.close();
+        }
+        out
     }
 
     /// The single node of a candidate (the cell must hold the digit).
@@ -299,35 +345,46 @@ impl Links {
     }
     /// The candidate of a single node.
     pub fn candidate(&self, node: u32) -> Candidate {
-        let (cells, d) = &self.nodes[node as usize];
-        Candidate::new(cells[0] as usize, *d)
+        Candidate::new(self.cells(node)[0] as usize, self.digit(node))
     }
     pub fn digit(&self, node: u32) -> Value {
-        self.nodes[node as usize].1
+        self.digits[node as usize]
     }
     pub fn cells(&self, node: u32) -> &[u32] {
-        &self.nodes[node as usize].0
+        let i = node as usize;
+        &self.cells[self.cell_start[i] as usize..self.cell_start[i + 1] as usize]
     }
     pub fn node_count(&self) -> usize {
-        self.nodes.len()
+        self.digits.len()
     }
-    /// The nodes weakly linked to `node`.
-    pub fn weak(&self, node: u32) -> &[u32] {
-        &self.weak[node as usize]
+    /// The nodes weakly linked to `node`, ascending.
+    pub fn weak(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        self.weak
+            .of(node)
+            .iter()
+            .chain(self.group_weak.of(node))
+            .copied()
+    }
+    /// True when `a` and `b` are weakly linked.
+    fn weakly_linked(&self, a: u32, b: u32) -> bool {
+        self.weak.of(a).binary_search(&b).is_ok() || self.group_weak.of(a).binary_search(&b).is_ok()
     }
 
     /// True when a link of `mode` may join `from` to `to` (`strong` for a strong link) in a
     /// search from `start` (whose node may leave the bivalue cells of an XY-chain).
     fn allowed(&self, mode: Mode, start: u32, from: u32, to: u32, strong: bool) -> bool {
-        let (fc, fd) = &self.nodes[from as usize];
-        let (tc, td) = &self.nodes[to as usize];
         match mode {
-            Mode::Digit(d) => *fd == d && *td == d && (to as usize) < self.singles,
+            Mode::Digit(d) => {
+                self.digits[from as usize] == d
+                    && self.digits[to as usize] == d
+                    && (to as usize) < self.singles
+            }
             Mode::Bivalue => {
+                let (fc, tc) = (self.cells(from)[0], self.cells(to)[0]);
                 (to as usize) < self.singles
-                    && (to == start || self.bivalue[tc[0] as usize])
-                    && (from == start || self.bivalue[fc[0] as usize])
-                    && (fc[0] == tc[0]) == strong
+                    && (to == start || self.bivalue[tc as usize])
+                    && (from == start || self.bivalue[fc as usize])
+                    && (fc == tc) == strong
             }
             Mode::All => (to as usize) < self.singles,
             Mode::Grouped => true,
@@ -345,10 +402,17 @@ impl Links {
         target: Option<u32>,
         reach: &mut Reach,
     ) -> bool {
-        reach.reset(self.nodes.len() * 2);
+        reach.reset(self.node_count() * 2);
         let first = 2 * start + on as u32;
         reach.parent[first as usize] = first;
         reach.queue.push(first);
+        // A search for one target in the modes without per-link rules need not queue the
+        // false nodes without strong links (they lead nowhere): the target, a false node, is
+        // tested for directly.
+        let pruned = match target {
+            Some(t) if t % 2 == 0 && matches!(mode, Mode::All | Mode::Grouped) => Some(t / 2),
+            _ => None,
+        };
         let mut head = 0;
         while head < reach.queue.len() {
             let state = reach.queue[head];
@@ -358,14 +422,31 @@ impl Links {
                 continue;
             }
             let node = state / 2;
-            let (list, strong) = match state % 2 {
-                1 => (&self.weak[node as usize], false),
-                _ => (&self.strong[node as usize], true),
+            let strong = state % 2 == 0;
+            if let (Some(x), false) = (pruned, strong) {
+                if self.weakly_linked(node, x) && reach.parent[2 * x as usize] == u32::MAX {
+                    reach.parent[2 * x as usize] = state;
+                    reach.depth[2 * x as usize] = depth + 1;
+                    reach.queue.push(2 * x);
+                    return true;
+                }
+            }
+            let (list, groups): (&[u32], &[u32]) = match strong {
+                false => (self.weak.of(node), self.group_weak.of(node)),
+                true => (self.strong.of(node), &[]),
             };
-            for &next in list {
+            for &next in list.iter().chain(groups) {
+                // Lists are ascending and group nodes come last.
+                if mode == Mode::All && next as usize >= self.singles {
+                    break;
+                }
+                if pruned.is_some() && !strong && self.strong.of(next).is_empty() {
+                    continue;
+                }
                 let to = 2 * next + strong as u32;
                 if reach.parent[to as usize] != u32::MAX
-                    || !self.allowed(mode, start, node, next, strong)
+                    || !matches!(mode, Mode::All | Mode::Grouped)
+                        && !self.allowed(mode, start, node, next, strong)
                 {
                     continue;
                 }
@@ -395,13 +476,16 @@ impl Links {
             .iter()
             .enumerate()
             .map(|(i, &s)| {
-                let (cells, digit) = self.nodes[(s / 2) as usize].clone();
                 let link = match states.get(i + 1) {
                     Some(next) if next % 2 == 1 => Link::Strong,
                     Some(_) => Link::Weak,
                     None => Link::End,
                 };
-                Node { cells, digit, link }
+                Node {
+                    cells: self.cells(s / 2).to_vec(),
+                    digit: self.digit(s / 2),
+                    link,
+                }
             })
             .collect()
     }
@@ -409,13 +493,11 @@ impl Links {
     /// Single nodes other than `a` and `b` weakly linked to both: they are false when `a` or
     /// `b` is true.
     pub fn seen_by_both(&self, a: u32, b: u32) -> Vec<Candidate> {
-        let wa = &self.weak[a as usize];
-        self.weak[b as usize]
-            .iter()
-            .filter(|&&x| {
-                (x as usize) < self.singles && x != a && x != b && wa.binary_search(&x).is_ok()
+        self.weak(b)
+            .filter(|&x| {
+                (x as usize) < self.singles && x != a && x != b && self.weakly_linked(a, x)
             })
-            .map(|&x| self.candidate(x))
+            .map(|x| self.candidate(x))
             .collect()
     }
 }

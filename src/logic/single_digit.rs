@@ -9,7 +9,7 @@
 //! strong link from that row (or column) outside the box, the cell where the link's far end
 //! meets the box's column (or row) cannot hold the digit.
 
-use super::board::Board;
+use super::board::{all_digits, digits, Board};
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 
@@ -30,7 +30,7 @@ fn links(board: &Board, d: u16, first: usize) -> Links {
 
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     let n = board.n();
-    for d in 1..=n as u16 {
+    for d in digits(found.digits & all_digits(n)) {
         let stop = match technique {
             Technique::Skyscraper => skyscraper(board, d, found),
             Technique::TwoStringKite => kite(board, d, found),

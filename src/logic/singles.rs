@@ -12,17 +12,24 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     match technique {
         Technique::FullHouse => {
             for h in 0..board.house_count() {
-                let empty: Vec<_> = board
+                let mut empty = board
                     .house(h)
                     .iter()
-                    .filter(|&&c| board.value(c as usize) == 0)
-                    .collect();
-                if let [&cell] = empty[..] {
-                    if let [d] = digits(board.cands(cell as usize)).collect::<Vec<_>>()[..] {
-                        if push(found, technique, cell as usize, d, Some(h)) {
-                            return;
-                        }
-                    }
+                    .filter(|&&c| board.value(c as usize) == 0);
+                let (Some(&cell), None) = (empty.next(), empty.next()) else {
+                    continue;
+                };
+                let c = board.cands(cell as usize);
+                if c.count_ones() == 1
+                    && push(
+                        found,
+                        technique,
+                        cell as usize,
+                        digits(c).next().unwrap_or(0),
+                        Some(h),
+                    )
+                {
+                    return;
                 }
             }
         }

@@ -4,13 +4,13 @@
 
 use std::time::{Duration, Instant};
 
-use super::board::Board;
+use super::board::{all_digits, bit, digits, Board};
 use super::finders;
 use super::step::{Found, Step};
 pub use super::table::Level;
 use super::table::{Family, Technique, TECHNIQUES};
 use super::LogicError;
-use crate::model::Puzzle;
+use crate::model::{Puzzle, Value};
 
 /// Techniques in the order they are tried.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,14 +73,63 @@ impl Ladder {
     }
     /// Up to `limit` steps, the techniques in order.
     pub fn steps(&self, board: &Board, limit: usize) -> Vec<Step> {
+        self.steps_remembering(board, limit, &mut Memo::default())
+    }
+    /// [`Ladder::steps`] along a path: `memo` keeps what the one-digit techniques found
+    /// nothing for on earlier boards of the same path, and they skip it (the steps are the
+    /// same as without it).
+    fn steps_remembering(&self, board: &Board, limit: usize, memo: &mut Memo) -> Vec<Step> {
         let mut found = Found::new(limit);
         for &t in &self.techniques {
+            let per_digit = finders::per_digit(t);
+            found.digits = match per_digit {
+                true => memo.changed(board, t),
+                false => u64::MAX,
+            };
+            let before = found.steps.len();
             finders::finder(t)(board, t, &mut found);
+            if per_digit && found.steps.len() == before {
+                memo.found_nothing(board, t, found.digits);
+            }
             if found.full() {
                 break;
             }
         }
         found.steps
+    }
+}
+
+/// What each one-digit technique found nothing for: per technique and digit, the digit's
+/// places (a mask per row) on the board where it last looked.
+#[derive(Debug, Default)]
+struct Memo {
+    places: std::collections::HashMap<(Technique, Value), Vec<u64>>,
+}
+
+impl Memo {
+    /// The places of digit `d`, row by row.
+    fn places(board: &Board, d: Value) -> impl Iterator<Item = u64> + '_ {
+        (0..board.n()).map(move |row| board.positions(row, d))
+    }
+    /// The digits whose places differ from those `t` last found nothing on.
+    fn changed(&self, board: &Board, t: Technique) -> u64 {
+        let mut mask = 0;
+        for d in 1..=board.n() as Value {
+            let same = self
+                .places
+                .get(&(t, d))
+                .is_some_and(|seen| seen.iter().copied().eq(Memo::places(board, d)));
+            if !same {
+                mask |= bit(d);
+            }
+        }
+        mask
+    }
+    /// Records that `t` found nothing for the `digits` on this board.
+    fn found_nothing(&mut self, board: &Board, t: Technique, digits_asked: u64) {
+        for d in digits(digits_asked & all_digits(board.n())) {
+            self.places.insert((t, d), Memo::places(board, d).collect());
+        }
     }
 }
 
@@ -111,6 +160,7 @@ pub fn solve(puzzle: &Puzzle, ladder: &Ladder) -> Result<SolveResult, LogicError
 /// Solves from a board (a partly filled grid, with candidates already removed).
 pub fn solve_board(mut board: Board, ladder: &Ladder) -> SolveResult {
     let mut steps = vec![];
+    let mut memo = Memo::default();
     let outcome = loop {
         if board.broken() {
             break SolveOutcome::Contradiction;
@@ -118,7 +168,7 @@ pub fn solve_board(mut board: Board, ladder: &Ladder) -> SolveResult {
         if board.solved() {
             break SolveOutcome::Solved;
         }
-        let Some(step) = ladder.next_step(&board) else {
+        let Some(step) = ladder.steps_remembering(&board, 1, &mut memo).pop() else {
             break SolveOutcome::Stuck;
         };
         // Finders report only candidates that are there; a step that changes nothing would

@@ -97,6 +97,10 @@ impl Step {
 pub struct Found {
     pub steps: Vec<Step>,
     pub limit: usize,
+    /// Digits a finder of one digit at a time looks at (bit `d - 1`; all by default). The
+    /// solver leaves out the digits whose places have not changed since the technique last
+    /// found nothing for them ([`crate::logic::finders::per_digit`]).
+    pub digits: u64,
 }
 
 impl Found {
@@ -104,8 +108,10 @@ impl Found {
         Found {
             steps: vec![],
             limit,
+            digits: u64::MAX,
         }
     }
+
     /// True once `limit` steps are in.
     pub fn full(&self) -> bool {
         self.steps.len() >= self.limit

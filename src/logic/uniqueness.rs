@@ -31,44 +31,17 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     }
 }
 
-/// True when swapping two digits in the four corners keeps every house's digits.
-fn deadly(board: &Board, corners: &[usize; 4]) -> bool {
-    let n = board.n();
-    let shape = board.shape();
-    (0..board.house_count()).all(|h| {
-        let inside: Vec<usize> = corners
-            .iter()
-            .copied()
-            .filter(|&c| shape.houses_of(c).contains(&(h as u32)))
-            .collect();
-        match inside[..] {
-            [] | [_, _, _, _] => true,
-            [x, y] => x / n == y / n || x % n == y % n,
-            _ => false,
-        }
-    })
-}
-
 fn rectangles(board: &Board, technique: Technique, found: &mut Found) {
-    let n = board.n();
-    for r1 in 0..n {
-        for r2 in r1 + 1..n {
-            for c1 in 0..n {
-                for c2 in c1 + 1..n {
-                    // Corners in cycle order: r1c1, r1c2, r2c2, r2c1.
-                    let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c2, r2 * n + c1];
-                    let common = corners.iter().fold(u64::MAX, |m, &c| m & board.cands(c));
-                    if common.count_ones() < 2 || !deadly(board, &corners) {
-                        continue;
-                    }
-                    let ds: Vec<u16> = digits(common).collect();
-                    for (i, &a) in ds.iter().enumerate() {
-                        for &b in &ds[i + 1..] {
-                            if rectangle(board, technique, corners, a, b, found) {
-                                return;
-                            }
-                        }
-                    }
+    for corners in board.rectangles() {
+        let common = corners.iter().fold(u64::MAX, |m, &c| m & board.cands(c));
+        if common.count_ones() < 2 {
+            continue;
+        }
+        let ds: Vec<u16> = digits(common).collect();
+        for (i, &a) in ds.iter().enumerate() {
+            for &b in &ds[i + 1..] {
+                if rectangle(board, technique, *corners, a, b, found) {
+                    return;
                 }
             }
         }

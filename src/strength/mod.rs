@@ -2,18 +2,23 @@
 //!
 //! A *level* is a deduction procedure run once at the root, with no guess: the clause-list levels
 //! of [`cnf`] (unit propagation, failed-literal probing, hyper-binary resolution over the lab's
-//! own CNF, for any encoding) and the model levels of [`model`] (singles, locked candidates,
-//! `dfs`'s and `cp`'s root propagation). Every level answers with one [`Root`]: whether it found
-//! a contradiction, how many of the puzzle's open cells it left undecided and, for the CNF levels,
-//! how many of the formula's variables it left unassigned. The `strength` command sums these over
-//! files of puzzles ([`table`], docs/strength.md).
+//! own CNF, for any encoding), the model levels of [`model`] (singles, locked candidates,
+//! `dfs`'s and `cp`'s root propagation) and the technique levels of [`technique`] (the logic
+//! engine limited to cumulative technique families, run until nothing applies). Every level
+//! answers with one [`Root`]: whether it found a contradiction, how many of the puzzle's open
+//! cells it left undecided and, for the CNF levels, how many of the formula's variables it left
+//! unassigned. The `strength` command sums these over files of puzzles ([`table`],
+//! docs/strength.md) and crosses the weakest technique level that solves each puzzle with the
+//! weakest propagation level that does ([`table::Study::cross`]).
 
 pub mod cages;
 pub mod cnf;
 pub mod model;
 pub mod table;
+pub mod technique;
 
 use crate::answer::BackendError;
+use crate::logic::LogicError;
 
 /// Why a level (or a cage comparison) cannot run on a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -40,6 +45,9 @@ pub enum StrengthError {
     /// What the build lacks: "levels" or "methods".
     #[error("the cp {0} need a build with the `cp` feature")]
     NoCp(&'static str),
+    /// The logic engine refused the puzzle (rules, a side over 64) or failed its own check.
+    #[error(transparent)]
+    Logic(#[from] LogicError),
     /// The study was cancelled before the puzzle started.
     #[error("cancelled")]
     Cancelled,

@@ -1,7 +1,8 @@
 //! The `strength` table: every level's [`Root`] on every puzzle under every encoding
 //! ([`Study::derive_all`]), summed into one [`Row`] per level and encoding ([`Study::rows`]), and
-//! the weakest level that solves each puzzle ([`Study::weakest`]). The `strength` command and
-//! the Python module both build their rows here.
+//! the weakest level that solves each puzzle ([`Study::weakest`]), and the cross-table of the
+//! weakest technique level against the weakest propagation level ([`Study::cross`]). The
+//! `strength` command and the Python module both build their rows here.
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,6 +11,7 @@ use serde::Serialize;
 
 use super::cnf::{CnfLevel, CnfProber};
 use super::model::{self, ModelLevel};
+use super::technique::{self, TechniqueLevel};
 use super::{Root, StrengthError, Summary};
 use crate::cancel::Cancel;
 use crate::model::Puzzle;
@@ -18,11 +20,13 @@ use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncodin
 use crate::sat::memory::{check_memory, Holder};
 use crate::sat::options::SatOptions;
 
-/// A level: over the clause list of an encoding, or over the model.
+/// A level: over the clause list of an encoding, over the model, or the logic engine with a
+/// set of technique families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
     Cnf(CnfLevel),
     Model(ModelLevel),
+    Technique(TechniqueLevel),
 }
 
 impl Level {
@@ -30,25 +34,32 @@ impl Level {
         match self {
             Level::Cnf(l) => l.name(),
             Level::Model(l) => l.name(),
+            Level::Technique(l) => l.name(),
         }
     }
+    /// True for the levels that do not depend on the encoding (model and technique levels).
     fn is_model(self) -> bool {
-        matches!(self, Level::Model(_))
+        !matches!(self, Level::Cnf(_))
+    }
+    pub fn is_technique(self) -> bool {
+        matches!(self, Level::Technique(_))
     }
 }
 
 impl FromStr for Level {
     type Err = UnknownName;
-    /// A CNF level's name, else a model level's.
+    /// A CNF level's name, else a model level's, else a technique level's.
     fn from_str(s: &str) -> Result<Level, UnknownName> {
         s.parse::<CnfLevel>()
             .map(Level::Cnf)
             .or_else(|_| s.parse::<ModelLevel>().map(Level::Model))
+            .or_else(|_| s.parse::<TechniqueLevel>().map(Level::Technique))
             .map_err(|_| {
                 let names: Vec<&str> = CnfLevel::ALL
                     .iter()
                     .map(|l| l.name())
                     .chain(ModelLevel::ALL.iter().map(|l| l.name()))
+                    .chain(TechniqueLevel::ALL.iter().map(|l| l.name()))
                     .collect();
                 UnknownName {
                     what: "level",
@@ -118,11 +129,13 @@ impl Study {
         prober: &mut CnfProber,
     ) -> Result<Vec<Root>, StrengthError> {
         let mut roots = Vec::with_capacity(self.encodings.len() * self.levels.len());
-        // Model levels do not depend on the encoding: derived once.
+        // Model and technique levels do not depend on the encoding: derived once.
         let mut by_model = Vec::new();
-        for level in &self.levels {
-            if let Level::Model(m) = *level {
-                by_model.push((m, model::derive(puzzle, m)?));
+        for &level in &self.levels {
+            match level {
+                Level::Cnf(_) => {}
+                Level::Model(m) => by_model.push((level, model::derive(puzzle, m)?)),
+                Level::Technique(t) => by_model.push((level, technique::derive(puzzle, t)?)),
             }
         }
         for opts in &self.encodings {
@@ -140,9 +153,9 @@ impl Study {
             for &level in &self.levels {
                 roots.push(match level {
                     Level::Cnf(l) => prober.derive(puzzle, l),
-                    Level::Model(m) => by_model
+                    _ => by_model
                         .iter()
-                        .find(|(k, _)| *k == m)
+                        .find(|(k, _)| *k == level)
                         .map_or_else(Root::default, |(_, r)| *r),
                 });
             }
@@ -236,18 +249,119 @@ impl Study {
     /// [`Study::derive`] gives them) is solved, `refuted` when a level before it found a
     /// contradiction, or `none`.
     pub fn weakest<'a>(&'a self, roots: &[Root]) -> Vec<(&'a EncodeOptions, &'static str)> {
+        self.weakest_among(roots, |_| true)
+    }
+
+    /// [`Study::weakest`] among the levels that `keep` picks only.
+    fn weakest_among<'a>(
+        &'a self,
+        roots: &[Root],
+        keep: impl Fn(Level) -> bool,
+    ) -> Vec<(&'a EncodeOptions, &'static str)> {
         let n = self.levels.len();
         self.encodings
             .iter()
             .zip(roots.chunks(n.max(1)))
-            .map(|(opts, at)| (opts, weakest_level(&self.levels, at)))
+            .map(|(opts, at)| (opts, weakest_level(&self.levels, at, &keep)))
             .collect()
+    }
+
+    /// The cross-tables of one file, `file` naming it, from its puzzles' roots (`None`: left
+    /// out): for each encoding, how many puzzles have each weakest technique level (rows) and
+    /// each weakest other level (columns), both in the study's order. When the study has no CNF
+    /// level, one table (encoding `-`) stands for every encoding.
+    pub fn cross(&self, file: &str, roots: &[Option<Vec<Root>>]) -> Vec<Cross> {
+        let names = |technique: bool| -> Vec<&'static str> {
+            let levels = self.levels.iter().filter(|l| l.is_technique() == technique);
+            levels
+                .map(|l| l.name())
+                .chain(["refuted", "none"])
+                .collect()
+        };
+        let (rows, columns) = (names(true), names(false));
+        let per_encoding = self.levels.iter().any(|l| !l.is_model());
+        let tables = match per_encoding {
+            true => self.encodings.len(),
+            false => self.encodings.len().min(1),
+        };
+        let mut crosses: Vec<Cross> = self.encodings[..tables]
+            .iter()
+            .map(|opts| {
+                let (encoding, amo) = match per_encoding {
+                    true => (opts.encoding.name(), opts.amo.name()),
+                    false => ("-", "-"),
+                };
+                Cross {
+                    file: file.to_string(),
+                    encoding,
+                    amo,
+                    rows: rows.clone(),
+                    columns: columns.clone(),
+                    counts: vec![vec![0; columns.len()]; rows.len()],
+                }
+            })
+            .collect();
+        for r in roots.iter().flatten() {
+            let by_technique = self.weakest_among(r, Level::is_technique);
+            let by_other = self.weakest_among(r, |l| !l.is_technique());
+            for ((cross, (_, t)), (_, o)) in crosses.iter_mut().zip(by_technique).zip(by_other) {
+                let row = cross.rows.iter().position(|n| *n == t).unwrap_or(0);
+                let column = cross.columns.iter().position(|n| *n == o).unwrap_or(0);
+                cross.counts[row][column] += 1;
+            }
+        }
+        for cross in &mut crosses {
+            cross.drop_empty_refuted();
+        }
+        crosses
     }
 }
 
-/// The first of `levels` whose root is solved, `refuted` for a contradiction, or `none`.
-fn weakest_level(levels: &[Level], roots: &[Root]) -> &'static str {
+/// A cross-table ([`Study::cross`]): puzzles counted by the weakest technique level that solves
+/// them (a row) and the weakest propagation level that does (a column). `refuted` counts the
+/// puzzles a level proved to have no solution (shown only when there are some), `none` those
+/// no level of the kind solves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cross {
+    pub file: String,
+    pub encoding: &'static str,
+    pub amo: &'static str,
+    /// Technique levels, weakest first, then `refuted` and `none`.
+    pub rows: Vec<&'static str>,
+    /// The other levels, in the study's order, then `refuted` and `none`.
+    pub columns: Vec<&'static str>,
+    /// `counts[row][column]`.
+    pub counts: Vec<Vec<usize>>,
+}
+
+impl Cross {
+    /// Removes the `refuted` row and column when they count no puzzle.
+    fn drop_empty_refuted(&mut self) {
+        let refuted = |names: &[&str]| names.iter().position(|n| *n == "refuted");
+        if let Some(r) = refuted(&self.rows) {
+            if self.counts[r].iter().all(|&k| k == 0) {
+                self.rows.remove(r);
+                self.counts.remove(r);
+            }
+        }
+        if let Some(c) = refuted(&self.columns) {
+            if self.counts.iter().all(|row| row[c] == 0) {
+                self.columns.remove(c);
+                for row in &mut self.counts {
+                    row.remove(c);
+                }
+            }
+        }
+    }
+}
+
+/// The first of `levels` that `keep` picks whose root is solved, `refuted` for a contradiction,
+/// or `none`.
+fn weakest_level(levels: &[Level], roots: &[Root], keep: impl Fn(Level) -> bool) -> &'static str {
     for (level, root) in levels.iter().zip(roots) {
+        if !keep(*level) {
+            continue;
+        }
         if root.contradiction {
             return "refuted";
         }

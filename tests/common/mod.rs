@@ -2,6 +2,7 @@
 //! and reading what it printed. Each test binary uses its own subset.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod brute;
 pub mod judge_samples;
 

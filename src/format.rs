@@ -35,6 +35,10 @@
 //! cages, known answer) as the line the reader takes back; [`object::to_json`] and
 //! [`fpuzzles::to_json`] write any puzzle as JSON.
 //!
+//! Apart from these, [`candidates`] reads grids with candidates (pencil marks, as HoDoKu and
+//! Sudoku Explainer print them), which `explain --candidates` takes: a puzzle with eliminations,
+//! which no other command reads.
+//!
 //! One file per format under `format/` (`line.rs`, `grid.rs`, `json.rs` with `object.rs` and
 //! `fpuzzles.rs`), beside the shared tokens (`tokens.rs`) and shapes (`shapes.rs`), the weights
 //! reader (`weights.rs`) and the writers (`writers.rs`); their items are reached as
@@ -53,6 +57,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+pub mod candidates;
 pub mod fpuzzles;
 mod grid;
 mod json;

@@ -31,6 +31,10 @@
 //! rejected (unless that backend timed out on the original as well). A budget of trials bounds
 //! the whole, so shrinking always ends.
 //!
+//! **Step check.** With [`FuzzOptions::check_steps`] (the `logic` backend among those compared),
+//! every case with one solution on which the backends agree also has the logic engine's whole
+//! path checked step by step against that solution ([`steps`]); a wrong step is a fault.
+//!
 //! **Regression line.** [`regression_line`] writes the smallest puzzle of the shrinking path whose
 //! number of solutions a trusted backend counts exactly (within a limit), as
 //! `puzzle:count[:solution]`, the form [`crate::format`] reads back and `xcheck` holds every
@@ -41,8 +45,10 @@ use std::time::{Duration, Instant};
 
 pub mod hostile;
 mod search;
+pub mod steps;
 
 pub use search::{search, Fault, Outcome, Run, Stop, NAMED_TIMEOUTS};
+pub use steps::{StepCheck, StepFault, StepTally};
 
 use crate::backend::{Backend, BackendError, Limits};
 use crate::format;
@@ -71,6 +77,9 @@ pub struct FuzzOptions {
     pub weights: WeightSource,
     /// Per backend and puzzle; also bounds each uniqueness check while a case is made.
     pub timeout: Option<Duration>,
+    /// Hold the logic engine's path, step by step, against the solution of every case with one
+    /// solution ([`steps`]); on when `logic` is among the backends.
+    pub check_steps: bool,
 }
 
 impl FuzzOptions {
@@ -86,6 +95,7 @@ impl FuzzOptions {
             task: Task::Unique,
             weights: WeightSource::Random,
             timeout: None,
+            check_steps: false,
         }
     }
 

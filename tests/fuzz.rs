@@ -443,3 +443,55 @@ fn a_case_with_many_rules_ends() {
         other => panic!("exit {other:?}: {}{}", stdout(&o), stderr(&o)),
     }
 }
+
+/// With `logic` among the backends, the unique cases have the logic path checked step by step,
+/// and the summary counts them; Killer cases, which the logic engine refuses, are named apart.
+#[test]
+fn the_logic_backend_brings_the_step_check() {
+    let base = [
+        "fuzz",
+        "--backends",
+        "logic,dfs",
+        "--puzzles",
+        "40",
+        "--seed",
+        "11",
+    ];
+    let o = run_within_30s(&[&base[..], &["--size", "9"]].concat());
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert_eq!(summary(&o), "no fault in 40 cases (seed 11", "{out}");
+    let puzzles = number_after(&out, "step by step on");
+    let steps = number_after(&out, "with one solution:");
+    assert_eq!(puzzles, PUZZLES_WITH_ONE_SOLUTION, "{out}");
+    assert!(steps > 20 * puzzles, "{out}");
+    assert!(out.contains(" steps, 0 wrong"), "{out}");
+
+    let killer = [&base[..], &["--size", "4", "--killer"]].concat();
+    let o = run_within_30s(&killer);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("step by step on 0 puzzles"), "{out}");
+    let refused = number_after(&out, "0 wrong; ");
+    assert!(refused > 5, "{out}");
+    assert!(
+        out.contains("not step-checked (Killer cages or variant rules"),
+        "{out}"
+    );
+
+    // Without `logic`, no step check and no such words.
+    let o = run_within_30s(&[
+        "fuzz",
+        "--backends",
+        "dfs",
+        "--puzzles",
+        "10",
+        "--seed",
+        "11",
+    ]);
+    assert!(!stdout(&o).contains("step by step"), "{}", stdout(&o));
+}
+
+/// Cases 0..40 of seed 11 on 9×9 with one solution (the unique cases and the random cuts that
+/// happen to have one).
+const PUZZLES_WITH_ONE_SOLUTION: usize = 16;

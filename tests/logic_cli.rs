@@ -111,3 +111,68 @@ fn grade_shards_split_the_input_round_robin() {
         stderr(&o)
     );
 }
+
+/// A grid with candidates (Sudopedia's pencil-mark example with 6 also gone from r1c3): the
+/// pencil marks leave 6 one place in box 1, a hidden single that the placed digits alone do not
+/// give (from them, the first step is a pointing pair).
+const PENCIL_MARKS: &str = "tests/data/logic/pencil_marks.txt";
+
+#[test]
+fn hint_from_a_grid_with_candidates() {
+    let o = run(&[
+        "explain",
+        "--hint",
+        "--candidates",
+        "--verify",
+        PENCIL_MARKS,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("# {PENCIL_MARKS}:1\nHidden Single: r3c2=6\n")
+    );
+    // The same placed digits as a puzzle: every candidate they allow is there.
+    let givens =
+        ".7.2.3.8.3457981262.8.4....4..5.98.2.5.8.4.9.8.......1........8.8.....7.62..87.15";
+    let o = run_with(&["explain", "--hint"], &format!("{givens}\n"));
+    assert_eq!(
+        stdout(&o),
+        "# <stdin>:1\nLocked Candidates Type 1 (Pointing): 1 in b5 => r178c5<>1\n"
+    );
+    // The whole explanation from the candidates ends solved.
+    let o = run(&["explain", "--candidates", PENCIL_MARKS]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().nth(1) == Some("Hidden Single: r3c2=6"), "{out}");
+    assert!(out.contains("\n# solved in "), "{out}");
+}
+
+#[test]
+fn bad_grids_with_candidates_are_named_by_line_and_column() {
+    for (text, error) in [
+        (
+            "12 34 3 4\n34 12 1 2\n1 2 34 12\n3 4 102 12\n",
+            "<stdin>:4:6: error: '0' is not a candidate of a grid of side 4 (digits 1 to 4) in \
+             cell '102'",
+        ),
+        (
+            "|12 34 3 4|\n|34 121 1 2|\n|1 2 34 12|\n|3 4 12 12|\n",
+            "<stdin>:2:7: error: digit 1 twice in cell '121'",
+        ),
+        (
+            "12 34 3 4\n34 12 1 2\n1 2 34\n3 4 12 12\n",
+            "<stdin>:3:1: error: row 3 has 3 cells, but the grid has 4 rows",
+        ),
+    ] {
+        let o = run_with(&["explain", "--hint", "--candidates"], text);
+        assert_eq!(o.status.code(), Some(2), "{text}: {}", stdout(&o));
+        assert!(stderr(&o).starts_with(error), "{text}: {}", stderr(&o));
+    }
+    let o = run(&["explain", "--candidates", "tests/data/logic/no such file"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("tests/data/logic/no such file: error: "),
+        "{}",
+        stderr(&o)
+    );
+}

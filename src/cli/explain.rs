@@ -6,14 +6,17 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Args;
 use serde_json::json;
 
+use sudoku_lab::format::candidates::read_candidates;
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::logic::render::{candidate_grid, text};
 use sudoku_lab::logic::verify::check_path;
-use sudoku_lab::logic::{self, Board, Ladder, SolveOutcome, SolveResult};
+use sudoku_lab::logic::{self, Board, Ladder, LogicError, SolveOutcome, SolveResult};
+use sudoku_lab::model::Value;
 use sudoku_lab::report::html::explain_page;
 use sudoku_lab::report::logic::StepRecord;
 use sudoku_lab::task::unique_solution;
@@ -60,9 +63,16 @@ pub struct ExplainArgs {
     /// One JSON record per step (JSON Lines).
     #[arg(long)]
     json: bool,
-    /// Only the next step from the grid as given (a partly filled grid).
+    /// Only the next step from the grid as given (a partly filled grid, or a grid with
+    /// candidates: --candidates).
     #[arg(long)]
     hint: bool,
+    /// Read each file as grids with candidates (pencil marks), as HoDoKu and Sudoku Explainer
+    /// print them: n rows of n cells (n up to 9), each cell its candidate digits, one digit a
+    /// placed digit; `| - + . : '` borders are skipped, grids are separated by blank lines. The
+    /// steps start from those candidates.
+    #[arg(long)]
+    candidates: bool,
     /// Write a page to step through the solve in a browser to FILE (one HTML file with its
     /// style, script and data inline: it fetches nothing) and print its name instead of the
     /// steps. With several puzzles in the input, one page each, named with the puzzle's number
@@ -90,6 +100,7 @@ impl ExplainArgs {
             files: self.files,
             json: self.json,
             hint: self.hint,
+            candidates: self.candidates,
             verify: self.verify,
             html: self.html,
         })
@@ -103,6 +114,7 @@ pub struct Config {
     ladder: Ladder,
     json: bool,
     hint: bool,
+    candidates: bool,
     verify: bool,
     html: Option<PathBuf>,
 }
@@ -112,10 +124,10 @@ pub fn run(config: &Config) -> ExitCode {
     let mut out = String::new();
     let (mut wrong, mut refused) = (false, false);
     let mut pages = config.html.as_deref().map(Pages::new);
-    let read = batch::each_puzzle(&config.files, &config.read, None, &mut tally, |item| {
+    let mut explain = |item: batch::Item, board: Result<Board, LogicError>| {
         let shape = item.puzzle.shape();
         let where_ = format!("{}:{}", item.file, item.line);
-        let board = match Board::new(&item.puzzle) {
+        let board = match board {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("{where_}: error: {e}");
@@ -203,7 +215,18 @@ pub fn run(config: &Config) -> ExitCode {
                 let _ = writeln!(out, "# {ending}");
             }
         }
-    });
+    };
+    let read = if config.candidates {
+        each_candidate_grid(config, &mut tally, |item, eliminations| {
+            let board = Board::with_eliminations(&item.puzzle, &eliminations);
+            explain(item, board)
+        })
+    } else {
+        batch::each_puzzle(&config.files, &config.read, None, &mut tally, |item| {
+            let board = Board::new(&item.puzzle);
+            explain(item, board)
+        })
+    };
     match &pages {
         Some(pages) => refused |= !pages.write(read),
         None => batch::write_stdout(out.as_bytes()),
@@ -213,6 +236,66 @@ pub fn run(config: &Config) -> ExitCode {
         (false, true) => 2,
         _ => 0,
     })
+}
+
+/// Every grid with candidates of every file (standard input when there is none), with its
+/// eliminations; unreadable files and bad grids are reported with file, line and column.
+fn each_candidate_grid(
+    config: &Config,
+    tally: &mut batch::Tally,
+    mut f: impl FnMut(batch::Item, Vec<(usize, Value)>),
+) -> usize {
+    let stdin = [PathBuf::from("-")];
+    let files = if config.files.is_empty() {
+        &stdin[..]
+    } else {
+        &config.files[..]
+    };
+    let mut index = 0;
+    for path in files {
+        let name: Arc<str> = match path.as_os_str() == "-" {
+            true => Arc::from("<stdin>"),
+            false => Arc::from(path.display().to_string()),
+        };
+        let bytes = match path.as_os_str() == "-" {
+            true => {
+                let mut b = vec![];
+                std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+            }
+            false => std::fs::read(path),
+        };
+        let text = bytes
+            .map_err(|e| format!("{name}: error: {e}"))
+            .and_then(|b| batch::decode_utf8(&name, &b));
+        let text = match text {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{e}");
+                tally.bad_input = true;
+                continue;
+            }
+        };
+        for grid in read_candidates(&text, &config.read) {
+            index += 1;
+            match grid {
+                Ok(g) => f(
+                    batch::Item {
+                        index,
+                        file: name.clone(),
+                        line: g.line,
+                        puzzle: g.puzzle,
+                        expected: None,
+                    },
+                    g.eliminations,
+                ),
+                Err(e) => {
+                    eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.message);
+                    tally.bad_input = true;
+                }
+            }
+        }
+    }
+    index
 }
 
 /// A page can be written to `path` as far as can be told before solving: its folder exists and

@@ -27,6 +27,7 @@ use crate::generate::GenerateError;
 use crate::shard::Shard;
 use crate::xcheck::{BackendRun, Verdict};
 
+use super::steps::{self, StepCheck, StepFault, StepTally};
 use super::{check, make_case_until, Case, FuzzOptions};
 
 /// How many cases with a time-out an [`Outcome`] names.
@@ -59,6 +60,9 @@ pub struct Fault {
     pub case: Case,
     pub runs: Vec<BackendRun>,
     pub verdict: Verdict,
+    /// A logic step that contradicts the solution (the backends agreed: `verdict` is
+    /// [`Verdict::Agreed`]).
+    pub wrong_step: Option<Box<StepFault>>,
 }
 
 /// Why a run stopped.
@@ -96,6 +100,8 @@ pub struct Outcome {
     /// the lowest [`NAMED_TIMEOUTS`] of them. Not faults, and not run.
     pub undrawn: u64,
     pub undrawn_cases: Vec<u64>,
+    /// The step check's counts ([`FuzzOptions::check_steps`]).
+    pub steps: StepTally,
     /// The fault of the lowest case number, if any.
     pub fault: Option<Fault>,
     /// Why the run stopped at [`Stop::Generation`]: the lowest case that could not be made
@@ -122,6 +128,7 @@ struct State {
     first_undrawn: Mutex<Option<(u64, GenerateError)>>,
     /// Most cases could not be drawn: no more are started.
     given_up: AtomicBool,
+    steps: Mutex<StepTally>,
     fault: Mutex<Option<Fault>>,
     generation: Mutex<Option<(u64, GenerateError)>>,
 }
@@ -241,16 +248,28 @@ pub fn search(
             state.at_wall.store(true, Ordering::SeqCst);
             break;
         }
+        let wrong_step = match opts.check_steps && verdict == Verdict::Agreed {
+            true => {
+                let check = steps::check_case(&case.puzzle, &runs, reference, opts.timeout);
+                lock(&state.steps).add(&check);
+                match check {
+                    StepCheck::Wrong(fault) => Some(fault),
+                    _ => None,
+                }
+            }
+            false => None,
+        };
         count_ends(i, &runs, &state);
         state.done.fetch_add(1, Ordering::Relaxed);
         on_case(i);
-        if verdict != Verdict::Agreed {
+        if verdict != Verdict::Agreed || wrong_step.is_some() {
             let mut slot = lock(&state.fault);
             if slot.as_ref().is_none_or(|f| i < f.case.index) {
                 *slot = Some(Fault {
                     case,
                     runs,
                     verdict,
+                    wrong_step,
                 });
             }
             state.first_fault.fetch_min(i, Ordering::SeqCst);
@@ -295,6 +314,7 @@ pub fn search(
             .unwrap_or_else(|p| p.into_inner()),
         undrawn: state.undrawn.load(Ordering::SeqCst),
         undrawn_cases: (state.undrawn_cases.into_inner()).unwrap_or_else(|p| p.into_inner()),
+        steps: state.steps.into_inner().unwrap_or_else(|p| p.into_inner()),
         fault,
         generation,
         stop,

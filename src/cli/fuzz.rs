@@ -577,8 +577,7 @@ fn steps_summary(tally: &StepTally) -> String {
     );
     if tally.refused > 0 {
         s.push_str(&format!(
-            "; {} with one solution not step-checked (Killer cages or variant rules, which the \
-             logic engine refuses)",
+            "; {} with one solution not step-checked (the logic engine refused them)",
             counted(tally.refused, "puzzle")
         ));
     }

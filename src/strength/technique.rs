@@ -4,7 +4,7 @@
 //!
 //! | level                 | families added to the one before                              |
 //! |-----------------------|---------------------------------------------------------------|
-//! | `logic-singles`       | singles (full house, naked and hidden singles)                |
+//! | `logic-singles`       | singles (full house, naked and hidden singles) and, on puzzles with cages or variant rules, the rules family (each rule's own narrowing, hidden singles and pointing in a rule's group, the 45 rule) |
 //! | `logic-intersections` | intersections (pointing, claiming, locked pairs and triples)  |
 //! | `logic-subsets`       | subsets (naked and hidden pairs, triples, quads)              |
 //! | `logic-fish`          | fish (basic, finned, sashimi) and single-digit patterns (skyscraper, 2-string kite, empty rectangle) |
@@ -62,7 +62,7 @@ impl TechniqueLevel {
     /// The families this level adds to the one before it.
     fn added(self) -> &'static [Family] {
         match self {
-            TechniqueLevel::Singles => &[Family::Singles],
+            TechniqueLevel::Singles => &[Family::Singles, Family::Rules],
             TechniqueLevel::Intersections => &[Family::Intersections],
             TechniqueLevel::Subsets => &[Family::Subsets],
             TechniqueLevel::Fish => &[Family::Fish, Family::SingleDigit],

@@ -703,7 +703,12 @@ fn cli_technique_level_errors() {
     let killer = std::fs::read_to_string("benches/data/killer1000.txt").unwrap();
     let first = killer.lines().next().unwrap();
     let out = common::run_with(
-        &["strength", "--levels", "logic-singles,logic-forcing", "--per-puzzle"],
+        &[
+            "strength",
+            "--levels",
+            "logic-singles,logic-forcing",
+            "--per-puzzle",
+        ],
         first,
     );
     assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));

@@ -277,7 +277,10 @@ mod tests {
         // The engine takes cages too: their paths are checked like the others.
         assert!(killer.fault.is_none(), "{:?}", killer.fault);
         let tally = killer.steps;
-        assert!(tally.puzzles >= 5 && tally.steps >= tally.puzzles, "{tally:?}");
+        assert!(
+            tally.puzzles >= 5 && tally.steps >= tally.puzzles,
+            "{tally:?}"
+        );
         assert_eq!((tally.wrong, tally.refused), (0, 0), "{tally:?}");
     }
 }

@@ -48,6 +48,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod fill;
+pub mod graded;
 pub mod variants;
 
 pub use fill::{full_grid, FILL_RESTARTS};
@@ -119,6 +120,9 @@ pub enum GenerateError {
     Internal(String),
     #[error(transparent)]
     Weights(#[from] WeightsError),
+    /// No drawn puzzle met the grade asked for ([`graded::draw_graded`]).
+    #[error("no puzzle at the grade asked for in {attempts} drawn (their levels: {seen}); try more --attempts, another level or other techniques")]
+    NoneAtGrade { attempts: usize, seen: String },
 }
 
 /// The kind of puzzle to make: its shape and the rules beyond houses. `generate` and `fuzz`

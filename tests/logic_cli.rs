@@ -176,3 +176,68 @@ fn bad_grids_with_candidates_are_named_by_line_and_column() {
         stderr(&o)
     );
 }
+
+/// The `--grade` column of `sudoku-lab grade --csv` for some puzzle lines, with the hardest
+/// technique.
+fn graded(lines: &str) -> Vec<(String, String)> {
+    let out = common::run_with(&["grade", "--csv"], lines);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    common::stdout(&out)
+        .lines()
+        .skip(1)
+        .map(|row| {
+            let cols: Vec<&str> = row.split(',').collect();
+            (cols[2].to_string(), cols[7].to_string())
+        })
+        .collect()
+}
+
+/// `generate --grade` keeps only puzzles that `grade` puts at that level, `--techniques` only
+/// puzzles whose hardest step is a listed technique; a target never met ends with exit 2 and
+/// the levels drawn.
+#[test]
+fn generate_draws_puzzles_to_a_grade() {
+    for level in ["easy", "medium", "hard"] {
+        let out = common::run(&["generate", "--grade", level, "--count", "2", "--seed", "5"]);
+        assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+        let rows = graded(&common::stdout(&out));
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|(l, _)| l == level), "{level}: {rows:?}");
+    }
+    let list = "intersections,subsets";
+    let out = common::run(&[
+        "generate",
+        "--techniques",
+        list,
+        "--count",
+        "2",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let keys: Vec<&str> = sudoku_lab::logic::TECHNIQUES
+        .iter()
+        .filter(|t| ["intersections", "subsets"].contains(&t.family.key()))
+        .map(|t| t.key)
+        .collect();
+    for (_, hardest) in graded(&common::stdout(&out)) {
+        assert!(keys.contains(&hardest.as_str()), "{hardest}");
+    }
+    let out = common::run(&[
+        "generate",
+        "--size",
+        "4",
+        "--grade",
+        "extreme",
+        "--attempts",
+        "5",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = common::stderr(&out);
+    assert!(err.contains("in 5 drawn (their levels: easy 5)"), "{err}");
+    let out = common::run(&["generate", "--grade", "hard", "--shard", "1/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::stderr(&out).contains("--shard"));
+}

@@ -11,7 +11,9 @@ use indicatif::ProgressBar;
 use sudoku_lab::backend::Backend;
 use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::format;
+use sudoku_lab::generate::graded::{draw_graded, GradeTarget};
 use sudoku_lab::generate::{GenerateOptions, Generator, PuzzleSpec};
+use sudoku_lab::logic::{Ladder, Level};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::weights::WeightSource;
 
@@ -34,8 +36,9 @@ pub struct GenerateArgs {
     #[arg(long)]
     unique: bool,
     /// Write each puzzle's known answer after it, `puzzle:1:solution` (needs `--unique`), so
-    /// that `xcheck`, `solve`, `count`… check every backend against it.
-    #[arg(long, requires = "unique")]
+    /// that `xcheck`, `solve`, `count`… check every backend against it (needs `--unique`, or
+    /// `--grade` or `--techniques`, which imply it).
+    #[arg(long)]
     with_answer: bool,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_name = "M")]
@@ -58,6 +61,36 @@ pub struct GenerateArgs {
     /// shards together do exactly one run's work (see docs/campaigns.md).
     #[arg(long, value_name = "K/N", default_value = "1/1")]
     shard: Shard,
+    /// Keep only puzzles whose logical path (the logic engine's default ladder, as `grade`
+    /// grades) has this level: easy, medium, hard, unfair or extreme. Implies `--unique`.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    grade: Option<Level>,
+    /// Keep only puzzles whose path uses no technique outside this list but singles, and whose
+    /// hardest step is one of it (technique or family keys, as `explain --techniques`). Implies
+    /// `--unique`.
+    #[arg(long, value_name = "LIST")]
+    techniques: Option<String>,
+    /// With `--grade` or `--techniques`: puzzles drawn for each one kept before giving up
+    /// (exit 2, naming the levels drawn).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    attempts: usize,
+}
+
+/// A level by name.
+fn parse_level(name: &str) -> Result<Level, String> {
+    let levels = [
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Unfair,
+        Level::Extreme,
+    ];
+    levels
+        .into_iter()
+        .find(|l| l.name() == name.to_ascii_lowercase())
+        .ok_or_else(|| {
+            format!("unknown level '{name}' (known: easy, medium, hard, unfair, extreme)")
+        })
 }
 
 impl GenerateArgs {
@@ -84,11 +117,39 @@ impl GenerateArgs {
         let checker = backends::create(kind, &Default::default())
             .map_err(|e| UsageError(format!("backend {kind}: {e}")))?;
         let budget = seconds_arg("--budget", Some(self.budget))?;
+        let techniques = match &self.techniques {
+            Some(list) => Some(
+                Ladder::parse(list)
+                    .map_err(|e| UsageError(format!("--techniques: {e}")))?
+                    .techniques()
+                    .to_vec(),
+            ),
+            None => None,
+        };
+        let target = (self.grade.is_some() || techniques.is_some()).then_some(GradeTarget {
+            level: self.grade,
+            techniques,
+        });
+        if target.is_some() && self.shard != Shard::default() {
+            return Err(UsageError(
+                "--grade and --techniques draw as many puzzles as it takes, so they do not \
+                 split into --shard"
+                    .into(),
+            ));
+        }
+        if self.with_answer && !self.unique && target.is_none() {
+            return Err(UsageError(
+                "--with-answer needs --unique (or --grade or --techniques, which imply it)".into(),
+            ));
+        }
+        if target.is_some() && self.attempts == 0 {
+            return Err(UsageError("--attempts must be at least 1".into()));
+        }
         Ok(Config {
             budget,
             options: GenerateOptions {
                 givens: self.givens,
-                unique: self.unique,
+                unique: self.unique || target.is_some(),
                 seed,
                 weights,
                 ..GenerateOptions::of(spec)
@@ -97,6 +158,8 @@ impl GenerateArgs {
             count: self.count,
             with_answer: self.with_answer,
             shard: self.shard,
+            target,
+            attempts: self.attempts,
         })
     }
 }
@@ -114,6 +177,9 @@ pub struct Config {
     count: usize,
     with_answer: bool,
     shard: Shard,
+    /// `--grade` and `--techniques`.
+    target: Option<GradeTarget>,
+    attempts: usize,
 }
 
 /// Writes the shard's puzzles, one line each, as they are made; options the generator refuses
@@ -125,9 +191,11 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
     let what = spec_words(&config.options.spec);
     for i in 0..config.count {
         let made = with_spinner(&format!("puzzle {} ({what})", i + 1), || {
-            match config.shard.takes(i as u64) {
-                true => generator.generate_with_solution().map(Some),
-                false => generator.pass_over().map(|()| None),
+            match (&config.target, config.shard.takes(i as u64)) {
+                (Some(target), _) => draw_graded(&mut generator, target, config.attempts)
+                    .map(|(p, solution, _)| Some((p, solution))),
+                (None, true) => generator.generate_with_solution().map(Some),
+                (None, false) => generator.pass_over().map(|()| None),
             }
         });
         let made = made.map_err(|e| UsageError(format!("puzzle {} ({what}): {e}", i + 1)))?;

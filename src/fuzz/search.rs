@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::backend::Backend;
 use crate::generate::GenerateError;
+use crate::model::Puzzle;
 use crate::shard::Shard;
 use crate::xcheck::{BackendRun, Verdict};
 
@@ -249,14 +250,7 @@ pub fn search(
             break;
         }
         let wrong_step = match opts.check_steps && verdict == Verdict::Agreed {
-            true => {
-                let check = steps::check_case(&case.puzzle, &runs, reference, opts.timeout);
-                lock(&state.steps).add(&check);
-                match check {
-                    StepCheck::Wrong(fault) => Some(fault),
-                    _ => None,
-                }
-            }
+            true => check_steps(&case.puzzle, &runs, reference, opts, &state),
             false => None,
         };
         count_ends(i, &runs, &state);
@@ -318,6 +312,23 @@ pub fn search(
         fault,
         generation,
         stop,
+    }
+}
+
+/// The logic path of an agreed case checked step by step against its solution, counted in the
+/// run's tally; the wrong step, if any.
+fn check_steps(
+    puzzle: &Puzzle,
+    runs: &[BackendRun],
+    reference: &dyn Backend,
+    opts: &FuzzOptions,
+    state: &State,
+) -> Option<Box<StepFault>> {
+    let check = steps::check_case(puzzle, runs, reference, opts.timeout);
+    lock(&state.steps).add(&check);
+    match check {
+        StepCheck::Wrong(fault) => Some(fault),
+        _ => None,
     }
 }
 

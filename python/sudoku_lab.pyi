@@ -120,7 +120,8 @@ def explain(
     uniqueness: bool = True,
 ) -> List[Dict[str, Any]]:
     """As `sudoku-lab explain --json`: one dict per step (step, technique, name, text, placements,
-    eliminations, score, rating)."""
+    eliminations, score, rating); a path that stalls simply ends (the command's last record,
+    `"outcome": "stuck"`, is not in the list)."""
 def grade(
     puzzles: Sequence[Puzzle],
     techniques: Union[str, Sequence[str], None] = None,

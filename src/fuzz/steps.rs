@@ -2,13 +2,13 @@
 //! every case with one solution is also solved step by step with the whole default ladder
 //! (uniqueness techniques included, since the solution is unique; bifurcation as the last
 //! resort), and every step of that path is held against the solution with
-//! [`logic::verify::check_path`]. A step that removes the solution's digit, or places another
+//! [`crate::logic::verify::check_path`]. A step that removes the solution's digit, or places another
 //! one, is a fault of the run, as a disagreement is.
 //!
 //! The solution is the one the backends agreed on when the task gives it (`unique`, or a
 //! complete count of one); otherwise the reference backend is asked, within the run's time-out.
-//! Puzzles the engine refuses (Killer cages, variant rules: [`LogicError::Rules`]) skip the check
-//! and are counted apart.
+//! Killer cages and variant rules are checked like the rest; a puzzle the engine refuses (a
+//! side above 64) skips the check and is counted apart.
 //!
 //! [`FuzzOptions::check_steps`]: super::FuzzOptions::check_steps
 
@@ -48,7 +48,7 @@ pub enum StepCheck {
     Checked(usize),
     /// The puzzle has no single solution (or it could not be settled): nothing to check against.
     NotUnique,
-    /// The engine refuses the puzzle (Killer cages, variant rules, a side above 64).
+    /// The engine refuses the puzzle (a side above 64).
     Refused(LogicError),
     /// A step contradicts the solution.
     Wrong(Box<StepFault>),

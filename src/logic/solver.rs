@@ -300,6 +300,34 @@ mod check_tests {
     }
 
     #[test]
+    fn the_memo_of_one_digit_techniques_changes_no_step() {
+        // Each step asked afresh (no memo) against the path `solve` takes (with it), on
+        // magictour_top1465 puzzles whose hardest steps are a forcing net, a finned swordfish,
+        // a skyscraper, a 2-string kite and an empty rectangle.
+        let lines = [
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            ".1.6...8.3.2..........49.....83...........4.7......5..46..........2...9.7...5....",
+            "1.37....5...6.4...8...........81.....9....7...6.....9..2....4..5...3...........2.",
+            ".2......6....41.....78....1......7....37.....6..412....1..74..5..8.5..7......39..",
+            ".237....68...6.59.9.....7......4.97.3.7.96..2.........5..47.........2....8.......",
+        ];
+        for line in lines {
+            let p = puzzle(line);
+            let ladder = Ladder::default();
+            let path = solve(&p, &ladder).unwrap().steps;
+            let mut board = Board::new(&p).unwrap();
+            for (i, step) in path.iter().enumerate() {
+                assert_eq!(
+                    ladder.next_step(&board).as_ref(),
+                    Some(step),
+                    "{line} step {i}"
+                );
+                board.apply(step);
+            }
+        }
+    }
+
+    #[test]
     fn a_solved_grid_passes_the_checker_only_against_its_own_puzzle() {
         let p = crate::logic::hard_test_puzzle();
         let result = solve(&p, &Ladder::default()).unwrap();

@@ -102,7 +102,7 @@ impl Board {
                 );
             }
         }
-        let rules = rules::compile(puzzle);
+        let mut rules = rules::compile(puzzle);
         for group in rules.iter().flat_map(|r| &r.distinct) {
             for &a in group {
                 peers[a as usize].extend(group.iter().filter(|&&b| b != a));
@@ -112,6 +112,7 @@ impl Board {
             list.sort_unstable();
             list.dedup();
         }
+        rules::read_sums(&mut rules, &peers);
         let words = cells.div_ceil(64);
         let mut peer_bits = vec![0u64; cells * words];
         for (cell, list) in peers.iter().enumerate() {

@@ -34,6 +34,7 @@
 //! singles, intersections, subsets and fish read rows, columns, boxes and diagonals only.
 
 pub mod sets;
+mod sums;
 
 use std::sync::Arc;
 
@@ -66,6 +67,10 @@ pub struct Rule {
     /// The rule's groups of distinct digits that must hold given digits.
     groups: Vec<Group>,
     narrowing: Narrowing,
+    /// The rule's linear sums, kept for [`read_sums`].
+    linear: Vec<LinearSum>,
+    /// Its sums read with distinct digits ([`sums`]), once the board knows its peers.
+    sums: Vec<sums::DistinctSum>,
 }
 
 impl std::fmt::Debug for Rule {
@@ -102,6 +107,8 @@ pub fn compile(puzzle: &Puzzle) -> Vec<Rule> {
         distinct: vec![],
         groups: vec![],
         narrowing: lowered_narrowing(puzzle, &e.rules),
+        linear: e.rules.sums.clone(),
+        sums: vec![],
     }));
     rules
 }
@@ -165,9 +172,23 @@ fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
                 distinct,
                 groups,
                 narrowing,
+                linear: lowered.sums.clone(),
+                sums: vec![],
             }
         })
         .collect()
+}
+
+/// Gives each rule its sums read with distinct digits, over the board's `peers` (per cell,
+/// sorted): cells that see each other through a house or any rule.
+pub fn read_sums(rules: &mut [Rule], peers: &[Vec<u32>]) {
+    for r in rules {
+        r.sums = r
+            .linear
+            .iter()
+            .filter_map(|s| sums::DistinctSum::new(s, peers))
+            .collect();
+    }
 }
 
 fn lowered_narrowing(puzzle: &Puzzle, rules: &Rules) -> Narrowing {
@@ -261,6 +282,11 @@ impl Rule {
     /// Narrows `m` (per cell, a placed cell holding its digit's bit alone) by this rule to a
     /// fixpoint; false when the rule cannot be met.
     fn narrow_masks(&self, m: &mut [u64]) -> bool {
+        self.narrow_own(m) && self.sums.iter().all(|s| s.narrow(m))
+    }
+
+    /// [`Rule::narrow_masks`] without the sums read with distinct digits.
+    fn narrow_own(&self, m: &mut [u64]) -> bool {
         match &self.narrowing {
             Narrowing::None => true,
             Narrowing::Cage { cells, combos } => match cage_support(m, cells, combos) {
@@ -278,9 +304,10 @@ impl Rule {
 }
 
 /// Narrows the candidates of a search from `board` (`values` its digits, `cands` the open
-/// cells' candidates) by every rule once: `Some(true)` when a candidate went, `None` when a rule
-/// cannot be met. The forcing chains' propagation ([`super::bifurcation::singles_after`]) runs
-/// it beside the singles, so that their contradictions see the rules.
+/// cells' candidates) by every rule once, then by pointing through the rules
+/// ([`point_search`]): `Some(true)` when a candidate went, `None` when a rule cannot be met.
+/// The forcing chains' propagation ([`super::bifurcation::singles_after`]) runs it beside the
+/// singles, so that their contradictions see the rules.
 pub fn narrow_search(board: &Board, values: &[Value], cands: &mut [u64]) -> Option<bool> {
     if board.rules().is_empty() {
         return Some(false);
@@ -298,7 +325,49 @@ pub fn narrow_search(board: &Board, values: &[Value], cands: &mut [u64]) -> Opti
             return None;
         }
     }
-    Some(changed)
+    Some(point_search(board, values, cands) | changed)
+}
+
+/// Pointing through the board's peers on a search's candidates: when every place of a digit
+/// in a house sees one cell (through the houses or a rule that keeps cells distinct, such as a
+/// knight's move), the digit goes from that cell. True when a candidate went. On a classic
+/// puzzle this is locked candidates; with anti-knight or anti-king neighbours it reaches
+/// cells outside the house's lines, as setters read it.
+fn point_search(board: &Board, values: &[Value], cands: &mut [u64]) -> bool {
+    let n = board.n();
+    let mut common = vec![0u64; board.peer_set(0).len()];
+    let mut changed = false;
+    for h in 0..board.house_count() {
+        let house = board.house(h);
+        let placed = house
+            .iter()
+            .map(|&c| values[c as usize])
+            .filter(|&v| v != 0)
+            .fold(0u64, |a, v| a | bit(v));
+        for d in digits(all_digits(n) & !placed) {
+            let mut places = house
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| values[c] == 0 && cands[c] & bit(d) != 0);
+            let Some(first) = places.next() else { continue };
+            common.copy_from_slice(board.peer_set(first));
+            for c in places {
+                for (w, p) in common.iter_mut().zip(board.peer_set(c)) {
+                    *w &= p;
+                }
+            }
+            for (w, &word) in common.iter().enumerate() {
+                for b in bits(word) {
+                    let c = w * 64 + b;
+                    if values[c] == 0 && cands[c] & bit(d) != 0 {
+                        cands[c] &= !bit(d);
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    changed
 }
 
 /// For a cage over `cells` with digit sets `combos`, on candidates `m` (a placed cell holding

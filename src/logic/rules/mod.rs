@@ -33,6 +33,7 @@
 //! (wings, chains, colouring, ALS) counts them, which is sound. Houses stay the shape's, so
 //! singles, intersections, subsets and fish read rows, columns, boxes and diagonals only.
 
+mod net;
 pub mod sets;
 mod sums;
 
@@ -304,8 +305,8 @@ impl Rule {
 }
 
 /// Narrows the candidates of a search from `board` (`values` its digits, `cands` the open
-/// cells' candidates) by every rule once, then by pointing through the rules
-/// ([`point_search`]): `Some(true)` when a candidate went, `None` when a rule cannot be met.
+/// cells' candidates) by every rule once, then by what the houses say beside them
+/// ([`net::houses`]): `Some(true)` when a candidate went, `None` when a rule cannot be met.
 /// The forcing chains' propagation ([`super::bifurcation::singles_after`]) runs it beside the
 /// singles, so that their contradictions see the rules.
 pub fn narrow_search(board: &Board, values: &[Value], cands: &mut [u64]) -> Option<bool> {
@@ -325,49 +326,7 @@ pub fn narrow_search(board: &Board, values: &[Value], cands: &mut [u64]) -> Opti
             return None;
         }
     }
-    Some(point_search(board, values, cands) | changed)
-}
-
-/// Pointing through the board's peers on a search's candidates: when every place of a digit
-/// in a house sees one cell (through the houses or a rule that keeps cells distinct, such as a
-/// knight's move), the digit goes from that cell. True when a candidate went. On a classic
-/// puzzle this is locked candidates; with anti-knight or anti-king neighbours it reaches
-/// cells outside the house's lines, as setters read it.
-fn point_search(board: &Board, values: &[Value], cands: &mut [u64]) -> bool {
-    let n = board.n();
-    let mut common = vec![0u64; board.peer_set(0).len()];
-    let mut changed = false;
-    for h in 0..board.house_count() {
-        let house = board.house(h);
-        let placed = house
-            .iter()
-            .map(|&c| values[c as usize])
-            .filter(|&v| v != 0)
-            .fold(0u64, |a, v| a | bit(v));
-        for d in digits(all_digits(n) & !placed) {
-            let mut places = house
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| values[c] == 0 && cands[c] & bit(d) != 0);
-            let Some(first) = places.next() else { continue };
-            common.copy_from_slice(board.peer_set(first));
-            for c in places {
-                for (w, p) in common.iter_mut().zip(board.peer_set(c)) {
-                    *w &= p;
-                }
-            }
-            for (w, &word) in common.iter().enumerate() {
-                for b in bits(word) {
-                    let c = w * 64 + b;
-                    if values[c] == 0 && cands[c] & bit(d) != 0 {
-                        cands[c] &= !bit(d);
-                        changed = true;
-                    }
-                }
-            }
-        }
-    }
-    changed
+    Some(net::houses(board, values, cands) | changed)
 }
 
 /// For a cage over `cells` with digit sets `combos`, on candidates `m` (a placed cell holding

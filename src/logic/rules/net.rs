@@ -1,0 +1,139 @@
+//! What a forcing net's propagation reads in the houses on a puzzle with rules, beside the
+//! singles and each rule's own narrowing ([`super::narrow_search`]).
+//!
+//! A setter's "what follows if this cell is 5?" reads more than singles: on a puzzle with rules
+//! it also reads, house by house,
+//!
+//! * **pointing through the peers:** when every place of a digit in a house sees one cell
+//!   (through the houses, or a rule that keeps cells distinct: a knight's move, a cage), the
+//!   digit goes from that cell. With the houses alone this is locked candidates; with
+//!   anti-knight or anti-king neighbours it reaches cells off the house's lines;
+//! * **naked and hidden pairs:** two cells of a house left with the same two digits take them
+//!   from the rest of the house; two digits left with the same two places in a house keep
+//!   those cells to them.
+//!
+//! Classic puzzles keep HoDoKu's nets (singles only), so their grades stay comparable; puzzles
+//! with rules have no such reference, and these reads are what lets a net follow the rules far
+//! enough (a net that reads them settles the published puzzles that singles alone leave to a
+//! guess, docs/benchmarks.md).
+
+use super::super::board::{all_digits, bit, bits, digits, Board};
+use crate::model::Value;
+
+/// Runs the reads above over every house once: true when a candidate went.
+pub fn houses(board: &Board, values: &[Value], cands: &mut [u64]) -> bool {
+    let mut common = vec![0u64; board.peer_set(0).len()];
+    let mut changed = false;
+    for h in 0..board.house_count() {
+        let house = board.house(h);
+        changed |= pointing(board, house, values, cands, &mut common);
+        changed |= naked_pairs(house, values, cands);
+        changed |= hidden_pairs(board.n(), house, values, cands);
+    }
+    changed
+}
+
+/// Pointing through the peers in one house (`common`: scratch, one bitset over the cells).
+fn pointing(
+    board: &Board,
+    house: &[u32],
+    values: &[Value],
+    cands: &mut [u64],
+    common: &mut [u64],
+) -> bool {
+    let placed = house
+        .iter()
+        .map(|&c| values[c as usize])
+        .filter(|&v| v != 0)
+        .fold(0u64, |a, v| a | bit(v));
+    let mut changed = false;
+    for d in digits(all_digits(board.n()) & !placed) {
+        let mut places = house
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| values[c] == 0 && cands[c] & bit(d) != 0);
+        let Some(first) = places.next() else {
+            continue;
+        };
+        common.copy_from_slice(board.peer_set(first));
+        for c in places {
+            for (w, p) in common.iter_mut().zip(board.peer_set(c)) {
+                *w &= p;
+            }
+        }
+        for (w, &word) in common.iter().enumerate() {
+            for b in bits(word) {
+                let c = w * 64 + b;
+                if values[c] == 0 && cands[c] & bit(d) != 0 {
+                    cands[c] &= !bit(d);
+                    changed = true;
+                }
+            }
+        }
+    }
+    changed
+}
+
+fn open_cells<'a>(
+    house: &'a [u32],
+    values: &'a [Value],
+) -> impl Iterator<Item = usize> + Clone + 'a {
+    house
+        .iter()
+        .map(|&c| c as usize)
+        .filter(move |&c| values[c] == 0)
+}
+
+/// Naked pairs in one house.
+fn naked_pairs(house: &[u32], values: &[Value], cands: &mut [u64]) -> bool {
+    let open = open_cells(house, values);
+    let mut changed = false;
+    for (i, a) in open.clone().enumerate() {
+        let pair = cands[a];
+        if pair.count_ones() != 2 {
+            continue;
+        }
+        let Some(b) = open.clone().skip(i + 1).find(|&b| cands[b] == pair) else {
+            continue;
+        };
+        for c in open.clone().filter(|&c| c != a && c != b) {
+            if cands[c] & pair != 0 {
+                cands[c] &= !pair;
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// Hidden pairs in one house of a grid of side `n`.
+fn hidden_pairs(n: usize, house: &[u32], values: &[Value], cands: &mut [u64]) -> bool {
+    let open: Vec<usize> = open_cells(house, values).collect();
+    // Per digit (bit), its places among `open` (bit `i` for `open[i]`).
+    let mut places = [0u64; 64];
+    for (i, &c) in open.iter().enumerate() {
+        for b in bits(cands[c]) {
+            places[b] |= 1 << i;
+        }
+    }
+    let mut changed = false;
+    for x in 0..n {
+        if places[x].count_ones() != 2 {
+            continue;
+        }
+        for y in x + 1..n {
+            if places[y] != places[x] {
+                continue;
+            }
+            let keep = (1u64 << x) | (1u64 << y);
+            for i in bits(places[x]) {
+                let c = open[i];
+                if cands[c] & !keep != 0 {
+                    cands[c] &= keep;
+                    changed = true;
+                }
+            }
+        }
+    }
+    changed
+}

@@ -120,15 +120,42 @@ fn published_puzzles_take_only_true_steps() {
         "4squarex",
     ];
     for name in names {
-        let path = format!("tests/data/published/{name}.json");
-        let doc = std::fs::read_to_string(&path).unwrap();
-        let p = sudoku_lab::format::read_puzzles(&doc, &Default::default())
-            .remove(0)
-            .unwrap()
-            .puzzle;
-        let solution = sudoku_lab::task::unique_solution(&p).expect(name);
+        let (p, solution) = published(name);
         let result = checked(&p, &solution, &Ladder::default(), name);
         assert_eq!(result.outcome, SolveOutcome::Solved, "{name}");
+    }
+}
+
+/// The published puzzle `name` of the corpus, and its solution.
+fn published(name: &str) -> (Puzzle, Grid) {
+    let path = format!("tests/data/published/{name}.json");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let p = sudoku_lab::format::read_puzzles(&doc, &Default::default())
+        .remove(0)
+        .unwrap()
+        .puzzle;
+    let solution = sudoku_lab::task::unique_solution(&p).expect(name);
+    (p, solution)
+}
+
+#[test]
+fn forcing_nets_that_read_the_rules_finish_published_puzzles_without_a_guess() {
+    // Each needed bifurcation while its nets propagated singles and the rules alone:
+    // `keep-off-the-border` (anti-knight, thermometers, lockout lines) needs the naked and
+    // hidden pairs of the houses in the nets, `deflation` (arrows, cages, quadruples) its
+    // arrows read with distinct digits, `antiknight-coloring-book-two-birds` pointing through
+    // knight's moves.
+    for name in [
+        "keep-off-the-border",
+        "deflation",
+        "antiknight-coloring-book-two-birds",
+    ] {
+        let (p, solution) = published(name);
+        let result = checked(&p, &solution, &Ladder::default(), name);
+        assert_eq!(result.outcome, SolveOutcome::Solved, "{name}");
+        let guesses = result.steps.iter();
+        let guesses = guesses.filter(|s| s.technique == Technique::Bifurcation);
+        assert_eq!(guesses.count(), 0, "{name} needed a guess");
     }
 }
 

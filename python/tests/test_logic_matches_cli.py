@@ -98,3 +98,35 @@ def test_grade_without_uniqueness_is_no_uniqueness(tmp_path):
                      "singles,intersections,subsets")
     strip = lambda rows: [{k: v for k, v in r.items() if k != "time"} for r in rows]
     assert strip(python) == strip(cli)
+
+
+PUBLISHED = DATA / "published"
+VARIANTS = [PUBLISHED / "aug-18-23-palindrome-killer.json", PUBLISHED / "august-9-2023-thermo.json"]
+
+
+@pytest.mark.parametrize("path", VARIANTS)
+def test_explain_on_setters_variant_puzzles_is_the_commands(path):
+    """A Killer with palindromes and a thermometer puzzle (f-puzzles files): the same steps as
+    the command, the rules' own steps named by their rule, and the grid completed by logic."""
+    [puzzle] = sl.read(str(path))
+    steps = sl.explain(puzzle)
+    assert [steps] == cli_steps(path)
+    rule_steps = [s for s in steps if s["technique"] == "rule"]
+    assert rule_steps, "the rules take part"
+    prefix = "[Killer cage " if "killer" in path.name else "[Thermometer "
+    assert all(s["text"].startswith("[") for s in rule_steps)
+    assert any(s["text"].startswith(prefix) for s in rule_steps)
+    placed = {tuple(p[:2]) for s in steps for p in s["placements"]}
+    assert len(placed) == 81 - sum(1 for d in puzzle.givens if d)
+
+
+def test_grade_on_setters_variant_puzzles_is_the_commands(tmp_path):
+    puzzles = [p for path in VARIANTS for p in sl.read(str(path))]
+    python = sl.grade(puzzles)
+    for path, p in zip(VARIANTS, python):
+        [c] = cli_grades(tmp_path, path)
+        assert {k: v for k, v in c.items() if k not in ("time", "file")} == \
+               {k: v for k, v in p.items() if k not in ("time", "file")}
+    assert [r["logic_only"] for r in python] == [True, True]
+    assert [r["level"] for r in python] == ["hard", "easy"]
+    assert [r["hardest"] for r in python] == ["locked-pair", "hidden-single"]

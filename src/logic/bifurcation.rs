@@ -70,13 +70,17 @@ struct Search<'a> {
     board: &'a Board,
     cands: Vec<u64>,
     values: Vec<Value>,
+    /// The candidates as the houses were last read beside the rules ([`super::rules::net`]).
+    seen: Vec<u64>,
 }
 
 impl<'a> Search<'a> {
     fn of(board: &'a Board) -> Search<'a> {
+        let cands: Vec<u64> = (0..board.n() * board.n()).map(|c| board.cands(c)).collect();
         Search {
             board,
-            cands: (0..board.n() * board.n()).map(|c| board.cands(c)).collect(),
+            seen: cands.clone(),
+            cands,
             values: board.values().to_vec(),
         }
     }
@@ -143,7 +147,8 @@ impl<'a> Search<'a> {
             }
             if !changed {
                 // The rules beyond the houses, on a puzzle that has them.
-                match super::rules::narrow_search(self.board, &self.values, &mut self.cands) {
+                let (values, cands, seen) = (&self.values, &mut self.cands, &mut self.seen);
+                match super::rules::narrow_search(self.board, values, cands, seen) {
                     None => return false,
                     Some(true) => {}
                     Some(false) => return true,

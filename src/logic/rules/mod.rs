@@ -33,7 +33,7 @@
 //! (wings, chains, colouring, ALS) counts them, which is sound. Houses stay the shape's, so
 //! singles, intersections, subsets and fish read rows, columns, boxes and diagonals only.
 
-mod net;
+pub mod net;
 pub mod sets;
 mod sums;
 
@@ -305,13 +305,23 @@ impl Rule {
 }
 
 /// Narrows the candidates of a search from `board` (`values` its digits, `cands` the open
-/// cells' candidates) by every rule once, then by what the houses say beside them
-/// ([`net::houses`]): `Some(true)` when a candidate went, `None` when a rule cannot be met.
-/// The forcing chains' propagation ([`super::bifurcation::singles_after`]) runs it beside the
-/// singles, so that their contradictions see the rules.
-pub fn narrow_search(board: &Board, values: &[Value], cands: &mut [u64]) -> Option<bool> {
+/// cells' candidates) by what the houses say beside the rules ([`net::houses`], on the houses
+/// whose cells changed since `seen`, which it updates) and, when that removes nothing, by
+/// every rule once: `Some(true)` when a candidate went, `None` when a rule cannot be met. The
+/// forcing chains' propagation ([`super::bifurcation::singles_after`]) runs it when the
+/// singles stall, so that their contradictions see the rules. Every read only narrows, so the
+/// order (the cheap reads first) changes how fast the fixpoint comes, not which it is.
+pub fn narrow_search(
+    board: &Board,
+    values: &[Value],
+    cands: &mut [u64],
+    seen: &mut [u64],
+) -> Option<bool> {
     if board.rules().is_empty() {
         return Some(false);
+    }
+    if net::houses(board, values, cands, seen) {
+        return Some(true);
     }
     let mut m = masks(values, cands);
     if !board.rules().iter().all(|r| r.narrow_masks(&mut m)) {
@@ -326,7 +336,7 @@ pub fn narrow_search(board: &Board, values: &[Value], cands: &mut [u64]) -> Opti
             return None;
         }
     }
-    Some(net::houses(board, values, cands) | changed)
+    Some(changed)
 }
 
 /// For a cage over `cells` with digit sets `combos`, on candidates `m` (a placed cell holding

@@ -17,55 +17,78 @@
 //! enough (a net that reads them settles the published puzzles that singles alone leave to a
 //! guess, docs/benchmarks.md).
 
-use super::super::board::{all_digits, bit, bits, digits, Board};
+use super::super::board::{bits, Board};
 use crate::model::Value;
 
-/// Runs the reads above over every house once: true when a candidate went.
-pub fn houses(board: &Board, values: &[Value], cands: &mut [u64]) -> bool {
+/// Runs the reads above once over each house with a cell whose candidates changed since
+/// `seen` (a search starts it from the board, where the ladder's own intersections, subsets
+/// and pointing through rules have run), and records the candidates read in `seen`: true when
+/// a candidate went.
+pub fn houses(board: &Board, values: &[Value], cands: &mut [u64], seen: &mut [u64]) -> bool {
+    let mut dirty = vec![false; board.house_count()];
+    for (c, (now, was)) in cands.iter().zip(seen.iter()).enumerate() {
+        if now != was {
+            for &h in board.shape().houses_of(c) {
+                dirty[h as usize] = true;
+            }
+        }
+    }
+    seen.copy_from_slice(cands);
     let mut common = vec![0u64; board.peer_set(0).len()];
     let mut changed = false;
-    for h in 0..board.house_count() {
+    for h in (0..board.house_count()).filter(|&h| dirty[h]) {
         let house = board.house(h);
-        changed |= pointing(board, house, values, cands, &mut common);
+        let at = places(house, values, cands);
+        changed |= pointing(board, house, &at, cands, &mut common);
         changed |= naked_pairs(house, values, cands);
-        changed |= hidden_pairs(board.n(), house, values, cands);
+        changed |= hidden_pairs(board.n(), house, &places(house, values, cands), cands);
     }
     changed
 }
 
-/// Pointing through the peers in one house (`common`: scratch, one bitset over the cells).
+/// Per digit (bit `d - 1`), its places in `house` among the open cells (bit `i` for
+/// `house[i]`).
+fn places(house: &[u32], values: &[Value], cands: &[u64]) -> [u64; 64] {
+    let mut places = [0u64; 64];
+    for (i, &c) in house.iter().enumerate() {
+        let c = c as usize;
+        if values[c] == 0 {
+            for b in bits(cands[c]) {
+                places[b] |= 1 << i;
+            }
+        }
+    }
+    places
+}
+
+/// Pointing through the peers in one house (`places` as [`places`] gives them; `common`:
+/// scratch, one bitset over the cells). A
+/// digit with one place left is a hidden single, which the search places itself.
 fn pointing(
     board: &Board,
     house: &[u32],
-    values: &[Value],
+    places: &[u64; 64],
     cands: &mut [u64],
     common: &mut [u64],
 ) -> bool {
-    let placed = house
-        .iter()
-        .map(|&c| values[c as usize])
-        .filter(|&v| v != 0)
-        .fold(0u64, |a, v| a | bit(v));
     let mut changed = false;
-    for d in digits(all_digits(board.n()) & !placed) {
-        let mut places = house
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| values[c] == 0 && cands[c] & bit(d) != 0);
-        let Some(first) = places.next() else {
+    for (b, &at) in places.iter().enumerate().take(board.n()) {
+        if at.count_ones() < 2 {
             continue;
-        };
+        }
+        let mut at = bits(at).map(|i| house[i] as usize);
+        let first = at.next().expect("two places");
         common.copy_from_slice(board.peer_set(first));
-        for c in places {
+        for c in at {
             for (w, p) in common.iter_mut().zip(board.peer_set(c)) {
                 *w &= p;
             }
         }
         for (w, &word) in common.iter().enumerate() {
-            for b in bits(word) {
-                let c = w * 64 + b;
-                if values[c] == 0 && cands[c] & bit(d) != 0 {
-                    cands[c] &= !bit(d);
+            for i in bits(word) {
+                let c = w * 64 + i;
+                if cands[c] & 1 << b != 0 {
+                    cands[c] &= !(1 << b);
                     changed = true;
                 }
             }
@@ -106,16 +129,8 @@ fn naked_pairs(house: &[u32], values: &[Value], cands: &mut [u64]) -> bool {
     changed
 }
 
-/// Hidden pairs in one house of a grid of side `n`.
-fn hidden_pairs(n: usize, house: &[u32], values: &[Value], cands: &mut [u64]) -> bool {
-    let open: Vec<usize> = open_cells(house, values).collect();
-    // Per digit (bit), its places among `open` (bit `i` for `open[i]`).
-    let mut places = [0u64; 64];
-    for (i, &c) in open.iter().enumerate() {
-        for b in bits(cands[c]) {
-            places[b] |= 1 << i;
-        }
-    }
+/// Hidden pairs in one house of a grid of side `n` (`places` as [`places`] gives them).
+fn hidden_pairs(n: usize, house: &[u32], places: &[u64; 64], cands: &mut [u64]) -> bool {
     let mut changed = false;
     for x in 0..n {
         if places[x].count_ones() != 2 {
@@ -127,7 +142,7 @@ fn hidden_pairs(n: usize, house: &[u32], values: &[Value], cands: &mut [u64]) ->
             }
             let keep = (1u64 << x) | (1u64 << y);
             for i in bits(places[x]) {
-                let c = open[i];
+                let c = house[i] as usize;
                 if cands[c] & !keep != 0 {
                     cands[c] &= keep;
                     changed = true;

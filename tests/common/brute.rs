@@ -8,7 +8,7 @@ use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::model::{ConstraintKind, Grid, Puzzle};
-use sudoku_lab::sat::encode::PairEncoding;
+use sudoku_lab::sat::encode::{PairEncoding, SumEncoding};
 use sudoku_lab::task::{self, Answer, Task};
 
 /// A backend and its name in failure messages (with its options when it runs under several).
@@ -28,7 +28,8 @@ impl Counter {
 
 /// The backends that count quickly enough for brute-force comparisons (`ilp` counts hundreds of
 /// solutions slowly; it gets its own, smaller cases: [`ilp_alone`]); `sat` under each of its
-/// pair encodings.
+/// pair encodings, and under each sum encoding besides the default (`auto`, which is `order` on
+/// grids this small).
 pub fn counters() -> Vec<Counter> {
     let kinds = [
         BackendKind::Dfs,
@@ -50,6 +51,15 @@ pub fn counters() -> Vec<Counter> {
                 kind,
                 &options,
                 format!("{kind} --pair-encoding {pair}"),
+            ));
+        }
+        for sum in [SumEncoding::Adder, SumEncoding::Gte] {
+            let mut options = BackendOptions::default();
+            options.sat.sum = sum;
+            out.push(Counter::new(
+                kind,
+                &options,
+                format!("{kind} --sum-encoding {sum}"),
             ));
         }
     }

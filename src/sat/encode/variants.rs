@@ -572,14 +572,18 @@ mod tests {
     use crate::model::lower::Pair;
     use crate::sat::Cnf;
 
-    /// Two cells of side `n` whose free digits are the bits of `doms` (bit `d − 1`: digit `d`),
-    /// the others constant false, a single digit constant true as for a fixed cell, as the
-    /// encoder hands them over; each with at least and at most one digit, and `rule` between
-    /// them under `how`. Returns the formula and each cell's value per digit (index `d − 1`).
-    fn two_cells(n: usize, doms: [u32; 2], rule: PairRule, how: PairEncoding) -> (Cnf, Vec<Val>) {
+    /// Cells of side `n` whose free digits are the bits of `doms` (bit `d − 1`: digit `d`), the
+    /// others constant false, a single digit constant true as for a fixed cell, as the encoder
+    /// hands them over; each with at least and at most one digit, and then the clauses of
+    /// `encode`. Returns the formula and each cell's value per digit (index `c·n + d − 1`).
+    pub(super) fn with_cells(
+        n: usize,
+        doms: &[u32],
+        encode: impl FnOnce(&dyn Fn(usize, usize) -> Val, &mut Builder<'_, Cnf>),
+    ) -> (Cnf, Vec<Val>) {
         let mut cnf = Cnf::new();
         let mut vals = Vec::new();
-        for dom in doms {
+        for &dom in doms {
             for d in 0..n {
                 vals.push(match dom >> d & 1 {
                     0 => Val::False,
@@ -600,21 +604,28 @@ mod tests {
             buf: Vec::new(),
         };
         let val = |c: usize, d: usize| vals[c * n + d];
-        for c in 0..2 {
+        for c in 0..doms.len() {
             b.alo((0..n).map(|d| val(c, d)));
             b.amo((0..n).map(|d| val(c, d)));
         }
-        let rules = Rules {
-            pairs: vec![Pair { a: 0, b: 1, rule }],
-            ..Rules::default()
-        };
-        let forms = (how, SumEncoding::default());
-        encode_lowered(&rules, n, forms, &mut Orders::new(n), &val, &mut b);
+        encode(&val, &mut b);
         (cnf, vals)
     }
 
+    /// Two cells as [`with_cells`] makes them, and `rule` between them under `how`.
+    fn two_cells(n: usize, doms: [u32; 2], rule: PairRule, how: PairEncoding) -> (Cnf, Vec<Val>) {
+        with_cells(n, &doms, |val, b| {
+            let rules = Rules {
+                pairs: vec![Pair { a: 0, b: 1, rule }],
+                ..Rules::default()
+            };
+            let forms = (how, SumEncoding::default());
+            encode_lowered(&rules, n, forms, &mut Orders::new(n), &val, b);
+        })
+    }
+
     /// Unit propagation from `units`: the assignment, or `None` on a conflict.
-    fn propagate(cnf: &Cnf, units: &[Lit]) -> Option<Vec<Option<bool>>> {
+    pub(super) fn propagate(cnf: &Cnf, units: &[Lit]) -> Option<Vec<Option<bool>>> {
         let mut value = vec![None; cnf.n_vars() as usize];
         let truth = |value: &[Option<bool>], l: Lit| value[l.var().idx()].map(|v| v == l.is_pos());
         for &u in units {
@@ -643,7 +654,7 @@ mod tests {
     }
 
     /// The digits (1-based) a cell may still hold under `value`.
-    fn digits(vals: &[Val], value: &[Option<bool>]) -> Vec<u32> {
+    pub(super) fn digits(vals: &[Val], value: &[Option<bool>]) -> Vec<u32> {
         (1..=vals.len() as u32)
             .filter(|&d| match vals[d as usize - 1] {
                 Val::True => true,

@@ -59,9 +59,7 @@
 //! References: N. Tamura, A. Taga, S. Kitagawa, M. Banbara, *Compiling finite linear CSP into
 //! SAT*, Constraints 14 (2009) (the order encoding of a sum).
 
-use rustsat::encodings::pb::{
-    BinaryAdder, BoundBoth as _, BoundUpper as _, GeneralizedTotalizer,
-};
+use rustsat::encodings::pb::{BinaryAdder, BoundBoth as _, BoundUpper as _, GeneralizedTotalizer};
 
 use super::{and, fresh, not, or, pb_bound_if, Builder, Orders, SumEncoding, Val};
 use crate::sat::encode::ORDER_SUM_MAX_CLAUSES;
@@ -495,5 +493,146 @@ fn weighted_eq<S: ClauseSink + ?Sized>(
             e.encode_ub(ub..=ub, col, vars).ok()?;
             e.enforce_ub(ub).ok()
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{digits, propagate, with_cells};
+    use super::*;
+    use crate::sat::Cnf;
+
+    const N: usize = 6;
+
+    /// Sums over cells `0..`: a line of three, an arrow, a region sum line's two segments, a pill
+    /// arrow (circle `10·a + b`), a cell met twice.
+    const SUMS: [(&[(u32, i64)], i64); 6] = [
+        (&[(0, 1), (1, 1), (2, 1)], 9),
+        (&[(0, 1), (1, 1), (2, -1)], 0),
+        (&[(0, 1), (1, 1), (2, -1), (3, -1)], 0),
+        (&[(0, 1), (1, 1), (2, 1), (3, -10), (4, -1)], 0),
+        (&[(0, 2), (1, 1), (0, -1), (2, 1)], 7),
+        (&[(0, 1), (1, 1), (2, 1), (3, 1)], 14),
+    ];
+
+    /// Domains (bit `d − 1`: digit `d`) the cells are given, in turn.
+    const DOMS: [u32; 6] = [0b111111, 0b000100, 0b110001, 0b011110, 0b100011, 0b001010];
+
+    fn encoded(terms: &[(u32, i64)], rhs: i64, doms: &[u32], how: SumEncoding) -> (Cnf, Vec<Val>) {
+        with_cells(N, doms, |val, b| {
+            linear_eq(terms, rhs, how, &mut Orders::new(N), &val, b)
+        })
+    }
+
+    /// The cells' merged weights, in order.
+    fn weights(terms: &[(u32, i64)], cells: usize) -> Vec<i64> {
+        let mut w = vec![0; cells];
+        terms.iter().for_each(|&(c, k)| w[c as usize] += k);
+        w
+    }
+
+    /// Every assignment of digits from the domains, as one digit per cell.
+    fn assignments(doms: &[u32]) -> Vec<Vec<u32>> {
+        let mut all = vec![vec![]];
+        for &dom in doms {
+            let ds = (1..=N as u32).filter(|&d| dom >> (d - 1) & 1 != 0);
+            all = all
+                .iter()
+                .flat_map(|a| ds.clone().map(move |d| [&a[..], &[d]].concat()))
+                .collect();
+        }
+        all
+    }
+
+    /// Each sum under each encoding, on cells with rotating domains: (1) with every cell's digit
+    /// chosen, unit propagation finds a conflict exactly when the sum is broken, and under
+    /// `order` settles every variable otherwise; (2) under `order`, unit propagation alone leaves
+    /// each cell only digits `v` with `rhs − w·v` within the least and greatest sums of the
+    /// others' digits left (the bounds of the linear equality), or a conflict when the sum has
+    /// no solution.
+    #[test]
+    fn sums_state_the_equality_and_order_propagates_its_bounds() {
+        for (terms, rhs) in SUMS {
+            let cells = terms
+                .iter()
+                .map(|&(c, _)| c as usize + 1)
+                .max()
+                .unwrap_or(0);
+            let w = weights(terms, cells);
+            for shift in 0..DOMS.len() {
+                let doms: Vec<u32> = (0..cells).map(|i| DOMS[(i + shift) % DOMS.len()]).collect();
+                let holds =
+                    |a: &[u32]| a.iter().zip(&w).map(|(&d, &k)| k * d as i64).sum::<i64>() == rhs;
+                let solutions = assignments(&doms).into_iter().filter(|a| holds(a)).count();
+                for how in SumEncoding::ALL {
+                    let what = format!("{terms:?} = {rhs} on {doms:?} under {how}");
+                    let (cnf, vals) = encoded(terms, rhs, &doms, how);
+                    for a in assignments(&doms) {
+                        let units: Vec<Lit> = a
+                            .iter()
+                            .enumerate()
+                            .filter_map(|(c, &d)| match vals[c * N + d as usize - 1] {
+                                Val::Lit(l) => Some(l),
+                                _ => None,
+                            })
+                            .collect();
+                        let value = propagate(&cnf, &units);
+                        assert_eq!(value.is_some(), holds(&a), "{what}: digits {a:?}");
+                        if let (Some(value), SumEncoding::Order) = (value, how) {
+                            assert!(value.iter().all(Option::is_some), "{what}: {a:?} open");
+                        }
+                    }
+                    if how != SumEncoding::Order {
+                        continue;
+                    }
+                    let Some(value) = propagate(&cnf, &[]) else {
+                        assert_eq!(solutions, 0, "{what}: a conflict, but solutions");
+                        continue;
+                    };
+                    let left: Vec<Vec<u32>> = (0..cells)
+                        .map(|c| digits(&vals[c * N..][..N], &value))
+                        .collect();
+                    let (lo, hi): (Vec<i64>, Vec<i64>) = (0..cells)
+                        .map(|c| {
+                            let v = left[c].iter().map(|&d| w[c] * d as i64);
+                            (v.clone().min().unwrap_or(0), v.max().unwrap_or(0))
+                        })
+                        .unzip();
+                    let (all_lo, all_hi): (i64, i64) = (lo.iter().sum(), hi.iter().sum());
+                    for c in 0..cells {
+                        for &d in &left[c] {
+                            let need = rhs - w[c] * d as i64;
+                            let (others_lo, others_hi) = (all_lo - lo[c], all_hi - hi[c]);
+                            assert!(
+                                (others_lo..=others_hi).contains(&need),
+                                "{what}: cell {c} keeps {d}, the others reach {others_lo}..={others_hi}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `auto` is `order` for a 9×9 line of nine cells and `adder` for a 25×25 line of 25.
+    #[test]
+    fn auto_takes_the_ladder_while_it_is_small() {
+        for (n, order) in [(9usize, true), (25, false)] {
+            let line: Vec<Vec<i64>> = vec![(1..=n as i64).collect(); n];
+            let total = (n * (n + 1) / 2) as i64;
+            let keep = within(line.iter().map(|v| &v[..]), total);
+            let clauses = ladder_clauses(&line, |i| keep[i]);
+            assert_eq!(
+                clauses <= ORDER_SUM_MAX_CLAUSES,
+                order,
+                "{n}: {clauses} clauses"
+            );
+            let expected = if order {
+                SumEncoding::Order
+            } else {
+                SumEncoding::Adder
+            };
+            assert_eq!(resolve(SumEncoding::Auto, || clauses), expected);
+        }
     }
 }

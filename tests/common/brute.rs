@@ -44,23 +44,19 @@ pub fn counters() -> Vec<Counter> {
             out.push(Counter::new(kind, &Default::default(), kind.to_string()));
             continue;
         }
+        let mut forms = vec![];
         for pair in PairEncoding::ALL {
             let mut options = BackendOptions::default();
             options.sat.pair = pair;
-            out.push(Counter::new(
-                kind,
-                &options,
-                format!("{kind} --pair-encoding {pair}"),
-            ));
+            forms.push((format!("--pair-encoding {pair}"), options));
         }
         for sum in [SumEncoding::Adder, SumEncoding::Gte] {
             let mut options = BackendOptions::default();
             options.sat.sum = sum;
-            out.push(Counter::new(
-                kind,
-                &options,
-                format!("{kind} --sum-encoding {sum}"),
-            ));
+            forms.push((format!("--sum-encoding {sum}"), options));
+        }
+        for (flag, options) in forms {
+            out.push(Counter::new(kind, &options, format!("{kind} {flag}")));
         }
     }
     out

@@ -150,7 +150,7 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
         sums::linear_eq(&s.terms, s.rhs, sum_encoding, orders, val, b);
     }
     for s in &r.sandwiches {
-        sums::sandwich(&s.cells, s.sum, sum_encoding, orders, val, b);
+        sums::sandwich(s, sum_encoding, orders, val, b);
     }
     for q in &r.contains {
         contains(&q.cells, &q.digits, n, val, b);
@@ -165,7 +165,7 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
         skyscraper(&s.cells, s.value, orders, val, b);
     }
     for s in &r.xsums {
-        sums::x_sum(&s.cells, s.value, sum_encoding, orders, val, b);
+        sums::x_sum(s, sum_encoding, orders, val, b);
     }
 }
 

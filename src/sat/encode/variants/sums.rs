@@ -63,6 +63,7 @@
 use rustsat::encodings::pb::{BinaryAdder, BoundBoth as _, BoundUpper as _, GeneralizedTotalizer};
 
 use super::{and, fresh, not, or, pb_bound_if, Builder, Orders, SumEncoding, Val};
+use crate::model::lower::{EdgeLine, SandwichLine};
 use crate::sat::encode::ORDER_SUM_MAX_CLAUSES;
 use crate::sat::{ClauseSink, Lit, Var};
 
@@ -302,14 +303,13 @@ pub(super) fn linear_eq<S: ClauseSink + ?Sized>(
 
 /// An X-sum clue (see the module docs).
 pub(super) fn x_sum<S: ClauseSink + ?Sized>(
-    cells: &[u32],
-    value: u32,
+    clue: &EdgeLine,
     how: SumEncoding,
     orders: &mut Orders,
     val: &impl Fn(usize, usize) -> Val,
     b: &mut Builder<'_, S>,
 ) {
-    let n = orders.n;
+    let (n, cells) = (orders.n, &clue.cells);
     let first = cells[0] as usize;
     let xs: Vec<usize> = (1..=n.min(cells.len()))
         .filter(|&x| val(first, x - 1) != Val::False)
@@ -317,7 +317,7 @@ pub(super) fn x_sum<S: ClauseSink + ?Sized>(
     let Some(&last) = xs.last() else {
         return;
     };
-    let cap = value as i64;
+    let cap = clue.value as i64;
     let rest = &cells[1..last];
     let values: Vec<Vec<i64>> = rest
         .iter()
@@ -361,14 +361,13 @@ pub(super) fn x_sum<S: ClauseSink + ?Sized>(
 
 /// The sum between the 1 and the `n` of a line (see the module docs).
 pub(super) fn sandwich<S: ClauseSink + ?Sized>(
-    line: &[u32],
-    clue: u32,
+    s: &SandwichLine,
     how: SumEncoding,
     orders: &mut Orders,
     val: &impl Fn(usize, usize) -> Val,
     b: &mut Builder<'_, S>,
 ) {
-    let n = orders.n;
+    let (n, line, clue) = (orders.n, &s.cells, s.sum);
     let k = line.len();
     // The digits each cell may add: 2..n it may hold.
     let inner: Vec<Vec<i64>> = line

@@ -54,8 +54,7 @@
 //! `order` for a sum whose ladder stays within [`ORDER_SUM_MAX_CLAUSES`] clauses (every 9×9
 //! sum: a full line of nine cells needs about 3,100; a full 16-cell line with a large total
 //! about 31,000), `adder` above, where the ladder's partial sums grow with the square of the
-//! side. docs/benchmarks.md ("The published kinds") has
-//! the measurements of each form.
+//! side. docs/benchmarks.md ("The published kinds") has the measurements of each form.
 //!
 //! References: N. Tamura, A. Taga, S. Kitagawa, M. Banbara, *Compiling finite linear CSP into
 //! SAT*, Constraints 14 (2009) (the order encoding of a sum).

@@ -499,7 +499,8 @@ fn weighted_eq<S: ClauseSink + ?Sized>(
 mod tests {
     use super::super::tests::{digits, propagate, with_cells};
     use super::*;
-    use crate::sat::Cnf;
+    use crate::sat::maxsat::Oracle as _;
+    use crate::sat::{Cnf, VarisatSink};
 
     const N: usize = 6;
 
@@ -543,9 +544,40 @@ mod tests {
         all
     }
 
-    /// Each sum under each encoding, on cells with rotating domains: (1) with every cell's digit
-    /// chosen, unit propagation finds a conflict exactly when the sum is broken, and under
-    /// `order` settles every variable otherwise; (2) under `order`, unit propagation alone leaves
+    /// Every assignment of digits from the domains: the formula is satisfiable with those digits
+    /// exactly when `holds` (varisat, under assumptions), and under `order` unit propagation alone
+    /// finds the conflict, or settles every variable.
+    fn check_assignments(
+        (cnf, vals): &(Cnf, Vec<Val>),
+        doms: &[u32],
+        how: SumEncoding,
+        holds: impl Fn(&[u32]) -> bool,
+        what: &str,
+    ) {
+        let mut solver = VarisatSink::new(varisat::Solver::new());
+        cnf.feed(&mut solver);
+        for a in assignments(doms) {
+            let units: Vec<Lit> = a
+                .iter()
+                .enumerate()
+                .filter_map(|(c, &d)| match vals[c * N + d as usize - 1] {
+                    Val::Lit(l) => Some(l),
+                    _ => None,
+                })
+                .collect();
+            let sat = solver.solve_assuming(&units).unwrap();
+            assert_eq!(sat, holds(&a), "{what}: digits {a:?}");
+            if how == SumEncoding::Order {
+                let value = propagate(cnf, &units);
+                assert_eq!(value.is_some(), sat, "{what}: digits {a:?} by propagation");
+                let open = value.is_some_and(|v| v.iter().any(Option::is_none));
+                assert!(!open, "{what}: {a:?} leaves variables open");
+            }
+        }
+    }
+
+    /// Each sum under each encoding, on cells with rotating domains: (1) exact on every
+    /// assignment ([`check_assignments`]); (2) under `order`, unit propagation alone leaves
     /// each cell only digits `v` with `rhs − w·v` within the least and greatest sums of the
     /// others' digits left (the bounds of the linear equality), or a conflict when the sum has
     /// no solution.
@@ -565,22 +597,9 @@ mod tests {
                 let solutions = assignments(&doms).into_iter().filter(|a| holds(a)).count();
                 for how in SumEncoding::ALL {
                     let what = format!("{terms:?} = {rhs} on {doms:?} under {how}");
-                    let (cnf, vals) = encoded(terms, rhs, &doms, how);
-                    for a in assignments(&doms) {
-                        let units: Vec<Lit> = a
-                            .iter()
-                            .enumerate()
-                            .filter_map(|(c, &d)| match vals[c * N + d as usize - 1] {
-                                Val::Lit(l) => Some(l),
-                                _ => None,
-                            })
-                            .collect();
-                        let value = propagate(&cnf, &units);
-                        assert_eq!(value.is_some(), holds(&a), "{what}: digits {a:?}");
-                        if let (Some(value), SumEncoding::Order) = (value, how) {
-                            assert!(value.iter().all(Option::is_some), "{what}: {a:?} open");
-                        }
-                    }
+                    let encoded = encoded(terms, rhs, &doms, how);
+                    check_assignments(&encoded, &doms, how, holds, &what);
+                    let (cnf, vals) = encoded;
                     if how != SumEncoding::Order {
                         continue;
                     }
@@ -607,6 +626,53 @@ mod tests {
                                 "{what}: cell {c} keeps {d}, the others reach {others_lo}..={others_hi}"
                             );
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// An X-sum clue on a line of six cells under each encoding, on rotating domains: exact on
+    /// every assignment ([`check_assignments`]: the first `X` cells add up to the clue, `X` the
+    /// first cell's digit); under `order`, unit propagation alone leaves the first cell only
+    /// digits `X` whose `clue − X` lies within the least and greatest sums of the next `X − 1`
+    /// cells' digits left.
+    #[test]
+    fn x_sums_state_the_clue_and_order_propagates_its_bounds() {
+        let line = EdgeLine {
+            cells: (0..N as u32).collect(),
+            value: 0,
+        };
+        for value in [1, 4, 7, 10, 13] {
+            let clue = EdgeLine {
+                value,
+                ..line.clone()
+            };
+            for shift in 0..DOMS.len() {
+                let doms: Vec<u32> = (0..N).map(|i| DOMS[(i + shift) % DOMS.len()]).collect();
+                let holds = |a: &[u32]| a[..a[0] as usize].iter().sum::<u32>() == value;
+                for how in SumEncoding::ALL {
+                    let what = format!("X-sum {value} on {doms:?} under {how}");
+                    let encoded = with_cells(N, &doms, |val, b| {
+                        x_sum(&clue, how, &mut Orders::new(N), &val, b)
+                    });
+                    check_assignments(&encoded, &doms, how, holds, &what);
+                    let (cnf, vals) = encoded;
+                    let value_left = match (how, propagate(&cnf, &[])) {
+                        (SumEncoding::Order, Some(v)) => v,
+                        _ => continue,
+                    };
+                    let left: Vec<Vec<u32>> = (0..N)
+                        .map(|c| digits(&vals[c * N..][..N], &value_left))
+                        .collect();
+                    for &x in &left[0] {
+                        let rest = &left[1..x as usize];
+                        let lo: u32 = rest.iter().map(|d| d.first().copied().unwrap_or(0)).sum();
+                        let hi: u32 = rest.iter().map(|d| d.last().copied().unwrap_or(0)).sum();
+                        assert!(
+                            (lo..=hi).contains(&(value.saturating_sub(x))) && x <= value,
+                            "{what}: the first cell keeps {x}, the next cells reach {lo}..={hi}"
+                        );
                     }
                 }
             }

@@ -24,7 +24,7 @@ use crate::backends::BackendOptions;
 use crate::cp::CpOptions;
 use crate::cp::{AllDiffLevel, Branching, HouseCover, ObjectiveBound, Searches};
 use crate::isolate::WorkerProgram;
-use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
+use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding, SumEncoding};
 
 /// Every engine setting, named as the flag that sets it (with `_` for `-`); the defaults are the
 /// flags' defaults.
@@ -34,6 +34,7 @@ pub struct EngineSettings {
     pub amo: Amo,
     pub cage_encoding: CageEncoding,
     pub pair_encoding: PairEncoding,
+    pub sum_encoding: SumEncoding,
     pub no_simplify: bool,
     pub no_propagate: bool,
     pub proof: Option<PathBuf>,
@@ -68,6 +69,7 @@ impl Default for EngineSettings {
             amo: Amo::default(),
             cage_encoding: CageEncoding::default(),
             pair_encoding: PairEncoding::default(),
+            sum_encoding: SumEncoding::default(),
             no_simplify: false,
             no_propagate: false,
             proof: None,
@@ -159,6 +161,7 @@ impl EngineSettings {
             "amo" => self.amo = choice(&key, &value)?,
             "cage_encoding" => self.cage_encoding = choice(&key, &value)?,
             "pair_encoding" => self.pair_encoding = choice(&key, &value)?,
+            "sum_encoding" => self.sum_encoding = choice(&key, &value)?,
             "no_simplify" => self.no_simplify = switch()?,
             "no_propagate" => self.no_propagate = switch()?,
             "proof" => self.proof = Some(text()?.into()),
@@ -197,6 +200,7 @@ impl EngineSettings {
             amo: self.amo,
             cage: self.cage_encoding,
             pair: self.pair_encoding,
+            sum: self.sum_encoding,
             simplify,
             propagate: simplify && !self.no_propagate,
         }
@@ -214,6 +218,7 @@ impl EngineSettings {
                 amo: e.amo,
                 cage: e.cage,
                 pair: e.pair,
+                sum: e.sum,
                 simplify: e.simplify,
                 propagate: e.propagate,
                 proof: self.proof.clone(),

@@ -906,6 +906,34 @@ fn pair_encoding_flag_chooses_the_form_and_refuses_an_unknown_one() {
     );
 }
 
+#[test]
+fn sum_encoding_flag_chooses_the_form_and_refuses_an_unknown_one() {
+    // A 4×4 with a little killer along the main diagonal: `auto` is `order` on a sum this small,
+    // `adder` and `gte` write other clauses; every form solves it.
+    let doc = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"littlekillersum":[{"cell":"R0C0","direction":"DR","value":"10"}]}"#;
+    let mut rows = vec![];
+    for sum in ["auto", "order", "adder", "gte"] {
+        let o = run_with(&["encode", "--stats", "--sum-encoding", sum], doc);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{sum}: {}", stderr(&o));
+        let row = out
+            .lines()
+            .find(|l| l.starts_with("little-killer"))
+            .expect(&out);
+        rows.push(row.to_string());
+        let o = run_with(&["solve", "-b", "sat", "--sum-encoding", sum], doc);
+        assert_eq!(o.status.code(), Some(0), "{sum}: {}", stderr(&o));
+    }
+    assert_eq!(rows[0], rows[1], "auto is order here");
+    assert_ne!(rows[1], rows[2], "order and adder");
+    assert_ne!(rows[2], rows[3], "adder and gte");
+    let o = run_with(&["solve", "-b", "sat", "--sum-encoding", "log"], MAGIC1);
+    assert_usage_error(
+        &o,
+        "unknown sum encoding 'log' (choose one of: auto, order, adder, gte)",
+    );
+}
+
 /// A Kropki black dot of ratio 2147483650 (2 × it wraps to 4 in `u32`) on an empty 4×4 grid: no
 /// digits meet it, so every backend counts none and the reader warns, naming the dot.
 #[test]

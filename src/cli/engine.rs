@@ -31,7 +31,9 @@ use sudoku_lab::cp::{
 };
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::isolate::WorkerProgram;
-use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
+use sudoku_lab::sat::encode::{
+    Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding, SumEncoding,
+};
 use sudoku_lab::settings::EngineSettings;
 use sudoku_lab::task::Task;
 use sudoku_lab::weights::WeightSource;
@@ -218,6 +220,12 @@ pub struct CnfArgs {
     /// other rules stay direct).
     #[arg(long, value_name = "ENC", default_value_t = PairEncoding::default(), help_heading = "SAT encoding")]
     pair_encoding: PairEncoding,
+    /// Sums of variant rules (arrows, little killers, double arrows, zipper and region sum lines,
+    /// sandwiches, X-sums): auto (default; order, or adder for a sum too large), order (partial
+    /// sums as order literals "sum so far ≥ k", built cell by cell, so propagation reasons over
+    /// bounds), adder (binary adder) or gte (generalized totalizer).
+    #[arg(long, value_name = "ENC", default_value_t = SumEncoding::default(), help_heading = "SAT encoding")]
+    sum_encoding: SumEncoding,
     /// Keep the plain encoding: do not simplify the givens away.
     #[arg(long, help_heading = "SAT encoding")]
     pub no_simplify: bool,
@@ -232,6 +240,7 @@ impl CnfArgs {
             propagate: false,
             cage: self.cage_encoding,
             pair: self.pair_encoding,
+            sum: self.sum_encoding,
         }
     }
 }
@@ -252,6 +261,7 @@ impl EngineFlags {
             amo: cnf.amo,
             cage_encoding: cnf.cage_encoding,
             pair_encoding: cnf.pair_encoding,
+            sum_encoding: cnf.sum_encoding,
             no_simplify: cnf.no_simplify,
             no_propagate: self.no_propagate,
             proof: self.proof.clone(),

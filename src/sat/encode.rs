@@ -12,7 +12,7 @@
 //! | `house-alo` | each digit at least once per house                   | extended, triad         |
 //! | `triad`     | `t(line, region, d)` ⇔ some cell of line ∩ region holds `d`; exactly one triad per (line, d) and per (region, direction, d) | triad |
 //! | `cage`      | Killer cages: each digit at most once per cage, and the sum, by the [`CageEncoding`] chosen | all, when the puzzle has cages |
-//! | a kind's name | variant rules, one part per kind, rules between two cells by the [`PairEncoding`] chosen, with the order literals they need (`encode/variants.rs`) | all, when the puzzle has them |
+//! | a kind's name | variant rules, one part per kind, rules between two cells by the [`PairEncoding`] chosen and sums by the [`SumEncoding`], with the order literals they need (`encode/variants.rs`, `encode/variants/sums.rs`) | all, when the puzzle has them |
 //!
 //! **Cage sums** (`--cage-encoding`): `combinations` (default) gives each cage a selector
 //! variable per set of digits that reaches its sum, exactly one selected, and a variable per digit
@@ -367,7 +367,7 @@ pub fn encode<S: ClauseSink + ?Sized>(
         encode_cage(&cage, n, opts.cage, &val, &mut b);
     }
     b.out.end_part(Part::Cage);
-    variants::encode_rules(puzzle, opts.pair, &val, &mut b);
+    variants::encode_rules(puzzle, opts.pair, opts.sum, &val, &mut b);
     Encoded {
         decoder: Decoder {
             n,

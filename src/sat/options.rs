@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
+use super::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding, SumEncoding};
 
 /// Options of the `sat` backend (`--encoding`, `--amo`, `--no-simplify`, `--no-propagate`,
 /// `--proof`, `--check-proof`).
@@ -16,6 +16,8 @@ pub struct SatOptions {
     pub cage: CageEncoding,
     /// How variant rules between two cells are encoded (`--pair-encoding`).
     pub pair: PairEncoding,
+    /// How the sums of variant rules are encoded (`--sum-encoding`).
+    pub sum: SumEncoding,
     pub simplify: bool,
     /// With `simplify`, also fix naked / hidden singles and locked candidates before encoding.
     pub propagate: bool,
@@ -144,6 +146,7 @@ impl Default for SatOptions {
             amo: e.amo,
             cage: e.cage,
             pair: e.pair,
+            sum: e.sum,
             simplify: e.simplify,
             propagate: true,
             proof: None,
@@ -176,6 +179,7 @@ impl SatOptions {
             propagate: self.propagate,
             cage: self.cage,
             pair: self.pair,
+            sum: self.sum,
         }
     }
 }

@@ -16,7 +16,7 @@ use super::{Root, StrengthError, Summary};
 use crate::cancel::Cancel;
 use crate::model::Puzzle;
 use crate::named::UnknownName;
-use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
+use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding, SumEncoding};
 use crate::sat::memory::{check_memory, Holder};
 use crate::sat::options::SatOptions;
 
@@ -115,6 +115,7 @@ impl Study {
                     propagate: false,
                     cage,
                     pair,
+                    sum: SumEncoding::default(),
                 })
             })
             .collect();
@@ -144,6 +145,7 @@ impl Study {
                 amo: opts.amo,
                 cage: opts.cage,
                 pair: opts.pair,
+                sum: opts.sum,
                 simplify: false,
                 propagate: false,
                 ..SatOptions::default()

@@ -8,7 +8,7 @@ use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
 use sudoku_lab::check;
 use sudoku_lab::model::{ConstraintKind, Grid, Puzzle};
-use sudoku_lab::sat::encode::PairEncoding;
+use sudoku_lab::sat::encode::{PairEncoding, SumEncoding};
 use sudoku_lab::task::{self, Answer, Task};
 
 /// A backend and its name in failure messages (with its options when it runs under several).
@@ -28,7 +28,8 @@ impl Counter {
 
 /// The backends that count quickly enough for brute-force comparisons (`ilp` counts hundreds of
 /// solutions slowly; it gets its own, smaller cases: [`ilp_alone`]); `sat` under each of its
-/// pair encodings.
+/// pair encodings, and under each sum encoding besides the default (`auto`, which is `order` on
+/// grids this small).
 pub fn counters() -> Vec<Counter> {
     let kinds = [
         BackendKind::Dfs,
@@ -43,14 +44,19 @@ pub fn counters() -> Vec<Counter> {
             out.push(Counter::new(kind, &Default::default(), kind.to_string()));
             continue;
         }
+        let mut forms = vec![];
         for pair in PairEncoding::ALL {
             let mut options = BackendOptions::default();
             options.sat.pair = pair;
-            out.push(Counter::new(
-                kind,
-                &options,
-                format!("{kind} --pair-encoding {pair}"),
-            ));
+            forms.push((format!("--pair-encoding {pair}"), options));
+        }
+        for sum in [SumEncoding::Adder, SumEncoding::Gte] {
+            let mut options = BackendOptions::default();
+            options.sat.sum = sum;
+            forms.push((format!("--sum-encoding {sum}"), options));
+        }
+        for (flag, options) in forms {
+            out.push(Counter::new(kind, &options, format!("{kind} {flag}")));
         }
     }
     out

@@ -504,6 +504,7 @@ mod tests {
                                 propagate,
                                 cage,
                                 pair: PairEncoding::Direct,
+                                sum: SumEncoding::Auto,
                             };
                             let est = SizeEstimate::new(p, &opts);
                             for numbering in [Numbering::Compact, Numbering::Formula] {

@@ -1,5 +1,5 @@
 //! The choices that select an encoding: the clause families ([`Encoding`]), at-most-one,
-//! cage and pair encodings, gathered in [`EncodeOptions`].
+//! cage, pair and sum encodings, gathered in [`EncodeOptions`].
 
 /// Which clauses to generate (see the table of [`super`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -66,6 +66,45 @@ impl PairEncoding {
         }
     }
 }
+
+/// How the sums of variant rules (arrows, little killers, double arrows, zipper and region sum
+/// lines, sandwiches, X-sums) become clauses (see `encode/variants/sums.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum SumEncoding {
+    /// [`SumEncoding::Order`] for a sum of at most [`ORDER_SUM_MAX_CLAUSES`] clauses under it,
+    /// [`SumEncoding::Adder`] above.
+    #[default]
+    Auto,
+    /// Partial sums as order literals `[S_i ≥ k]`, built cell by cell from the cells' order
+    /// literals (unit propagation reaches the bounds of each step).
+    Order,
+    /// `Σ d·x = rhs` over the cell variables by rustsat's binary adder.
+    Adder,
+    /// `Σ d·x = rhs` over the cell variables as two generalized-totalizer upper bounds.
+    Gte,
+}
+
+impl SumEncoding {
+    pub const ALL: [SumEncoding; 4] = [
+        SumEncoding::Auto,
+        SumEncoding::Order,
+        SumEncoding::Adder,
+        SumEncoding::Gte,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            SumEncoding::Auto => "auto",
+            SumEncoding::Order => "order",
+            SumEncoding::Adder => "adder",
+            SumEncoding::Gte => "gte",
+        }
+    }
+}
+
+/// Largest sum [`SumEncoding::Auto`] encodes by order-encoded partial sums, in clauses (a 9×9
+/// rule needs at most a few thousand; the partial sums of a long line on a large grid grow with
+/// the square of the side).
+pub const ORDER_SUM_MAX_CLAUSES: usize = 20_000;
 
 /// Most digit sets a cage may have under [`CageEncoding::Combinations`]; past it the cage is
 /// encoded as with [`CageEncoding::Gte`].
@@ -137,6 +176,7 @@ from_str_by_name!(Encoding, "encoding");
 from_str_by_name!(Amo, "at-most-one encoding");
 from_str_by_name!(CageEncoding, "cage encoding");
 from_str_by_name!(PairEncoding, "pair encoding");
+from_str_by_name!(SumEncoding, "sum encoding");
 
 /// Everything that selects an encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -153,6 +193,8 @@ pub struct EncodeOptions {
     pub cage: CageEncoding,
     /// How variant rules between two cells are encoded (ignored without them).
     pub pair: PairEncoding,
+    /// How the sums of variant rules are encoded (ignored without them).
+    pub sum: SumEncoding,
 }
 
 impl Default for EncodeOptions {
@@ -164,6 +206,7 @@ impl Default for EncodeOptions {
             propagate: false,
             cage: CageEncoding::Combinations,
             pair: PairEncoding::Direct,
+            sum: SumEncoding::Auto,
         }
     }
 }

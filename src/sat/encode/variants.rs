@@ -14,13 +14,11 @@
 //!
 //! - **extra houses** (disjoint groups, extra regions of `n` cells): at most and at least one cell
 //!   per digit, like a house; **distinct groups** at most one.
-//! - **sums** (arrows, little killers) `Σ k·d·x(c,d) = rhs`: the terms of one variable are
-//!   merged (rustsat's encodings take each literal once: a literal given twice keeps one weight),
-//!   a negative weight is moved over as its negated literal (plus a constant), then the equality
-//!   by rustsat's binary adder (as `--cage-encoding adder` does for cages).
-//! - **sandwiches**: for each cell of the line, `e(i)` "holds 1 or `n`", prefix and suffix ORs of
-//!   it, `in(i)` = some end before and some end after (the line is a house, so it has exactly one
-//!   1 and one `n`), `y(i,d)` = `in(i) ∧ x(i,d)`, and `Σ d·y(i,d) = clue` as above.
+//! - **sums** (arrows, little killers, double arrows, zipper and region sum lines: `Σ k·x_c =
+//!   rhs`), **sandwiches** and **X-sums**, by the [`SumEncoding`] chosen (`--sum-encoding`):
+//!   `auto` (default) builds order-encoded partial sums over the cells' order literals, so that
+//!   unit propagation reasons over bounds, and falls back to rustsat's binary adder for a sum
+//!   too large; `order`, `adder` and `gte` force one form (`encode/variants/sums.rs`).
 //! - **parity** and **candidates**: unit clauses removing the other digits.
 //! - **quadruples**: for a digit listed `k` times among `m` cells, every `m − k + 1` of the
 //!   cells hold it somewhere (at least `k` of the `m` literals; a quadruple has at most 4 cells,
@@ -42,14 +40,11 @@
 //!   over the cells' order literals), a *seen* literal `s(i)` per cell after the first (always
 //!   seen) with `x(c_i,d) ∧ ¬m(i−1,d) → s(i)` and `x(c_i,d) ∧ m(i−1,d) → ¬s(i)`, and
 //!   `Σ s(i) = clue − 1` by rustsat's totalizer (both bounds).
-//! - **X-sums**: for each digit `X` the first cell may hold, the sum of the next `X − 1` cells is
-//!   `clue − X` when `x(first, X)` holds: the sums' binary adder, whose enforcing units become
-//!   clauses `¬x(first, X) ∨ unit` (the adder's own clauses only define its outputs, so they hold
-//!   whatever `X` is).
 //!
 //! ## Order encoding of pairs
 //!
-//! **Order literals.** A cell that takes part in an order-encoded rule gets them once, the first
+//! **Order literals.** A cell that takes part in an order-encoded rule (a pair, a between line
+//! or a sum under the order forms, a skyscraper) gets them once, the first
 //! time a rule needs them, in that rule's kind's part of the statistics. `o(c,1)` is true and
 //! `o(c,n+1)` false; below the cell's least free digit they are true, above its greatest false,
 //! and where digit `d` is not free `o(c,d)` is `o(c,d+1)` (so a given or fixed cell has only
@@ -87,17 +82,19 @@
 //! matters (docs/benchmarks.md, "SAT pair encodings"), so `direct` is the default.
 
 use rustsat::encodings::card::{BoundBoth as _, Totalizer};
-use rustsat::encodings::pb::{BinaryAdder, BoundBoth as _};
 
-use super::{pb_bound, pb_bound_if, Builder, PairEncoding, Part, Val};
+use super::{pb_bound, pb_bound_if, Builder, PairEncoding, Part, SumEncoding, Val};
 use crate::model::lower::{Between, PairRule, Rules};
 use crate::model::{DotRule, Puzzle};
 use crate::sat::{ClauseSink, Lit, Var};
+
+mod sums;
 
 /// Encodes every variant rule of `puzzle` (not its cages), one part per kind.
 pub(super) fn encode_rules<S: ClauseSink + ?Sized>(
     puzzle: &Puzzle,
     pairs: PairEncoding,
+    sums: SumEncoding,
     val: &impl Fn(usize, usize) -> Val,
     b: &mut Builder<'_, S>,
 ) {
@@ -108,7 +105,7 @@ pub(super) fn encode_rules<S: ClauseSink + ?Sized>(
             continue;
         }
         let rules = Rules::of_one(puzzle, c);
-        encode_lowered(&rules, n, pairs, &mut orders, val, b);
+        encode_lowered(&rules, n, (pairs, sums), &mut orders, val, b);
         b.out.end_part(Part::Rule(c.kind()));
     }
 }
@@ -116,7 +113,7 @@ pub(super) fn encode_rules<S: ClauseSink + ?Sized>(
 fn encode_lowered<S: ClauseSink + ?Sized>(
     r: &Rules,
     n: usize,
-    pairs: PairEncoding,
+    (pairs, sum_encoding): (PairEncoding, SumEncoding),
     orders: &mut Orders,
     val: &impl Fn(usize, usize) -> Val,
     b: &mut Builder<'_, S>,
@@ -150,16 +147,10 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
         }
     }
     for s in &r.sums {
-        let mut terms = vec![];
-        for &(c, k) in &s.terms {
-            for d in 0..n {
-                terms.push((val(c as usize, d), k * (d as i64 + 1)));
-            }
-        }
-        weighted_eq(terms, s.rhs, None, b);
+        sums::linear_eq(&s.terms, s.rhs, sum_encoding, orders, val, b);
     }
     for s in &r.sandwiches {
-        sandwich(&s.cells, s.sum, n, val, b);
+        sums::sandwich(s, sum_encoding, orders, val, b);
     }
     for q in &r.contains {
         contains(&q.cells, &q.digits, n, val, b);
@@ -174,7 +165,7 @@ fn encode_lowered<S: ClauseSink + ?Sized>(
         skyscraper(&s.cells, s.value, orders, val, b);
     }
     for s in &r.xsums {
-        x_sum(&s.cells, s.value, n, val, b);
+        sums::x_sum(s, sum_encoding, orders, val, b);
     }
 }
 
@@ -313,32 +304,6 @@ fn skyscraper<S: ClauseSink + ?Sized>(
         }
     }
     count_eq(&seen, value as usize, b);
-}
-
-/// An X-sum clue: for each digit `X` the first cell may hold, `x(first, X)` implies that the
-/// next `X − 1` cells add up to `value − X`, by the sums' encoding under that condition.
-fn x_sum<S: ClauseSink + ?Sized>(
-    cells: &[u32],
-    value: u32,
-    n: usize,
-    val: &impl Fn(usize, usize) -> Val,
-    b: &mut Builder<'_, S>,
-) {
-    let first = cells[0] as usize;
-    for x in 1..=n.min(cells.len()) {
-        let guard = match val(first, x - 1) {
-            Val::False => continue,
-            Val::True => None,
-            Val::Lit(l) => Some(l),
-        };
-        let mut terms = vec![];
-        for &c in &cells[1..x] {
-            for d in 0..n {
-                terms.push((val(c as usize, d), d as i64 + 1));
-            }
-        }
-        weighted_eq(terms, value as i64 - x as i64, guard, b);
-    }
 }
 
 /// Exactly `k` of `vals` true, by a totalizer (constants fold into `k`).
@@ -573,59 +538,6 @@ fn intervals<S: ClauseSink + ?Sized>(
     }
 }
 
-/// `Σ weight · value = rhs` over 0/1 values (every cell has exactly one true digit); with
-/// `guard`, only when the guard holds.
-fn weighted_eq<S: ClauseSink + ?Sized>(
-    terms: Vec<(Val, i64)>,
-    rhs: i64,
-    guard: Option<Lit>,
-    b: &mut Builder<'_, S>,
-) {
-    // Constants fold into the right-hand side; the terms of one variable merge into one weight
-    // on its positive literal (w·¬v = w − w·v), which then flips to the negated literal when
-    // negative (w·v = w + |w|·¬v), so every literal reaches the encoding once, weight > 0.
-    let mut rest = rhs;
-    let mut weight: std::collections::BTreeMap<u32, i64> = std::collections::BTreeMap::new();
-    for (v, w) in terms {
-        match v {
-            Val::False => {}
-            Val::True => rest -= w,
-            Val::Lit(l) if l.is_pos() => *weight.entry(l.vidx32()).or_default() += w,
-            Val::Lit(l) => {
-                rest -= w;
-                *weight.entry(l.vidx32()).or_default() -= w;
-            }
-        }
-    }
-    let mut lits: Vec<(Lit, usize)> = vec![];
-    for (var, w) in weight {
-        let l = Var::new(var).pos_lit();
-        match w {
-            0 => {}
-            w if w > 0 => lits.push((l, w as usize)),
-            w => {
-                rest -= w;
-                lits.push((!l, (-w) as usize));
-            }
-        }
-    }
-    let total: i64 = lits.iter().map(|&(_, w)| w as i64).sum();
-    if rest < 0 || rest > total {
-        b.out
-            .add_clause(&guard.map(|g| !g).into_iter().collect::<Vec<_>>());
-        return;
-    }
-    if lits.is_empty() {
-        return;
-    }
-    let rest = rest as usize;
-    let adder: BinaryAdder = lits.into_iter().collect();
-    pb_bound_if(b, guard, adder, |e, col, vars| {
-        e.encode_both(rest..=rest, col, vars).ok()?;
-        e.enforce_eq(rest).ok()
-    });
-}
-
 /// A fresh variable's positive literal.
 fn fresh<S: ClauseSink + ?Sized>(b: &mut Builder<'_, S>) -> Lit {
     let v = b.out.n_vars();
@@ -653,41 +565,6 @@ fn and<S: ClauseSink + ?Sized>(a: Val, c: Val, b: &mut Builder<'_, S>) -> Val {
     not(or(not(a), not(c), b))
 }
 
-/// The sum between the 1 and the `n` of a line (see the module docs).
-fn sandwich<S: ClauseSink + ?Sized>(
-    line: &[u32],
-    clue: u32,
-    n: usize,
-    val: &impl Fn(usize, usize) -> Val,
-    b: &mut Builder<'_, S>,
-) {
-    let k = line.len();
-    let ends: Vec<Val> = line
-        .iter()
-        .map(|&c| {
-            let (one, top) = (val(c as usize, 0), val(c as usize, n - 1));
-            or(one, top, b)
-        })
-        .collect();
-    let mut before = vec![Val::False; k];
-    for i in 1..k {
-        before[i] = or(before[i - 1], ends[i - 1], b);
-    }
-    let mut after = vec![Val::False; k];
-    for i in (0..k - 1).rev() {
-        after[i] = or(after[i + 1], ends[i + 1], b);
-    }
-    let mut terms = vec![];
-    for (i, &c) in line.iter().enumerate() {
-        let inside = and(before[i], after[i], b);
-        for d in 1..n - 1 {
-            let y = and(inside, val(c as usize, d), b);
-            terms.push((y, d as i64 + 1));
-        }
-    }
-    weighted_eq(terms, clue as i64, None, b);
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::{Counting, EncodeStats};
@@ -695,14 +572,18 @@ mod tests {
     use crate::model::lower::Pair;
     use crate::sat::Cnf;
 
-    /// Two cells of side `n` whose free digits are the bits of `doms` (bit `d − 1`: digit `d`),
-    /// the others constant false, a single digit constant true as for a fixed cell, as the
-    /// encoder hands them over; each with at least and at most one digit, and `rule` between
-    /// them under `how`. Returns the formula and each cell's value per digit (index `d − 1`).
-    fn two_cells(n: usize, doms: [u32; 2], rule: PairRule, how: PairEncoding) -> (Cnf, Vec<Val>) {
+    /// Cells of side `n` whose free digits are the bits of `doms` (bit `d − 1`: digit `d`), the
+    /// others constant false, a single digit constant true as for a fixed cell, as the encoder
+    /// hands them over; each with at least and at most one digit, and then the clauses of
+    /// `encode`. Returns the formula and each cell's value per digit (index `c·n + d − 1`).
+    pub(super) fn with_cells(
+        n: usize,
+        doms: &[u32],
+        encode: impl FnOnce(&dyn Fn(usize, usize) -> Val, &mut Builder<'_, Cnf>),
+    ) -> (Cnf, Vec<Val>) {
         let mut cnf = Cnf::new();
         let mut vals = Vec::new();
-        for dom in doms {
+        for &dom in doms {
             for d in 0..n {
                 vals.push(match dom >> d & 1 {
                     0 => Val::False,
@@ -723,20 +604,28 @@ mod tests {
             buf: Vec::new(),
         };
         let val = |c: usize, d: usize| vals[c * n + d];
-        for c in 0..2 {
+        for c in 0..doms.len() {
             b.alo((0..n).map(|d| val(c, d)));
             b.amo((0..n).map(|d| val(c, d)));
         }
-        let rules = Rules {
-            pairs: vec![Pair { a: 0, b: 1, rule }],
-            ..Rules::default()
-        };
-        encode_lowered(&rules, n, how, &mut Orders::new(n), &val, &mut b);
+        encode(&val, &mut b);
         (cnf, vals)
     }
 
+    /// Two cells as [`with_cells`] makes them, and `rule` between them under `how`.
+    fn two_cells(n: usize, doms: [u32; 2], rule: PairRule, how: PairEncoding) -> (Cnf, Vec<Val>) {
+        with_cells(n, &doms, |val, b| {
+            let rules = Rules {
+                pairs: vec![Pair { a: 0, b: 1, rule }],
+                ..Rules::default()
+            };
+            let forms = (how, SumEncoding::default());
+            encode_lowered(&rules, n, forms, &mut Orders::new(n), &val, b);
+        })
+    }
+
     /// Unit propagation from `units`: the assignment, or `None` on a conflict.
-    fn propagate(cnf: &Cnf, units: &[Lit]) -> Option<Vec<Option<bool>>> {
+    pub(super) fn propagate(cnf: &Cnf, units: &[Lit]) -> Option<Vec<Option<bool>>> {
         let mut value = vec![None; cnf.n_vars() as usize];
         let truth = |value: &[Option<bool>], l: Lit| value[l.var().idx()].map(|v| v == l.is_pos());
         for &u in units {
@@ -765,7 +654,7 @@ mod tests {
     }
 
     /// The digits (1-based) a cell may still hold under `value`.
-    fn digits(vals: &[Val], value: &[Option<bool>]) -> Vec<u32> {
+    pub(super) fn digits(vals: &[Val], value: &[Option<bool>]) -> Vec<u32> {
         (1..=vals.len() as u32)
             .filter(|&d| match vals[d as usize - 1] {
                 Val::True => true,

@@ -528,13 +528,27 @@ pub fn broken(board: &Board) -> bool {
 
 /// Whether `puzzle` (the board's, rules included) has a solution with the board's digits and
 /// `d` in `cell`, by the `dfs` search: the last resort's test on a puzzle with rules, where a
-/// search over houses alone could reach a grid that breaks a rule. Candidates the board removed
-/// are not held: they follow from the digits, so every solution keeps out of them anyway.
+/// search over houses alone could reach a grid that breaks a rule. The candidates the board
+/// has left in its open cells go along as candidate lists: the steps that removed the others
+/// were sound, so no solution needs them (the answer is the same), and the search starts from
+/// what the steps know rather than from the digits alone.
 pub fn solvable_with(puzzle: &Puzzle, board: &Board, cell: usize, d: Value) -> bool {
+    let n = board.n();
     let mut givens = board.values().to_vec();
     givens[cell] = d;
+    let mut constraints = puzzle.constraints().to_vec();
+    for (c, &v) in givens.iter().enumerate() {
+        let left = board.cands(c);
+        if v == 0 && left != all_digits(n) {
+            let digits = super::board::digits(left).map(|x| x as u32).collect();
+            constraints.push(Constraint::Candidates {
+                cell: c as u32,
+                digits,
+            });
+        }
+    }
     let Ok(p) = Puzzle::new(puzzle.shape_arc().clone(), givens)
-        .and_then(|p| p.with_constraints(puzzle.constraints().to_vec()))
+        .and_then(|p| p.with_constraints(constraints))
     else {
         return false;
     };

@@ -17,6 +17,7 @@ pub mod huub;
 pub mod minizinc;
 pub mod model;
 pub mod mzn_question;
+pub mod probe;
 #[cfg(feature = "cp")]
 pub mod worker;
 

@@ -18,6 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::probe::Prober;
+use crate::dfs::RuleNarrower;
 use crate::model::lower::{self, PairRule, Rules};
 use crate::model::set_equivalence::implied_cages;
 use crate::model::{Puzzle, Value};
@@ -447,6 +449,27 @@ impl Root {
     }
 }
 
+impl Root {
+    /// The masks narrowed further by [`probe`](super::probe) over the model's all-different
+    /// `groups` and the puzzle's `rules` (grids up to 64×64; wider ones are left as they are).
+    fn probed(self, puzzle: &Puzzle, rules: &Rules, groups: &[AllDifferent]) -> Root {
+        let Root::Masks(masks) = self else {
+            return self;
+        };
+        if puzzle.size() > 64 {
+            return Root::Masks(masks);
+        }
+        let groups: Vec<(Vec<u32>, bool)> =
+            groups.iter().map(|g| (g.cells.clone(), g.full)).collect();
+        let prober = Prober::new(masks.len(), &groups, RuleNarrower::new(puzzle, rules));
+        let mut cands: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
+        if !prober.probe(&mut cands) {
+            return Root::NoSolution;
+        }
+        Root::Masks(cands.iter().map(|&m| u128::from(m)).collect())
+    }
+}
+
 impl CpModel {
     /// The model of `puzzle`: every house and every cage, with the puzzle's weights as the
     /// objective.
@@ -546,7 +569,7 @@ impl CpModel {
                 });
             }
         }
-        let root = Root::of(puzzle, &rules);
+        let root = Root::of(puzzle, &rules).probed(puzzle, &rules, &all_different);
         if let Root::Masks(masks) = &root {
             let domains: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
             for implied in implied_cages(shape, puzzle.cages(), &domains) {

@@ -1,0 +1,132 @@
+//! The `cp` model's root domains after probing ([`sudoku_lab::cp::probe`]) keep every digit of
+//! every solution: each digit they leave out of a cell, given to that cell, makes a puzzle `dfs`
+//! counts 0 solutions of; and `cp` counts as `dfs` does on puzzles with several solutions (the
+//! published mixed kinds with givens taken away, and small grids with a rule of every kind).
+
+mod common;
+
+use std::sync::Arc;
+
+use sudoku_lab::backend::{Backend, Limits};
+use sudoku_lab::backends::{self, BackendKind};
+use sudoku_lab::cp::model::Root;
+use sudoku_lab::cp::CpModel;
+use sudoku_lab::model::{Puzzle, Value};
+
+/// Puzzles of the published mixed set (quadruples, between lines, region sums, skyscrapers,
+/// X-sums, clones), each with a unique solution.
+fn mixed() -> Vec<Puzzle> {
+    let text = std::fs::read_to_string("tests/data/cp/mixed-probe.jsonl").unwrap();
+    sudoku_lab::format::read_puzzles(&text, &Default::default())
+        .into_iter()
+        .map(|e| e.unwrap().puzzle)
+        .collect()
+}
+
+fn dfs() -> Box<dyn Backend> {
+    backends::create(BackendKind::Dfs, &Default::default()).unwrap()
+}
+
+fn cp() -> Box<dyn Backend> {
+    backends::create(BackendKind::Cp, &Default::default()).unwrap()
+}
+
+/// `dfs`'s complete count of `p`'s solutions (below `limit`).
+fn dfs_count(p: &Puzzle, limit: u64) -> u64 {
+    let c = dfs().count(p, limit, &Limits::none()).unwrap();
+    assert!(c.complete, "dfs reached the limit {limit}");
+    c.count
+}
+
+/// `p` with `digit` given in `cell`; `None` when the puzzle refuses it (a digit its house
+/// already holds).
+fn with_given(p: &Puzzle, cell: usize, digit: Value) -> Option<Puzzle> {
+    let mut givens = p.givens().to_vec();
+    givens[cell] = digit;
+    Puzzle::new(Arc::clone(p.shape_arc()), givens)
+        .ok()?
+        .with_constraints(p.constraints().to_vec())
+        .ok()
+}
+
+/// `p` with its givens taken away, last first, until it has at least two solutions.
+fn loosened(p: &Puzzle) -> (Puzzle, u64) {
+    let mut p = p.clone();
+    loop {
+        let count = dfs_count(&p, 100_000);
+        if count >= 2 {
+            return (p, count);
+        }
+        let last = p.givens().iter().rposition(|&g| g != 0).unwrap();
+        p = with_given(&p, last, 0).unwrap();
+    }
+}
+
+/// Asserts that every digit the root domains of `p`'s model leave out of an open cell is in
+/// no solution; returns how many digits they left out.
+fn assert_no_true_digit_removed(p: &Puzzle) -> usize {
+    let Root::Masks(masks) = CpModel::of(p).root else {
+        panic!("9×9 puzzles have masks");
+    };
+    let n = p.size();
+    let mut removed = 0;
+    for (c, &mask) in masks.iter().enumerate() {
+        if p.givens()[c] != 0 {
+            continue;
+        }
+        for d in (1..=n as Value).filter(|&d| mask & (1 << (d - 1)) == 0) {
+            removed += 1;
+            let Some(q) = with_given(p, c, d) else {
+                continue;
+            };
+            assert_eq!(
+                dfs_count(&q, 2),
+                0,
+                "digit {d} removed from cell {c}, yet it is in a solution"
+            );
+        }
+    }
+    removed
+}
+
+#[test]
+fn probing_settles_the_mixed_puzzles_at_the_root() {
+    // Unique puzzles: probing leaves every cell one digit, the solution's.
+    for (i, p) in mixed().iter().enumerate() {
+        let Root::Masks(masks) = CpModel::of(p).root else {
+            panic!("puzzle {i}: no masks");
+        };
+        let open = masks.iter().filter(|m| m.count_ones() > 1).count();
+        let solution = dfs().solve(p, &Limits::none()).unwrap().unwrap();
+        for (c, (&m, &d)) in masks.iter().zip(solution.cells()).enumerate() {
+            assert!(m & (1 << (d - 1)) != 0, "puzzle {i}: cell {c} lost {d}");
+        }
+        assert_eq!(open, 0, "puzzle {i}: {open} cells left open");
+    }
+}
+
+#[test]
+fn probing_keeps_every_solution_of_loosened_mixed_puzzles() {
+    for (i, p) in mixed().iter().enumerate() {
+        let (p, count) = loosened(p);
+        let removed = assert_no_true_digit_removed(&p);
+        assert!(removed > 0, "puzzle {i}: nothing removed");
+        let by_cp = cp().count(&p, 100_000, &Limits::none()).unwrap();
+        assert_eq!((by_cp.count, by_cp.complete), (count, true), "puzzle {i}");
+    }
+}
+
+#[test]
+fn probing_keeps_every_solution_of_small_grids_with_every_kind() {
+    for (n, seed) in [(4, 1), (4, 2), (6, 1), (6, 2), (6, 3)] {
+        let (p, _) = common::every_kind_puzzle(n, seed);
+        let count = dfs_count(&p, 100_000);
+        assert_no_true_digit_removed(&p);
+        let by_cp = cp().count(&p, 100_000, &Limits::none()).unwrap();
+        assert_eq!(
+            (by_cp.count, by_cp.complete),
+            (count, true),
+            "{n}×{n}, seed {seed}"
+        );
+    }
+}

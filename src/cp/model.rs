@@ -19,7 +19,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::probe::Prober;
-use crate::dfs::RuleNarrower;
 use crate::model::lower::{self, PairRule, Rules};
 use crate::model::set_equivalence::implied_cages;
 use crate::model::{Puzzle, Value};
@@ -451,8 +450,8 @@ impl Root {
 
 impl Root {
     /// The masks narrowed further by [`probe`](super::probe) over the model's all-different
-    /// `groups` and the puzzle's `rules` (grids up to 64×64; wider ones are left as they are).
-    fn probed(self, puzzle: &Puzzle, rules: &Rules, groups: &[AllDifferent]) -> Root {
+    /// `groups` and the puzzle's rules (grids up to 64×64; wider ones are left as they are).
+    fn probed(self, puzzle: &Puzzle, groups: &[AllDifferent]) -> Root {
         let Root::Masks(masks) = self else {
             return self;
         };
@@ -461,7 +460,7 @@ impl Root {
         }
         let groups: Vec<(Vec<u32>, bool)> =
             groups.iter().map(|g| (g.cells.clone(), g.full)).collect();
-        let prober = Prober::new(masks.len(), &groups, RuleNarrower::new(puzzle, rules));
+        let prober = Prober::new(puzzle, &groups);
         let mut cands: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
         if !prober.probe(&mut cands) {
             return Root::NoSolution;
@@ -569,7 +568,7 @@ impl CpModel {
                 });
             }
         }
-        let root = Root::of(puzzle, &rules).probed(puzzle, &rules, &all_different);
+        let root = Root::of(puzzle, &rules).probed(puzzle, &all_different);
         if let Root::Masks(masks) = &root {
             let domains: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
             for implied in implied_cages(shape, puzzle.cages(), &domains) {

@@ -4,33 +4,85 @@
 //! search applies at its nodes). A digit whose trial ends in a contradiction is removed
 //! (singleton arc consistency); and what every trial of a cell leaves out of another cell goes
 //! from that cell too (each solution puts one of the tried digits in the probed cell). Passes
-//! repeat while they remove something, within [`PASSES`].
+//! repeat while they remove something, within [`PASSES`] and [`BUDGET`].
 //!
 //! Every removal holds in every solution: the trials only propagate sound rules, so counts are
 //! unchanged. The solver gets fewer values, and on many variant puzzles every cell fixed: CP-SAT
 //! settles most of the published mixed set in its presolve the same way.
 
 use crate::dfs::RuleNarrower;
+use crate::model::lower::Rules;
+use crate::model::Puzzle;
 
 /// Most probing passes over the grid; a pass costs one propagation per open cell and digit.
 pub const PASSES: usize = 4;
 
-/// The propagation of one trial: the model's all-different groups and the rules' narrower.
+/// Most cells the trials of one probing may start from, summed over its trials (each trial
+/// copies and propagates the whole grid): every pass of a 9×9 fits, one pass of a 16×16, and
+/// a wide grid is probed in part rather than for seconds.
+pub const BUDGET: usize = 1 << 20;
+
+/// The propagation of one trial: the model's all-different groups, and a narrower per variant
+/// rule, run again only when a cell it reads has changed.
 pub struct Prober<'a> {
     /// The all-different groups: cells, and whether they hold every digit.
     groups: &'a [(Vec<u32>, bool)],
     /// For each cell, the other cells of its groups.
     peers: Vec<Vec<u32>>,
-    narrower: Option<RuleNarrower>,
+    /// One narrower per rule of the puzzle.
+    rules: Vec<RuleNarrower>,
+    /// For each cell, the rules that read it.
+    watch: Vec<Vec<usize>>,
+}
+
+/// The rules left to run in one propagation.
+struct Agenda {
+    pending: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+impl Agenda {
+    /// Queues the rules that read `cells` (per `watch`), but `skip`.
+    fn mark(&mut self, watch: &[Vec<usize>], cells: impl IntoIterator<Item = usize>, skip: usize) {
+        for c in cells {
+            for &r in &watch[c] {
+                if r != skip && !self.pending[r] {
+                    self.pending[r] = true;
+                    self.queue.push(r);
+                }
+            }
+        }
+    }
+}
+
+/// Every cell `rules` read.
+fn cells_of(rules: &Rules) -> Vec<u32> {
+    let mut cells: Vec<u32> = rules.pairs.iter().flat_map(|p| [p.a, p.b]).collect();
+    for group in rules.houses.iter().chain(&rules.distinct).chain(&rules.windows) {
+        cells.extend(group);
+    }
+    cells.extend(rules.sums.iter().flat_map(|s| s.terms.iter().map(|&(c, _)| c)));
+    cells.extend(rules.sandwiches.iter().flat_map(|s| s.cells.iter().copied()));
+    cells.extend(rules.parity.iter().map(|&(c, _)| c));
+    cells.extend(rules.domains.iter().map(|(c, _)| *c));
+    cells.extend(rules.contains.iter().flat_map(|q| q.cells.iter().copied()));
+    for b in &rules.betweens {
+        cells.extend([b.a, b.b]);
+        cells.extend(&b.cells);
+    }
+    for line in rules.skyscrapers.iter().chain(&rules.xsums) {
+        cells.extend(&line.cells);
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    cells
 }
 
 impl<'a> Prober<'a> {
-    /// The prober over `cells` cells with the all-different `groups` and the rules' `narrower`.
-    pub fn new(
-        cells: usize,
-        groups: &'a [(Vec<u32>, bool)],
-        narrower: Option<RuleNarrower>,
-    ) -> Prober<'a> {
+    /// The prober of `puzzle` with the all-different `groups` (houses, cages and the rules'
+    /// groups, as the model has them).
+    pub fn new(puzzle: &Puzzle, groups: &'a [(Vec<u32>, bool)]) -> Prober<'a> {
+        let cells = puzzle.shape().cells();
         let mut peers: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (group, _) in groups {
             for &c in group {
@@ -41,20 +93,28 @@ impl<'a> Prober<'a> {
             p.sort_unstable();
             p.dedup();
         }
+        let mut rules = vec![];
+        let mut watch: Vec<Vec<usize>> = vec![Vec::new(); cells];
+        for c in puzzle.constraints() {
+            let lowered = Rules::of_one(puzzle, c);
+            if let Some(narrower) = RuleNarrower::new(puzzle, &lowered) {
+                for cell in cells_of(&lowered) {
+                    watch[cell as usize].push(rules.len());
+                }
+                rules.push(narrower);
+            }
+        }
         Prober {
             groups,
             peers,
-            narrower,
+            rules,
+            watch,
         }
     }
 
-    /// Narrows `cands` (bit `d − 1` for digit `d`) to a fixpoint of naked and hidden singles
-    /// over the groups and of the rules; false on a contradiction.
-    pub fn propagate(&self, cands: &mut [u64]) -> bool {
-        let mut placed = vec![false; cands.len()];
+    /// Naked and hidden singles over the groups to a fixpoint; false on a contradiction.
+    fn singles(&self, cands: &mut [u64], placed: &mut [bool]) -> bool {
         loop {
-            let before = cands.to_vec();
-            // Naked singles, through a queue of newly fixed cells.
             let mut queue: Vec<usize> = (0..cands.len())
                 .filter(|&c| !placed[c] && cands[c].count_ones() == 1)
                 .collect();
@@ -76,7 +136,7 @@ impl<'a> Prober<'a> {
                     }
                 }
             }
-            // Hidden singles in the groups that hold every digit.
+            let mut hidden = false;
             for (group, full) in self.groups {
                 if !*full {
                     continue;
@@ -95,44 +155,85 @@ impl<'a> Prober<'a> {
                     return false;
                 }
                 let single = once & !more;
-                if single != 0 {
-                    for &c in group {
-                        let m = cands[c as usize] & single;
-                        if m != 0 && cands[c as usize] != m {
-                            if m.count_ones() > 1 {
-                                return false;
-                            }
-                            cands[c as usize] = m;
+                if single == 0 {
+                    continue;
+                }
+                for &c in group {
+                    let m = cands[c as usize] & single;
+                    if m != 0 && cands[c as usize] != m {
+                        if m.count_ones() > 1 {
+                            return false;
                         }
+                        cands[c as usize] = m;
+                        hidden = true;
                     }
                 }
             }
-            if let Some(narrower) = &self.narrower {
-                if !narrower.narrow(cands) {
-                    return false;
-                }
-            }
-            if cands.iter().any(|&m| m == 0) {
-                return false;
-            }
-            if cands == before.as_slice() {
+            if !hidden {
                 return true;
             }
         }
     }
 
-    /// Probes `cands` to a fixpoint (at most [`PASSES`] passes); false when some cell is left
-    /// with no digit, a proof that there is no solution.
+    /// Narrows `cands` (bit `d − 1` for digit `d`) by naked and hidden singles over the groups
+    /// and by the rules that read a changed cell, starting from the rules that read `changed`
+    /// (every rule when `None`); false on a contradiction.
+    pub fn propagate(&self, cands: &mut [u64], changed: Option<&[usize]>) -> bool {
+        let mut agenda = Agenda {
+            pending: vec![false; self.rules.len()],
+            queue: vec![],
+        };
+        match changed {
+            Some(cells) => agenda.mark(&self.watch, cells.iter().copied(), usize::MAX),
+            None => agenda.mark(&self.watch, 0..cands.len(), usize::MAX),
+        }
+        let mut placed = vec![false; cands.len()];
+        let mut before = cands.to_vec();
+        loop {
+            if !self.singles(cands, &mut placed) {
+                return false;
+            }
+            let diff = |before: &[u64], cands: &[u64]| -> Vec<usize> {
+                (0..cands.len()).filter(|&c| before[c] != cands[c]).collect()
+            };
+            agenda.mark(&self.watch, diff(&before, cands), usize::MAX);
+            let Some(r) = agenda.queue.pop() else {
+                return true;
+            };
+            agenda.pending[r] = false;
+            before.copy_from_slice(cands);
+            if !self.rules[r].narrow(cands) || cands.iter().any(|&m| m == 0) {
+                return false;
+            }
+            // The narrower stopped at its own fixpoint: only the others read its changes.
+            agenda.mark(&self.watch, diff(&before, cands), r);
+            before.copy_from_slice(cands);
+        }
+    }
+
+    /// Probes `cands` to a fixpoint (at most [`PASSES`] passes, within [`BUDGET`]); false when
+    /// some cell is left with no digit, a proof that there is no solution.
     pub fn probe(&self, cands: &mut [u64]) -> bool {
-        if !self.propagate(cands) {
+        if !self.propagate(cands, None) {
             return false;
         }
+        let mut budget = BUDGET;
+        // Trials are numbered; a cell probed after the last change would find the same again.
+        let (mut step, mut last_change) = (0usize, 0usize);
+        let mut probed_at = vec![0usize; cands.len()];
         for _ in 0..PASSES {
             let mut changed = false;
             for c in 0..cands.len() {
-                if cands[c].count_ones() < 2 {
+                if cands[c].count_ones() < 2 || probed_at[c] > last_change {
                     continue;
                 }
+                let cost = cands[c].count_ones() as usize * cands.len();
+                if cost > budget {
+                    return true;
+                }
+                budget -= cost;
+                step += 1;
+                probed_at[c] = step;
                 // What some surviving trial of `c` leaves to each cell.
                 let mut union = vec![0u64; cands.len()];
                 let mut digits = cands[c];
@@ -141,14 +242,21 @@ impl<'a> Prober<'a> {
                     digits &= digits - 1;
                     let mut trial = cands.to_vec();
                     trial[c] = d;
-                    if self.propagate(&mut trial) {
+                    if self.propagate(&mut trial, Some(&[c])) {
                         union.iter_mut().zip(&trial).for_each(|(u, t)| *u |= t);
                     }
                 }
-                if union.iter().zip(cands.iter()).any(|(u, m)| u & m != *m) {
-                    cands.iter_mut().zip(&union).for_each(|(m, u)| *m &= u);
+                let narrowed: Vec<usize> = (0..cands.len())
+                    .filter(|&x| union[x] & cands[x] != cands[x])
+                    .collect();
+                if !narrowed.is_empty() {
+                    for &x in &narrowed {
+                        cands[x] &= union[x];
+                    }
                     changed = true;
-                    if !self.propagate(cands) {
+                    step += 1;
+                    last_change = step;
+                    if cands.iter().any(|&m| m == 0) || !self.propagate(cands, Some(&narrowed)) {
                         return false;
                     }
                 }

@@ -451,6 +451,8 @@ impl Root {
 impl Root {
     /// The masks narrowed further by [`probe`](super::probe) over the model's all-different
     /// `groups` and the puzzle's rules (grids up to 64×64; wider ones are left as they are).
+    /// Puzzles without variant rules are left as they are: on the hard classic sets probing
+    /// by singles settles nothing the search would not, and costs a fifth of `cp`'s time.
     fn probed(self, puzzle: &Puzzle, groups: &[AllDifferent]) -> Root {
         let Root::Masks(masks) = self else {
             return self;
@@ -461,6 +463,9 @@ impl Root {
         let groups: Vec<(Vec<u32>, bool)> =
             groups.iter().map(|g| (g.cells.clone(), g.full)).collect();
         let prober = Prober::new(puzzle, &groups);
+        if !prober.has_rules() {
+            return Root::Masks(masks);
+        }
         let mut cands: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
         if !prober.probe(&mut cands) {
             return Root::NoSolution;

@@ -31,6 +31,8 @@ pub struct Prober<'a> {
     peers: Vec<Vec<u32>>,
     /// One narrower per rule of the puzzle.
     rules: Vec<RuleNarrower>,
+    /// For each rule, the cells it reads.
+    reads: Vec<Vec<u32>>,
     /// For each cell, the rules that read it.
     watch: Vec<Vec<usize>>,
 }
@@ -93,23 +95,31 @@ impl<'a> Prober<'a> {
             p.sort_unstable();
             p.dedup();
         }
-        let mut rules = vec![];
+        let (mut rules, mut reads) = (vec![], vec![]);
         let mut watch: Vec<Vec<usize>> = vec![Vec::new(); cells];
         for c in puzzle.constraints() {
             let lowered = Rules::of_one(puzzle, c);
             if let Some(narrower) = RuleNarrower::new(puzzle, &lowered) {
-                for cell in cells_of(&lowered) {
+                let cells = cells_of(&lowered);
+                for &cell in &cells {
                     watch[cell as usize].push(rules.len());
                 }
                 rules.push(narrower);
+                reads.push(cells);
             }
         }
         Prober {
             groups,
             peers,
             rules,
+            reads,
             watch,
         }
+    }
+
+    /// Whether the puzzle has variant rules (beyond its houses and cages).
+    pub fn has_rules(&self) -> bool {
+        !self.rules.is_empty()
     }
 
     /// Naked and hidden singles over the groups to a fixpoint; false on a contradiction.
@@ -193,21 +203,36 @@ impl<'a> Prober<'a> {
             if !self.singles(cands, &mut placed) {
                 return false;
             }
-            let diff = |before: &[u64], cands: &[u64]| -> Vec<usize> {
-                (0..cands.len()).filter(|&c| before[c] != cands[c]).collect()
-            };
-            agenda.mark(&self.watch, diff(&before, cands), usize::MAX);
-            let Some(r) = agenda.queue.pop() else {
-                return true;
-            };
-            agenda.pending[r] = false;
-            before.copy_from_slice(cands);
-            if !self.rules[r].narrow(cands) || cands.iter().any(|&m| m == 0) {
-                return false;
+            for c in 0..cands.len() {
+                if before[c] != cands[c] {
+                    if cands[c] == 0 {
+                        return false;
+                    }
+                    agenda.mark(&self.watch, [c], usize::MAX);
+                    before[c] = cands[c];
+                }
             }
-            // The narrower stopped at its own fixpoint: only the others read its changes.
-            agenda.mark(&self.watch, diff(&before, cands), r);
-            before.copy_from_slice(cands);
+            if agenda.queue.is_empty() {
+                return true;
+            }
+            // The rules to their own fixpoint, then the singles again.
+            while let Some(r) = agenda.queue.pop() {
+                agenda.pending[r] = false;
+                if !self.rules[r].narrow(cands) {
+                    return false;
+                }
+                // The narrower stopped at its own fixpoint: only the others read its changes.
+                for &c in &self.reads[r] {
+                    let c = c as usize;
+                    if before[c] != cands[c] {
+                        if cands[c] == 0 {
+                            return false;
+                        }
+                        agenda.mark(&self.watch, [c], r);
+                        before[c] = cands[c];
+                    }
+                }
+            }
         }
     }
 

@@ -15,10 +15,10 @@
 use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
-use crate::cp::huub::{self, Best, Stop};
-use crate::cp::worker::{answer, retries, Job, Reply, Request};
 use crate::check;
+use crate::cp::huub::{self, Best, Stop};
 use crate::cp::model::Root;
+use crate::cp::worker::{answer, retries, Job, Reply, Request};
 use crate::cp::{CpModel, CpOptions, DEFAULT_MEMORY_MIB};
 use crate::isolate::{self, Pulse, WorkerProgram};
 use crate::model::{ConstraintKind, Grid, Puzzle, Value};

@@ -112,7 +112,7 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
 }
 
 /// Each cell's digits: the model's [`Root`] domains (singles over the houses and the variant
-/// rules' exclusions, from [`crate::propagate`]) within the listed candidates, then, to a fixpoint, each fixed cell's digit
+/// rules' exclusions, from [`crate::propagate`], then probing) within the listed candidates, then, to a fixpoint, each fixed cell's digit
 /// removed from the other cells of every all-different group (the cages' among them, which
 /// [`crate::propagate`] does not see), hidden singles in every full group (cells that the sums
 /// fixed on the way leave new ones) and the digits that no sum supports (each sum's cells taken

@@ -14,7 +14,8 @@
 //! [`ExtraRules`]: candidates (a cell's domain), quadruples ([`Contains`]), between and lockout
 //! lines ([`Between`]), skyscraper and X-sum clues ([`EdgeClue`]); [`super::huub`] posts them as
 //! clauses and tables, the MiniZinc writer as counts, `min`/`max` and sums. The cells' [`Root`]
-//! domains come from the deductions of [`crate::propagate`].
+//! domains come from the deductions of [`crate::propagate`], then, on puzzles with variant
+//! rules, from probing ([`super::probe`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -414,7 +415,8 @@ pub struct CpModel {
 
 /// Each cell's digits before any search, from the deductions of [`crate::propagate`]: naked and
 /// hidden singles over the houses, then what the variant rules exclude (parity, pairs, extra
-/// houses and distinct groups).
+/// houses and distinct groups); on puzzles with variant rules, then probed
+/// ([`super::probe`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Root {
     /// One mask per cell, bit `d − 1` for digit `d` (up to 128×128).

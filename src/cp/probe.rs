@@ -60,11 +60,26 @@ impl Agenda {
 /// Every cell `rules` read.
 fn cells_of(rules: &Rules) -> Vec<u32> {
     let mut cells: Vec<u32> = rules.pairs.iter().flat_map(|p| [p.a, p.b]).collect();
-    for group in rules.houses.iter().chain(&rules.distinct).chain(&rules.windows) {
+    for group in rules
+        .houses
+        .iter()
+        .chain(&rules.distinct)
+        .chain(&rules.windows)
+    {
         cells.extend(group);
     }
-    cells.extend(rules.sums.iter().flat_map(|s| s.terms.iter().map(|&(c, _)| c)));
-    cells.extend(rules.sandwiches.iter().flat_map(|s| s.cells.iter().copied()));
+    cells.extend(
+        rules
+            .sums
+            .iter()
+            .flat_map(|s| s.terms.iter().map(|&(c, _)| c)),
+    );
+    cells.extend(
+        rules
+            .sandwiches
+            .iter()
+            .flat_map(|s| s.cells.iter().copied()),
+    );
     cells.extend(rules.parity.iter().map(|&(c, _)| c));
     cells.extend(rules.domains.iter().map(|(c, _)| *c));
     cells.extend(rules.contains.iter().flat_map(|q| q.cells.iter().copied()));

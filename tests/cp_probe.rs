@@ -68,8 +68,13 @@ fn loosened(p: &Puzzle) -> (Puzzle, u64) {
 /// Asserts that every digit the root domains of `p`'s model leave out of an open cell is in
 /// no solution; returns how many digits they left out.
 fn assert_no_true_digit_removed(p: &Puzzle) -> usize {
-    let Root::Masks(masks) = CpModel::of(p).root else {
-        panic!("9×9 puzzles have masks");
+    let masks = match CpModel::of(p).root {
+        Root::Masks(masks) => masks,
+        Root::NoSolution => {
+            assert_eq!(dfs_count(p, 2), 0, "probing proved no solution");
+            return p.givens().iter().filter(|&&g| g == 0).count();
+        }
+        Root::Givens => panic!("grids up to 128×128 have masks"),
     };
     let n = p.size();
     let mut removed = 0;
@@ -124,16 +129,35 @@ fn probing_keeps_every_solution_of_loosened_mixed_puzzles() {
 }
 
 #[test]
-fn probing_keeps_every_solution_of_small_grids_with_every_kind() {
-    for (n, seed) in [(4, 1), (4, 2), (6, 1), (6, 2), (6, 3)] {
-        let (p, _) = common::every_kind_puzzle(n, seed);
-        let count = dfs_count(&p, 100_000);
-        assert_no_true_digit_removed(&p);
-        let by_cp = cp().count(&p, 100_000, &Limits::none()).unwrap();
-        assert_eq!(
-            (by_cp.count, by_cp.complete),
-            (count, true),
-            "{n}×{n}, seed {seed}"
+fn probing_keeps_every_solution_of_small_grids_with_each_kind() {
+    use sudoku_lab::generate::variants::{draw, drawn_kinds};
+    use sudoku_lab::generate::{blank_solved, GenRng};
+    use sudoku_lab::model::Shape;
+    let shape = Arc::new(Shape::standard(6, false).unwrap());
+    let (mut several, mut removed) = (0, 0);
+    for (i, &kind) in drawn_kinds().iter().enumerate() {
+        let mut rng = GenRng::seed(100 + i as u64);
+        // Ten givens of a random grid and two rules of the kind that grid satisfies.
+        let (blank, grid) = blank_solved(&shape, &mut rng, 10).unwrap();
+        let rules = draw(kind, &shape, &grid, 2, &mut rng);
+        let p = blank.with_constraints(rules).unwrap();
+        let dfs_answer = dfs().count(&p, 100_000, &Limits::none()).unwrap();
+        if !dfs_answer.complete {
+            continue;
+        }
+        let count = dfs_answer.count;
+        assert!(
+            count >= 1,
+            "{kind:?}: the grid the rules came from solves it"
         );
+        several += usize::from(count >= 2);
+        removed += assert_no_true_digit_removed(&p);
+        let by_cp = cp().count(&p, 100_000, &Limits::none()).unwrap();
+        assert_eq!((by_cp.count, by_cp.complete), (count, true), "{kind:?}");
     }
+    assert!(
+        several >= 10,
+        "only {several} puzzles with several solutions"
+    );
+    assert!(removed > 0);
 }

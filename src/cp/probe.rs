@@ -296,7 +296,7 @@ impl<'a> Prober<'a> {
                     changed = true;
                     step += 1;
                     last_change = step;
-                    if cands.iter().any(|&m| m == 0) || !self.propagate(cands, Some(&narrowed)) {
+                    if cands.contains(&0) || !self.propagate(cands, Some(&narrowed)) {
                         return false;
                     }
                 }

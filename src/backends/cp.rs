@@ -142,10 +142,14 @@ impl Cp {
 /// The answer the model's root domains already give, without building a solver: `Some(None)`
 /// when they prove there is no solution, `Some(Some(grid))` when they leave every cell one digit
 /// and that grid satisfies every rule (checked by [`crate::check::verify`]: the root deductions
-/// need not see every rule whole), `None` when cells are left open for the search.
-fn settled(puzzle: &Puzzle, model: &CpModel) -> Option<Option<Grid>> {
+/// need not see every rule whole), `None` when cells are left open for the search. An answer
+/// records the effort of no search to `limits`.
+fn settled(puzzle: &Puzzle, model: &CpModel, limits: &Limits) -> Option<Option<Grid>> {
     let masks = match &model.root {
-        Root::NoSolution => return Some(None),
+        Root::NoSolution => {
+            limits.record(&huub::no_search());
+            return Some(None);
+        }
         Root::Givens => return None,
         Root::Masks(masks) => masks,
     };
@@ -154,6 +158,7 @@ fn settled(puzzle: &Puzzle, model: &CpModel) -> Option<Option<Grid>> {
         .map(|&m| (m.count_ones() == 1).then(|| m.trailing_zeros() as Value + 1))
         .collect::<Option<Vec<Value>>>()?;
     let grid = Grid::new(model.n, cells);
+    limits.record(&huub::no_search());
     Some(check::verify(puzzle, &grid).is_ok().then_some(grid))
 }
 
@@ -176,7 +181,7 @@ impl Backend for Cp {
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
         let model = self.model(puzzle)?;
-        if let Some(found) = settled(puzzle, &model) {
+        if let Some(found) = settled(puzzle, &model, limits) {
             return Ok(found);
         }
         let n = model.n;
@@ -188,7 +193,7 @@ impl Backend for Cp {
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         let model = self.model(puzzle)?;
-        if let Some(found) = settled(puzzle, &model) {
+        if let Some(found) = settled(puzzle, &model, limits) {
             let witnesses: Vec<Grid> = found.into_iter().collect();
             return Ok(Count::finished(witnesses.len() as u64, limit, witnesses));
         }
@@ -213,7 +218,7 @@ impl Backend for Cp {
             return Err(BackendError::Unsupported("optimize needs weights".into()));
         }
         let model = self.model(puzzle)?;
-        if let (Some(found), Some(weights)) = (settled(puzzle, &model), puzzle.weights()) {
+        if let (Some(found), Some(weights)) = (settled(puzzle, &model, limits), puzzle.weights()) {
             return Ok(match found {
                 None => Optimum::NoSolution,
                 Some(grid) => Optimum::Optimal {

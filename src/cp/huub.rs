@@ -1201,8 +1201,9 @@ pub fn search_effort(before: &SolverStatistics, after: &SolverStatistics) -> Eff
     }
 }
 
-/// The counters of a task that made no search (answered while the solver was built): all 0.
-fn no_search() -> Effort {
+/// The counters of a task that made no search (answered while the solver was built, or from
+/// the root domains): all 0.
+pub fn no_search() -> Effort {
     search_effort(&SolverStatistics::default(), &SolverStatistics::default())
 }
 

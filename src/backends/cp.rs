@@ -15,11 +15,13 @@
 use std::time::Instant;
 
 use crate::backend::{Backend, BackendError, Count, Limits, Optimum};
+use crate::check;
 use crate::cp::huub::{self, Best, Stop};
+use crate::cp::model::Root;
 use crate::cp::worker::{answer, retries, Job, Reply, Request};
 use crate::cp::{CpModel, CpOptions, DEFAULT_MEMORY_MIB};
 use crate::isolate::{self, Pulse, WorkerProgram};
-use crate::model::{ConstraintKind, Grid, Puzzle};
+use crate::model::{ConstraintKind, Grid, Puzzle, Value};
 
 pub use crate::cp::worker::serve_worker;
 
@@ -137,6 +139,29 @@ impl Cp {
     }
 }
 
+/// The answer the model's root domains already give, without building a solver: `Some(None)`
+/// when they prove there is no solution, `Some(Some(grid))` when they leave every cell one digit
+/// and that grid satisfies every rule (checked by [`crate::check::verify`]: the root deductions
+/// need not see every rule whole), `None` when cells are left open for the search. An answer
+/// records the effort of no search to `limits`.
+fn settled(puzzle: &Puzzle, model: &CpModel, limits: &Limits) -> Option<Option<Grid>> {
+    let masks = match &model.root {
+        Root::NoSolution => {
+            limits.record(&huub::no_search());
+            return Some(None);
+        }
+        Root::Givens => return None,
+        Root::Masks(masks) => masks,
+    };
+    let cells = masks
+        .iter()
+        .map(|&m| (m.count_ones() == 1).then(|| m.trailing_zeros() as Value + 1))
+        .collect::<Option<Vec<Value>>>()?;
+    let grid = Grid::new(model.n, cells);
+    limits.record(&huub::no_search());
+    Some(check::verify(puzzle, &grid).is_ok().then_some(grid))
+}
+
 /// A reply of another kind than the request's job: the worker's protocol broke.
 fn mismatched(reply: Reply) -> BackendError {
     BackendError::Failed(format!(
@@ -156,6 +181,9 @@ impl Backend for Cp {
 
     fn solve(&self, puzzle: &Puzzle, limits: &Limits) -> Result<Option<Grid>, BackendError> {
         let model = self.model(puzzle)?;
+        if let Some(found) = settled(puzzle, &model, limits) {
+            return Ok(found);
+        }
         let n = model.n;
         match self.drive(model, Job::Solve, limits)? {
             Reply::Solved(found) => Ok(found.map(|cells| Grid::new(n, cells))),
@@ -165,6 +193,10 @@ impl Backend for Cp {
 
     fn count(&self, puzzle: &Puzzle, limit: u64, limits: &Limits) -> Result<Count, BackendError> {
         let model = self.model(puzzle)?;
+        if let Some(found) = settled(puzzle, &model, limits) {
+            let witnesses: Vec<Grid> = found.into_iter().collect();
+            return Ok(Count::finished(witnesses.len() as u64, limit, witnesses));
+        }
         let n = model.n;
         let found = match self.drive(model, Job::Count(limit), limits)? {
             Reply::Counted(found) => found,
@@ -186,6 +218,15 @@ impl Backend for Cp {
             return Err(BackendError::Unsupported("optimize needs weights".into()));
         }
         let model = self.model(puzzle)?;
+        if let (Some(found), Some(weights)) = (settled(puzzle, &model, limits), puzzle.weights()) {
+            return Ok(match found {
+                None => Optimum::NoSolution,
+                Some(grid) => Optimum::Optimal {
+                    score: weights.score(&grid),
+                    grid,
+                },
+            });
+        }
         let n = model.n;
         let best = match self.drive(model, Job::Maximize, limits)? {
             Reply::Best(best) => best,

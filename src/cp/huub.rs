@@ -112,7 +112,7 @@ fn objective_range(model: &CpModel, weights: &[i64]) -> Option<(i64, i64)> {
 }
 
 /// Each cell's digits: the model's [`Root`] domains (singles over the houses and the variant
-/// rules' exclusions, from [`crate::propagate`]) within the listed candidates, then, to a fixpoint, each fixed cell's digit
+/// rules' exclusions, from [`crate::propagate`], then probing) within the listed candidates, then, to a fixpoint, each fixed cell's digit
 /// removed from the other cells of every all-different group (the cages' among them, which
 /// [`crate::propagate`] does not see), hidden singles in every full group (cells that the sums
 /// fixed on the way leave new ones) and the digits that no sum supports (each sum's cells taken
@@ -1201,8 +1201,9 @@ pub fn search_effort(before: &SolverStatistics, after: &SolverStatistics) -> Eff
     }
 }
 
-/// The counters of a task that made no search (answered while the solver was built): all 0.
-fn no_search() -> Effort {
+/// The counters of a task that made no search (answered while the solver was built, or from
+/// the root domains): all 0.
+pub fn no_search() -> Effort {
     search_effort(&SolverStatistics::default(), &SolverStatistics::default())
 }
 

@@ -216,6 +216,7 @@ pub fn run_batch(
 ) -> Result<Totals, rayon::ThreadPoolBuildError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(batch.jobs)
+        .stack_size(crate::dfs::WORKER_STACK)
         .build()?;
     let budget = Budget::new(batch.budget, batch.backends.len());
     let mut totals = Totals {

@@ -97,6 +97,7 @@ pub fn run(config: &Config) -> ExitCode {
     };
     let grades = match rayon::ThreadPoolBuilder::new()
         .num_threads(config.jobs)
+        .stack_size(sudoku_lab::dfs::WORKER_STACK)
         .build()
     {
         Ok(pool) => pool.install(grade_all),

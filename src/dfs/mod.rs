@@ -92,6 +92,12 @@ use crate::cancel::Halt;
 use crate::effort::Effort;
 use crate::model::{Puzzle, Shape, Value};
 
+/// Stack for a thread that runs searches (fuzz workers, `xcheck` and `grade` pools): the
+/// kernels recurse once per guess level, and a build with debug assertions can need more than
+/// the 2 MiB a spawned thread gets by default on a 9×9 grid (a fuzz worker's stack overflowed
+/// there). Address space only: pages are touched as the recursion reaches them.
+pub const WORKER_STACK: usize = 64 << 20;
+
 mod band9;
 mod board;
 mod cages;

@@ -272,8 +272,8 @@ pub fn search(
     std::thread::scope(|scope| {
         for _ in 0..run.jobs.max(1) {
             let deep = std::thread::Builder::new().stack_size(crate::dfs::WORKER_STACK);
-            if deep.spawn_scoped(scope, &worker).is_err() {
-                scope.spawn(&worker);
+            if deep.spawn_scoped(scope, worker).is_err() {
+                scope.spawn(worker);
             }
         }
     });

@@ -217,6 +217,7 @@ fn sum_lines_as_flows_count_as_dfs() {
         ConstraintKind::Zipper,
         ConstraintKind::RegionSum,
     ];
+    let mut cases = 0;
     for solver in solvers() {
         let b = ilp(solver);
         for (i, &kind) in kinds.iter().enumerate() {
@@ -225,14 +226,17 @@ fn sum_lines_as_flows_count_as_dfs() {
                 let shape = Arc::new(Shape::standard(n, false).unwrap());
                 let (p, grid) = blank_solved(&shape, &mut rng, keep).unwrap();
                 let rules = draw(kind, &shape, &grid, 3, &mut rng);
-                assert!(!rules.is_empty(), "{kind} on {n}×{n} seed {seed}");
+                if rules.is_empty() {
+                    continue; // the grid leaves this kind no rule to draw
+                }
+                cases += 1;
                 let p = p.with_constraints(rules).unwrap();
                 let model = IlpModel::build(&p, false, Reduction::Givens).unwrap();
                 assert!(model.n_vars() > model.vars().len(), "{kind}: no flow arcs");
                 let counted = |b: &dyn Backend| run(b, &p, Task::Count { limit: 12 }).count();
                 let want = counted(reference.as_ref());
                 assert!(
-                    want.is_some_and(|c| c >= 1),
+                    want.is_some_and(|(c, _)| c >= 1),
                     "{kind} {n}×{n} seed {seed}: {want:?}"
                 );
                 assert_eq!(counted(b.as_ref()), want, "{kind} {n}×{n} seed {seed}");
@@ -245,6 +249,10 @@ fn sum_lines_as_flows_count_as_dfs() {
             }
         }
     }
+    assert!(
+        cases >= 10 * solvers().len(),
+        "only {cases} cases had rules"
+    );
 }
 
 #[test]

@@ -203,6 +203,58 @@ fn agrees_with_dfs_on_generated_puzzles() {
     }
 }
 
+/// The sums of double arrows, zipper and region sum lines, solved through their partial-sum flows
+/// (`ilp::model`), on 6×6 and 9×9 grids with rules drawn from their solution: every solver's
+/// counts (up to 12) and uniqueness verdicts are `dfs`'s.
+#[test]
+fn sum_lines_as_flows_count_as_dfs() {
+    use sudoku_lab::generate::blank_solved;
+    use sudoku_lab::generate::variants::draw;
+    use sudoku_lab::model::ConstraintKind;
+    let reference = dfs();
+    let kinds = [
+        ConstraintKind::DoubleArrow,
+        ConstraintKind::Zipper,
+        ConstraintKind::RegionSum,
+    ];
+    let mut cases = 0;
+    for solver in solvers() {
+        let b = ilp(solver);
+        for (i, &kind) in kinds.iter().enumerate() {
+            for (n, keep, seed) in [(6, 14, 1), (6, 10, 2), (9, 45, 3), (9, 40, 4)] {
+                let mut rng = GenRng::seed(700 + 10 * i as u64 + seed);
+                let shape = Arc::new(Shape::standard(n, false).unwrap());
+                let (p, grid) = blank_solved(&shape, &mut rng, keep).unwrap();
+                let rules = draw(kind, &shape, &grid, 3, &mut rng);
+                if rules.is_empty() {
+                    continue; // the grid leaves this kind no rule to draw
+                }
+                cases += 1;
+                let p = p.with_constraints(rules).unwrap();
+                let model = IlpModel::build(&p, false, Reduction::Givens).unwrap();
+                assert!(model.n_vars() > model.vars().len(), "{kind}: no flow arcs");
+                let counted = |b: &dyn Backend| run(b, &p, Task::Count { limit: 12 }).count();
+                let want = counted(reference.as_ref());
+                assert!(
+                    want.is_some_and(|(c, _)| c >= 1),
+                    "{kind} {n}×{n} seed {seed}: {want:?}"
+                );
+                assert_eq!(counted(b.as_ref()), want, "{kind} {n}×{n} seed {seed}");
+                let unique = |b: &dyn Backend| run(b, &p, Task::Unique).status();
+                assert_eq!(
+                    unique(b.as_ref()),
+                    unique(reference.as_ref()),
+                    "{kind} seed {seed}"
+                );
+            }
+        }
+    }
+    assert!(
+        cases >= 10 * solvers().len(),
+        "only {cases} cases had rules"
+    );
+}
+
 #[test]
 fn a_passed_deadline_is_a_time_out() {
     let p = pyramid(puzzle(9, vec![0; 81]));

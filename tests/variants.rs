@@ -242,7 +242,7 @@ fn encode_lp_writes_the_rules_ilp_takes() {
     let o = export("thermo,extra-region,arrow");
     assert!(o.status.success(), "{}", common::stderr(&o));
     let lp = common::stdout(&o);
-    for row in [" pair1_", " group1_d", " sum1:"] {
+    for row in [" pair1_", " group1_d", " sum1_1:"] {
         assert!(lp.contains(row), "no {row} row in\n{lp}");
     }
     let o = export("sandwich");

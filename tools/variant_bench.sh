@@ -3,16 +3,18 @@
 # unique 9×9 puzzles per variant kind and one mixing kinds, then times dfs, sat and cp on every
 # set (solve with the uniqueness check, one thread, the checker included);
 # then dlx (it refuses arrows, little killers and sandwiches), each puzzle within 20 s and at most
-# 120 s per set; then ilp, slower, on the first ILP_PUZZLES puzzles of every set within 60 s per
-# set; then, when PYTHON (default python3) has OR-tools, CP-SAT with one worker counts every set
-# to 2 solutions (tools/cpsat_variants.py on the set in the lab's JSON, model building excluded:
+# 120 s per set; then ilp, slower, on the first ILP_PUZZLES puzzles of every set within 20 s a
+# puzzle and ILP_BUDGET (default 60) s per set, under microlp and then, when the binary has the
+# `highs` feature, under HiGHS (ILP_SOLVERS="microlp highs" or "highs" picks; the HiGHS figures
+# go to bench-ilp-highs-*.csv); then, when PYTHON (default python3) has OR-tools, CP-SAT with
+# one worker counts every set to 2 solutions (tools/cpsat_variants.py on the set in the lab's JSON, model building excluded:
 # the table's CP-SAT column); and cross-checks dfs, dlx, sat and cp on every set. dfs, sat and cp
 # run without a deadline: with one, sat runs on a worker thread, which costs milliseconds on a
 # busy machine; dlx and ilp check theirs inside their loops.
 # Usage: [PYTHON=/tmp/ortools/bin/python3] tools/variant_bench.sh [COUNT [ILP_PUZZLES]]
 #   (puzzles per set, default 20; ilp's puzzles per set, default 5, 0 to skip ilp; sets and
 #   CSV files go to target/variants; LAB=PATH runs that binary instead of building
-#   target/release/sudoku-lab)
+#   target/release/sudoku-lab; `cargo build --release --features highs` makes one with HiGHS)
 # KINDS="k1 k2 …" and MIXED=k1,k2,… replace the kinds and the mixed set's kinds, OUT=DIR the
 # folder; `KINDS=published` is the kinds of the published puzzles (candidates to x-sum) with
 # their own mixed set, in target/variants-published.
@@ -49,8 +51,18 @@ $lab bench --backends dfs,sat,cp --csv "$out/bench-$count.csv" "${files[@]}" 2>/
 $lab bench --backends dlx --timeout 20 --budget 120 --csv "$out/bench-dlx-$count.csv" \
   "${files[@]}" 2>/dev/null || true
 if [ "$ilp_count" -gt 0 ]; then
-  $lab bench --backends ilp --max-puzzles "$ilp_count" --timeout 20 --budget 60 \
-    --csv "$out/bench-ilp-$ilp_count-of-$count.csv" "${files[@]}" 2>/dev/null || true
+  # ILP_SOLVERS: microlp, then highs when the binary has it (a build with `--features highs`).
+  solvers=${ILP_SOLVERS:-microlp}
+  if [ -z "${ILP_SOLVERS:-}" ] &&
+    $lab bench --backends ilp --ilp-solver highs --max-puzzles 1 "${files[0]}" >/dev/null 2>&1
+  then solvers="microlp highs"; fi
+  for s in $solvers; do
+    echo "== ilp ($s), first $ilp_count puzzles of each set"
+    csv="$out/bench-ilp-$ilp_count-of-$count.csv"
+    [ "$s" = microlp ] || csv="$out/bench-ilp-$s-$ilp_count-of-$count.csv"
+    $lab bench --backends ilp --ilp-solver "$s" --max-puzzles "$ilp_count" --timeout 20 \
+      --budget "${ILP_BUDGET:-60}" --csv "$csv" "${files[@]}" 2>/dev/null || true
+  done
 fi
 py=${PYTHON:-python3}
 if "$py" -c "import ortools" 2>/dev/null; then

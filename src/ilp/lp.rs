@@ -12,10 +12,11 @@
 //! - rows of Killer cages: `cage{k}_set`, `cage{k}_d{digit}`, `cage{k}_sum`.
 //! - rows of the variant rules ([`crate::ilp::model::takes`]):
 //!   `group{g}_d{digit}` (an extra house or distinct group), `pair{p}_r{row}c{col}_d{digit}`
-//!   (the cell holding the digit rules out what two-cell rule `p` forbids beside it), `sum{s}`
-//!   (an arrow or little killer), and the rows `sandwich{s}_{r}`, `quad{q}_{r}`,
-//!   `between{w}_{r}`, `sky{k}_{r}`, `xsum{k}_{r}` of the rules over auxiliary binaries (named
-//!   `sw{s}_…`, `sky{k}_s{i}`, `xs{k}_y{i}_d{digit}`), numbered as in
+//!   (the cell holding the digit rules out what two-cell rule `p` forbids beside it), and the rows
+//!   `sum{s}_{r}` (an arrow, little killer, double arrow, zipper or region sum line),
+//!   `sandwich{s}_{r}`, `quad{q}_{r}`, `between{w}_{r}`, `sky{k}_{r}`, `xsum{k}_{r}` of the rules
+//!   over auxiliary binaries (named `sum{s}_c{i}_d{digit}_{state}`, `sw{s}_…`, `sky{k}_s{i}`,
+//!   `xs{k}_y{i}_d{digit}`), numbered as in
 //!   [`crate::ilp::model::RowKind`].
 //!
 //! With an objective the program maximises `Σ (weight − min weight) × digit × x + offset × one`
@@ -50,7 +51,8 @@ const BYTES_PER_VAR: u64 = 64;
 /// made without building either, so that an export can be refused before any work: every cell
 /// with every digit, each in its cell row, its houses' rows and two cage rows; each digit set of
 /// a cage ([`crate::ilp::model::MAX_CAGE_SETS`] at most) in one row per digit and its set row;
-/// each cell of a variant rule's group or sum with every digit, and each two-cell rule with
+/// each cell of a variant rule's group or sum with every digit (and each sum's flow at its most
+/// arcs), and each two-cell rule with
 /// `2n` rows of up to `n + 1` terms.
 pub fn estimated_bytes(puzzle: &Puzzle) -> u64 {
     let n = puzzle.size() as u64;
@@ -75,8 +77,11 @@ pub fn estimated_bytes(puzzle: &Puzzle) -> u64 {
         .sum::<usize>()
         + rules.sums.iter().map(|s| s.terms.len()).sum::<usize>();
     let pairs = rules.all_pairs().count() as u64;
-    let terms = per_cell * n + sets * (n + 1) + rule_cells as u64 * n + pairs * 2 * n * (n + 1);
-    terms * BYTES_PER_TERM + (n * n * n + sets) * BYTES_PER_VAR
+    // Each arc of a sum's flow is in its digit's row and in two states' rows.
+    let arcs = (rules.sums.len() * crate::ilp::model::MAX_SUM_ARCS) as u64;
+    let terms =
+        per_cell * n + sets * (n + 1) + rule_cells as u64 * n + pairs * 2 * n * (n + 1) + arcs * 3;
+    terms * BYTES_PER_TERM + (n * n * n + sets + arcs) * BYTES_PER_VAR
 }
 
 /// Writes the program of `puzzle` (with its weighted objective when `objective` is set) in CPLEX
@@ -150,7 +155,7 @@ pub fn write_lp(puzzle: &Puzzle, objective: bool, w: &mut impl Write) -> Result<
                     cell % n + 1
                 )
             }
-            RowKind::Sum { sum } => format!(" sum{}:", sum + 1),
+            RowKind::Sum { sum, row } => format!(" sum{}_{}:", sum + 1, row + 1),
             RowKind::Sandwich { sandwich, row } => {
                 format!(" sandwich{}_{}:", sandwich + 1, row + 1)
             }

@@ -35,7 +35,10 @@
 //!   "at most `k − 1` apart") gets, for each digit `d` of either cell,
 //!   `x(cell, d) + Σ x(other, e) ≤ 1` over the digits `e` the rule forbids beside `d`: what the
 //!   rows `x(cell, d) + x(other, e) ≤ 1` of the forbidden pairs say, in fewer and tighter rows
-//!   (the other cell holds one digit); arrows and little killers are
+//!   (the other cell holds one digit); arrows, little killers, double arrows, zipper and region
+//!   sum lines (`Σ coefficient · digit = rhs`) are paths through their partial sums, an arc
+//!   binary per (cell, partial sum, digit) linked to the cell's one-hot variables ([`sum_rows`]:
+//!   the convex hull of each sum), or, past [`MAX_SUM_ARCS`] arcs, the row
 //!   `Σ coefficient · digit · x = rhs` less the fixed cells' part.
 //!
 //! The objective (when asked for) maximises `Σ weight(cell) × digit(cell)`. Every house's free
@@ -46,7 +49,7 @@
 
 use std::collections::HashSet;
 
-use crate::model::lower::{sandwiched, Between, Contains, EdgeLine, Rules};
+use crate::model::lower::{sandwiched, Between, Contains, EdgeLine, LinearSum, Rules};
 use crate::model::{Cage, CellAt, ConstraintKind, Grid, Puzzle, Shape, Value};
 use crate::propagate::{Candidates, Level};
 
@@ -135,8 +138,10 @@ pub enum RowKind {
     /// `cell` holding `digit` rules out the digits two-cell rule `pair` (from 0, in
     /// [`Rules::all_pairs`] order) forbids beside it in the other cell.
     Pair { pair: u32, cell: u32, digit: Value },
-    /// Weighted sum `sum` (arrows and little killers, from 0).
-    Sum { sum: u32 },
+    /// Row `row` (from 0) of weighted sum `sum` (arrows, little killers, double arrows, zipper
+    /// and region sum lines, from 0): the sum itself, or the rows of its partial-sum flow
+    /// ([`sum_rows`]).
+    Sum { sum: u32, row: u32 },
     /// Row `row` (from 0) of sandwich `sandwich` (from 0): the links of its auxiliary variables,
     /// then its sum.
     Sandwich { sandwich: u32, row: u32 },
@@ -676,39 +681,6 @@ fn rule_rows(
             }
         }
     }
-    for (i, s) in rules.sums.iter().enumerate() {
-        let mut rhs = s.rhs;
-        let (mut vs, mut coef) = (vec![], vec![]);
-        for &(cell, k) in &s.terms {
-            match fixed[cell as usize] {
-                0 => {
-                    for d in 1..=n as Value {
-                        if let Some(v) = var(cell, d) {
-                            vs.push(v);
-                            coef.push(k * d as i64);
-                        }
-                    }
-                }
-                d => rhs -= k * d as i64,
-            }
-        }
-        if vs.is_empty() {
-            if rhs != 0 {
-                return Err(ModelBuildError::Infeasible(format!(
-                    "the fixed cells of sum {} miss it by {rhs}",
-                    i + 1
-                )));
-            }
-            continue;
-        }
-        rows.push(Row {
-            kind: RowKind::Sum { sum: i as u32 },
-            vars: vs,
-            coef,
-            sense: Sense::Eq,
-            rhs,
-        });
-    }
     Ok(())
 }
 
@@ -854,6 +826,10 @@ fn line_rows(
             false => Ok(()),
         }
     };
+    for (i, s) in rules.sums.iter().enumerate() {
+        let kind = |sum, row| RowKind::Sum { sum, row };
+        run(kind, "sum", i, &mut |r| sum_rows(s, &at, i, r))?;
+    }
     for (i, w) in rules.sandwiches.iter().enumerate() {
         let kind = |sandwich, row| RowKind::Sandwich { sandwich, row };
         run(kind, "sandwich", i, &mut |r| {
@@ -878,6 +854,157 @@ fn line_rows(
         run(kind, "X-sum clue", i, &mut |r| x_sum_rows(e, &at, i, r))?;
     }
     Ok(())
+}
+
+/// Most arcs of a sum's partial-sum flow ([`sum_rows`]); past it, the sum row alone.
+pub const MAX_SUM_ARCS: usize = 1_500;
+
+/// A weighted sum `Σ k · digit = rhs` over its cells. Stated as the one row
+/// `Σ k · d · x(c, d) = rhs`, its relaxation is weak: halves of two digits average to any value,
+/// so the row cuts off almost nothing that one-hot cells do not. Instead, when it has at most
+/// [`MAX_SUM_ARCS`] arcs, the sum is a path through the partial sums: the free cells in order
+/// (positive and negative coefficients alternating, which keeps the partial sums few), a state
+/// per partial sum that the cells before can reach and the cells after can still complete, and
+/// an arc binary `f` per (cell, state, digit) leading to a live state (named
+/// `sum{s}_c{i}_d{d}_{state}`, a negative state `m…`). Rows: each digit of each cell is the
+/// flow of its arcs (`Σ f − x(c, d) = 0`; a digit with no arc is thereby 0), and what enters a
+/// state leaves it (`Σ in − Σ out = 0`) for every state between two cells but the last of each
+/// layer, which the cell rows imply (every layer carries a flow of 1). This is the convex hull
+/// of the one constraint: a fractional point of the relaxation is a mixture of whole paths,
+/// each of which meets the sum.
+fn sum_rows(s: &LinearSum, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>) {
+    let n = at.n as Value;
+    let mut row = Lin::default();
+    // The free cells with their coefficients (a repeated cell's added up), fixed ones as constants.
+    let mut free: Vec<(u32, i64)> = vec![];
+    for &(cell, coef) in &s.terms {
+        for d in 1..=n {
+            row.add(&at.holds(cell, d), coef * i64::from(d));
+        }
+        if at.fixed[cell as usize] == 0 {
+            match free.iter_mut().find(|(c, _)| *c == cell) {
+                Some(f) => f.1 += coef,
+                None => free.push((cell, coef)),
+            }
+        }
+    }
+    let rest = s.rhs - row.constant;
+    let (pos, neg): (Vec<_>, Vec<_>) = free
+        .into_iter()
+        .filter(|&(_, coef)| coef != 0)
+        .partition(|&(_, coef)| coef > 0);
+    let mut order = vec![];
+    let (mut p, mut q) = (pos.into_iter(), neg.into_iter());
+    loop {
+        let (a, b) = (p.next(), q.next());
+        if a.is_none() && b.is_none() {
+            break;
+        }
+        order.extend(a.into_iter().chain(b));
+    }
+    let digits = |cell: u32| -> Vec<(Value, u32)> {
+        (1..=n)
+            .filter_map(|d| at.holds(cell, d).terms.first().map(|t| (d, t.0)))
+            .collect()
+    };
+    let layers: Vec<(i64, Vec<(Value, u32)>)> =
+        order.iter().map(|&(c, coef)| (coef, digits(c))).collect();
+    let Some(live) = live_states(&layers, rest) else {
+        return out.push(row, Sense::Eq, s.rhs);
+    };
+    let arcs = |i: usize| {
+        let (coef, ds) = &layers[i];
+        let (from, to) = (&live[i], &live[i + 1]);
+        from.iter().flat_map(move |&st| {
+            ds.iter()
+                .filter(move |&&(d, _)| to.contains(&(st + coef * i64::from(d))))
+                .map(move |&(d, x)| (st, d, x))
+        })
+    };
+    if (0..layers.len()).map(|i| arcs(i).count()).sum::<usize>() > MAX_SUM_ARCS {
+        return out.push(row, Sense::Eq, s.rhs);
+    }
+    // into[st]: the arcs of the previous layer that end in state st of this boundary.
+    let mut into: Vec<(i64, Lin)> = vec![];
+    for (i, (coef, ds)) in layers.iter().enumerate() {
+        let mut of_digit: Vec<Lin> = ds
+            .iter()
+            .map(|&(_, x)| Lin {
+                terms: vec![(x, -1)],
+                constant: 0,
+            })
+            .collect();
+        let mut out_of: Vec<(i64, Lin)> = live[i].iter().map(|&st| (st, Lin::default())).collect();
+        let mut next: Vec<(i64, Lin)> =
+            live[i + 1].iter().map(|&st| (st, Lin::default())).collect();
+        for (st, d, _) in arcs(i).collect::<Vec<_>>() {
+            let state = |v: i64| match v < 0 {
+                true => format!("m{}", -v),
+                false => v.to_string(),
+            };
+            let name = format!("sum{}_c{}_d{d}_{}", k + 1, i + 1, state(st));
+            let f = out.new_var(name);
+            let j = ds.iter().position(|&(e, _)| e == d).unwrap_or_default();
+            of_digit[j].add(&f, 1);
+            if let Some(o) = out_of.iter_mut().find(|(s, _)| *s == st) {
+                o.1.add(&f, 1);
+            }
+            let to = st + coef * i64::from(d);
+            if let Some(t) = next.iter_mut().find(|(s, _)| *s == to) {
+                t.1.add(&f, 1);
+            }
+        }
+        for e in of_digit {
+            out.push(e, Sense::Eq, 0);
+        }
+        // Conservation at the boundary before this layer, the last state left to the cell rows.
+        if i > 0 {
+            let keep = into.len().saturating_sub(1);
+            for ((_, mut e), (_, o)) in into.into_iter().zip(out_of).take(keep) {
+                e.add(&o, -1);
+                out.push(e, Sense::Eq, 0);
+            }
+        }
+        into = next;
+    }
+}
+
+/// The states of a layered sum (`layers`: each free cell's coefficient and its digits with their
+/// variables) at each boundary, from the empty sum `0` before the first cell to `rest` after the
+/// last: the partial sums that the cells before reach and the cells after can still bring to
+/// `rest`, each list sorted. `None` when a boundary has none (the sum cannot be met, which the
+/// plain row then tells the solver).
+fn live_states(layers: &[(i64, Vec<(Value, u32)>)], rest: i64) -> Option<Vec<Vec<i64>>> {
+    let step = |from: &[i64], coef: i64, ds: &[(Value, u32)], sign: i64| -> Vec<i64> {
+        let mut to: Vec<i64> = from
+            .iter()
+            .flat_map(|&st| {
+                ds.iter()
+                    .map(move |&(d, _)| st + sign * coef * i64::from(d))
+            })
+            .collect();
+        to.sort_unstable();
+        to.dedup();
+        to
+    };
+    let mut fwd = vec![vec![0]];
+    for (coef, ds) in layers {
+        let next = step(fwd.last()?, *coef, ds, 1);
+        fwd.push(next);
+    }
+    let mut live = vec![vec![rest]];
+    for (coef, ds) in layers.iter().rev() {
+        let next = step(live.last()?, *coef, ds, -1);
+        live.push(next);
+    }
+    live.reverse();
+    for (l, f) in live.iter_mut().zip(&fwd) {
+        l.retain(|st| f.binary_search(st).is_ok());
+        if l.is_empty() {
+            return None;
+        }
+    }
+    Some(live)
 }
 
 /// A sandwich over auxiliary binaries (named `sw{s}_...`, 1-based): for cell `i` of the line,
@@ -1171,6 +1298,54 @@ mod tests {
             IlpModel::build(&p, false, Reduction::Givens),
             Err(ModelBuildError::Infeasible(m)) if m.contains("quadruple 1")
         ));
+    }
+
+    #[test]
+    fn a_sum_is_a_flow_of_partial_sums_and_an_unreachable_one_a_plain_row() {
+        use crate::model::Constraint;
+        // r1c1 + r1c2 = r2c1 on an empty 4×4 (a double arrow r1c1 … r2c1 through r1c2 would
+        // say it the other way round; the arrow form is the plainest sum).
+        let arrow = Constraint::Arrow(crate::model::Arrow {
+            circle: vec![4],
+            line: vec![0, 1],
+        });
+        let p = puzzle(4, &".".repeat(16))
+            .with_constraints(vec![arrow])
+            .unwrap();
+        let m = IlpModel::build(&p, false, Reduction::Givens).unwrap();
+        let sums: Vec<&Row> = m
+            .rows()
+            .iter()
+            .filter(|r| matches!(r.kind, RowKind::Sum { sum: 0, .. }))
+            .collect();
+        // Flow rows only: coefficients ±1, each digit of the three cells a row, and arcs named
+        // after the sum, cell, digit and state.
+        assert!(sums.iter().all(|r| r.coef.iter().all(|c| c.abs() == 1)));
+        assert!(sums.iter().all(|r| r.sense == Sense::Eq && r.rhs == 0));
+        // Cells in the order r1c1 (+), r2c1 (−), r1c2 (+): partial sums 0 | 1..3 | −3..−1 | 0
+        // (those both reachable and completable), so 3 arcs into the first boundary, 6 across
+        // the middle (from s down by d to −3..−1) and 3 into the end.
+        let arcs = m.n_vars() - m.vars().len();
+        assert_eq!(arcs, 3 + 6 + 3);
+        assert_eq!(m.name(m.vars().len()), "sum1_c1_d1_0");
+        // A sum past every digit's reach keeps its one row (the solver proves it infeasible).
+        let far = Constraint::Arrow(crate::model::Arrow {
+            circle: vec![4],
+            line: vec![0, 1, 2],
+        });
+        let p = puzzle(4, &format!("....1{}", ".".repeat(11)))
+            .with_constraints(vec![far])
+            .unwrap();
+        let m = IlpModel::build(&p, false, Reduction::Givens).unwrap();
+        assert_eq!(m.n_vars(), m.vars().len());
+        let sum: Vec<&Row> = m
+            .rows()
+            .iter()
+            .filter(|r| matches!(r.kind, RowKind::Sum { .. }))
+            .collect();
+        assert_eq!(sum.len(), 1);
+        // r1c1 + r1c2 + r1c3 = 1 once the circle's 1 is moved to the right side.
+        assert_eq!(sum[0].rhs, 1);
     }
 
     #[test]

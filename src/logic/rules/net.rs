@@ -22,26 +22,28 @@ use crate::model::Value;
 
 /// Runs the reads above once over each house with a cell whose candidates changed since
 /// `seen` (a search starts it from the board, where the ladder's own intersections, subsets
-/// and pointing through rules have run), and records the candidates read in `seen`: true when
-/// a candidate went.
+/// and pointing through rules have run), for the digits whose places there changed, and
+/// records the candidates read in `seen`: true when a candidate went.
 pub fn houses(board: &Board, values: &[Value], cands: &mut [u64], seen: &mut [u64]) -> bool {
-    let mut dirty = vec![false; board.house_count()];
+    // Per house, the digits whose places in it changed.
+    let mut delta = vec![0u64; board.house_count()];
     for (c, (now, was)) in cands.iter().zip(seen.iter()).enumerate() {
         if now != was {
             for &h in board.shape().houses_of(c) {
-                dirty[h as usize] = true;
+                delta[h as usize] |= now ^ was;
             }
         }
     }
     seen.copy_from_slice(cands);
     let mut common = vec![0u64; board.peer_set(0).len()];
     let mut changed = false;
-    for h in (0..board.house_count()).filter(|&h| dirty[h]) {
+    for (h, &digits) in delta.iter().enumerate().filter(|(_, &d)| d != 0) {
         let house = board.house(h);
         let at = places(house, values, cands);
-        changed |= pointing(board, house, &at, cands, &mut common);
+        changed |= pointing(board, house, digits, &at, cands, &mut common);
         changed |= naked_pairs(house, values, cands);
-        changed |= hidden_pairs(board.n(), house, &places(house, values, cands), cands);
+        let at = places(house, values, cands);
+        changed |= hidden_pairs(board.n(), house, digits, &at, cands);
     }
     changed
 }
@@ -61,18 +63,20 @@ fn places(house: &[u32], values: &[Value], cands: &[u64]) -> [u64; 64] {
     places
 }
 
-/// Pointing through the peers in one house (`places` as [`places`] gives them; `common`:
-/// scratch, one bitset over the cells). A
-/// digit with one place left is a hidden single, which the search places itself.
+/// Pointing through the peers in one house, for `digits` (bits; `places` as [`places`] gives
+/// them; `common`: scratch, one bitset over the cells). A digit with one place left is a hidden
+/// single, which the search places itself.
 fn pointing(
     board: &Board,
     house: &[u32],
+    digits: u64,
     places: &[u64; 64],
     cands: &mut [u64],
     common: &mut [u64],
 ) -> bool {
     let mut changed = false;
-    for (b, &at) in places.iter().enumerate().take(board.n()) {
+    for b in bits(digits) {
+        let at = places[b];
         if at.count_ones() < 2 {
             continue;
         }
@@ -129,15 +133,22 @@ fn naked_pairs(house: &[u32], values: &[Value], cands: &mut [u64]) -> bool {
     changed
 }
 
-/// Hidden pairs in one house of a grid of side `n` (`places` as [`places`] gives them).
-fn hidden_pairs(n: usize, house: &[u32], places: &[u64; 64], cands: &mut [u64]) -> bool {
+/// Hidden pairs in one house of a grid of side `n` with one of `digits` (bits; `places` as
+/// [`places`] gives them).
+fn hidden_pairs(
+    n: usize,
+    house: &[u32],
+    digits: u64,
+    places: &[u64; 64],
+    cands: &mut [u64],
+) -> bool {
     let mut changed = false;
     for x in 0..n {
         if places[x].count_ones() != 2 {
             continue;
         }
         for y in x + 1..n {
-            if places[y] != places[x] {
+            if places[y] != places[x] || (digits >> x | digits >> y) & 1 == 0 {
                 continue;
             }
             let keep = (1u64 << x) | (1u64 << y);

@@ -3,6 +3,7 @@
 //! counts 0 solutions of; and `cp` counts as `dfs` does on puzzles with several solutions (the
 //! published mixed kinds with givens taken away, and small grids with a rule of every kind).
 
+#![cfg(feature = "cp")]
 mod common;
 
 use std::sync::Arc;

@@ -68,7 +68,7 @@ pub struct Rule {
     /// The rule's groups of distinct digits that must hold given digits.
     groups: Vec<Group>,
     narrowing: Narrowing,
-    /// The rule's linear sums, kept for [`read_sums`].
+    /// The rule's linear sums, until [`read_sums`] reads them into `sums`.
     linear: Vec<LinearSum>,
     /// Its sums read with distinct digits ([`sums`]), once the board knows its peers.
     sums: Vec<sums::DistinctSum>,
@@ -184,9 +184,8 @@ fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
 /// sorted): cells that see each other through a house or any rule.
 pub fn read_sums(rules: &mut [Rule], peers: &[Vec<u32>]) {
     for r in rules {
-        r.sums = r
-            .linear
-            .iter()
+        let linear = std::mem::take(&mut r.linear);
+        r.sums = (linear.iter())
             .filter_map(|s| sums::DistinctSum::new(s, peers))
             .collect();
     }

@@ -685,6 +685,8 @@ fn encode_puzzle(
         pair_encoding: pair_encoding.parse().map_err(value_error)?,
         no_simplify: !simplify,
         no_propagate: !propagate,
+        // As the command's `encode --propagate`: singles and locked candidates, no probing.
+        no_probe: true,
         ..EngineSettings::default()
     };
     let options = settings.encode_options();

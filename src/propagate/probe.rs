@@ -12,8 +12,50 @@
 //! CP-SAT's presolve and root propagation do.
 
 use crate::dfs::RuleNarrower;
-use crate::model::lower::Rules;
+use crate::model::lower::{PairRule, Rules};
 use crate::model::Puzzle;
+
+/// The all-different groups of a puzzle, as the `cp` model holds them and the probe reads
+/// them: its houses, its Killer cages of two or more cells, its rules' extra houses and
+/// distinct groups, and each pair of cells a rule keeps different. The flag: the group holds
+/// every digit.
+pub fn groups(puzzle: &Puzzle) -> Vec<(Vec<u32>, bool)> {
+    let n = puzzle.size();
+    let rules = Rules::of(puzzle);
+    let mut groups: Vec<(Vec<u32>, bool)> = puzzle
+        .shape()
+        .houses()
+        .map(|h| (h.to_vec(), h.len() == n))
+        .collect();
+    groups.extend(
+        puzzle
+            .cages()
+            .filter(|c| c.cells().len() > 1)
+            .map(|c| (c.cells().to_vec(), c.cells().len() == n)),
+    );
+    groups.extend(rules.houses.iter().map(|g| (g.clone(), true)));
+    groups.extend(rules.distinct.iter().map(|g| (g.clone(), false)));
+    groups.extend(
+        rules
+            .all_pairs()
+            .filter(|p| p.rule == PairRule::Differ)
+            .map(|p| (vec![p.a, p.b], false)),
+    );
+    groups
+}
+
+/// Probes the root candidates of a puzzle with variant rules (`cands`: bit `d − 1` for digit
+/// `d`, a fixed cell holding its digit's bit alone) over its [`groups`]: `false` when no
+/// solution is left. Puzzles without variant rules, and grids wider than 64, are left as they
+/// are: on classic grids probing by singles settles little that a search would not.
+pub fn probe_root(puzzle: &Puzzle, cands: &mut [u64]) -> bool {
+    if puzzle.size() > 64 || puzzle.constraints().is_empty() {
+        return true;
+    }
+    let groups = groups(puzzle);
+    let prober = Prober::new(puzzle, &groups);
+    !prober.has_rules() || prober.probe(cands)
+}
 
 /// Most probing passes over the grid; a pass costs one propagation per open cell and digit.
 pub const PASSES: usize = 4;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::sync::Arc;
+use common::probe::{loosened, mixed};
 
 use sudoku_lab::backend::{Backend, Limits};
 use sudoku_lab::backends::{self, BackendKind, BackendOptions};
@@ -13,16 +13,6 @@ use sudoku_lab::model::Puzzle;
 use sudoku_lab::sat::encode::{encode, EncodeOptions, Numbering, Part};
 use sudoku_lab::sat::options::SatOptions;
 use sudoku_lab::sat::Cnf;
-
-/// The published mixed puzzles of tests/data/cp/mixed-probe.jsonl (quadruples, between lines,
-/// region sums, skyscrapers, X-sums, clones); probing settles all but the second.
-fn mixed() -> Vec<Puzzle> {
-    let text = std::fs::read_to_string("tests/data/cp/mixed-probe.jsonl").unwrap();
-    sudoku_lab::format::read_puzzles(&text, &Default::default())
-        .into_iter()
-        .map(|e| e.unwrap().puzzle)
-        .collect()
-}
 
 fn backend(kind: BackendKind, no_probe: bool) -> Box<dyn Backend> {
     let options = BackendOptions {
@@ -74,23 +64,7 @@ fn the_root_pass_settles_the_mixed_puzzles() {
 #[test]
 fn the_root_pass_keeps_every_solution() {
     for (i, p) in mixed().iter().enumerate() {
-        // Givens taken away, last first, until the puzzle has at least two solutions.
-        let mut p = p.clone();
-        let count = loop {
-            let c = backend(BackendKind::Dfs, false)
-                .count(&p, 100_000, &Limits::none())
-                .unwrap();
-            if c.count >= 2 {
-                break c.count;
-            }
-            let mut givens = p.givens().to_vec();
-            let last = givens.iter().rposition(|&g| g != 0).unwrap();
-            givens[last] = 0;
-            p = Puzzle::new(Arc::clone(p.shape_arc()), givens)
-                .unwrap()
-                .with_constraints(p.constraints().to_vec())
-                .unwrap();
-        };
+        let (p, count) = loosened(p);
         for no_probe in [false, true] {
             let by_sat = backend(BackendKind::Sat, no_probe)
                 .count(&p, 100_000, &Limits::none())

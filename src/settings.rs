@@ -334,7 +334,10 @@ mod tests {
     #[test]
     fn propagation_needs_simplification() {
         let mut s = EngineSettings::default();
-        assert!(s.encode_options().propagate);
+        assert!(s.encode_options().propagate && s.encode_options().probe);
+        s.set("no_probe", Setting::Switch(true)).unwrap();
+        assert!(s.encode_options().propagate && !s.encode_options().probe);
+        assert!(!s.options(worker).sat.probe);
         s.no_simplify = true;
         let e = s.encode_options();
         assert!(!e.simplify && !e.propagate);

@@ -79,6 +79,8 @@ use crate::model::Value;
 use ops::{Ops, Portable};
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod ops;
 
@@ -652,10 +654,10 @@ impl Node {
                     }
                 }
             }
-            // Cells with no candidate, naked singles (the AVX-512 box–row step has placed them
-            // already: there this finds none).
+            // Cells with no candidate, naked singles (unless the box–row step has placed them
+            // already).
             let mut progress = false;
-            for b in 0..3 {
+            for b in 0..3 * !ops.places_singles() as usize {
                 let (mut one, mut two) = (0u32, 0u32);
                 for &w in &self.cand[9 * b..9 * b + 9] {
                     two |= one & w;

@@ -68,6 +68,13 @@ pub(super) trait Ops: Copy {
         node.box_rows(changed, self).then_some(0)
     }
 
+    /// Whether [`Ops::box_rows`] leaves no naked single and no cell without a candidate, so
+    /// that `Node::propagate` need not look for them.
+    #[inline(always)]
+    fn places_singles(self) -> bool {
+        false
+    }
+
     /// The box–column step: [`Node::box_columns`].
     #[inline(always)]
     fn box_columns(self, node: &mut Node, digits: u32) -> Option<(bool, u32)> {
@@ -190,6 +197,17 @@ impl Ops for Pext {
         // SAFETY: as above, BMI2.
         unsafe { std::arch::x86_64::_pdep_u32(m, 0o007_007_007 << (3 * s)) }
     }
+
+    #[inline(always)]
+    fn box_rows(self, node: &mut Node, _changed: u32) -> Option<u32> {
+        // SAFETY: as above, AVX2.
+        unsafe { super::avx2::box_rows(node) }
+    }
+
+    #[inline(always)]
+    fn places_singles(self) -> bool {
+        true
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -225,6 +243,11 @@ impl Ops for Avx512 {
     fn box_rows(self, node: &mut Node, _changed: u32) -> Option<u32> {
         // SAFETY: as above, AVX-512 F, BW and VL.
         unsafe { super::avx512::box_rows(node) }
+    }
+
+    #[inline(always)]
+    fn places_singles(self) -> bool {
+        true
     }
 
     #[inline(always)]

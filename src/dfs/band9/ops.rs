@@ -68,10 +68,11 @@ pub(super) trait Ops: Copy {
         node.box_rows(changed, self).then_some(0)
     }
 
-    /// Whether [`Ops::box_rows`] leaves no naked single and no cell without a candidate, so
-    /// that `Node::propagate` need not look for them.
+    /// Whether [`Ops::box_rows`] takes every word to the fixpoint of the box–row step with the
+    /// naked singles: it leaves no word changed since it was examined, no naked single and no
+    /// cell without a candidate, so that `Node::propagate` need not look for them.
     #[inline(always)]
-    fn places_singles(self) -> bool {
+    fn to_fixpoint(self) -> bool {
         false
     }
 
@@ -205,7 +206,7 @@ impl Ops for Pext {
     }
 
     #[inline(always)]
-    fn places_singles(self) -> bool {
+    fn to_fixpoint(self) -> bool {
         true
     }
 }
@@ -246,7 +247,7 @@ impl Ops for Avx512 {
     }
 
     #[inline(always)]
-    fn places_singles(self) -> bool {
+    fn to_fixpoint(self) -> bool {
         true
     }
 

@@ -217,6 +217,10 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
         let zero = _mm256_setzero_si256();
         let lead = _mm256_set1_epi32(LEAD);
         let low9 = _mm256_set1_epi32(0x1ff);
+        // The low eight cells of each row, and the last one.
+        let low8 = _mm256_set1_epi32(0o377_377_377);
+        let high = _mm256_set1_epi32(0o400_400_400);
+        let row_low = _mm256_set1_epi32(ROW_LOW);
         let load = |t: &[i32; 8]| _mm256_loadu_si256(t.as_ptr().cast());
         let [o0, o1, o2] = node.open.map(|o| o as i32);
         let mut open = _mm256_setr_epi32(o0, o1, o2, 0, o0, o1, o2, 0);
@@ -224,8 +228,6 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
             std::array::from_fn(|b| _mm256_loadu_si256(node.cand.as_ptr().add(9 * b).cast()));
         let mut w = to_digits(bands, [8, 17, 26].map(|k| node.cand[k]));
         let holds: [__m256i; 5] = std::array::from_fn(|j| load(&HOLDS[j]));
-        // Of the last pass: the empty minirows, and those kept, of each word.
-        let (mut empty, mut keep) = ([zero; 5], [zero; 5]);
         loop {
             let mut sole = [zero; 5];
             let mut none = zero;
@@ -238,7 +240,6 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
                     let fits = _mm256_cmpeq_epi32(_mm256_and_si256(e, c), zero);
                     k = _mm256_or_si256(k, _mm256_and_si256(fits, c));
                 }
-                (empty[j], keep[j]) = (e, k);
                 // A word with no configuration left.
                 none = _mm256_or_si256(
                     none,
@@ -247,15 +248,10 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
                 w[j] = _mm256_and_si256(w[j], spread::<1, 2>(k));
                 // Each row without its lowest cell (rows are non-empty: no borrow crosses one);
                 // the rows where something is left have two cells or more.
-                let rest =
-                    _mm256_and_si256(w[j], _mm256_sub_epi32(w[j], _mm256_set1_epi32(ROW_LOW)));
+                let rest = _mm256_and_si256(w[j], _mm256_sub_epi32(w[j], row_low));
                 // Bit 8 of a row set when the row of `rest` is non-empty, then the whole row.
-                let low8 = _mm256_set1_epi32(0o377_377_377);
                 let carry = _mm256_add_epi32(_mm256_and_si256(rest, low8), low8);
-                let top = _mm256_and_si256(
-                    _mm256_or_si256(carry, rest),
-                    _mm256_set1_epi32(0o400_400_400),
-                );
+                let top = _mm256_and_si256(_mm256_or_si256(carry, rest), high);
                 let many = _mm256_or_si256(top, _mm256_sub_epi32(top, _mm256_srli_epi32::<8>(top)));
                 sole[j] = _mm256_andnot_si256(many, _mm256_and_si256(w[j], open));
             }
@@ -285,9 +281,7 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
             // The placements. Per band, the cells placed, and those two digits claim (a
             // contradiction).
             let (placed, twice) = once_twice(&sole);
-            if any(twice) {
-                return None;
-            }
+            let mut clash = zero;
             open = _mm256_andnot_si256(placed, open);
             for j in 0..5 {
                 let s = sole[j];
@@ -299,36 +293,44 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
                     _mm256_shuffle_epi32::<0b11_01_00_10>(columns),
                 );
                 // Two of one digit in a column.
-                if any(_mm256_and_si256(s, other)) {
-                    return None;
-                }
-                // The boxes of the placed cells: their minirows' boxes in all three rows.
-                let heads = _mm256_and_si256(fold::<1, 2>(s), lead);
-                let boxes = _mm256_and_si256(fold::<9, 18>(heads), _mm256_set1_epi32(0o111));
-                let boxes = spread::<1, 2>(spread::<9, 18>(boxes));
-                // The rows of the placed cells (a naked single's row may hold more of its
-                // digit's cells).
-                let rows = _mm256_and_si256(fold::<3, 6>(heads), _mm256_set1_epi32(ROW_LOW));
-                let rows = spread::<3, 6>(spread::<1, 2>(rows));
-                let gone =
-                    _mm256_or_si256(or3(placed, other, columns), _mm256_or_si256(boxes, rows));
+                clash = or3(clash, _mm256_and_si256(s, other), twice);
+                // The rows of the placed cells, whole (bit 8 of a row set when the row has a
+                // cell, then the row). A row's single cell is alone in its row already; a naked
+                // single's row may hold more of its digit's cells. The rest of each placed
+                // cell's box (its column in the band among them) the next pass clears: the
+                // cell's row is then down to its box, which no other row of the word can use.
+                let carry = _mm256_add_epi32(_mm256_and_si256(s, low8), low8);
+                let top = _mm256_and_si256(_mm256_or_si256(carry, s), high);
+                let rows = _mm256_or_si256(top, _mm256_sub_epi32(top, _mm256_srli_epi32::<8>(top)));
+                // Two placed cells in one row (naked singles), which the boxes would have
+                // caught: each row of `s` with a first cell added where it has none loses its
+                // lowest cell, and what is left is a second one.
+                let guarded = _mm256_or_si256(s, _mm256_andnot_si256(rows, row_low));
+                let second = _mm256_and_si256(guarded, _mm256_sub_epi32(guarded, row_low));
+                clash = _mm256_or_si256(clash, second);
+                let gone = or3(placed, other, rows);
                 // w & !gone | s. Two placed cells of one word in a row, a box or a column stay:
                 // the next pass finds the word with no configuration.
                 w[j] = _mm256_or_si256(_mm256_andnot_si256(gone, w[j]), s);
             }
+            if any(clash) {
+                return None;
+            }
         }
-        // The configurations fitting each word, and the kept minirows as a 9-bit minirow mask:
-        // each row's three first cells next to each other (bits 9r..9r + 2), then the three
-        // rows next to each other.
+        // The configurations fitting each word, and its minirows as a 9-bit minirow mask: each
+        // row's three first cells next to each other (bits 9r..9r + 2), then the three rows
+        // next to each other. (At the fixpoint every minirow left lies on a configuration that
+        // fits, and the configurations that fit are those that fitted before the last pass.)
         let (mut counts, mut minis, mut total) = ([zero; 5], [zero; 5], zero);
         for j in 0..5 {
+            let keep = _mm256_and_si256(fold::<1, 2>(w[j]), lead);
             for c in CONFIG_LEADS {
-                let fits =
-                    _mm256_cmpeq_epi32(_mm256_and_si256(empty[j], _mm256_set1_epi32(c)), zero);
+                let c = _mm256_set1_epi32(c);
+                let fits = _mm256_cmpeq_epi32(_mm256_and_si256(keep, c), c);
                 counts[j] = _mm256_sub_epi32(counts[j], fits);
             }
             total = _mm256_add_epi32(total, counts[j]);
-            let rows = _mm256_and_si256(fold::<2, 4>(keep[j]), _mm256_set1_epi32(0o007_007_007));
+            let rows = _mm256_and_si256(fold::<2, 4>(keep), _mm256_set1_epi32(0o007_007_007));
             minis[j] = _mm256_and_si256(fold::<6, 12>(rows), low9);
         }
         let total = _mm256_add_epi32(total, swap(total));

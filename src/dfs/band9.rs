@@ -59,12 +59,13 @@
 //! The same source is compiled for any CPU and, on x86-64, also with `popcnt`, `bmi1`, `bmi2`,
 //! `lzcnt` and `avx2` (one-instruction bit counts and lowest-bit clears, vector compares of the
 //! changed words), in two forms: with BMI2's `pext`/`pdep` for the minirow and stack masks where
-//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). A third
-//! x86-64 form adds AVX-512 (x86-64-v4): the box–row step, with the placements of the rows it
-//! leaves with one cell and of the naked singles, runs on all 27 words at once to its fixpoint
-//! in two vector registers,
-//! and the box–column step on all nine digits at once ([`avx512`]); it is picked where the CPU
-//! has AVX-512 and a fast `pext`. The CPU picks at run time (see [`ops`]). Setting the
+//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). The first
+//! of the two runs the box–row step, with the placements of the rows it leaves with one cell
+//! and of the naked singles, on all 27 words at once to its fixpoint in five 256-bit registers
+//! ([`avx2`]); the second visits the changed words one by one. A third x86-64 form adds
+//! AVX-512 (x86-64-v4): the same box–row step in two 512-bit registers, and the box–column step
+//! on all nine digits at once ([`avx512`]); it is picked where the CPU has AVX-512 and a fast
+//! `pext`. The CPU picks at run time (see [`ops`]). Setting the
 //! environment variable `SUDOKU_LAB_PORTABLE=1`, or building with the `portable` feature, keeps
 //! the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
 //! `SUDOKU_LAB_KERNEL=portable|avx2|pext|avx512` picks one form (when the CPU has its features),
@@ -292,7 +293,8 @@ enum Kernel {
     Portable,
     /// x86-64-v3 features, the look-up tables for the masks.
     Avx2,
-    /// x86-64-v3 features, `pext`/`pdep` for the masks.
+    /// x86-64-v3 features, `pext`/`pdep` for the masks, and the box–row step of all 27 words
+    /// at once in five 8-lane vectors.
     Pext,
     /// x86-64-v4 features (AVX-512), `pext`/`pdep` for the masks, and the box–row and
     /// box–column steps of all 27 words at once in two 16-lane vectors.

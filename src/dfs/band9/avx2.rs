@@ -1,6 +1,7 @@
 //! The box–row step of the band kernel on every word at once with 256-bit vectors, for CPUs with
-//! AVX2 (the [`super::ops::Avx2`] and [`super::ops::Pext`] variants): the same pass as
-//! `super::avx512::box_rows`, in five 8-lane vectors instead of two 16-lane ones.
+//! AVX2 (the [`super::ops::Pext`] variant; the table variant, for CPUs whose `pext` is slow,
+//! keeps the scalar step): the same pass as `super::avx512::box_rows`, in five 8-lane vectors
+//! instead of two 16-lane ones.
 //!
 //! AVX2 has no permutation across two registers and no per-lane mask registers, so the words
 //! are not kept in the node's order (word `9b + d`, band-major) but *digit-major*, four lanes
@@ -23,11 +24,15 @@
 //! - the rows left with one cell come from clearing the lowest cell of every row at once (one
 //!   subtraction: every row of a word that passed is non-empty, so no borrow crosses a row);
 //! - the naked singles come from "seen once / seen twice" masks over the five vectors, and are
-//!   placed with the rows' single cells, in every word at once.
+//!   placed with the rows' single cells, in every word at once: each word loses the cells placed
+//!   in its band, its digit's columns placed in the other bands, and the rest of the rows of its
+//!   own placed cells. The rest of such a cell's box (its column in the band among them) goes in
+//!   the next pass: with its row down to that box, no configuration that fits uses the box in
+//!   another row. The fixpoint, and so the search tree, is the scalar step's.
 //!
 //! Passes repeat until one places nothing; the words, their minirow masks, configuration counts
-//! and the open cells are then stored once. The words are gathered into the layout on entry
-//! and written back word by word on exit.
+//! and the open cells are then stored once. Into the layout and back, the words go through a
+//! 4 × 4 transposition in each 128-bit half ([`to_digits`], [`to_bands`]).
 
 use std::arch::x86_64::*;
 
@@ -126,11 +131,17 @@ unsafe fn swap(x: __m256i) -> __m256i {
 unsafe fn once_twice(v: &[__m256i; 5]) -> (__m256i, __m256i) {
     // SAFETY: the caller guarantees AVX2.
     unsafe {
-        let (mut one, mut two) = (v[0], _mm256_setzero_si256());
-        for &x in &v[1..] {
-            two = _mm256_or_si256(two, _mm256_and_si256(one, x));
-            one = _mm256_or_si256(one, x);
-        }
+        // As a tree: digits of vectors 0 and 1, 2 and 3, then the four, then with vector 4.
+        let pair = |a, b| (_mm256_or_si256(a, b), _mm256_and_si256(a, b));
+        let ((o01, t01), (o23, t23)) = (pair(v[0], v[1]), pair(v[2], v[3]));
+        let (o, t) = (
+            _mm256_or_si256(o01, o23),
+            or3(t01, t23, _mm256_and_si256(o01, o23)),
+        );
+        let (one, two) = (
+            _mm256_or_si256(o, v[4]),
+            _mm256_or_si256(t, _mm256_and_si256(o, v[4])),
+        );
         let (one_s, two_s) = (swap(one), swap(two));
         (
             _mm256_or_si256(one, one_s),

@@ -4,8 +4,10 @@
 //! - [`Portable`]: table look-ups and plain integer code, for any target;
 //! - [`Avx2`]: the same, but the scan for changed words is four 8-lane vector compares;
 //! - [`Pext`]: also BMI2's `pext`/`pdep` (gather and scatter the bits of a mask), which replace
-//!   the minirow and stack look-ups by one instruction each. Picked only where `pext` is fast:
-//!   AMD before Zen 3 (and Hygon) run it in microcode, tens of cycles or more;
+//!   the minirow and stack look-ups by one instruction each, and AVX2 for the box–row step
+//!   ([`Ops::box_rows`]), which runs on every word at once to its fixpoint in registers
+//!   (`super::avx2`). Picked only where `pext` is fast: AMD before Zen 3 (and Hygon) run it in
+//!   microcode, tens of cycles or more;
 //! - [`Avx512`]: [`Pext`], with AVX-512 for the changed-word scan, for the box–row step
 //!   ([`Ops::box_rows`]), which runs on every word at once to its fixpoint in registers, and for
 //!   the box–column step of every digit at once ([`Ops::box_columns`]; `super::avx512`).
@@ -94,7 +96,8 @@ impl Ops for Portable {}
 #[derive(Clone, Copy)]
 pub(super) struct Avx2(());
 
-/// AVX2 for the changed-word scan, BMI2's `pext`/`pdep` for the minirow and stack masks.
+/// AVX2 for the changed-word scan and the box–row step of every word at once (`super::avx2`),
+/// BMI2's `pext`/`pdep` for the minirow and stack masks.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 pub(super) struct Pext(());

@@ -161,6 +161,32 @@ static PERM: [u16; 512] = table!(u16; 512; |m| union!(u16; 6; |k| {
     }
 }));
 
+/// The first cell of each minirow of a band word (for the vector steps).
+#[cfg(target_arch = "x86_64")]
+const LEAD: u32 = 0o111_111_111;
+
+/// The first cell of each row.
+#[cfg(target_arch = "x86_64")]
+const ROW_LOW: u32 = 0o001_001_001;
+
+/// [`CONFIGS`] as first cells of minirows (minirow bit `3r + x` at cell `9r + 3x`).
+#[cfg(target_arch = "x86_64")]
+const CONFIG_LEADS: [u32; 6] = {
+    let mut t = [0u32; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut j = 0;
+        while j < 9 {
+            if CONFIGS[k] >> j & 1 != 0 {
+                t[k] |= 1 << (9 * (j / 3) + 3 * (j % 3));
+            }
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// `EXPAND[m]`: the cells of the minirows in the minirow mask `m`.
 static EXPAND: [u32; 512] = table!(u32; 512; |m| union!(u32; 9; |j| {
     ((m >> j & 1) as u32 * 0b111) << (9 * (j / 3) + 3 * (j % 3))

@@ -36,30 +36,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{Node, BAND, CONFIGS};
-
-/// The first cell of each minirow of a band word.
-const LEAD: i32 = 0o111_111_111;
-
-/// The first cell of each row.
-const ROW_LOW: i32 = 0o001_001_001;
-
-/// [`CONFIGS`] as first cells of minirows (minirow bit `3r + x` at cell `9r + 3x`).
-const CONFIG_LEADS: [i32; 6] = {
-    let mut t = [0i32; 6];
-    let mut k = 0;
-    while k < 6 {
-        let mut j = 0;
-        while j < 9 {
-            if CONFIGS[k] >> j & 1 != 0 {
-                t[k] |= 1 << (9 * (j / 3) + 3 * (j % 3));
-            }
-            j += 1;
-        }
-        k += 1;
-    }
-    t
-};
+use super::{Node, BAND, CONFIG_LEADS, LEAD, ROW_LOW};
 
 /// The word of each lane of the five vectors (see the module docs); an empty lane reads word 27,
 /// which is always 0.
@@ -226,12 +203,12 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
     // words), and the loads read tables of 8 lanes.
     unsafe {
         let zero = _mm256_setzero_si256();
-        let lead = _mm256_set1_epi32(LEAD);
+        let lead = _mm256_set1_epi32(LEAD as i32);
         let low9 = _mm256_set1_epi32(0x1ff);
         // The low eight cells of each row, and the last one.
         let low8 = _mm256_set1_epi32(0o377_377_377);
         let high = _mm256_set1_epi32(0o400_400_400);
-        let row_low = _mm256_set1_epi32(ROW_LOW);
+        let row_low = _mm256_set1_epi32(ROW_LOW as i32);
         let load = |t: &[i32; 8]| _mm256_loadu_si256(t.as_ptr().cast());
         let [o0, o1, o2] = node.open.map(|o| o as i32);
         let mut open = _mm256_setr_epi32(o0, o1, o2, 0, o0, o1, o2, 0);
@@ -247,7 +224,7 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
                 let e = _mm256_andnot_si256(fold::<1, 2>(w[j]), lead);
                 let mut k = zero;
                 for c in CONFIG_LEADS {
-                    let c = _mm256_set1_epi32(c);
+                    let c = _mm256_set1_epi32(c as i32);
                     let fits = _mm256_cmpeq_epi32(_mm256_and_si256(e, c), zero);
                     k = _mm256_or_si256(k, _mm256_and_si256(fits, c));
                 }
@@ -336,7 +313,7 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
         for j in 0..5 {
             let keep = _mm256_and_si256(fold::<1, 2>(w[j]), lead);
             for c in CONFIG_LEADS {
-                let c = _mm256_set1_epi32(c);
+                let c = _mm256_set1_epi32(c as i32);
                 let fits = _mm256_cmpeq_epi32(_mm256_and_si256(keep, c), c);
                 counts[j] = _mm256_sub_epi32(counts[j], fits);
             }
@@ -376,5 +353,35 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
         let [t0, t1, t2, ..] = lanes(total);
         node.totals[..3].copy_from_slice(&[t0 as u8, t1 as u8, t2 as u8]);
         Some(changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The transposition puts word `9b + d` where [`WORD_OF`] says, and back.
+    #[test]
+    fn words_go_to_the_digit_major_lanes_and_back() {
+        if !is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let words: [u32; 28] = std::array::from_fn(|k| if k < 27 { 0x100 + k as u32 } else { 0 });
+        // SAFETY: AVX2 checked above; `words` has the 27 words and the 0 of word 27.
+        unsafe {
+            let bands = [0, 9, 18].map(|o| _mm256_loadu_si256(words.as_ptr().add(o).cast()));
+            let v = to_digits(bands, [8, 17, 26].map(|k| words[k]));
+            for (j, x) in v.iter().enumerate() {
+                assert_eq!(
+                    lanes(*x).map(|w| w as i32),
+                    WORD_OF[j].map(|k| words[k as usize] as i32)
+                );
+            }
+            let (back, last) = to_bands(&v);
+            for b in 0..3 {
+                assert_eq!(lanes(back[b])[..], words[9 * b..9 * b + 8]);
+                assert_eq!(last[b], words[9 * b + 8]);
+            }
+        }
     }
 }

@@ -34,30 +34,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{Node, BAND, CONFIGS};
-
-/// The first cell of each minirow of a band word.
-const LEAD: u32 = 0o111_111_111;
-
-/// The first cell of each row.
-const ROW_LOW: u32 = 0o001_001_001;
-
-/// [`CONFIGS`] as first cells of minirows (minirow bit `3r + x` at cell `9r + 3x`).
-const CONFIG_LEADS: [u32; 6] = {
-    let mut t = [0u32; 6];
-    let mut k = 0;
-    while k < 6 {
-        let mut j = 0;
-        while j < 9 {
-            if CONFIGS[k] >> j & 1 != 0 {
-                t[k] |= 1 << (9 * (j / 3) + 3 * (j % 3));
-            }
-            j += 1;
-        }
-        k += 1;
-    }
-    t
-};
+use super::{Node, BAND, CONFIGS, CONFIG_LEADS, LEAD, ROW_LOW};
 
 /// The lanes of each vector that hold a word (27 of the 32).
 const WORDS: [__mmask16; 2] = [0xffff, 0x07ff];

@@ -23,7 +23,8 @@
 //!   [`skyscraper_rows`]) and X-sums (whose length is the first cell's digit, [`x_sum_rows`]);
 //!   a quadruple as `Σ x(c, d) ≥ k` for a digit listed `k` times; a between or lockout line as
 //!   `x(a, x) + x(b, y) − Σ x(c, d) ≤ 1` for each inner cell `c` and pair of end digits, over the
-//!   digits `d` the cell may then hold ([`between_rows`]); a row over fixed cells alone is
+//!   digits `d` the cell may then hold, and `x(c, d) + Σ x(a, ·) + Σ x(b, ·) ≤ 2` over the end
+//!   ranges the rule forbids whole beside `d` ([`between_bounds`]); a row over fixed cells alone is
 //!   checked while building (infeasible when it fails). Parity cells, candidate lists, the
 //!   digits fixed cells forbid
 //!   to their partners and those a pair leaves without support get no variables
@@ -1067,8 +1068,10 @@ fn contains_rows(c: &Contains, at: &Placements<'_>, out: &mut RuleRows<'_>) {
 
 /// A between or lockout line: for each inner cell and each pair of end digits `(x, y)`,
 /// `x(a, x) + x(b, y) − Σ x(c, d) ≤ 1` over the digits `d` the cell may then hold (no row when
-/// it may hold every digit).
+/// it may hold every digit). Those rows bite only when both ends are whole, so each inner digit
+/// also gets the rows of [`between_bounds`].
 fn between_rows(w: &Between, at: &Placements<'_>, out: &mut RuleRows<'_>) {
+    between_bounds(w, at, out);
     let (n, holds) = (at.n, |c, d| at.holds(c, d));
     for x in 1..=n as Value {
         let xa = holds(w.a, x);
@@ -1086,6 +1089,38 @@ fn between_rows(w: &Between, at: &Placements<'_>, out: &mut RuleRows<'_>) {
                 let mut e = Lin::sum([&xa, &yb]);
                 e.add(&Lin::sum(&inner), -1);
                 out.push(e, Sense::AtMost, 1);
+            }
+        }
+    }
+}
+
+/// For each inner cell `c` and digit `d`, and each pair of end ranges `A × B` among `≤ d`
+/// and `≥ d` that the rule forbids entirely with `d` in `c` (for a lockout line `a ≤ d ≤ b` and
+/// `a ≥ d ≥ b`; for a between line both ends on one side of `d`):
+/// `x(c, d) + Σ_{x ∈ A} x(a, x) + Σ_{y ∈ B} x(b, y) ≤ 2`. At the root the ends spread over
+/// several digits, and a row that adds up all the digits of a range still cuts off the
+/// fractional points where the pair rows above all hold.
+fn between_bounds(w: &Between, at: &Placements<'_>, out: &mut RuleRows<'_>) {
+    let (n, holds) = (at.n as Value, |c, d| at.holds(c, d));
+    let range = |cell: u32, low: bool, d: Value| -> Vec<Lin> {
+        let digits = if low { 1..=d } else { d..=n };
+        digits.map(|e| holds(cell, e)).collect()
+    };
+    for &c in &w.cells {
+        for d in 1..=n {
+            let x = holds(c, d);
+            if x.terms.is_empty() && x.constant == 0 {
+                continue;
+            }
+            for (a_low, b_low) in [(true, false), (false, true), (true, true), (false, false)] {
+                let side = |low: bool| if low { 1..=d } else { d..=n };
+                let forbidden = side(a_low)
+                    .all(|p| side(b_low).all(|q| !w.allows(p as u32, q as u32, d as u32)));
+                if forbidden {
+                    let (ra, rb) = (range(w.a, a_low, d), range(w.b, b_low, d));
+                    let e = Lin::sum(std::iter::once(&x).chain(&ra).chain(&rb));
+                    out.push(e, Sense::AtMost, 2);
+                }
             }
         }
     }
@@ -1280,9 +1315,30 @@ mod tests {
         let p = puzzle(4, &".".repeat(16)).with_constraints(rules).unwrap();
         let m = IlpModel::build(&p, false, Reduction::Givens).unwrap();
         let kinds = |pick: fn(&RowKind) -> bool| m.rows().iter().filter(|r| pick(&r.kind)).count();
-        // Two listed digits; 16 end pairs less those leaving the middle cell every digit (none).
+        // Two listed digits; 16 end pairs less those leaving the middle cell every digit (none),
+        // and 12 range rows: for each digit of the middle cell both ends at or below it, both at
+        // or above it, and for 1 and 4 (never strictly between) one end on each side as well.
         assert_eq!(kinds(|k| matches!(k, RowKind::Quadruple { .. })), 2);
-        assert_eq!(kinds(|k| matches!(k, RowKind::Between { .. })), 16);
+        assert_eq!(kinds(|k| matches!(k, RowKind::Between { .. })), 16 + 12);
+        let names =
+            |r: &Row| -> Vec<String> { r.vars.iter().map(|&v| m.name(v as usize)).collect() };
+        let both_low = m.rows().iter().find(|r| {
+            matches!(r.kind, RowKind::Between { .. }) && r.rhs == 2 && {
+                let mut v = names(r);
+                v.sort();
+                v == [
+                    "x_r3c1_d1",
+                    "x_r3c1_d2",
+                    "x_r3c2_d2",
+                    "x_r3c3_d1",
+                    "x_r3c3_d2",
+                ]
+            }
+        });
+        assert!(
+            both_low.is_some(),
+            "no row for r3c2 = 2 with both ends at most 2"
+        );
         assert!(kinds(|k| matches!(k, RowKind::Skyscraper { .. })) > 0);
         assert!(kinds(|k| matches!(k, RowKind::XSum { .. })) > 0);
         assert!(m.name(m.n_vars() - 1).starts_with("xs1_y"));

@@ -100,10 +100,11 @@ impl<'a> Nets<'a> {
     /// [`Nets::after`] for a premise whose outcome was `was` on an earlier settled board that
     /// this one narrows, this board being settled too: the propagation from `was` cut down to
     /// the board's candidates (the same outcome, see the type's docs).
-    pub fn resume(&mut self, was: &[u64]) -> Option<Vec<u64>> {
+    pub fn resume(&mut self, was: Vec<u64>) -> Option<Vec<u64>> {
         debug_assert!(self.settled);
         let s = &mut self.work;
         let board = s.board;
+        let mut cut = false;
         for (c, &w) in was.iter().enumerate() {
             let placed = w.count_ones() == 1;
             // The houses and the rules last read `was`, where nothing was left to read.
@@ -114,6 +115,7 @@ impl<'a> Nets<'a> {
             if kept == 0 {
                 return None;
             }
+            cut |= kept != w;
             if v != 0 || placed {
                 s.values[c] = kept.trailing_zeros() as Value + 1;
                 s.cands[c] = 0;
@@ -122,7 +124,11 @@ impl<'a> Nets<'a> {
                 s.cands[c] = kept;
             }
         }
-        s.rules.settle_at(was);
+        if !cut {
+            // Nothing to read: `was` is where the propagation stopped.
+            return Some(was);
+        }
+        s.rules.settle_at(&was);
         s.propagate().then(|| s.outcome())
     }
 }

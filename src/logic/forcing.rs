@@ -17,9 +17,10 @@ use std::rc::Rc;
 use super::bifurcation::Nets;
 use super::board::{bit, bits, Board};
 use super::links::{Links, Mode, Reach, MAX_LINKS};
+use super::origin::Origin;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
-use crate::model::{Puzzle, Shape, Value};
+use crate::model::Value;
 
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     let net = matches!(
@@ -46,8 +47,7 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
         verities(board, technique, &mut outcomes, found);
     }
     let kept = Kept {
-        shape: board.shape().clone(),
-        puzzle: board.rule_puzzle().cloned(),
+        origin: Origin::of(board),
         key: key(board),
         settled,
         memo: outcomes.memo,
@@ -71,9 +71,7 @@ type Memo = Vec<Outcome>;
 
 /// The outcomes of the last board of a kind (chains, nets), with what they hold for.
 struct Kept {
-    shape: Shape,
-    /// The puzzle, when it has rules (the propagation reads them).
-    puzzle: Option<Puzzle>,
+    origin: Origin,
     key: Vec<u64>,
     /// Whether the board was settled ([`Nets::settled`]).
     settled: bool,
@@ -104,7 +102,7 @@ fn take_memo(board: &Board, net: bool, settled: bool) -> Memo {
     let Some(last) = MEMO.with(|m| m.borrow_mut()[net as usize].take()) else {
         return fresh();
     };
-    if last.shape != *board.shape() || last.puzzle.as_ref() != board.rule_puzzle() {
+    if !last.origin.holds(board) {
         return fresh();
     }
     let now = key(board);
@@ -158,7 +156,7 @@ impl Outcomes<'_> {
             &mut self.via,
         ) {
             (Outcome::Known(known), _) => known,
-            (Outcome::Earlier(was), Via::Nets(nets)) => nets.resume(&was),
+            (Outcome::Earlier(was), Via::Nets(nets)) => nets.resume(was),
             (_, Via::Nets(nets)) => nets.after(cell, d),
             (_, Via::Links(links, reach)) => chain_outcome(self.board, links, reach, cell, d),
         };

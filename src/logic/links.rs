@@ -323,26 +323,21 @@ impl Links {
         for (node, &d) in self.digits.iter().enumerate() {
             of_digit[d as usize].push(node);
         }
-        let words = board.peer_set(0).len();
+        let mut seen = vec![0u64; board.peer_set(0).len()];
         for g in self.singles..count {
             let (cells, d) = (self.cells(g as u32), self.digits[g]);
-            // The cells that see every cell of the group (none of the group's among them).
-            let mut seen = vec![u64::MAX; words];
+            // The cells that see every cell of the group (none of the group's among them: a
+            // cell is not its own peer, so a node seeing the group is disjoint from it).
+            seen.fill(u64::MAX);
             for &c in cells {
                 for (w, p) in seen.iter_mut().zip(board.peer_set(c as usize)) {
                     *w &= p;
                 }
             }
             for &other in &of_digit[d as usize] {
-                let ocells = self.cells(other as u32);
-                if other == g {
-                    continue;
-                }
-                let disjoint = ocells.iter().all(|c| !cells.contains(c));
-                let sees = ocells
-                    .iter()
+                let sees = (self.cells(other as u32).iter())
                     .all(|&x| seen[x as usize / 64] >> (x % 64) & 1 != 0);
-                if disjoint && sees {
+                if sees {
                     lists[g].push(other as u32);
                     if other < self.singles {
                         lists[other].push(g as u32);

@@ -196,11 +196,12 @@ fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Foun
             has[d * words + c / 64] |= 1 << (c % 64);
         }
     }
+    let every: Vec<usize> = (0..sets.len()).collect();
+    let fresh_sets: Vec<usize> = every.iter().copied().filter(|&i| fresh[i]).collect();
     for a in 0..sets.len() {
-        for b in a + 1..sets.len() {
-            if !(fresh[a] || fresh[b]) {
-                continue;
-            }
+        // The sets after `a` to pair it with: all of them, or the fresh ones.
+        let pool = if fresh[a] { &every } else { &fresh_sets };
+        for &b in &pool[pool.partition_point(|&b| b <= a)..] {
             let common = sets.digits[a] & sets.digits[b];
             if common.count_ones() < 2 {
                 continue;

@@ -5,6 +5,10 @@
 //! *restricted common* digit `x` when every `x` of `A` sees every `x` of `B`: then `x` is in at
 //! most one of them, so the other is locked. For any other digit `z` of both, one of the two
 //! holds `z`: a cell outside them that sees every `z` of `A` and of `B` loses `z`.
+//!
+//! Along a solving path the rule is asked again on each board that the easier techniques leave
+//! unchanged; it then pairs only the sets with a cell whose candidates changed since the last
+//! board where it found nothing, which finds the same steps.
 
 use std::cell::RefCell;
 

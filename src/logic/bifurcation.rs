@@ -4,6 +4,9 @@
 //! with a unique solution every cell with two or more candidates has such a digit, so the
 //! ladder always finishes; when every digit of the cell still leads to a solution (several
 //! solutions), the first one is placed.
+//!
+//! The forcing nets' propagation ([`Nets`]) is the same search from one premise, run to its
+//! fixpoint without branching.
 
 use super::board::{bit, bits, Board};
 use super::rules::RuleQueue;

@@ -72,6 +72,7 @@ def encode(
     amo: str = "auto",
     cage_encoding: str = "combinations",
     pair_encoding: str = "direct",
+    sum_encoding: str = "auto",
     simplify: bool = True,
     propagate: bool = False,
     weights: Optional[WeightsLike] = None,

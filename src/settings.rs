@@ -37,6 +37,7 @@ pub struct EngineSettings {
     pub sum_encoding: SumEncoding,
     pub no_simplify: bool,
     pub no_propagate: bool,
+    pub no_probe: bool,
     pub proof: Option<PathBuf>,
     pub check_proof: bool,
     pub sat_cmd: Option<String>,
@@ -72,6 +73,7 @@ impl Default for EngineSettings {
             sum_encoding: SumEncoding::default(),
             no_simplify: false,
             no_propagate: false,
+            no_probe: false,
             proof: None,
             check_proof: false,
             sat_cmd: None,
@@ -164,6 +166,7 @@ impl EngineSettings {
             "sum_encoding" => self.sum_encoding = choice(&key, &value)?,
             "no_simplify" => self.no_simplify = switch()?,
             "no_propagate" => self.no_propagate = switch()?,
+            "no_probe" => self.no_probe = switch()?,
             "proof" => self.proof = Some(text()?.into()),
             "check_proof" => self.check_proof = switch()?,
             "sat_cmd" => self.sat_cmd = Some(text()?),
@@ -203,6 +206,7 @@ impl EngineSettings {
             sum: self.sum_encoding,
             simplify,
             propagate: simplify && !self.no_propagate,
+            probe: simplify && !self.no_propagate && !self.no_probe,
         }
     }
 
@@ -221,6 +225,7 @@ impl EngineSettings {
                 sum: e.sum,
                 simplify: e.simplify,
                 propagate: e.propagate,
+                probe: e.probe,
                 proof: self.proof.clone(),
                 check_proof: self.check_proof,
                 cadical_config: self.cadical_config,
@@ -329,7 +334,10 @@ mod tests {
     #[test]
     fn propagation_needs_simplification() {
         let mut s = EngineSettings::default();
-        assert!(s.encode_options().propagate);
+        assert!(s.encode_options().propagate && s.encode_options().probe);
+        s.set("no_probe", Setting::Switch(true)).unwrap();
+        assert!(s.encode_options().propagate && !s.encode_options().probe);
+        assert!(!s.options(worker).sat.probe);
         s.no_simplify = true;
         let e = s.encode_options();
         assert!(!e.simplify && !e.propagate);

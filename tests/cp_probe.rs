@@ -1,10 +1,12 @@
-//! The `cp` model's root domains after probing ([`sudoku_lab::cp::probe`]) keep every digit of
+//! The `cp` model's root domains after probing ([`sudoku_lab::propagate::probe`]) keep every digit of
 //! every solution: each digit they leave out of a cell, given to that cell, makes a puzzle `dfs`
 //! counts 0 solutions of; and `cp` counts as `dfs` does on puzzles with several solutions (the
 //! published mixed kinds with givens taken away, and small grids with a rule of every kind).
 
 #![cfg(feature = "cp")]
 mod common;
+
+use common::probe::{dfs_count, loosened, mixed, with_given};
 
 use std::sync::Arc;
 
@@ -14,56 +16,12 @@ use sudoku_lab::cp::model::Root;
 use sudoku_lab::cp::CpModel;
 use sudoku_lab::model::{Puzzle, Value};
 
-/// Puzzles of the published mixed set (quadruples, between lines, region sums, skyscrapers,
-/// X-sums, clones), each with a unique solution: the first, fourth, sixth and fourteenth of
-/// `sudoku-lab generate --variants quadruple,between-line,region-sum,skyscraper,x-sum,clone
-/// --unique --seed 1 --count 20`. Probing settles all but the second (which takes the solver
-/// thousands of conflicts).
-fn mixed() -> Vec<Puzzle> {
-    let text = std::fs::read_to_string("tests/data/cp/mixed-probe.jsonl").unwrap();
-    sudoku_lab::format::read_puzzles(&text, &Default::default())
-        .into_iter()
-        .map(|e| e.unwrap().puzzle)
-        .collect()
-}
-
 fn dfs() -> Box<dyn Backend> {
     backends::create(BackendKind::Dfs, &Default::default()).unwrap()
 }
 
 fn cp() -> Box<dyn Backend> {
     backends::create(BackendKind::Cp, &Default::default()).unwrap()
-}
-
-/// `dfs`'s complete count of `p`'s solutions (below `limit`).
-fn dfs_count(p: &Puzzle, limit: u64) -> u64 {
-    let c = dfs().count(p, limit, &Limits::none()).unwrap();
-    assert!(c.complete, "dfs reached the limit {limit}");
-    c.count
-}
-
-/// `p` with `digit` given in `cell`; `None` when the puzzle refuses it (a digit its house
-/// already holds).
-fn with_given(p: &Puzzle, cell: usize, digit: Value) -> Option<Puzzle> {
-    let mut givens = p.givens().to_vec();
-    givens[cell] = digit;
-    Puzzle::new(Arc::clone(p.shape_arc()), givens)
-        .ok()?
-        .with_constraints(p.constraints().to_vec())
-        .ok()
-}
-
-/// `p` with its givens taken away, last first, until it has at least two solutions.
-fn loosened(p: &Puzzle) -> (Puzzle, u64) {
-    let mut p = p.clone();
-    loop {
-        let count = dfs_count(&p, 100_000);
-        if count >= 2 {
-            return (p, count);
-        }
-        let last = p.givens().iter().rposition(|&g| g != 0).unwrap();
-        p = with_given(&p, last, 0).unwrap();
-    }
 }
 
 /// Asserts that every digit the root domains of `p`'s model leave out of an open cell is in

@@ -3,7 +3,7 @@
 solver ported to Python) on the same puzzles in the same run (docs/logic.md): the share of
 puzzles graded at exactly HoDoKu's level and within one level, the pairs of levels, the hardest
 technique side by side, and the time per puzzle (median and max) and in total, each program's
-start-up included.
+start-up included, and each program's start-up alone (the same command on an empty input).
 
 hodoku-py lives in a virtual environment outside this repository; its side is
 tools/hodoku_grade.py, run in that environment's interpreter:
@@ -77,6 +77,16 @@ def main():
         theirs = subprocess.run([a.python, os.path.join(HERE, "hodoku_grade.py"), puzzles],
                                 capture_output=True, text=True, check=True).stdout
         theirs_total = time.perf_counter() - t
+        # Each program's start-up alone: the same commands on an empty input.
+        empty = os.path.join(tmp, "empty.txt")
+        open(empty, "w").close()
+        t = time.perf_counter()
+        subprocess.run([a.sudoku_lab, "grade", "--csv", "--jobs", "1", empty], capture_output=True)
+        ours_start = time.perf_counter() - t
+        t = time.perf_counter()
+        subprocess.run([a.python, os.path.join(HERE, "hodoku_grade.py"), empty],
+                       capture_output=True, check=True)
+        theirs_start = time.perf_counter() - t
     head, *rows = [l.split(",") for l in ours.splitlines()]
     rows = [dict(zip(head, r)) for r in rows]
     hod = [json.loads(l) for l in theirs.splitlines()]
@@ -100,8 +110,12 @@ def main():
     print(f"time per puzzle, median / max: sudoku-lab {1e3 * statistics.median(ot):.2f} / "
           f"{1e3 * max(ot):.2f} ms, hodoku-py {1e3 * statistics.median(ht):.1f} / "
           f"{1e3 * max(ht):.1f} ms")
-    print(f"total with start-up: sudoku-lab {ours_total:.2f} s, hodoku-py {theirs_total:.2f} s, "
-          f"ratio {theirs_total / ours_total:.0f}x")
+    print(f"sum of puzzle times: sudoku-lab {1e3 * sum(ot):.1f} ms, hodoku-py {1e3 * sum(ht):.0f} ms, "
+          f"ratio {sum(ht) / sum(ot):.0f}x")
+    print(f"start-up alone (an empty input): sudoku-lab {1e3 * ours_start:.1f} ms, hodoku-py "
+          f"{1e3 * theirs_start:.0f} ms")
+    print(f"total with start-up: sudoku-lab {1e3 * ours_total:.1f} ms, hodoku-py "
+          f"{1e3 * theirs_total:.0f} ms, ratio {theirs_total / ours_total:.0f}x")
 
 
 if __name__ == "__main__":

@@ -663,8 +663,8 @@ impl Cnf {
 #[pyfunction]
 #[pyo3(name = "encode")]
 #[pyo3(signature = (puzzle, to="cnf", encoding="extended", amo="auto",
-                    cage_encoding="combinations", pair_encoding="direct", simplify=true,
-                    propagate=false, weights=None))]
+                    cage_encoding="combinations", pair_encoding="direct", sum_encoding="auto",
+                    simplify=true, propagate=false, weights=None))]
 #[allow(clippy::too_many_arguments)]
 fn encode_puzzle(
     py: Python<'_>,
@@ -674,6 +674,7 @@ fn encode_puzzle(
     amo: &str,
     cage_encoding: &str,
     pair_encoding: &str,
+    sum_encoding: &str,
     simplify: bool,
     propagate: bool,
     weights: Option<&Bound<'_, PyAny>>,
@@ -683,8 +684,11 @@ fn encode_puzzle(
         amo: amo.parse().map_err(value_error)?,
         cage_encoding: cage_encoding.parse().map_err(value_error)?,
         pair_encoding: pair_encoding.parse().map_err(value_error)?,
+        sum_encoding: sum_encoding.parse().map_err(value_error)?,
         no_simplify: !simplify,
         no_propagate: !propagate,
+        // As the command's `encode --propagate`: singles and locked candidates, no probing.
+        no_probe: true,
         ..EngineSettings::default()
     };
     let options = settings.encode_options();

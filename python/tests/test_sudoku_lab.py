@@ -365,3 +365,13 @@ def test_walkthrough_runs():
 
 def test_readme_example_runs():
     run_python_blocks(ROOT / "README.md", 1)
+
+
+def test_sum_encoding_keyword():
+    # Arrows: sums of variant rules, written as order-encoded partial sums or a binary adder.
+    p = sl.read(str(DATA / "published" / "deflation.json"))[0]
+    order, adder = (sl.encode(p, sum_encoding=e) for e in ("order", "adder"))
+    assert len(order.clauses) != len(adder.clauses)
+    assert len(sl.encode(p).clauses) == len(order.clauses)  # auto is order on a 9x9
+    with pytest.raises(ValueError):
+        sl.encode(p, sum_encoding="nonsense")

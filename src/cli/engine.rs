@@ -109,6 +109,11 @@ pub struct EngineFlags {
     /// default; the SAT solver then sees only what those simple rules leave open).
     #[arg(long, help_heading = "SAT backend")]
     no_propagate: bool,
+    /// sat: do not probe the root of a puzzle with variant rules (by default each digit left to
+    /// a cell is tried and propagated through the rules before encoding, as `cp` does; what a
+    /// trial rules out is removed, and many variant puzzles reach the solver settled).
+    #[arg(long, help_heading = "SAT backend")]
+    no_probe: bool,
     /// sat, cadical, sat-ext, maxsat-ext: largest CNF formula to build, in MiB (as estimated before building
     /// it, solver memory included); larger puzzles are refused.
     #[arg(long, value_name = "MIB", default_value_t = (SAT_MEMORY_LIMIT >> 20) as u64,
@@ -238,6 +243,7 @@ impl CnfArgs {
             amo: self.amo,
             simplify: !self.no_simplify,
             propagate: false,
+            probe: false,
             cage: self.cage_encoding,
             pair: self.pair_encoding,
             sum: self.sum_encoding,
@@ -264,6 +270,7 @@ impl EngineFlags {
             sum_encoding: cnf.sum_encoding,
             no_simplify: cnf.no_simplify,
             no_propagate: self.no_propagate,
+            no_probe: self.no_probe,
             proof: self.proof.clone(),
             check_proof: self.check_proof,
             sat_cmd: self.sat_cmd.clone(),

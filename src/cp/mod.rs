@@ -2,8 +2,9 @@
 //! solve it with the in-process lazy-clause-generation solver huub ([`huub`]), and the MiniZinc
 //! writer ([`minizinc`]) that hands the same model to any MiniZinc solver, with what the
 //! `minizinc` backend asks of it and checks in its answers ([`mzn_question`]). [`worker`] carries
-//! huub's drivers across the `cp` backend's worker process. [`probe`] narrows the model's root
-//! domains before any solver sees them (singleton arc consistency with the rules' narrowing).
+//! huub's drivers across the `cp` backend's worker process. Before any solver sees the model,
+//! [`crate::propagate::probe`] narrows its root domains (singleton arc consistency with the
+//! rules' narrowing).
 //!
 //! The model is the one most people write first: one integer variable per cell with domain
 //! `1..=n`, one all-different per house and per Killer cage, a linear sum per cage, the givens
@@ -18,7 +19,6 @@ pub mod huub;
 pub mod minizinc;
 pub mod model;
 pub mod mzn_question;
-pub mod probe;
 #[cfg(feature = "cp")]
 pub mod worker;
 

@@ -15,15 +15,15 @@
 //! lines ([`Between`]), skyscraper and X-sum clues ([`EdgeClue`]); [`super::huub`] posts them as
 //! clauses and tables, the MiniZinc writer as counts, `min`/`max` and sums. The cells' [`Root`]
 //! domains come from the deductions of [`crate::propagate`], then, on puzzles with variant
-//! rules, from probing ([`super::probe`]).
+//! rules, from probing ([`crate::propagate::probe`]).
 
 use serde::{Deserialize, Serialize};
 
-use super::probe::Prober;
 use crate::model::lower::{self, PairRule, Rules};
 use crate::model::set_equivalence::implied_cages;
 use crate::model::{Puzzle, Value};
 use crate::named::from_str_by_name;
+use crate::propagate::probe::probe_root;
 use crate::propagate::{Candidates, Level};
 
 /// Propagation strength of each all-different (`--cp-alldiff`).
@@ -416,7 +416,7 @@ pub struct CpModel {
 /// Each cell's digits before any search, from the deductions of [`crate::propagate`]: naked and
 /// hidden singles over the houses, then what the variant rules exclude (parity, pairs, extra
 /// houses and distinct groups); on puzzles with variant rules, then probed
-/// ([`super::probe`]).
+/// ([`crate::propagate::probe`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Root {
     /// One mask per cell, bit `d − 1` for digit `d` (up to 128×128).
@@ -451,25 +451,19 @@ impl Root {
 }
 
 impl Root {
-    /// The masks narrowed further by [`probe`](super::probe) over the model's all-different
-    /// `groups` and the puzzle's rules (grids up to 64×64; wider ones are left as they are).
-    /// Puzzles without variant rules are left as they are: on the hard classic sets probing
-    /// by singles settles nothing the search would not, and costs a fifth of `cp`'s time.
-    fn probed(self, puzzle: &Puzzle, groups: &[AllDifferent]) -> Root {
+    /// The masks narrowed further by [`probe_root`] over the model's all-different groups and
+    /// the puzzle's rules (grids up to 64×64; wider ones are left as they are). Puzzles
+    /// without variant rules are left as they are: on the hard classic sets probing by singles
+    /// settles nothing the search would not, and costs a fifth of `cp`'s time.
+    fn probed(self, puzzle: &Puzzle) -> Root {
         let Root::Masks(masks) = self else {
             return self;
         };
         if puzzle.size() > 64 {
             return Root::Masks(masks);
         }
-        let groups: Vec<(Vec<u32>, bool)> =
-            groups.iter().map(|g| (g.cells.clone(), g.full)).collect();
-        let prober = Prober::new(puzzle, &groups);
-        if !prober.has_rules() {
-            return Root::Masks(masks);
-        }
         let mut cands: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
-        if !prober.probe(&mut cands) {
+        if !probe_root(puzzle, &mut cands) {
             return Root::NoSolution;
         }
         Root::Masks(cands.iter().map(|&m| u128::from(m)).collect())
@@ -575,7 +569,7 @@ impl CpModel {
                 });
             }
         }
-        let root = Root::of(puzzle, &rules).probed(puzzle, &all_different);
+        let root = Root::of(puzzle, &rules).probed(puzzle);
         if let Root::Masks(masks) = &root {
             let domains: Vec<u64> = masks.iter().map(|&m| m as u64).collect();
             for implied in implied_cages(shape, puzzle.cages(), &domains) {

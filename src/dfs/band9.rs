@@ -59,12 +59,13 @@
 //! The same source is compiled for any CPU and, on x86-64, also with `popcnt`, `bmi1`, `bmi2`,
 //! `lzcnt` and `avx2` (one-instruction bit counts and lowest-bit clears, vector compares of the
 //! changed words), in two forms: with BMI2's `pext`/`pdep` for the minirow and stack masks where
-//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). A third
-//! x86-64 form adds AVX-512 (x86-64-v4): the box–row step, with the placements of the rows it
-//! leaves with one cell and of the naked singles, runs on all 27 words at once to its fixpoint
-//! in two vector registers,
-//! and the box–column step on all nine digits at once ([`avx512`]); it is picked where the CPU
-//! has AVX-512 and a fast `pext`. The CPU picks at run time (see [`ops`]). Setting the
+//! those are fast, and with the look-up tables where they are not (AMD before Zen 3). The first
+//! of the two runs the box–row step, with the placements of the rows it leaves with one cell
+//! and of the naked singles, on all 27 words at once to its fixpoint in five 256-bit registers
+//! ([`avx2`]); the second visits the changed words one by one. A third x86-64 form adds
+//! AVX-512 (x86-64-v4): the same box–row step in two 512-bit registers, and the box–column step
+//! on all nine digits at once ([`avx512`]); it is picked where the CPU has AVX-512 and a fast
+//! `pext`. The CPU picks at run time (see [`ops`]). Setting the
 //! environment variable `SUDOKU_LAB_PORTABLE=1`, or building with the `portable` feature, keeps
 //! the portable build; `SUDOKU_LAB_NO_PEXT=1` keeps the tables;
 //! `SUDOKU_LAB_KERNEL=portable|avx2|pext|avx512` picks one form (when the CPU has its features),
@@ -78,6 +79,8 @@ use crate::cancel::Halt;
 use crate::model::Value;
 use ops::{Ops, Portable};
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod ops;
@@ -158,6 +161,32 @@ static PERM: [u16; 512] = table!(u16; 512; |m| union!(u16; 6; |k| {
     }
 }));
 
+/// The first cell of each minirow of a band word (for the vector steps).
+#[cfg(target_arch = "x86_64")]
+const LEAD: u32 = 0o111_111_111;
+
+/// The first cell of each row.
+#[cfg(target_arch = "x86_64")]
+const ROW_LOW: u32 = 0o001_001_001;
+
+/// [`CONFIGS`] as first cells of minirows (minirow bit `3r + x` at cell `9r + 3x`).
+#[cfg(target_arch = "x86_64")]
+const CONFIG_LEADS: [u32; 6] = {
+    let mut t = [0u32; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut j = 0;
+        while j < 9 {
+            if CONFIGS[k] >> j & 1 != 0 {
+                t[k] |= 1 << (9 * (j / 3) + 3 * (j % 3));
+            }
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// `EXPAND[m]`: the cells of the minirows in the minirow mask `m`.
 static EXPAND: [u32; 512] = table!(u32; 512; |m| union!(u32; 9; |j| {
     ((m >> j & 1) as u32 * 0b111) << (9 * (j / 3) + 3 * (j % 3))
@@ -218,35 +247,38 @@ static PEERS: [u32; 27] = table!(u32; 27; |i| {
     (0x1ff << (9 * r) | COLUMN[j] | BOX_OF[j / 3]) & !(1 << i)
 });
 
-/// The count of the digits that can reach, and that must take, each of nine minirows (or
-/// minicolumns), each of which holds exactly three digits.
+/// The count of the digits that can reach, and that must take, each minirow (or minicolumn) of
+/// three bands (or stacks) at once, each of which holds exactly three digits. Unit `u`'s nine
+/// minirows are bits `16u..16u + 9` of each 64-bit mask ([`UNIT`]), so one pass over the nine
+/// digits counts the three units together.
 struct Tally {
-    /// `can[d]`: the minirows digit `d + 1` can reach.
-    can: [u16; 9],
-    /// `must[d]`: the minirows digit `d + 1` must take (the only one of its box it reaches).
-    must: [u16; 9],
     /// The minirows exactly three digits reach and fewer than three must take: those three
     /// must take them.
-    take: u16,
+    take: u64,
     /// The minirows three digits must take and more can reach: the others must leave them.
-    leave: u16,
+    leave: u64,
 }
 
+/// The bits of a [`Tally`] mask for the nine minirows of unit `u`: `UNIT << 16 * u`.
+const UNIT: u64 = 0x1ff;
+
 impl Tally {
-    /// The tally of the nine masks `masks(d)`, whose sure minirows `sure` gives; `None` when a
-    /// minirow can take fewer than three digits or must take more.
+    /// The tally of the units of `live` (a union of [`UNIT`] fields) for the nine digits'
+    /// masks `masks(d)` (unit `u`'s minirow mask at bit `16u`), whose sure minirows `sure`
+    /// gives; `None` when, in one of those units, a minirow can take fewer than three digits
+    /// or must take more.
     #[inline(always)]
-    fn of(masks: impl Fn(usize) -> usize, sure: &[u16; 512]) -> Option<Tally> {
-        let mut can = [0u16; 9];
-        let mut must = [0u16; 9];
-        // Bit-sliced counters over the nine minirows: reached by ≥1, ≥2, ≥3, ≥4 digits.
-        let (mut c1, mut c2, mut c3, mut c4) = (0u16, 0u16, 0u16, 0u16);
-        let (mut m1, mut m2, mut m3, mut m4) = (0u16, 0u16, 0u16, 0u16);
+    fn of(masks: impl Fn(usize) -> [usize; 3], sure: &[u16; 512], live: u64) -> Option<Tally> {
+        // Bit-sliced counters over the minirows: reached by ≥1, ≥2, ≥3, ≥4 digits.
+        let (mut c1, mut c2, mut c3, mut c4) = (0u64, 0u64, 0u64, 0u64);
+        let (mut m1, mut m2, mut m3, mut m4) = (0u64, 0u64, 0u64, 0u64);
         for d in 0..9 {
-            let m = masks(d) & 0x1ff;
-            let (c, s) = (m as u16, sure[m]);
-            can[d] = c;
-            must[d] = s;
+            let (mut c, mut s) = (0u64, 0u64);
+            for (u, m) in masks(d).into_iter().enumerate() {
+                let m = m & 0x1ff;
+                c |= (m as u64) << (16 * u);
+                s |= (sure[m] as u64) << (16 * u);
+            }
             c4 |= c3 & c;
             c3 |= c2 & c;
             c2 |= c1 & c;
@@ -256,16 +288,29 @@ impl Tally {
             m2 |= m1 & s;
             m1 |= s;
         }
-        if c3 != 0x1ff || m4 != 0 {
+        if (c3 ^ live | m4) & live != 0 {
             return None;
         }
         Some(Tally {
-            can,
-            must,
-            take: c3 & !c4 & !m3,
-            leave: m3 & c4,
+            take: c3 & !c4 & !m3 & live,
+            leave: m3 & c4 & live,
         })
     }
+
+    /// Unit `u`'s minirows to take and to leave.
+    #[inline(always)]
+    fn unit(&self, u: usize) -> (u16, u16) {
+        let field = |x: u64| (x >> (16 * u) & UNIT) as u16;
+        (field(self.take), field(self.leave))
+    }
+}
+
+/// The [`UNIT`] fields of the units (bit `u`) of `units`.
+#[inline(always)]
+fn live_units(units: u32) -> u64 {
+    (0..3).fold(0, |live, u| {
+        live | ((units >> u & 1) as u64 * UNIT) << (16 * u)
+    })
 }
 
 /// The compiled variants of the kernel (see the module docs and [`ops`]).
@@ -274,7 +319,8 @@ enum Kernel {
     Portable,
     /// x86-64-v3 features, the look-up tables for the masks.
     Avx2,
-    /// x86-64-v3 features, `pext`/`pdep` for the masks.
+    /// x86-64-v3 features, `pext`/`pdep` for the masks, and the box–row step of all 27 words
+    /// at once in five 8-lane vectors.
     Pext,
     /// x86-64-v4 features (AVX-512), `pext`/`pdep` for the masks, and the box–row and
     /// box–column steps of all 27 words at once in two 16-lane vectors.
@@ -651,11 +697,14 @@ impl Node {
                         dirty |= more;
                     }
                 }
+                if ops.to_fixpoint() {
+                    break;
+                }
             }
-            // Cells with no candidate, naked singles (the AVX-512 box–row step has placed them
-            // already: there this finds none).
+            // Cells with no candidate, naked singles (unless the box–row step has placed them
+            // already).
             let mut progress = false;
-            for b in 0..3 {
+            for b in 0..3 * !ops.to_fixpoint() as usize {
                 let (mut one, mut two) = (0u32, 0u32);
                 for &w in &self.cand[9 * b..9 * b + 9] {
                     two |= one & w;
@@ -724,26 +773,34 @@ impl Node {
     #[inline(always)]
     fn minirow_counts(&mut self, ops: impl Ops, dirty: u32) -> Option<bool> {
         debug_assert_eq!(self.cand, self.seen, "not at a fixpoint");
+        let bands = [0, 1, 2].map(|b| (dirty >> (9 * b) & 0x1ff != 0) as u32);
+        let live = live_units(bands[0] | bands[1] << 1 | bands[2] << 2);
+        if live == 0 {
+            return Some(false);
+        }
+        let tally = Tally::of(
+            |d| [0, 9, 18].map(|o| self.mini[o + d] as usize),
+            &SURE,
+            live,
+        )?;
         let mut progress = false;
         for b in 0..3 {
-            if dirty >> (9 * b) & 0x1ff == 0 {
-                continue;
-            }
-            let tally = Tally::of(|d| self.mini[9 * b + d] as usize, &SURE)?;
-            if tally.take | tally.leave == 0 {
+            let (take, leave) = tally.unit(b);
+            if take | leave == 0 {
                 continue;
             }
             for d in 0..9 {
-                let open = tally.can[d] & !tally.must[d];
-                let mut t = open & tally.take;
                 let k = 9 * b + d;
+                let can = self.mini[k] & 0x1ff;
+                let open = can & !SURE[can as usize];
+                let mut t = open & take;
                 let before = self.cand[k];
                 while t != 0 {
                     let j = t.trailing_zeros() as usize;
                     t &= t - 1;
                     self.cand[k] &= !BOX_OF[j] | ops.expand(1 << j);
                 }
-                self.cand[k] &= !ops.expand((open & tally.leave) as u32);
+                self.cand[k] &= !ops.expand((open & leave) as u32);
                 progress |= self.cand[k] != before;
             }
         }
@@ -754,18 +811,22 @@ impl Node {
     /// holds exactly three digits.
     #[inline(always)]
     fn minicolumn_counts(&mut self, ops: impl Ops, dirty: u32) -> Option<bool> {
+        let live = live_units(dirty);
+        if live == 0 {
+            return Some(false);
+        }
+        let stacks = |d: usize| [0, 1, 2].map(|s| ops.stack(self.columns_seen[d], s));
+        let tally = Tally::of(stacks, &SURE_T, live)?;
         let mut progress = false;
         for s in 0..3 {
-            if dirty >> s & 1 == 0 {
-                continue;
-            }
-            let tally = Tally::of(|d| ops.stack(self.columns_seen[d], s), &SURE_T)?;
-            if tally.take | tally.leave == 0 {
+            let (take, leave) = tally.unit(s);
+            if take | leave == 0 {
                 continue;
             }
             for d in 0..9 {
-                let open = tally.can[d] & !tally.must[d];
-                let (t, l) = (open & tally.take, open & tally.leave);
+                let can = ops.stack(self.columns_seen[d], s);
+                let open = can as u16 & !SURE_T[can];
+                let (t, l) = (open & take, open & leave);
                 for b in 0..3 {
                     let k = 9 * b + d;
                     let before = self.cand[k];

@@ -21,6 +21,9 @@ struct Geometry {
     shape: Arc<Shape>,
     /// Distinct cells sharing a house with the cell, the cell excluded.
     peers: Vec<Vec<u32>>,
+    /// Per cell, each house holding it and the cell's index in that house (the bit of
+    /// [`Board::positions`] the cell owns there).
+    slots: Vec<Vec<(u32, u32)>>,
     /// The same peers as bitsets over the cells, `words` `u64`s a cell (bit `p % 64` of word
     /// `cell * words + p / 64`), for [`Board::sees`].
     peer_bits: Vec<u64>,
@@ -34,6 +37,87 @@ struct Geometry {
     rules: Vec<Rule>,
     /// The puzzle, when it has rules (the last resort searches it).
     puzzle: Option<Puzzle>,
+}
+
+impl Geometry {
+    /// The geometry of a puzzle's shape and rules. A puzzle without rules shares the geometry
+    /// of the puzzle before it on the same thread when their shapes are the same (a file of
+    /// puzzles of one shape builds it once).
+    fn of(puzzle: &Puzzle) -> Arc<Geometry> {
+        thread_local! {
+            static LAST: std::cell::RefCell<Option<Arc<Geometry>>> = const { std::cell::RefCell::new(None) };
+        }
+        let rules = rules::compile(puzzle);
+        if !rules.is_empty() {
+            return Arc::new(Geometry::build(puzzle, rules));
+        }
+        LAST.with_borrow_mut(|last| {
+            match last {
+                Some(geo) if geo.rules.is_empty() && *geo.shape == *puzzle.shape() => {}
+                _ => *last = Some(Arc::new(Geometry::build(puzzle, rules))),
+            }
+            last.clone().expect("set above")
+        })
+    }
+
+    fn build(puzzle: &Puzzle, mut rules: Vec<Rule>) -> Geometry {
+        let shape = puzzle.shape_arc().clone();
+        let cells = shape.size() * shape.size();
+        let mut peers = vec![vec![]; cells];
+        for (cell, list) in peers.iter_mut().enumerate() {
+            for &h in shape.houses_of(cell) {
+                list.extend(
+                    shape
+                        .house(h as usize)
+                        .iter()
+                        .filter(|&&c| c as usize != cell),
+                );
+            }
+        }
+        for group in rules.iter().flat_map(|r| &r.distinct) {
+            for &a in group {
+                peers[a as usize].extend(group.iter().filter(|&&b| b != a));
+            }
+        }
+        for list in peers.iter_mut() {
+            list.sort_unstable();
+            list.dedup();
+        }
+        rules::read_sums(&mut rules, &peers);
+        let words = cells.div_ceil(64);
+        let mut peer_bits = vec![0u64; cells * words];
+        for (cell, list) in peers.iter().enumerate() {
+            for &p in list {
+                peer_bits[cell * words + p as usize / 64] |= 1u64 << (p % 64);
+            }
+        }
+        let slots = (0..cells)
+            .map(|cell| {
+                let at = |h: u32| {
+                    shape
+                        .house(h as usize)
+                        .iter()
+                        .position(|&c| c as usize == cell)
+                };
+                shape
+                    .houses_of(cell)
+                    .iter()
+                    .map(|&h| (h, at(h).unwrap_or(0) as u32))
+                    .collect()
+            })
+            .collect();
+        Geometry {
+            shape,
+            peers,
+            slots,
+            peer_bits,
+            words,
+            intersections: std::sync::OnceLock::new(),
+            rectangles: std::sync::OnceLock::new(),
+            puzzle: (!rules.is_empty()).then(|| puzzle.clone()),
+            rules,
+        }
+    }
 }
 
 /// Digits and candidates of a grid being solved.
@@ -85,51 +169,12 @@ impl Board {
     /// given. Givens that clash are kept (the board is then [`Board::broken`]). Cells that a
     /// rule keeps distinct (a cage, an extra region, anti-knight neighbours, …) are peers too.
     pub fn new(puzzle: &Puzzle) -> Result<Board, LogicError> {
-        let shape = puzzle.shape_arc().clone();
-        let n = shape.size();
+        let n = puzzle.size();
         if n > MAX_SIDE {
             return Err(LogicError::TooLarge(n));
         }
         let cells = n * n;
-        let mut peers = vec![vec![]; cells];
-        for (cell, list) in peers.iter_mut().enumerate() {
-            for &h in shape.houses_of(cell) {
-                list.extend(
-                    shape
-                        .house(h as usize)
-                        .iter()
-                        .filter(|&&c| c as usize != cell),
-                );
-            }
-        }
-        let mut rules = rules::compile(puzzle);
-        for group in rules.iter().flat_map(|r| &r.distinct) {
-            for &a in group {
-                peers[a as usize].extend(group.iter().filter(|&&b| b != a));
-            }
-        }
-        for list in peers.iter_mut() {
-            list.sort_unstable();
-            list.dedup();
-        }
-        rules::read_sums(&mut rules, &peers);
-        let words = cells.div_ceil(64);
-        let mut peer_bits = vec![0u64; cells * words];
-        for (cell, list) in peers.iter().enumerate() {
-            for &p in list {
-                peer_bits[cell * words + p as usize / 64] |= 1u64 << (p % 64);
-            }
-        }
-        let geo = Arc::new(Geometry {
-            shape,
-            peers,
-            peer_bits,
-            words,
-            intersections: std::sync::OnceLock::new(),
-            rectangles: std::sync::OnceLock::new(),
-            puzzle: (!rules.is_empty()).then(|| puzzle.clone()),
-            rules,
-        });
+        let geo = Geometry::of(puzzle);
         let mut board = Board {
             geo,
             values: puzzle.givens().to_vec(),
@@ -166,13 +211,13 @@ impl Board {
                     message: format!("no candidate {d} in a grid of side {n}"),
                 });
             }
-            board.cands[cell] &= !bit(d);
+            board.eliminate(cell, d);
         }
-        board.refresh();
         Ok(board)
     }
 
-    /// Recomputes the per-house data from the cells, and whether the board is broken.
+    /// Computes the per-house data from the cells, and whether the board is broken (once, for
+    /// the givens; steps then keep the data up to date as they change the cells).
     fn refresh(&mut self) {
         let n = self.n();
         self.pos.fill(0);
@@ -210,26 +255,77 @@ impl Board {
             self.place(p.cell as usize, p.digit);
         }
         for e in &step.eliminations {
-            changed |= self.has(e.cell as usize, e.digit);
-            self.cands[e.cell as usize] &= !bit(e.digit);
+            changed |= self.eliminate(e.cell as usize, e.digit);
         }
-        self.refresh();
         changed
     }
 
+    /// Removes candidate `d` from a cell and from the cell's places in its houses; marks the
+    /// board broken when the cell, or a house still missing `d`, is left without a place.
+    /// Returns false when the cell did not hold the candidate.
+    fn eliminate(&mut self, cell: usize, d: Value) -> bool {
+        let b = bit(d);
+        if self.cands[cell] & b == 0 {
+            return false;
+        }
+        self.cands[cell] &= !b;
+        self.broken |= self.cands[cell] == 0 && self.values[cell] == 0;
+        self.unplace(cell, d);
+        true
+    }
+
+    /// Clears a cell's bit from the places of `d` in each of its houses (the cell no longer
+    /// holds the candidate); a house still missing `d` with no place left breaks the board.
+    fn unplace(&mut self, cell: usize, d: Value) {
+        let n = self.n();
+        for &(h, i) in &self.geo.slots[cell] {
+            let (h, i) = (h as usize, i as usize);
+            let places = &mut self.pos[h * n + d as usize - 1];
+            *places &= !(1u64 << i);
+            self.broken |= *places == 0 && self.placed[h] & bit(d) == 0;
+        }
+    }
+
+    /// Places `d` in a cell: the houses take the digit (a house that has it already breaks the
+    /// board), the cell's other candidates leave its houses' places, and the peers lose `d`.
     fn place(&mut self, cell: usize, d: Value) {
+        if self.values[cell] != 0 {
+            if self.values[cell] != d {
+                // A digit over another: a wrong step. Rebuild the house data from the cells.
+                self.overwrite(cell, d);
+            }
+            return;
+        }
+        let geo = Arc::clone(&self.geo);
+        for &(h, _) in &geo.slots[cell] {
+            self.broken |= self.placed[h as usize] & bit(d) != 0;
+            self.placed[h as usize] |= bit(d);
+        }
+        let open = std::mem::take(&mut self.cands[cell]);
+        self.values[cell] = d;
+        for b in bits(open) {
+            self.unplace(cell, b as Value + 1);
+        }
+        for &p in &geo.peers[cell] {
+            self.eliminate(p as usize, d);
+        }
+    }
+
+    fn overwrite(&mut self, cell: usize, d: Value) {
         self.values[cell] = d;
         self.cands[cell] = 0;
         let geo = Arc::clone(&self.geo);
         for &p in &geo.peers[cell] {
             self.cands[p as usize] &= !bit(d);
         }
+        let broken = self.broken;
+        self.refresh();
+        self.broken |= broken;
     }
 
-    /// Places a digit and removes it from the peers (the data of houses is refreshed).
+    /// Places a digit and removes it from the peers (the data of houses follows).
     pub fn set(&mut self, cell: usize, d: Value) {
         self.place(cell, d);
-        self.refresh();
     }
 
     pub fn n(&self) -> usize {
@@ -412,4 +508,68 @@ pub fn choose_within(
         false
     }
     go(masks, k, limit, 0, &mut Vec::with_capacity(k), 0, f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks the data a step keeps up to date against the data rebuilt from the cells.
+    fn assert_as_rebuilt(board: &Board) {
+        let mut rebuilt = board.clone();
+        rebuilt.refresh();
+        assert_eq!(board.pos, rebuilt.pos);
+        assert_eq!(board.placed, rebuilt.placed);
+        assert_eq!(board.broken, rebuilt.broken);
+    }
+
+    /// Random placements and eliminations (a fixed generator) on an empty grid of each shape,
+    /// each followed by the check, until the board breaks (placements of guessed digits break
+    /// it sooner or later): the step that breaks it must be seen as breaking by both.
+    #[test]
+    fn steps_keep_the_house_data_a_rebuild_gives() {
+        let shapes = [
+            Shape::standard(9, false),
+            Shape::standard(9, true),
+            Shape::standard(6, false),
+            Shape::standard(4, false),
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        let mut broke = 0;
+        for shape in shapes {
+            let shape = Arc::new(shape.unwrap());
+            let n = shape.size();
+            for _ in 0..40 {
+                let puzzle = Puzzle::new(Arc::clone(&shape), vec![0; n * n]).unwrap();
+                let mut board = Board::new(&puzzle).unwrap();
+                assert_as_rebuilt(&board);
+                while !board.broken && !board.solved() {
+                    let cell = next(n * n);
+                    let open: Vec<Value> = digits(board.cands(cell)).collect();
+                    if open.is_empty() {
+                        continue;
+                    }
+                    let d = open[next(open.len())];
+                    match next(3) {
+                        0 => board.set(cell, d),
+                        _ => {
+                            board.eliminate(cell, d);
+                        }
+                    }
+                    assert_as_rebuilt(&board);
+                }
+                broke += usize::from(board.broken);
+            }
+        }
+        assert!(
+            broke > 0,
+            "no run broke the board: the check saw no breaking step"
+        );
+    }
 }

@@ -58,6 +58,7 @@ use rustsat::encodings::pb::{
 use super::{dimacs, with_rustsat, ClauseSink, Cnf, Lit, Var};
 use crate::model::set_equivalence::implied_cages;
 use crate::model::{Cage, ConstraintKind, Grid, Puzzle, Value};
+use crate::propagate::probe::probe_root;
 use crate::propagate::{Candidates, Level};
 
 mod decoder;
@@ -258,7 +259,7 @@ pub fn encode<S: ClauseSink + ?Sized>(
 
     // State of every x(c, d): TRUE, FALSE, or (for now 0) free; later a variable index.
     let (mut state, conflict) = if opts.simplify {
-        fixed_values(puzzle, opts.propagate)
+        fixed_values(puzzle, opts)
     } else {
         (vec![0u32; n * n * n], false)
     };
@@ -617,11 +618,13 @@ fn cage_combinations<S: ClauseSink + ?Sized>(
 
 /// The values fixed by the givens: a given's own variable TRUE, the other digits of its cell and
 /// its digit in every peer FALSE (Kwon & Jain). With `propagate`, the singles and locked
-/// candidates of [`propagate`](crate::propagate) fix and remove more. Returns the states and
+/// candidates of [`propagate`](crate::propagate) fix and remove more; with `probe` too, a
+/// puzzle with variant rules is then probed ([`probe_root`]: each digit left to a cell tried
+/// and propagated through the rules, as the `cp` model's root is). Returns the states and
 /// whether a contradiction was met: then the puzzle has no solution and the encoding adds the
 /// empty clause.
-fn fixed_values(puzzle: &Puzzle, propagate: bool) -> (Vec<u32>, bool) {
-    let level = if propagate {
+pub(crate) fn fixed_values(puzzle: &Puzzle, opts: &EncodeOptions) -> (Vec<u32>, bool) {
+    let level = if opts.propagate {
         Level::Locked
     } else {
         Level::Givens
@@ -639,7 +642,29 @@ fn fixed_values(puzzle: &Puzzle, propagate: bool) -> (Vec<u32>, bool) {
             }
         }
     }
-    (state, c.contradiction().is_some())
+    let conflict = c.contradiction().is_some();
+    if !(opts.propagate && opts.probe) || conflict || n > 64 || puzzle.constraints().is_empty() {
+        return (state, conflict);
+    }
+    // Bit `d − 1` per digit left to each cell, a fixed cell its digit's alone.
+    let mut cands: Vec<u64> = state
+        .chunks(n)
+        .map(|s| match s.iter().position(|&v| v == TRUE) {
+            Some(d) => 1 << d,
+            None => (0..n).filter(|&d| s[d] == 0).fold(0, |m, d| m | 1 << d),
+        })
+        .collect();
+    let conflict = !probe_root(puzzle, &mut cands);
+    for (s, &mask) in state.chunks_mut(n).zip(&cands) {
+        for (d, v) in s.iter_mut().enumerate() {
+            *v = match (mask >> d & 1 != 0, mask.count_ones() == 1) {
+                (false, _) => FALSE,
+                (true, true) => TRUE,
+                (true, false) => 0,
+            };
+        }
+    }
+    (state, conflict)
 }
 
 /// Triads: for every line (row or column) `L`, region `R` meeting it and digit `d`, a value

@@ -21,6 +21,9 @@ pub struct SatOptions {
     pub simplify: bool,
     /// With `simplify`, also fix naked / hidden singles and locked candidates before encoding.
     pub propagate: bool,
+    /// With `propagate`, also probe the root of a puzzle with variant rules (`--no-probe` turns
+    /// it off).
+    pub probe: bool,
     /// Write a DRAT proof of every unsatisfiable answer here.
     pub proof: Option<PathBuf>,
     /// Check the proof with varisat's checker while it is produced.
@@ -149,6 +152,7 @@ impl Default for SatOptions {
             sum: e.sum,
             simplify: e.simplify,
             propagate: true,
+            probe: true,
             proof: None,
             check_proof: false,
             cadical_config: CadicalConfig::Auto,
@@ -177,6 +181,7 @@ impl SatOptions {
             amo: self.amo,
             simplify: self.simplify,
             propagate: self.propagate,
+            probe: self.probe,
             cage: self.cage,
             pair: self.pair,
             sum: self.sum,

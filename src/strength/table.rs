@@ -113,6 +113,7 @@ impl Study {
                     amo,
                     simplify: false,
                     propagate: false,
+                    probe: false,
                     cage,
                     pair,
                     sum: SumEncoding::default(),

@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod brute;
 pub mod judge_samples;
+pub mod probe;
 
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};

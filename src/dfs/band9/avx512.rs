@@ -34,30 +34,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{Node, BAND, CONFIGS};
-
-/// The first cell of each minirow of a band word.
-const LEAD: u32 = 0o111_111_111;
-
-/// The first cell of each row.
-const ROW_LOW: u32 = 0o001_001_001;
-
-/// [`CONFIGS`] as first cells of minirows (minirow bit `3r + x` at cell `9r + 3x`).
-const CONFIG_LEADS: [u32; 6] = {
-    let mut t = [0u32; 6];
-    let mut k = 0;
-    while k < 6 {
-        let mut j = 0;
-        while j < 9 {
-            if CONFIGS[k] >> j & 1 != 0 {
-                t[k] |= 1 << (9 * (j / 3) + 3 * (j % 3));
-            }
-            j += 1;
-        }
-        k += 1;
-    }
-    t
-};
+use super::{Node, BAND, CONFIGS, CONFIG_LEADS, LEAD, ROW_LOW};
 
 /// The lanes of each vector that hold a word (27 of the 32).
 const WORDS: [__mmask16; 2] = [0xffff, 0x07ff];
@@ -191,6 +168,10 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
         let one = _mm512_set1_epi32(1);
         let zero = _mm512_setzero_si512();
         let low9 = _mm512_set1_epi32(0x1ff);
+        // The low eight cells of each row, the last one, and the first one.
+        let low8 = _mm512_set1_epi32(0o377_377_377);
+        let high = _mm512_set1_epi32(0o400_400_400);
+        let row_low = _mm512_set1_epi32(ROW_LOW as i32);
         let mut open3 = _mm512_maskz_loadu_epi32(0b111, node.open.as_ptr().cast());
         let band_of = [lanes(&BAND_OF[0]), lanes(&BAND_OF[1])];
         let entry = [
@@ -220,18 +201,10 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
                 w[i] = _mm512_and_si512(w[i], spread::<1, 2>(kept));
                 // Each row without its lowest cell (rows are non-empty: no borrow crosses one);
                 // the rows where something is left have two cells or more.
-                let rest = _mm512_and_si512(
-                    w[i],
-                    _mm512_sub_epi32(w[i], _mm512_set1_epi32(ROW_LOW as i32)),
-                );
+                let rest = _mm512_and_si512(w[i], _mm512_sub_epi32(w[i], row_low));
                 // Bit 8 of a row set when the row of `rest` is non-empty, then the whole row.
-                let low8 = _mm512_set1_epi32(0o377_377_377);
                 let carry = _mm512_add_epi32(_mm512_and_si512(rest, low8), low8);
-                let top = _mm512_ternarylogic_epi32::<0xa8>(
-                    carry,
-                    rest,
-                    _mm512_set1_epi32(0o400_400_400),
-                );
+                let top = _mm512_ternarylogic_epi32::<0xa8>(carry, rest, high);
                 let many = _mm512_or_si512(top, _mm512_sub_epi32(top, _mm512_srli_epi32::<8>(top)));
                 let open = _mm512_permutexvar_epi32(band_of[i], open3);
                 // w & !many & open
@@ -290,20 +263,27 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
                 if _mm512_test_epi32_mask(s, other) != 0 {
                     return None;
                 }
-                // The boxes of the placed cells: their minirows' boxes in all three rows.
-                let heads = _mm512_and_si512(fold::<1, 2>(s), lead);
-                let boxes = _mm512_and_si512(fold::<9, 18>(heads), _mm512_set1_epi32(0o111));
-                let boxes = spread::<9, 18>(boxes);
-                let boxes = spread::<1, 2>(boxes);
-                // The rows of the placed cells (a naked single's row may hold more of its
-                // digit's cells).
-                let rows = _mm512_and_si512(fold::<3, 6>(heads), _mm512_set1_epi32(ROW_LOW as i32));
-                let rows = spread::<3, 6>(spread::<1, 2>(rows));
+                // The rows of the placed cells, whole (bit 8 of a row set when the row has a
+                // cell, then the row). A row's single cell is alone in its row already; a naked
+                // single's row may hold more of its digit's cells. The rest of each placed
+                // cell's box (its column in the band among them) the next pass clears: the
+                // cell's row is then down to its box, which no other row of the word can use.
+                let carry = _mm512_add_epi32(_mm512_and_si512(s, low8), low8);
+                // (carry | s) & high
+                let top = _mm512_ternarylogic_epi32::<0xa8>(carry, s, high);
+                let rows = _mm512_or_si512(top, _mm512_sub_epi32(top, _mm512_srli_epi32::<8>(top)));
+                // Two placed cells in one row (naked singles), which the boxes would have
+                // caught: each row of `s` with a first cell added where it has none loses its
+                // lowest cell, and what is left is a second one.
+                let guarded = _mm512_ternarylogic_epi32::<0xf2>(s, rows, row_low);
+                if _mm512_test_epi32_mask(guarded, _mm512_sub_epi32(guarded, row_low)) != 0 {
+                    return None;
+                }
                 let placed_here = _mm512_permutexvar_epi32(band_of[i], placed);
-                let gone = or3(or3(placed_here, other, columns[i]), boxes, rows);
-                // w & !gone | s. Two placed cells of one word in a row, a box or a column stay:
-                // the next pass finds the word with no configuration (a row with both leaves
-                // the other two rows one box; a box with both, two rows of one box).
+                let gone = or3(placed_here, other, rows);
+                // w & !gone | s. Two placed cells of one word in a box or a column stay: the
+                // next pass finds the word with no configuration (a box with both leaves two
+                // rows one box).
                 w[i] = _mm512_ternarylogic_epi32::<0xba>(w[i], gone, s);
             }
         }

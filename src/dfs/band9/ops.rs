@@ -4,8 +4,10 @@
 //! - [`Portable`]: table look-ups and plain integer code, for any target;
 //! - [`Avx2`]: the same, but the scan for changed words is four 8-lane vector compares;
 //! - [`Pext`]: also BMI2's `pext`/`pdep` (gather and scatter the bits of a mask), which replace
-//!   the minirow and stack look-ups by one instruction each. Picked only where `pext` is fast:
-//!   AMD before Zen 3 (and Hygon) run it in microcode, tens of cycles or more;
+//!   the minirow and stack look-ups by one instruction each, and AVX2 for the box–row step
+//!   ([`Ops::box_rows`]), which runs on every word at once to its fixpoint in registers
+//!   (`super::avx2`). Picked only where `pext` is fast: AMD before Zen 3 (and Hygon) run it in
+//!   microcode, tens of cycles or more;
 //! - [`Avx512`]: [`Pext`], with AVX-512 for the changed-word scan, for the box–row step
 //!   ([`Ops::box_rows`]), which runs on every word at once to its fixpoint in registers, and for
 //!   the box–column step of every digit at once ([`Ops::box_columns`]; `super::avx512`).
@@ -68,6 +70,14 @@ pub(super) trait Ops: Copy {
         node.box_rows(changed, self).then_some(0)
     }
 
+    /// Whether [`Ops::box_rows`] takes every word to the fixpoint of the box–row step with the
+    /// naked singles: it leaves no word changed since it was examined, no naked single and no
+    /// cell without a candidate, so that `Node::propagate` need not look for them.
+    #[inline(always)]
+    fn to_fixpoint(self) -> bool {
+        false
+    }
+
     /// The box–column step: [`Node::box_columns`].
     #[inline(always)]
     fn box_columns(self, node: &mut Node, digits: u32) -> Option<(bool, u32)> {
@@ -86,7 +96,8 @@ impl Ops for Portable {}
 #[derive(Clone, Copy)]
 pub(super) struct Avx2(());
 
-/// AVX2 for the changed-word scan, BMI2's `pext`/`pdep` for the minirow and stack masks.
+/// AVX2 for the changed-word scan and the box–row step of every word at once (`super::avx2`),
+/// BMI2's `pext`/`pdep` for the minirow and stack masks.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 pub(super) struct Pext(());
@@ -190,6 +201,17 @@ impl Ops for Pext {
         // SAFETY: as above, BMI2.
         unsafe { std::arch::x86_64::_pdep_u32(m, 0o007_007_007 << (3 * s)) }
     }
+
+    #[inline(always)]
+    fn box_rows(self, node: &mut Node, _changed: u32) -> Option<u32> {
+        // SAFETY: as above, AVX2.
+        unsafe { super::avx2::box_rows(node) }
+    }
+
+    #[inline(always)]
+    fn to_fixpoint(self) -> bool {
+        true
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -225,6 +247,11 @@ impl Ops for Avx512 {
     fn box_rows(self, node: &mut Node, _changed: u32) -> Option<u32> {
         // SAFETY: as above, AVX-512 F, BW and VL.
         unsafe { super::avx512::box_rows(node) }
+    }
+
+    #[inline(always)]
+    fn to_fixpoint(self) -> bool {
+        true
     }
 
     #[inline(always)]

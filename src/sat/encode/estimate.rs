@@ -502,6 +502,7 @@ mod tests {
                                 amo,
                                 simplify,
                                 propagate,
+                                probe: false,
                                 cage,
                                 pair: PairEncoding::Direct,
                                 sum: SumEncoding::Auto,

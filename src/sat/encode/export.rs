@@ -95,7 +95,7 @@ pub fn dimacs_var(n: usize, row: usize, col: usize, digit: usize) -> Option<i64>
 pub fn decode_dimacs_model(puzzle: &Puzzle, opts: &EncodeOptions, model: &[i64]) -> Grid {
     let n = puzzle.size();
     let mut cells = if opts.simplify && opts.propagate {
-        let (state, _) = fixed_values(puzzle, true);
+        let (state, _) = fixed_values(puzzle, opts);
         state
             .chunks(n)
             .map(|c| {

@@ -189,6 +189,9 @@ pub struct EncodeOptions {
     /// candidates, repeated until nothing changes (off by default for files, on in the `sat` backend). Sound: every fixed
     /// value holds in every solution.
     pub propagate: bool,
+    /// With `propagate`: also probe the root of a puzzle with variant rules (each digit left to
+    /// a cell tried and propagated through the rules; [`crate::propagate::probe`]). Sound.
+    pub probe: bool,
     /// How Killer cages are encoded (ignored without cages).
     pub cage: CageEncoding,
     /// How variant rules between two cells are encoded (ignored without them).
@@ -204,6 +207,7 @@ impl Default for EncodeOptions {
             amo: Amo::Auto,
             simplify: true,
             propagate: false,
+            probe: false,
             cage: CageEncoding::Combinations,
             pair: PairEncoding::Direct,
             sum: SumEncoding::Auto,

@@ -12,8 +12,50 @@
 //! CP-SAT's presolve and root propagation do.
 
 use crate::dfs::RuleNarrower;
-use crate::model::lower::Rules;
+use crate::model::lower::{PairRule, Rules};
 use crate::model::Puzzle;
+
+/// The all-different groups of a puzzle, as the `cp` model holds them and the probe reads
+/// them: its houses, its Killer cages of two or more cells, its rules' extra houses and
+/// distinct groups, and each pair of cells a rule keeps different. The flag: the group holds
+/// every digit.
+pub fn groups(puzzle: &Puzzle) -> Vec<(Vec<u32>, bool)> {
+    let n = puzzle.size();
+    let rules = Rules::of(puzzle);
+    let mut groups: Vec<(Vec<u32>, bool)> = puzzle
+        .shape()
+        .houses()
+        .map(|h| (h.to_vec(), h.len() == n))
+        .collect();
+    groups.extend(
+        puzzle
+            .cages()
+            .filter(|c| c.cells().len() > 1)
+            .map(|c| (c.cells().to_vec(), c.cells().len() == n)),
+    );
+    groups.extend(rules.houses.iter().map(|g| (g.clone(), true)));
+    groups.extend(rules.distinct.iter().map(|g| (g.clone(), false)));
+    groups.extend(
+        rules
+            .all_pairs()
+            .filter(|p| p.rule == PairRule::Differ)
+            .map(|p| (vec![p.a, p.b], false)),
+    );
+    groups
+}
+
+/// Probes the root candidates of a puzzle with variant rules (`cands`: bit `d − 1` for digit
+/// `d`, a fixed cell holding its digit's bit alone) over its [`groups`]: `false` when no
+/// solution is left. Puzzles without variant rules, and grids wider than 64, are left as they
+/// are: on classic grids probing by singles settles little that a search would not.
+pub fn probe_root(puzzle: &Puzzle, cands: &mut [u64]) -> bool {
+    if puzzle.size() > 64 || puzzle.constraints().is_empty() {
+        return true;
+    }
+    let groups = groups(puzzle);
+    let prober = Prober::new(puzzle, &groups);
+    !prober.has_rules() || prober.probe(cands)
+}
 
 /// Most probing passes over the grid; a pass costs one propagation per open cell and digit.
 pub const PASSES: usize = 4;
@@ -36,6 +78,32 @@ pub struct Prober<'a> {
     reads: Vec<Vec<u32>>,
     /// For each cell, the rules that read it.
     watch: Vec<Vec<usize>>,
+    /// For each cell, the full groups holding it (those hidden singles read).
+    full_groups: Vec<Vec<usize>>,
+}
+
+/// One propagation's work lists: cells whose single is still to be propagated, full groups
+/// still to be read for hidden singles, and the cells changed since the rules last saw them.
+struct Work {
+    placed: Vec<bool>,
+    singles: Vec<usize>,
+    groups: Agenda,
+    changed: Vec<usize>,
+    in_changed: Vec<bool>,
+}
+
+impl Work {
+    /// Records that cell `c` lost candidates.
+    fn touch(&mut self, full_groups: &[Vec<usize>], c: usize, mask: u64) {
+        if mask.count_ones() == 1 && !self.placed[c] {
+            self.singles.push(c);
+        }
+        self.groups.mark(full_groups, [c], usize::MAX);
+        if !self.in_changed[c] {
+            self.in_changed[c] = true;
+            self.changed.push(c);
+        }
+    }
 }
 
 /// The rules left to run in one propagation.
@@ -124,12 +192,21 @@ impl<'a> Prober<'a> {
                 reads.push(cells);
             }
         }
+        let mut full_groups: Vec<Vec<usize>> = vec![Vec::new(); cells];
+        for (g, (group, full)) in groups.iter().enumerate() {
+            if *full {
+                for &c in group {
+                    full_groups[c as usize].push(g);
+                }
+            }
+        }
         Prober {
             groups,
             peers,
             rules,
             reads,
             watch,
+            full_groups,
         }
     }
 
@@ -138,95 +215,113 @@ impl<'a> Prober<'a> {
         !self.rules.is_empty()
     }
 
-    /// Naked and hidden singles over the groups to a fixpoint; false on a contradiction.
-    fn singles(&self, cands: &mut [u64], placed: &mut [bool]) -> bool {
+    /// Naked and hidden singles over the groups to a fixpoint, from the work lists (each cell
+    /// that lost candidates is recorded in `work.changed`); false on a contradiction.
+    fn singles(&self, cands: &mut [u64], work: &mut Work) -> bool {
         loop {
-            let mut queue: Vec<usize> = (0..cands.len())
-                .filter(|&c| !placed[c] && cands[c].count_ones() == 1)
-                .collect();
-            while let Some(c) = queue.pop() {
-                if placed[c] {
+            while let Some(c) = work.singles.pop() {
+                if work.placed[c] {
                     continue;
                 }
-                placed[c] = true;
+                work.placed[c] = true;
                 let m = cands[c];
                 for &p in &self.peers[c] {
                     let p = p as usize;
                     if cands[p] & m != 0 {
                         cands[p] &= !m;
-                        match cands[p].count_ones() {
-                            0 => return false,
-                            1 => queue.push(p),
-                            _ => {}
-                        }
-                    }
-                }
-            }
-            let mut hidden = false;
-            for (group, full) in self.groups {
-                if !*full {
-                    continue;
-                }
-                let (mut once, mut more) = (0u64, 0u64);
-                for &c in group {
-                    more |= once & cands[c as usize];
-                    once |= cands[c as usize];
-                }
-                let all = if group.len() >= 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << group.len()) - 1
-                };
-                if once != all {
-                    return false;
-                }
-                let single = once & !more;
-                if single == 0 {
-                    continue;
-                }
-                for &c in group {
-                    let m = cands[c as usize] & single;
-                    if m != 0 && cands[c as usize] != m {
-                        if m.count_ones() > 1 {
+                        if cands[p] == 0 {
                             return false;
                         }
-                        cands[c as usize] = m;
-                        hidden = true;
+                        work.touch(&self.full_groups, p, cands[p]);
                     }
                 }
             }
-            if !hidden {
+            let Some(g) = work.groups.queue.pop() else {
                 return true;
+            };
+            work.groups.pending[g] = false;
+            let group = &self.groups[g].0;
+            let (mut once, mut more) = (0u64, 0u64);
+            for &c in group {
+                more |= once & cands[c as usize];
+                once |= cands[c as usize];
+            }
+            let all = if group.len() >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << group.len()) - 1
+            };
+            if once != all {
+                return false;
+            }
+            let single = once & !more;
+            for &c in group.iter().filter(|_| single != 0) {
+                let c = c as usize;
+                let m = cands[c] & single;
+                if m != 0 && cands[c] != m {
+                    if m.count_ones() > 1 {
+                        return false;
+                    }
+                    cands[c] = m;
+                    work.touch(&self.full_groups, c, m);
+                }
             }
         }
     }
 
     /// Narrows `cands` (bit `d − 1` for digit `d`) by naked and hidden singles over the groups
-    /// and by the rules that read a changed cell, starting from the rules that read `changed`
-    /// (every rule when `None`); false on a contradiction.
+    /// and by the rules that read a changed cell; false on a contradiction. With `changed`,
+    /// `cands` was at this propagation's fixpoint before those cells changed, so the work
+    /// starts from them alone (their singles, their groups, the rules that read them); with
+    /// `None` it starts from every cell, group and rule.
     pub fn propagate(&self, cands: &mut [u64], changed: Option<&[usize]>) -> bool {
+        let cells = cands.len();
+        let groups = self.groups.len();
+        let mut work = Work {
+            placed: vec![false; cells],
+            singles: vec![],
+            groups: Agenda {
+                pending: vec![false; groups],
+                queue: vec![],
+            },
+            changed: vec![],
+            in_changed: vec![false; cells],
+        };
         let mut agenda = Agenda {
             pending: vec![false; self.rules.len()],
             queue: vec![],
         };
         match changed {
-            Some(cells) => agenda.mark(&self.watch, cells.iter().copied(), usize::MAX),
-            None => agenda.mark(&self.watch, 0..cands.len(), usize::MAX),
-        }
-        let mut placed = vec![false; cands.len()];
-        let mut before = cands.to_vec();
-        loop {
-            if !self.singles(cands, &mut placed) {
-                return false;
-            }
-            for c in 0..cands.len() {
-                if before[c] != cands[c] {
+            Some(from) => {
+                for (c, p) in work.placed.iter_mut().enumerate() {
+                    *p = cands[c].count_ones() == 1;
+                }
+                for &c in from {
                     if cands[c] == 0 {
                         return false;
                     }
-                    agenda.mark(&self.watch, [c], usize::MAX);
-                    before[c] = cands[c];
+                    work.placed[c] = false;
+                    work.touch(&self.full_groups, c, cands[c]);
                 }
+            }
+            None => {
+                for (c, &m) in cands.iter().enumerate() {
+                    if m == 0 {
+                        return false;
+                    }
+                    work.touch(&self.full_groups, c, m);
+                }
+            }
+        }
+        let mut before = cands.to_vec();
+        loop {
+            if !self.singles(cands, &mut work) {
+                return false;
+            }
+            for c in work.changed.drain(..) {
+                work.in_changed[c] = false;
+                agenda.mark(&self.watch, [c], usize::MAX);
+                before[c] = cands[c];
             }
             if agenda.queue.is_empty() {
                 return true;
@@ -246,6 +341,11 @@ impl<'a> Prober<'a> {
                         }
                         agenda.mark(&self.watch, [c], r);
                         before[c] = cands[c];
+                        work.placed[c] &= cands[c].count_ones() == 1;
+                        if cands[c].count_ones() == 1 && !work.placed[c] {
+                            work.singles.push(c);
+                        }
+                        work.groups.mark(&self.full_groups, [c], usize::MAX);
                     }
                 }
             }

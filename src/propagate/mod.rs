@@ -18,6 +18,11 @@
 //!
 //! Candidates are bitsets: one `u64` per cell up to 64×64 (so 9×9 work is plain word
 //! operations), else an array of 2 to 16 words, chosen from the side.
+//!
+//! [`probe`] goes further on puzzles with variant rules, for `cp` and `sat`: each digit left to
+//! a cell is tried and propagated through every rule (singleton arc consistency).
+
+pub mod probe;
 
 use crate::model::lower::{Pair, PairRule, Rules};
 use crate::model::{Puzzle, Shape, Value};
@@ -609,7 +614,7 @@ mod tests {
     fn locked_candidates_remove_what_singles_leave() {
         // tdoku's test puzzles: locked candidates fix or remove strictly more than singles
         // somewhere, never contradict a solvable puzzle, and keep every known solution.
-        let text = include_str!("../tests/data/9x9/test_puzzles.counts");
+        let text = include_str!("../../tests/data/9x9/test_puzzles.counts");
         let mut stronger = 0;
         for e in read_puzzles(text, &ReadOptions::default()) {
             let e = e.unwrap();

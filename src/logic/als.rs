@@ -5,8 +5,15 @@
 //! *restricted common* digit `x` when every `x` of `A` sees every `x` of `B`: then `x` is in at
 //! most one of them, so the other is locked. For any other digit `z` of both, one of the two
 //! holds `z`: a cell outside them that sees every `z` of `A` and of `B` loses `z`.
+//!
+//! Along a solving path the rule is asked again on each board that the easier techniques leave
+//! unchanged; it then pairs only the sets with a cell whose candidates changed since the last
+//! board where it found nothing, which finds the same steps.
+
+use std::cell::RefCell;
 
 use super::board::{bit, bits, choose_within, digits, Board};
+use super::origin::Origin;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::model::Value;
@@ -135,12 +142,57 @@ fn cell_set(words: usize, cells: impl Iterator<Item = usize>) -> Vec<u64> {
     set
 }
 
+/// The last board on which the rule found nothing, per thread: its origin and candidates.
+type Clean = Option<(Origin, Vec<u64>)>;
+
+thread_local! {
+    static CLEAN: RefCell<Clean> = const { RefCell::new(None) };
+}
+
+/// Per cell, whether its candidates may differ from the last board on which the rule found
+/// nothing: all of them unless `board` narrows that board (same origin, each cell's
+/// candidates among the earlier ones).
+///
+/// Two sets whose cells kept their candidates since such a board were two sets there, with
+/// the same restricted commons and the same cells seeing them, and each candidate the pair
+/// could remove now it could remove then: the pair gives nothing and is skipped.
+fn changed_cells(board: &Board, last: &Clean) -> Vec<bool> {
+    let cells = board.values().len();
+    match last {
+        Some((origin, was))
+            if origin.holds(board) && (0..cells).all(|c| board.cands(c) & !was[c] == 0) =>
+        {
+            (0..cells).map(|c| board.cands(c) != was[c]).collect()
+        }
+        _ => vec![true; cells],
+    }
+}
+
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     if technique != Technique::AlsXz {
         return;
     }
+    let last = CLEAN.with(|c| c.borrow_mut().take());
+    let changed = changed_cells(board, &last);
+    let before = found.steps.len();
+    pairs(board, technique, &changed, found);
+    if found.steps.len() == before {
+        let origin = match last {
+            Some((origin, _)) if origin.holds(board) => origin,
+            _ => Origin::of(board),
+        };
+        let cands = (0..board.values().len()).map(|c| board.cands(c)).collect();
+        CLEAN.with(|c| *c.borrow_mut() = Some((origin, cands)));
+    }
+}
+
+/// The ALS-XZ steps of pairs of sets one of which holds a cell of `changed`.
+fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Found) {
     let sets = Sets::of(board);
     let (n, words) = (sets.n, sets.words);
+    let fresh: Vec<bool> = (0..sets.len())
+        .map(|i| sets.cells(i).iter().any(|&c| changed[c]))
+        .collect();
     // `has[(d - 1) * words..]`: the cells holding `d`.
     let mut has = vec![0u64; n * words];
     for c in 0..n * n {
@@ -148,8 +200,12 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
             has[d * words + c / 64] |= 1 << (c % 64);
         }
     }
+    let every: Vec<usize> = (0..sets.len()).collect();
+    let fresh_sets: Vec<usize> = every.iter().copied().filter(|&i| fresh[i]).collect();
     for a in 0..sets.len() {
-        for b in a + 1..sets.len() {
+        // The sets after `a` to pair it with: all of them, or the fresh ones.
+        let pool = if fresh[a] { &every } else { &fresh_sets };
+        for &b in &pool[pool.partition_point(|&b| b <= a)..] {
             let common = sets.digits[a] & sets.digits[b];
             if common.count_ones() < 2 {
                 continue;

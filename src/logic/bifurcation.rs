@@ -4,8 +4,12 @@
 //! with a unique solution every cell with two or more candidates has such a digit, so the
 //! ladder always finishes; when every digit of the cell still leads to a solution (several
 //! solutions), the first one is placed.
+//!
+//! The forcing nets' propagation ([`Nets`]) is the same search from one premise, run to its
+//! fixpoint without branching.
 
 use super::board::{bit, bits, Board};
+use super::rules::RuleQueue;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::model::Value;
@@ -49,19 +53,87 @@ pub fn solvable_with(board: &Board, cell: usize, d: Value) -> bool {
     s.assign(cell, d) && s.solvable()
 }
 
-/// The candidates left once `d` is placed in `cell` and naked and hidden singles have run
-/// (a placed cell keeps its digit's bit), or `None` when that reaches a contradiction.
-pub fn singles_after(board: &Board, cell: usize, d: Value) -> Option<Vec<u64>> {
-    let mut s = Search::of(board);
-    if !(s.assign(cell, d) && s.propagate()) {
-        return None;
-    }
-    for (c, cands) in s.cands.iter_mut().enumerate() {
-        if s.values[c] != 0 {
-            *cands = bit(s.values[c]);
+/// The forcing nets' propagation from one board: a premise placed, then naked and hidden
+/// singles and, on a puzzle with rules, what [`super::rules::narrow_search`] reads, until
+/// nothing changes. The premises of one board share its reading of the rules and the buffers.
+///
+/// Every read only narrows, and what it removes from candidates it also removes from fewer
+/// candidates, so the propagation from a premise reaches the largest candidates, below the
+/// premise's, where no read removes anything, whatever the order of the reads: provided the
+/// reads it skips at the start (the houses and rules the board gave nothing to) have nothing
+/// to remove on the board. That holds on a *settled* board ([`Nets::settled`]), which is where
+/// the ladder reaches the nets. So on a settled board that narrows a settled earlier one,
+/// the outcome of a premise is also the propagation from its outcome on the earlier board cut
+/// down to the board's candidates ([`Nets::resume`]), which reads only what the board took
+/// away.
+pub struct Nets<'a> {
+    /// The search at the board, before a premise.
+    start: Search<'a>,
+    /// The search of the premise at hand (buffers reused).
+    work: Search<'a>,
+    settled: bool,
+}
+
+impl<'a> Nets<'a> {
+    pub fn of(board: &'a Board) -> Nets<'a> {
+        let start = Search::of(board);
+        let mut all = start.clone();
+        all.seen.fill(0);
+        all.rules.queue_all();
+        let settled = all.propagate() && all.cands == start.cands && all.values == start.values;
+        Nets {
+            work: start.clone(),
+            start,
+            settled,
         }
     }
-    Some(s.cands)
+
+    /// True when no read of the propagation removes anything from the board as it stands.
+    pub fn settled(&self) -> bool {
+        self.settled
+    }
+
+    /// The candidates left once `d` is placed in `cell` and the propagation has run (a placed
+    /// cell keeps its digit's bit), or `None` when that reaches a contradiction.
+    pub fn after(&mut self, cell: usize, d: Value) -> Option<Vec<u64>> {
+        self.work.reset_to(&self.start);
+        (self.work.assign(cell, d) && self.work.propagate()).then(|| self.work.outcome())
+    }
+
+    /// [`Nets::after`] for a premise whose outcome was `was` on an earlier settled board that
+    /// this one narrows, this board being settled too: the propagation from `was` cut down to
+    /// the board's candidates (the same outcome, see the type's docs).
+    pub fn resume(&mut self, was: Vec<u64>) -> Option<Vec<u64>> {
+        debug_assert!(self.settled);
+        let s = &mut self.work;
+        let board = s.board;
+        let mut cut = false;
+        for (c, &w) in was.iter().enumerate() {
+            let placed = w.count_ones() == 1;
+            // The houses and the rules last read `was`, where nothing was left to read.
+            s.seen[c] = if placed { 0 } else { w };
+            let v = board.value(c);
+            let now = if v == 0 { board.cands(c) } else { bit(v) };
+            let kept = w & now;
+            if kept == 0 {
+                return None;
+            }
+            cut |= kept != w;
+            if v != 0 || placed {
+                s.values[c] = kept.trailing_zeros() as Value + 1;
+                s.cands[c] = 0;
+            } else {
+                s.values[c] = 0;
+                s.cands[c] = kept;
+            }
+        }
+        if !cut {
+            // Nothing to read: `was` is where the propagation stopped.
+            return Some(was);
+        }
+        s.rules.settle_at(&was);
+        s.propagate().then(|| s.outcome())
+    }
 }
 
 /// A plain search over copies of the candidates, with naked and hidden singles.
@@ -72,6 +144,8 @@ struct Search<'a> {
     values: Vec<Value>,
     /// The candidates as the houses were last read beside the rules ([`super::rules::net`]).
     seen: Vec<u64>,
+    /// The rules to narrow again ([`super::rules::RuleQueue`]).
+    rules: RuleQueue,
 }
 
 impl<'a> Search<'a> {
@@ -82,7 +156,23 @@ impl<'a> Search<'a> {
             seen: cands.clone(),
             cands,
             values: board.values().to_vec(),
+            rules: RuleQueue::of(board),
         }
+    }
+
+    /// Takes `other`'s state (a search of the same board), keeping this one's buffers.
+    fn reset_to(&mut self, other: &Search) {
+        self.cands.copy_from_slice(&other.cands);
+        self.values.copy_from_slice(&other.values);
+        self.seen.copy_from_slice(&other.seen);
+        self.rules.reset_to(&other.rules);
+    }
+
+    /// Every cell's candidates, a placed cell holding its digit's bit alone.
+    fn outcome(&self) -> Vec<u64> {
+        (self.values.iter().zip(&self.cands))
+            .map(|(&v, &c)| if v == 0 { c } else { bit(v) })
+            .collect()
     }
 
     fn assign(&mut self, cell: usize, d: Value) -> bool {
@@ -148,7 +238,8 @@ impl<'a> Search<'a> {
             if !changed {
                 // The rules beyond the houses, on a puzzle that has them.
                 let (values, cands, seen) = (&self.values, &mut self.cands, &mut self.seen);
-                match super::rules::narrow_search(self.board, values, cands, seen) {
+                let queue = &mut self.rules;
+                match super::rules::narrow_search(self.board, values, cands, seen, queue) {
                     None => return false,
                     Some(true) => {}
                     Some(false) => return true,

@@ -3,19 +3,29 @@
 //! * A *forcing chain* follows the static links of the [`Links`] graph from the premise (weak
 //!   links make candidates false, strong links make them true), as far as [`MAX_LINKS`].
 //! * A *forcing net* places the premise on a copy of the board and runs naked and hidden singles
-//!   to the end ([`bifurcation::singles_after`]): conclusions combine, so it sees further.
+//!   (and, on a puzzle with rules, the rules and the reads of [`super::rules::net`]) to the end
+//!   ([`Nets`]): conclusions combine, so it sees further.
 //!
 //! Either way a premise's outcome is the candidates it leaves, or a contradiction (a candidate
 //! both true and false, a cell left without candidates). *Contradiction*: a premise that leads
 //! to one is false. *Verity*: when every candidate of a cell (cell verity), or every place of a
 //! digit in a house (house verity), leads to the same placement or elimination, that conclusion
 //! holds, one of the premises being true. HoDoKu scores these steps 500 (chains) and 700 (nets).
+//!
+//! Each outcome is computed once a board, on demand, and kept: for the verity finder after the
+//! contradiction finder on the same board, and for the nets along a solving path. A net step
+//! removes one candidate and the next net step starts again from the first premise, so a
+//! premise's outcome on the board before, cut down to what the steps since removed, is where
+//! its propagation resumes ([`Nets::resume`]; exact when both boards are settled, which
+//! [`Nets::settled`] checks, and the board narrows the earlier one).
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
-use super::bifurcation;
+use super::bifurcation::Nets;
 use super::board::{bit, bits, Board};
 use super::links::{Links, Mode, Reach, MAX_LINKS};
+use super::origin::Origin;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::model::Value;
@@ -29,25 +39,57 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
         technique,
         Technique::ForcingChainContradiction | Technique::ForcingNetContradiction
     );
+    let via = match net {
+        true => Via::Nets(Box::new(Nets::of(board))),
+        false => Via::Links(Links::of(board, false), Reach::default()),
+    };
+    let settled = matches!(&via, Via::Nets(nets) if nets.settled());
     let mut outcomes = Outcomes {
         board,
-        links: (!net).then(|| Links::of(board, false)),
-        reach: Reach::default(),
-        memo: take_memo(board, net),
+        via,
+        memo: take_memo(board, net, settled),
     };
     if contradiction {
         contradictions(board, technique, &mut outcomes, found);
     } else {
         verities(board, technique, &mut outcomes, found);
     }
-    MEMO.with(|m| *m.borrow_mut() = Some((net, key(board), outcomes.memo)));
+    let kept = Kept {
+        origin: Origin::of(board),
+        key: key(board),
+        settled,
+        memo: outcomes.memo,
+    };
+    MEMO.with(|m| m.borrow_mut()[net as usize] = Some(kept));
 }
 
-type Memo = Vec<Option<Option<Vec<u64>>>>;
+/// What is known of a premise's outcome.
+#[derive(Clone)]
+enum Outcome {
+    Unknown,
+    /// The candidates left, `None` on a contradiction.
+    Known(Option<Vec<u64>>),
+    /// Its outcome on an earlier board that this one narrows, both settled
+    /// ([`Nets::resume`]).
+    Earlier(Vec<u64>),
+}
+
+/// Per premise (`cell * n + d - 1`), its outcome.
+type Memo = Vec<Outcome>;
+
+/// The outcomes of the last board of a kind (chains, nets), with what they hold for.
+struct Kept {
+    origin: Origin,
+    key: Vec<u64>,
+    /// Whether the board was settled ([`Nets::settled`]).
+    settled: bool,
+    memo: Memo,
+}
 
 thread_local! {
-    /// The outcomes of the last board, kept from the contradiction finder for the verity finder.
-    static MEMO: RefCell<Option<(bool, Vec<u64>, Memo)>> = const { RefCell::new(None) };
+    /// Per kind (chains, nets), the outcomes of the last board: kept from the contradiction
+    /// finder for the verity finder, and for the nets from one board of a path to the next.
+    static MEMO: RefCell<[Option<Kept>; 2]> = const { RefCell::new([None, None]) };
 }
 
 /// A board state: its candidates, then its digits.
@@ -59,37 +101,78 @@ fn key(board: &Board) -> Vec<u64> {
         .collect()
 }
 
-/// The memo of the last call when it was on the same board and kind, else an empty one.
-fn take_memo(board: &Board, net: bool) -> Memo {
+/// The memo of the last call of the kind: as it was on the same board; for the nets, its
+/// outcomes as [`Outcome::Earlier`] on a settled board that narrows a settled earlier one of
+/// the same puzzle; else an empty one.
+fn take_memo(board: &Board, net: bool, settled: bool) -> Memo {
     let n = board.n();
-    let last = MEMO.with(|m| m.borrow_mut().take());
-    match last {
-        Some((was_net, k, memo)) if was_net == net && k == key(board) => memo,
-        _ => vec![None; n * n * n],
+    let fresh = || vec![Outcome::Unknown; n * n * n];
+    let Some(last) = MEMO.with(|m| m.borrow_mut()[net as usize].take()) else {
+        return fresh();
+    };
+    if !last.origin.holds(board) {
+        return fresh();
     }
+    let now = key(board);
+    if last.key == now {
+        return last.memo;
+    }
+    if !(net && settled && last.settled && narrows(n, &now, &last.key)) {
+        return fresh();
+    }
+    let mut memo = last.memo;
+    for o in memo.iter_mut() {
+        if let Outcome::Known(Some(was)) = o {
+            *o = Outcome::Earlier(std::mem::take(was));
+        }
+    }
+    memo
+}
+
+/// True when the board of key `now` narrows that of `was` (side `n`): every cell's
+/// candidates (a placed cell holding its digit's bit) among the earlier ones.
+fn narrows(n: usize, now: &[u64], was: &[u64]) -> bool {
+    let cells = n * n;
+    let mask = |k: &[u64], c: usize| match k[cells + c] {
+        0 => k[c],
+        v => bit(v as Value),
+    };
+    (0..cells).all(|c| mask(now, c) & !mask(was, c) == 0)
 }
 
 /// The outcome of each premise, computed once: the candidates left, `None` on a contradiction.
 struct Outcomes<'a> {
     board: &'a Board,
-    /// The static graph for forcing chains; `None` for nets.
-    links: Option<std::rc::Rc<Links>>,
-    reach: Reach,
+    via: Via<'a>,
     memo: Memo,
+}
+
+/// How a premise's outcome is found.
+enum Via<'a> {
+    /// Forcing chains: the static graph.
+    Links(Rc<Links>, Reach),
+    /// Forcing nets: the propagation.
+    Nets(Box<Nets<'a>>),
 }
 
 impl Outcomes<'_> {
     fn of(&mut self, cell: usize, d: Value) -> Option<&[u64]> {
         let n = self.board.n();
         let key = cell * n + d as usize - 1;
-        if self.memo[key].is_none() {
-            let outcome = match &self.links {
-                None => bifurcation::singles_after(self.board, cell, d),
-                Some(links) => chain_outcome(self.board, links, &mut self.reach, cell, d),
-            };
-            self.memo[key] = Some(outcome);
+        let outcome = match (
+            std::mem::replace(&mut self.memo[key], Outcome::Unknown),
+            &mut self.via,
+        ) {
+            (Outcome::Known(known), _) => known,
+            (Outcome::Earlier(was), Via::Nets(nets)) => nets.resume(was),
+            (_, Via::Nets(nets)) => nets.after(cell, d),
+            (_, Via::Links(links, reach)) => chain_outcome(self.board, links, reach, cell, d),
+        };
+        self.memo[key] = Outcome::Known(outcome);
+        match &self.memo[key] {
+            Outcome::Known(o) => o.as_deref(),
+            _ => None,
         }
-        self.memo[key].as_ref().and_then(|o| o.as_deref())
     }
 }
 

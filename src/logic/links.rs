@@ -7,8 +7,8 @@
 //! one, a strong link a false node to a true one. [`Links::search`] is a breadth-first search over
 //! those states from one premise, so every chain it returns is a shortest one and every
 //! implication in it holds on the board (soundness does not depend on the search). The graph is
-//! built once per board state and kept for the next finder that asks for the same board
-//! ([`Links::of`]).
+//! built once per board state and kept for the next finder that asks for the same candidates of
+//! the same puzzle ([`Links::of`]).
 //!
 //! State layout: state `2 * node` is "node false", `2 * node + 1` is "node true". Single nodes
 //! come first (`node < singles`), then group nodes.
@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::board::{bits, digits, Board};
+use super::origin::Origin;
 use super::step::{Candidate, Link, Node};
 use crate::model::Value;
 
@@ -96,7 +97,8 @@ struct Groups {
 /// Nodes and links of one board state.
 #[derive(Debug)]
 pub struct Links {
-    /// The candidates of the board the graph was built from.
+    /// The puzzle and candidates of the board the graph was built from.
+    origin: Origin,
     cands: Vec<u64>,
     grouped: bool,
     n: usize,
@@ -136,6 +138,7 @@ impl Links {
         let same = |l: &Links| {
             l.grouped == grouped
                 && l.n == n
+                && l.origin.holds(board)
                 && l.cands.len() == n * n
                 && (0..n * n).all(|c| l.cands[c] == board.cands(c))
         };
@@ -154,6 +157,7 @@ impl Links {
     fn build(board: &Board, grouped: bool) -> Links {
         let n = board.n();
         let mut links = Links {
+            origin: Origin::of(board),
             cands: (0..n * n).map(|c| board.cands(c)).collect(),
             grouped,
             n,
@@ -318,35 +322,45 @@ impl Links {
     /// Weak links of group nodes: singles and groups of the digit that see every cell.
     fn group_weak_links(&self, board: &Board) -> Lists {
         let count = self.digits.len();
-        let mut lists = vec![vec![]; count];
-        let mut of_digit = vec![vec![]; board.n() + 1];
-        for (node, &d) in self.digits.iter().enumerate() {
-            of_digit[d as usize].push(node);
-        }
+        let n = board.n();
         let words = board.peer_set(0).len();
+        let mut lists = vec![vec![]; count];
+        // Per digit, its group nodes, and the cells holding it (a bitset over the cells).
+        let mut groups_of = vec![vec![]; n + 1];
         for g in self.singles..count {
-            let (cells, d) = (self.cells(g as u32), self.digits[g]);
-            // The cells that see every cell of the group (none of the group's among them).
-            let mut seen = vec![u64::MAX; words];
+            groups_of[self.digits[g] as usize].push(g);
+        }
+        let mut holding = vec![0u64; (n + 1) * words];
+        for c in 0..n * n {
+            for d in digits(board.cands(c)) {
+                holding[d as usize * words + c / 64] |= 1 << (c % 64);
+            }
+        }
+        let mut seen = vec![0u64; words];
+        for g in self.singles..count {
+            let (cells, d) = (self.cells(g as u32), self.digits[g] as usize);
+            // The cells that see every cell of the group (none of the group's among them: a
+            // cell is not its own peer, so a node seeing the group is disjoint from it).
+            seen.fill(u64::MAX);
             for &c in cells {
                 for (w, p) in seen.iter_mut().zip(board.peer_set(c as usize)) {
                     *w &= p;
                 }
             }
-            for &other in &of_digit[d as usize] {
-                let ocells = self.cells(other as u32);
-                if other == g {
-                    continue;
-                }
-                let disjoint = ocells.iter().all(|c| !cells.contains(c));
-                let sees = ocells
-                    .iter()
-                    .all(|&x| seen[x as usize / 64] >> (x % 64) & 1 != 0);
-                if disjoint && sees {
+            // The single nodes first (they come before the groups), in cell order.
+            let has = &holding[d * words..(d + 1) * words];
+            for (w, (&s, &h)) in seen.iter().zip(has).enumerate() {
+                for b in bits(s & h) {
+                    let other = self.node(w * 64 + b, d as Value) as usize;
                     lists[g].push(other as u32);
-                    if other < self.singles {
-                        lists[other].push(g as u32);
-                    }
+                    lists[other].push(g as u32);
+                }
+            }
+            for &other in &groups_of[d] {
+                let sees = (self.cells(other as u32).iter())
+                    .all(|&x| seen[x as usize / 64] >> (x % 64) & 1 != 0);
+                if sees {
+                    lists[g].push(other as u32);
                 }
             }
         }

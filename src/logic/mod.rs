@@ -33,6 +33,7 @@ pub mod fish;
 pub mod forcing;
 pub mod intersections;
 pub mod links;
+pub mod origin;
 pub mod render;
 pub mod rules;
 pub mod single_digit;

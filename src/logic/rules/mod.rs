@@ -37,6 +37,7 @@ pub mod net;
 pub mod sets;
 mod sums;
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::board::{all_digits, bit, bits, digits, Board};
@@ -63,6 +64,8 @@ pub struct Rule {
     pub technique: Technique,
     /// The cells the rule speaks of (empty for rules over the whole grid).
     pub cells: Vec<u32>,
+    /// The cells its narrowing reads (and so the only ones it can narrow), sorted.
+    reads: Vec<u32>,
     /// Sets of cells the rule keeps distinct (they see each other on the board).
     pub distinct: Vec<Vec<u32>>,
     /// The rule's groups of distinct digits that must hold given digits.
@@ -105,6 +108,7 @@ pub fn compile(puzzle: &Puzzle) -> Vec<Rule> {
         label: e.label.into(),
         technique: Technique::InniesOuties,
         cells: e.cells,
+        reads: cells_read(&e.rules, &[]),
         distinct: vec![],
         groups: vec![],
         narrowing: lowered_narrowing(puzzle, &e.rules),
@@ -158,6 +162,11 @@ fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
                 }
                 _ => lowered_narrowing(puzzle, &lowered),
             };
+            let cage: &[u32] = match c {
+                Constraint::Cage(cage) => cage.cells(),
+                _ => &[],
+            };
+            let reads = cells_read(&lowered, cage);
             let mut distinct = lowered.houses.clone();
             distinct.extend(lowered.distinct.iter().cloned());
             if let Constraint::Cage(cage) = c {
@@ -170,6 +179,7 @@ fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
                 label: label(puzzle, c).into(),
                 technique: Technique::RuleNarrowing,
                 cells: c.cells(),
+                reads,
                 distinct,
                 groups,
                 narrowing,
@@ -189,6 +199,41 @@ pub fn read_sums(rules: &mut [Rule], peers: &[Vec<u32>]) {
             .filter_map(|s| sums::DistinctSum::new(s, peers))
             .collect();
     }
+}
+
+/// The cells that the narrowing of the lowered `rules` (and of a cage over `cage`) reads: every
+/// form names its cells, and a form narrows only those.
+fn cells_read(rules: &Rules, cage: &[u32]) -> Vec<u32> {
+    // Every form, so that a new one cannot be left out.
+    let Rules {
+        pairs,
+        houses,
+        distinct,
+        windows,
+        sums,
+        sandwiches,
+        parity,
+        domains,
+        contains,
+        betweens,
+        skyscrapers,
+        xsums,
+    } = rules;
+    let mut cells = cage.to_vec();
+    cells.extend(pairs.iter().flat_map(|p| [p.a, p.b]));
+    cells.extend(houses.iter().chain(distinct).chain(windows).flatten());
+    cells.extend(sums.iter().flat_map(|s| s.terms.iter().map(|&(c, _)| c)));
+    cells.extend(sandwiches.iter().flat_map(|s| &s.cells));
+    cells.extend(parity.iter().map(|&(c, _)| c));
+    cells.extend(domains.iter().map(|(c, _)| *c));
+    cells.extend(contains.iter().flat_map(|q| &q.cells));
+    for b in betweens {
+        cells.extend([b.a, b.b].iter().chain(&b.cells));
+    }
+    cells.extend(skyscrapers.iter().chain(xsums).flat_map(|l| &l.cells));
+    cells.sort_unstable();
+    cells.dedup();
+    cells
 }
 
 fn lowered_narrowing(puzzle: &Puzzle, rules: &Rules) -> Narrowing {
@@ -303,18 +348,97 @@ impl Rule {
     }
 }
 
+/// A search's queue of rules to narrow: a rule is narrowed again only when a cell it reads
+/// changed since it last ran (its narrowing is a function of those cells, so on the same
+/// cells it would remove nothing). The passes of [`narrow_search`] so run the same rules in the
+/// same order on the same candidates as passes over every rule would, less the ones that
+/// would change nothing, and reach the same candidates.
+#[derive(Clone)]
+pub struct RuleQueue {
+    /// Per cell, the rules (indices into [`Board::rules`]) that read it.
+    readers: Rc<[Vec<u32>]>,
+    /// The candidates (a placed cell holding its digit's bit alone) as the rules last left
+    /// them.
+    seen: Vec<u64>,
+    /// Per rule, whether a cell it reads changed since it last ran.
+    dirty: Vec<bool>,
+    /// Scratch: the candidates of a pass, and a rule's cells before it runs.
+    m: Vec<u64>,
+    before: Vec<u64>,
+}
+
+impl RuleQueue {
+    /// The queue of a search starting from `board`: the rules that narrow something there (or
+    /// cannot be met) are queued.
+    pub fn of(board: &Board) -> RuleQueue {
+        let cells = board.values().len();
+        let rules = board.rules();
+        let mut readers = vec![vec![]; cells];
+        for (i, r) in rules.iter().enumerate() {
+            for &c in &r.reads {
+                readers[c as usize].push(i as u32);
+            }
+        }
+        let cands: Vec<u64> = (0..cells).map(|c| board.cands(c)).collect();
+        let seen = masks(board.values(), &cands);
+        let mut m = seen.clone();
+        let dirty = (rules.iter())
+            .map(|r| {
+                let unsettled = !r.narrow_masks(&mut m) || m != seen;
+                m.copy_from_slice(&seen);
+                unsettled
+            })
+            .collect();
+        RuleQueue {
+            readers: readers.into(),
+            seen,
+            dirty,
+            m,
+            before: vec![],
+        }
+    }
+
+    /// Queues every rule.
+    pub fn queue_all(&mut self) {
+        self.dirty.fill(true);
+    }
+
+    /// Takes `other`'s state (a queue of the same board), keeping this one's buffers.
+    pub fn reset_to(&mut self, other: &RuleQueue) {
+        self.seen.copy_from_slice(&other.seen);
+        self.dirty.copy_from_slice(&other.dirty);
+    }
+
+    /// Records `m` (per cell, a placed cell holding its digit's bit alone) as what every rule
+    /// last read, none of them having anything left to narrow there.
+    pub fn settle_at(&mut self, m: &[u64]) {
+        self.seen.copy_from_slice(m);
+        self.dirty.fill(false);
+    }
+}
+
+/// Queues (in `dirty`) the rules that read `cell` (`readers` as [`RuleQueue`] holds them).
+fn touch(readers: &[Vec<u32>], dirty: &mut [bool], cell: usize) {
+    for &r in &readers[cell] {
+        dirty[r as usize] = true;
+    }
+}
+
 /// Narrows the candidates of a search from `board` (`values` its digits, `cands` the open
 /// cells' candidates) by what the houses say beside the rules ([`net::houses`], on the houses
-/// whose cells changed since `seen`, which it updates) and, when that removes nothing, by
-/// every rule once: `Some(true)` when a candidate went, `None` when a rule cannot be met. The
-/// forcing chains' propagation ([`super::bifurcation::singles_after`]) runs it when the
-/// singles stall, so that their contradictions see the rules. Every read only narrows, so the
-/// order (the cheap reads first) changes how fast the fixpoint comes, not which it is.
+/// whose cells changed since `seen`, which it updates) and, when that removes nothing, by one
+/// pass over the rules in their order, each over the candidates the rules before it left, the
+/// ones that `queue` holds ([`RuleQueue`]): `Some(true)` when a candidate went, `None` when a
+/// rule cannot be met. The forcing nets' propagation ([`super::bifurcation::Nets`]) runs it
+/// when the singles stall, so that their contradictions see the rules. Every read only
+/// narrows, so the order (the cheap reads first) changes how fast the fixpoint comes, not
+/// which it is.
 pub fn narrow_search(
     board: &Board,
     values: &[Value],
     cands: &mut [u64],
     seen: &mut [u64],
+    queue: &mut RuleQueue,
 ) -> Option<bool> {
     if board.rules().is_empty() {
         return Some(false);
@@ -322,20 +446,75 @@ pub fn narrow_search(
     if net::houses(board, values, cands, seen) {
         return Some(true);
     }
-    let mut m = masks(values, cands);
-    if !board.rules().iter().all(|r| r.narrow_masks(&mut m)) {
-        return None;
-    }
-    let mut changed = false;
-    for (c, &kept) in m.iter().enumerate() {
-        if values[c] == 0 {
-            changed |= cands[c] != kept;
-            cands[c] = kept;
-        } else if kept != bit(values[c]) {
-            return None;
+    let mut m = std::mem::take(&mut queue.m);
+    let mut before = std::mem::take(&mut queue.before);
+    m.clear();
+    m.extend(values.iter().zip(cands.iter()).map(|(&v, &c)| match v {
+        0 => c,
+        v => bit(v),
+    }));
+    let RuleQueue {
+        readers,
+        seen: last,
+        dirty,
+        ..
+    } = queue;
+    let readers: &[Vec<u32>] = readers;
+    for (c, (&now, &was)) in m.iter().zip(last.iter()).enumerate() {
+        if now != was {
+            touch(readers, dirty, c);
         }
     }
-    Some(changed)
+    let mut met = true;
+    for (i, rule) in board.rules().iter().enumerate() {
+        if !dirty[i] {
+            continue;
+        }
+        dirty[i] = false;
+        before.clear();
+        before.extend(rule.reads.iter().map(|&c| m[c as usize]));
+        #[cfg(debug_assertions)]
+        let whole = m.clone();
+        if !rule.narrow_masks(&mut m) {
+            met = false;
+            break;
+        }
+        #[cfg(debug_assertions)]
+        for (c, (&now, &was)) in m.iter().zip(&whole).enumerate() {
+            let read = rule.reads.binary_search(&(c as u32)).is_ok();
+            debug_assert!(
+                read || now == was,
+                "{rule:?} narrowed a cell it does not read"
+            );
+        }
+        for (&c, &was) in rule.reads.iter().zip(&before) {
+            if m[c as usize] != was {
+                touch(readers, dirty, c as usize);
+            }
+        }
+    }
+    let mut changed = Some(false);
+    if met {
+        for (c, &kept) in m.iter().enumerate() {
+            if values[c] == 0 {
+                if cands[c] != kept {
+                    changed = Some(true);
+                    cands[c] = kept;
+                }
+            } else if kept != bit(values[c]) {
+                changed = None;
+                break;
+            }
+        }
+        last.copy_from_slice(&m);
+    }
+    queue.m = m;
+    queue.before = before;
+    if met {
+        changed
+    } else {
+        None
+    }
 }
 
 /// For a cage over `cells` with digit sets `combos`, on candidates `m` (a placed cell holding

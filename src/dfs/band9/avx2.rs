@@ -190,6 +190,59 @@ unsafe fn any(x: __m256i) -> bool {
     unsafe { _mm256_testz_si256(x, x) == 0 }
 }
 
+/// Writes a fixpoint's words (`w`, digit-major), minirow masks and configuration counts back
+/// to `node` in its band-major order, with the open cells and the bands' configuration totals;
+/// returns the words changed since `bands` (the node's words before the step, as bits `k`).
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[inline(always)]
+unsafe fn store(
+    node: &mut Node,
+    bands: &[__m256i; 3],
+    w: &[__m256i; 5],
+    minis: &[__m256i; 5],
+    counts: &[__m256i; 5],
+    open: __m256i,
+    total: __m256i,
+) -> u32 {
+    // SAFETY: the caller guarantees AVX2; the stores write words 0..=26 of the node's arrays
+    // (32 words and more), eight lanes at a time from word 9b.
+    unsafe {
+        let (words, last) = to_bands(w);
+        let (minis, last_mini) = to_bands(minis);
+        let (counts, last_count) = to_bands(counts);
+        let mut changed = 0;
+        for b in 0..3 {
+            let same =
+                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(words[b], bands[b])));
+            changed |=
+                (!same as u32 & 0xff | ((last[b] != node.cand[9 * b + 8]) as u32) << 8) << (9 * b);
+            for array in [&mut node.cand, &mut node.seen] {
+                _mm256_storeu_si256(array.as_mut_ptr().add(9 * b).cast(), words[b]);
+                array[9 * b + 8] = last[b];
+            }
+            // Eight lanes to eight 16-bit lanes, and on to eight bytes.
+            let mini = _mm256_packus_epi32(minis[b], minis[b]);
+            let mini = _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b10_00>(mini));
+            _mm_storeu_si128(node.mini.as_mut_ptr().add(9 * b).cast(), mini);
+            node.mini[9 * b + 8] = last_mini[b] as u16;
+            let count = _mm256_packus_epi32(counts[b], counts[b]);
+            let count = _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b10_00>(count));
+            _mm_storel_epi64(
+                node.configs.as_mut_ptr().add(9 * b).cast(),
+                _mm_packus_epi16(count, count),
+            );
+            node.configs[9 * b + 8] = last_count[b] as u8;
+        }
+        let [o0, o1, o2, ..] = lanes(open);
+        node.open = [o0, o1, o2];
+        let [t0, t1, t2, ..] = lanes(total);
+        node.totals[..3].copy_from_slice(&[t0 as u8, t1 as u8, t2 as u8]);
+        changed
+    }
+}
+
 /// The box–row step of every word of `node`, each pass followed by the placements of the rows
 /// it leaves with one cell and of the naked singles, to a fixpoint (`super::avx512::box_rows`
 /// in this module's layout). `None` on a contradiction, else the words changed on the way (as
@@ -322,37 +375,7 @@ pub(super) unsafe fn box_rows(node: &mut Node) -> Option<u32> {
             minis[j] = _mm256_and_si256(fold::<6, 12>(rows), low9);
         }
         let total = _mm256_add_epi32(total, swap(total));
-        let (words, last) = to_bands(&w);
-        let (minis, last_mini) = to_bands(&minis);
-        let (counts, last_count) = to_bands(&counts);
-        let mut changed = 0;
-        for b in 0..3 {
-            let same =
-                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(words[b], bands[b])));
-            changed |=
-                (!same as u32 & 0xff | ((last[b] != node.cand[9 * b + 8]) as u32) << 8) << (9 * b);
-            for array in [&mut node.cand, &mut node.seen] {
-                _mm256_storeu_si256(array.as_mut_ptr().add(9 * b).cast(), words[b]);
-                array[9 * b + 8] = last[b];
-            }
-            // Eight lanes to eight 16-bit lanes, and on to eight bytes.
-            let mini = _mm256_packus_epi32(minis[b], minis[b]);
-            let mini = _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b10_00>(mini));
-            _mm_storeu_si128(node.mini.as_mut_ptr().add(9 * b).cast(), mini);
-            node.mini[9 * b + 8] = last_mini[b] as u16;
-            let count = _mm256_packus_epi32(counts[b], counts[b]);
-            let count = _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b10_00>(count));
-            _mm_storel_epi64(
-                node.configs.as_mut_ptr().add(9 * b).cast(),
-                _mm_packus_epi16(count, count),
-            );
-            node.configs[9 * b + 8] = last_count[b] as u8;
-        }
-        let [o0, o1, o2, ..] = lanes(open);
-        node.open = [o0, o1, o2];
-        let [t0, t1, t2, ..] = lanes(total);
-        node.totals[..3].copy_from_slice(&[t0 as u8, t1 as u8, t2 as u8]);
-        Some(changed)
+        Some(store(node, &bands, &w, &minis, &counts, open, total))
     }
 }
 

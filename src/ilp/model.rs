@@ -20,7 +20,8 @@
 //! - the variant rules ([`takes`]: all of them), from their lowering ([`crate::model::lower`]);
 //!   a sandwich, whose sum runs between two cells that move with the solution, through auxiliary
 //!   binaries ([`sandwich_rows`]), and likewise skyscraper clues (a "seen" binary per cell,
-//!   [`skyscraper_rows`]) and X-sums (whose length is the first cell's digit, [`x_sum_rows`]);
+//!   [`skyscraper_rows`]); an X-sum (whose length is the first cell's digit) as a partial-sum
+//!   path per length ([`x_sum_flows`]), or past their size through `in ∧ x` ([`x_sum_rows`]);
 //!   a quadruple as `Σ x(c, d) ≥ k` for a digit listed `k` times; a between or lockout line as
 //!   `x(a, x) + x(b, y) − Σ x(c, d) ≤ 1` for each inner cell `c` and pair of end digits, over the
 //!   digits `d` the cell may then hold, and `x(c, d) + Σ x(a, ·) + Σ x(b, ·) ≤ 2` over the end
@@ -712,6 +713,9 @@ impl Lin {
     }
 }
 
+/// A free cell's digits, each with its variable.
+type Digits = Vec<(Value, u32)>;
+
 /// The placements of the program: the 0/1 value of "cell holds d" for the rules' rows.
 struct Placements<'a> {
     n: usize,
@@ -721,6 +725,13 @@ struct Placements<'a> {
 
 impl Placements<'_> {
     /// A variable, or a constant for a fixed cell (or a digit the cell no longer has).
+    /// The digits a free cell may hold, each with its variable (a layer of a sum's flow).
+    fn open_digits(&self, cell: u32) -> Digits {
+        (1..=self.n as Value)
+            .filter_map(|d| self.holds(cell, d).terms.first().map(|t| (d, t.0)))
+            .collect()
+    }
+
     fn holds(&self, cell: u32, d: Value) -> Lin {
         match self.fixed[cell as usize] {
             0 => match self.var_of[cell as usize * self.n + d as usize - 1] {
@@ -903,13 +914,10 @@ fn sum_rows(s: &LinearSum, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>
         }
         order.extend(a.into_iter().chain(b));
     }
-    let digits = |cell: u32| -> Vec<(Value, u32)> {
-        (1..=n)
-            .filter_map(|d| at.holds(cell, d).terms.first().map(|t| (d, t.0)))
-            .collect()
-    };
-    let layers: Vec<(i64, Vec<(Value, u32)>)> =
-        order.iter().map(|&(c, coef)| (coef, digits(c))).collect();
+    let layers: Vec<(i64, Digits)> = order
+        .iter()
+        .map(|&(c, coef)| (coef, at.open_digits(c)))
+        .collect();
     let Some(live) = live_states(&layers, rest) else {
         return out.push(row, Sense::Eq, s.rhs);
     };
@@ -975,7 +983,7 @@ fn sum_rows(s: &LinearSum, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>
 /// last: the partial sums that the cells before reach and the cells after can still bring to
 /// `rest`, each list sorted. `None` when a boundary has none (the sum cannot be met, which the
 /// plain row then tells the solver).
-fn live_states(layers: &[(i64, Vec<(Value, u32)>)], rest: i64) -> Option<Vec<Vec<i64>>> {
+fn live_states(layers: &[(i64, Digits)], rest: i64) -> Option<Vec<Vec<i64>>> {
     let step = |from: &[i64], coef: i64, ds: &[(Value, u32)], sign: i64| -> Vec<i64> {
         let mut to: Vec<i64> = from
             .iter()
@@ -1164,10 +1172,20 @@ fn skyscraper_rows(clue: &EdgeLine, at: &Placements<'_>, k: usize, out: &mut Rul
     out.push(seen, Sense::Eq, i64::from(value));
 }
 
-/// An X-sum clue: `in(i) = Σ_{X > i} x(first, X)` says whether cell `i` (from 0) is among the
-/// first `X`, `y(i, d) = in(i) ∧ x(i, d)` (named `xs{k}_y{i}_d{d}`, as a sandwich's), and
-/// `Σ X · x(first, X) + Σ_{i ≥ 1} d · y(i, d) = value`.
+/// Most arcs of an X-sum clue's flows ([`x_sum_flows`], over all its lengths); past it, the
+/// clue's rows over `in ∧ x` alone.
+pub const MAX_X_SUM_ARCS: usize = 3_000;
+
+/// An X-sum clue: with at most [`MAX_X_SUM_ARCS`] arcs, one partial-sum flow per length
+/// ([`x_sum_flows`]); else `in(i) = Σ_{X > i} x(first, X)` says whether cell `i` (from 0) is
+/// among the first `X`, `y(i, d) = in(i) ∧ x(i, d)` (named `xs{k}_y{i}_d{d}`, as a sandwich's),
+/// and `Σ X · x(first, X) + Σ_{i ≥ 1} d · y(i, d) = value`: with the first cell's digit
+/// fractional, `in` is fractional and `y` may take any value between, so that row holds at the
+/// root for almost any spread of the digits.
 fn x_sum_rows(clue: &EdgeLine, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>) {
+    if x_sum_flows(clue, at, k, out) {
+        return;
+    }
     let holds = |c, d| at.holds(c, d);
     let (n, cells, value) = (at.n, &clue.cells, clue.value);
     let first = cells[0];
@@ -1191,6 +1209,109 @@ fn x_sum_rows(clue: &EdgeLine, at: &Placements<'_>, k: usize, out: &mut RuleRows
         }
     }
     out.push(sum, Sense::Eq, i64::from(value));
+}
+
+/// An X-sum clue as one path through partial sums per length `X` (the first cell's digit): a
+/// source of flow `x(first, X)` that runs through the next `X − 1` cells, an arc binary per
+/// (length, cell, partial sum, digit) leading to a state from which the sum can still reach
+/// `value − X` (named `xs{k}_l{X}_c{i}_d{d}_{state}`), what enters a state leaving it, and for
+/// each cell and digit the arcs of every length at most `x(c, d)` (one length is taken, and its
+/// path puts one digit in each of its cells). A length whose sum cannot be met gets
+/// `x(first, X) = 0`. Each length's flow is the convex hull of its sum, so the relaxation no
+/// longer averages a short and a long reading. Returns false, writing nothing, when the flows
+/// would pass [`MAX_X_SUM_ARCS`].
+fn x_sum_flows(clue: &EdgeLine, at: &Placements<'_>, k: usize, out: &mut RuleRows<'_>) -> bool {
+    let n = at.n as Value;
+    let (cells, value) = (&clue.cells, i64::from(clue.value));
+    let first = cells[0];
+    // Per length: the layers (free cells with their digits' variables) and the sum they owe.
+    let mut lengths = vec![];
+    let mut arcs_total = 0;
+    for x in 1..=n {
+        let head = at.holds(first, x);
+        if head.terms.is_empty() && head.constant == 0 {
+            continue;
+        }
+        let mut rest = value - i64::from(x);
+        let mut layers: Vec<(usize, u32, Digits)> = vec![];
+        for (pos, &c) in cells.iter().enumerate().take(x as usize).skip(1) {
+            match at.fixed[c as usize] {
+                0 => layers.push((pos, c, at.open_digits(c))),
+                g => rest -= i64::from(g),
+            }
+        }
+        let unit: Vec<(i64, Digits)> = layers.iter().map(|(_, _, ds)| (1, ds.clone())).collect();
+        let live = match layers.is_empty() {
+            true => (rest == 0).then(|| vec![vec![0]]),
+            false => live_states(&unit, rest),
+        };
+        if let Some(live) = &live {
+            for (i, (_, _, ds)) in layers.iter().enumerate() {
+                for &st in &live[i] {
+                    arcs_total += ds
+                        .iter()
+                        .filter(|&&(d, _)| live[i + 1].contains(&(st + i64::from(d))))
+                        .count();
+                }
+            }
+        }
+        lengths.push((x, head, layers, live));
+    }
+    if arcs_total > MAX_X_SUM_ARCS {
+        return false;
+    }
+    // For each free cell and digit, the arcs of every length through it.
+    let mut through: Vec<((u32, Value), Lin)> = vec![];
+    for (x, head, layers, live) in lengths {
+        let Some(live) = live else {
+            out.push(head, Sense::AtMost, 0);
+            continue;
+        };
+        // into[j]: the arcs ending in state live[i][j] of the boundary before layer i.
+        let mut into: Vec<Lin> = vec![];
+        for (i, (pos, c, ds)) in layers.iter().enumerate() {
+            let mut out_of: Vec<Lin> = vec![Lin::default(); live[i].len()];
+            let mut next: Vec<Lin> = vec![Lin::default(); live[i + 1].len()];
+            for (j, &st) in live[i].iter().enumerate() {
+                for &(d, xv) in ds {
+                    let to = st + i64::from(d);
+                    let Ok(t) = live[i + 1].binary_search(&to) else {
+                        continue;
+                    };
+                    let f = out.new_var(format!("xs{}_l{x}_c{}_d{d}_{st}", k + 1, pos + 1));
+                    out_of[j].add(&f, 1);
+                    next[t].add(&f, 1);
+                    match through
+                        .iter_mut()
+                        .find(|((tc, td), _)| (*tc, *td) == (*c, d))
+                    {
+                        Some((_, e)) => e.add(&f, 1),
+                        None => {
+                            let mut e = f.clone();
+                            e.add(&Lin::var(xv), -1);
+                            through.push(((*c, d), e));
+                        }
+                    }
+                }
+            }
+            if i == 0 {
+                // The source: the flow of this length is its first cell's digit.
+                let mut e = out_of.pop().unwrap_or_default();
+                e.add(&head, -1);
+                out.push(e, Sense::Eq, 0);
+            } else {
+                for (mut e, o) in into.into_iter().zip(out_of) {
+                    e.add(&o, -1);
+                    out.push(e, Sense::Eq, 0);
+                }
+            }
+            into = next;
+        }
+    }
+    for (_, e) in through {
+        out.push(e, Sense::AtMost, 0);
+    }
+    true
 }
 
 #[cfg(test)]
@@ -1341,7 +1462,19 @@ mod tests {
         );
         assert!(kinds(|k| matches!(k, RowKind::Skyscraper { .. })) > 0);
         assert!(kinds(|k| matches!(k, RowKind::XSum { .. })) > 0);
-        assert!(m.name(m.n_vars() - 1).starts_with("xs1_y"));
+        // The X-sum of 6 from r2c1: lengths 2 (r2c2 = 4) and 3 (r2c2 + r2c3 = 3), each a flow.
+        let flows: Vec<String> = (0..m.n_vars())
+            .map(|v| m.name(v))
+            .filter(|s| s.starts_with("xs1_l"))
+            .collect();
+        assert!(flows.contains(&"xs1_l2_c2_d4_0".to_string()), "{flows:?}");
+        assert!(flows.contains(&"xs1_l3_c3_d2_1".to_string()), "{flows:?}");
+        assert!(
+            flows
+                .iter()
+                .all(|f| f.starts_with("xs1_l2_") || f.starts_with("xs1_l3_")),
+            "{flows:?}"
+        );
         // A quadruple whose fixed cells lack its digit is infeasible before any solver.
         let quad = Constraint::Quadruple {
             cells: vec![1, 2, 5, 6],

@@ -36,8 +36,8 @@ pub(super) const MAX_COMBINATIONS: usize = 100_000;
 /// The cages of one puzzle, and later the sums they imply.
 pub(super) struct Cages {
     shape: Arc<Shape>,
-    /// The puzzle's cages as the model holds them, for [`implied_cages`].
-    cages: Vec<Cage>,
+    /// The puzzle (its constraints shared, not copied), whose cages [`implied_cages`] takes.
+    puzzle: Puzzle,
     /// The puzzle's cages, narrowed until [`Cages::deepen`] is called.
     given: Groups,
     /// Once [`Cages::deepen`] is called: the puzzle's cages and the implied sums, less the
@@ -57,7 +57,7 @@ impl Cages {
         let shape = puzzle.shape_arc().clone();
         let mut given = Groups::new(shape.size(), puzzle.cages().count());
         let mut cells = vec![];
-        for (i, cage) in puzzle.cages().enumerate() {
+        for (i, cage) in by_size(puzzle) {
             cells.clear();
             cells.extend(cage.cells().iter().map(|&c| c as u16));
             if !given.push(&shape, &cells, i64::from(cage.sum()), true) {
@@ -69,7 +69,7 @@ impl Cages {
         }
         Ok(Some(Cages {
             shape,
-            cages: puzzle.cages().cloned().collect(),
+            puzzle: puzzle.clone(),
             given,
             deep: OnceCell::new(),
             epoch: Cell::new(0),
@@ -92,7 +92,7 @@ impl Cages {
             self.given.groups.iter().map(|g| self.given.of(g)).collect();
         let implied = implied_sums(&self.shape, &given);
         let domains: Vec<u64> = cands.iter().map(|m| m.to_u64()).collect();
-        let set: Vec<(Vec<u16>, i64)> = implied_cages(&self.shape, &self.cages, &domains)
+        let set: Vec<(Vec<u16>, i64)> = implied_cages(&self.shape, self.puzzle.cages(), &domains)
             .into_iter()
             .map(|c| {
                 (
@@ -136,6 +136,7 @@ impl Cages {
                 deep.sums.push((deep.sum_cells.len() as u32, total));
             }
         }
+        deep.sort();
         self.deep.set(deep).is_ok()
     }
 
@@ -152,6 +153,28 @@ impl Cages {
     }
 }
 
+/// The puzzle's cages with their numbers (from 0), smallest first, in the puzzle's order within
+/// one size. [`Groups::narrow`]'s loops over each cage's cells then run the same number of
+/// times for cage after cage, which the processor predicts; the puzzle's order follows no
+/// pattern. A counting sort: a general sort of a few dozen cages costs more than that.
+fn by_size(puzzle: &Puzzle) -> Vec<(usize, &Cage)> {
+    let most = puzzle.cages().map(|c| c.cells().len()).max().unwrap_or(0);
+    let mut start = vec![0usize; most + 2];
+    for cage in puzzle.cages() {
+        start[cage.cells().len() + 1] += 1;
+    }
+    for s in 1..start.len() {
+        start[s] += start[s - 1];
+    }
+    let mut order = vec![None; start[most + 1]];
+    for (i, cage) in puzzle.cages().enumerate() {
+        let at = &mut start[cage.cells().len()];
+        order[*at] = Some((i, cage));
+        *at += 1;
+    }
+    order.into_iter().flatten().collect()
+}
+
 /// One cage (the puzzle's, or an implied sum within one house): ranges of [`Groups`]' lists.
 struct Group {
     /// Its cells, in `Groups::cells`.
@@ -161,12 +184,22 @@ struct Group {
     /// The other cells of the houses holding all of its cells, in `Groups::rest`.
     rest: (u32, u32),
     total: i64,
-    /// The propagation in which the cage was last narrowed without changing its own cells, and
-    /// the sum of its cells' candidate masks (as integers) then. Within one propagation masks
-    /// only lose bits, so an unchanged sum means unchanged cells, and narrowing the cage again
-    /// would remove nothing: its cells already lie within its combinations, the rest of its
-    /// houses already lacks the digits it must hold.
-    memo: Cell<(u64, u128)>,
+    /// What the cage's cells were when it was last narrowed without changing them: see [`Memo`].
+    memo: Cell<Memo>,
+}
+
+/// A cage's cells as [`Groups::allowed`] sees them, in one propagation (`epoch`): the digits
+/// of its fixed cells, their number and the union of its open cells' candidates. Within one
+/// propagation masks only lose bits, so while these stay as they were when narrowing the cage
+/// changed nothing, narrowing it again would remove nothing either: each cell still lies
+/// within the combinations' digits, which are the same, and the rest of its houses already
+/// lacks the digits it must hold.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Memo {
+    epoch: u64,
+    fixed: u64,
+    open: u64,
+    count: u32,
 }
 
 /// Cages with their combinations, and plain sums, in a few flat lists.
@@ -203,6 +236,11 @@ impl Groups {
             sums: vec![],
             sum_cells: vec![],
         }
+    }
+
+    /// Orders the cages by size, as [`by_size`] does the puzzle's.
+    fn sort(&mut self) {
+        self.groups.sort_unstable_by_key(|g| g.cells.1 - g.cells.0);
     }
 
     /// The cells and total of cage `g`.
@@ -243,7 +281,12 @@ impl Groups {
             combos,
             rest: (rest_from, self.rest.len() as u32),
             total,
-            memo: Cell::new((u64::MAX, 0)),
+            memo: Cell::new(Memo {
+                epoch: u64::MAX,
+                fixed: 0,
+                open: 0,
+                count: 0,
+            }),
         });
         true
     }
@@ -330,17 +373,22 @@ impl Groups {
         let mut progress = false;
         for g in &self.groups {
             let cells = &self.cells[g.cells.0 as usize..g.cells.1 as usize];
-            let (mut fixed, mut count, mut open, mut sum) = (0u64, 0, 0u64, 0u128);
+            let (mut fixed, mut count, mut open) = (0u64, 0, 0u64);
             for &c in cells {
                 let m = cands[c as usize].to_u64();
-                sum += u128::from(m);
                 // Without a branch: which cells are fixed follows no pattern.
                 let one = u64::from(m & m.wrapping_sub(1) == 0);
                 fixed |= m & one.wrapping_neg();
                 open |= m & one.wrapping_sub(1);
                 count += one as u32;
             }
-            if g.memo.get() == (epoch, sum) {
+            let memo = Memo {
+                epoch,
+                fixed,
+                open,
+                count,
+            };
+            if g.memo.get() == memo {
                 continue;
             }
             let (allowed, required) = self.allowed(g, fixed, count, open)?;
@@ -355,7 +403,7 @@ impl Groups {
             // cage left as it was is at rest.
             match changed {
                 true => progress = true,
-                false => g.memo.set((epoch, sum)),
+                false => g.memo.set(memo),
             }
             if required != M::ZERO {
                 for &c in &self.rest[g.rest.0 as usize..g.rest.1 as usize] {
@@ -447,6 +495,16 @@ mod tests {
         c.begin();
         while c.narrow(&mut cands, &mut vec![])? {}
         Some(cands)
+    }
+
+    #[test]
+    fn cages_go_smallest_first_keeping_their_numbers() {
+        let puzzle = killer4(&[(&[0, 1, 4], 7), (&[2, 3], 7), (&[5, 6, 7, 8], 10), (&[9], 2)]);
+        let order: Vec<(usize, usize)> = by_size(&puzzle)
+            .into_iter()
+            .map(|(i, c)| (i, c.cells().len()))
+            .collect();
+        assert_eq!(order, [(3, 1), (1, 2), (0, 3), (2, 4)]);
     }
 
     #[test]

@@ -499,7 +499,12 @@ mod tests {
 
     #[test]
     fn cages_go_smallest_first_keeping_their_numbers() {
-        let puzzle = killer4(&[(&[0, 1, 4], 7), (&[2, 3], 7), (&[5, 6, 7, 8], 10), (&[9], 2)]);
+        let puzzle = killer4(&[
+            (&[0, 1, 4], 7),
+            (&[2, 3], 7),
+            (&[5, 6, 7, 8], 10),
+            (&[9], 2),
+        ]);
         let order: Vec<(usize, usize)> = by_size(&puzzle)
             .into_iter()
             .map(|(i, c)| (i, c.cells().len()))

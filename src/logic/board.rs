@@ -17,7 +17,7 @@ pub const MAX_SIDE: usize = 64;
 
 /// The geometry shared by all boards of one shape: houses and the peers of each cell.
 #[derive(Debug)]
-struct Geometry {
+pub(crate) struct Geometry {
     shape: Arc<Shape>,
     /// Distinct cells sharing a house with the cell, the cell excluded.
     peers: Vec<Vec<u32>>,
@@ -458,6 +458,11 @@ impl Board {
         &self.geo.rules
     }
     /// The puzzle, when it has rules beyond its houses.
+    /// The geometry the board reads its houses, peers and rules from: one for every board of a
+    /// solving path ([`super::origin`]).
+    pub(crate) fn geometry(&self) -> &Arc<Geometry> {
+        &self.geo
+    }
     pub fn rule_puzzle(&self) -> Option<&Puzzle> {
         self.geo.puzzle.as_ref()
     }

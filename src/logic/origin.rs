@@ -1,28 +1,65 @@
 //! What a finder may keep from one board to the next (on one thread, along a solving path):
-//! the puzzle a board reads its candidates by. Two boards of one [`Origin`] have the same
-//! houses, peers and rules, so what a finder concluded on the first holds on the second where
-//! their candidates agree.
+//! the geometry a board reads its houses, peers and rules from. The boards of one solving path
+//! share it, as do puzzles without rules of one shape solved in turn on one thread; two boards
+//! of one [`Origin`] have the same houses, peers and rules, so what a finder concluded on the
+//! first holds on the second where their candidates agree.
 
-use super::board::Board;
-use crate::model::{Puzzle, Shape};
+use std::sync::Arc;
 
-/// The shape and, on a puzzle with rules, the puzzle a board was built from.
-#[derive(Debug, Clone)]
-pub struct Origin {
-    shape: Shape,
-    puzzle: Option<Puzzle>,
+use super::board::{Board, Geometry};
+
+/// The geometry a board was built from, held so that it cannot be freed and its address
+/// reused by another while a finder keeps this.
+#[derive(Clone)]
+pub struct Origin(Arc<Geometry>);
+
+impl std::fmt::Debug for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Origin({:p})", Arc::as_ptr(&self.0))
+    }
 }
 
 impl Origin {
     pub fn of(board: &Board) -> Origin {
-        Origin {
-            shape: board.shape().clone(),
-            puzzle: board.rule_puzzle().cloned(),
-        }
+        Origin(board.geometry().clone())
     }
 
     /// True when `board` was built from this origin.
     pub fn holds(&self, board: &Board) -> bool {
-        self.shape == *board.shape() && self.puzzle.as_ref() == board.rule_puzzle()
+        Arc::ptr_eq(&self.0, board.geometry())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Cage, Constraint, Puzzle, Shape};
+
+    fn puzzle(shape: Shape, cages: &[(&[u32], u32)]) -> Puzzle {
+        let cells = shape.size() * shape.size();
+        let cages = cages
+            .iter()
+            .map(|(c, s)| Constraint::Cage(Cage::new(c.to_vec(), *s)));
+        Puzzle::new(Arc::new(shape), vec![0; cells])
+            .unwrap()
+            .with_constraints(cages.collect())
+            .unwrap()
+    }
+
+    #[test]
+    fn a_board_holds_only_for_its_own_geometry() {
+        let plain = Board::new(&puzzle(Shape::standard(4, false).unwrap(), &[])).unwrap();
+        let origin = Origin::of(&plain);
+        assert!(origin.holds(&plain.clone()), "a board of the same path");
+        // Puzzles without rules of one shape, in turn on one thread, share the geometry.
+        let other = Board::new(&puzzle(Shape::standard(4, false).unwrap(), &[])).unwrap();
+        assert!(origin.holds(&other));
+        let diagonal = Board::new(&puzzle(Shape::standard(4, true).unwrap(), &[])).unwrap();
+        assert!(!origin.holds(&diagonal), "other houses");
+        // A puzzle with rules has its own, even with the same shape and rules as another.
+        let caged = puzzle(Shape::standard(4, false).unwrap(), &[(&[0, 1], 3)]);
+        let (a, b) = (Board::new(&caged).unwrap(), Board::new(&caged).unwrap());
+        assert!(Origin::of(&a).holds(&a) && !Origin::of(&a).holds(&b));
+        assert!(!origin.holds(&a), "other rules");
     }
 }

@@ -105,13 +105,15 @@ pub struct EngineFlags {
         help_heading = "SAT backend"
     )]
     sat_opt: SatOptimizer,
-    /// sat: do not fix naked / hidden singles and locked candidates before encoding (they are by
-    /// default; the SAT solver then sees only what those simple rules leave open).
+    /// sat, cadical, sat-ext, maxsat-ext: do not fix naked / hidden singles and locked candidates
+    /// before encoding (they are by default; the SAT solver then sees only what those simple
+    /// rules leave open).
     #[arg(long, help_heading = "SAT backend")]
     no_propagate: bool,
-    /// sat: do not probe the root of a puzzle with variant rules (by default each digit left to
-    /// a cell is tried and propagated through the rules before encoding, as `cp` does; what a
-    /// trial rules out is removed, and many variant puzzles reach the solver settled).
+    /// sat, cadical, sat-ext, maxsat-ext: do not probe the root of a puzzle with variant rules (by
+    /// default each digit left to a cell is tried and propagated through the rules before
+    /// encoding, as `cp` does; what a trial rules out is removed, and many variant puzzles reach
+    /// the solver settled).
     #[arg(long, help_heading = "SAT backend")]
     no_probe: bool,
     /// sat, cadical, sat-ext, maxsat-ext: largest CNF formula to build, in MiB (as estimated before building

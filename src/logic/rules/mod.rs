@@ -39,14 +39,16 @@ mod sums;
 
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::board::{all_digits, bit, bits, digits, Board};
 use super::render::cell as cell_name;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
-use crate::dfs::RuleNarrower;
+use crate::dfs::{Job, RuleNarrower};
 use crate::model::lower::{LinearSum, Pair, Rules};
 use crate::model::{Constraint, Line, Puzzle, Value};
+use crate::sat;
 
 /// Most combinations of a cage listed for the exact cage narrowing; past it, the cage is
 /// narrowed as distinct digits with a sum.
@@ -704,12 +706,20 @@ pub fn broken(board: &Board) -> bool {
     board.rules().iter().any(|r| r.narrow(board).is_none())
 }
 
+/// How long the last resort's `dfs` test runs before the same question goes to `sat`. Most
+/// tests end within microseconds; refuting a wrong digit of a hard puzzle with rules can take
+/// `dfs`'s search without learning seconds, where `sat`'s clause learning takes a tenth of it.
+const DFS_FIRST: Duration = Duration::from_millis(50);
+
 /// Whether `puzzle` (the board's, rules included) has a solution with the board's digits and
-/// `d` in `cell`, by the `dfs` search: the last resort's test on a puzzle with rules, where a
-/// search over houses alone could reach a grid that breaks a rule. The candidates the board
-/// has left in its open cells go along as candidate lists: the steps that removed the others
-/// were sound, so no solution needs them (the answer is the same), and the search starts from
-/// what the steps know rather than from the digits alone.
+/// `d` in `cell`: the last resort's test on a puzzle with rules, where a search over houses
+/// alone could reach a grid that breaks a rule. The candidates the board has left in its open
+/// cells go along as candidate lists: the steps that removed the others were sound, so no
+/// solution needs them (the answer is the same), and the search starts from what the steps
+/// know rather than from the digits alone.
+///
+/// `dfs` answers first; past [`DFS_FIRST`] the `sat` engine does ([`by_sat`]). Either way the answer is the puzzle's, so the path and its text do
+/// not depend on which one gave it.
 pub fn solvable_with(puzzle: &Puzzle, board: &Board, cell: usize, d: Value) -> bool {
     let n = board.n();
     let mut givens = board.values().to_vec();
@@ -730,7 +740,71 @@ pub fn solvable_with(puzzle: &Puzzle, board: &Board, cell: usize, d: Value) -> b
     else {
         return false;
     };
-    let job = crate::dfs::Job::Count { limit: 1 };
-    let halt = crate::cancel::Halt::default();
-    crate::dfs::search(&p, Default::default(), job, &halt).is_ok_and(|f| f.count > 0)
+    let dfs = |deadline| {
+        let halt = crate::cancel::Halt {
+            deadline,
+            cancel: None,
+        };
+        crate::dfs::search(&p, Default::default(), Job::Count { limit: 1 }, &halt)
+    };
+    match dfs(Some(Instant::now() + DFS_FIRST)) {
+        Ok(f) if f.count > 0 => return true,
+        Ok(f) if !f.timed_out => return false,
+        Ok(_) => {}
+        Err(_) => return false,
+    }
+    // `sat` failing after `dfs` ran out of time: `dfs` without a deadline decides.
+    by_sat(&p).unwrap_or_else(|| dfs(None).is_ok_and(|f| f.count > 0))
+}
+
+/// Whether `puzzle` has a solution, by the `sat` engine (varisat, default options); a solution
+/// it finds is re-checked ([`crate::check::verify`]). `None` when it fails or its solution does
+/// not check.
+fn by_sat(puzzle: &Puzzle) -> Option<bool> {
+    let run = sat::run::Run {
+        puzzle: puzzle.clone(),
+        opts: sat::options::SatOptions::default(),
+        engine: sat::run::EngineKind::Varisat,
+        deadline: None,
+        cancellable: false,
+        job: sat::run::Job::Count(1),
+        meter: Default::default(),
+    };
+    match sat::run::execute(&run, &mut |_| {}, &crate::cancel::Cancel::new()) {
+        Ok(sat::run::Outcome::Count(c)) => match c.witnesses.first() {
+            Some(grid) => crate::check::verify(puzzle, grid).is_ok().then_some(true),
+            None => (c.complete && !c.timed_out).then_some(false),
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Cage, Shape};
+
+    /// A 4×4 with the cages {r1c1, r1c2} = 3 and {r2c1, r2c2} = 7, and `given` in r1c1.
+    fn killer(given: Value) -> Puzzle {
+        let shape = Arc::new(Shape::standard(4, false).unwrap());
+        let mut givens = vec![0; 16];
+        givens[0] = given;
+        let cages = [(vec![0, 1], 3), (vec![4, 5], 7)];
+        let cages = cages.map(|(c, s)| Constraint::Cage(Cage::new(c, s)));
+        Puzzle::new(shape, givens)
+            .unwrap()
+            .with_constraints(cages.to_vec())
+            .unwrap()
+    }
+
+    #[test]
+    fn the_fallback_to_sat_answers_as_dfs_does() {
+        for (given, solvable) in [(1, true), (2, true), (3, false), (4, false)] {
+            let p = killer(given);
+            assert_eq!(by_sat(&p), Some(solvable), "given {given}");
+            let halt = crate::cancel::Halt::default();
+            let dfs = crate::dfs::search(&p, Default::default(), Job::Count { limit: 1 }, &halt);
+            assert_eq!(dfs.unwrap().count > 0, solvable, "given {given}");
+        }
+    }
 }

@@ -367,8 +367,8 @@ impl Groups {
     /// other implied sums narrow their cells' bounds. `Some(true)` when a candidate was removed
     /// (cells left with one digit are queued), `None` on a contradiction.
     ///
-    /// A cage whose cells have not changed since it was last narrowed in this propagation
-    /// (`epoch`) is skipped ([`Group::memo`]).
+    /// A cage is skipped while its cells are, as [`Groups::allowed`] reads them, what they were
+    /// when it was last narrowed to no effect in this propagation (`epoch`): see [`Memo`].
     fn narrow<M: Mask>(&self, cands: &mut [M], queue: &mut Vec<u16>, epoch: u64) -> Option<bool> {
         let mut progress = false;
         for g in &self.groups {

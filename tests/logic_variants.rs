@@ -126,6 +126,20 @@ fn published_puzzles_take_only_true_steps() {
     }
 }
 
+#[test]
+fn the_last_resort_finishes_solver_needs_set_with_true_steps() {
+    // A boxless Killer with Kropki dots that the ladder does not finish: its bifurcations ask
+    // whether a digit leads to a solution, and refuting one takes `dfs` seconds, so the `sat`
+    // engine answers those (`logic::rules::solvable_with`). Every step is checked against the
+    // solution.
+    let (p, solution) = published("solver-needs-set");
+    let result = checked(&p, &solution, &Ladder::default(), "solver-needs-set");
+    assert_eq!(result.outcome, SolveOutcome::Solved);
+    let guesses = result.steps.iter();
+    let guesses = guesses.filter(|s| s.technique == Technique::Bifurcation);
+    assert!(guesses.count() > 0, "solved without the last resort");
+}
+
 /// The published puzzle `name` of the corpus, and its solution.
 fn published(name: &str) -> (Puzzle, Grid) {
     let path = format!("tests/data/published/{name}.json");

@@ -718,8 +718,8 @@ const DFS_FIRST: Duration = Duration::from_millis(50);
 /// solution needs them (the answer is the same), and the search starts from what the steps
 /// know rather than from the digits alone.
 ///
-/// `dfs` answers first; past [`DFS_FIRST`] the `sat` engine does ([`by_sat`]). Either way the answer is the puzzle's, so the path and its text do
-/// not depend on which one gave it.
+/// `dfs` answers first; past [`DFS_FIRST`] the `sat` engine does ([`by_sat`]). Either way the
+/// answer is the puzzle's, so the path and its text do not depend on which one gave it.
 pub fn solvable_with(puzzle: &Puzzle, board: &Board, cell: usize, d: Value) -> bool {
     let n = board.n();
     let mut givens = board.values().to_vec();
@@ -758,8 +758,8 @@ pub fn solvable_with(puzzle: &Puzzle, board: &Board, cell: usize, d: Value) -> b
 }
 
 /// Whether `puzzle` has a solution, by the `sat` engine (varisat, default options); a solution
-/// it finds is re-checked ([`crate::check::verify`]). `None` when it fails or its solution does
-/// not check.
+/// it finds is re-checked ([`crate::check::verify`]). `None` when it fails (a panic in the
+/// solver library included) or its solution does not check.
 fn by_sat(puzzle: &Puzzle) -> Option<bool> {
     let run = sat::run::Run {
         puzzle: puzzle.clone(),
@@ -770,7 +770,10 @@ fn by_sat(puzzle: &Puzzle) -> Option<bool> {
         job: sat::run::Job::Count(1),
         meter: Default::default(),
     };
-    match sat::run::execute(&run, &mut |_| {}, &crate::cancel::Cancel::new()) {
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        sat::run::execute(&run, &mut |_| {}, &crate::cancel::Cancel::new())
+    }));
+    match ran.ok()? {
         Ok(sat::run::Outcome::Count(c)) => match c.witnesses.first() {
             Some(grid) => crate::check::verify(puzzle, grid).is_ok().then_some(true),
             None => (c.complete && !c.timed_out).then_some(false),

@@ -46,7 +46,7 @@ use super::render::cell as cell_name;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::dfs::{Job, RuleNarrower};
-use crate::model::lower::{LinearSum, Pair, Rules};
+use crate::model::lower::{LinearSum, Pair, PairRule, Rules};
 use crate::model::{Constraint, Line, Puzzle, Value};
 use crate::sat;
 
@@ -77,6 +77,11 @@ pub struct Rule {
     linear: Vec<LinearSum>,
     /// Its sums read with distinct digits ([`sums`]), once the board knows its peers.
     sums: Vec<sums::DistinctSum>,
+    /// Every form of the rule is a pair of cells holding different digits (anti-knight,
+    /// anti-king): the board counts such cells as peers, so in a search, where every cell left
+    /// with one candidate is placed and its digit leaves its peers before the rules are read,
+    /// the rule has nothing to narrow, and [`RuleQueue`] leaves it out.
+    peers_only: bool,
 }
 
 impl std::fmt::Debug for Rule {
@@ -116,6 +121,7 @@ pub fn compile(puzzle: &Puzzle) -> Vec<Rule> {
         narrowing: lowered_narrowing(puzzle, &e.rules),
         linear: e.rules.sums.clone(),
         sums: vec![],
+        peers_only: false,
     }));
     rules
 }
@@ -187,9 +193,41 @@ fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
                 narrowing,
                 linear: lowered.sums.clone(),
                 sums: vec![],
+                peers_only: !matches!(c, Constraint::Cage(_)) && differ_pairs_only(&lowered),
             }
         })
         .collect()
+}
+
+/// True when every form of `rules` is a pair of cells holding different digits.
+fn differ_pairs_only(rules: &Rules) -> bool {
+    // Every form, so that a new one cannot be left out.
+    let Rules {
+        pairs,
+        houses,
+        distinct,
+        windows,
+        sums,
+        sandwiches,
+        parity,
+        domains,
+        contains,
+        betweens,
+        skyscrapers,
+        xsums,
+    } = rules;
+    pairs.iter().all(|p| p.rule == PairRule::Differ)
+        && houses.is_empty()
+        && distinct.is_empty()
+        && windows.is_empty()
+        && sums.is_empty()
+        && sandwiches.is_empty()
+        && parity.is_empty()
+        && domains.is_empty()
+        && contains.is_empty()
+        && betweens.is_empty()
+        && skyscrapers.is_empty()
+        && xsums.is_empty()
 }
 
 /// Gives each rule its sums read with distinct digits, over the board's `peers` (per cell,
@@ -376,7 +414,7 @@ impl RuleQueue {
         let cells = board.values().len();
         let rules = board.rules();
         let mut readers = vec![vec![]; cells];
-        for (i, r) in rules.iter().enumerate() {
+        for (i, r) in rules.iter().enumerate().filter(|(_, r)| !r.peers_only) {
             for &c in &r.reads {
                 readers[c as usize].push(i as u32);
             }
@@ -386,6 +424,9 @@ impl RuleQueue {
         let mut m = seen.clone();
         let dirty = (rules.iter())
             .map(|r| {
+                if r.peers_only {
+                    return false;
+                }
                 let unsettled = !r.narrow_masks(&mut m) || m != seen;
                 m.copy_from_slice(&seen);
                 unsettled
@@ -798,6 +839,24 @@ mod tests {
             .unwrap()
             .with_constraints(cages.to_vec())
             .unwrap()
+    }
+
+    #[test]
+    fn only_rules_of_differing_pairs_are_left_to_the_peers() {
+        let shape = Arc::new(Shape::standard(4, false).unwrap());
+        let constraints = vec![
+            Constraint::AntiKnight,
+            Constraint::AntiKing,
+            Constraint::Thermo(vec![0, 1, 2]),
+            Constraint::Cage(Cage::new(vec![0, 1], 3)),
+        ];
+        let p = Puzzle::new(shape, vec![0; 16])
+            .unwrap()
+            .with_constraints(constraints)
+            .unwrap();
+        let rules = constraint_rules(&p);
+        let peers_only: Vec<bool> = rules.iter().map(|r| r.peers_only).collect();
+        assert_eq!(peers_only, [true, true, false, false]);
     }
 
     #[test]

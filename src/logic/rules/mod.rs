@@ -201,33 +201,11 @@ fn constraint_rules(puzzle: &Puzzle) -> Vec<Rule> {
 
 /// True when every form of `rules` is a pair of cells holding different digits.
 fn differ_pairs_only(rules: &Rules) -> bool {
-    // Every form, so that a new one cannot be left out.
-    let Rules {
-        pairs,
-        houses,
-        distinct,
-        windows,
-        sums,
-        sandwiches,
-        parity,
-        domains,
-        contains,
-        betweens,
-        skyscrapers,
-        xsums,
-    } = rules;
-    pairs.iter().all(|p| p.rule == PairRule::Differ)
-        && houses.is_empty()
-        && distinct.is_empty()
-        && windows.is_empty()
-        && sums.is_empty()
-        && sandwiches.is_empty()
-        && parity.is_empty()
-        && domains.is_empty()
-        && contains.is_empty()
-        && betweens.is_empty()
-        && skyscrapers.is_empty()
-        && xsums.is_empty()
+    let others = Rules {
+        pairs: vec![],
+        ..rules.clone()
+    };
+    rules.pairs.iter().all(|p| p.rule == PairRule::Differ) && others.is_empty()
 }
 
 /// Gives each rule its sums read with distinct digits, over the board's `peers` (per cell,

@@ -724,7 +724,6 @@ struct Placements<'a> {
 }
 
 impl Placements<'_> {
-    /// A variable, or a constant for a fixed cell (or a digit the cell no longer has).
     /// The digits a free cell may hold, each with its variable (a layer of a sum's flow).
     fn open_digits(&self, cell: u32) -> Digits {
         (1..=self.n as Value)
@@ -732,6 +731,7 @@ impl Placements<'_> {
             .collect()
     }
 
+    /// A variable, or a constant for a fixed cell (or a digit the cell no longer has).
     fn holds(&self, cell: u32, d: Value) -> Lin {
         match self.fixed[cell as usize] {
             0 => match self.var_of[cell as usize * self.n + d as usize - 1] {

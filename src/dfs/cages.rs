@@ -11,6 +11,11 @@
 //! combination holds must go in the cage, so it leaves the other cells of every house holding
 //! the whole cage.
 //!
+//! From the start, a house holding whole cages that leave at most [`MOST_INNIES`] of its cells
+//! gives those cells (its *innies*) a cage of their own: they add up to the house's total less
+//! the cages' sums. It is read off the houses found for the cages themselves, and it settles at
+//! the root many Killers that would otherwise need the full sums below.
+//!
 //! The sums the cages imply through the houses ([`super::house_sums`], "innies and outies") are
 //! narrowed too: a set of cells within one house as one more cage (combinations, as above), any
 //! other set by interval reasoning (each cell between the total less the most and the least the
@@ -51,11 +56,19 @@ impl Cages {
     /// The cages of `puzzle`; `None` when it has none, `Err` when a cage has too many
     /// combinations.
     pub(super) fn new(puzzle: &Puzzle) -> Result<Option<Cages>, String> {
+        Cages::with_innies(puzzle, MOST_INNIES)
+    }
+
+    /// [`Cages::new`] with the innies of at most `most` cells.
+    fn with_innies(puzzle: &Puzzle, most: usize) -> Result<Option<Cages>, String> {
         if puzzle.cages().next().is_none() {
             return Ok(None);
         }
         let shape = puzzle.shape_arc().clone();
         let mut given = Groups::new(shape.size(), puzzle.cages().count());
+        if shape.cells() <= 128 {
+            given.held = vec![([0; 2], 0); shape.house_count()];
+        }
         let mut cells = vec![];
         for (i, cage) in by_size(puzzle) {
             cells.clear();
@@ -67,6 +80,7 @@ impl Cages {
                 ));
             }
         }
+        given.add_innies(&shape, most);
         Ok(Some(Cages {
             shape,
             puzzle: puzzle.clone(),
@@ -88,8 +102,9 @@ impl Cages {
         if self.deep.get().is_some() {
             return false;
         }
-        let given: Vec<(&[u16], i64)> =
-            self.given.groups.iter().map(|g| self.given.of(g)).collect();
+        // The puzzle's cages alone: the innies added to them overlap them.
+        let given = self.given.groups.iter().filter(|g| g.cage);
+        let given: Vec<(&[u16], i64)> = given.map(|g| self.given.of(g)).collect();
         let implied = implied_sums(&self.shape, &given);
         let domains: Vec<u64> = cands.iter().map(|m| m.to_u64()).collect();
         let set: Vec<(Vec<u16>, i64)> = implied_cages(&self.shape, self.puzzle.cages(), &domains)
@@ -153,6 +168,12 @@ impl Cages {
     }
 }
 
+/// Most cells an innie of one house may have to be narrowed from the start ([`Cages::new`]).
+/// On killer1000, 2 settles 80 more puzzles at the root without the implied sums than none
+/// does, for a little more narrowing on every other puzzle; 3 or 4 settle more still but cost
+/// the others more (docs/benchmarks.md, "Killer Sudoku").
+const MOST_INNIES: usize = 2;
+
 /// The puzzle's cages with their numbers (from 0), smallest first, in the puzzle's order within
 /// one size. [`Groups::narrow`]'s loops over each cage's cells then run the same number of
 /// times for cage after cage, which the processor predicts; the puzzle's order follows no
@@ -184,6 +205,9 @@ struct Group {
     /// The other cells of the houses holding all of its cells, in `Groups::rest`.
     rest: (u32, u32),
     total: i64,
+    /// Among the puzzle's cages and their innies: one of the cages. (Among the deepened
+    /// groups: a group of distinct digits given as such to [`Groups::push`].)
+    cage: bool,
     /// What the cage's cells were when it was last narrowed without changing them: see [`Memo`].
     memo: Cell<Memo>,
 }
@@ -214,6 +238,9 @@ struct Groups {
     /// and total.
     sums: Vec<(u32, i64)>,
     sum_cells: Vec<u16>,
+    /// Per house, the cells of the cages it holds whole and their sums (small grids, while
+    /// the puzzle's cages are added; empty otherwise): see [`Groups::add_innies`].
+    held: Vec<([u64; 2], i64)>,
 }
 
 /// Where the cages' combinations are listed.
@@ -235,6 +262,7 @@ impl Groups {
             },
             sums: vec![],
             sum_cells: vec![],
+            held: vec![],
         }
     }
 
@@ -254,7 +282,7 @@ impl Groups {
     /// total out of reach leaves it no combination.
     fn push(&mut self, shape: &Shape, cells: &[u16], total: i64, given: bool) -> bool {
         let rest_from = self.rest.len() as u32;
-        if !self.rest_of(shape, cells) && !given {
+        if !self.rest_of(shape, cells, total) && !given {
             return false;
         }
         let combos = match &mut self.combos {
@@ -281,6 +309,7 @@ impl Groups {
             combos,
             rest: (rest_from, self.rest.len() as u32),
             total,
+            cage: given,
             memo: Cell::new(Memo {
                 epoch: u64::MAX,
                 fixed: 0,
@@ -293,7 +322,7 @@ impl Groups {
 
     /// Appends to `rest` the cells outside `cells` of the houses holding all of `cells`;
     /// `false` when no house holds them all.
-    fn rest_of(&mut self, shape: &Shape, cells: &[u16]) -> bool {
+    fn rest_of(&mut self, shape: &Shape, cells: &[u16], total: i64) -> bool {
         let Some((&first, others)) = cells.split_first() else {
             return false;
         };
@@ -316,6 +345,11 @@ impl Groups {
             }
             found = true;
             let house = shape.house(h as usize);
+            if let Some((held, sum)) = self.held.get_mut(h as usize) {
+                held[0] |= mask[0];
+                held[1] |= mask[1];
+                *sum += total;
+            }
             if small {
                 // Every cell of the house written, the end moved past the outside ones only.
                 let from = self.rest.len();
@@ -333,6 +367,26 @@ impl Groups {
             }
         }
         found
+    }
+
+    /// Adds the innies of single houses: in a house holding whole cages that leave at most
+    /// `most` of its cells, those cells add up to the house's total less the cages' sums (a
+    /// cage of its own, within the house). Ends [`Groups::held`].
+    fn add_innies(&mut self, shape: &Shape, most: usize) {
+        let held = std::mem::take(&mut self.held);
+        let n = shape.size();
+        let whole = (n * (n + 1) / 2) as i64;
+        let mut cells = vec![];
+        for (h, &(inside, sum)) in held.iter().enumerate() {
+            let left = n - (inside[0].count_ones() + inside[1].count_ones()) as usize;
+            if left == 0 || left > most || left == n {
+                continue;
+            }
+            cells.clear();
+            let outside = |&&c: &&u32| inside[c as usize / 64] >> (c % 64) & 1 == 0;
+            cells.extend(shape.house(h).iter().filter(outside).map(|&c| c as u16));
+            self.push(shape, &cells, whole - sum, false);
+        }
     }
 
     /// The combinations of cage `g`.
@@ -482,12 +536,12 @@ fn narrow_sum<M: Mask>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::house_sums::killer4;
+    use super::super::house_sums::{killer, killer4};
     use super::*;
 
-    /// The cages of a 4×4 with `cages` (cells, sum).
+    /// The cages of a 4×4 with `cages` (cells, sum), without innies.
     fn cages(cages: &[(&[u32], u32)]) -> Cages {
-        Cages::new(&killer4(cages)).unwrap().unwrap()
+        Cages::with_innies(&killer4(cages), 0).unwrap().unwrap()
     }
 
     /// Narrows `cands` to a fixpoint of `c` alone (in one propagation) and returns it.
@@ -510,6 +564,29 @@ mod tests {
             .map(|(i, c)| (i, c.cells().len()))
             .collect();
         assert_eq!(order, [(3, 1), (1, 2), (0, 3), (2, 4)]);
+    }
+
+    #[test]
+    fn the_cell_a_house_s_cages_leave_is_narrowed_from_the_start() {
+        // Row 0 of a 9×9 is four cages of two cells adding up to 10 each, and cells 8 and 17
+        // (column 8) form a cage of 11 whose other cell lies outside row 0. No digit is
+        // required by any pair, so the cages alone only take 1 from cell 8; the row's innie is
+        // cell 8 alone, 45 − 40 = 5, with no implied sums added. Then cell 17 is 6.
+        let cages: Vec<(Vec<u32>, u32)> = (0..4)
+            .map(|k| (vec![2 * k, 2 * k + 1], 10))
+            .chain([(vec![8, 17], 11)])
+            .collect();
+        let cages: Vec<(&[u32], u32)> = cages.iter().map(|(c, s)| (&c[..], *s)).collect();
+        let puzzle = killer(9, &cages);
+        let without = Cages::with_innies(&puzzle, 0).unwrap().unwrap();
+        assert_eq!(settle(&without, vec![0x1ffu16; 81]).unwrap()[8], 0x1fe);
+        let c = Cages::new(&puzzle).unwrap().unwrap();
+        let cands = settle(&c, vec![0x1ffu16; 81]).unwrap();
+        assert_eq!((cands[8], cands[17]), (1 << 4, 1 << 5));
+        assert!(c.deep.get().is_none());
+        // The innie is not taken for a cage of the puzzle when the sums are added.
+        let given = c.given.groups.iter().filter(|g| g.cage).count();
+        assert_eq!((given, c.given.groups.len()), (5, 6));
     }
 
     #[test]

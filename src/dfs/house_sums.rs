@@ -195,13 +195,19 @@ fn implied_sums_in<const W: usize>(shape: &Shape, cages: &[(&[u16], i64)]) -> Im
 /// [`super::cages`].
 #[cfg(test)]
 pub(super) fn killer4(cages: &[(&[u32], u32)]) -> crate::model::Puzzle {
+    killer(4, cages)
+}
+
+/// [`killer4`] on a standard grid of side `n`.
+#[cfg(test)]
+pub(super) fn killer(n: usize, cages: &[(&[u32], u32)]) -> crate::model::Puzzle {
     use crate::model::{Cage, Constraint, Puzzle};
-    let shape = std::sync::Arc::new(Shape::standard(4, false).unwrap());
+    let shape = std::sync::Arc::new(Shape::standard(n, false).unwrap());
     let cages = cages
         .iter()
         .map(|(c, s)| Constraint::Cage(Cage::new(c.to_vec(), *s)))
         .collect();
-    Puzzle::new(shape, vec![0; 16])
+    Puzzle::new(shape, vec![0; n * n])
         .unwrap()
         .with_constraints(cages)
         .unwrap()

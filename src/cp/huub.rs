@@ -17,9 +17,9 @@
 //! Some forms of the model are chosen to keep clear of faults of huub 100.1, each told where it
 //! is posted: the root domains ([`root_domains`]), cells over ranges with their holes as
 //! clauses ([`post_holes`]), sums as two inequalities ([`post_sum`]),
-//! sandwiches as tables ([`post_sandwich`]), two-cell all-differents and the house cover as
-//! clauses on the built solver ([`post_on_solver`]). A conflict while building the solver is a
-//! proof that the puzzle has no solution, answered as such without a search.
+//! sandwiches as tables ([`post_sandwich`]), the all-differents short of a house and the house
+//! cover as clauses on the built solver ([`post_on_solver`]). A conflict while building the
+//! solver is a proof that the puzzle has no solution, answered as such without a search.
 //!
 //! Effort: each driver adds to an [`Effort`] what huub's `SolverStatistics` counted during its
 //! searches (the difference before and after each search, on the solver that searched, so that
@@ -1039,10 +1039,10 @@ fn is_pair(group: &AllDifferent) -> bool {
     group.cells.len() == 2
 }
 
-/// Adds to the built solver what huub's presolve must not see: the two-cell all-differents
-/// ([`is_pair`]), the pairs posted as clauses ([`as_clauses`]), the clauses of quadruples and
-/// between lines ([`post_contains_clauses`], [`post_between_clauses`]), and the house cover as
-/// clauses.
+/// Adds to the built solver what huub's presolve must not see: the all-differents short of a
+/// house (those of two cells, [`is_pair`], only here), the pairs posted as clauses
+/// ([`as_clauses`]), the clauses of quadruples and between lines ([`post_contains_clauses`],
+/// [`post_between_clauses`]), and the house cover as clauses.
 fn post_on_solver(
     solver: &mut Solver,
     cells: &[View<i64>],
@@ -1052,14 +1052,23 @@ fn post_on_solver(
     let n = model.n as i64;
     let add =
         |solver: &mut Solver, clause: Vec<_>| solver.add_clause(clause).map_err(|_| Infeasible);
-    for pair in model.all_different.iter().filter(|g| is_pair(g)) {
-        let [a, b] = [pair.cells[0], pair.cells[1]].map(|c| cells[c as usize]);
-        for d in 1..=n {
-            let clause = vec![
-                a.lit(solver, IntLitMeaning::NotEq(d)),
-                b.lit(solver, IntLitMeaning::NotEq(d)),
-            ];
-            add(solver, clause)?;
+    // Every all-different short of a house is clauses, one per two cells and digit: a group of
+    // two cells only so (huub's presolve must not see it), a longer one (cages, rules' groups)
+    // besides huub's propagator too, which, with the fixed cells in it, let a 6×6 Killer's
+    // answer hold one digit twice in a cage of five (fuzz seed 74, case 18,167;
+    // docs/backends.md). A full house is held by the house cover below (the default form).
+    for group in model.all_different.iter().filter(|g| !g.full) {
+        for (i, &a) in group.cells.iter().enumerate() {
+            for &b in &group.cells[i + 1..] {
+                let [a, b] = [a, b].map(|c| cells[c as usize]);
+                for d in 1..=n {
+                    let clause = vec![
+                        a.lit(solver, IntLitMeaning::NotEq(d)),
+                        b.lit(solver, IntLitMeaning::NotEq(d)),
+                    ];
+                    add(solver, clause)?;
+                }
+            }
         }
     }
     // A pair that forbids fewer digit pairs than it allows (the negative rules, non-consecutive

@@ -220,6 +220,9 @@ pub struct Shape {
     /// For each cell, the houses containing it: `cell_houses[cell_house_start[c]..cell_house_start[c+1]]`.
     cell_house_start: Vec<u32>,
     cell_houses: Vec<u32>,
+    /// On grids of at most 128 cells, each house's cells as a bit set (bit `c` for cell `c`);
+    /// empty on larger grids.
+    house_bits: Vec<u128>,
 }
 
 impl Shape {
@@ -307,6 +310,13 @@ impl Shape {
             cell_houses.extend(hs);
         }
         cell_house_start.push(cell_houses.len() as u32);
+        let house_bits = match n * n {
+            ..=128 => houses
+                .chunks_exact(n)
+                .map(|h| h.iter().fold(0, |m, &c| m | 1u128 << c))
+                .collect(),
+            _ => Vec::new(),
+        };
         Ok(Shape {
             n,
             regions,
@@ -314,6 +324,7 @@ impl Shape {
             houses,
             cell_house_start,
             cell_houses,
+            house_bits,
         })
     }
 
@@ -342,6 +353,11 @@ impl Shape {
     /// The `n` cells of house `h`.
     pub fn house(&self, h: usize) -> &[u32] {
         &self.houses[h * self.n..(h + 1) * self.n]
+    }
+    /// The cells of house `h` as a bit set (bit `c` for cell `c`), on grids of at most 128
+    /// cells; `None` on larger grids.
+    pub fn house_bits(&self, h: usize) -> Option<u128> {
+        self.house_bits.get(h).copied()
     }
     /// Every house, in order.
     pub fn houses(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {

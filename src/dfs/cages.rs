@@ -67,7 +67,7 @@ impl Cages {
         let shape = puzzle.shape_arc().clone();
         let mut given = Groups::new(shape.size(), puzzle.cages().count());
         if shape.cells() <= 128 {
-            given.held = vec![([0; 2], 0); shape.house_count()];
+            given.held = vec![(0, 0); shape.house_count()];
         }
         let mut cells = vec![];
         for (i, cage) in by_size(puzzle) {
@@ -240,7 +240,7 @@ struct Groups {
     sum_cells: Vec<u16>,
     /// Per house, the cells of the cages it holds whole and their sums (small grids, while
     /// the puzzle's cages are added; empty otherwise): see [`Groups::add_innies`].
-    held: Vec<([u64; 2], i64)>,
+    held: Vec<(u128, i64)>,
 }
 
 /// Where the cages' combinations are listed.
@@ -326,13 +326,31 @@ impl Groups {
         let Some((&first, others)) = cells.split_first() else {
             return false;
         };
-        // The cells as a mask when they all lie among the first 128 (any 9×9 or smaller).
-        let mut mask = [0u64; 2];
-        let small = cells.iter().all(|&c| {
-            let word = mask.get_mut(c as usize / 64);
-            word.map(|w| *w |= 1 << (c % 64)).is_some()
-        });
         let mut found = false;
+        if shape.cells() <= 128 {
+            // Cells and houses as bit sets: whether a house holds them all, and its other
+            // cells, are a few word operations.
+            let inside = cells.iter().fold(0u128, |m, &c| m | 1 << c);
+            for &h in shape.houses_of(first as usize) {
+                let Some(house) = shape.house_bits(h as usize) else {
+                    continue;
+                };
+                if inside & !house != 0 {
+                    continue;
+                }
+                found = true;
+                if let Some((held, sum)) = self.held.get_mut(h as usize) {
+                    *held |= inside;
+                    *sum += total;
+                }
+                let mut outside = house & !inside;
+                while outside != 0 {
+                    self.rest.push(outside.trailing_zeros() as u16);
+                    outside &= outside - 1;
+                }
+            }
+            return found;
+        }
         for (i, &h) in shape.houses_of(first as usize).iter().enumerate() {
             // A cell's row, column and region come first, in that order (`Shape::houses_of`):
             // one comparison each; an extra house may be anywhere after them.
@@ -344,27 +362,9 @@ impl Groups {
                 continue;
             }
             found = true;
-            let house = shape.house(h as usize);
-            if let Some((held, sum)) = self.held.get_mut(h as usize) {
-                held[0] |= mask[0];
-                held[1] |= mask[1];
-                *sum += total;
-            }
-            if small {
-                // Every cell of the house written, the end moved past the outside ones only.
-                let from = self.rest.len();
-                self.rest.resize(from + house.len(), 0);
-                let mut end = from;
-                for &c in house {
-                    self.rest[end] = c as u16;
-                    let inside = c < 128 && mask[c as usize / 64] >> (c % 64) & 1 != 0;
-                    end += usize::from(!inside);
-                }
-                self.rest.truncate(end);
-            } else {
-                let outside = house.iter().filter(|&&c| !cells.contains(&(c as u16)));
-                self.rest.extend(outside.map(|&c| c as u16));
-            }
+            let outside = shape.house(h as usize).iter();
+            let outside = outside.filter(|&&c| !cells.contains(&(c as u16)));
+            self.rest.extend(outside.map(|&c| c as u16));
         }
         found
     }
@@ -378,12 +378,12 @@ impl Groups {
         let whole = (n * (n + 1) / 2) as i64;
         let mut cells = vec![];
         for (h, &(inside, sum)) in held.iter().enumerate() {
-            let left = n - (inside[0].count_ones() + inside[1].count_ones()) as usize;
+            let left = n - inside.count_ones() as usize;
             if left == 0 || left > most || left == n {
                 continue;
             }
             cells.clear();
-            let outside = |&&c: &&u32| inside[c as usize / 64] >> (c % 64) & 1 == 0;
+            let outside = |&&c: &&u32| inside >> c & 1 == 0;
             cells.extend(shape.house(h).iter().filter(outside).map(|&c| c as u16));
             self.push(shape, &cells, whole - sum, false);
         }

@@ -343,10 +343,13 @@ impl Groups {
                     *held |= inside;
                     *sum += total;
                 }
-                let mut outside = house & !inside;
-                while outside != 0 {
-                    self.rest.push(outside.trailing_zeros() as u16);
-                    outside &= outside - 1;
+                let outside = house & !inside;
+                // Word by word: a 9×9's cells fill two.
+                for (base, mut word) in [(0, outside as u64), (64, (outside >> 64) as u64)] {
+                    while word != 0 {
+                        self.rest.push(base + word.trailing_zeros() as u16);
+                        word &= word - 1;
+                    }
                 }
             }
             return found;

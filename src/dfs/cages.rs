@@ -169,9 +169,9 @@ impl Cages {
 }
 
 /// Most cells an innie of one house may have to be narrowed from the start ([`Cages::new`]).
-/// On killer1000, 2 settles 80 more puzzles at the root without the implied sums than none
-/// does, for a little more narrowing on every other puzzle; 3 or 4 settle more still but cost
-/// the others more (docs/benchmarks.md, "Killer Sudoku").
+/// On killer1000, 2 brings about 80 more puzzles under 35 µs than none does (settled at the
+/// root without the implied sums), for a little more narrowing on every other puzzle; 3 or 4
+/// bring more still but cost the others more (docs/benchmarks.md, "Killer Sudoku").
 const MOST_INNIES: usize = 2;
 
 /// The puzzle's cages with their numbers (from 0), smallest first, in the puzzle's order within

@@ -46,9 +46,9 @@ impl BoardTables {
         if n > MAX_SIDE {
             return None;
         }
-        let houses: Vec<u128> = shape
-            .houses()
-            .map(|h| h.iter().fold(0, |m, &c| m | 1u128 << c))
+        // At most 81 cells: the shape keeps each house as a bit set.
+        let houses: Vec<u128> = (0..shape.house_count())
+            .map(|h| shape.house_bits(h).unwrap_or_default())
             .collect();
         let peers = (0..shape.cells())
             .map(|c| {

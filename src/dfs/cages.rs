@@ -11,8 +11,8 @@
 //! combination holds must go in the cage, so it leaves the other cells of every house holding
 //! the whole cage.
 //!
-//! From the start, a house holding whole cages that leave at most [`MOST_INNIES`] of its cells
-//! gives those cells (its *innies*) a cage of their own: they add up to the house's total less
+//! From the start, on grids of at most 128 cells, a house holding whole cages that leave at
+//! most [`MOST_INNIES`] of its cells gives those cells (its *innies*) a cage of their own: they add up to the house's total less
 //! the cages' sums. It is read off the houses found for the cages themselves, and it settles at
 //! the root many Killers that would otherwise need the full sums below.
 //!

@@ -104,13 +104,13 @@ fn standard9_counts<M: Mask>(cands: &[M]) -> ([M; 27], [M; 27]) {
             (once[3 * band + r], twice[3 * band + r]) = (o, t);
         }
         for j in 0..9 {
-            col_twice[j] |= col_twice_of(col_once[j], band_once[j], band_twice[j]);
+            col_twice[j] |= twice_joined(col_once[j], band_once[j], band_twice[j]);
             col_once[j] |= band_once[j];
         }
         for b in 0..3 {
             let (mut o, mut t) = (M::ZERO, M::ZERO);
             for j in 3 * b..3 * b + 3 {
-                t |= col_twice_of(o, band_once[j], band_twice[j]);
+                t |= twice_joined(o, band_once[j], band_twice[j]);
                 o |= band_once[j];
             }
             (once[18 + 3 * band + b], twice[18 + 3 * band + b]) = (o, t);
@@ -121,9 +121,10 @@ fn standard9_counts<M: Mask>(cands: &[M]) -> ([M; 27], [M; 27]) {
     (once, twice)
 }
 
-/// The digits seen twice once a part seen `once`/`twice` joins a whole seen `before` (once).
+/// The digits seen twice in a whole of which they were seen (once) in `before`, once a part
+/// in which they were seen `once` and `twice` joins it.
 #[inline]
-fn col_twice_of<M: Mask>(before: M, once: M, twice: M) -> M {
+fn twice_joined<M: Mask>(before: M, once: M, twice: M) -> M {
     twice | (before & once)
 }
 

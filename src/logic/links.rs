@@ -14,7 +14,6 @@
 //! come first (`node < singles`), then group nodes.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::board::{bits, digits, Board};
@@ -68,16 +67,34 @@ impl Lists {
     fn close(&mut self) {
         self.start.push(self.items.len() as u32);
     }
-    /// The lists of `count` nodes from pairs `(node, item)`, each list ascending and without
-    /// repeats.
-    fn from_pairs(count: usize, pairs: &mut Vec<(u32, u32)>) -> Lists {
+    /// The lists of `count` nodes from pairs `(node, item)`, each list in the pairs' order
+    /// (a counting sort: no comparison, no removal of repeats).
+    fn from_pairs_in_order(count: usize, pairs: &[(u32, u32)]) -> Lists {
+        let mut start = vec![0u32; count + 1];
+        for &(node, _) in pairs {
+            start[node as usize + 1] += 1;
+        }
+        for i in 0..count {
+            start[i + 1] += start[i];
+        }
+        let mut at = start.clone();
+        let mut items = vec![0; pairs.len()];
+        for &(node, item) in pairs {
+            items[at[node as usize] as usize] = item;
+            at[node as usize] += 1;
+        }
+        Lists { start, items }
+    }
+    /// The lists of `count` nodes from pairs `node << 32 | item`, each list ascending and
+    /// without repeats.
+    fn from_pairs(count: usize, pairs: &mut Vec<u64>) -> Lists {
         pairs.sort_unstable();
         pairs.dedup();
         let mut lists = Lists::new(pairs.len());
         let mut at = 0;
-        for node in 0..count as u32 {
-            while at < pairs.len() && pairs[at].0 == node {
-                lists.items.push(pairs[at].1);
+        for node in 0..count as u64 {
+            while at < pairs.len() && pairs[at] >> 32 == node {
+                lists.items.push(pairs[at] as u32);
                 at += 1;
             }
             lists.close();
@@ -86,12 +103,34 @@ impl Lists {
     }
 }
 
-/// The group nodes of a graph being built: the node of each group (its cells and digit), and
-/// the groups inside each house.
+/// The group nodes of a graph being built: the groups of each digit inside each house
+/// (`in_house[h * n + d - 1]`).
 #[derive(Debug, Default)]
 struct Groups {
-    node: HashMap<(Vec<u32>, Value), u32>,
     in_house: Vec<Vec<u32>>,
+}
+
+/// The cells holding each digit as a candidate, a bitset over the cells per digit.
+struct Holding {
+    words: usize,
+    sets: Vec<u64>,
+}
+
+impl Holding {
+    fn new(board: &Board) -> Holding {
+        let n = board.n();
+        let words = board.peer_set(0).len();
+        let mut sets = vec![0u64; (n + 1) * words];
+        for c in 0..n * n {
+            for d in digits(board.cands(c)) {
+                sets[d as usize * words + c / 64] |= 1 << (c % 64);
+            }
+        }
+        Holding { words, sets }
+    }
+    fn of(&self, d: Value) -> &[u64] {
+        &self.sets[d as usize * self.words..(d as usize + 1) * self.words]
+    }
 }
 
 /// Nodes and links of one board state.
@@ -182,22 +221,25 @@ impl Links {
             }
         }
         links.singles = links.digits.len();
-        links.weak = links.single_weak_links(board);
+        let holding = Holding::new(board);
+        links.weak = links.single_weak_links(board, &holding);
         let groups = match grouped {
             true => links.add_groups(board),
             false => Groups::default(),
         };
         if grouped {
-            links.group_weak = links.group_weak_links(board);
+            links.group_weak = links.group_weak_links(board, &holding);
         }
         links.strong = links.strong_links(board, &groups);
+        let has_strong: Vec<bool> = (0..links.node_count() as u32)
+            .map(|node| !links.strong.at(node).is_empty())
+            .collect();
         let mut live = Lists::new(links.weak.items.len());
         for node in 0..links.node_count() as u32 {
-            live.items.extend(
-                links
-                    .weak(node)
-                    .filter(|&next| !links.strong.at(next).is_empty()),
-            );
+            for list in [links.weak.of(node), links.group_weak.of(node)] {
+                live.items
+                    .extend(list.iter().filter(|&&next| has_strong[next as usize]));
+            }
             live.close();
         }
         links.live_weak = live;
@@ -212,25 +254,36 @@ impl Links {
 
     /// Weak links between single nodes: a candidate's cell's other digits and its digit in the
     /// cell's peers, listed in node order (peers before the cell, the cell, peers after).
-    fn single_weak_links(&self, board: &Board) -> Lists {
+    fn single_weak_links(&self, board: &Board, holding: &Holding) -> Lists {
         let n = self.n;
         let mut weak = Lists::new(self.singles * 2 * n);
         for cell in 0..n * n {
             let cands = board.cands(cell);
-            let peers = board.peers(cell);
-            let split = peers.partition_point(|&p| (p as usize) < cell);
+            let peers = board.peer_set(cell);
+            let (word, below) = (cell / 64, (1u64 << (cell % 64)) - 1);
             for d in digits(cands) {
-                let holds = |p: &&u32| board.has(**p as usize, d);
-                let node = |p: &u32| self.node(*p as usize, d);
-                weak.items
-                    .extend(peers[..split].iter().filter(holds).map(node));
+                let has = holding.of(d);
+                // Peers holding `d`, as cells: those before the cell when `before`, else after.
+                let peers_of = |before: bool, out: &mut Vec<u32>| {
+                    let words = match before {
+                        true => 0..word + 1,
+                        false => word..peers.len(),
+                    };
+                    for w in words {
+                        let mut m = peers[w] & has[w];
+                        if w == word {
+                            m &= if before { below } else { !below };
+                        }
+                        out.extend(bits(m).map(|b| self.node(w * 64 + b, d)));
+                    }
+                };
+                peers_of(true, &mut weak.items);
                 weak.items.extend(
                     digits(cands)
                         .filter(|&e| e != d)
                         .map(|e| self.node(cell, e)),
                 );
-                weak.items
-                    .extend(peers[split..].iter().filter(holds).map(node));
+                peers_of(false, &mut weak.items);
                 weak.close();
             }
         }
@@ -241,10 +294,10 @@ impl Links {
     /// nodes (two cells; with groups, a group and a cell or two groups).
     fn strong_links(&self, board: &Board, groups: &Groups) -> Lists {
         let n = self.n;
-        let mut pairs: Vec<(u32, u32)> = vec![];
+        let mut pairs: Vec<u64> = vec![];
         let mut both = |a: u32, b: u32| {
-            pairs.push((a, b));
-            pairs.push((b, a));
+            pairs.push((a as u64) << 32 | b as u64);
+            pairs.push((b as u64) << 32 | a as u64);
         };
         for cell in 0..n * n {
             if self.bivalue[cell] {
@@ -253,6 +306,7 @@ impl Links {
                 both(self.node(cell, d), self.node(cell, e));
             }
         }
+        let (mut positions, mut rest): (Vec<u32>, Vec<u32>) = (vec![], vec![]);
         for h in 0..board.house_count() {
             for d in 1..=n as Value {
                 let places = board.positions(h, d);
@@ -265,17 +319,17 @@ impl Links {
                     continue;
                 }
                 // Splits with a group on one side (and a single or a group on the other).
-                let positions: Vec<u32> = bits(places).map(|i| board.house(h)[i]).collect();
-                for &g in groups.in_house[h].iter().filter(|&&g| self.digit(g) == d) {
+                positions.clear();
+                positions.extend(bits(places).map(|i| board.house(h)[i]));
+                let in_house = &groups.in_house[h * n + d as usize - 1];
+                for &g in in_house {
                     // The group's cells hold `d` inside the house: they are among its places.
-                    let rest: Vec<u32> = positions
-                        .iter()
-                        .copied()
-                        .filter(|c| !self.cells(g).contains(c))
-                        .collect();
+                    rest.clear();
+                    rest.extend(positions.iter().filter(|c| !self.cells(g).contains(c)));
+                    // A group equal to the rest lies in this house too.
                     let other = match rest.len() {
                         1 => Some(self.node(rest[0] as usize, d)),
-                        _ => groups.node.get(&(rest, d)).copied(),
+                        _ => in_house.iter().copied().find(|&o| self.cells(o) == rest),
                     };
                     if let Some(b) = other {
                         both(g, b);
@@ -291,54 +345,56 @@ impl Links {
         let n = board.n();
         let shape = board.shape();
         let mut groups = Groups {
-            node: HashMap::new(),
-            in_house: vec![vec![]; board.house_count()],
+            in_house: vec![vec![]; board.house_count() * n],
         };
+        // Per first cell, the groups so far (two intersections may leave a digit the same
+        // cells).
+        let mut from: Vec<Vec<u32>> = vec![vec![]; n * n];
+        let mut cells: Vec<u32> = vec![];
         for common in board.intersections() {
             for d in 1..=n as Value {
-                let cells: Vec<u32> = common
-                    .iter()
-                    .copied()
-                    .filter(|&c| board.has(c as usize, d))
-                    .collect();
-                if cells.len() >= 2 && !groups.node.contains_key(&(cells.clone(), d)) {
-                    let g = self.digits.len() as u32;
-                    for &h in shape.houses_of(cells[0] as usize) {
-                        if cells
-                            .iter()
-                            .all(|&c| shape.houses_of(c as usize).contains(&h))
-                        {
-                            groups.in_house[h as usize].push(g);
-                        }
-                    }
-                    groups.node.insert((cells.clone(), d), g);
-                    self.push_node(&cells, d);
+                cells.clear();
+                cells.extend(common.iter().filter(|&&c| board.has(c as usize, d)));
+                if cells.len() < 2 {
+                    continue;
                 }
+                let first = cells[0] as usize;
+                let known = from[first]
+                    .iter()
+                    .any(|&g| self.digit(g) == d && self.cells(g) == cells);
+                if known {
+                    continue;
+                }
+                let g = self.digits.len() as u32;
+                for &h in shape.houses_of(first) {
+                    if cells
+                        .iter()
+                        .all(|&c| shape.houses_of(c as usize).contains(&h))
+                    {
+                        groups.in_house[h as usize * n + d as usize - 1].push(g);
+                    }
+                }
+                from[first].push(g);
+                self.push_node(&cells, d);
             }
         }
         groups
     }
 
     /// Weak links of group nodes: singles and groups of the digit that see every cell.
-    fn group_weak_links(&self, board: &Board) -> Lists {
+    fn group_weak_links(&self, board: &Board, holding: &Holding) -> Lists {
         let count = self.digits.len();
         let n = board.n();
         let words = board.peer_set(0).len();
-        let mut lists = vec![vec![]; count];
-        // Per digit, its group nodes, and the cells holding it (a bitset over the cells).
+        let mut pairs: Vec<(u32, u32)> = vec![];
+        // Per digit, its group nodes.
         let mut groups_of = vec![vec![]; n + 1];
         for g in self.singles..count {
-            groups_of[self.digits[g] as usize].push(g);
-        }
-        let mut holding = vec![0u64; (n + 1) * words];
-        for c in 0..n * n {
-            for d in digits(board.cands(c)) {
-                holding[d as usize * words + c / 64] |= 1 << (c % 64);
-            }
+            groups_of[self.digits[g] as usize].push(g as u32);
         }
         let mut seen = vec![0u64; words];
-        for g in self.singles..count {
-            let (cells, d) = (self.cells(g as u32), self.digits[g] as usize);
+        for g in self.singles as u32..count as u32 {
+            let (cells, d) = (self.cells(g), self.digit(g));
             // The cells that see every cell of the group (none of the group's among them: a
             // cell is not its own peer, so a node seeing the group is disjoint from it).
             seen.fill(u64::MAX);
@@ -347,29 +403,24 @@ impl Links {
                     *w &= p;
                 }
             }
-            // The single nodes first (they come before the groups), in cell order.
-            let has = &holding[d * words..(d + 1) * words];
-            for (w, (&s, &h)) in seen.iter().zip(has).enumerate() {
+            for (w, (&s, &h)) in seen.iter().zip(holding.of(d)).enumerate() {
                 for b in bits(s & h) {
-                    let other = self.node(w * 64 + b, d as Value) as usize;
-                    lists[g].push(other as u32);
-                    lists[other].push(g as u32);
+                    let other = self.node(w * 64 + b, d);
+                    pairs.push((g, other));
+                    pairs.push((other, g));
                 }
             }
-            for &other in &groups_of[d] {
-                let sees = (self.cells(other as u32).iter())
-                    .all(|&x| seen[x as usize / 64] >> (x % 64) & 1 != 0);
+            for &other in &groups_of[d as usize] {
+                let sees =
+                    (self.cells(other).iter()).all(|&x| seen[x as usize / 64] >> (x % 64) & 1 != 0);
                 if sees {
-                    lists[g].push(other as u32);
+                    pairs.push((g, other));
                 }
             }
         }
-        let mut out = Lists::new(lists.iter().map(Vec::len).sum());
-        for list in lists {
-            out.items.extend(list);
-            out.close();
-        }
-        out
+        // Each list comes out ascending: a group's singles (in cell order) before its groups
+        // (in node order), a single's groups in node order.
+        Lists::from_pairs_in_order(count, &pairs)
     }
 
     /// The single node of a candidate (the cell must hold the digit).
@@ -451,46 +502,79 @@ impl Links {
         if let Some(x) = pruned {
             reach.set_near(self.node_count(), self.weak(x));
         }
+        // One loop per kind of mode, so that the modes without per-link rules test none.
+        match mode {
+            Mode::All | Mode::Grouped => {
+                let singles_only = mode == Mode::All;
+                self.walk(max_links, target, pruned, singles_only, reach, |_, _, _| {
+                    true
+                })
+            }
+            _ => self.walk(max_links, target, None, false, reach, |from, to, strong| {
+                self.allowed(mode, start, from, to, strong)
+            }),
+        }
+    }
+
+    /// The loop of [`Links::search`]: states in the order they are reached, each followed by
+    /// its links in list order (weak links to single nodes, then to groups), a link taken when
+    /// `allow(from, to, strong)`; only single nodes when `singles_only`.
+    fn walk(
+        &self,
+        max_links: u16,
+        target: Option<u32>,
+        pruned: Option<u32>,
+        singles_only: bool,
+        reach: &mut Reach,
+        allow: impl Fn(u32, u32, bool) -> bool,
+    ) -> bool {
+        let Reach {
+            parent,
+            depth,
+            queue,
+            near,
+        } = reach;
+        let target = target.unwrap_or(u32::MAX);
+        let singles = self.singles as u32;
         let mut head = 0;
-        while head < reach.queue.len() {
-            let state = reach.queue[head];
+        while let Some(&state) = queue.get(head) {
             head += 1;
-            let depth = reach.depth[state as usize];
-            if depth >= max_links {
+            let d = depth[state as usize];
+            if d >= max_links {
                 continue;
             }
             let node = state / 2;
             let strong = state.is_multiple_of(2);
-            if let (Some(x), false) = (pruned, strong) {
-                if reach.near(node) && reach.parent[2 * x as usize] == u32::MAX {
-                    reach.parent[2 * x as usize] = state;
-                    reach.depth[2 * x as usize] = depth + 1;
-                    reach.queue.push(2 * x);
-                    return true;
-                }
-            }
             let (list, groups): (&[u32], &[u32]) = match (strong, pruned) {
-                (false, None) => (self.weak.of(node), self.group_weak.of(node)),
-                (false, Some(_)) => (self.live_weak.at(node), &[]),
                 (true, _) => (self.strong.at(node), &[]),
+                (false, None) => (self.weak.of(node), self.group_weak.of(node)),
+                (false, Some(x)) => {
+                    let x2 = 2 * x as usize;
+                    if near[node as usize / 64] >> (node % 64) & 1 != 0 && parent[x2] == u32::MAX {
+                        parent[x2] = state;
+                        depth[x2] = d + 1;
+                        queue.push(2 * x);
+                        return true;
+                    }
+                    (self.live_weak.at(node), &[])
+                }
             };
-            for &next in list.iter().chain(groups) {
-                // Lists are ascending and group nodes come last.
-                if mode == Mode::All && next as usize >= self.singles {
-                    break;
-                }
-                let to = 2 * next + strong as u32;
-                if reach.parent[to as usize] != u32::MAX
-                    || !matches!(mode, Mode::All | Mode::Grouped)
-                        && !self.allowed(mode, start, node, next, strong)
-                {
-                    continue;
-                }
-                reach.parent[to as usize] = state;
-                reach.depth[to as usize] = depth + 1;
-                reach.queue.push(to);
-                if Some(to) == target {
-                    return true;
+            for part in [list, groups] {
+                for &next in part {
+                    // Lists are ascending and group nodes come last.
+                    if singles_only && next >= singles {
+                        break;
+                    }
+                    let to = 2 * next + strong as u32;
+                    if parent[to as usize] != u32::MAX || !allow(node, next, strong) {
+                        continue;
+                    }
+                    parent[to as usize] = state;
+                    depth[to as usize] = d + 1;
+                    queue.push(to);
+                    if to == target {
+                        return true;
+                    }
                 }
             }
         }
@@ -572,9 +656,6 @@ impl Reach {
         for node in near {
             self.near[node as usize / 64] |= 1 << (node % 64);
         }
-    }
-    fn near(&self, node: u32) -> bool {
-        self.near[node as usize / 64] >> (node % 64) & 1 != 0
     }
     /// True when the last search reached `state`.
     pub fn reached(&self, state: u32) -> bool {

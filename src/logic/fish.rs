@@ -30,7 +30,17 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     if 2 * k > n {
         return;
     }
+    // A finned search meets every base and cover choice the sashimi one of its size would:
+    // it notes the digits for which none of them would make a sashimi step.
+    let sashimi_too = match technique {
+        T::FinnedXWing => Some(T::SashimiXWing),
+        T::FinnedSwordfish => Some(T::SashimiSwordfish),
+        T::FinnedJellyfish => Some(T::SashimiJellyfish),
+        _ => None,
+    };
+    let mut no_sashimi = 0;
     for d in digits(found.digits & all_digits(n)) {
+        let sashimi_seen = std::cell::Cell::new(false);
         for rows_first in [true, false] {
             // Bases are rows (covers columns) or columns (covers rows).
             let (base0, cover0) = if rows_first { (0, n) } else { (n, 0) };
@@ -60,15 +70,25 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
                 lines: &lines,
                 masks: &masks,
                 sashimi,
+                sashimi_seen: sashimi_too.map(|_| &sashimi_seen),
             };
             let stop = choose_within(&masks, k, limit, &mut |chosen, union| match fins {
                 false => union.count_ones() as usize == k && fish.push(chosen, union, 0, found),
                 true => fish.finned(chosen, union, k, found),
             });
             if stop {
-                return;
+                break;
             }
         }
+        if found.full() {
+            break;
+        }
+        if !sashimi_seen.get() {
+            no_sashimi |= super::board::bit(d);
+        }
+    }
+    if let Some(t) = sashimi_too.filter(|_| no_sashimi != 0) {
+        found.also_empty.push((t, no_sashimi));
     }
 }
 
@@ -81,6 +101,9 @@ struct Fish<'a> {
     lines: &'a [usize],
     masks: &'a [u64],
     sashimi: bool,
+    /// Set when a choice the sashimi form would take eliminates something (only in a finned
+    /// search that notes it).
+    sashimi_seen: Option<&'a std::cell::Cell<bool>>,
 }
 
 impl Fish<'_> {
@@ -102,6 +125,11 @@ impl Fish<'_> {
                     0 => return false,
                     1 => single = true,
                     _ => {}
+                }
+            }
+            if single && !self.sashimi {
+                if let Some(seen) = self.sashimi_seen.filter(|s| !s.get()) {
+                    seen.set(self.eliminates(chosen, covers, union & !covers));
                 }
             }
             single == self.sashimi && self.push(chosen, covers, union & !covers, found)
@@ -174,5 +202,53 @@ impl Fish<'_> {
             }
         }
         found.push(step)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::board::bit;
+    use crate::logic::{solve, Ladder};
+
+    #[test]
+    fn a_finned_search_rules_out_exactly_the_digits_without_a_sashimi_fish() {
+        // magictour_top1465, line 227: its path holds a sashimi swordfish (8 c567 r149 fr78c7).
+        let line =
+            ".4.5.....8...9..3..76.2.....146..........9..7.....36....1..4.5..6......3..71..2..";
+        let p = crate::format::read_puzzles(line, &Default::default())
+            .remove(0)
+            .unwrap()
+            .puzzle;
+        let mut board = Board::new(&p).unwrap();
+        let (mut ruled_out, mut with_sashimi) = (0, 0);
+        use Technique as T;
+        let pairs = [
+            (T::FinnedXWing, T::SashimiXWing),
+            (T::FinnedSwordfish, T::SashimiSwordfish),
+            (T::FinnedJellyfish, T::SashimiJellyfish),
+        ];
+        for step in solve(&p, &Ladder::default()).unwrap().steps {
+            for (finned, sashimi) in pairs {
+                let mut noted = Found::new(usize::MAX);
+                find(&board, finned, &mut noted);
+                let mut every = Found::new(usize::MAX);
+                find(&board, sashimi, &mut every);
+                let found = (every.steps.iter()).fold(0, |m, s| m | bit(s.digits[0]));
+                let noted: u64 = noted
+                    .also_empty
+                    .iter()
+                    .inspect(|(t, _)| assert_eq!(*t, sashimi))
+                    .fold(0, |m, (_, d)| m | d);
+                assert_eq!(noted, all_digits(9) & !found, "{step:?}");
+                ruled_out += noted.count_ones();
+                with_sashimi += found.count_ones();
+            }
+            board.apply(&step);
+        }
+        assert!(
+            ruled_out > 0 && with_sashimi > 0,
+            "{ruled_out} {with_sashimi}"
+        );
     }
 }

@@ -91,6 +91,9 @@ impl Ladder {
             if per_digit && found.steps.len() == before {
                 memo.found_nothing(board, t, found.digits);
             }
+            for (other, nothing) in std::mem::take(&mut found.also_empty) {
+                memo.found_nothing(board, other, nothing);
+            }
             if found.full() {
                 break;
             }

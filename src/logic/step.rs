@@ -107,6 +107,9 @@ pub struct Found {
     /// solver leaves out the digits whose places have not changed since the technique last
     /// found nothing for them ([`crate::logic::finders::per_digit`]).
     pub digits: u64,
+    /// Other one-digit techniques that a finder, on its way, found to have nothing for some
+    /// digits on this board (technique, digit bits): the solver records them as if asked.
+    pub also_empty: Vec<(super::table::Technique, u64)>,
 }
 
 impl Found {
@@ -115,6 +118,7 @@ impl Found {
             steps: vec![],
             limit,
             digits: u64::MAX,
+            also_empty: vec![],
         }
     }
 

@@ -35,6 +35,8 @@ struct Sets {
     members: Vec<u64>,
     seen: Vec<u64>,
     holding: Vec<u64>,
+    /// Per set and digit, the set's first cell holding it (`u32::MAX` for none).
+    first: Vec<u32>,
 }
 
 impl Sets {
@@ -51,6 +53,7 @@ impl Sets {
             members: vec![],
             seen: vec![],
             holding: vec![],
+            first: vec![],
         };
         let house_bits: Vec<Vec<u64>> = (0..board.house_count())
             .map(|h| cell_set(words, board.house(h).iter().map(|&c| c as usize)))
@@ -101,8 +104,12 @@ impl Sets {
         let at = self.seen.len();
         self.seen.resize(at + n * words, u64::MAX);
         self.holding.resize(at + n * words, 0);
+        let firsts = self.first.len();
+        self.first.resize(firsts + n, u32::MAX);
         for &c in &self.cells[first..] {
             for d in bits(board.cands(c)) {
+                let f = &mut self.first[firsts + d];
+                *f = (*f).min(c as u32);
                 let range = at + d * words..at + (d + 1) * words;
                 for (w, p) in self.seen[range.clone()].iter_mut().zip(board.peer_set(c)) {
                     *w &= p;
@@ -120,6 +127,15 @@ impl Sets {
     }
     fn members(&self, i: usize) -> &[u64] {
         &self.members[i * self.words..(i + 1) * self.words]
+    }
+    /// [`Sets::seen`] of every digit, digit by digit.
+    fn seen_all(&self, i: usize) -> &[u64] {
+        let size = self.n * self.words;
+        &self.seen[i * size..(i + 1) * size]
+    }
+    /// Per digit, the first cell of set `i` holding it.
+    fn first_all(&self, i: usize) -> &[u32] {
+        &self.first[i * self.n..(i + 1) * self.n]
     }
     /// Cells seeing every cell of set `i` that holds `d`.
     fn seen(&self, i: usize, d: Value) -> &[u64] {
@@ -205,17 +221,25 @@ fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Foun
     for a in 0..sets.len() {
         // The sets after `a` to pair it with: all of them, or the fresh ones.
         let pool = if fresh[a] { &every } else { &fresh_sets };
+        let (da, ma) = (sets.digits[a], sets.members(a));
         for &b in &pool[pool.partition_point(|&b| b <= a)..] {
-            let common = sets.digits[a] & sets.digits[b];
-            if common.count_ones() < 2 {
+            let common = da & sets.digits[b];
+            // Two digits or more in common, and no cell.
+            if common & common.wrapping_sub(1) == 0 {
                 continue;
             }
-            let (ma, mb) = (sets.members(a), sets.members(b));
-            if ma.iter().zip(mb).fold(0, |acc, (p, q)| acc | p & q) != 0 {
+            let mb = sets.members(b);
+            if ma.iter().zip(mb).any(|(p, q)| p & q != 0) {
                 continue;
             }
+            let (seen_a, first_b) = (sets.seen_all(a), sets.first_all(b));
             for x in digits(common) {
-                // Restricted common: every x of B sees every x of A.
+                // Restricted common: every x of B sees every x of A (the first one tested
+                // alone first: most pairs fail there).
+                let first = first_b[x as usize - 1] as usize;
+                if seen_a[(x as usize - 1) * words + first / 64] >> (first % 64) & 1 == 0 {
+                    continue;
+                }
                 let sx = sets.seen(a, x);
                 let outside = sets.holding(b, x).iter().zip(sx);
                 if outside.fold(0, |acc, (h, s)| acc | h & !s) != 0 {

@@ -112,6 +112,12 @@ def main():
           f"{1e3 * max(ht):.1f} ms")
     print(f"sum of puzzle times: sudoku-lab {1e3 * sum(ot):.1f} ms, hodoku-py {1e3 * sum(ht):.0f} ms, "
           f"ratio {sum(ht) / sum(ot):.0f}x")
+    print("sum of puzzle times by sudoku-lab's level (puzzles, sudoku-lab, hodoku-py, ratio):")
+    for level in LEVELS:
+        both = [(o, h) for o, h, r in zip(ot, ht, rows) if r["level"] == level]
+        if both:
+            so, sh = sum(o for o, _ in both), sum(h for _, h in both)
+            print(f"  {level:8} {len(both):4}  {1e3 * so:8.2f} ms  {1e3 * sh:9.0f} ms  {sh / so:6.0f}x")
     print(f"start-up alone (an empty input): sudoku-lab {1e3 * ours_start:.1f} ms, hodoku-py "
           f"{1e3 * theirs_start:.0f} ms")
     print(f"total with start-up: sudoku-lab {1e3 * ours_total:.1f} ms, hodoku-py "

@@ -66,7 +66,7 @@ pub fn implied_cages<'a>(
     }
     let mut out: Vec<ImpliedCage> = vec![];
     let mut seen: Vec<u128> = eq.cages.iter().map(|&(m, _)| m).collect();
-    let lines: Vec<u128> = (0..2 * n).map(|h| set_of(shape.house(h))).collect();
+    let lines: Vec<u128> = (0..2 * n).map(|h| house_set(shape, h)).collect();
     let (rows, cols) = lines.split_at(n);
     for k in 1..=MOST_LINES.min(n / 2) {
         // Per set of k rows (and of k columns): its cells, and the most that trading cages
@@ -111,8 +111,8 @@ pub fn boxless(shape: &Shape) -> bool {
     if n > MAX_SIDE {
         return false;
     }
-    let lines: Vec<u128> = (0..2 * n).map(|h| set_of(shape.house(h))).collect();
-    (2 * n..3 * n).all(|h| lines.contains(&set_of(shape.house(h))))
+    let lines: Vec<u128> = (0..2 * n).map(|h| house_set(shape, h)).collect();
+    (2 * n..3 * n).all(|h| lines.contains(&house_set(shape, h)))
 }
 
 /// What every equation of one puzzle shares: its cages, the groups of distinct digits and the
@@ -146,7 +146,9 @@ impl<'a> Equations<'a> {
             .filter(|&c| domains[c].count_ones() > 1)
             .fold(0u128, |a, c| a | 1 << c);
         let n = shape.size();
-        let mut groups: Vec<u128> = shape.houses().map(|h| set_of(h) & open).collect();
+        let mut groups: Vec<u128> = (0..shape.house_count())
+            .map(|h| house_set(shape, h) & open)
+            .collect();
         let mut groups_of_cell: Vec<Vec<u32>> =
             (0..n * n).map(|c| shape.houses_of(c).to_vec()).collect();
         let (mut kept, mut lines_met, mut coords, mut ends) = (vec![], vec![], vec![], vec![]);
@@ -327,6 +329,14 @@ impl<'a> Equations<'a> {
 /// The digit of a fixed cell (its lowest candidate).
 fn digit(domains: &[u64], cell: u32) -> i64 {
     i64::from(domains[cell as usize].trailing_zeros()) + 1
+}
+
+/// The cells of house `h` as a set, as the shape keeps them (the grids here have at most
+/// `MAX_SIDE`² ≤ 128 cells).
+fn house_set(shape: &Shape, h: usize) -> u128 {
+    shape
+        .house_bits(h)
+        .unwrap_or_else(|| set_of(shape.house(h)))
 }
 
 /// The set of `cells` (each below 128).

@@ -12,7 +12,7 @@
 
 use std::cell::RefCell;
 
-use super::board::{bit, bits, choose_within, digits, Board};
+use super::board::{bit, bits, choose_within, digits, Board, DigitCells};
 use super::origin::Origin;
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
@@ -205,17 +205,11 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
 /// The ALS-XZ steps of pairs of sets one of which holds a cell of `changed`.
 fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Found) {
     let sets = Sets::of(board);
-    let (n, words) = (sets.n, sets.words);
+    let words = sets.words;
     let fresh: Vec<bool> = (0..sets.len())
         .map(|i| sets.cells(i).iter().any(|&c| changed[c]))
         .collect();
-    // `has[(d - 1) * words..]`: the cells holding `d`.
-    let mut has = vec![0u64; n * words];
-    for c in 0..n * n {
-        for d in bits(board.cands(c)) {
-            has[d * words + c / 64] |= 1 << (c % 64);
-        }
-    }
+    let has = DigitCells::of(board);
     let every: Vec<usize> = (0..sets.len()).collect();
     let fresh_sets: Vec<usize> = every.iter().copied().filter(|&i| fresh[i]).collect();
     for a in 0..sets.len() {
@@ -248,7 +242,7 @@ fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Foun
                 let mut eliminations = vec![];
                 for z in digits(common & !bit(x)) {
                     let (sa, sb) = (sets.seen(a, z), sets.seen(b, z));
-                    let hz = &has[(z as usize - 1) * words..z as usize * words];
+                    let hz = has.of_digit(z);
                     for (w, ((&p, &q), &h)) in sa.iter().zip(sb).zip(hz).enumerate() {
                         eliminations.extend(bits(p & q & h).map(|b| Candidate::new(w * 64 + b, z)));
                     }

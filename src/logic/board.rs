@@ -134,6 +134,31 @@ pub struct Board {
     broken: bool,
 }
 
+/// The cells holding each digit as a candidate: per digit, a bit set over the cells (bit
+/// `c % 64` of word `c / 64`, as [`Board::peer_set`]).
+pub struct DigitCells {
+    words: usize,
+    sets: Vec<u64>,
+}
+
+impl DigitCells {
+    pub fn of(board: &Board) -> DigitCells {
+        let n = board.n();
+        let words = board.geo.words;
+        let mut sets = vec![0u64; (n + 1) * words];
+        for c in 0..n * n {
+            for d in digits(board.cands(c)) {
+                sets[d as usize * words + c / 64] |= 1 << (c % 64);
+            }
+        }
+        DigitCells { words, sets }
+    }
+    /// The cells holding `d`.
+    pub fn of_digit(&self, d: Value) -> &[u64] {
+        &self.sets[d as usize * self.words..(d as usize + 1) * self.words]
+    }
+}
+
 /// All digits of side `n`.
 pub fn all_digits(n: usize) -> u64 {
     if n == 64 {

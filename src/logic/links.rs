@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::board::{bits, digits, Board};
+use super::board::{bits, digits, Board, DigitCells};
 use super::origin::Origin;
 use super::step::{Candidate, Link, Node};
 use crate::model::Value;
@@ -110,29 +110,6 @@ struct Groups {
     in_house: Vec<Vec<u32>>,
 }
 
-/// The cells holding each digit as a candidate, a bitset over the cells per digit.
-struct Holding {
-    words: usize,
-    sets: Vec<u64>,
-}
-
-impl Holding {
-    fn new(board: &Board) -> Holding {
-        let n = board.n();
-        let words = board.peer_set(0).len();
-        let mut sets = vec![0u64; (n + 1) * words];
-        for c in 0..n * n {
-            for d in digits(board.cands(c)) {
-                sets[d as usize * words + c / 64] |= 1 << (c % 64);
-            }
-        }
-        Holding { words, sets }
-    }
-    fn of(&self, d: Value) -> &[u64] {
-        &self.sets[d as usize * self.words..(d as usize + 1) * self.words]
-    }
-}
-
 /// Nodes and links of one board state.
 #[derive(Debug)]
 pub struct Links {
@@ -221,7 +198,7 @@ impl Links {
             }
         }
         links.singles = links.digits.len();
-        let holding = Holding::new(board);
+        let holding = DigitCells::of(board);
         links.weak = links.single_weak_links(board, &holding);
         let groups = match grouped {
             true => links.add_groups(board),
@@ -254,7 +231,7 @@ impl Links {
 
     /// Weak links between single nodes: a candidate's cell's other digits and its digit in the
     /// cell's peers, listed in node order (peers before the cell, the cell, peers after).
-    fn single_weak_links(&self, board: &Board, holding: &Holding) -> Lists {
+    fn single_weak_links(&self, board: &Board, holding: &DigitCells) -> Lists {
         let n = self.n;
         let mut weak = Lists::new(self.singles * 2 * n);
         for cell in 0..n * n {
@@ -262,7 +239,7 @@ impl Links {
             let peers = board.peer_set(cell);
             let (word, below) = (cell / 64, (1u64 << (cell % 64)) - 1);
             for d in digits(cands) {
-                let has = holding.of(d);
+                let has = holding.of_digit(d);
                 // Peers holding `d`, as cells: those before the cell when `before`, else after.
                 let peers_of = |before: bool, out: &mut Vec<u32>| {
                     let words = match before {
@@ -382,7 +359,7 @@ impl Links {
     }
 
     /// Weak links of group nodes: singles and groups of the digit that see every cell.
-    fn group_weak_links(&self, board: &Board, holding: &Holding) -> Lists {
+    fn group_weak_links(&self, board: &Board, holding: &DigitCells) -> Lists {
         let count = self.digits.len();
         let n = board.n();
         let words = board.peer_set(0).len();
@@ -403,7 +380,7 @@ impl Links {
                     *w &= p;
                 }
             }
-            for (w, (&s, &h)) in seen.iter().zip(holding.of(d)).enumerate() {
+            for (w, (&s, &h)) in seen.iter().zip(holding.of_digit(d)).enumerate() {
                 for b in bits(s & h) {
                     let other = self.node(w * 64 + b, d);
                     pairs.push((g, other));

@@ -12,9 +12,10 @@
 //! the whole cage.
 //!
 //! From the start, on grids of at most 128 cells, a house holding whole cages that leave at
-//! most [`MOST_INNIES`] of its cells gives those cells (its *innies*) a cage of their own: they add up to the house's total less
-//! the cages' sums. It is read off the houses found for the cages themselves, and it settles at
-//! the root many Killers that would otherwise need the full sums below.
+//! most [`MOST_INNIES`] of its cells gives those cells (its *innies*) a cage of their own:
+//! they add up to the house's total less the cages' sums. It is read off the houses found for
+//! the cages themselves, and it settles at the root many Killers that would otherwise need the
+//! full sums below.
 //!
 //! The sums the cages imply through the houses ([`super::house_sums`], "innies and outies") are
 //! narrowed too: a set of cells within one house as one more cage (combinations, as above), any

@@ -7,8 +7,9 @@ use super::{DfsBranching, Extra, Found, Job, Mask, Tables, CLOCK_EVERY, RESTART_
 use crate::cancel::Halt;
 use crate::model::Value;
 
+mod assignment;
 mod bounds;
-use bounds::{Lagrange, RETUNE_ITERATIONS};
+use bounds::{Lagrange, LagrangeWork, RETUNE_ITERATIONS};
 
 /// Nodes an optimization may visit with the cheap bounds alone before it starts over with the
 /// Lagrangian bound (see [`Search::optimize_in_passes`]).
@@ -76,6 +77,11 @@ pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usi
     /// Each cell's weight for the branching (see the module docs): with variant rules, or any
     /// cages or rules under [`DfsBranching::Wdeg`]; empty otherwise.
     weights: Vec<u32>,
+    /// The multipliers the parent of the next node searched was bounded with: its re-tuning
+    /// starts from them.
+    warm: Option<Vec<f64>>,
+    /// Work space of the Lagrangian bound, which is computed from `&self`.
+    lagrange_work: std::cell::RefCell<LagrangeWork>,
     found: Found,
 }
 
@@ -245,6 +251,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 }
                 _ => Vec::new(),
             },
+            warm: None,
+            lagrange_work: Default::default(),
             found: Found::default(),
         }
     }
@@ -300,8 +308,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             return;
         }
         self.over_node_limit = false;
+        let reached = self.found.best.as_ref().map(|(score, _)| *score);
         self.found = Found::default();
-        let lagrange = self.tune_lagrange(0, None, 200);
+        let lagrange = self.tune_lagrange(0, None, 200, reached);
         if let Some(o) = self.opt.as_mut() {
             o.lagrange = Some(lagrange);
         }
@@ -600,18 +609,22 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         if self.nodes[d].left == 0 {
             return self.leaf(d);
         }
+        let warm = self.warm.take();
+        let mut here = None;
         if self.opt.is_some() {
             let best = self.worthless();
             if self.bound(d) <= best {
                 return true;
             }
-            // Re-tune the multipliers for this node, starting from the root's: a tighter
-            // bound here saves whole subtrees.
+            // Re-tune the multipliers for this node, starting from its parent's (or the
+            // root's): a tighter bound here saves whole subtrees, and bounds its children.
             if let Some(root) = self.opt.as_ref().and_then(|o| o.lagrange.as_ref()) {
-                let here = self.tune_lagrange(d, Some(&root.lambda), RETUNE_ITERATIONS);
-                if self.lagrange_bound_with(d, &here) <= best {
+                let start = warm.as_deref().unwrap_or(&root.lambda);
+                let tuned = self.tune_lagrange(d, Some(start), RETUNE_ITERATIONS, Some(best));
+                if self.lagrange_bound_with(d, &tuned) <= best {
                     return true;
                 }
+                here = Some(tuned);
             }
         }
         let (cell, cands) = self.pick(d);
@@ -646,7 +659,11 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             self.nodes[d + 1].cands[c] = digit;
             self.queue.push(c as u16);
             if self.propagate(d + 1) {
-                children.push((self.bound(d + 1), c, digit));
+                let bound = match &here {
+                    Some(l) => self.bound_with(d + 1, Some(l)),
+                    None => self.bound(d + 1),
+                };
+                children.push((bound, c, digit));
             }
         }
         self.guesses += u64::from(children.len() >= 2);
@@ -656,6 +673,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             if bound <= self.worthless() {
                 break;
             }
+            self.warm = here.as_ref().map(|l| l.lambda.clone());
             if !self.try_place(d, i == last, c, digit) {
                 return false;
             }

@@ -2,171 +2,232 @@
 //! bound, the layer bound and the Lagrangian bound, each an upper bound on the score of any
 //! solution below a node.
 
+use super::assignment::{Amount, Assignment};
 use super::{Mask, Search};
-use crate::model::Value;
 
 /// Scale of the Lagrangian multipliers: they are multiples of `1 / LAGRANGE_SCALE`.
 const LAGRANGE_SCALE: i128 = 16;
 
 /// Subgradient steps when re-tuning the multipliers at a node.
-pub(super) const RETUNE_ITERATIONS: usize = 30;
+pub(super) const RETUNE_ITERATIONS: usize = 15;
 
-/// Lagrangian bound. Every house holds each digit once, so its digits sum to `T = n(n+1)/2`;
-/// for any multipliers `λ_h` on the houses other than rows, every solution's score equals
-/// `T·Σλ_h + Σ_c w'_c·v_c` with `w'_c = w_c − Σ_{h ∋ c} λ_h`, and the second sum is at most the
-/// rows' rearrangement pairing under `w'`. The multipliers are tuned at the root (subgradient
-/// descent), then fixed; the arithmetic is exact (scaled integers).
+/// Lagrangian bound. Every house other than a row holds each digit once: for any multipliers
+/// `μ_{h,v}` on those (house, digit) constraints, every solution's score equals
+/// `Σμ + Σ_c p_{c,v_c}` with the moved profits `p_{c,v} = w_c·v − Σ_{h ∋ c, not a row} μ_{h,v}`,
+/// and the second sum is at most the sum over the rows of the best assignment of digits to the
+/// row's cells within their candidates (the rows' own constraints are kept). At the best
+/// multipliers this is the bound of the linear relaxation of the 0/1 model (each row's
+/// assignment polytope has integral corners). The multipliers are tuned by subgradient descent
+/// in floating point, then rounded to multiples of `1 / LAGRANGE_SCALE`; the bound itself is
+/// computed exactly (scaled integers), so it holds whatever the rounding.
 pub(super) struct Lagrange {
-    /// `T·Σλ_h`, scaled.
+    /// `Σμ`, scaled.
     constant: i128,
-    /// `w'_c`, scaled.
-    weights: Vec<i128>,
-    /// The cells of each row by decreasing `w'`.
-    rows: Vec<u16>,
-    /// The multipliers before rounding (to warm-start a re-tuning).
+    /// `p[c * n + v − 1]`: the moved profit of digit `v` in cell `c`, scaled.
+    profit: Vec<i128>,
+    /// The multipliers before rounding, `μ[(h − n) * n + v − 1]` (to warm-start a re-tuning).
     pub(super) lambda: Vec<f64>,
+}
+
+/// Work space of the Lagrangian bound: the assignment solvers and the rows' digits.
+#[derive(Default)]
+pub(super) struct LagrangeWork {
+    exact: Assignment<i128>,
+    float: Assignment<f64>,
+    /// Per cell, the digit (bit index) the rows' assignments give it.
+    digit_of: Vec<usize>,
+    row: RowScratch,
+}
+
+/// One row's problem: its empty cells, its missing digits (bit indices), the assignment.
+#[derive(Default)]
+pub(super) struct RowScratch {
+    cells: Vec<usize>,
+    digits: Vec<usize>,
+    column_of: Vec<usize>,
 }
 
 impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, C, H, W> {
     /// An upper bound on the score of any solution below `nodes[d]` (see the module doc): the
-    /// lesser of the house bound and the layer bound.
+    /// least of the house bound, the layer bound and the Lagrangian bound (once tuned).
     pub(super) fn bound(&self, d: usize) -> i64 {
-        self.house_bound(d)
-            .min(self.layer_bound(d))
-            .min(self.lagrange_bound(d))
+        self.bound_with(d, self.opt.as_ref().and_then(|o| o.lagrange.as_ref()))
     }
 
-    /// The Lagrangian bound of `nodes[d]` (see [`Lagrange`]); `i64::MAX` before it is tuned.
-    pub(super) fn lagrange_bound(&self, d: usize) -> i64 {
-        match self.opt.as_ref().and_then(|o| o.lagrange.as_ref()) {
-            Some(l) => self.lagrange_bound_with(d, l),
-            None => i64::MAX,
+    /// [`Search::bound`] with the Lagrangian multipliers of `l` (none: without that bound).
+    pub(super) fn bound_with(&self, d: usize, l: Option<&Lagrange>) -> i64 {
+        let cheap = self.house_bound(d).min(self.layer_bound(d));
+        match l {
+            Some(l) if cheap > i64::MIN => cheap.min(self.lagrange_bound_with(d, l)),
+            _ => cheap,
         }
     }
 
+    /// The Lagrangian bound of `nodes[d]` under the multipliers of `l`; `i64::MIN` when some
+    /// row has no assignment (no solution below).
     pub(super) fn lagrange_bound_with(&self, d: usize, l: &Lagrange) -> i64 {
-        let digits = self.rows_pairing(d, &l.rows);
-        let total = l.constant
-            + digits
-                .iter()
-                .zip(&l.weights)
-                .map(|(&v, &w)| w * v as i128)
-                .sum::<i128>();
-        total
-            .div_euclid(LAGRANGE_SCALE)
-            .clamp(i64::MIN as i128, i64::MAX as i128) as i64
+        let mut work = self.lagrange_work.borrow_mut();
+        let work = &mut *work;
+        match self.rows_assigned(d, &l.profit, &mut work.exact, &mut work.row, None) {
+            Some(rows) => (l.constant + rows)
+                .div_euclid(LAGRANGE_SCALE)
+                .clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+            None => i64::MIN,
+        }
     }
 
-    /// Per cell, its digit when placed, else the digit the rearrangement pairing of its row
-    /// gives it: the row's missing digits, largest first, to its empty cells in `rows` order.
-    pub(super) fn rows_pairing(&self, d: usize, rows: &[u16]) -> Vec<Value> {
+    /// The sum over the rows of their best assignments under `profit` (see [`Lagrange`]),
+    /// each cell's digit into `digit_of` when given; `None` when a row has none. A placed cell
+    /// keeps its digit, so each row's problem is its empty cells against its missing digits.
+    fn rows_assigned<T: Amount>(
+        &self,
+        d: usize,
+        profit: &[T],
+        solver: &mut Assignment<T>,
+        scratch: &mut RowScratch,
+        mut digit_of: Option<&mut Vec<usize>>,
+    ) -> Option<T> {
         let (t, node) = (self.t, &self.nodes[d]);
         let n = t.n;
-        let mut v = vec![0; t.cells];
+        let mut total = T::ZERO;
         for r in 0..n {
-            let mut missing = self.full & !node.placed[r];
-            for &c in &rows[r * n..(r + 1) * n] {
+            let RowScratch {
+                cells,
+                digits,
+                column_of,
+            } = &mut *scratch;
+            cells.clear();
+            for &c in t.house(r) {
                 let c = c as usize;
-                let m = node.cands[c];
-                if node.unsolved[c / 64] & (1 << (c % 64)) == 0 {
-                    v[c] = m.low() as Value + 1;
-                } else if missing != M::ZERO {
-                    let top = missing.high();
-                    missing &= !M::bit(top);
-                    v[c] = top as Value + 1;
+                if node.unsolved[c / 64] & (1 << (c % 64)) != 0 {
+                    cells.push(c);
+                } else {
+                    let v = node.cands[c].low() as usize;
+                    total = total + profit[c * n + v];
+                    if let Some(digit_of) = digit_of.as_deref_mut() {
+                        digit_of[c] = v;
+                    }
+                }
+            }
+            digits.clear();
+            let mut missing = self.full & !node.placed[r];
+            while missing != M::ZERO {
+                digits.push(missing.low() as usize);
+                missing ^= missing.lowbit();
+            }
+            if digits.len() != cells.len() {
+                return None; // more empty cells than missing digits: no solution below
+            }
+            column_of.resize(cells.len(), 0);
+            let allowed = |i: usize, j: usize| {
+                let (c, v) = (cells[i], digits[j]);
+                (node.cands[c] & M::bit(v as u32) != M::ZERO).then(|| profit[c * n + v])
+            };
+            total = total + solver.solve(cells.len(), allowed, column_of)?;
+            if let Some(digit_of) = digit_of.as_deref_mut() {
+                for (&c, &j) in cells.iter().zip(column_of.iter()) {
+                    digit_of[c] = digits[j];
                 }
             }
         }
-        v
+        Some(total)
     }
 
-    /// Chooses the multipliers of the Lagrangian bound at the root by subgradient descent on
-    /// the (convex) bound, then rounds them to multiples of `1 / LAGRANGE_SCALE`.
+    /// Chooses the multipliers of the Lagrangian bound at `nodes[d]` by subgradient descent on
+    /// the (convex) bound, from `start` (or zero), with Polyak's step towards `target` (a score
+    /// some grid is known to reach, or that the search needs to beat), stopping early once the
+    /// bound is at most `target` or the rows' assignments form a grid. Then rounds them to
+    /// multiples of `1 / LAGRANGE_SCALE`.
     pub(super) fn tune_lagrange(
         &self,
         d: usize,
         start: Option<&[f64]>,
         iterations: usize,
+        target: Option<i64>,
     ) -> Lagrange {
         let (t, opt) = (self.t, self.opt.as_ref().expect("optimizing"));
         let n = t.n;
-        let total = (n * (n + 1) / 2) as f64;
-        let others = n..t.houses; // every house but the rows
-        let mut lambda = start.map_or_else(|| vec![0f64; t.houses], <[f64]>::to_vec);
-        let modified = |lambda: &[f64]| -> Vec<f64> {
-            (0..t.cells)
-                .map(|c| {
-                    let extra: f64 = t.houses_of(c)[1..]
+        let others = t.houses - n; // every house but the rows
+        let mut work = self.lagrange_work.borrow_mut();
+        let work = &mut *work;
+        work.digit_of.resize(t.cells, 0);
+        let mut mu = start.map_or_else(|| vec![0f64; others * n], <[f64]>::to_vec);
+        let mut profit = vec![0f64; t.cells * n];
+        let mut g = vec![0f64; others * n];
+        let (mut best, mut best_mu) = (f64::INFINITY, mu.clone());
+        // Polyak's step factor: 1 from zero multipliers (the root), 2 from a parent's, the better
+        // choices on the optimisation sets of docs/benchmarks.md; halved after 5 steps without a
+        // better bound.
+        let (mut theta, mut stale) = (if start.is_none() { 1.0 } else { 2.0f64 }, 0);
+        let mut aim = target.map(|t| t as f64);
+        for _ in 0..iterations {
+            for c in 0..t.cells {
+                let w = opt.weights[c] as f64;
+                for v in 0..n {
+                    let moved: f64 = t.houses_of(c)[1..]
                         .iter()
-                        .map(|&h| lambda[h as usize])
+                        .map(|&h| mu[(h as usize - n) * n + v])
                         .sum();
-                    opt.weights[c] as f64 - extra
-                })
-                .collect()
-        };
-        let sorted_rows = |w: &[f64]| -> Vec<u16> {
-            let mut rows: Vec<u16> = (0..t.cells as u16).collect();
-            for row in rows.chunks_mut(n) {
-                row.sort_by(|&a, &b| w[b as usize].total_cmp(&w[a as usize]));
+                    profit[c * n + v] = w * (v + 1) as f64 - moved;
+                }
             }
-            rows
-        };
-        let spread = opt
-            .weights
-            .iter()
-            .map(|w| w.unsigned_abs())
-            .max()
-            .unwrap_or(0) as f64;
-        let (mut best, mut best_lambda) = (f64::INFINITY, lambda.clone());
-        for it in 0..iterations {
-            let w = modified(&lambda);
-            let v = self.rows_pairing(d, &sorted_rows(&w));
-            let bound = total * lambda[others.clone()].iter().sum::<f64>()
-                + v.iter().zip(&w).map(|(&v, &w)| v as f64 * w).sum::<f64>();
-            if bound < best {
-                (best, best_lambda) = (bound, lambda.clone());
+            let Some(rows) = self.rows_assigned(
+                d,
+                &profit,
+                &mut work.float,
+                &mut work.row,
+                Some(&mut work.digit_of),
+            ) else {
+                break; // no solution below: the exact bound says so too
+            };
+            let bound = mu.iter().sum::<f64>() + rows;
+            if bound < best - 1e-9 {
+                (best, best_mu, stale) = (bound, mu.clone(), 0);
+            } else {
+                stale += 1;
+                if stale == 5 {
+                    (theta, stale) = (theta / 2.0, 0);
+                }
             }
-            let g: Vec<f64> = others
-                .clone()
-                .map(|h| {
-                    total
-                        - t.house(h)
-                            .iter()
-                            .map(|&c| v[c as usize] as f64)
-                            .sum::<f64>()
-                })
-                .collect();
-            let norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if norm == 0.0 {
-                break; // the pairing is a solution: the bound is tight
+            if target.is_some_and(|t| bound < t as f64 + 1.0) {
+                break;
             }
-            let step = spread * 0.2 / (1.0 + (it + 200 - iterations) as f64 / 8.0) / norm;
-            for (h, gh) in others.clone().zip(&g) {
-                lambda[h] -= step * gh;
+            // With no grid known, aim a tenth below the first bound.
+            let aim = *aim.get_or_insert(bound - bound.abs() / 10.0 - 1.0);
+            g.fill(1.0);
+            for h in n..t.houses {
+                for &c in t.house(h) {
+                    g[(h - n) * n + work.digit_of[c as usize]] -= 1.0;
+                }
+            }
+            let norm2: f64 = g.iter().map(|x| x * x).sum();
+            if norm2 == 0.0 {
+                break; // the rows' assignments form a grid: the bound is reached
+            }
+            let step = theta * (bound - aim).max(1.0) / norm2;
+            for (m, gh) in mu.iter_mut().zip(&g) {
+                *m -= step * gh;
             }
         }
-        let scaled: Vec<i128> = best_lambda
+        let scaled: Vec<i128> = best_mu
             .iter()
-            .map(|&l| (l * LAGRANGE_SCALE as f64).round() as i128)
+            .map(|&m| (m * LAGRANGE_SCALE as f64).round() as i128)
             .collect();
-        let weights: Vec<i128> = (0..t.cells)
-            .map(|c| {
-                opt.weights[c] as i128 * LAGRANGE_SCALE
-                    - t.houses_of(c)[1..]
-                        .iter()
-                        .map(|&h| scaled[h as usize])
-                        .sum::<i128>()
-            })
-            .collect();
-        let mut rows: Vec<u16> = (0..t.cells as u16).collect();
-        for row in rows.chunks_mut(n) {
-            row.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
+        let mut exact = vec![0i128; t.cells * n];
+        for c in 0..t.cells {
+            let w = opt.weights[c] as i128 * LAGRANGE_SCALE;
+            for v in 0..n {
+                let moved: i128 = t.houses_of(c)[1..]
+                    .iter()
+                    .map(|&h| scaled[(h as usize - n) * n + v])
+                    .sum();
+                exact[c * n + v] = w * (v + 1) as i128 - moved;
+            }
         }
         Lagrange {
-            constant: (n * (n + 1) / 2) as i128 * scaled[others].iter().sum::<i128>(),
-            weights,
-            rows,
-            lambda: best_lambda,
+            constant: scaled.iter().sum(),
+            profit: exact,
+            lambda: best_mu,
         }
     }
 

@@ -49,7 +49,7 @@
 //!   multipliers, and at the best ones it is the bound of the 0/1 model's linear relaxation.
 //!   They are tuned by subgradient descent (Polyak's step) at the root, re-tuned briefly at each
 //!   node from its parent's, and each child is bounded with its parent's. A sparse 9×9 with
-//!   random weights (`tests/dfs.rs`) is proved in about 1,500 nodes, where one multiplier per
+//!   random weights (`tests/dfs.rs`) is proved in about 1,200 nodes, where one multiplier per
 //!   house on its digit sum took 2.9 M. Tuning costs more than it saves when the other bounds
 //!   are tight, so it is only brought in when a first try without it has not finished within a
 //!   small node limit.

@@ -161,16 +161,11 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
         let (mut theta, mut stale) = (if start.is_none() { 1.0 } else { 2.0f64 }, 0);
         let mut aim = target.map(|t| t as f64);
         for _ in 0..iterations {
-            for c in 0..t.cells {
-                let w = opt.weights[c] as f64;
-                for v in 0..n {
-                    let moved: f64 = t.houses_of(c)[1..]
-                        .iter()
-                        .map(|&h| mu[(h as usize - n) * n + v])
-                        .sum();
-                    profit[c * n + v] = w * (v + 1) as f64 - moved;
-                }
-            }
+            self.move_profits(
+                &mu,
+                |c, v| opt.weights[c] as f64 * (v + 1) as f64,
+                &mut profit,
+            );
             let Some(rows) = self.rows_assigned(
                 d,
                 &profit,
@@ -214,20 +209,27 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
             .map(|&m| (m * LAGRANGE_SCALE as f64).round() as i128)
             .collect();
         let mut exact = vec![0i128; t.cells * n];
-        for c in 0..t.cells {
-            let w = opt.weights[c] as i128 * LAGRANGE_SCALE;
-            for v in 0..n {
-                let moved: i128 = t.houses_of(c)[1..]
-                    .iter()
-                    .map(|&h| scaled[(h as usize - n) * n + v])
-                    .sum();
-                exact[c * n + v] = w * (v + 1) as i128 - moved;
-            }
-        }
+        let base = |c: usize, v: usize| opt.weights[c] as i128 * LAGRANGE_SCALE * (v + 1) as i128;
+        self.move_profits(&scaled, base, &mut exact);
         Lagrange {
             constant: scaled.iter().sum(),
             profit: exact,
             lambda: best_mu,
+        }
+    }
+
+    /// The moved profits of [`Lagrange`]: `out[c * n + v] = base(c, v) − Σ μ[(h − n) * n + v]`
+    /// over the houses `h` of cell `c` other than its row.
+    fn move_profits<T: Amount>(&self, mu: &[T], base: impl Fn(usize, usize) -> T, out: &mut [T]) {
+        let (t, n) = (self.t, self.t.n);
+        for c in 0..t.cells {
+            for v in 0..n {
+                let mut profit = base(c, v);
+                for &h in &t.houses_of(c)[1..] {
+                    profit = profit - mu[(h as usize - n) * n + v];
+                }
+                out[c * n + v] = profit;
+            }
         }
     }
 

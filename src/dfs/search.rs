@@ -659,11 +659,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             self.nodes[d + 1].cands[c] = digit;
             self.queue.push(c as u16);
             if self.propagate(d + 1) {
-                let bound = match &here {
-                    Some(l) => self.bound_with(d + 1, Some(l)),
-                    None => self.bound(d + 1),
-                };
-                children.push((bound, c, digit));
+                let root = self.opt.as_ref().and_then(|o| o.lagrange.as_ref());
+                children.push((self.bound_with(d + 1, here.as_ref().or(root)), c, digit));
             }
         }
         self.guesses += u64::from(children.len() >= 2);

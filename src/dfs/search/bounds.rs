@@ -159,7 +159,7 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
         // choices on the optimisation sets of docs/benchmarks.md; halved after 5 steps without a
         // better bound.
         let (mut theta, mut stale) = (if start.is_none() { 1.0 } else { 2.0f64 }, 0);
-        let mut aim = target.map(|t| t as f64);
+        let mut aim_at = target.map(|t| t as f64);
         for _ in 0..iterations {
             self.move_profits(
                 &mu,
@@ -188,7 +188,7 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
                 break;
             }
             // With no grid known, aim a tenth below the first bound.
-            let aim = *aim.get_or_insert(bound - bound.abs() / 10.0 - 1.0);
+            let aim = *aim_at.get_or_insert(bound - bound.abs() / 10.0 - 1.0);
             g.fill(1.0);
             for h in n..t.houses {
                 for &c in t.house(h) {

@@ -80,6 +80,9 @@ pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usi
     /// The multipliers the parent of the next node searched was bounded with: its re-tuning
     /// starts from them.
     warm: Option<Vec<f64>>,
+    /// The next node searched was bounded by its parent against the best score so far (see
+    /// [`Search::descend`]), so it need not be bounded again before its own re-tuning.
+    bounded: bool,
     /// Work space of the Lagrangian bound, which is computed from `&self`.
     lagrange_work: std::cell::RefCell<LagrangeWork>,
     found: Found,
@@ -252,6 +255,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 _ => Vec::new(),
             },
             warm: None,
+            bounded: false,
             lagrange_work: Default::default(),
             found: Found::default(),
         }
@@ -310,6 +314,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         self.over_node_limit = false;
         let reached = self.found.best.as_ref().map(|(score, _)| *score);
         self.found = Found::default();
+        self.nodes[0] = root.clone(); // the multipliers' rows are kept for the nodes below it
         let lagrange = self.tune_lagrange(0, None, 200, reached);
         if let Some(o) = self.opt.as_mut() {
             o.lagrange = Some(lagrange);
@@ -610,10 +615,11 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             return self.leaf(d);
         }
         let warm = self.warm.take();
+        let bounded = std::mem::take(&mut self.bounded);
         let mut here = None;
         if self.opt.is_some() {
             let best = self.worthless();
-            if self.bound(d) <= best {
+            if !bounded && self.bound(d) <= best {
                 return true;
             }
             // Re-tune the multipliers for this node, starting from its parent's (or the
@@ -621,7 +627,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             if let Some(root) = self.opt.as_ref().and_then(|o| o.lagrange.as_ref()) {
                 let start = warm.as_deref().unwrap_or(&root.lambda);
                 let tuned = self.tune_lagrange(d, Some(start), RETUNE_ITERATIONS, Some(best));
-                if self.lagrange_bound_with(d, &tuned) <= best {
+                if tuned.bound <= best {
                     return true;
                 }
                 here = Some(tuned);
@@ -671,6 +677,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 break;
             }
             self.warm = here.as_ref().map(|l| l.lambda.clone());
+            self.bounded = true;
             if !self.try_place(d, i == last, c, digit) {
                 return false;
             }
@@ -717,6 +724,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             if let Some(w) = self.weights.get_mut(cell) {
                 *w += 1;
             }
+            self.bounded = false;
             return true;
         }
         self.descend(next)

@@ -32,6 +32,8 @@ pub(super) struct Assignment<T> {
     used: Vec<bool>,
     /// Columns some augmenting path reaches (their `min_v` is set).
     reached: Vec<bool>,
+    /// The profits, row by row (`None`: forbidden), read once from the caller's function.
+    table: Vec<Option<T>>,
 }
 
 impl<T: Amount> Assignment<T> {
@@ -47,59 +49,80 @@ impl<T: Amount> Assignment<T> {
         // Minimises the cost −profit, rows added one by one along shortest augmenting paths
         // over allowed pairs, with potentials `u` (rows) and `v` (columns). A row that no such
         // path reaches leaves some rows with too few columns (Hall): no perfect matching.
-        for work in [&mut self.u, &mut self.v] {
+        let Assignment {
+            u,
+            v,
+            min_v,
+            owner,
+            way,
+            used,
+            reached,
+            table,
+        } = self;
+        table.clear();
+        table.extend((0..n * n).map(|k| profit(k / n, k % n)));
+        for work in [&mut *u, &mut *v, &mut *min_v] {
             work.clear();
             work.resize(n + 1, T::ZERO);
         }
-        for work in [&mut self.owner, &mut self.way] {
+        for work in [&mut *owner, &mut *way] {
             work.clear();
             work.resize(n + 1, 0);
         }
+        for work in [&mut *used, &mut *reached] {
+            work.clear();
+            work.resize(n + 1, false);
+        }
+        let (u, v, min_v) = (&mut u[..], &mut v[..], &mut min_v[..]);
+        let (owner, way, used, reached) = (
+            &mut owner[..],
+            &mut way[..],
+            &mut used[..],
+            &mut reached[..],
+        );
+        let table = &table[..];
         for i in 1..=n {
-            self.owner[0] = i;
+            owner[0] = i;
             let mut j0 = 0;
-            self.min_v.clear();
-            self.min_v.resize(n + 1, T::ZERO);
-            self.used.clear();
-            self.used.resize(n + 1, false);
-            self.reached.clear();
-            self.reached.resize(n + 1, false);
+            used.fill(false);
+            reached.fill(false);
             loop {
-                self.used[j0] = true;
-                let i0 = self.owner[j0];
+                used[j0] = true;
+                let i0 = owner[j0];
+                let row = &table[(i0 - 1) * n..i0 * n];
                 let mut next: Option<(T, usize)> = None;
                 for j in 1..=n {
-                    if self.used[j] {
+                    if used[j] {
                         continue;
                     }
-                    if let Some(p) = profit(i0 - 1, j - 1) {
-                        let reduced = T::ZERO - p - self.u[i0] - self.v[j];
-                        if !self.reached[j] || reduced < self.min_v[j] {
-                            (self.min_v[j], self.way[j], self.reached[j]) = (reduced, j0, true);
+                    if let Some(p) = row[j - 1] {
+                        let reduced = T::ZERO - p - u[i0] - v[j];
+                        if !reached[j] || reduced < min_v[j] {
+                            (min_v[j], way[j], reached[j]) = (reduced, j0, true);
                         }
                     }
-                    if self.reached[j] && next.is_none_or(|(delta, _)| self.min_v[j] < delta) {
-                        next = Some((self.min_v[j], j));
+                    if reached[j] && next.is_none_or(|(delta, _)| min_v[j] < delta) {
+                        next = Some((min_v[j], j));
                     }
                 }
                 let (delta, j1) = next?;
                 for j in 0..=n {
-                    if self.used[j] {
-                        let row = self.owner[j];
-                        self.u[row] = self.u[row] + delta;
-                        self.v[j] = self.v[j] - delta;
-                    } else if self.reached[j] {
-                        self.min_v[j] = self.min_v[j] - delta;
+                    if used[j] {
+                        let row = owner[j];
+                        u[row] = u[row] + delta;
+                        v[j] = v[j] - delta;
+                    } else if reached[j] {
+                        min_v[j] = min_v[j] - delta;
                     }
                 }
                 j0 = j1;
-                if self.owner[j0] == 0 {
+                if owner[j0] == 0 {
                     break;
                 }
             }
             loop {
-                let j1 = self.way[j0];
-                self.owner[j0] = self.owner[j1];
+                let j1 = way[j0];
+                owner[j0] = owner[j1];
                 j0 = j1;
                 if j0 == 0 {
                     break;
@@ -108,9 +131,9 @@ impl<T: Amount> Assignment<T> {
         }
         let mut total = T::ZERO;
         for j in 1..=n {
-            let i = self.owner[j] - 1;
+            let i = owner[j] - 1;
             column_of[i] = j - 1;
-            total = total + profit(i, j - 1)?;
+            total = total + table[i * n + j - 1]?;
         }
         Some(total)
     }

@@ -27,6 +27,20 @@ pub(super) struct Lagrange {
     profit: Vec<i128>,
     /// The multipliers before rounding, `μ[(h − n) * n + v − 1]` (to warm-start a re-tuning).
     pub(super) lambda: Vec<f64>,
+    /// The rows' best assignments under `profit` at the node the multipliers were tuned for.
+    rows: RowMemo<i128>,
+    /// The bound at that node (`i64::MIN`: no solution below it).
+    pub(super) bound: i64,
+}
+
+/// The rows' best assignments at one node: each row's value (its placed cells' profits
+/// included) and each cell's digit (bit index). Below that node a row whose cells still allow
+/// their digits has the same best value, since its choices only shrank: the Lagrangian bound
+/// of a child solves again only the rows its propagation broke.
+#[derive(Default)]
+pub(super) struct RowMemo<T> {
+    value: Vec<T>,
+    digit_of: Vec<usize>,
 }
 
 /// Work space of the Lagrangian bound: the assignment solvers and the rows' digits.
@@ -34,8 +48,8 @@ pub(super) struct Lagrange {
 pub(super) struct LagrangeWork {
     exact: Assignment<i128>,
     float: Assignment<f64>,
-    /// Per cell, the digit (bit index) the rows' assignments give it.
-    digit_of: Vec<usize>,
+    /// The rows' assignments of the current subgradient step.
+    assigned: RowMemo<f64>,
     row: RowScratch,
 }
 
@@ -63,39 +77,63 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
         }
     }
 
-    /// The Lagrangian bound of `nodes[d]` under the multipliers of `l`; `i64::MIN` when some
-    /// row has no assignment (no solution below).
+    /// The Lagrangian bound of `nodes[d]`, a node at or below the one `l` was tuned for, under
+    /// the multipliers of `l`; `i64::MIN` when some row has no assignment (no solution below).
     pub(super) fn lagrange_bound_with(&self, d: usize, l: &Lagrange) -> i64 {
         let mut work = self.lagrange_work.borrow_mut();
-        let work = &mut *work;
-        match self.rows_assigned(d, &l.profit, &mut work.exact, &mut work.row, None) {
-            Some(rows) => (l.constant + rows)
+        let LagrangeWork { exact, row, .. } = &mut *work;
+        let rows = self.rows_assigned(d, &l.profit, exact, row, None, Some(&l.rows));
+        Self::scaled_bound(l.constant, rows)
+    }
+
+    /// `(constant + rows) / LAGRANGE_SCALE` rounded down into `i64`; `i64::MIN` for no rows.
+    fn scaled_bound(constant: i128, rows: Option<i128>) -> i64 {
+        match rows {
+            Some(rows) => (constant + rows)
                 .div_euclid(LAGRANGE_SCALE)
                 .clamp(i64::MIN as i128, i64::MAX as i128) as i64,
             None => i64::MIN,
         }
     }
 
-    /// The sum over the rows of their best assignments under `profit` (see [`Lagrange`]),
-    /// each cell's digit into `digit_of` when given; `None` when a row has none. A placed cell
-    /// keeps its digit, so each row's problem is its empty cells against its missing digits.
+    /// The sum over the rows of their best assignments under `profit` (see [`Lagrange`]);
+    /// `None` when a row has none. A placed cell keeps its digit, so each row's problem is its
+    /// empty cells against its missing digits. `out` receives each row's value and each cell's
+    /// digit; a row whose cells all still allow their digits in `known` (from this node or one
+    /// above) takes its value from there.
     fn rows_assigned<T: Amount>(
         &self,
         d: usize,
         profit: &[T],
         solver: &mut Assignment<T>,
         scratch: &mut RowScratch,
-        mut digit_of: Option<&mut Vec<usize>>,
+        mut out: Option<&mut RowMemo<T>>,
+        known: Option<&RowMemo<T>>,
     ) -> Option<T> {
         let (t, node) = (self.t, &self.nodes[d]);
         let n = t.n;
+        if let Some(out) = out.as_deref_mut() {
+            out.value.resize(n, T::ZERO);
+            out.digit_of.resize(t.cells, 0);
+        }
         let mut total = T::ZERO;
+        let known = known.filter(|k| k.value.len() == n);
         for r in 0..n {
+            if let Some(known) = known {
+                let still = t.house(r).iter().all(|&c| {
+                    node.cands[c as usize] & M::bit(known.digit_of[c as usize] as u32) != M::ZERO
+                });
+                if still {
+                    total = total + known.value[r];
+                    continue;
+                }
+            }
             let RowScratch {
                 cells,
                 digits,
                 column_of,
             } = &mut *scratch;
+            let mut value = T::ZERO;
             cells.clear();
             for &c in t.house(r) {
                 let c = c as usize;
@@ -103,9 +141,9 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
                     cells.push(c);
                 } else {
                     let v = node.cands[c].low() as usize;
-                    total = total + profit[c * n + v];
-                    if let Some(digit_of) = digit_of.as_deref_mut() {
-                        digit_of[c] = v;
+                    value = value + profit[c * n + v];
+                    if let Some(out) = out.as_deref_mut() {
+                        out.digit_of[c] = v;
                     }
                 }
             }
@@ -115,20 +153,30 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
                 digits.push(missing.low() as usize);
                 missing ^= missing.lowbit();
             }
-            if digits.len() != cells.len() {
-                return None; // more empty cells than missing digits: no solution below
-            }
             column_of.resize(cells.len(), 0);
             let allowed = |i: usize, j: usize| {
                 let (c, v) = (cells[i], digits[j]);
                 (node.cands[c] & M::bit(v as u32) != M::ZERO).then(|| profit[c * n + v])
             };
-            total = total + solver.solve(cells.len(), allowed, column_of)?;
-            if let Some(digit_of) = digit_of.as_deref_mut() {
+            // More empty cells than missing digits, or no assignment: no solution below (and
+            // `out` is left empty, so that it is never taken as known).
+            let solved = (digits.len() == cells.len())
+                .then(|| solver.solve(cells.len(), allowed, column_of))
+                .flatten();
+            let Some(assigned) = solved else {
+                if let Some(out) = out {
+                    out.value.clear();
+                }
+                return None;
+            };
+            value = value + assigned;
+            if let Some(out) = out.as_deref_mut() {
+                out.value[r] = value;
                 for (&c, &j) in cells.iter().zip(column_of.iter()) {
-                    digit_of[c] = digits[j];
+                    out.digit_of[c] = digits[j];
                 }
             }
+            total = total + value;
         }
         Some(total)
     }
@@ -150,7 +198,6 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
         let others = t.houses - n; // every house but the rows
         let mut work = self.lagrange_work.borrow_mut();
         let work = &mut *work;
-        work.digit_of.resize(t.cells, 0);
         let mut mu = start.map_or_else(|| vec![0f64; others * n], <[f64]>::to_vec);
         let mut profit = vec![0f64; t.cells * n];
         let mut g = vec![0f64; others * n];
@@ -171,7 +218,8 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
                 &profit,
                 &mut work.float,
                 &mut work.row,
-                Some(&mut work.digit_of),
+                Some(&mut work.assigned),
+                None,
             ) else {
                 break; // no solution below: the exact bound says so too
             };
@@ -192,7 +240,7 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
             g.fill(1.0);
             for h in n..t.houses {
                 for &c in t.house(h) {
-                    g[(h - n) * n + work.digit_of[c as usize]] -= 1.0;
+                    g[(h - n) * n + work.assigned.digit_of[c as usize]] -= 1.0;
                 }
             }
             let norm2: f64 = g.iter().map(|x| x * x).sum();
@@ -211,10 +259,18 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
         let mut exact = vec![0i128; t.cells * n];
         let base = |c: usize, v: usize| opt.weights[c] as i128 * LAGRANGE_SCALE * (v + 1) as i128;
         self.move_profits(&scaled, base, &mut exact);
+        let constant = scaled.iter().sum();
+        let mut rows = RowMemo::default();
+        let LagrangeWork {
+            exact: solver, row, ..
+        } = work;
+        let value = self.rows_assigned(d, &exact, solver, row, Some(&mut rows), None);
         Lagrange {
-            constant: scaled.iter().sum(),
+            constant,
             profit: exact,
             lambda: best_mu,
+            rows,
+            bound: Self::scaled_bound(constant, value),
         }
     }
 

@@ -611,11 +611,10 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         if self.out_of_time() {
             return false;
         }
+        let (warm, bounded) = (self.warm.take(), std::mem::take(&mut self.bounded));
         if self.nodes[d].left == 0 {
             return self.leaf(d);
         }
-        let warm = self.warm.take();
-        let bounded = std::mem::take(&mut self.bounded);
         let mut here = None;
         if self.opt.is_some() {
             let best = self.worthless();

@@ -378,3 +378,94 @@ impl<M: Mask, const C: usize, const H: usize, const W: usize> Search<'_, '_, M, 
         least
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Node, Opt};
+    use super::*;
+    use crate::dfs::Tables;
+    use crate::model::{Regions, Shape};
+
+    type Search9<'a, 'w> = Search<'a, 'w, u16, 81, 29, 2>;
+
+    /// The Lagrangian bound of `nodes[d]` under `l` with every row solved afresh.
+    fn afresh(s: &Search9, d: usize, l: &Lagrange) -> i64 {
+        let mut work = s.lagrange_work.borrow_mut();
+        let LagrangeWork { exact, row, .. } = &mut *work;
+        let rows = s.rows_assigned(d, &l.profit, exact, row, None, None);
+        Search9::scaled_bound(l.constant, rows)
+    }
+
+    /// Random walks down from a tuned node, placing a random candidate and propagating at each
+    /// step: at every node below, the bound that keeps the tuned node's row assignments equals
+    /// the bound that solves every row again, also under multipliers re-tuned on the way down.
+    #[test]
+    fn kept_rows_give_the_bound_of_rows_solved_afresh() {
+        let jigsaw =
+            "000011122301114112300014222330554222333354444635555744668857777666858887666888777";
+        let map = jigsaw.bytes().map(|b| u32::from(b - b'0')).collect();
+        let shapes = [
+            Shape::standard(9, false).unwrap(),
+            Shape::standard(9, true).unwrap(),
+            Shape::new(9, Regions::Jigsaw(map), true).unwrap(),
+            Shape::standard(6, false).unwrap(),
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut random = move |m: u64| {
+            x = crate::rng::xorshift64(x);
+            x % m
+        };
+        let (mut kept, mut checked) = (0, 0);
+        for (k, shape) in shapes.iter().enumerate() {
+            let t = Tables::new(shape);
+            for _ in 0..6 {
+                let weights: Vec<i64> = (0..t.cells).map(|_| random(100) as i64 - 20).collect();
+                let mut s = Search9::new(&t, &vec![0; t.cells], None);
+                s.opt = Some(Opt {
+                    weights: &weights,
+                    by_weight: t.house_cells.clone(),
+                    lagrange: None,
+                });
+                assert!(s.propagate_root());
+                let root = s.tune_lagrange(0, None, 200, None);
+                let mut here: Option<Lagrange> = None;
+                let mut d = 0;
+                for step in 0..40 {
+                    let node: &Node<u16, 81, 29, 2> = &s.nodes[d];
+                    let open: Vec<usize> = (0..t.cells)
+                        .filter(|&c| node.cands[c].count_ones() > 1)
+                        .collect();
+                    if open.is_empty() {
+                        break;
+                    }
+                    let c = open[random(open.len() as u64) as usize];
+                    let mut digits = node.cands[c];
+                    for _ in 0..random(u64::from(digits.count_ones())) {
+                        digits &= digits - 1;
+                    }
+                    s.push_copy(d);
+                    s.nodes[d + 1].cands[c] = digits & digits.wrapping_neg();
+                    s.queue.push(c as u16);
+                    let ok = s.propagate(d + 1);
+                    s.queue.clear();
+                    if !ok {
+                        continue;
+                    }
+                    d += 1;
+                    for l in std::iter::once(&root).chain(here.as_ref()) {
+                        let fresh = afresh(&s, d, l);
+                        assert_eq!(s.lagrange_bound_with(d, l), fresh, "shape {k}, depth {d}");
+                        kept += usize::from(fresh > i64::MIN);
+                        checked += 1;
+                    }
+                    if step % 4 == 3 {
+                        let start = here.as_ref().unwrap_or(&root).lambda.clone();
+                        here = Some(s.tune_lagrange(d, Some(&start), RETUNE_ITERATIONS, None));
+                    }
+                }
+            }
+        }
+        // Most nodes checked have a solution below them, so their rows were compared.
+        assert!(checked > 200 && kept * 2 > checked, "{kept} of {checked}");
+    }
+}

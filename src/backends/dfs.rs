@@ -102,6 +102,7 @@ impl Backend for Dfs {
             .ok_or_else(|| BackendError::Unsupported("optimize needs weights".into()))?;
         let job = Job::Optimize {
             weights: weights.as_slice(),
+            enumerate: true,
         };
         let found = self.search(puzzle, job, limits)?;
         let n = puzzle.size();

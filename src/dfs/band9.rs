@@ -907,19 +907,20 @@ impl Node {
 }
 
 /// Counts the solutions of a standard 9×9 grid given row-major (`0` for an open cell), up to
-/// `limit`, keeping the first two.
-pub(super) fn count(givens: &[Value], limit: u64, halt: Halt) -> Found {
-    count_with(kernel(), givens, limit, halt)
+/// `limit`, keeping the first `keep`.
+pub(super) fn count(givens: &[Value], limit: u64, keep: usize, halt: Halt) -> Found {
+    count_with(kernel(), givens, limit, keep, halt)
 }
 
 /// [`count`] by the variant `kernel`, which the CPU must run ([`Kernel::runs_here`]).
-fn count_with(kernel: Kernel, givens: &[Value], limit: u64, halt: Halt) -> Found {
+fn count_with(kernel: Kernel, givens: &[Value], limit: u64, keep: usize, halt: Halt) -> Found {
     assert!(
         kernel.runs_here(),
         "{kernel:?} needs CPU features this one lacks"
     );
     let mut s = Search {
         limit: limit.max(1),
+        keep,
         visited: 0,
         guesses: 0,
         halt,
@@ -1006,6 +1007,8 @@ fn fewest_candidates(digits: &[u64; 9], left: u64) -> usize {
 
 struct Search {
     limit: u64,
+    /// Solutions kept in [`Found::witnesses`].
+    keep: usize,
     /// Nodes: propagations to a fixpoint in the band search, steps of the endgame.
     visited: u64,
     /// Branch points (see the module documentation).
@@ -1232,11 +1235,11 @@ impl Search {
         }
     }
 
-    /// Counts a solution, keeping it (built by `grid`) when it is one of the first two; `false`
-    /// once the limit is reached.
+    /// Counts a solution, keeping it (built by `grid`) when it is one of the first `keep`;
+    /// `false` once the limit is reached.
     fn leaf(&mut self, grid: impl FnOnce() -> Vec<Value>) -> bool {
         self.found.count += 1;
-        if self.found.witnesses.len() < 2 {
+        if self.found.witnesses.len() < self.keep {
             self.found.witnesses.push(grid());
         }
         self.found.count < self.limit
@@ -1271,7 +1274,7 @@ mod tests {
         let text =
             "000000000500000000000000000000000000000090000100000000000000000900000007000009000";
         let givens: Vec<Value> = text.bytes().map(|b| (b - b'0') as Value).collect();
-        let found = count(&givens, 3, Halt::default());
+        let found = count(&givens, 3, 2, Halt::default());
         assert_eq!(found.count, 3);
         assert!(found.nodes < 1000, "{} nodes", found.nodes);
     }
@@ -1319,10 +1322,10 @@ mod tests {
             let givens = entry.puzzle.givens();
             let expected = entry.expected.as_ref().map_or(1, |e| e.count);
             for limit in [2, u64::MAX] {
-                let portable = count_with(Kernel::Portable, givens, limit, Halt::default());
+                let portable = count_with(Kernel::Portable, givens, limit, 2, Halt::default());
                 assert_eq!(portable.count, expected.min(limit), "line {}", entry.line);
                 for &k in &runs {
-                    let f = count_with(k, givens, limit, Halt::default());
+                    let f = count_with(k, givens, limit, 2, Halt::default());
                     let line = entry.line;
                     assert_eq!(f.count, portable.count, "{k:?}, line {line}, limit {limit}");
                     assert_eq!(f.nodes, portable.nodes, "{k:?}, line {line}, limit {limit}");

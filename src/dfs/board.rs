@@ -94,10 +94,11 @@ struct Board {
     todo: [u32; MAX_SIDE],
 }
 
-/// Counts solutions of a grid with at most 81 cells, up to `limit`, keeping the first two.
+/// Counts solutions of a grid with at most 81 cells, up to `limit`, keeping the first `keep`.
 pub(super) struct BoardSearch<'a> {
     t: &'a BoardTables,
     limit: u64,
+    keep: usize,
     /// Nodes: calls of [`BoardSearch::descend`], the root included.
     visited: u64,
     /// Branch points: nodes whose picked cell had two candidates or more.
@@ -107,7 +108,13 @@ pub(super) struct BoardSearch<'a> {
 }
 
 impl<'a> BoardSearch<'a> {
-    pub(super) fn count(t: &'a BoardTables, givens: &[Value], limit: u64, halt: Halt) -> Found {
+    pub(super) fn count(
+        t: &'a BoardTables,
+        givens: &[Value],
+        limit: u64,
+        keep: usize,
+        halt: Halt,
+    ) -> Found {
         let mut b = Board {
             pos: [0; MAX_SIDE],
             open: t.all,
@@ -121,6 +128,7 @@ impl<'a> BoardSearch<'a> {
         let mut s = BoardSearch {
             t,
             limit,
+            keep,
             visited: 0,
             guesses: 0,
             halt,
@@ -307,7 +315,7 @@ impl<'a> BoardSearch<'a> {
 
     fn leaf(&mut self, b: &Board) -> bool {
         self.found.count += 1;
-        if self.found.witnesses.len() < 2 {
+        if self.found.witnesses.len() < self.keep {
             let mut g = vec![0; self.t.peers.len()]; // one entry per cell
             for (d, &p) in b.pos[..self.t.n].iter().enumerate() {
                 let mut p = p;

@@ -55,6 +55,14 @@
 //!   are tight, so it is only brought in when a first try without it has not finished within a
 //!   small node limit.
 //!
+//! Before any bound, `optimize` enumerates the solutions, up to 64, keeping the best: when the
+//! puzzle has fewer, that settles the optimum. Bounds prune little where one or a few grids lie
+//! deep in a tree that counting crosses fast (unique jigsaw and X puzzles with random weights:
+//! seconds against milliseconds), while a puzzle with many solutions yields 64 of them in a few
+//! hundred nodes. On grids of side ≤ 9 without cages or rules the counting kernels enumerate
+//! (and so settle "no solution" in microseconds); elsewhere the generic kernel's counting
+//! search does, within 200,000 nodes.
+//!
 //! Optimizing, the search branches on the highest digit still missing in the house where it has
 //! the fewest places (or on a cell with two candidates), tries every child on a copy first and
 //! explores them by decreasing bound, in passes of falling targets (see
@@ -127,6 +135,10 @@ const RESTART_NODES: u64 = 2_000;
 
 /// How many nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
+
+/// `optimize` first enumerates the solutions when there are fewer than this many (see the
+/// module docs).
+const ENUMERATE_SOLUTIONS: u64 = 64;
 
 /// How the generic kernel picks the cell it branches on, on puzzles with Killer cages or
 /// variant rules (`--dfs-branch`). Puzzles with neither keep their kernel's own rule: the 9×9
@@ -410,8 +422,9 @@ impl_mask!(u16, u32, u64);
 pub enum Job<'w> {
     /// Count solutions up to `limit`, keeping the first two.
     Count { limit: u64 },
-    /// Maximize `Σ weight × digit`.
-    Optimize { weights: &'w [i64] },
+    /// Maximize `Σ weight × digit`; `enumerate`: first try enumerating every solution (see the
+    /// module docs), which [`run`] turns off once a counting kernel has found too many.
+    Optimize { weights: &'w [i64], enumerate: bool },
 }
 
 /// What the search found.
@@ -514,6 +527,15 @@ impl Extra {
     }
 }
 
+/// The best of `grids` under `weights`, as [`Found::best`]; `None` for no grid.
+fn best_of(grids: Vec<Vec<Value>>, weights: &[i64]) -> Option<(i64, Vec<Value>)> {
+    let score = |g: &[Value]| g.iter().zip(weights).map(|(&v, &w)| w * v as i64).sum();
+    grids
+        .into_iter()
+        .map(|g| (score(&g), g))
+        .max_by_key(|(s, _)| *s)
+}
+
 /// Runs `job` with the kernel instance fitting the side. Killer cages and variant rules take the
 /// generic kernel, which branches by `branching`.
 fn run(
@@ -534,24 +556,44 @@ fn run(
             _ => Search::<u64, 4096, 194, 64>::run_with(t, givens, Some(b), job, halt, r),
         };
     }
+    let counted = |limit: u64, keep: usize| match &t.board {
+        _ if t.standard9 => Some(band9::count(givens, limit, keep, halt.clone())),
+        Some(b) => Some(BoardSearch::count(
+            b,
+            givens,
+            limit.max(1),
+            keep,
+            halt.clone(),
+        )),
+        None => None,
+    };
     match job {
-        Job::Count { limit } if t.standard9 => return band9::count(givens, limit, halt.clone()),
         Job::Count { limit } => {
-            if let Some(b) = &t.board {
-                return BoardSearch::count(b, givens, limit.max(1), halt.clone());
+            if let Some(found) = counted(limit, 2) {
+                return found;
             }
         }
-        Job::Optimize { .. } if t.standard9 => {
-            // Branch and bound proves "no solution" slowly (its nodes carry bounds, not the band
-            // kernel's inferences): the band kernel settles that first, in microseconds.
-            let first = band9::count(givens, 1, halt.clone());
-            if first.count == 0 {
-                return first;
+        Job::Optimize {
+            weights,
+            enumerate: true,
+        } => {
+            // The counting kernel enumerates the solutions of a puzzle that has few (and proves
+            // "no solution" in microseconds, where branch and bound's nodes carry bounds, not
+            // its inferences); with more, branch and bound takes over.
+            if let Some(mut first) = counted(ENUMERATE_SOLUTIONS, ENUMERATE_SOLUTIONS as usize) {
+                if first.count < ENUMERATE_SOLUTIONS || first.timed_out {
+                    first.best = best_of(std::mem::take(&mut first.witnesses), weights);
+                    return first;
+                }
+                let job = Job::Optimize {
+                    weights,
+                    enumerate: false,
+                };
+                let mut found = Search::<u16, 81, 29, 2>::run(t, givens, job, halt);
+                found.nodes += first.nodes;
+                found.guesses += first.guesses;
+                return found;
             }
-            let mut found = Search::<u16, 81, 29, 2>::run(t, givens, job, halt);
-            found.nodes += first.nodes;
-            found.guesses += first.guesses;
-            return found;
         }
         Job::Optimize { .. } => {}
     }
@@ -794,8 +836,8 @@ mod kernel9_tests {
                 givens[c] = v;
             }
             let halt = Halt::default();
-            let band = band9::count(&givens, 3, Halt::default());
-            let board = BoardSearch::count(t.board.as_ref().unwrap(), &givens, 3, Halt::default());
+            let band = band9::count(&givens, 3, 2, Halt::default());
+            let board = BoardSearch::count(t.board.as_ref().unwrap(), &givens, 3, 2, Halt::default());
             let generic = Search::<u16, 81, 29, 2>::run(&t, &givens, Job::Count { limit: 3 }, &halt);
             prop_assert_eq!(band.count, board.count);
             prop_assert_eq!(band.count, generic.count);
@@ -808,11 +850,23 @@ mod kernel9_tests {
             if band.witnesses.len() == 2 {
                 prop_assert_ne!(&band.witnesses[0], &band.witnesses[1]);
             }
-            // Past two solutions the band kernel counts in its endgame.
-            let band = band9::count(&givens, 60, Halt::default());
+            // Past two solutions the band kernel counts in its endgame; kept (as `optimize`
+            // enumerates), its solutions are distinct, and all of them are those the digit-major
+            // kernel finds.
+            let band = band9::count(&givens, 60, 60, Halt::default());
             let generic =
                 Search::<u16, 81, 29, 2>::run(&t, &givens, Job::Count { limit: 60 }, &halt);
             prop_assert_eq!(band.count, generic.count);
+            let board = BoardSearch::count(t.board.as_ref().unwrap(), &givens, 60, 60, halt);
+            prop_assert_eq!(band.witnesses.len() as u64, band.count);
+            let (mut a, mut b) = (band.witnesses, board.witnesses);
+            a.sort();
+            b.sort();
+            a.dedup();
+            prop_assert_eq!(a.len() as u64, band.count);
+            if band.count < 60 {
+                prop_assert_eq!(a, b); // every solution, found in another order
+            }
         }
     }
 
@@ -824,7 +878,7 @@ mod kernel9_tests {
         for entry in crate::format::read_puzzles(text, &Default::default()) {
             let entry = entry.unwrap();
             let count = entry.expected.as_ref().unwrap().count;
-            let f = band9::count(entry.puzzle.givens(), u64::MAX, Halt::default());
+            let f = band9::count(entry.puzzle.givens(), u64::MAX, 2, Halt::default());
             assert_eq!(f.count, count, "line {} ({})", entry.line, band9::variant());
         }
     }

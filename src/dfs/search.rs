@@ -1,9 +1,11 @@
 //! The generic kernel of the `dfs` engine: one search over any shape, instantiated per size with
 //! fixed-capacity node arrays and the narrowest mask type that fits (see the engine's docs in
-//! [`crate::dfs`]). Counting, solving with restarts, and optimizing by branch and bound in passes
-//! of falling targets; the bounds are in [`bounds`].
+//! [`crate::dfs`]). Counting, solving with restarts, and optimizing by enumerating the solutions
+//! of a puzzle that has few, else by branch and bound in passes of falling targets; the bounds
+//! are in [`bounds`].
 
-use super::{DfsBranching, Extra, Found, Job, Mask, Tables, CLOCK_EVERY, RESTART_NODES};
+use super::{DfsBranching, Extra, Found, Job, Mask, Tables};
+use super::{CLOCK_EVERY, ENUMERATE_SOLUTIONS, RESTART_NODES};
 use crate::cancel::Halt;
 use crate::model::Value;
 
@@ -14,6 +16,9 @@ use bounds::{Lagrange, LagrangeWork, RETUNE_ITERATIONS};
 /// Nodes an optimization may visit with the cheap bounds alone before it starts over with the
 /// Lagrangian bound (see [`Search::optimize_in_passes`]).
 const CHEAP_OPTIMIZE_NODES: u64 = 1_000;
+
+/// Nodes within which [`Search::enumerate_all`] must find every solution.
+const ENUMERATE_NODES: u64 = 200_000;
 
 // One search node, for a grid of `cells ≤ C` cells and `houses ≤ H` houses:
 //
@@ -39,6 +44,8 @@ struct Node<M, const C: usize, const H: usize, const W: usize> {
 struct Opt<'w> {
     weights: &'w [i64],
     by_weight: Vec<u16>,
+    /// Try [`Search::enumerate_all`] first.
+    enumerate: bool,
     /// The multipliers of the Lagrangian bound, once chosen at the root.
     lagrange: Option<Lagrange>,
 }
@@ -61,6 +68,9 @@ pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usi
     limit: u64,
     /// Optimizing: only scores above this are sought (see [`Search::optimize_in_passes`]).
     floor: i64,
+    /// Optimizing by enumerating every solution with the counting search (no bound, cell
+    /// branching), keeping the best (see [`Search::enumerate_all`]).
+    enumerating: bool,
     opt: Option<Opt<'w>>,
     /// Randomised order (0: the plain deterministic one): a xorshift state that rotates where
     /// [`Search::pick`] starts scanning and which candidate goes first (see
@@ -164,7 +174,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         s.restart_nodes = restart_nodes;
         match job {
             Job::Count { limit } => s.limit = limit.max(1),
-            Job::Optimize { weights } => {
+            Job::Optimize { weights, enumerate } => {
                 let mut by_weight = t.house_cells.clone();
                 for h in by_weight.chunks_mut(t.n) {
                     h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
@@ -173,6 +183,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 s.opt = Some(Opt {
                     weights,
                     by_weight,
+                    enumerate,
                     lagrange: None,
                 });
             }
@@ -243,6 +254,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             over_node_limit: false,
             limit: 1,
             floor: i64::MIN,
+            enumerating: false,
             opt: None,
             rng: 0,
             restart_nodes: RESTART_NODES,
@@ -302,9 +314,13 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// Tuning and re-tuning the Lagrangian multipliers costs more than it saves on puzzles whose
     /// cheap bounds are already tight (the NOIP samples: 10× slower with it), so a first try runs
     /// without it under a limit of [`CHEAP_OPTIMIZE_NODES`] nodes; only past that does the search
-    /// start over with the Lagrangian bound.
+    /// start over with the Lagrangian bound. Before either, [`Search::enumerate_all`] settles
+    /// puzzles with few solutions.
     fn optimize_in_passes(&mut self) {
         let root = self.nodes[0].clone();
+        if self.opt.as_ref().is_some_and(|o| o.enumerate) && self.enumerate_all(&root) {
+            return;
+        }
         self.node_limit = Some(self.visited + CHEAP_OPTIMIZE_NODES);
         self.passes(&root);
         self.node_limit = None;
@@ -320,6 +336,29 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             o.lagrange = Some(lagrange);
         }
         self.passes(&root);
+    }
+
+    /// Optimizing a puzzle with few solutions: the bounds prune little when the one or few grids
+    /// lie deep in a tree the counting search crosses quickly (a unique puzzle with thermometers,
+    /// arrows and Kropki dots under random weights: over 20 s instead of milliseconds), so first
+    /// every solution is enumerated, up to [`ENUMERATE_SOLUTIONS`] within [`ENUMERATE_NODES`]
+    /// nodes, and the best kept (on grids of side ≤ 9 without cages or rules, [`super::run`] has
+    /// the counting kernels do this instead). `true` when that settled the optimum (or the
+    /// deadline passed); otherwise the search is reset for branch and bound, having cost at most
+    /// that many nodes (many solutions are found fast).
+    fn enumerate_all(&mut self, root: &Node<M, C, H, W>) -> bool {
+        (self.enumerating, self.limit) = (true, ENUMERATE_SOLUTIONS);
+        self.node_limit = Some(self.visited + ENUMERATE_NODES);
+        self.descend(0);
+        (self.enumerating, self.limit, self.node_limit) = (false, u64::MAX, None);
+        let complete = !self.over_node_limit && self.found.count < ENUMERATE_SOLUTIONS;
+        if complete || self.found.timed_out {
+            return true;
+        }
+        self.over_node_limit = false;
+        self.found = Found::default();
+        self.nodes[0] = root.clone();
+        false
     }
 
     /// The falling-target passes of [`Search::optimize_in_passes`] from the propagated `root`.
@@ -532,12 +571,13 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// the fewest per unit of weight (see the module docs).
     fn pick(&self, d: usize) -> (usize, M) {
         let node = &self.nodes[d];
-        let weighted = self.opt.is_none() && !self.weights.is_empty();
+        let opt = self.opt.as_ref().filter(|_| !self.enumerating);
+        let weighted = opt.is_none() && !self.weights.is_empty();
         // Optimizing, ties go to the heaviest cell: its digit moves the bound most.
         // With pair rules, ties go to the cell with the most unsolved partners: its digit
         // narrows most (and the first cell of two candidates is not taken at once).
         let degree = self.extra.is_some_and(|e| e.has_pairs());
-        let weight = |c: usize| match (&self.opt, self.extra) {
+        let weight = |c: usize| match (opt, self.extra) {
             (Some(o), _) => o.weights[c].unsigned_abs(),
             (None, Some(e)) if degree => e.degree(c, &node.cands) as u64,
             _ => 0,
@@ -567,7 +607,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
                 }
                 if k < best.2 || (k == best.2 && weight(c) > best.3) {
                     best = (c, m, k, weight(c));
-                    if k <= 2 && self.opt.is_none() && !degree {
+                    if k <= 2 && opt.is_none() && !degree {
                         return (c, m);
                     }
                 }
@@ -616,7 +656,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             return self.leaf(d);
         }
         let mut here = None;
-        if self.opt.is_some() {
+        if self.opt.is_some() && !self.enumerating {
             let best = self.worthless();
             if !bounded && self.bound(d) <= best {
                 return true;
@@ -633,7 +673,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             }
         }
         let (cell, cands) = self.pick(d);
-        if self.opt.is_none() {
+        if self.opt.is_none() || self.enumerating {
             self.guesses += u64::from(!cands.at_most_one());
             return self.branch_on_cell(d, cell, cands);
         }
@@ -782,6 +822,10 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             .sum();
         if score > self.worthless() {
             self.found.best = Some((score, self.digits(d)));
+        }
+        if self.enumerating {
+            self.found.count += 1;
+            return self.found.count < self.limit;
         }
         true
     }

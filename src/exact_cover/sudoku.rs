@@ -901,7 +901,10 @@ mod harness {
 
     pub fn dfs_optimize(p: &Puzzle) -> i64 {
         let weights = p.weights().unwrap().as_slice();
-        let job = Job::Optimize { weights };
+        let job = Job::Optimize {
+            weights,
+            enumerate: true,
+        };
         let f = dfs::search(p, DfsBranching::Auto, job, &Halt::default()).unwrap();
         assert!(!f.timed_out);
         f.best.unwrap().0

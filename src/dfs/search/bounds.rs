@@ -424,6 +424,7 @@ mod tests {
                 s.opt = Some(Opt {
                     weights: &weights,
                     by_weight: t.house_cells.clone(),
+                    enumerate: false,
                     lagrange: None,
                 });
                 assert!(s.propagate_root());

@@ -26,12 +26,18 @@ fn count(p: &Puzzle, limit: u64) -> (u64, bool) {
 }
 
 fn optimum(p: &Puzzle) -> i64 {
-    match run(dfs().as_ref(), p, Task::Optimize, &Limits::none()).unwrap() {
+    proved_optimum(p).0
+}
+
+/// `dfs`'s proved optimum of `p` and the nodes it visited.
+fn proved_optimum(p: &Puzzle) -> (i64, u64) {
+    let limits = Limits::none().metered();
+    match run(dfs().as_ref(), p, Task::Optimize, &limits).unwrap() {
         Answer::Optimum {
             score,
             proved: true,
             ..
-        } => score,
+        } => (score, limits.effort().nodes.unwrap()),
         other => panic!("expected a proved optimum, got {other:?}"),
     }
 }
@@ -135,86 +141,46 @@ fn sparse_random_weights_are_proved_within_a_node_budget() {
         Answer::Optimum { score, .. } => score,
         other => panic!("ilp: {other:?}"),
     };
-    let limits = Limits::none().metered();
-    let Answer::Optimum {
-        score,
-        proved: true,
-        ..
-    } = run(dfs().as_ref(), &p, Task::Optimize, &limits).unwrap()
-    else {
-        panic!("dfs proves no optimum");
-    };
+    let (score, nodes) = proved_optimum(&p);
     assert_eq!(score, by_ilp);
-    let nodes = limits.effort().nodes.unwrap();
     assert!(nodes < 1_800, "{nodes} nodes");
 }
 
-/// Unique jigsaw puzzles with diagonals under random weights (`tests/data/jigsaw-x-unique9.txt`,
-/// docs/benchmarks.md): enumerating the one solution with the counting search settles the
-/// optimum, where branch and bound, its bounds pruning little, took seconds and several times the
-/// nodes (the fourth puzzle: 13,067 nodes, 3.6 s in a release build). The optima are `sat`'s.
-#[test]
-fn unique_jigsaw_x_puzzles_are_optimized_by_enumeration() {
-    let text = data("jigsaw-x-unique9.txt");
+/// The first four puzzles of `file` under the random weights of docs/benchmarks.md: `dfs` proves
+/// each optimum, `sat`'s, within `budget` nodes.
+fn optimized_within(file: &str, budget: u64) {
     let weights = Arc::new(format::read_weights(&data("weights-random9.txt"), 9).unwrap());
     let sat = create(BackendKind::Sat, &Default::default()).unwrap();
-    for (i, line) in text.lines().enumerate().take(4) {
+    for (i, line) in data(file).lines().enumerate().take(4) {
         let p = format::read_puzzles(line, &Default::default())
             .remove(0)
             .unwrap()
             .puzzle
             .with_weights(weights.clone())
             .unwrap();
-        let limits = Limits::none().metered();
-        let Answer::Optimum {
-            score,
-            proved: true,
-            ..
-        } = run(dfs().as_ref(), &p, Task::Optimize, &limits).unwrap()
-        else {
-            panic!("puzzle {i}: dfs proves no optimum");
-        };
+        let (score, nodes) = proved_optimum(&p);
         match run(sat.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap() {
-            Answer::Optimum { score: by_sat, .. } => assert_eq!(score, by_sat, "puzzle {i}"),
-            other => panic!("puzzle {i}: sat {other:?}"),
+            Answer::Optimum { score: by_sat, .. } => assert_eq!(score, by_sat, "{file}, {i}"),
+            other => panic!("{file}, puzzle {i}: sat {other:?}"),
         }
-        let nodes = limits.effort().nodes.unwrap();
-        assert!(nodes < 4_000, "puzzle {i}: {nodes} nodes");
+        assert!(nodes < budget, "{file}, puzzle {i}: {nodes} nodes");
     }
 }
 
-/// Unique puzzles with thermometers, arrows and Kropki dots under random weights
-/// (`tests/data/variants-unique9.txt`): the generic kernel's counting search enumerates the one
-/// solution in tens of nodes, where branch and bound took thousands and seconds, or did not
-/// finish in 5 s (the first two). The optima are `sat`'s.
+/// Unique jigsaw puzzles with diagonals: the counting kernel enumerates the one solution and
+/// settles the optimum, where branch and bound, its bounds pruning little, took seconds and
+/// several times the nodes (the fourth puzzle: 13,067 nodes, 3.6 s in a release build).
+#[test]
+fn unique_jigsaw_x_puzzles_are_optimized_by_enumeration() {
+    optimized_within("jigsaw-x-unique9.txt", 4_000);
+}
+
+/// Unique puzzles with thermometers, arrows and Kropki dots: the generic kernel's counting
+/// search enumerates the one solution in tens of nodes, where branch and bound took thousands
+/// and seconds, or did not finish in 5 s (the first two).
 #[test]
 fn unique_variant_puzzles_are_optimized_by_enumeration() {
-    let text = data("variants-unique9.txt");
-    let weights = Arc::new(format::read_weights(&data("weights-random9.txt"), 9).unwrap());
-    let sat = create(BackendKind::Sat, &Default::default()).unwrap();
-    for (i, line) in text.lines().enumerate().take(4) {
-        let p = format::read_puzzles(line, &Default::default())
-            .remove(0)
-            .unwrap()
-            .puzzle
-            .with_weights(weights.clone())
-            .unwrap();
-        let limits = Limits::none().metered();
-        let Answer::Optimum {
-            score,
-            proved: true,
-            ..
-        } = run(dfs().as_ref(), &p, Task::Optimize, &limits).unwrap()
-        else {
-            panic!("puzzle {i}: dfs proves no optimum");
-        };
-        match run(sat.as_ref(), &p, Task::Optimize, &Limits::none()).unwrap() {
-            Answer::Optimum { score: by_sat, .. } => assert_eq!(score, by_sat, "puzzle {i}"),
-            other => panic!("puzzle {i}: sat {other:?}"),
-        }
-        let nodes = limits.effort().nodes.unwrap();
-        assert!(nodes < 1_000, "puzzle {i}: {nodes} nodes");
-    }
+    optimized_within("variants-unique9.txt", 1_000);
 }
 
 #[test]

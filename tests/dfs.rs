@@ -398,7 +398,8 @@ fn deadline_is_honoured() {
         "{r:?}"
     );
     assert!(start.elapsed() < Duration::from_secs(2));
-    // Optimize returns its best grid so far, with an upper bound, once time is up.
+    // Optimize returns its best grid so far, with an upper bound, once time is up: a grid it met
+    // before its passes began (enumerating, or without the Lagrangian bound) if they found none.
     let p = p.with_weights(Arc::new(Weights::pyramid(16))).unwrap();
     match run(
         dfs().as_ref(),
@@ -412,7 +413,6 @@ fn deadline_is_honoured() {
             score,
             ..
         }) => assert!(b >= score),
-        Err(RunError::Backend(BackendError::TimedOut)) => {}
         other => panic!("expected an incomplete optimum, got {other:?}"),
     }
     assert!(start.elapsed() < Duration::from_secs(4));

@@ -68,6 +68,9 @@ pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usi
     limit: u64,
     /// Optimizing: only scores above this are sought (see [`Search::optimize_in_passes`]).
     floor: i64,
+    /// Optimizing: the best grid of the stages started over (the enumeration, the try without
+    /// the Lagrangian bound), reported when time runs out before the passes find one.
+    fallback: Option<(i64, Vec<Value>)>,
     /// Optimizing by enumerating every solution with the counting search (no bound, cell
     /// branching), keeping the best (see [`Search::enumerate_all`]).
     enumerating: bool,
@@ -193,6 +196,10 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         if root_ok {
             if s.opt.is_some() {
                 s.optimize_in_passes();
+                if s.found.best.is_none() && s.found.timed_out {
+                    // Out of time before any grid at the passes' targets: the best met before.
+                    s.found.best = s.fallback.take();
+                }
             } else if s.limit == 1 {
                 s.solve_with_restarts();
             } else {
@@ -254,6 +261,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             over_node_limit: false,
             limit: 1,
             floor: i64::MIN,
+            fallback: None,
             enumerating: false,
             opt: None,
             rng: 0,
@@ -329,7 +337,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         }
         self.over_node_limit = false;
         let reached = self.found.best.as_ref().map(|(score, _)| *score);
-        self.found = Found::default();
+        self.start_over();
         self.nodes[0] = root.clone(); // the multipliers' rows are kept for the nodes below it
         let lagrange = self.tune_lagrange(0, None, 200, reached);
         if let Some(o) = self.opt.as_mut() {
@@ -356,9 +364,20 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             return true;
         }
         self.over_node_limit = false;
-        self.found = Found::default();
+        self.start_over();
         self.nodes[0] = root.clone();
         false
+    }
+
+    /// Clears what an optimizing stage found, keeping its best grid as [`Search::fallback`]
+    /// when it is the best so far.
+    fn start_over(&mut self) {
+        let found = std::mem::take(&mut self.found);
+        if let Some(best) = found.best {
+            if self.fallback.as_ref().is_none_or(|f| best.0 > f.0) {
+                self.fallback = Some(best);
+            }
+        }
     }
 
     /// The falling-target passes of [`Search::optimize_in_passes`] from the propagated `root`.

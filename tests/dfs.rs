@@ -119,9 +119,10 @@ fn empty_9x9_pyramid_optimum_is_2906() {
 
 /// Two givens and random weights (a `fuzz --task optimize` case, seed 7 case 7): the Lagrangian
 /// bound over each row's assignment of digits, with a multiplier per house and digit, proves the
-/// optimum in about 1,200 nodes, where a multiplier per house (its digit sum) left the search
-/// 2.9 M, and re-tuning each node from the root's multipliers rather than its parent's about
-/// 2,200. The optimum is `ilp`'s.
+/// optimum in about 1,200 nodes of branch and bound (1,500 with the band kernel's nodes that
+/// find 64 solutions first), where a multiplier per house (its digit sum) left the search 2.9 M,
+/// and re-tuning each node from the root's multipliers rather than its parent's about 2,200.
+/// The optimum is `ilp`'s.
 #[test]
 fn sparse_random_weights_are_proved_within_a_node_budget() {
     #[rustfmt::skip]

@@ -50,8 +50,8 @@
 //!   They are tuned by subgradient descent (Polyak's step) at the root, re-tuned briefly at each
 //!   node from its parent's, and each child is bounded with its parent's, solving again only
 //!   the rows whose best assignment at the parent its propagation broke. A sparse 9×9 with
-//!   random weights (`tests/dfs.rs`) is proved in about 1,200 nodes, where one multiplier per
-//!   house on its digit sum took 2.9 M. Tuning costs more than it saves when the other bounds
+//!   random weights (`tests/dfs.rs`) is proved in about 1,200 nodes of branch and bound, where
+//!   one multiplier per house on its digit sum took 2.9 M. Tuning costs more than it saves when the other bounds
 //!   are tight, so it is only brought in when a first try without it has not finished within a
 //!   small node limit.
 //!
@@ -431,7 +431,8 @@ pub enum Job<'w> {
 #[derive(Default)]
 pub struct Found {
     pub count: u64,
-    /// The first two solutions (digits row-major).
+    /// The first solutions found, digits row-major: two, or as many as the counting kernels were
+    /// asked to keep (`optimize` enumerating).
     pub witnesses: Vec<Vec<Value>>,
     /// Optimize: the best score and grid so far.
     pub best: Option<(i64, Vec<Value>)>,

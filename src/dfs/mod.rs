@@ -51,9 +51,9 @@
 //!   node from its parent's, and each child is bounded with its parent's, solving again only
 //!   the rows whose best assignment at the parent its propagation broke. A sparse 9×9 with
 //!   random weights (`tests/dfs.rs`) is proved in about 1,200 nodes of branch and bound, where
-//!   one multiplier per house on its digit sum took 2.9 M. Tuning costs more than it saves when the other bounds
-//!   are tight, so it is only brought in when a first try without it has not finished within a
-//!   small node limit.
+//!   one multiplier per house on its digit sum took 2.9 M. Tuning costs more than it saves when
+//!   the other bounds are tight, so it is only brought in when a first try without it has not
+//!   finished within a small node limit.
 //!
 //! Before any bound, `optimize` enumerates the solutions, up to 64, keeping the best: when the
 //! puzzle has fewer, that settles the optimum. Bounds prune little where one or a few grids lie
@@ -557,16 +557,19 @@ fn run(
             _ => Search::<u64, 4096, 194, 64>::run_with(t, givens, Some(b), job, halt, r),
         };
     }
-    let counted = |limit: u64, keep: usize| match &t.board {
-        _ if t.standard9 => Some(band9::count(givens, limit, keep, halt.clone())),
-        Some(b) => Some(BoardSearch::count(
+    // The counting kernels of side ≤ 9; `None` elsewhere.
+    let counted = |limit: u64, keep: usize| {
+        if t.standard9 {
+            return Some(band9::count(givens, limit, keep, halt.clone()));
+        }
+        let b = t.board.as_ref()?;
+        Some(BoardSearch::count(
             b,
             givens,
             limit.max(1),
             keep,
             halt.clone(),
-        )),
-        None => None,
+        ))
     };
     match job {
         Job::Count { limit } => {
@@ -842,7 +845,8 @@ mod kernel9_tests {
             }
             let halt = Halt::default();
             let band = band9::count(&givens, 3, 2, Halt::default());
-            let board = BoardSearch::count(t.board.as_ref().unwrap(), &givens, 3, 2, Halt::default());
+            let board = t.board.as_ref().unwrap();
+            let board = BoardSearch::count(board, &givens, 3, 2, Halt::default());
             let generic = Search::<u16, 81, 29, 2>::run(&t, &givens, Job::Count { limit: 3 }, &halt);
             prop_assert_eq!(band.count, board.count);
             prop_assert_eq!(band.count, generic.count);

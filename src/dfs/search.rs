@@ -399,6 +399,12 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         }
     }
 
+    /// The optimize state while the search bounds and branches for it; `None` while counting or
+    /// enumerating ([`Search::enumerate_all`]), which branch on cells without bounds.
+    fn bounding(&self) -> Option<&Opt<'w>> {
+        self.opt.as_ref().filter(|_| !self.enumerating)
+    }
+
     /// Scores at or below this are not worth finding: the best so far, or the pass floor.
     fn worthless(&self) -> i64 {
         self.found.best.as_ref().map_or(self.floor, |(b, _)| *b)
@@ -590,7 +596,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// the fewest per unit of weight (see the module docs).
     fn pick(&self, d: usize) -> (usize, M) {
         let node = &self.nodes[d];
-        let opt = self.opt.as_ref().filter(|_| !self.enumerating);
+        let opt = self.bounding();
         let weighted = opt.is_none() && !self.weights.is_empty();
         // Optimizing, ties go to the heaviest cell: its digit moves the bound most.
         // With pair rules, ties go to the cell with the most unsolved partners: its digit
@@ -675,7 +681,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             return self.leaf(d);
         }
         let mut here = None;
-        if self.opt.is_some() && !self.enumerating {
+        if self.bounding().is_some() {
             let best = self.worthless();
             if !bounded && self.bound(d) <= best {
                 return true;
@@ -692,7 +698,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             }
         }
         let (cell, cands) = self.pick(d);
-        if self.opt.is_none() || self.enumerating {
+        if self.bounding().is_none() {
             self.guesses += u64::from(!cands.at_most_one());
             return self.branch_on_cell(d, cell, cands);
         }

@@ -20,6 +20,9 @@ const CHEAP_OPTIMIZE_NODES: u64 = 1_000;
 /// Nodes within which [`Search::enumerate_all`] must find every solution.
 const ENUMERATE_NODES: u64 = 200_000;
 
+/// Nodes per cell of the grid that [`Search::dive`] may visit for a first grid.
+const DIVE_NODES_PER_CELL: u64 = 2;
+
 // One search node, for a grid of `cells ≤ C` cells and `houses ≤ H` houses:
 //
 //   cands[c]     digits still possible in cell c      bit d-1 ⇔ digit d      ┌ 9×9: u16, bits 0..=8
@@ -74,6 +77,8 @@ pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usi
     /// Optimizing by enumerating every solution with the counting search (no bound, cell
     /// branching), keeping the best (see [`Search::enumerate_all`]).
     enumerating: bool,
+    /// In [`Search::dive`]: the first grid found ends the search.
+    diving: bool,
     opt: Option<Opt<'w>>,
     /// Randomised order (0: the plain deterministic one): a xorshift state that rotates where
     /// [`Search::pick`] starts scanning and which candidate goes first (see
@@ -263,6 +268,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             floor: i64::MIN,
             fallback: None,
             enumerating: false,
+            diving: false,
             opt: None,
             rng: 0,
             restart_nodes: RESTART_NODES,
@@ -343,7 +349,31 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         if let Some(o) = self.opt.as_mut() {
             o.lagrange = Some(lagrange);
         }
+        if self.dive(&root) {
+            return;
+        }
         self.passes(&root);
+    }
+
+    /// A first grid for the Lagrangian passes: the greedy descent, children by decreasing bound,
+    /// backtracking only out of dead ends, ending at its first grid better than the one met so
+    /// far (or after [`DIVE_NODES_PER_CELL`] nodes a cell). Its grid becomes
+    /// [`Search::fallback`], which the passes then seek only to beat; on large grids, where they
+    /// may not end, it is what a time-out reports. `true` when the deadline passed.
+    fn dive(&mut self, root: &Node<M, C, H, W>) -> bool {
+        self.found.root_bound = Some(self.bound(0));
+        self.floor = self.fallback.as_ref().map_or(i64::MIN, |(score, _)| *score);
+        self.node_limit = Some(self.visited + DIVE_NODES_PER_CELL * self.t.cells as u64);
+        self.diving = true;
+        self.descend(0);
+        (self.diving, self.node_limit) = (false, None);
+        if self.found.timed_out {
+            return true;
+        }
+        self.over_node_limit = false;
+        self.start_over();
+        self.nodes[0] = root.clone();
+        false
     }
 
     /// Optimizing a puzzle with few solutions: the bounds prune little when the one or few grids
@@ -385,12 +415,20 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         let root_bound = self.bound(0);
         self.found.root_bound = Some(root_bound);
         let (mut target, mut step) = (root_bound, 1i64);
+        // A grid met before the passes: only better ones are worth finding.
+        let incumbent = self.fallback.as_ref().map(|(score, _)| *score);
         loop {
-            self.floor = target.saturating_sub(1);
+            self.floor = target.saturating_sub(1).max(incumbent.unwrap_or(i64::MIN));
             self.nodes[0] = root.clone();
             self.descend(0);
             let stopped = self.found.timed_out || self.over_node_limit;
             if self.found.best.is_some() || stopped || target == i64::MIN {
+                return;
+            }
+            if incumbent == Some(self.floor) {
+                // Nothing beats the grid met before the passes: it is optimal.
+                self.found.best = self.fallback.take();
+                self.found.root_bound = incumbent;
                 return;
             }
             self.found.root_bound = Some(self.floor); // no grid reaches `target`
@@ -852,7 +890,7 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             self.found.count += 1;
             return self.found.count < self.limit;
         }
-        true
+        !self.diving
     }
 }
 

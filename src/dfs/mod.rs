@@ -69,8 +69,8 @@
 //! `Search::optimize_in_passes`); the bounds are in `search/bounds.rs`. Once the multipliers are
 //! tuned, a greedy descent (the best-bound child at each node) gives a first grid, which the
 //! passes only seek to beat, and which a time-out reports when they find nothing: on a sparse
-//! 16×16 under random weights, 7 % below the bound after about 0.5 s, where the grid met while
-//! enumerating was 16 % below it after 10 s.
+//! 16×16 under random weights, 7 % below the bound within 0.5 s, where the best grid met while
+//! enumerating is 16 % below it.
 //!
 //! Counting (and so solving and uniqueness) on standard 9×9 grids (3×3 boxes, no extra houses)
 //! runs in the band kernel of [`band9`] (band-by-digit words, configuration look-ups, picked per CPU

@@ -726,7 +726,10 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
             }
             // Re-tune the multipliers for this node, starting from its parent's (or the
             // root's): a tighter bound here saves whole subtrees, and bounds its children.
-            if let Some(root) = self.opt.as_ref().and_then(|o| o.lagrange.as_ref()) {
+            // Not while diving: the descent wants a grid fast, its children bounded with the
+            // root's multipliers.
+            let retune = self.opt.as_ref().and_then(|o| o.lagrange.as_ref());
+            if let Some(root) = retune.filter(|_| !self.diving) {
                 let start = warm.as_deref().unwrap_or(&root.lambda);
                 let tuned = self.tune_lagrange(d, Some(start), RETUNE_ITERATIONS, Some(best));
                 if tuned.bound <= best {

@@ -356,8 +356,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     }
 
     /// A first grid for the Lagrangian passes: the greedy descent, children by decreasing bound,
-    /// backtracking only out of dead ends, ending at its first grid better than the one met so
-    /// far (or after [`DIVE_NODES_PER_CELL`] nodes a cell). Its grid becomes
+    /// backtracking only out of dead ends and subtrees bounded below the grid met so far, ending
+    /// at its first grid (or after [`DIVE_NODES_PER_CELL`] nodes a cell). A better grid becomes
     /// [`Search::fallback`], which the passes then seek only to beat; on large grids, where they
     /// may not end, it is what a time-out reports. `true` when the deadline passed.
     fn dive(&mut self, root: &Node<M, C, H, W>) -> bool {

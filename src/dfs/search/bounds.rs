@@ -20,6 +20,7 @@ pub(super) const RETUNE_ITERATIONS: usize = 15;
 /// assignment polytope has integral corners). The multipliers are tuned by subgradient descent
 /// in floating point, then rounded to multiples of `1 / LAGRANGE_SCALE`; the bound itself is
 /// computed exactly (scaled integers), so it holds whatever the rounding.
+#[derive(Clone)]
 pub(super) struct Lagrange {
     /// `Σμ`, scaled.
     constant: i128,
@@ -37,7 +38,7 @@ pub(super) struct Lagrange {
 /// included) and each cell's digit (bit index). Below that node a row whose cells still allow
 /// their digits has the same best value, since its choices only shrank: the Lagrangian bound
 /// of a child solves again only the rows its propagation broke.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct RowMemo<T> {
     value: Vec<T>,
     digit_of: Vec<usize>,
@@ -51,6 +52,13 @@ pub(super) struct LagrangeWork {
     /// The rows' assignments of the current subgradient step.
     assigned: RowMemo<f64>,
     row: RowScratch,
+}
+
+impl LagrangeWork {
+    /// The assignment solvers' work so far ([`Assignment`]'s `work`).
+    pub(super) fn work(&self) -> u64 {
+        self.exact.work + self.float.work
+    }
 }
 
 /// One row's problem: its empty cells, its missing digits (bit indices), the assignment.

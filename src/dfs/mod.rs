@@ -71,11 +71,11 @@
 //! passes only seek to beat, and which a time-out reports when they find nothing: on a sparse
 //! 16×16 under random weights, 7 % below the bound within 0.5 s, where the best grid met while
 //! enumerating is 16 % below it. When the passes have done a set amount of work without ending
-//! (counted in the assignment solver's steps, so the same on every machine), a
+//! (counted in the assignment solver's steps and in nodes, so the same on every machine), a
 //! large-neighbourhood search improves the best grid for a share of that work, again after each
 //! doubling of it: the cells holding a few random digits are freed, the rest kept, and a descent
 //! looks for a better grid among them (`Search::improve`). On that 16×16 the grid at a 10 s
-//! time-out goes from 7 % to 3 % below the bound; puzzles the passes settle soon never get there.
+//! time-out goes from 7 % to 4 % below the bound; puzzles the passes settle soon never get there.
 //!
 //! Counting (and so solving and uniqueness) on standard 9×9 grids (3×3 boxes, no extra houses)
 //! runs in the band kernel of [`band9`] (band-by-digit words, configuration look-ups, picked per CPU

@@ -55,6 +55,7 @@ struct Node<M, const C: usize, const H: usize, const W: usize> {
 }
 
 /// Optimize state: weights, per house its cells by decreasing weight, and the best so far.
+#[derive(Clone)]
 struct Opt<'w> {
     weights: &'w [i64],
     by_weight: Vec<u16>,
@@ -62,6 +63,22 @@ struct Opt<'w> {
     enumerate: bool,
     /// The multipliers of the Lagrangian bound, once chosen at the root.
     lagrange: Option<Lagrange>,
+}
+
+impl<'w> Opt<'w> {
+    /// The state for `weights` on the grid of `t`, the Lagrangian multipliers not yet tuned.
+    fn new(t: &Tables, weights: &'w [i64], enumerate: bool) -> Opt<'w> {
+        let mut by_weight = t.house_cells.clone();
+        for h in by_weight.chunks_mut(t.n) {
+            h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
+        }
+        Opt {
+            weights,
+            by_weight,
+            enumerate,
+            lagrange: None,
+        }
+    }
 }
 
 pub(super) struct Search<'a, 'w, M, const C: usize, const H: usize, const W: usize> {
@@ -208,17 +225,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         match job {
             Job::Count { limit } => s.limit = limit.max(1),
             Job::Optimize { weights, enumerate } => {
-                let mut by_weight = t.house_cells.clone();
-                for h in by_weight.chunks_mut(t.n) {
-                    h.sort_by_key(|&c| std::cmp::Reverse(weights[c as usize]));
-                }
                 s.limit = u64::MAX;
-                s.opt = Some(Opt {
-                    weights,
-                    by_weight,
-                    enumerate,
-                    lagrange: None,
-                });
+                s.opt = Some(Opt::new(t, weights, enumerate));
             }
         }
         let root_ok = s.propagate_root();
@@ -451,10 +459,8 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
         };
         let mut aside = Search::new(self.t, &[], self.extra);
         aside.opt = Some(Opt {
-            weights: opt.weights,
-            by_weight: opt.by_weight.clone(),
             enumerate: false,
-            lagrange: opt.lagrange.clone(),
+            ..opt.clone()
         });
         (aside.halt, aside.locked) = (self.halt.clone(), false);
         aside.weights = self.weights.clone();
@@ -479,9 +485,9 @@ impl<'a, 'w, M: Mask, const C: usize, const H: usize, const W: usize> Search<'a,
     /// that grid's cells but those holding a few digits drawn at random from `seed`; these may
     /// trade places (each keeps its candidates at the root among the digits drawn), and a
     /// descent as in [`Search::dive`], within [`ROUND_NODES_PER_CELL`] nodes a cell, looks for
-    /// a better grid there, which becomes the one to improve. A round
-    /// that searched its neighbourhood through frees one digit more the next time, one stopped
-    /// by its node limit one fewer. `true` when the deadline passed.
+    /// a better grid there, which becomes the one to improve. A round that searched its
+    /// neighbourhood through frees one digit more the next time, one stopped by its node limit
+    /// one fewer. `true` when the deadline passed.
     fn improve(&mut self, root: &Node<M, C, H, W>, work: u64, seed: u64) -> bool {
         let (n, cells) = (self.t.n as u32, self.t.cells);
         let end = self.work().saturating_add(work);
@@ -1081,16 +1087,7 @@ mod tests {
         let weights = format::read_weights(text, 16).unwrap();
         let t = Tables::new(puzzle.shape());
         let mut s = Search16::new(&t, puzzle.givens(), None);
-        let mut by_weight = t.house_cells.clone();
-        for h in by_weight.chunks_mut(t.n) {
-            h.sort_by_key(|&c| std::cmp::Reverse(weights.as_slice()[c as usize]));
-        }
-        s.opt = Some(Opt {
-            weights: weights.as_slice(),
-            by_weight,
-            enumerate: false,
-            lagrange: None,
-        });
+        s.opt = Some(Opt::new(&t, weights.as_slice(), false));
         assert!(s.propagate_root());
         let root = s.nodes[0].clone();
         let lagrange = s.tune_lagrange(0, None, 200, None);

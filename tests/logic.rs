@@ -336,3 +336,112 @@ fn unique_rectangle_type_2() {
         "Uniqueness Test 2: 1/2 in r14c12 => r4c3456789,r56c123<>3"
     );
 }
+
+/// Digit `d` keeps, in column `col`, only the rows listed.
+fn column_only(d: u16, col: usize, rows: &[usize]) -> Vec<(u16, usize, &'static [usize])> {
+    const OTHERS: [&[usize]; 9] = [
+        &[2, 3, 4, 5, 6, 7, 8, 9],
+        &[1, 3, 4, 5, 6, 7, 8, 9],
+        &[1, 2, 4, 5, 6, 7, 8, 9],
+        &[1, 2, 3, 5, 6, 7, 8, 9],
+        &[1, 2, 3, 4, 6, 7, 8, 9],
+        &[1, 2, 3, 4, 5, 7, 8, 9],
+        &[1, 2, 3, 4, 5, 6, 8, 9],
+        &[1, 2, 3, 4, 5, 6, 7, 9],
+        &[1, 2, 3, 4, 5, 6, 7, 8],
+    ];
+    (1..=9)
+        .filter(|r| !rows.contains(r))
+        .map(|r| (d, r, OTHERS[col - 1]))
+        .collect()
+}
+
+#[test]
+fn unique_rectangle_types_5_and_6_and_the_hidden_rectangle() {
+    // Two diagonal corners with the one extra 3: cells seeing both lose it.
+    let b = board(
+        &[
+            ("r1c1", &[1, 2]),
+            ("r1c2", &[1, 2, 3]),
+            ("r4c1", &[1, 2, 3]),
+            ("r4c2", &[1, 2]),
+        ],
+        &[],
+    );
+    assert_eq!(
+        first(&b, Technique::UniqueRectangle5),
+        "Uniqueness Test 5: 1/2 in r14c12 => r23c1,r56c2<>3"
+    );
+    // Extras on r1c1 and r4c2; 1 only on the corners in rows 1 and 4 and columns 1 and 2.
+    let keep: &[(&str, &[u16])] = &[
+        ("r1c1", &[1, 2, 3]),
+        ("r1c2", &[1, 2]),
+        ("r4c1", &[1, 2]),
+        ("r4c2", &[1, 2, 4]),
+    ];
+    let mut rows = vec![(1, 1, &[1usize, 2][..]), (1, 4, &[1, 2][..])];
+    rows.extend(column_only(1, 1, &[1, 4]));
+    rows.extend(column_only(1, 2, &[1, 4]));
+    assert_eq!(
+        first(&board(keep, &rows), Technique::UniqueRectangle6),
+        "Uniqueness Test 6: 1/2 in r14c12 => r1c1,r4c2<>1"
+    );
+    // One corner of 1 and 2 alone; 1 only on the corners in the opposite corner's row and
+    // column: the opposite corner cannot be 2.
+    let keep: &[(&str, &[u16])] = &[
+        ("r1c1", &[1, 2]),
+        ("r1c2", &[1, 2, 3]),
+        ("r4c1", &[1, 2, 3]),
+        ("r4c2", &[1, 2, 3]),
+    ];
+    let mut rows = vec![(1, 4, &[1usize, 2][..])];
+    rows.extend(column_only(1, 2, &[1, 4]));
+    assert_eq!(
+        first(&board(keep, &rows), Technique::HiddenRectangle),
+        "Hidden Rectangle: 1/2 in r14c12 => r4c2<>2"
+    );
+}
+
+/// An empty 9×9 board with digits placed by steps (not givens) and candidates kept.
+fn placed(values: &[(&str, u16)], keep: &[(&str, &[u16])]) -> Board {
+    let mut b = board(keep, &[]);
+    let mut step = Step::new(Technique::NakedSingle);
+    step.placements = values
+        .iter()
+        .map(|&(name, d)| logic::Candidate::new(cell(name), d))
+        .collect();
+    assert!(b.apply(&step));
+    b
+}
+
+#[test]
+fn avoidable_rectangles_read_placed_cells_never_givens() {
+    let b = placed(
+        &[("r1c1", 2), ("r1c2", 1), ("r4c1", 1)],
+        &[("r4c2", &[2, 5])],
+    );
+    assert_eq!(
+        first(&b, Technique::AvoidableRectangle1),
+        "Avoidable Rectangle Type 1: 1/2 in r14c12 => r4c2<>2"
+    );
+    let b = placed(
+        &[("r1c1", 1), ("r1c2", 2)],
+        &[("r4c1", &[2, 3]), ("r4c2", &[1, 3])],
+    );
+    assert_eq!(
+        first(&b, Technique::AvoidableRectangle2),
+        "Avoidable Rectangle Type 2: 1/2 in r14c12 => r4c3456789,r56c123<>3"
+    );
+    // The same digits given: no avoidable rectangle.
+    let mut line = ".".repeat(81).into_bytes();
+    for (name, d) in [("r1c1", b'2'), ("r1c2", b'1'), ("r4c1", b'1')] {
+        line[cell(name)] = d;
+    }
+    let p = puzzle(std::str::from_utf8(&line).unwrap());
+    let elims: Vec<(usize, u16)> = (3..=9).map(|d| (cell("r4c2"), d)).collect();
+    let b = Board::with_eliminations(&p, &elims).unwrap();
+    let mut found = Found::new(1);
+    let t = Technique::AvoidableRectangle1;
+    sudoku_lab::logic::finders::finder(t)(&b, t, &mut found);
+    assert!(found.steps.is_empty(), "{:?}", found.steps);
+}

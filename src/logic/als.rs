@@ -1,4 +1,4 @@
-//! Almost locked sets: the ALS-XZ rule.
+//! Almost locked sets: the ALS-XZ rule and the ALS-XY-wing.
 //!
 //! An almost locked set (ALS) is `k` empty cells of one house holding `k + 1` digits between
 //! them: remove any one digit and the rest is locked. Two disjoint ALS `A` and `B` share a
@@ -6,14 +6,21 @@
 //! most one of them, so the other is locked. For any other digit `z` of both, one of the two
 //! holds `z`: a cell outside them that sees every `z` of `A` and of `B` loses `z`.
 //!
+//! ALS-XY-wing: a third ALS `C` shares a restricted common `x` with `A` and another, `y`, with
+//! `B` (disjoint sets; not one and the same single digit on both sides). If `A` held no `z`
+//! it would be locked and hold `x`, so `C` would be locked without `x` and hold `y`, so `B`
+//! would be locked and hold `z`: again one of `A` and `B` holds `z`, and a cell seeing every
+//! `z` of both loses it (for each `z` of both that is not a restricted common).
+//!
 //! Along a solving path the rule is asked again on each board that the easier techniques leave
 //! unchanged; it then pairs only the sets with a cell whose candidates changed since the last
 //! board where it found nothing, which finds the same steps.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use super::board::{bit, bits, choose_within, digits, Board, DigitCells};
-use super::origin::Origin;
+use super::origin::{kept_for, Kept, Origin};
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::model::Value;
@@ -37,9 +44,23 @@ struct Sets {
     holding: Vec<u64>,
     /// Per set and digit, the set's first cell holding it (`u32::MAX` for none).
     first: Vec<u32>,
+    /// Per set, the disjoint sets it shares restricted commons with (ascending) and those
+    /// digits ([`Sets::restricted_commons`]).
+    commons: Vec<Vec<(usize, u64)>>,
+}
+
+thread_local! {
+    /// The sets of the last board: the ALS-XY-wing asks for the sets of the board the ALS-XZ
+    /// rule has just read.
+    static LAST: Kept<Sets> = const { RefCell::new(None) };
 }
 
 impl Sets {
+    /// [`Sets::of`], kept for the next call on the same board.
+    fn shared(board: &Board) -> Rc<Sets> {
+        kept_for(&LAST, board, || Sets::of(board))
+    }
+
     fn of(board: &Board) -> Sets {
         let n = board.n();
         let words = (n * n).div_ceil(64);
@@ -54,6 +75,7 @@ impl Sets {
             seen: vec![],
             holding: vec![],
             first: vec![],
+            commons: vec![],
         };
         let house_bits: Vec<Vec<u64>> = (0..board.house_count())
             .map(|h| cell_set(words, board.house(h).iter().map(|&c| c as usize)))
@@ -82,6 +104,7 @@ impl Sets {
                 });
             }
         }
+        sets.commons = sets.restricted_commons(&DigitCells::of(board));
         sets
     }
 
@@ -147,6 +170,95 @@ impl Sets {
         let at = (i * self.n + d as usize - 1) * self.words;
         &self.holding[at..at + self.words]
     }
+    /// True when sets `a` and `b` share no cell.
+    fn disjoint(&self, a: usize, b: usize) -> bool {
+        let (ma, mb) = (self.members(a), self.members(b));
+        ma.iter().zip(mb).all(|(p, q)| p & q == 0)
+    }
+    /// True when `x`, a digit of both disjoint sets, is a restricted common: every `x` of `b`
+    /// sees every `x` of `a` (the first one tested alone first: most pairs fail there).
+    fn restricted(&self, a: usize, b: usize, x: Value) -> bool {
+        let first = self.first_all(b)[x as usize - 1] as usize;
+        let seen_a = self.seen_all(a);
+        if seen_a[(x as usize - 1) * self.words + first / 64] >> (first % 64) & 1 == 0 {
+            return false;
+        }
+        let sx = self.seen(a, x);
+        let outside = self.holding(b, x).iter().zip(sx);
+        outside.fold(0, |acc, (h, s)| acc | h & !s) == 0
+    }
+    /// Per set, the disjoint sets it shares restricted commons with, and those digits. A set
+    /// `b` sharing `x` with `a` has its first `x` among the cells seeing every `x` of `a`, so
+    /// only the sets whose first `x` is such a cell are tried.
+    fn restricted_commons(&self, has: &DigitCells) -> Vec<Vec<(usize, u64)>> {
+        let cells = self.n * self.n;
+        let mut by_first: Vec<Vec<u32>> = vec![vec![]; self.n * cells];
+        for i in 0..self.len() {
+            for d in digits(self.digits[i]) {
+                let f = self.first_all(i)[d as usize - 1] as usize;
+                by_first[(d as usize - 1) * cells + f].push(i as u32);
+            }
+        }
+        let mut commons: Vec<Vec<(usize, u64)>> = vec![vec![]; self.len()];
+        // Per set, its place in `commons[a]` while `a` is at hand (`usize::MAX`: none).
+        let mut slot = vec![usize::MAX; self.len()];
+        for a in 0..self.len() {
+            let start = commons[a].len();
+            for x in digits(self.digits[a]) {
+                let seen = self.seen(a, x).iter().zip(has.of_digit(x));
+                for (w, (&s, &h)) in seen.enumerate() {
+                    for c in bits(s & h) {
+                        for &b in &by_first[(x as usize - 1) * cells + w * 64 + c] {
+                            let b = b as usize;
+                            if b <= a || !self.disjoint(a, b) || !self.restricted(a, b, x) {
+                                continue;
+                            }
+                            match slot[b] {
+                                usize::MAX => {
+                                    slot[b] = commons[a].len();
+                                    commons[a].push((b, bit(x)));
+                                }
+                                k => commons[a][k].1 |= bit(x),
+                            }
+                        }
+                    }
+                }
+            }
+            let found: Vec<(usize, u64)> = commons[a][start..].to_vec();
+            for (b, rc) in found {
+                slot[b] = usize::MAX;
+                commons[b].push((a, rc));
+            }
+        }
+        for list in commons.iter_mut() {
+            list.sort_unstable_by_key(|&(b, _)| b);
+        }
+        commons
+    }
+    /// The candidates of the digits `ds`, outside set `other`, that see every cell of set `x`
+    /// holding them.
+    fn locked_outside(&self, x: usize, other: usize, ds: u64, has: &DigitCells) -> Vec<Candidate> {
+        let mut out = vec![];
+        for d in digits(ds) {
+            let seen = self.seen(x, d).iter().zip(has.of_digit(d));
+            for (w, ((&p, &h), &m)) in seen.zip(self.members(other)).enumerate() {
+                out.extend(bits(p & h & !m).map(|b| Candidate::new(w * 64 + b, d)));
+            }
+        }
+        out
+    }
+    /// The candidates of the digits `zs` seen by every cell of `a` and of `b` holding them.
+    fn seen_by_both(&self, a: usize, b: usize, zs: u64, has: &DigitCells) -> Vec<Candidate> {
+        let mut out = vec![];
+        for z in digits(zs) {
+            let (sa, sb) = (self.seen(a, z), self.seen(b, z));
+            let hz = has.of_digit(z);
+            for (w, ((&p, &q), &h)) in sa.iter().zip(sb).zip(hz).enumerate() {
+                out.extend(bits(p & q & h).map(|b| Candidate::new(w * 64 + b, z)));
+            }
+        }
+        out
+    }
 }
 
 /// The bitset of some cells.
@@ -185,9 +297,14 @@ fn changed_cells(board: &Board, last: &Clean) -> Vec<bool> {
 }
 
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
-    if technique != Technique::AlsXz {
-        return;
+    match technique {
+        Technique::AlsXz => xz(board, technique, found),
+        Technique::AlsXyWing => xy_wings(board, found),
+        _ => {}
     }
+}
+
+fn xz(board: &Board, technique: Technique, found: &mut Found) {
     let last = CLEAN.with(|c| c.borrow_mut().take());
     let changed = changed_cells(board, &last);
     let before = found.steps.len();
@@ -204,62 +321,77 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
 
 /// The ALS-XZ steps of pairs of sets one of which holds a cell of `changed`.
 fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Found) {
-    let sets = Sets::of(board);
-    let words = sets.words;
+    let sets = Sets::shared(board);
     let fresh: Vec<bool> = (0..sets.len())
         .map(|i| sets.cells(i).iter().any(|&c| changed[c]))
         .collect();
     let has = DigitCells::of(board);
-    let every: Vec<usize> = (0..sets.len()).collect();
-    let fresh_sets: Vec<usize> = every.iter().copied().filter(|&i| fresh[i]).collect();
     for a in 0..sets.len() {
-        // The sets after `a` to pair it with: all of them, or the fresh ones.
-        let pool = if fresh[a] { &every } else { &fresh_sets };
-        let (da, ma) = (sets.digits[a], sets.members(a));
-        for &b in &pool[pool.partition_point(|&b| b <= a)..] {
+        let da = sets.digits[a];
+        for &(b, restricted) in &sets.commons[a] {
             let common = da & sets.digits[b];
-            // Two digits or more in common, and no cell.
-            if common & common.wrapping_sub(1) == 0 {
+            // Pairs met before (`b < a`), or whose sets both kept their candidates; two
+            // digits or more in common.
+            if b < a || !(fresh[a] || fresh[b]) || common & common.wrapping_sub(1) == 0 {
                 continue;
             }
-            let mb = sets.members(b);
-            if ma.iter().zip(mb).any(|(p, q)| p & q != 0) {
+            // The restricted commons, two at most (as HoDoKu takes them).
+            let rc = digits(restricted).take(2).fold(0, |m, x| m | bit(x));
+            let mut eliminations = match rc.count_ones() {
+                1 => sets.seen_by_both(a, b, common & !rc, &has),
+                // Doubly linked: each restricted common is in exactly one of the sets, so
+                // every common digit is in one of them, and each set less the two is locked.
+                _ => sets.seen_by_both(a, b, common, &has),
+            };
+            if rc.count_ones() == 2 {
+                for (x, y) in [(a, b), (b, a)] {
+                    eliminations.extend(sets.locked_outside(x, y, sets.digits[x] & !rc, &has));
+                }
+            }
+            if eliminations.is_empty() {
                 continue;
             }
-            let (seen_a, first_b) = (sets.seen_all(a), sets.first_all(b));
-            for x in digits(common) {
-                // Restricted common: every x of B sees every x of A (the first one tested
-                // alone first: most pairs fail there).
-                let first = first_b[x as usize - 1] as usize;
-                if seen_a[(x as usize - 1) * words + first / 64] >> (first % 64) & 1 == 0 {
+            let mut step = Step::new(technique);
+            step.digits = digits(rc).chain(digits(common & !rc)).collect();
+            step.cells = sets
+                .cells(a)
+                .iter()
+                .chain(sets.cells(b))
+                .map(|&c| c as u32)
+                .collect();
+            step.houses = vec![sets.house[a], sets.house[b]];
+            step.eliminations = eliminations;
+            if found.push(step) {
+                return;
+            }
+        }
+    }
+}
+
+/// The ALS-XY-wings of a board (see the module docs): per set `C`, each two sets sharing a
+/// restricted common with it.
+fn xy_wings(board: &Board, found: &mut Found) {
+    let sets = Sets::shared(board);
+    let has = DigitCells::of(board);
+    for (c, list) in sets.commons.iter().enumerate() {
+        for (i, &(a, ra)) in list.iter().enumerate() {
+            for &(b, rb) in &list[i + 1..] {
+                if (ra == rb && ra.count_ones() == 1) || !sets.disjoint(a, b) {
                     continue;
                 }
-                let sx = sets.seen(a, x);
-                let outside = sets.holding(b, x).iter().zip(sx);
-                if outside.fold(0, |acc, (h, s)| acc | h & !s) != 0 {
-                    continue;
-                }
-                let mut eliminations = vec![];
-                for z in digits(common & !bit(x)) {
-                    let (sa, sb) = (sets.seen(a, z), sets.seen(b, z));
-                    let hz = has.of_digit(z);
-                    for (w, ((&p, &q), &h)) in sa.iter().zip(sb).zip(hz).enumerate() {
-                        eliminations.extend(bits(p & q & h).map(|b| Candidate::new(w * 64 + b, z)));
-                    }
-                }
+                let zs = sets.digits[a] & sets.digits[b] & !(ra | rb);
+                let eliminations = sets.seen_by_both(a, b, zs, &has);
                 if eliminations.is_empty() {
                     continue;
                 }
-                let mut step = Step::new(technique);
-                step.digits = vec![x];
-                step.digits.extend(digits(common & !bit(x)));
-                step.cells = sets
-                    .cells(a)
+                let mut step = Step::new(Technique::AlsXyWing);
+                step.digits = digits(ra | rb).chain(digits(zs)).collect();
+                step.cells = [a, b, c]
                     .iter()
-                    .chain(sets.cells(b))
-                    .map(|&c| c as u32)
+                    .flat_map(|&i| sets.cells(i))
+                    .map(|&cell| cell as u32)
                     .collect();
-                step.houses = vec![sets.house[a], sets.house[b]];
+                step.houses = vec![sets.house[a], sets.house[b], sets.house[c]];
                 step.eliminations = eliminations;
                 if found.push(step) {
                     return;
@@ -276,6 +408,25 @@ mod tests {
     use super::*;
     use crate::logic::render::text;
     use crate::model::{Puzzle, Shape};
+
+    #[test]
+    fn als_xy_wing_through_a_third_set() {
+        // A = r1c1 {1,2}, C = r1c5 {1,3,4}, r2c5 {3,4} (x = 1 in r1), B = r5c5 {3,2} (y = 3 in
+        // c5): z = 2, and r5c1 sees r1c1 and r5c5.
+        let p = Puzzle::new(Arc::new(Shape::standard(9, false).unwrap()), vec![0; 81]).unwrap();
+        let mut elims = vec![];
+        let keep: [(usize, &[u16]); 4] =
+            [(0, &[1, 2]), (4, &[1, 3, 4]), (13, &[3, 4]), (40, &[2, 3])];
+        for (cell, keep) in keep {
+            elims.extend((1..=9).filter(|d| !keep.contains(d)).map(|d| (cell, d)));
+        }
+        let board = Board::with_eliminations(&p, &elims).unwrap();
+        let mut found = Found::new(50);
+        find(&board, Technique::AlsXyWing, &mut found);
+        let texts: Vec<String> = found.steps.iter().map(|s| text(board.shape(), s)).collect();
+        let wing = "Almost Locked Set XY-Wing: r1c15,r25c5 => r5c1<>2";
+        assert!(texts.iter().any(|t| t == wing), "{texts:#?}");
+    }
 
     #[test]
     fn als_xz_on_two_bivalue_cells_and_a_pair() {

@@ -132,6 +132,9 @@ pub struct Board {
     placed: Vec<u64>,
     /// [`Board::broken`], computed with the per-house data.
     broken: bool,
+    /// The puzzle's givens (true for a cell given, not placed by a step): avoidable
+    /// rectangles read only placed cells.
+    givens: Arc<[bool]>,
 }
 
 /// The cells holding each digit as a candidate: per digit, a bit set over the cells (bit
@@ -207,6 +210,7 @@ impl Board {
             pos: vec![0; puzzle.shape().house_count() * n],
             placed: vec![0; puzzle.shape().house_count()],
             broken: false,
+            givens: puzzle.givens().iter().map(|&v| v != 0).collect(),
         };
         for cell in 0..cells {
             let v = board.values[cell];
@@ -369,6 +373,10 @@ impl Board {
     /// The candidates of a cell (`0` when it holds a digit).
     pub fn cands(&self, cell: usize) -> u64 {
         self.cands[cell]
+    }
+    /// True when the cell is one of the puzzle's givens.
+    pub fn is_given(&self, cell: usize) -> bool {
+        self.givens[cell]
     }
     pub fn has(&self, cell: usize, d: Value) -> bool {
         self.cands[cell] & bit(d) != 0

@@ -30,6 +30,28 @@ impl Origin {
     }
 }
 
+/// What a finder built from the last board it read, kept for the next finder asking on the
+/// same board (same origin, same candidates): see [`kept_for`].
+pub type Kept<T> = std::cell::RefCell<Option<(Origin, Vec<u64>, std::rc::Rc<T>)>>;
+
+/// The value kept in `slot` when it was built for this board, else `build`'s, kept in turn.
+pub fn kept_for<T>(
+    slot: &'static std::thread::LocalKey<Kept<T>>,
+    board: &Board,
+    build: impl FnOnce() -> T,
+) -> std::rc::Rc<T> {
+    let cands: Vec<u64> = (0..board.values().len()).map(|c| board.cands(c)).collect();
+    let hit = slot.with_borrow(|kept| match kept {
+        Some((origin, was, value)) if origin.holds(board) && *was == cands => Some(value.clone()),
+        _ => None,
+    });
+    hit.unwrap_or_else(|| {
+        let value = std::rc::Rc::new(build());
+        slot.with_borrow_mut(|kept| *kept = Some((Origin::of(board), cands, value.clone())));
+        value
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

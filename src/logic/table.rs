@@ -17,8 +17,9 @@
 //!   SE has no rule of its own for some techniques; they take the rating of the SE rule that
 //!   finds the same deduction, marked `(mapped)` below: finned and sashimi fish the basic fish's
 //!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
-//!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; ALS-XZ a forcing chain;
-//!   bifurcation SE's nested forcing chains.
+//!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; uniqueness tests 5 and 6,
+//!   hidden and avoidable rectangles SE's unique rectangle rule; ALS-XZ and the ALS-XY-wing a
+//!   forcing chain; bifurcation SE's nested forcing chains.
 //! * **Rule techniques** ([`super::rules`]): neither HoDoKu nor SE grades variant rules, so
 //!   their rows are this table's own. A hidden single in a rule's group (a cage, an extra
 //!   region) takes the hidden single's score and SE's row/column rating; pointing from a
@@ -198,6 +199,11 @@ techniques! {
     UniqueRectangle2, "ur-2", "Uniqueness Test 2", Uniqueness, 100, Hard, 4.5;
     UniqueRectangle3, "ur-3", "Uniqueness Test 3", Uniqueness, 100, Hard, 4.6;
     UniqueRectangle4, "ur-4", "Uniqueness Test 4", Uniqueness, 100, Hard, 4.5;
+    UniqueRectangle5, "ur-5", "Uniqueness Test 5", Uniqueness, 100, Hard, 4.5; // (mapped)
+    UniqueRectangle6, "ur-6", "Uniqueness Test 6", Uniqueness, 100, Hard, 4.5; // (mapped)
+    HiddenRectangle, "hidden-rectangle", "Hidden Rectangle", Uniqueness, 100, Hard, 4.5; // (mapped)
+    AvoidableRectangle1, "ar-1", "Avoidable Rectangle Type 1", Uniqueness, 100, Hard, 4.5; // (mapped)
+    AvoidableRectangle2, "ar-2", "Avoidable Rectangle Type 2", Uniqueness, 100, Hard, 4.5; // (mapped)
     FinnedXWing, "finned-x-wing", "Finned X-Wing", Fish, 130, Hard, 3.4; // (mapped)
     SashimiXWing, "sashimi-x-wing", "Sashimi X-Wing", Fish, 150, Hard, 3.5; // (mapped)
     FinnedSwordfish, "finned-swordfish", "Finned Swordfish", Fish, 200, Unfair, 4.0; // (mapped)
@@ -213,6 +219,7 @@ techniques! {
     GroupedNiceLoop, "grouped-nice-loop", "Grouped Nice Loop", Chains, 300, Unfair, 7.3;
     GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3;
     AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5; // (mapped)
+    AlsXyWing, "als-xy-wing", "Almost Locked Set XY-Wing", Als, 320, Unfair, 7.5; // (mapped)
     ForcingChainContradiction, "forcing-chain-contradiction", "Forcing Chain Contradiction",
         Forcing, 500, Extreme, 8.0;
     ForcingChainVerity, "forcing-chain-verity", "Forcing Chain Verity", Forcing, 500, Extreme,

@@ -1,51 +1,118 @@
-//! Techniques that assume the puzzle has one solution: unique rectangles (types 1 to 4) and
-//! BUG+1. A ladder built with [`crate::logic::Ladder::without_uniqueness`] leaves them out.
+//! Techniques that assume the puzzle has one solution: unique rectangles (types 1 to 6), hidden
+//! and avoidable rectangles, and BUG+1. A ladder built with
+//! [`crate::logic::Ladder::without_uniqueness`] leaves them out.
 //!
 //! A unique rectangle is four empty cells in two rows and two columns holding the digits `a`
 //! and `b`, such that swapping `a` and `b` in them would leave every house as it was (each
 //! house holds none or two of the corners, in one row or one column): a deadly pattern, which
 //! the extra candidates must break. On diagonals and jigsaw regions the house rule decides.
+//! As in HoDoKu, at least one corner holds `a` and `b` alone.
 //!
 //! * Type 1: one corner has extra candidates: it loses `a` and `b`.
-//! * Type 2: two corners have the same one extra `c`: a cell seeing both loses `c`.
+//! * Type 2: two corners in one row or column have the same one extra `c`: a cell seeing both
+//!   loses `c`.
 //! * Type 3: two corners in one house have extras: they act as one cell of the extras, which
 //!   forms a naked subset with other cells of the house.
 //! * Type 4: two corners in one house have extras and `a` has no other place in that house:
 //!   both lose `b`.
+//! * Type 5: two diagonal corners, or three corners, have the same one extra `c`: a cell seeing
+//!   them all loses `c`.
+//! * Type 6: two diagonal corners have extras and `a` has no place outside the corners in the
+//!   rectangle's two rows and two columns: `a` lies on the other diagonal, so those corners
+//!   lose it.
+//! * Hidden rectangle: one corner holds `a` and `b` alone (or two diagonal ones do) and, in the
+//!   row and the column of the opposite corner, `a` has no place outside the rectangle: the
+//!   opposite corner loses `b` (if it took `b`, `a` would fill the two corners beside it and
+//!   the first corner would take `b`).
+//!
+//! An avoidable rectangle is the same pattern over cells that steps have filled (never
+//! givens): swapping the digits of four such cells would give a second solution too.
+//!
+//! * Type 1: three corners are filled with `a`, `b`, `a` around the rectangle: the fourth,
+//!   holding two candidates, loses `b`.
+//! * Type 2: two corners of one row or column are filled with `a` and `b`, and the other two
+//!   hold `b`, `c` and `a`, `c` (beside the `a` and the `b`): one of them is `c`, so a cell
+//!   seeing both loses `c`.
 //!
 //! BUG+1: every empty cell has two candidates but one, which has three, and each digit has two
 //! places in each house but the third candidate's digit: that digit is the cell's.
 
 use super::board::{bit, bits, choose_within, digits, Board};
+use super::origin::{kept_for, Kept};
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
+    use Technique as T;
     match technique {
-        Technique::BugPlusOne => bug(board, found),
-        Technique::UniqueRectangle1
-        | Technique::UniqueRectangle2
-        | Technique::UniqueRectangle3
-        | Technique::UniqueRectangle4 => rectangles(board, technique, found),
+        T::BugPlusOne => bug(board, found),
+        T::UniqueRectangle1
+        | T::UniqueRectangle2
+        | T::UniqueRectangle3
+        | T::UniqueRectangle4
+        | T::UniqueRectangle5
+        | T::UniqueRectangle6
+        | T::HiddenRectangle => rectangles(board, technique, found),
+        T::AvoidableRectangle1 | T::AvoidableRectangle2 => avoidable(board, technique, found),
         _ => {}
     }
 }
 
-fn rectangles(board: &Board, technique: Technique, found: &mut Found) {
+thread_local! {
+    /// The rectangles of the last board that hold a pair on every corner
+    /// ([`candidate_rectangles`]), for the next rectangle technique asked on the same board.
+    static LAST: Kept<Vec<([usize; 4], u16, u16)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The deadly rectangles whose corners all hold a pair of digits that one of them holds
+/// alone (every form needs such a corner), with that pair.
+fn candidate_rectangles(board: &Board) -> Vec<([usize; 4], u16, u16)> {
+    let mut out = vec![];
     for corners in board.rectangles() {
-        let common = corners.iter().fold(u64::MAX, |m, &c| m & board.cands(c));
-        if common.count_ones() < 2 {
+        let Some(pair) = corners
+            .iter()
+            .map(|&c| board.cands(c))
+            .find(|m| m.count_ones() == 2)
+        else {
             continue;
-        }
-        let ds: Vec<u16> = digits(common).collect();
-        for (i, &a) in ds.iter().enumerate() {
-            for &b in &ds[i + 1..] {
-                if rectangle(board, technique, *corners, a, b, found) {
-                    return;
-                }
-            }
+        };
+        if corners.iter().all(|&c| board.cands(c) & pair == pair) {
+            let mut ds = digits(pair);
+            out.push((*corners, ds.next().unwrap_or(0), ds.next().unwrap_or(0)));
         }
     }
+    out
+}
+
+fn rectangles(board: &Board, technique: Technique, found: &mut Found) {
+    let candidates = kept_for(&LAST, board, || candidate_rectangles(board));
+    for &(corners, a, b) in candidates.iter() {
+        if rectangle(board, technique, corners, a, b, found) {
+            return;
+        }
+    }
+}
+
+/// True when two cells share a row or a column.
+fn aligned(n: usize, x: usize, y: usize) -> bool {
+    x / n == y / n || x % n == y % n
+}
+
+/// True when `d` has a place outside `corners` in row `row` or column `col` (either `None`
+/// to leave it out).
+fn placed_outside(
+    board: &Board,
+    corners: &[usize; 4],
+    d: u16,
+    row: Option<usize>,
+    col: Option<usize>,
+) -> bool {
+    let n = board.n();
+    let in_row = row.into_iter().flat_map(|r| (0..n).map(move |c| r * n + c));
+    let in_col = col.into_iter().flat_map(|c| (0..n).map(move |r| r * n + c));
+    in_row
+        .chain(in_col)
+        .any(|p| !corners.contains(&p) && board.has(p, d))
 }
 
 fn rectangle(
@@ -56,12 +123,20 @@ fn rectangle(
     b: u16,
     found: &mut Found,
 ) -> bool {
+    let n = board.n();
     let pair = bit(a) | bit(b);
     let extra: Vec<usize> = corners
         .iter()
         .copied()
         .filter(|&c| board.cands(c) != pair)
         .collect();
+    // Two extra corners on a diagonal, or three: one or two corners of `a` and `b` alone,
+    // diagonal when two.
+    let diagonal = match extra[..] {
+        [x, y] => !aligned(n, x, y),
+        [_, _, _] => true,
+        _ => false,
+    };
     let mut step = Step::new(technique);
     step.digits = vec![a, b];
     step.cells = corners.iter().map(|&c| c as u32).collect();
@@ -81,7 +156,7 @@ fn rectangle(
             step.eliminations = [a, b].iter().map(|&d| Candidate::new(x, d)).collect();
             found.push(step)
         }
-        (Technique::UniqueRectangle2, &[x, y]) => {
+        (Technique::UniqueRectangle2, &[x, y]) if aligned(n, x, y) => {
             let (ex, ey) = (board.cands(x) & !pair, board.cands(y) & !pair);
             if ex != ey || ex.count_ones() != 1 {
                 return false;
@@ -147,7 +222,113 @@ fn rectangle(
             }
             false
         }
+        (Technique::UniqueRectangle5, _) if diagonal => {
+            let more = extra.iter().fold(0, |m, &x| m | board.cands(x)) & !pair;
+            if more.count_ones() != 1 {
+                return false;
+            }
+            let c = more.trailing_zeros() as u16 + 1;
+            step.digits.push(c);
+            for &p in board.peers(extra[0]) {
+                let p = p as usize;
+                if !corners.contains(&p)
+                    && board.has(p, c)
+                    && extra.iter().all(|&x| board.sees(p, x))
+                {
+                    step.eliminations.push(Candidate::new(p, c));
+                }
+            }
+            found.push(step)
+        }
+        (Technique::UniqueRectangle6, &[x, y]) if !aligned(n, x, y) => {
+            for d in [a, b] {
+                let outside = placed_outside(board, &corners, d, Some(x / n), Some(x % n))
+                    || placed_outside(board, &corners, d, Some(y / n), Some(y % n));
+                if !outside {
+                    let mut s = step.clone();
+                    s.eliminations = vec![Candidate::new(x, d), Candidate::new(y, d)];
+                    if found.push(s) {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+        (Technique::HiddenRectangle, _) if diagonal => {
+            for (i, &first) in corners.iter().enumerate() {
+                if extra.contains(&first) {
+                    continue;
+                }
+                let opposite = corners[(i + 2) % 4];
+                for (keep, lose) in [(a, b), (b, a)] {
+                    let (row, col) = (Some(opposite / n), Some(opposite % n));
+                    if board.has(opposite, lose) && !placed_outside(board, &corners, keep, row, col)
+                    {
+                        let mut s = step.clone();
+                        s.eliminations = vec![Candidate::new(opposite, lose)];
+                        if found.push(s) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        }
         _ => false,
+    }
+}
+
+/// Avoidable rectangles: deadly patterns over cells the steps have filled (see the module
+/// docs).
+fn avoidable(board: &Board, technique: Technique, found: &mut Found) {
+    let filled = |c: usize| board.value(c) != 0 && !board.is_given(c);
+    let bivalue = |c: usize| board.cands(c).count_ones() == 2;
+    for corners in board.rectangles() {
+        for i in 0..4 {
+            // `p[0]` and `p[2]` are opposite corners, as are `p[1]` and `p[3]`.
+            let p: [usize; 4] = std::array::from_fn(|k| corners[(i + k) % 4]);
+            let mut step = Step::new(technique);
+            step.cells = corners.iter().map(|&c| c as u32).collect();
+            match technique {
+                // p[0] empty; p[1] and p[3] hold one digit, p[2] the other: p[0] loses it.
+                Technique::AvoidableRectangle1 => {
+                    let (x, y) = (board.value(p[1]), board.value(p[2]));
+                    if !(filled(p[1]) && filled(p[2]) && filled(p[3]))
+                        || board.value(p[3]) != x
+                        || !bivalue(p[0])
+                        || !board.has(p[0], y)
+                    {
+                        continue;
+                    }
+                    step.digits = vec![x, y];
+                    step.eliminations.push(Candidate::new(p[0], y));
+                }
+                // p[0] holds a, p[1] b; p[3] (beside p[0]) holds b and c, p[2] a and c.
+                Technique::AvoidableRectangle2 => {
+                    let (x, y) = (board.value(p[0]), board.value(p[1]));
+                    if !(filled(p[0]) && filled(p[1]) && bivalue(p[2]) && bivalue(p[3])) {
+                        continue;
+                    }
+                    let (c2, c3) = (board.cands(p[2]), board.cands(p[3]));
+                    let (more2, more3) = (c2 & !bit(x), c3 & !bit(y));
+                    if c2 & bit(x) == 0 || c3 & bit(y) == 0 || more2 != more3 {
+                        continue;
+                    }
+                    let c = more2.trailing_zeros() as u16 + 1;
+                    step.digits = vec![x, y, c];
+                    for &q in board.peers(p[2]) {
+                        let q = q as usize;
+                        if q != p[3] && board.has(q, c) && board.sees(q, p[3]) {
+                            step.eliminations.push(Candidate::new(q, c));
+                        }
+                    }
+                }
+                _ => return,
+            }
+            if found.push(step) {
+                return;
+            }
+        }
     }
 }
 

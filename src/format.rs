@@ -154,58 +154,155 @@ impl ParseError {
 // ---------------------------------------------------------------------------------------------
 // Detection and the readers
 
+/// What [`detect_start`] tells of a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Detection {
+    pub format: Format,
+    /// Another format the text reads as just as well, when the choice is a guess (16 rows of 16
+    /// symbols that are also sixteen valid 4×4 line puzzles, with no clash as a 16×16 grid):
+    /// worth a warning that names the other format.
+    pub also: Option<Format>,
+}
+
 /// Guesses the format of a text from its first content line (comments and blank lines skipped):
 /// `[` (or `{`) starts JSON; one run of symbols (optionally followed by region labels) is a line
-/// puzzle; several values, or a block of exactly `k` (or `2k`) rows of `k ≤ 35` symbols, is a grid.
+/// puzzle; several values, or a block of exactly `k` (or `2k`) rows of `k ≤ 35` symbols, is a grid,
+/// unless every row of the block is also a whole line puzzle (`k = m²` symbols of values at most
+/// `m`, for a side `m` with standard boxes), as `generate` writes them: lines.
 pub fn detect(text: &str) -> Format {
-    let mut content = numbered_lines(text).filter(|(_, l)| !l.trim_start().starts_with('#'));
+    detect_start(text, true).map_or(Format::Line, |d| d.format)
+}
+
+/// [`detect`] on the start of a text that goes on (`complete` false, as when reading a stream):
+/// `None` while the lines after `head` could still change the answer (the first block of rows
+/// not yet ended by a blank line); it never is once `complete`.
+pub fn detect_start(head: &str, complete: bool) -> Option<Detection> {
+    let decided = |format| Some(Detection { format, also: None });
+    let mut content = numbered_lines(head).filter(|(_, l)| !l.trim_start().starts_with('#'));
     let mut lines = content.by_ref().skip_while(|(_, l)| l.trim().is_empty());
     let Some((_, first)) = lines.next() else {
-        return Format::Line;
+        return if complete {
+            decided(Format::Line)
+        } else {
+            None
+        };
     };
     if first.trim_start().starts_with(['[', '{']) {
-        return Format::Json;
+        return decided(Format::Json);
     }
     if fpuzzles::looks_like(first) {
-        return Format::Fpuzzles;
+        return decided(Format::Fpuzzles);
     }
     let toks: Vec<&str> = first.split_whitespace().collect();
     match toks.as_slice() {
         // A grid row of two values would be a 2×2 grid: two runs of symbols are a line jigsaw.
-        [a, _] if a.len() > 1 => Format::Line,
+        [a, _] if a.len() > 1 => decided(Format::Line),
         // Three or four tokens of which the first is long: a line Killer (cage labels and sums,
         // after region labels for a jigsaw). A grid row that short has one-symbol values.
-        [a, _, _] | [a, _, _, _] if a.chars().count() > 2 => Format::Line,
+        [a, _, _] | [a, _, _, _] if a.chars().count() > 2 => decided(Format::Line),
         [t] if (2..=MAX_LINE_SIDE).contains(&t.chars().count()) => {
-            // k rows of k symbols (2k with a jigsaw's region rows): a grid. So is such a block
-            // with one row of another length, which the grid reader then reports by its line;
-            // read as lines, it would give one error per row.
-            let k = t.chars().count();
-            let row = |l: &str| {
-                let mut w = l.split_whitespace();
-                w.next().is_some_and(|t| t.chars().count() == k) && w.next().is_none()
-            };
-            let (mut rows, mut prefix, mut others) = (1, 1, 0);
-            for (_, l) in lines.take_while(|(_, l)| !l.trim().is_empty()) {
-                rows += 1;
-                if row(l) && others == 0 && prefix + 1 == rows {
-                    prefix += 1;
-                } else if !row(l) {
-                    others += 1;
-                }
-                if rows > 2 * k {
-                    break;
-                }
-            }
-            let sides = |n: usize| n == k || n == 2 * k;
-            if sides(prefix) || (sides(rows) && others == 1) {
-                Format::Grid
-            } else {
-                Format::Line
-            }
+            symbol_block(first, lines.map(|(_, l)| l), complete)
         }
-        [_] => Format::Line,
-        _ => Format::Grid,
+        [_] => decided(Format::Line),
+        _ => decided(Format::Grid),
+    }
+}
+
+/// The format of a first content line of `k` symbols, from the rest of its block: `k` rows of
+/// `k` symbols (2k with a jigsaw's region rows) are a grid. So is such a block with one row of
+/// another length, which the grid reader then reports by its line; read as lines, it would give
+/// one error per row. `None` while the block may go on past `rest` (not `complete`).
+fn symbol_block<'a>(
+    first: &'a str,
+    rest: impl Iterator<Item = &'a str>,
+    complete: bool,
+) -> Option<Detection> {
+    let k = first.trim().chars().count();
+    let row = |l: &str| {
+        let mut w = l.split_whitespace();
+        w.next().is_some_and(|t| t.chars().count() == k) && w.next().is_none()
+    };
+    let mut block = vec![first];
+    let (mut prefix, mut others, mut ended) = (1, 0, complete);
+    for l in rest {
+        if l.trim().is_empty() {
+            ended = true;
+            break;
+        }
+        block.push(l);
+        if row(l) && others == 0 && prefix + 1 == block.len() {
+            prefix += 1;
+        } else if !row(l) {
+            others += 1;
+        }
+        if block.len() > 2 * k {
+            ended = true;
+            break;
+        }
+    }
+    if !ended {
+        return None;
+    }
+    let rows = block.len();
+    let sides = |n: usize| n == k || n == 2 * k;
+    if !(sides(prefix) || (sides(rows) && others == 1)) {
+        return Some(Detection {
+            format: Format::Line,
+            also: None,
+        });
+    }
+    // Every row a whole line puzzle (sixteen 4×4 puzzles from `generate`): lines, and a grid
+    // only as a second reading when its givens do not clash.
+    let side = square_side(k).filter(|&m| Shape::default_boxes(m).is_some());
+    let line_puzzles = side.is_some() && block.iter().all(|l| fast_symbols(l.trim()).is_some());
+    Some(if line_puzzles {
+        Detection {
+            format: Format::Line,
+            also: (!clashes(&block[..k], k)).then_some(Format::Grid),
+        }
+    } else {
+        Detection {
+            format: Format::Grid,
+            also: None,
+        }
+    })
+}
+
+/// Whether `rows` (`k` rows of `k` line symbols) read as a `k×k` grid have a given twice in a row,
+/// a column or a standard box.
+fn clashes(rows: &[&str], k: usize) -> bool {
+    let boxes = Shape::default_boxes(k);
+    let mut seen = std::collections::HashSet::new();
+    rows.iter().enumerate().any(|(r, l)| {
+        l.trim().chars().enumerate().any(|(c, ch)| {
+            let v = symbol_value(ch).unwrap_or(0);
+            let b = boxes.map(|(h, w)| (r / h) * (k / w) + c / w);
+            if v == 0 {
+                return false;
+            }
+            let new_in_row = seen.insert((0, r, v));
+            let new_in_col = seen.insert((1, c, v));
+            let new_in_box = b.is_none_or(|b| seen.insert((2, b, v)));
+            !(new_in_row && new_in_col && new_in_box)
+        })
+    })
+}
+
+/// `read`, a puzzle read from a text that starts `by` lines into its input, with its lines (and
+/// those of its warnings or error) counted from the start of the input.
+pub fn shift_lines(read: Result<Entry, ParseError>, by: usize) -> Result<Entry, ParseError> {
+    match read {
+        Ok(mut entry) => {
+            entry.line += by;
+            for w in &mut entry.warnings {
+                w.line += by;
+            }
+            Ok(entry)
+        }
+        Err(mut e) => {
+            e.line += by;
+            Err(e)
+        }
     }
 }
 
@@ -284,6 +381,55 @@ mod tests {
             Format::Line
         );
         assert_eq!(detect(""), Format::Line);
+    }
+
+    /// Sixteen rows of 16 symbols are a 16×16 grid, unless each is a whole 4×4 line puzzle, as
+    /// `generate --size 4` writes them.
+    #[test]
+    fn sixteen_4x4_line_puzzles_are_not_a_16x16_grid() {
+        let puzzles =
+            "34.1.2......2.3.\n21.4.3..1.....2.\n.3.4.4..4..33...\n.3.4.1..3....43.\n".repeat(4);
+        let clash = |text: &str| detect_start(text, true).unwrap();
+        assert_eq!(
+            clash(&puzzles),
+            Detection {
+                format: Format::Line,
+                also: None
+            }
+        );
+        assert_eq!(
+            detect(&format!("# header\n{puzzles}\n{puzzles}")),
+            Format::Line
+        );
+        // No clash as a 16×16 grid: still lines, with the grid as the other reading.
+        let diagonal: String = (0..16)
+            .map(|r| format!("{}{}{}\n", ".".repeat(r), r % 4 + 1, ".".repeat(15 - r)))
+            .collect();
+        assert_eq!(
+            clash(&diagonal),
+            Detection {
+                format: Format::Line,
+                also: Some(Format::Grid)
+            }
+        );
+        // A value above 4 is no 4×4 line puzzle: a grid.
+        let grid = diagonal.replacen('1', "G", 1);
+        assert_eq!(detect(&grid), Format::Grid);
+    }
+
+    #[test]
+    fn detection_of_a_start_waits_for_the_end_of_the_first_block() {
+        let rows = "1...\n..3.\n.4..\n...2\n";
+        assert_eq!(detect_start("# c\n\n", false), None);
+        assert_eq!(detect_start(rows, false), None);
+        let decided = |text: &str| detect_start(text, false).map(|d| d.format);
+        assert_eq!(decided(&format!("{rows}\n")), Some(Format::Grid));
+        assert_eq!(decided(&format!("{rows}{rows}{rows}")), Some(Format::Line));
+        assert_eq!(
+            decided(&format!("{}\n", ".".repeat(81))),
+            Some(Format::Line)
+        );
+        assert_eq!(decided("[[1]"), Some(Format::Json));
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! Every answer is obtained through [`crate::task::run`], so it has passed the independent checker;
 //! a checker rejection is [`JudgeError::Check`]. Bad input is [`JudgeError::Input`] with the
 //! 1-based line and column. On an error, [`run_into`] keeps the output of the puzzles before it
-//! (nothing already answered is lost); the puzzle in error and those after it get none.
+//! (nothing already answered is lost); the puzzle in error and those after it get none. Only
+//! `hdu1426`, whose puzzles are separated by blank lines, can stay in step past a bad puzzle: the
+//! puzzle is skipped, its error returned with the others skipped, and the puzzles after it are
+//! answered.
 //!
 //! | problem | input | output |
 //! |---|---|---|
@@ -23,7 +26,10 @@ use std::sync::Arc;
 
 use crate::backend::{Backend, BackendError, Limits};
 use crate::check::CheckFailure;
-use crate::format::{self, cell_value, text_tokens, Format, ParseError, ReadOptions, Token};
+use crate::format::{
+    self, cell_value, line_tokens, numbered_lines, text_tokens, Format, ParseError, ReadOptions,
+    Token,
+};
 use crate::model::{Grid, Puzzle, Regions, Shape, Value, Weights};
 use crate::named::from_str_by_name;
 use crate::task::{self, Answer, RunError, Task};
@@ -90,10 +96,13 @@ pub enum JudgeError {
 
 impl JudgeError {
     /// The CLI's exit code for this error: 2 bad input (including a puzzle without solution where
-    /// the problem promises one), 1 checker or solver failure, 3 time limit.
+    /// the problem promises one, and a task the backend refuses), 1 checker or solver failure,
+    /// 3 time limit.
     pub fn exit_code(&self) -> u8 {
         match self {
-            JudgeError::Input(_) | JudgeError::NoSolution { .. } => 2,
+            JudgeError::Input(_)
+            | JudgeError::NoSolution { .. }
+            | JudgeError::Backend(BackendError::Unsupported(_)) => 2,
             JudgeError::Backend(BackendError::TimedOut) | JudgeError::Incomplete { .. } => 3,
             JudgeError::Backend(_) | JudgeError::Check { .. } => 1,
         }
@@ -111,7 +120,7 @@ impl From<RunError> for JudgeError {
 }
 
 /// Reads `input` as `problem` specifies, solves every puzzle with `backend` (checked) and returns
-/// the exact output the judge accepts.
+/// the exact output the judge accepts; a puzzle skipped as bad input makes the whole an error.
 pub fn run(
     problem: Problem,
     input: &str,
@@ -119,28 +128,35 @@ pub fn run(
     limits: &Limits,
 ) -> Result<String, JudgeError> {
     let mut out = String::new();
-    run_into(problem, input, backend, limits, &mut out)?;
-    Ok(out)
+    match run_into(problem, input, backend, limits, &mut out)?
+        .into_iter()
+        .next()
+    {
+        Some(skipped) => Err(JudgeError::Input(skipped)),
+        None => Ok(out),
+    }
 }
 
 /// [`run`], appending to `out` puzzle by puzzle: on an error, `out` holds the exact output of
-/// every puzzle before the one in error.
+/// every puzzle before the one in error. Returns the errors of the puzzles skipped as bad input
+/// (`hdu1426` only), whose answers are missing from `out`.
 pub fn run_into(
     problem: Problem,
     input: &str,
     backend: &dyn Backend,
     limits: &Limits,
     out: &mut String,
-) -> Result<(), JudgeError> {
+) -> Result<Vec<ParseError>, JudgeError> {
     let solve = |puzzle: &Puzzle, task: Task| -> Result<Answer, JudgeError> {
         Ok(task::run(backend, puzzle, task, limits)?)
     };
+    let none_skipped = |()| Vec::new();
     match problem {
-        Problem::Noip2009 => noip2009(input, solve, out),
+        Problem::Noip2009 => noip2009(input, solve, out).map(none_skipped),
         Problem::Hdu1426 => hdu1426(input, solve, out),
-        Problem::Hdu4069 => hdu4069(input, solve, out),
-        Problem::Sicily1317 => sicily1317(input, solve, out),
-        Problem::Leetcode37 => leetcode37(input, solve, out),
+        Problem::Hdu4069 => hdu4069(input, solve, out).map(none_skipped),
+        Problem::Sicily1317 => sicily1317(input, solve, out).map(none_skipped),
+        Problem::Leetcode37 => leetcode37(input, solve, out).map(none_skipped),
     }
 }
 
@@ -150,7 +166,7 @@ impl<F: Fn(&Puzzle, Task) -> Result<Answer, JudgeError>> Solve for F {}
 
 /// Whitespace-separated tokens of the input, with "expected X" errors that point at the place.
 struct Input<'a> {
-    toks: std::iter::Peekable<Box<dyn Iterator<Item = Token<'a>> + 'a>>,
+    toks: Box<dyn Iterator<Item = Token<'a>> + 'a>,
     /// Line and column just after the last token read (for "unexpected end of input").
     end: (usize, usize),
 }
@@ -158,12 +174,9 @@ struct Input<'a> {
 impl<'a> Input<'a> {
     fn new(text: &'a str) -> Input<'a> {
         Input {
-            toks: (Box::new(text_tokens(text)) as Box<dyn Iterator<Item = Token<'a>>>).peekable(),
+            toks: Box::new(text_tokens(text)),
             end: (1, 1),
         }
-    }
-    fn at_end(&mut self) -> bool {
-        self.toks.peek().is_none()
     }
     fn next(&mut self, what: &str) -> Result<Token<'a>, ParseError> {
         let t = self.toks.next().ok_or_else(|| {
@@ -264,31 +277,77 @@ fn unexpected(a: Answer) -> JudgeError {
     }
 }
 
-fn hdu1426(input: &str, solve: impl Solve, out: &mut String) -> Result<(), JudgeError> {
+/// HDU 1426: puzzles of 81 tokens, blank lines between them (a block may hold several). A
+/// puzzle cut short, or with a bad cell, is skipped and returned; the blank lines keep the
+/// reading in step, so the puzzles after it are answered.
+fn hdu1426(
+    input: &str,
+    solve: impl Solve,
+    out: &mut String,
+) -> Result<Vec<ParseError>, JudgeError> {
     let shape = standard9();
-    let mut inp = Input::new(input);
+    let mut skipped = vec![];
     let mut first = true;
-    while !inp.at_end() {
-        let mut start = (0, 0);
-        let givens = inp.cells81(|t| {
-            if start == (0, 0) {
-                start = (t.line, t.col);
+    for block in token_blocks(input) {
+        for cells in block.chunks(81) {
+            let puzzle = match hdu1426_puzzle(&shape, cells) {
+                Ok(puzzle) => puzzle,
+                Err(e) => {
+                    skipped.push(e);
+                    continue;
+                }
+            };
+            let answer = match solve(&puzzle, Task::Solve)? {
+                Answer::Solved(g) => rows(&g, " "),
+                Answer::NoSolution => "No solution\n".into(),
+                other => return Err(unexpected(other)),
+            };
+            // A blank line between puzzles.
+            if !std::mem::take(&mut first) {
+                out.push('\n');
             }
-            cell_value(t, 9)
-        })?;
-        let puzzle = puzzle9(&shape, givens, start)?;
-        let answer = match solve(&puzzle, Task::Solve)? {
-            Answer::Solved(g) => rows(&g, " "),
-            Answer::NoSolution => "No solution\n".into(),
-            other => return Err(unexpected(other)),
-        };
-        // A blank line between puzzles.
-        if !std::mem::take(&mut first) {
-            out.push('\n');
+            *out += &answer;
         }
-        *out += &answer;
     }
-    Ok(())
+    Ok(skipped)
+}
+
+/// The tokens of `input`, in blocks separated by blank lines.
+fn token_blocks(input: &str) -> Vec<Vec<Token<'_>>> {
+    let mut blocks = vec![vec![]];
+    for (i, line) in numbered_lines(input) {
+        match blocks.last_mut() {
+            Some(block) if line.trim().is_empty() && !block.is_empty() => blocks.push(vec![]),
+            Some(block) => block.extend(line_tokens(line, i)),
+            None => {}
+        }
+    }
+    blocks.retain(|b| !b.is_empty());
+    blocks
+}
+
+/// An HDU 1426 puzzle from its cell tokens (`?` empty): 81 of them, else an error where they end.
+fn hdu1426_puzzle(shape: &Arc<Shape>, cells: &[Token<'_>]) -> Result<Puzzle, ParseError> {
+    let (start, end) = (cells[0], cells[cells.len() - 1]);
+    if cells.len() < 81 {
+        let rows = end.line - start.line + 1;
+        return Err(ParseError::new(
+            end.line,
+            end.end_col(),
+            format!(
+                "the puzzle from line {} ends after {} cells ({rows} {}), expected 81, 9 rows of \
+                 9",
+                start.line,
+                cells.len(),
+                if rows == 1 { "row" } else { "rows" }
+            ),
+        ));
+    }
+    let givens = cells
+        .iter()
+        .map(|t| cell_value(t, 9))
+        .collect::<Result<_, _>>()?;
+    puzzle9(shape, givens, (start.line, start.col))
 }
 
 /// HDU 4069 wall bits (after the digit's low 4 bits).

@@ -1,7 +1,7 @@
 //! End-to-end tests of the `sudoku-lab` command: outputs, exit codes and error locations.
 
 mod common;
-use common::{bin, run_with, spawn_piped, stderr, stdout};
+use common::{bin, run, run_with, spawn_piped, stderr, stdout};
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -762,18 +762,18 @@ fn judge_prints_the_answers_before_a_bad_puzzle_and_names_its_place() {
     let input = "2\n________4\n1____9_7_\n____42__6\n_____3__7\n8__6_5__9\n2__1_____\n3__96____\n\
                  _8_2____1\n2________\n123\n";
     let o = run_with(&["judge", "sicily1317"], input);
-    assert_usage_error(&o, "<stdin>:11:1: row of 3 symbols");
+    assert_usage_error(&o, "<stdin>:11:1: error: row of 3 symbols");
     assert!(stdout(&o).starts_with("Puzzle 1 has "), "{}", stdout(&o));
 }
 
-#[test]
-fn standard_input_in_the_line_format_is_answered_as_it_arrives() {
+/// The first line `sudoku-lab ARGS` prints while `lines` have been written to its standard input
+/// and the pipe is still open (`None` if nothing comes within 60 s).
+fn first_answer_while_open(args: &[&str], lines: &[&str]) -> Option<String> {
     use std::io::{BufRead, BufReader};
-    let mut child = spawn_piped(&["solve"]);
+    let mut child = spawn_piped(args);
     let mut stdin = child.stdin.take().unwrap();
-    // More than the 64 KiB read to tell the format, and the pipe left open.
-    for _ in 0..1000 {
-        writeln!(stdin, "{MAGIC1}").unwrap();
+    for line in lines {
+        writeln!(stdin, "{line}").unwrap();
     }
     stdin.flush().unwrap();
     let stdout = child.stdout.take().unwrap();
@@ -786,8 +786,106 @@ fn standard_input_in_the_line_format_is_answered_as_it_arrives() {
     let _ = child.kill();
     let _ = child.wait();
     drop(stdin);
-    let first = first.expect("no answer while the input was still open");
-    assert_solves(MAGIC1, &first.unwrap().unwrap());
+    first.ok().flatten().and_then(Result::ok)
+}
+
+#[test]
+fn standard_input_in_the_line_format_is_answered_as_it_arrives() {
+    // More than the 64 KiB read to tell the format at most, and the pipe left open.
+    let first = first_answer_while_open(&["solve"], &[MAGIC1; 1000]);
+    assert_solves(
+        MAGIC1,
+        &first.expect("no answer while the input was still open"),
+    );
+    // One puzzle, and the writer waits for its answer: the line format given, or told by the line.
+    for args in [&["solve", "--format", "line"][..], &["solve"]] {
+        let first = first_answer_while_open(args, &[MAGIC1]);
+        assert_solves(
+            MAGIC1,
+            &first.expect("no answer while the input was still open"),
+        );
+    }
+    let first = first_answer_while_open(&["count", "--format", "line"], &["................"]);
+    assert_eq!(first.as_deref(), Some("288"));
+}
+
+/// `generate --size 4 --count 16` writes 16 lines of 16 symbols: they are 16 puzzles, not one
+/// 16×16 grid, with a header or a second block too. Lines that would also be a 16×16 grid
+/// without a clash are still read as lines, with a warning naming the other format.
+#[test]
+fn sixteen_generated_4x4_puzzles_are_not_read_as_a_16x16_grid() {
+    let o = run(&["generate", "--size", "4", "--count", "16", "--seed", "1"]);
+    let generated = stdout(&o);
+    assert_eq!(generated.lines().count(), 16, "{generated}");
+    for input in [
+        generated.clone(),
+        format!("# header\n{generated}\n{generated}"),
+    ] {
+        let o = run_with(&["solve"], &input);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stderr(&o), "");
+        let out = stdout(&o);
+        assert_eq!(
+            out.lines().count(),
+            input.lines().count() / 16 * 16,
+            "{out}"
+        );
+        assert!(out.lines().all(|l| l.len() == 16), "{out}");
+    }
+    let diagonal: String = (0..16)
+        .map(|r| format!("{}{}{}\n", ".".repeat(r), r % 4 + 1, ".".repeat(15 - r)))
+        .collect();
+    let o = run_with(&["count", "--limit", "1"], &diagonal);
+    assert_eq!(stdout(&o).lines().count(), 16, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("warning: <stdin>: read in the line format")
+            && stderr(&o).contains("--format grid"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_with(&["count", "--limit", "1", "--format", "grid"], &diagonal);
+    assert_eq!(stdout(&o).lines().count(), 1, "{}", stdout(&o));
+}
+
+/// Comment and blank lines before the first puzzle do not count toward the start read to tell
+/// the format: a grid after a long header is a grid, and lines keep their numbers.
+#[test]
+fn a_long_comment_header_does_not_hide_the_format() {
+    let header =
+        "# a comment line of some length, repeated to fill more than 64 KiB\n".repeat(1100);
+    let o = run_with(
+        &["solve"],
+        &format!("{header}\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 1, "{}", stdout(&o));
+    let o = run_with(
+        &["solve"],
+        &format!("{header}{MAGIC1}\n{}x\n", &CLASH[..80]),
+    );
+    assert_usage_error(&o, "<stdin>:1102:81: error: value 33 ('x')");
+    assert_solves(MAGIC1, stdout(&o).trim());
+}
+
+/// A backend refusing the task is exit 2 with an `error:` message, as in the other commands; an
+/// HDU 1426 puzzle cut short is reported where it ends, and the puzzle after it answered.
+#[test]
+fn judge_refusals_and_skipped_puzzles_exit_2() {
+    let sample = data("cases/noip2009/sample0.in");
+    let o = run(&["judge", "noip2009", "-b", "isotope", &sample]);
+    assert_usage_error(&o, "sample0.in: error: not supported by this backend");
+    let one = std::fs::read_to_string(data("cases/hdu1426/sample.in")).unwrap();
+    let short: Vec<&str> = one.lines().take(4).collect();
+    let o = run_with(
+        &["judge", "hdu1426"],
+        &format!("{one}\n{}\n\n{one}", short.join("\n")),
+    );
+    assert_usage_error(
+        &o,
+        "<stdin>:14:18: error: the puzzle from line 11 ends after 36 cells",
+    );
+    let solved = std::fs::read_to_string(data("cases/hdu1426/sample.out")).unwrap();
+    assert_eq!(stdout(&o), format!("{solved}\n{solved}"));
 }
 
 #[test]

@@ -414,3 +414,23 @@ fn no_bad_value_panics_the_reader() {
         }
     }
 }
+
+/// serde_json keeps the last of two equal keys; the reader refuses them, naming the key where
+/// the second ends, in an object and in a rule, and reads the next puzzle (JSON Lines).
+#[test]
+fn a_key_given_twice_is_an_error_at_the_second() {
+    let board4 = r#"[[".",".",".","."],[".",".",".","."],[".",".",".","."],[".",".",".","."]]"#;
+    let twice = format!("{{\"board\": {board4}, \"board\": {board4}}}");
+    let got = read(&format!("{twice}\n{{\"board\": {board4}}}\n"));
+    assert_eq!(got.len(), 2, "{got:?}");
+    let e = got[0].as_ref().unwrap_err();
+    assert!(e.message.contains("key \"board\" given twice"), "{e}");
+    let second = twice.rfind("\"board\"").unwrap();
+    assert_eq!((e.line, e.col), (1, second + "\"board\"".len()), "{e}");
+    assert!(got[1].is_ok(), "{got:?}");
+    let rule = r#"{"kind": "thermo", "cells": [[1,1],[1,2]], "cells": [[2,1],[2,2]]}"#;
+    let text = format!("{{\"board\": {board4},\n \"rules\": [{rule}]}}");
+    let e = read(&text).remove(0).unwrap_err();
+    assert!(e.message.contains("key \"cells\" given twice"), "{e}");
+    assert_eq!(e.line, 2, "{e}");
+}

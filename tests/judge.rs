@@ -179,18 +179,20 @@ fn an_error_keeps_the_output_of_the_puzzles_before_it() {
     let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
     let solved = fs::read_to_string(format!("{HDU1426_SAMPLE}.out")).unwrap();
     let one = fs::read_to_string(format!("{HDU1426_SAMPLE}.in")).unwrap();
-    // Two good puzzles, then a third with an `X` on its first row.
+    // Two good puzzles, then a third with an `X` on its first row: skipped, with its place.
     let bad = one.replacen('?', "X", 1);
     let input = format!("{one}\n{one}\n{bad}");
     let mut out = String::new();
-    let e = judge::run_into(
+    let skipped = judge::run_into(
         Problem::Hdu1426,
         &input,
         dfs.as_ref(),
         &Limits::none(),
         &mut out,
-    );
-    assert!(matches!(e, Err(JudgeError::Input(_))), "{e:?}");
+    )
+    .unwrap();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0].line, 21, "{}", skipped[0]);
     assert_eq!(out, format!("{solved}\n{solved}"));
     // Sicily 1317 announcing more puzzles than there are: the three answers, then the error.
     let sample = fs::read_to_string(cases_dir().join("sicily1317/sample.in")).unwrap();
@@ -229,4 +231,39 @@ proptest::proptest! {
             let _ = judge::run(problem, &text, dfs.as_ref(), &limits);
         }
     }
+}
+
+/// HDU 1426 puzzles are separated by blank lines: a puzzle cut short is an error where it ends,
+/// and the puzzle after it is answered, not spliced onto it.
+#[test]
+fn hdu1426_a_short_puzzle_is_skipped_and_the_next_answered() {
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).unwrap();
+    let one = fs::read_to_string(format!("{HDU1426_SAMPLE}.in")).unwrap();
+    let solved = fs::read_to_string(format!("{HDU1426_SAMPLE}.out")).unwrap();
+    let rows: Vec<&str> = one.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(rows.len(), 9);
+    let short = rows[..4].join("\n");
+    let input = format!("{one}\n{short}\n\n{one}");
+    let mut out = String::new();
+    let skipped = judge::run_into(
+        Problem::Hdu1426,
+        &input,
+        dfs.as_ref(),
+        &Limits::none(),
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out, format!("{solved}\n{solved}"));
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    let e = &skipped[0];
+    assert_eq!(e.line, 14, "{e}");
+    assert_eq!(e.col, rows[3].trim_end().chars().count() + 1, "{e}");
+    assert!(
+        e.message
+            .contains("from line 11 ends after 36 cells (4 rows)"),
+        "{e}"
+    );
+    // `run` makes a skipped puzzle an error.
+    let e = judge::run(Problem::Hdu1426, &input, dfs.as_ref(), &Limits::none());
+    assert!(matches!(e, Err(JudgeError::Input(_))), "{e:?}");
 }

@@ -154,7 +154,9 @@ pub fn write_stdout(bytes: &[u8]) {
     }
 }
 
-/// How much of an input is read to tell its format when none is forced (then up to a line break).
+/// How much of an input is read at most to tell its format when none is forced, after the blank
+/// and comment lines it starts with (then up to a line break). Mostly it is known sooner: at the
+/// first line, or at the end of the first block of rows.
 const DETECT_BYTES: usize = 64 << 10;
 
 /// The longest line the line format reads; a longer one means the input is not in the line
@@ -182,13 +184,14 @@ pub fn file_label(path: &Path) -> String {
     }
 }
 
-/// A reader of the input `path` ("-" for standard input).
-fn open_source(path: &Path) -> Result<Box<dyn BufRead>, String> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(io::stdin().lock()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Box::new(io::BufReader::with_capacity(1 << 16, file)))
+/// A reader of the input `path` ("-" for standard input); its buffer shows what has arrived.
+fn open_source(path: &Path) -> Result<io::BufReader<Box<dyn Read>>, String> {
+    let source: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?)
+    };
+    Ok(io::BufReader::with_capacity(1 << 16, source))
 }
 
 /// Appends one line of `input` (with its line break) to `buf`, reading at most [`MAX_LINE`] + 1
@@ -197,16 +200,67 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
     Ok(input.take(MAX_LINE as u64 + 1).read_until(b'\n', buf)? > 0)
 }
 
-/// The start of `input`: whole lines up to [`DETECT_BYTES`] (or the whole input when shorter).
-fn read_head(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
-    let mut head = Vec::new();
-    while head.len() < DETECT_BYTES {
-        let start = head.len();
-        if !read_line(input, &mut head)? || head.len() - start > MAX_LINE {
+/// The start of an input, read to tell its format.
+struct Head {
+    /// The blank and comment lines the input starts with: passed over, not kept.
+    skipped: usize,
+    /// The whole lines after those, up to where the format is known.
+    text: Vec<u8>,
+    detection: format::Detection,
+}
+
+/// Reads the start of `input` until its format is known (at most [`DETECT_BYTES`] after the
+/// blank and comment lines it starts with, which are only counted).
+fn read_head(input: &mut impl BufRead) -> io::Result<Head> {
+    let (mut skipped, mut text) = (0, Vec::new());
+    loop {
+        let start = text.len();
+        if !read_line(input, &mut text)? {
             break;
         }
+        let long = text.len() - start > MAX_LINE;
+        let line = String::from_utf8_lossy(&text[start..]);
+        let line = line.trim_start_matches('\u{feff}').trim();
+        let comment = line.starts_with('#');
+        if start == 0 && !long && (line.is_empty() || comment) {
+            skipped += 1;
+            text.clear();
+            continue;
+        }
+        if long || text.len() >= DETECT_BYTES {
+            break;
+        }
+        if comment {
+            continue;
+        }
+        if let Some(detection) = format::detect_start(&String::from_utf8_lossy(&text), false) {
+            return Ok(Head {
+                skipped,
+                text,
+                detection,
+            });
+        }
     }
-    Ok(head)
+    let detection =
+        format::detect_start(&String::from_utf8_lossy(&text), true).unwrap_or(format::Detection {
+            format: format::Format::Line,
+            also: None,
+        });
+    Ok(Head {
+        skipped,
+        text,
+        detection,
+    })
+}
+
+/// What reading one input hands on, in input order.
+enum Reading {
+    /// A puzzle, or what is wrong with it.
+    Puzzle(Result<format::Entry, format::ParseError>),
+    /// A warning about the whole input.
+    Warning(String),
+    /// Nothing more has arrived yet (a pipe): what is held back should go on now.
+    Waiting,
 }
 
 /// Reads the puzzles of one input and hands each to `take`, in order: the line format a line at
@@ -215,15 +269,32 @@ fn read_head(input: &mut impl BufRead) -> io::Result<Vec<u8>> {
 fn read_input(
     path: &Path,
     read: &ReadOptions,
-    mut take: impl FnMut(Result<format::Entry, format::ParseError>),
+    mut take: impl FnMut(Reading),
 ) -> Result<(), String> {
     let name = source_name(path);
     let mut input = open_source(path)?;
     let io_error = |e: io::Error| format!("{name}: {e}");
-    let mut head = read_head(&mut input).map_err(io_error)?;
-    let format = read
-        .format
-        .unwrap_or_else(|| format::detect(&String::from_utf8_lossy(&head)));
+    let head = match read.format {
+        // A forced format needs no look ahead: each line is answered as soon as it is read.
+        Some(format) => Head {
+            skipped: 0,
+            text: Vec::new(),
+            detection: format::Detection { format, also: None },
+        },
+        None => read_head(&mut input).map_err(io_error)?,
+    };
+    let Head {
+        skipped,
+        text: mut head,
+        detection,
+    } = head;
+    let format = detection.format;
+    if let Some(other) = detection.also {
+        take(Reading::Warning(format!(
+            "sudoku-lab: warning: {name}: read in the {format} format, but it reads in the \
+             {other} format too: give --format {other} if that is what it holds"
+        )));
+    }
     if format != format::Format::Line {
         input
             .take((MAX_WHOLE - head.len()) as u64 + 1)
@@ -241,20 +312,21 @@ fn read_input(
             format: Some(format),
             ..*read
         };
-        format::puzzles(&text, &opts).for_each(take);
+        format::puzzles(&text, &opts)
+            .for_each(|entry| take(Reading::Puzzle(format::shift_lines(entry, skipped))));
         return Ok(());
     }
     let mut lines = io::Cursor::new(head).chain(input);
     let mut reader = format::LineReader::new(read);
     let mut buf = Vec::new();
-    for lineno in 1.. {
+    for lineno in skipped + 1.. {
         buf.clear();
         if !read_line(&mut lines, &mut buf).map_err(io_error)? {
             break;
         }
         // A full read without a line break: the line goes on past MAX_LINE.
         if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
-            take(Err(format::ParseError {
+            take(Reading::Puzzle(Err(format::ParseError {
                 line: lineno,
                 col: 1,
                 message: format!(
@@ -262,20 +334,29 @@ fn read_input(
                      is skipped",
                     MAX_LINE >> 20
                 ),
-            }));
+            })));
             break;
         }
         let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
         match std::str::from_utf8(bytes) {
-            Ok(line) => reader.read(line, lineno).into_iter().for_each(&mut take),
-            Err(e) => take(Err(format::ParseError {
+            Ok(line) => {
+                if let Some(entry) = reader.read(line, lineno) {
+                    take(Reading::Puzzle(entry));
+                }
+            }
+            Err(e) => take(Reading::Puzzle(Err(format::ParseError {
                 line: lineno,
                 col: String::from_utf8_lossy(&bytes[..e.valid_up_to()])
                     .chars()
                     .count()
                     + 1,
                 message: "input is not valid UTF-8 text".into(),
-            })),
+            }))),
+        }
+        // The next line has not all arrived: reading it may wait on the writer.
+        let (head, input) = lines.get_ref();
+        if head.position() as usize >= head.get_ref().len() && !input.buffer().contains(&b'\n') {
+            take(Reading::Waiting);
         }
     }
     Ok(())
@@ -324,6 +405,7 @@ pub fn each_puzzle(
             tally.bad_input = true;
         }
         Entry::Warning(msg) => eprintln!("{msg}"),
+        Entry::Waiting => {}
     })
 }
 
@@ -345,6 +427,8 @@ pub enum Entry {
     Bad(String),
     /// Worth saying, not an error.
     Warning(String),
+    /// Nothing more has arrived yet: the puzzles read so far should be answered now.
+    Waiting,
 }
 
 /// [`each_puzzle`], handing over the messages too, for callers that must keep them in order.
@@ -362,6 +446,11 @@ fn each_entry(
         let name: Arc<str> = Arc::from(source_name(path));
         let mut any = false;
         let read_all = read_input(path, read, |entry| {
+            let entry = match entry {
+                Reading::Puzzle(entry) => entry,
+                Reading::Warning(msg) => return f(Entry::Warning(msg)),
+                Reading::Waiting => return f(Entry::Waiting),
+            };
             any = true;
             index += 1;
             let entry = match entry {
@@ -572,6 +661,13 @@ pub fn run(config: &Config) -> ExitCode {
                     return;
                 }
                 let entry = match entry {
+                    // Nothing more has arrived: the puzzles held for a chunk are answered now.
+                    Entry::Waiting => {
+                        if !chunk.is_empty() {
+                            ok &= work_tx.send(std::mem::take(&mut chunk)).is_ok();
+                        }
+                        return;
+                    }
                     Entry::Puzzle(item) if config.one_puzzle && puzzles > 0 => {
                         Entry::Bad(beyond_the_proof(&item))
                     }
@@ -611,6 +707,7 @@ pub fn run(config: &Config) -> ExitCode {
                         done.tally.bad_input = is_bad;
                         ok &= reader_done.send(vec![(seq, done)]).is_ok();
                     }
+                    Entry::Waiting => return, // sent on above
                 }
                 seq += 1;
                 if chunk.len() >= size {

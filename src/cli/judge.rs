@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use clap::{Args, ValueEnum};
 
 use sudoku_lab::backend::{Backend, BackendError, Count, Limits, Optimum};
+use sudoku_lab::format::ParseError;
 use sudoku_lab::judge::{JudgeError, Problem};
 use sudoku_lab::model::{ConstraintKind, Grid, Puzzle};
 
@@ -79,8 +80,15 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         sudoku_lab::judge::run_into(config.problem, &text, backend, &config.limits, &mut out);
     // The answers before an error are kept.
     batch::write_stdout(out.as_bytes());
+    let place = |p: &ParseError| format!("{name}:{}:{}", p.line, p.col);
+    let skipped = result.as_ref().map_or(&[][..], Vec::as_slice);
+    for p in skipped {
+        eprintln!("{}: error: {}; the puzzle is skipped", place(p), p.message);
+    }
+    // Bad input (2) comes before a time-out (3) and after a failure (1).
+    let code = if skipped.is_empty() { 0 } else { 2 };
     match result {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(_) => Ok(ExitCode::from(code)),
         Err(_) if first.refused.load(Ordering::Relaxed) => {
             eprintln!(
                 "{name}: error: --proof writes the proofs of one puzzle (FILE and FILE.cnf), and \
@@ -90,10 +98,13 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         }
         Err(e) => {
             match &e {
-                JudgeError::Input(p) => eprintln!("{name}:{}:{}: {}", p.line, p.col, p.message),
-                e => eprintln!("{name}: {e}"),
+                JudgeError::Input(p) => eprintln!("{}: error: {}", place(p), p.message),
+                e => eprintln!("{name}: error: {e}"),
             }
-            Ok(ExitCode::from(e.exit_code()))
+            Ok(ExitCode::from(match code {
+                0 => e.exit_code(),
+                _ => e.exit_code().min(code),
+            }))
         }
     }
 }

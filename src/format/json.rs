@@ -153,11 +153,75 @@ pub(super) fn char_column(text: &str, line: usize, byte_column: usize) -> usize 
     chars.max(1)
 }
 
+/// A JSON value read as `serde_json::Value` reads it, except that a key given twice in one object
+/// is an error naming the key, placed by serde_json (which would keep the last: a `board` or
+/// `rules` given twice would change the puzzle without a word).
+pub(super) struct UniqueKeys(pub(super) serde_json::Value);
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<UniqueKeys, D::Error> {
+        d.deserialize_any(UniqueKeysVisitor).map(UniqueKeys)
+    }
+}
+
+struct UniqueKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = vec![];
+        while let Some(UniqueKeys(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(items.into())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut fields = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if fields.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "key \"{}\" given twice in one object",
+                    key.escape_debug()
+                )));
+            }
+            let UniqueKeys(v) = map.next_value()?;
+            fields.insert(key, v);
+        }
+        Ok(fields.into())
+    }
+}
+
 pub(super) fn read_json(text: &str, shapes: &mut Shapes) -> Vec<Result<Entry, ParseError>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // One JSON value, or several one after another (JSON Lines: one document per line).
     let values: Vec<serde_json::Value> = match serde_json::Deserializer::from_str(text)
-        .into_iter::<serde_json::Value>()
+        .into_iter::<UniqueKeys>()
+        .map(|v| v.map(|UniqueKeys(v)| v))
         .collect()
     {
         Ok(v) => v,
@@ -225,19 +289,11 @@ pub(super) fn read_json_lines(text: &str, shapes: &mut Shapes) -> Vec<Result<Ent
             continue;
         }
         // One line holds no second line, so this reads it as one document.
-        out.extend(read_json(line, shapes).into_iter().map(|r| match r {
-            Ok(mut entry) => {
-                entry.line += i;
-                for w in &mut entry.warnings {
-                    w.line += i;
-                }
-                Ok(entry)
-            }
-            Err(mut e) => {
-                e.line += i;
-                Err(e)
-            }
-        }));
+        out.extend(
+            read_json(line, shapes)
+                .into_iter()
+                .map(|r| shift_lines(r, i)),
+        );
     }
     out
 }
@@ -323,12 +379,14 @@ pub(super) fn read_compressed_fpuzzles(text: &str) -> Vec<Result<Entry, ParseErr
                 text: "",
             };
             let json = fpuzzles::decompress(l).map_err(|e| ParseError::at(&at, e.to_string()))?;
-            let doc: serde_json::Value = serde_json::from_str(&json).map_err(|e| {
-                ParseError::at(
-                    &at,
-                    format!("the compressed f-puzzles JSON is invalid: {e}"),
-                )
-            })?;
+            let doc = serde_json::from_str(&json)
+                .map(|UniqueKeys(v)| v)
+                .map_err(|e| {
+                    ParseError::at(
+                        &at,
+                        format!("the compressed f-puzzles JSON is invalid: {e}"),
+                    )
+                })?;
             let mut warnings = vec![];
             let (puzzle, expected) = fpuzzles_puzzle(&doc, &at, &mut |_, _| None, &mut warnings)?;
             Ok(Entry {

@@ -237,15 +237,8 @@ pub fn text(shape: &Shape, step: &Step) -> String {
         T::XyWing | T::XyzWing => {
             format!("{} in {}", digit_list(&s.digits, "/"), cells(n, &s.cells))
         }
-        T::UniqueRectangle1
-        | T::UniqueRectangle2
-        | T::UniqueRectangle3
-        | T::UniqueRectangle4
-        | T::UniqueRectangle5
-        | T::UniqueRectangle6
-        | T::HiddenRectangle
-        | T::AvoidableRectangle1
-        | T::AvoidableRectangle2 => {
+        // The rectangles (BUG+1, the other uniqueness technique, is above).
+        t if t.assumes_uniqueness() => {
             format!(
                 "{} in {}",
                 digit_list(&s.digits[..2.min(s.digits.len())], "/"),

@@ -293,11 +293,8 @@ fn avoidable(board: &Board, technique: Technique, found: &mut Found) {
                 // p[0] empty; p[1] and p[3] hold one digit, p[2] the other: p[0] loses it.
                 Technique::AvoidableRectangle1 => {
                     let (x, y) = (board.value(p[1]), board.value(p[2]));
-                    if !(filled(p[1]) && filled(p[2]) && filled(p[3]))
-                        || board.value(p[3]) != x
-                        || !bivalue(p[0])
-                        || !board.has(p[0], y)
-                    {
+                    let pattern = filled(p[1]) && filled(p[2]) && filled(p[3]);
+                    if !(pattern && board.value(p[3]) == x && bivalue(p[0]) && board.has(p[0], y)) {
                         continue;
                     }
                     step.digits = vec![x, y];

@@ -278,8 +278,7 @@ impl CommandLine {
     /// [`crate::cancel::CANCEL_POLL`]: its exit status, or `None` when it was killed at the deadline or on
     /// the flag.
     fn wait(&self, mut cmd: Command, halt: &Halt) -> Result<Option<ExitStatus>, ProcessError> {
-        let mut child = cmd
-            .spawn()
+        let mut child = spawn(&mut cmd)
             .map_err(|e| self.failed(cannot_start(&self.words[0], &e).to_string()))?;
         let waited = halt.wait(|wait| match wait {
             None => child.wait().map(Some),
@@ -336,6 +335,22 @@ impl Finished {
             c += &format!("; output ends: «{tail}»");
         }
         c
+    }
+}
+
+/// Starts `cmd`, again a few times while the program file is busy: a script written just
+/// before (by this process or another) can be held open for writing by a child that another
+/// thread forked in the meantime, until that child's `exec` closes it.
+fn spawn(cmd: &mut Command) -> io::Result<std::process::Child> {
+    let mut tries = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e) if e.kind() == io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            result => return result,
+        }
     }
 }
 
@@ -412,12 +427,10 @@ impl Piped {
         } else {
             Stdio::inherit()
         };
-        let mut child = cmd
-            .stdin(Stdio::piped())
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()
-            .map_err(|e| cannot_start(program, &e))?;
+            .stderr(stderr);
+        let mut child = spawn(&mut cmd).map_err(|e| cannot_start(program, &e))?;
         let input = child.stdin.take();
         let out = child.stdout.take().map(BufReader::new);
         let (send, lines) = mpsc::channel();

@@ -8,6 +8,7 @@ mod common;
 use common::judge_samples::{cases_dir, judge_samples};
 use sudoku_lab::backend::Limits;
 use sudoku_lab::backends::{self, BackendKind};
+use sudoku_lab::format::ParseError;
 use sudoku_lab::judge::{self, JudgeError, Problem};
 
 fn run_all(problem: Problem, input: &str) -> Vec<(BackendKind, Result<String, JudgeError>)> {
@@ -182,15 +183,7 @@ fn an_error_keeps_the_output_of_the_puzzles_before_it() {
     // Two good puzzles, then a third with an `X` on its first row: skipped, with its place.
     let bad = one.replacen('?', "X", 1);
     let input = format!("{one}\n{one}\n{bad}");
-    let mut out = String::new();
-    let skipped = judge::run_into(
-        Problem::Hdu1426,
-        &input,
-        dfs.as_ref(),
-        &Limits::none(),
-        &mut out,
-    )
-    .unwrap();
+    let (out, skipped) = hdu1426(&input, dfs.as_ref());
     assert_eq!(skipped.len(), 1, "{skipped:?}");
     assert_eq!(skipped[0].line, 21, "{}", skipped[0]);
     assert_eq!(out, format!("{solved}\n{solved}"));
@@ -244,15 +237,7 @@ fn hdu1426_a_short_puzzle_is_skipped_and_the_next_answered() {
     assert_eq!(rows.len(), 9);
     let short = rows[..4].join("\n");
     let input = format!("{one}\n{short}\n\n{one}");
-    let mut out = String::new();
-    let skipped = judge::run_into(
-        Problem::Hdu1426,
-        &input,
-        dfs.as_ref(),
-        &Limits::none(),
-        &mut out,
-    )
-    .unwrap();
+    let (out, skipped) = hdu1426(&input, dfs.as_ref());
     assert_eq!(out, format!("{solved}\n{solved}"));
     assert_eq!(skipped.len(), 1, "{skipped:?}");
     let e = &skipped[0];
@@ -266,4 +251,12 @@ fn hdu1426_a_short_puzzle_is_skipped_and_the_next_answered() {
     // `run` makes a skipped puzzle an error.
     let e = judge::run(Problem::Hdu1426, &input, dfs.as_ref(), &Limits::none());
     assert!(matches!(e, Err(JudgeError::Input(_))), "{e:?}");
+}
+
+/// `judge hdu1426` on `input`: what it printed, and the puzzles it skipped.
+fn hdu1426(input: &str, backend: &dyn sudoku_lab::backend::Backend) -> (String, Vec<ParseError>) {
+    let mut out = String::new();
+    let skipped =
+        judge::run_into(Problem::Hdu1426, input, backend, &Limits::none(), &mut out).unwrap();
+    (out, skipped)
 }

@@ -186,6 +186,33 @@ fn ladder_solves_hard_puzzles_with_true_steps() {
 }
 
 #[test]
+fn sue_de_coq_comes_before_the_chains() {
+    // On magictour #1, after 31 steps, column 4 and box 2 meet in r13c4 {4,5,7,8,9}: with
+    // r489c4 {3,5,7,8} in the column and r2c6 {4,9} in the box, 4 and 9 leave r3c6. Without
+    // Sue de Coq the path takes two grouped AICs for the same two eliminations.
+    let line = &lines("tests/data/logic/magictour_10.txt")[0];
+    let p = puzzle(line);
+    let (result, _) = logic::grade(&p, &Ladder::default()).unwrap();
+    let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    let sdc = "Sue de Coq: r13c4 - {45789} (r489c4 - {3578}, r2c6 - {49}) => r3c6<>4, r3c6<>9";
+    let at = texts
+        .iter()
+        .position(|t| t == sdc)
+        .expect("the Sue de Coq step");
+    assert_eq!(at, 31, "{texts:#?}");
+    let without = Ladder::default().techniques().to_vec();
+    let without = Ladder::of(
+        without
+            .into_iter()
+            .filter(|&t| t != Technique::SueDeCoq)
+            .collect(),
+    );
+    let (result, _) = logic::grade(&p, &without).unwrap();
+    let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    assert!(texts[31].starts_with("Grouped AIC: ") && texts[31].ends_with("r3c6<>4"));
+}
+
+#[test]
 fn an_easy_puzzle_needs_singles_only() {
     // The second puzzle of the 17-clue set (the first needs locked candidates).
     let line = &lines("tests/data/logic/17_clue_5.txt")[1];

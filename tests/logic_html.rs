@@ -65,7 +65,7 @@ fn the_data_holds_every_step_and_the_grade() {
     let g = &data.grade;
     assert_eq!(
         (g.level, g.score, g.rating, g.hardest, g.steps),
-        ("extreme", 6902, 8.5, "forcing-net-contradiction", 96)
+        ("extreme", 6802, 8.5, "forcing-net-contradiction", 96)
     );
     assert_eq!(g.outcome, "solved in 96 steps");
     // Step 22 is a grouped AIC with 7 links, strong and weak alternating from a strong one.

@@ -20,7 +20,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::board::{bit, bits, choose_within, digits, Board, DigitCells};
-use super::origin::{kept_for, Kept, Origin};
+use super::origin::{kept_for, since_clean, Clean, Kept};
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
 use crate::model::Value;
@@ -270,30 +270,9 @@ fn cell_set(words: usize, cells: impl Iterator<Item = usize>) -> Vec<u64> {
     set
 }
 
-/// The last board on which the rule found nothing, per thread: its origin and candidates.
-type Clean = Option<(Origin, Vec<u64>)>;
-
 thread_local! {
-    static CLEAN: RefCell<Clean> = const { RefCell::new(None) };
-}
-
-/// Per cell, whether its candidates may differ from the last board on which the rule found
-/// nothing: all of them unless `board` narrows that board (same origin, each cell's
-/// candidates among the earlier ones).
-///
-/// Two sets whose cells kept their candidates since such a board were two sets there, with
-/// the same restricted commons and the same cells seeing them, and each candidate the pair
-/// could remove now it could remove then: the pair gives nothing and is skipped.
-fn changed_cells(board: &Board, last: &Clean) -> Vec<bool> {
-    let cells = board.values().len();
-    match last {
-        Some((origin, was))
-            if origin.holds(board) && (0..cells).all(|c| board.cands(c) & !was[c] == 0) =>
-        {
-            (0..cells).map(|c| board.cands(c) != was[c]).collect()
-        }
-        _ => vec![true; cells],
-    }
+    /// The last board on which the ALS-XZ rule found nothing.
+    static CLEAN: Clean = const { RefCell::new(None) };
 }
 
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
@@ -304,19 +283,14 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     }
 }
 
+/// The ALS-XZ steps, from the pairs of sets one of which holds a cell whose candidates
+/// changed since the last board where the rule found nothing ([`since_clean`]: two sets whose
+/// cells kept their candidates were two sets there, with the same restricted commons and the
+/// same cells seeing them).
 fn xz(board: &Board, technique: Technique, found: &mut Found) {
-    let last = CLEAN.with(|c| c.borrow_mut().take());
-    let changed = changed_cells(board, &last);
-    let before = found.steps.len();
-    pairs(board, technique, &changed, found);
-    if found.steps.len() == before {
-        let origin = match last {
-            Some((origin, _)) if origin.holds(board) => origin,
-            _ => Origin::of(board),
-        };
-        let cands = (0..board.values().len()).map(|c| board.cands(c)).collect();
-        CLEAN.with(|c| *c.borrow_mut() = Some((origin, cands)));
-    }
+    since_clean(&CLEAN, board, found, |changed, found| {
+        pairs(board, technique, changed, found)
+    });
 }
 
 /// The ALS-XZ steps of pairs of sets one of which holds a cell of `changed`.

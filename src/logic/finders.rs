@@ -7,7 +7,7 @@ use super::step::Found;
 use super::table::{Family, Technique};
 use super::{
     als, bifurcation, chains, coloring, fish, forcing, intersections, rules, single_digit, singles,
-    subsets, uniqueness, wings,
+    subsets, sue_de_coq, uniqueness, wings,
 };
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once
@@ -15,10 +15,12 @@ use super::{
 pub type Finder = fn(&Board, Technique, &mut Found);
 
 /// The finder of technique `t`: its family's, but for the locked pair and triple, which the
-/// subset finder finds (they are subsets inside an intersection).
+/// subset finder finds (they are subsets inside an intersection), and Sue de Coq (two
+/// almost locked sets around an intersection), which has a file of its own.
 pub fn finder(t: Technique) -> Finder {
     match t {
         Technique::LockedPair | Technique::LockedTriple => return subsets::find,
+        Technique::SueDeCoq => return sue_de_coq::find,
         _ => {}
     }
     match t.info().family {

@@ -10,8 +10,8 @@
 //! * One table, [`table::TECHNIQUES`], lists every technique with its name, family, HoDoKu
 //!   score and level and Sudoku Explainer rating, in HoDoKu's default order. A technique family
 //!   is one file (`singles`, `intersections`, `subsets`, `fish`, `single_digit`, `wings`,
-//!   `coloring`, `uniqueness`, `chains`, `als`, `forcing`, `bifurcation`); [`finders`] ties each
-//!   row to its family's finder. A new family adds a file, its rows and its line in [`finders`].
+//!   `coloring`, `uniqueness`, `chains`, `als` with `sue_de_coq`, `forcing`, `bifurcation`);
+//!   [`finders`] ties each row to its family's finder. A new family adds a file, its rows and its line in [`finders`].
 //! * [`solver`] applies the first step of a [`Ladder`] until the grid is full or nothing applies,
 //!   and grades the path ([`Grade`]); [`verify`] checks every step of a path against the
 //!   puzzle's solution.
@@ -41,6 +41,7 @@ pub mod singles;
 pub mod solver;
 pub mod step;
 pub mod subsets;
+pub mod sue_de_coq;
 pub mod table;
 pub mod uniqueness;
 pub mod verify;

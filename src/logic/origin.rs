@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use super::board::{Board, Geometry};
+use super::step::Found;
 
 /// The geometry a board was built from, held so that it cannot be freed and its address
 /// reused by another while a finder keeps this.
@@ -50,6 +51,47 @@ pub fn kept_for<T>(
         slot.with_borrow_mut(|kept| *kept = Some((Origin::of(board), cands, value.clone())));
         value
     })
+}
+
+/// The last board on which a finder found nothing, per thread: its origin and candidates
+/// ([`since_clean`]).
+pub type Clean = std::cell::RefCell<Option<(Origin, Vec<u64>)>>;
+
+/// Runs `find` with, per cell, whether its candidates may differ from the last board on
+/// which it found nothing (kept in `slot`), and keeps this board there when it finds nothing.
+/// Every cell counts as changed unless `board` narrows that board (same origin, each cell's
+/// candidates among the earlier ones).
+///
+/// A finder whose every pattern reads the candidates of a few cells only may skip the
+/// patterns whose cells all kept their candidates: they were patterns there too, with the
+/// same conclusions, none of which removed a candidate, so they give nothing now and the
+/// steps found are the same.
+pub fn since_clean(
+    slot: &'static std::thread::LocalKey<Clean>,
+    board: &Board,
+    found: &mut Found,
+    find: impl FnOnce(&[bool], &mut Found),
+) {
+    let last = slot.with(|c| c.borrow_mut().take());
+    let cells = board.values().len();
+    let changed: Vec<bool> = match &last {
+        Some((origin, was))
+            if origin.holds(board) && (0..cells).all(|c| board.cands(c) & !was[c] == 0) =>
+        {
+            (0..cells).map(|c| board.cands(c) != was[c]).collect()
+        }
+        _ => vec![true; cells],
+    };
+    let before = found.steps.len();
+    find(&changed, found);
+    if found.steps.len() == before {
+        let origin = match last {
+            Some((origin, _)) if origin.holds(board) => origin,
+            _ => Origin::of(board),
+        };
+        let cands = (0..cells).map(|c| board.cands(c)).collect();
+        slot.with(|c| *c.borrow_mut() = Some((origin, cands)));
+    }
 }
 
 #[cfg(test)]

@@ -270,6 +270,18 @@ pub fn text(shape: &Shape, step: &Step) -> String {
             cells(n, &s.cells),
             houses(shape, &s.houses)
         ),
+        T::SueDeCoq if s.sets.len() == 3 => {
+            let set = |i: usize| {
+                let sep = if n > 9 { "," } else { "" };
+                let set = &s.sets[i];
+                format!(
+                    "{} - {{{}}}",
+                    cells(n, &set.cells),
+                    digit_list(&set.digits, sep)
+                )
+            };
+            format!("{} ({}, {})", set(0), set(1), set(2))
+        }
         T::Bifurcation => match s.eliminations.first() {
             Some(e) => format!("{}={} has no solution", cell(n, e.cell), e.digit),
             None => String::new(),

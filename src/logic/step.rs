@@ -42,6 +42,13 @@ pub struct Node {
     pub link: Link,
 }
 
+/// Some cells of a pattern and the digits they hold between them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CellSet {
+    pub cells: Vec<u32>,
+    pub digits: Vec<Value>,
+}
+
 /// One deduction. Finders fill the fields that the technique's text and check need; the others
 /// stay empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +70,9 @@ pub struct Step {
     pub fins: Vec<u32>,
     /// A chain of nodes with strong and weak links, or colour classes one after another.
     pub chain: Vec<Node>,
+    /// The cell sets of a pattern made of several, each with its digits (a Sue de Coq's
+    /// intersection cells, line set and box set).
+    pub sets: Vec<CellSet>,
     /// The rule the step reads, by its short name (`Killer cage r1c1 17`), for the rule
     /// techniques ([`super::rules`]).
     pub rule: Option<Arc<str>>,
@@ -81,6 +91,7 @@ impl Step {
             cells: vec![],
             fins: vec![],
             chain: vec![],
+            sets: vec![],
             rule: None,
         }
     }

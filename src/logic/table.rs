@@ -18,8 +18,8 @@
 //!   finds the same deduction, marked `(mapped)` below: finned and sashimi fish the basic fish's
 //!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
 //!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; uniqueness tests 5 and 6,
-//!   hidden and avoidable rectangles SE's unique rectangle rule; ALS-XZ and the ALS-XY-wing a
-//!   forcing chain; bifurcation SE's nested forcing chains.
+//!   hidden and avoidable rectangles SE's unique rectangle rule; ALS-XZ, the ALS-XY-wing and
+//!   Sue de Coq a forcing chain; bifurcation SE's nested forcing chains.
 //! * **Rule techniques** ([`super::rules`]): neither HoDoKu nor SE grades variant rules, so
 //!   their rows are this table's own. A hidden single in a rule's group (a cage, an extra
 //!   region) takes the hidden single's score and SE's row/column rating; pointing from a
@@ -210,6 +210,7 @@ techniques! {
     SashimiSwordfish, "sashimi-swordfish", "Sashimi Swordfish", Fish, 240, Unfair, 4.1; // (mapped)
     FinnedJellyfish, "finned-jellyfish", "Finned Jellyfish", Fish, 250, Unfair, 5.4; // (mapped)
     SashimiJellyfish, "sashimi-jellyfish", "Sashimi Jellyfish", Fish, 260, Unfair, 5.5; // (mapped)
+    SueDeCoq, "sue-de-coq", "Sue de Coq", Als, 250, Unfair, 7.5; // (mapped)
     SimpleColorsTrap, "simple-colors-trap", "Simple Colors Trap", Coloring, 150, Hard, 6.6; // (mapped)
     SimpleColorsWrap, "simple-colors-wrap", "Simple Colors Wrap", Coloring, 150, Hard, 6.5; // (mapped)
     XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6;

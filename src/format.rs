@@ -15,7 +15,8 @@
 //!   every kind the model holds (regions, diagonals, cages, variant rules, known answer: see
 //!   [`object`]); an f-puzzles document (an object with a `grid`: see [`fpuzzles`]). A JSON array
 //!   of these, or several one after another (JSON Lines), is a batch.
-//! - [`Format::Fpuzzles`]: compressed f-puzzles documents (links), one per line.
+//! - [`Format::Fpuzzles`]: compressed f-puzzles documents (links), one per line; a JSON text is
+//!   read as [`Format::Json`] reads it (raw f-puzzles documents).
 //!
 //! Without regions a puzzle gets the standard boxes of its side ([`Shape::default_boxes`]); a side
 //! with no box shape (7, 11, …) is an error. Puzzles of one geometry share one [`Arc<Shape>`].
@@ -89,7 +90,8 @@ pub enum Format {
     Line,
     Grid,
     Json,
-    /// Compressed f-puzzles documents, one per line (raw f-puzzles JSON is [`Format::Json`]).
+    /// f-puzzles documents: compressed (links), one per line, or a JSON text (read as
+    /// [`Format::Json`] reads it).
     Fpuzzles,
 }
 
@@ -332,6 +334,10 @@ pub fn puzzles<'a>(
                 .into_iter(),
         ),
         Format::Json => Box::new(read_json(text, &mut shapes).into_iter()),
+        // An f-puzzles document as JSON, not compressed: read as the JSON format reads it.
+        Format::Fpuzzles if detect(text) == Format::Json => {
+            Box::new(read_json(text, &mut shapes).into_iter())
+        }
         Format::Fpuzzles => Box::new(read_compressed_fpuzzles(text).into_iter()),
     }
 }

@@ -214,10 +214,7 @@ pub fn from_json(doc: &J) -> Result<(Puzzle, Vec<String>), FpuzzlesError> {
 /// an error.
 fn known_keys(doc: &Map<String, J>, notes: &mut Vec<String>) -> Result<(), FpuzzlesError> {
     for (key, v) in doc {
-        let empty = matches!(v, J::Null | J::Bool(false))
-            || v.as_array().is_some_and(|a| a.is_empty())
-            || v.as_str().is_some_and(|s| s.is_empty());
-        if META.contains(&key.as_str()) || READ.contains(&key.as_str()) || empty {
+        if META.contains(&key.as_str()) || READ.contains(&key.as_str()) || carries_nothing(v) {
             continue;
         }
         if DRAWING.contains(&key.as_str()) {
@@ -230,6 +227,14 @@ fn known_keys(doc: &Map<String, J>, notes: &mut Vec<String>) -> Result<(), Fpuzz
         ));
     }
     Ok(())
+}
+
+/// Whether a value carries nothing (`null`, `false`, an empty array or string): under an
+/// unknown key, no rule is dropped.
+fn carries_nothing(v: &J) -> bool {
+    matches!(v, J::Null | J::Bool(false))
+        || v.as_array().is_some_and(|a| a.is_empty())
+        || v.as_str().is_some_and(|s| s.is_empty())
 }
 
 /// The `solution` of an f-puzzles document of side `n`, when it has one: `n²` digits row by row,

@@ -401,6 +401,16 @@ fn bad_region_maps() {
         &auto(),
     );
     assert!(e.message.contains("'3' has 5 cells"), "{e}");
+    // One mistyped label of the grid form is named where it is, not the fifth label to appear
+    // ('4', on line 7).
+    for bad in ["10", "0", "x"] {
+        let text =
+            format!("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n1 1 {bad} 2\n1 1 2 2\n3 3 4 4\n3 3 4 4\n");
+        let e = one_err(&text, &auto());
+        assert_eq!((e.line, e.col), (5, 5), "{e}");
+        let words = format!("region label '{bad}' (on 1 cell) makes 5 distinct labels");
+        assert!(e.message.contains(&words), "{e}");
+    }
 }
 
 #[test]

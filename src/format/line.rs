@@ -361,7 +361,7 @@ pub(super) fn line_regions(
                 format!("bad region label '{}': use 0-9 or a-z", c.escape_debug()),
             ));
         }
-        labels.push(c.encode_utf8(&mut [0; 4]), &at)?;
+        labels.push(c.encode_utf8(&mut [0; 4]), &at);
     }
     let map = labels.finish(&r)?;
     shapes.jigsaw(n, map, &r)

@@ -189,7 +189,10 @@ pub fn detect_start(head: &str, complete: bool) -> Option<Detection> {
             None
         };
     };
-    if first.trim_start().starts_with(['[', '{']) {
+    // A JSON text, or one of JSON's words (`null`: not a puzzle, which the JSON reader says).
+    if first.trim_start().starts_with(['[', '{'])
+        || ["null", "true", "false"].contains(&first.trim())
+    {
         return decided(Format::Json);
     }
     if fpuzzles::looks_like(first) {

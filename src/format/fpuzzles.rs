@@ -25,7 +25,9 @@
 //! Numbers (sizes, digits, sums, ratios…) are JSON numbers or strings of a whole number; one
 //! past `i64`, or text, is an error. A rule parameter that no digits can meet (a ratio past the
 //! side, a sum past what its cells reach, a negative one) is not: the puzzle holds it and has no
-//! solution, and the reader adds a note naming the rule (see [`Puzzle::rule_warnings`]).
+//! solution, and the reader adds a note naming the rule (see [`Puzzle::rule_warnings`]). A
+//! Killer cage's value is the exception: a negative one, or one past `2^32 - 1`, is an error, as
+//! in the other readers.
 //!
 //! Write ([`to_json`]): every puzzle the lab holds whose rules f-puzzles can express, so that it
 //! opens in f-puzzles; [`compress`] gives the link's form.

@@ -428,6 +428,7 @@ fn bad_killer_sums_say_what_is_wrong() {
     let e = one_err(&line("3,7,7,3,3,7,7,3 extra"), &auto());
     assert_eq!(e.col, 51, "{e}");
     assert!(e.message.starts_with("unexpected token 'extra'"), "{e}");
+    assert_eq!(all_ok(&line("+3,7,7,3,3,7,7,-0"), &auto()).len(), 1);
     let e = one_err(&line("-3,7,7,3,3,7,7,3"), &auto());
     assert_eq!((e.col, e.message.as_str()), (35, "negative cage sum -3"));
     let e = one_err(&line("3,99999999999999999999999,7,3,3,7,7,3"), &auto());

@@ -747,3 +747,17 @@ fn the_fpuzzles_format_reads_raw_documents_too() {
     assert_eq!(raw.puzzle, link.puzzle);
     assert_eq!(raw.puzzle.constraints().len(), 1);
 }
+
+/// A `killercage` value is read as cage sums are everywhere: a negative or past-32-bit one is an
+/// error, not a puzzle without solution.
+#[test]
+fn a_negative_or_huge_killer_cage_value_is_an_error() {
+    for (value, words) in [
+        ("\"-3\"", "negative cage sum -3"),
+        ("4294967296", "cage sum 4294967296 is out of range"),
+    ] {
+        let cage = format!(r#""killercage":[{{"cells":["R1C1","R1C2"],"value":{value}}}]"#);
+        let e = from_json(&serde_json::from_str(&document(4, &cage)).unwrap()).unwrap_err();
+        assert!(e.to_string().contains(words), "{e}");
+    }
+}

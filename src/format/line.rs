@@ -197,14 +197,14 @@ pub(super) fn line_cages(
             ..*sums
         };
         col += field.chars().count() + 1;
-        let digits = field.strip_prefix('-').unwrap_or(field);
+        let digits = field.strip_prefix(['-', '+']).unwrap_or(field);
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ParseError::at(
                 &at,
                 format!("bad cage sum '{field}': cage sums are whole numbers separated by commas"),
             ));
         }
-        let negative = digits.len() < field.len() && digits.bytes().any(|b| b != b'0');
+        let negative = field.starts_with('-') && digits.bytes().any(|b| b != b'0');
         let sum = cage_sum(negative, digits.parse().ok(), field)
             .map_err(|message| ParseError::at(&at, message))?;
         values.push((sum, at));

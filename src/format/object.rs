@@ -175,7 +175,10 @@ impl About {
     fn cage_sum(&self, v: &Node<'_>) -> Result<u32, ParseError> {
         let (negative, value) = match (v.value.as_i64(), v.value.as_f64()) {
             (Some(x), _) => (x < 0, u32::try_from(x).ok()),
-            (None, Some(f)) if f.fract() == 0.0 => (f < 0.0, None),
+            (None, Some(f)) if f.fract() == 0.0 => {
+                let fits = (0.0..=f64::from(u32::MAX)).contains(&f);
+                (f < 0.0, fits.then_some(f as u32))
+            }
             _ => return Err(self.err(v, format!("\"sum\" {} is not a whole number", v.value))),
         };
         cage_sum(negative, value, &v.value.to_string()).map_err(|message| self.err(v, message))

@@ -202,9 +202,12 @@ pub fn detect_start(head: &str, complete: bool) -> Option<Detection> {
     match toks.as_slice() {
         // A grid row of two values would be a 2×2 grid: two runs of symbols are a line jigsaw.
         [a, _] if a.len() > 1 => decided(Format::Line),
-        // Three or four tokens of which the first is long: a line Killer (cage labels and sums,
-        // after region labels for a jigsaw). A grid row that short has one-symbol values.
-        [a, _, _] | [a, _, _, _] if a.chars().count() > 2 => decided(Format::Line),
+        // Three tokens or more of which the first is longer than any value of a grid row that
+        // wide: a line Killer (cage labels and sums, after region labels for a jigsaw), or a line
+        // with a token too many, which its reader names.
+        [a, _, _, ..] if a.chars().count() > 2.max(toks.len().to_string().len()) => {
+            decided(Format::Line)
+        }
         [t] if (2..=MAX_LINE_SIDE).contains(&t.chars().count()) => {
             symbol_block(first, lines.map(|(_, l)| l), complete)
         }

@@ -472,6 +472,17 @@ fn odd_line_inputs_get_clear_messages() {
     assert!(e.message.starts_with("a comment after the puzzle"), "{e}");
     let e = one_err("null\n", &auto());
     assert!(!e.message.contains("value 23"), "{e}");
+    // A jigsaw line with a token too many is a line (not a grid row of 5 values) whose reader
+    // names the token.
+    let labels = "0000111122223333";
+    let text = format!("{} {labels} {labels} {labels} 1,2,3,4\n", ".".repeat(16));
+    let e = one_err(&text, &auto());
+    assert_eq!((e.line, e.col), (1, 69), "{e}");
+    assert!(
+        e.message
+            .starts_with("unexpected '1,2,3,4' after the puzzle"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -15,7 +15,8 @@
 //!   every kind the model holds (regions, diagonals, cages, variant rules, known answer: see
 //!   [`object`]); an f-puzzles document (an object with a `grid`: see [`fpuzzles`]). A JSON array
 //!   of these, or several one after another (JSON Lines), is a batch.
-//! - [`Format::Fpuzzles`]: compressed f-puzzles documents (links), one per line.
+//! - [`Format::Fpuzzles`]: compressed f-puzzles documents (links), one per line; a JSON text is
+//!   read as [`Format::Json`] reads it (raw f-puzzles documents).
 //!
 //! Without regions a puzzle gets the standard boxes of its side ([`Shape::default_boxes`]); a side
 //! with no box shape (7, 11, …) is an error. Puzzles of one geometry share one [`Arc<Shape>`].
@@ -89,7 +90,8 @@ pub enum Format {
     Line,
     Grid,
     Json,
-    /// Compressed f-puzzles documents, one per line (raw f-puzzles JSON is [`Format::Json`]).
+    /// f-puzzles documents: compressed (links), one per line, or a JSON text (read as
+    /// [`Format::Json`] reads it).
     Fpuzzles,
 }
 
@@ -187,7 +189,10 @@ pub fn detect_start(head: &str, complete: bool) -> Option<Detection> {
             None
         };
     };
-    if first.trim_start().starts_with(['[', '{']) {
+    // A JSON text, or one of JSON's words (`null`: not a puzzle, which the JSON reader says).
+    if first.trim_start().starts_with(['[', '{'])
+        || ["null", "true", "false"].contains(&first.trim())
+    {
         return decided(Format::Json);
     }
     if fpuzzles::looks_like(first) {
@@ -197,9 +202,12 @@ pub fn detect_start(head: &str, complete: bool) -> Option<Detection> {
     match toks.as_slice() {
         // A grid row of two values would be a 2×2 grid: two runs of symbols are a line jigsaw.
         [a, _] if a.len() > 1 => decided(Format::Line),
-        // Three or four tokens of which the first is long: a line Killer (cage labels and sums,
-        // after region labels for a jigsaw). A grid row that short has one-symbol values.
-        [a, _, _] | [a, _, _, _] if a.chars().count() > 2 => decided(Format::Line),
+        // Three tokens or more of which the first is longer than any value of a grid row that
+        // wide: a line Killer (cage labels and sums, after region labels for a jigsaw), or a line
+        // with a token too many, which its reader names.
+        [a, _, _, ..] if a.chars().count() > 2.max(toks.len().to_string().len()) => {
+            decided(Format::Line)
+        }
         [t] if (2..=MAX_LINE_SIDE).contains(&t.chars().count()) => {
             symbol_block(first, lines.map(|(_, l)| l), complete)
         }
@@ -332,6 +340,10 @@ pub fn puzzles<'a>(
                 .into_iter(),
         ),
         Format::Json => Box::new(read_json(text, &mut shapes).into_iter()),
+        // An f-puzzles document as JSON, not compressed: read as the JSON format reads it.
+        Format::Fpuzzles if detect(text) == Format::Json => {
+            Box::new(read_json(text, &mut shapes).into_iter())
+        }
         Format::Fpuzzles => Box::new(read_compressed_fpuzzles(text).into_iter()),
     }
 }

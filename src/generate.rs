@@ -164,12 +164,14 @@ pub enum SpecError {
     CageSizes(usize, usize),
     #[error("Killer cages are not drawn as a variant rule: they have their own option")]
     KillerAsVariant,
+    #[error("--variants entropic: {}", crate::model::variant::entropic_side(.0))]
+    EntropicSide(usize),
 }
 
 impl PuzzleSpec {
     /// Checks what the spec asks for: boxes that make a side in range, and the side, cage sizes
-    /// `1 ≤ smallest ≤ largest`, and no Killer cages among the variant rules (cages are
-    /// [`PuzzleSpec::killer`]).
+    /// `1 ≤ smallest ≤ largest`, no Killer cages among the variant rules (cages are
+    /// [`PuzzleSpec::killer`]), and entropic lines only on a side divisible by 3.
     pub fn validate(&self) -> Result<(), SpecError> {
         if let Some((rows, cols)) = self.boxes {
             match rows.checked_mul(cols) {
@@ -189,6 +191,9 @@ impl PuzzleSpec {
         }
         if self.variants.contains(&ConstraintKind::Killer) {
             return Err(SpecError::KillerAsVariant);
+        }
+        if self.variants.contains(&ConstraintKind::Entropic) && !self.size.is_multiple_of(3) {
+            return Err(SpecError::EntropicSide(self.size));
         }
         Ok(())
     }

@@ -888,12 +888,20 @@ fn judge_refusals_and_skipped_puzzles_exit_2() {
     assert_eq!(stdout(&o), format!("{solved}\n{solved}"));
 }
 
+/// A line too long for the line format is one bad puzzle: the puzzles after it are answered,
+/// whether it starts the input or comes after a puzzle, and with the format forced or not.
 #[test]
-fn a_line_too_long_for_the_line_format_skips_the_rest_of_its_input() {
-    let input = format!("{}\n{MAGIC1}\n", "1".repeat(2 << 20));
-    let o = run_with(&["solve"], &input);
+fn a_line_too_long_for_the_line_format_is_one_bad_puzzle() {
+    let long = "1".repeat(2 << 20);
+    let o = run_with(&["solve"], &format!("{long}\n{MAGIC1}\n"));
     assert_usage_error(&o, "<stdin>:1:1: error: a line of more than 1 MiB");
-    assert_eq!(stdout(&o), "");
+    assert_eq!(stdout(&o).lines().count(), 1, "{}", stdout(&o));
+    for args in [&["count"][..], &["count", "--format", "line"]] {
+        let o = run_with(args, &format!("{MAGIC1}\n{long}\n{MAGIC1}\n\n{MAGIC1}\n"));
+        assert_usage_error(&o, "<stdin>:2:1: error: a line of more than 1 MiB");
+        assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
+        assert!(!stderr(&o).contains(":3:"), "{}", stderr(&o));
+    }
 }
 
 /// An empty grid of side `n` in the whitespace grid format.

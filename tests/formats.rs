@@ -401,6 +401,88 @@ fn bad_region_maps() {
         &auto(),
     );
     assert!(e.message.contains("'3' has 5 cells"), "{e}");
+    // One mistyped label of the grid form is named where it is, not the fifth label to appear
+    // ('4', on line 7).
+    for bad in ["10", "0", "x"] {
+        let text =
+            format!("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n1 1 {bad} 2\n1 1 2 2\n3 3 4 4\n3 3 4 4\n");
+        let e = one_err(&text, &auto());
+        assert_eq!((e.line, e.col), (5, 5), "{e}");
+        let words = format!("region label '{bad}' (on 1 cell) makes 5 distinct labels");
+        assert!(e.message.contains(&words), "{e}");
+    }
+}
+
+/// Killer sums: a space inside the list, or a word after it, is named where it is; a negative
+/// or huge sum is an error that says so, in a line and in a puzzle object alike.
+#[test]
+fn bad_killer_sums_say_what_is_wrong() {
+    let line = |sums: &str| format!("{} 0011223344556677 {sums}\n", ".".repeat(16));
+    let e = one_err(&line("3, 7,7,3,3,7,7,3"), &auto());
+    assert_eq!((e.line, e.col), (1, 38), "{e}");
+    assert!(
+        e.message
+            .starts_with("unexpected token '7,7,3,3,7,7,3' after the cage sums '3,'"),
+        "{e}"
+    );
+    let e = one_err(&line("3,7,7,3,3,7,7,3 extra"), &auto());
+    assert_eq!(e.col, 51, "{e}");
+    assert!(e.message.starts_with("unexpected token 'extra'"), "{e}");
+    assert_eq!(all_ok(&line("+3,7,7,3,3,7,7,-0"), &auto()).len(), 1);
+    let e = one_err(&line("-3,7,7,3,3,7,7,3"), &auto());
+    assert_eq!((e.col, e.message.as_str()), (35, "negative cage sum -3"));
+    let e = one_err(&line("3,99999999999999999999999,7,3,3,7,7,3"), &auto());
+    assert_eq!(e.col, 37, "{e}");
+    assert_eq!(
+        e.message,
+        "cage sum 99999999999999999999999 is out of range (0 to 4294967295)"
+    );
+    let object = |sum: &str| {
+        let row = r#"[".",".",".","."]"#;
+        format!(
+            r#"{{"board": [{row},{row},{row},{row}], "cages": [{{"sum": {sum}, "cells": [[1, 1], [1, 2]]}}]}}"#
+        )
+    };
+    let e = one_err(&object("-3"), &auto());
+    assert!(e.message.contains("negative cage sum -3"), "{e}");
+    let e = one_err(&object("4294967296"), &auto());
+    assert!(
+        e.message.contains("cage sum 4294967296 is out of range"),
+        "{e}"
+    );
+}
+
+/// Line inputs that used to get a misleading message: a byte order mark at the start of a later
+/// line (files joined with `cat`) is skipped; a CR-only line end, a comment after a puzzle and
+/// the JSON word `null` are named as such.
+#[test]
+fn odd_line_inputs_get_clear_messages() {
+    let empty = ".".repeat(81);
+    let text = format!("\u{feff}{empty}\n\u{feff}{empty}\n");
+    assert_eq!(all_ok(&text, &auto()).len(), 2);
+    let text = format!("{empty}\r{empty}\r");
+    let e = one_err(&text, &auto());
+    assert_eq!((e.line, e.col), (1, 82), "{e}");
+    assert!(
+        e.message.starts_with("a carriage return inside the line"),
+        "{e}"
+    );
+    let e = one_err(&format!("{empty} # hard one\n"), &auto());
+    assert_eq!((e.line, e.col), (1, 83), "{e}");
+    assert!(e.message.starts_with("a comment after the puzzle"), "{e}");
+    let e = one_err("null\n", &auto());
+    assert!(!e.message.contains("value 23"), "{e}");
+    // A jigsaw line with a token too many is a line (not a grid row of 5 values) whose reader
+    // names the token.
+    let labels = "0000111122223333";
+    let text = format!("{} {labels} {labels} {labels} 1,2,3,4\n", ".".repeat(16));
+    let e = one_err(&text, &auto());
+    assert_eq!((e.line, e.col), (1, 69), "{e}");
+    assert!(
+        e.message
+            .starts_with("unexpected '1,2,3,4' after the puzzle"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -667,3 +667,97 @@ fn errors_point_at_the_item_they_name() {
     assert_eq!((e.line, e.col), place(&text, "9,1,4"), "{e}");
     assert!(e.message.contains("cell 9 holds 9"), "{e}");
 }
+
+/// The fields of a cell: a `given` that is not true or false, a given pencil mark outside
+/// 1..n and a key the reader does not know are errors at the cell; a solver's marks and colours
+/// are ignored with a note.
+#[test]
+fn bad_cell_fields_are_errors_at_their_cell() {
+    let with_cell = |cell: serde_json::Value| {
+        let mut doc: serde_json::Value = serde_json::from_str(&document(4, "")).unwrap();
+        doc["grid"][1][2] = cell;
+        from_json(&doc)
+    };
+    let error = |cell: serde_json::Value| {
+        let e = with_cell(cell).unwrap_err();
+        assert_eq!(e.path, [1, 2], "{e}");
+        e.to_string()
+    };
+    let e = error(serde_json::json!({"value": 1, "given": "yes"}));
+    assert!(
+        e.contains("row 2, column 3: given: expected true or false, found \"yes\""),
+        "{e}"
+    );
+    for bad in [0, -1, 5] {
+        let e = error(serde_json::json!({"givenPencilMarks": [1, bad]}));
+        let words =
+            format!("row 2, column 3: givenPencilMarks: value {bad} is out of range 1 to 4");
+        assert!(e.contains(&words), "{e}");
+    }
+    let e = error(serde_json::json!({"foo": 1}));
+    assert!(e.contains("row 2, column 3: unknown key \"foo\""), "{e}");
+    // A key that carries nothing drops nothing.
+    assert!(with_cell(serde_json::json!({"foo": null})).is_ok());
+    let (p, notes) = with_cell(serde_json::json!({
+        "value": 2, "given": false, "centerPencilMarks": [1, 2], "c": "#FF0000"
+    }))
+    .unwrap();
+    assert!(p.givens().iter().all(|&v| v == 0));
+    assert_eq!(
+        notes,
+        [
+            "ignored 1 digits entered without \"given\": they are not givens",
+            "ignored \"c\" in 1 cells: a solver's marks or colours, not the puzzle",
+            "ignored \"centerPencilMarks\" in 1 cells: a solver's marks or colours, not the puzzle",
+        ]
+    );
+}
+
+/// An entry of a line rule with no line is refused as a line without cells, not dropped.
+#[test]
+fn a_line_rule_without_a_line_is_an_error() {
+    for (key, words) in [
+        ("arrow", "circle"),
+        ("thermometer", "a thermometer of 0 cells"),
+    ] {
+        let doc = document(4, &format!(r#""{key}":[{{"lines":[],"cells":[]}}]"#));
+        let e = from_json(&serde_json::from_str(&doc).unwrap()).unwrap_err();
+        assert!(e.to_string().contains(words), "{key}: {e}");
+    }
+    let doc = document(4, r#""arrow":[{"lines":[],"cells":["R1C1"]}]"#);
+    let e = from_json(&serde_json::from_str(&doc).unwrap()).unwrap_err();
+    assert!(
+        e.to_string().contains("at least one cell on its line"),
+        "{e}"
+    );
+}
+
+/// `--format fpuzzles` reads a raw f-puzzles document as well as a compressed one.
+#[test]
+fn the_fpuzzles_format_reads_raw_documents_too() {
+    use sudoku_lab::format::Format;
+    let opts = ReadOptions {
+        format: Some(Format::Fpuzzles),
+        ..ReadOptions::default()
+    };
+    let doc = document(4, r#""killercage":[{"cells":["R1C1","R1C2"],"value":"3"}]"#);
+    let compressed = compress(&doc);
+    let raw = read_puzzles(&doc, &opts).remove(0).unwrap();
+    let link = read_puzzles(&compressed, &opts).remove(0).unwrap();
+    assert_eq!(raw.puzzle, link.puzzle);
+    assert_eq!(raw.puzzle.constraints().len(), 1);
+}
+
+/// A `killercage` value is read as cage sums are everywhere: a negative or past-32-bit one is an
+/// error, not a puzzle without solution.
+#[test]
+fn a_negative_or_huge_killer_cage_value_is_an_error() {
+    for (value, words) in [
+        ("\"-3\"", "negative cage sum -3"),
+        ("4294967296", "cage sum 4294967296 is out of range"),
+    ] {
+        let cage = format!(r#""killercage":[{{"cells":["R1C1","R1C2"],"value":{value}}}]"#);
+        let e = from_json(&serde_json::from_str(&document(4, &cage)).unwrap()).unwrap_err();
+        assert!(e.to_string().contains(words), "{e}");
+    }
+}

@@ -739,3 +739,33 @@ fn cli_diagonal_puzzles_read_back_with_their_diagonals() {
     let o = common::run_with(&["xcheck", "--task", "count", "--limit", "10"], &out);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
 }
+
+/// `generate --variants entropic` on a side not divisible by 3 is refused (exit 2) with the
+/// reason the readers give for such a line, not left out silently; side 6 has them.
+#[test]
+fn cli_entropic_needs_a_side_divisible_by_3() {
+    let args = |size| {
+        [
+            "generate",
+            "--variants",
+            "entropic",
+            "--size",
+            size,
+            "--seed",
+            "1",
+        ]
+    };
+    let o = common::run(&args("4"));
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "--variants entropic: an entropic line needs a side divisible by 3 (low, middle and \
+             high thirds), not 4"
+        ),
+        "{err}"
+    );
+    assert!(common::stdout(&o).is_empty());
+    let o = common::run(&args("6"));
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+}

@@ -181,7 +181,7 @@ fn bad_values_are_named_at_their_line_and_column() {
         (
             r#""cages": [{"sum": 3, "cells": [[1,1],[1,2]]}, {"sum": 99999999999999999999, "cells": [[2,1],[2,2]]}]"#,
             "99999999999999999999",
-            r#"cage 2: "sum" 1e+20 is out of range"#,
+            "cage 2: cage sum 1e+20 is out of range (0 to 4294967295)",
         ),
         (
             r#""cages": [{"sum": "3", "cells": [[1,1],[1,2]]}]"#,

@@ -433,7 +433,8 @@ fn the_json_form_reads_like_the_line_form() {
     let o = run_with(&["count", "--limit", "1000"], json);
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "16");
     // A sum no digits reach is named, at its own line and column, and there is no solution
-    // (exit 0); a sum that is not a whole number or is past 64 bits says which (exit 2).
+    // (exit 0); a sum that is not a whole number, negative or past 32 bits says which (exit 2),
+    // as in the line format.
     for (sum, code, words) in [
         (
             "30",
@@ -441,16 +442,12 @@ fn the_json_form_reads_like_the_line_form() {
             "<stdin>:5:48: warning: cage 8: cage sum 30 on R4C3 R4C4 is out of reach",
         ),
         ("3e1", 0, "cage 8: cage sum 30 on R4C3 R4C4 is out of reach"),
-        (
-            "-1",
-            0,
-            "cage 8: cage sum 4294967295 on R4C3 R4C4 is out of reach",
-        ),
+        ("-1", 2, "cage 8: negative cage sum -1"),
         ("2.5", 2, "cage 8: \"sum\" 2.5 is not a whole number"),
         (
             "18446744073709551615",
             2,
-            "cage 8: \"sum\" 18446744073709551615 is out of range",
+            "cage 8: cage sum 18446744073709551615 is out of range (0 to 4294967295)",
         ),
     ] {
         let bad = json.replace(

@@ -90,7 +90,7 @@ enum FormatArg {
     /// A LeetCode 37 board, or an array of boards; a puzzle object (board, regions, cages, rules);
     /// an f-puzzles document.
     Json,
-    /// Compressed f-puzzles documents (links or LZ-string base64), one per line.
+    /// f-puzzles documents: compressed (links or LZ-string base64), one per line, or raw JSON.
     Fpuzzles,
 }
 

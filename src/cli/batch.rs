@@ -159,8 +159,9 @@ pub fn write_stdout(bytes: &[u8]) {
 /// first line, or at the end of the first block of rows.
 const DETECT_BYTES: usize = 64 << 10;
 
-/// The longest line the line format reads; a longer one means the input is not in the line
-/// format, and the rest of it is skipped (so that `/dev/zero` ends, and in bounded memory).
+/// The longest line the line format reads; a longer one is one bad puzzle, passed over up to
+/// the next line break without being held (so that memory stays bounded, and `/dev/zero` is
+/// read in constant memory as one bad line).
 const MAX_LINE: usize = 1 << 20;
 
 /// Grid and JSON inputs are read whole, up to this size; the line format streams.
@@ -198,6 +199,27 @@ fn open_source(path: &Path) -> Result<io::BufReader<Box<dyn Read>>, String> {
 /// bytes; `false` at the end of the input.
 fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
     Ok(input.take(MAX_LINE as u64 + 1).read_until(b'\n', buf)? > 0)
+}
+
+/// Passes over the rest of the current line of `input`, up to and with its line break, without
+/// holding it.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(());
+        }
+        match available.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let len = available.len();
+                input.consume(len);
+            }
+        }
+    }
 }
 
 /// The start of an input, read to tell its format.
@@ -324,34 +346,34 @@ fn read_input(
         if !read_line(&mut lines, &mut buf).map_err(io_error)? {
             break;
         }
-        // A full read without a line break: the line goes on past MAX_LINE.
-        if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
-            take(Reading::Puzzle(Err(format::ParseError {
+        // A full read without a line break: the line goes on past MAX_LINE. It is one bad
+        // puzzle, passed over; reading goes on at the next line.
+        let entry = if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
+            skip_line(&mut lines).map_err(io_error)?;
+            Some(Err(format::ParseError {
                 line: lineno,
                 col: 1,
                 message: format!(
-                    "a line of more than {} MiB: not the line format; the rest of this input \
-                     is skipped",
+                    "a line of more than {} MiB: not a puzzle line; it is skipped",
                     MAX_LINE >> 20
                 ),
-            })));
-            break;
-        }
-        let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
-        match std::str::from_utf8(bytes) {
-            Ok(line) => {
-                if let Some(entry) = reader.read(line, lineno) {
-                    take(Reading::Puzzle(entry));
-                }
+            }))
+        } else {
+            let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
+            match std::str::from_utf8(bytes) {
+                Ok(line) => reader.read(line, lineno),
+                Err(e) => Some(Err(format::ParseError {
+                    line: lineno,
+                    col: String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+                        .chars()
+                        .count()
+                        + 1,
+                    message: "input is not valid UTF-8 text".into(),
+                })),
             }
-            Err(e) => take(Reading::Puzzle(Err(format::ParseError {
-                line: lineno,
-                col: String::from_utf8_lossy(&bytes[..e.valid_up_to()])
-                    .chars()
-                    .count()
-                    + 1,
-                message: "input is not valid UTF-8 text".into(),
-            }))),
+        };
+        if let Some(entry) = entry {
+            take(Reading::Puzzle(entry));
         }
         // The next line has not all arrived: reading it may wait on the writer.
         let (head, input) = lines.get_ref();

@@ -25,7 +25,9 @@
 //! Numbers (sizes, digits, sums, ratios…) are JSON numbers or strings of a whole number; one
 //! past `i64`, or text, is an error. A rule parameter that no digits can meet (a ratio past the
 //! side, a sum past what its cells reach, a negative one) is not: the puzzle holds it and has no
-//! solution, and the reader adds a note naming the rule (see [`Puzzle::rule_warnings`]).
+//! solution, and the reader adds a note naming the rule (see [`Puzzle::rule_warnings`]). A
+//! Killer cage's value is the exception: a negative one, or one past `2^32 - 1`, is an error, as
+//! in the other readers.
 //!
 //! Write ([`to_json`]): every puzzle the lab holds whose rules f-puzzles can express, so that it
 //! opens in f-puzzles; [`compress`] gives the link's form.
@@ -214,10 +216,7 @@ pub fn from_json(doc: &J) -> Result<(Puzzle, Vec<String>), FpuzzlesError> {
 /// an error.
 fn known_keys(doc: &Map<String, J>, notes: &mut Vec<String>) -> Result<(), FpuzzlesError> {
     for (key, v) in doc {
-        let empty = matches!(v, J::Null | J::Bool(false))
-            || v.as_array().is_some_and(|a| a.is_empty())
-            || v.as_str().is_some_and(|s| s.is_empty());
-        if META.contains(&key.as_str()) || READ.contains(&key.as_str()) || empty {
+        if META.contains(&key.as_str()) || READ.contains(&key.as_str()) || carries_nothing(v) {
             continue;
         }
         if DRAWING.contains(&key.as_str()) {
@@ -230,6 +229,14 @@ fn known_keys(doc: &Map<String, J>, notes: &mut Vec<String>) -> Result<(), Fpuzz
         ));
     }
     Ok(())
+}
+
+/// Whether a value carries nothing (`null`, `false`, an empty array or string): under an
+/// unknown key, no rule is dropped.
+fn carries_nothing(v: &J) -> bool {
+    matches!(v, J::Null | J::Bool(false))
+        || v.as_array().is_some_and(|a| a.is_empty())
+        || v.as_str().is_some_and(|s| s.is_empty())
 }
 
 /// The `solution` of an f-puzzles document of side `n`, when it has one: `n²` digits row by row,

@@ -114,7 +114,7 @@ pub(super) fn read_grid_block(
         for row in &rows[n..] {
             if separated {
                 for t in row {
-                    labels.push(t.text, t)?;
+                    labels.push(t.text, t);
                 }
             } else {
                 let r = row[0];
@@ -125,7 +125,7 @@ pub(super) fn read_grid_block(
                             col: r.col + i,
                             ..r
                         },
-                    )?;
+                    );
                 }
             }
         }

@@ -19,12 +19,7 @@ impl LineReader {
     /// The puzzle on line `lineno` (1-based; `line` without its line break), or `None` for a
     /// blank or comment line.
     pub fn read(&mut self, line: &str, lineno: usize) -> Option<Result<Entry, ParseError>> {
-        let line = if lineno == 1 {
-            line.strip_prefix('\u{feff}').unwrap_or(line)
-        } else {
-            line
-        };
-        let line = line.trim_end();
+        let line = without_bom(line).trim_end();
         let t = line.trim_start();
         (!t.is_empty() && !t.starts_with('#'))
             .then(|| read_line_puzzle(line, lineno, &mut self.shapes))
@@ -61,6 +56,7 @@ pub(super) fn read_line_puzzle(
     let known: Vec<Token<'_>> = fields.collect();
     // After the givens: region labels (jigsaw), cage labels and sums (Killer), or both.
     let rest: Vec<Token<'_>> = toks.collect();
+    unexpected_token(line, lineno, &rest)?;
     let (regions, cages) = match rest.as_slice() {
         [] => (None, None),
         [r] => (Some(*r), None),
@@ -102,6 +98,46 @@ pub(super) fn read_line_puzzle(
         expected,
         warnings,
     })
+}
+
+/// What a line holds that cannot be part of a puzzle line (`rest`: its tokens after the
+/// givens), with a message that says why: a carriage return inside the line (a text with old Mac
+/// line ends, which are not read), a comment after the puzzle, or a token after the cage sums (a
+/// space inside the sum list, or an extra word).
+fn unexpected_token(line: &str, lineno: usize, rest: &[Token<'_>]) -> Result<(), ParseError> {
+    if let Some(i) = line.find('\r') {
+        return Err(ParseError::new(
+            lineno,
+            line[..i].chars().count() + 1,
+            "a carriage return inside the line: line ends are LF or CRLF (CR alone is not read)",
+        ));
+    }
+    if let Some(t) = rest.iter().find(|t| t.text.starts_with('#')) {
+        return Err(ParseError::at(
+            t,
+            "a comment after the puzzle: comments are lines of their own, starting with '#'",
+        ));
+    }
+    // The sums: after the cage labels (so not first), digits and commas (labels hold none).
+    let sums = |t: &Token<'_>| {
+        t.text.contains(',')
+            && (t.text.bytes()).all(|b| b.is_ascii_digit() || b == b',' || b == b'-')
+    };
+    match rest.iter().skip(1).position(sums) {
+        Some(i) if i + 2 < rest.len() => {
+            let extra = &rest[i + 2];
+            Err(ParseError::at(
+                extra,
+                format!(
+                    "unexpected token '{}' after the cage sums '{}': the sums are one \
+                     comma-separated list, with no spaces",
+                    extra.text,
+                    rest[i + 1].text
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The Killer cages of a line puzzle: `labels` gives every cell's cage (`.` for none; labels
@@ -161,17 +197,17 @@ pub(super) fn line_cages(
             ..*sums
         };
         col += field.chars().count() + 1;
-        values.push((
-            field.parse::<u32>().map_err(|_| {
-                ParseError::at(
-                    &at,
-                    format!(
-                        "bad cage sum '{field}': cage sums are whole numbers separated by commas"
-                    ),
-                )
-            })?,
-            at,
-        ));
+        let digits = field.strip_prefix(['-', '+']).unwrap_or(field);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ParseError::at(
+                &at,
+                format!("bad cage sum '{field}': cage sums are whole numbers separated by commas"),
+            ));
+        }
+        let negative = field.starts_with('-') && digits.bytes().any(|b| b != b'0');
+        let sum = cage_sum(negative, digits.parse().ok(), field)
+            .map_err(|message| ParseError::at(&at, message))?;
+        values.push((sum, at));
     }
     if values.len() != cells.len() {
         return Err(ParseError::at(
@@ -361,7 +397,7 @@ pub(super) fn line_regions(
                 format!("bad region label '{}': use 0-9 or a-z", c.escape_debug()),
             ));
         }
-        labels.push(c.encode_utf8(&mut [0; 4]), &at)?;
+        labels.push(c.encode_utf8(&mut [0; 4]), &at);
     }
     let map = labels.finish(&r)?;
     shapes.jigsaw(n, map, &r)

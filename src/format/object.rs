@@ -33,7 +33,9 @@
 //! from `-2^63` to `2^63 - 1`: past that it is out of range, an error. One that no digits can
 //! meet (a cage sum past what its cells reach, a ratio past the side, a negative sum) is not an
 //! error: the puzzle holds it and has no solution, and a warning at the cage or rule names it
-//! ([`Puzzle::rule_warnings`]).
+//! ([`Puzzle::rule_warnings`]). A Killer cage's sum is read as the line format reads it: from 0
+//! to `2^32 - 1`; a negative one ("negative cage sum") or a larger one ("out of range") is an
+//! error.
 //!
 //! [`to_json`] writes any puzzle the lab holds as this object, and [`super::Format::Json`]
 //! reads it back as the same puzzle (cages first, then the rules in order).
@@ -41,7 +43,7 @@
 use serde_json::{json, Map, Value as J};
 
 use super::{
-    json_givens, known_solution, model_error, JsonCursor, Node, ParseError, Shapes, Token,
+    cage_sum, json_givens, known_solution, model_error, JsonCursor, Node, ParseError, Shapes, Token,
 };
 use crate::model::Expected;
 use crate::model::{
@@ -168,6 +170,18 @@ impl About {
             self.notes.borrow_mut().push(ParseError::at(&v.at, note));
         }
         Ok(held)
+    }
+    /// A Killer cage's `"sum"` (see [`cage_sum`]).
+    fn cage_sum(&self, v: &Node<'_>) -> Result<u32, ParseError> {
+        let (negative, value) = match (v.value.as_i64(), v.value.as_f64()) {
+            (Some(x), _) => (x < 0, u32::try_from(x).ok()),
+            (None, Some(f)) if f.fract() == 0.0 => {
+                let fits = (0.0..=f64::from(u32::MAX)).contains(&f);
+                (f < 0.0, fits.then_some(f as u32))
+            }
+            _ => return Err(self.err(v, format!("\"sum\" {} is not a whole number", v.value))),
+        };
+        cage_sum(negative, value, &v.value.to_string()).map_err(|message| self.err(v, message))
     }
     /// A cell `[ROW, COL]`, 1-based, as its index.
     fn cell(&self, v: &Node<'_>) -> Result<u32, ParseError> {
@@ -362,7 +376,7 @@ fn cage(
         let found = fields.iter().find(|(k, _)| *k == key).map(|&(_, v)| v);
         found.ok_or_else(|| about.err(v, format!("no \"{key}\"")))
     };
-    let sum = about.param(&get("sum")?, "sum", false)?;
+    let sum = about.cage_sum(&get("sum")?)?;
     let cells = about.cells(&get("cells")?, "cells", cur)?;
     warnings.append(&mut about.notes.borrow_mut());
     Ok(Cage::new(cells, sum))

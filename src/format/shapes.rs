@@ -96,41 +96,41 @@ impl RegionLabels {
         }
     }
 
-    pub(super) fn push(&mut self, label: &str, at: &Token<'_>) -> Result<(), ParseError> {
+    /// Adds the next cell's label. Labels past the `n`th distinct one are kept too: [`Self::finish`]
+    /// then tells which one is too many.
+    pub(super) fn push(&mut self, label: &str, at: &Token<'_>) {
         let key = label.to_ascii_lowercase();
-        let r = match self.index.get(&key) {
-            Some(&r) => r,
-            None => {
-                if self.regions.len() == self.n {
-                    return Err(ParseError::at(
-                        at,
-                        format!(
-                            "region label '{label}' is label number {} but a {} grid has {} regions",
-                            self.n + 1,
-                            describe(self.n),
-                            self.n
-                        ),
-                    ));
-                }
-                let r = self.regions.len() as u32;
-                self.index.insert(key, r);
-                let place = Token {
-                    line: at.line,
-                    col: at.col,
-                    text: "",
-                };
-                self.regions.push((label.to_string(), place, 0));
-                r
-            }
-        };
+        let r = *self.index.entry(key).or_insert_with(|| {
+            let place = Token {
+                line: at.line,
+                col: at.col,
+                text: "",
+            };
+            self.regions.push((label.to_string(), place, 0));
+            self.regions.len() as u32 - 1
+        });
         self.regions[r as usize].2 += 1;
         self.map.push(r);
-        Ok(())
     }
 
     /// The region map, once `n` regions of `n` cells each are known; `end` locates "too few".
     pub(super) fn finish(self, end: &Token<'_>) -> Result<Vec<u32>, ParseError> {
         let n = self.n;
+        // More than n labels: the one on fewest cells (the first such) is the one too many, as
+        // a mistyped label is, and is reported where it first appears.
+        let fewest = self.regions.iter().min_by_key(|r| r.2);
+        if let (true, Some((label, at, size))) = (self.regions.len() > n, fewest) {
+            return Err(ParseError::at(
+                at,
+                format!(
+                    "region label '{label}' (on {size} cell{}) makes {} distinct labels, but \
+                     a {} grid has {n} regions",
+                    if *size == 1 { "" } else { "s" },
+                    self.regions.len(),
+                    describe(n)
+                ),
+            ));
+        }
         if self.regions.len() < n {
             return Err(ParseError::at(
                 end,

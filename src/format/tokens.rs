@@ -52,13 +52,33 @@ pub(super) fn width(s: &str, ascii: bool) -> usize {
     }
 }
 
-/// The lines of a text, numbered from 1, with trailing whitespace (and `\r`) removed.
+/// The lines of a text, numbered from 1, each without a byte order mark at its start (texts
+/// joined with `cat` carry one at the start of each) and with trailing whitespace (and `\r`)
+/// removed.
 pub(crate) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines()
-        .map(str::trim_end)
+        .map(|l| without_bom(l).trim_end())
         .zip(1..)
         .map(|(l, i)| (i, l))
+}
+
+/// A Killer cage sum, as every reader takes it: a whole number from 0 to `u32::MAX` (a sum no
+/// digits reach is held, with a warning from the model). `negative` tells the number's sign and
+/// `value` is the number when `u32` holds it; `written` is the number as the input wrote it.
+pub(crate) fn cage_sum(negative: bool, value: Option<u32>, written: &str) -> Result<u32, String> {
+    match value {
+        _ if negative => Err(format!("negative cage sum {written}")),
+        Some(sum) => Ok(sum),
+        None => Err(format!(
+            "cage sum {written} is out of range (0 to {})",
+            u32::MAX
+        )),
+    }
+}
+
+/// A line without the byte order mark it may start with.
+pub(crate) fn without_bom(line: &str) -> &str {
+    line.strip_prefix('\u{feff}').unwrap_or(line)
 }
 
 /// Every token of a text, in order.

@@ -867,15 +867,17 @@ pub enum RuleError {
     LittleKillerShort,
     #[error("a sandwich needs a side of 2 or more (1 and the side apart)")]
     SandwichSide,
-    #[error(
-        "an entropic line needs a side divisible by 3 (low, middle and high thirds), not {n}; \
-         on {len} cells"
-    )]
+    #[error("{}; on {len} cells", entropic_side(.n))]
     EntropicSide { n: usize, len: usize },
     #[error("a box indexer needs box regions, not a jigsaw")]
     IndexerOnJigsaw,
     #[error("disjoint groups need box regions, not a jigsaw")]
     DisjointOnJigsaw,
+}
+
+/// Why an entropic line cannot be on a grid of side `n` (one not divisible by 3).
+pub fn entropic_side(n: &usize) -> String {
+    format!("an entropic line needs a side divisible by 3 (low, middle and high thirds), not {n}")
 }
 
 /// Checks one rule against a grid of `shape` (cells, lines, groups: what the rule is made of, not

@@ -3,14 +3,18 @@
 //! `columnindexer`, `boxindexer` (`cells`, each an indexer), `quadruple` (`cells` around a
 //! grid point, `values` the digits) and `clone` (`cells` and `cloneCells`, place by place).
 //!
+//! A Killer cage's sum is a whole number from 0 to `2^32 - 1`, as every reader takes it: a
+//! negative or larger one is an error.
+//!
 //! A Killer cage of more cells than the grid's side cannot hold distinct digits: it is held as
 //! a cage of its first `n` cells with sum 0, which no digits make, and the reader says so (the
 //! puzzle has no solution either way).
 
 use serde_json::{json, Map, Value as J};
 
-use super::json::{digits, name, names, param, Reader};
-use super::FpuzzlesError;
+use super::json::{digits, name, names, number, Reader};
+use super::{err, FpuzzlesError};
+use crate::format::cage_sum;
 use crate::model::{Cage, Constraint, IndexKind};
 
 /// The indexer keys and the house each indexes.
@@ -27,7 +31,13 @@ pub(super) fn read(
 ) -> Result<(), FpuzzlesError> {
     for (i, e) in r.entries("killercage")?.into_iter().enumerate() {
         let mut cells = r.cells("killercage", e.get("cells"))?;
-        match param("killercage", e.get("value"), false, notes)? {
+        let sum = number("killercage", e.get("value"))?
+            .map(|x| {
+                cage_sum(x < 0, u32::try_from(x).ok(), &x.to_string())
+                    .map_err(|message| err("killercage", message).at(&[i]))
+            })
+            .transpose()?;
+        match sum {
             Some(_) if cells.len() > r.n => {
                 notes.push(format!(
                     "\"killercage\" {}: {} cells cannot hold distinct digits 1..={}: held as its \

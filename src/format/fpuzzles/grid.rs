@@ -4,16 +4,18 @@
 //!
 //! A cell without a `region` is in f-puzzles' default region for its side: the boxes of
 //! [`Shape::default_boxes`], or on a side without a box shape (a prime such as 5 or 7) its row,
-//! as f-puzzles and the solvers it calls lay such grids out. `givenPencilMarks` on an empty cell
-//! limit it to those digits ([`Constraint::Candidates`]); on a cell with a given they restrict
-//! nothing and are ignored.
+//! as f-puzzles and the solvers it calls lay such grids out. `givenPencilMarks` (digits 1 to
+//! the side) on an empty cell limit it to those digits ([`Constraint::Candidates`]); on a cell
+//! with a given they restrict nothing and are ignored. A solver's marks and colours
+//! (`centerPencilMarks`, `cornerPencilMarks`, `c`, `highlight`) are ignored with a note; any
+//! other key of a cell that carries something is an error naming it.
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value as J};
 
-use super::json::{bounded, digits, Reader};
-use super::{cannot, err, FpuzzlesError};
+use super::json::{boolean, bounded, cell_digits, Reader};
+use super::{cannot, carries_nothing, err, FpuzzlesError};
 use crate::model::{Constraint, Puzzle, Regions, Shape, Value, MAX_SIZE};
 
 /// f-puzzles' default regions for side `n`, as rows × columns of a box: the standard boxes, or
@@ -21,6 +23,11 @@ use crate::model::{Constraint, Puzzle, Regions, Shape, Value, MAX_SIZE};
 fn boxes(n: usize) -> (usize, usize) {
     Shape::default_boxes(n).unwrap_or((1, n))
 }
+
+/// The keys of a cell that are read.
+const CELL_KEYS: [&str; 4] = ["value", "given", "givenPencilMarks", "region"];
+/// The keys of a cell that hold a solver's marks or colours, not the puzzle: ignored, with a note.
+const CELL_NOTES: [&str; 4] = ["centerPencilMarks", "cornerPencilMarks", "c", "highlight"];
 
 /// The side of the grid (9 when there is no `size`).
 pub(super) fn side(doc: &Map<String, J>) -> Result<usize, FpuzzlesError> {
@@ -55,6 +62,7 @@ pub(super) fn read(
     let mut givens = vec![0; n * n];
     let mut region = vec![None; n * n];
     let mut typed = 0;
+    let mut ignored: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, row) in rows.iter().enumerate() {
         let row = row.as_array().filter(|c| c.len() == n).ok_or_else(|| {
             err(
@@ -70,15 +78,26 @@ pub(super) fn read(
             let Some(cell) = cell.as_object() else {
                 return Err(here("not an object".into()));
             };
+            for (key, v) in cell {
+                if CELL_NOTES.contains(&key.as_str()) && !carries_nothing(v) {
+                    *ignored.entry(key.as_str()).or_insert(0) += 1;
+                } else if !CELL_KEYS.contains(&key.as_str()) && !carries_nothing(v) {
+                    return Err(here(format!(
+                        "unknown key \"{key}\" in a cell; refusing rather than dropping it"
+                    )));
+                }
+            }
             let value = bounded("grid", cell.get("value"), n)
                 .map_err(|e| here(e.message))?
                 .unwrap_or(0);
-            if cell.get("given").and_then(J::as_bool) == Some(true) {
+            let given = boolean("grid", cell.get("given"))
+                .map_err(|e| here(format!("given: {}", e.message)))?;
+            if given {
                 givens[c] = value as Value;
             } else if value != 0 {
                 typed += 1;
             }
-            let marks = digits("grid", cell.get("givenPencilMarks"), notes)
+            let marks = cell_digits("grid", cell.get("givenPencilMarks"), n)
                 .map_err(|e| here(format!("givenPencilMarks: {}", e.message)))?;
             if givens[c] == 0 && !marks.is_empty() {
                 rules.push(Constraint::Candidates {
@@ -94,6 +113,11 @@ pub(super) fn read(
     if typed > 0 {
         notes.push(format!(
             "ignored {typed} digits entered without \"given\": they are not givens"
+        ));
+    }
+    for (key, cells) in ignored {
+        notes.push(format!(
+            "ignored \"{key}\" in {cells} cells: a solver's marks or colours, not the puzzle"
         ));
     }
     let map: Vec<u32> = (0..n * n)

@@ -106,19 +106,39 @@ pub(super) fn param(
     Ok(Some(held))
 }
 
-/// A list of digits (`values` of a quadruple, given pencil marks): an array of whole numbers,
-/// each a rule parameter (see [`param`]); empty entries are skipped.
+/// A list of digits (`values` of a quadruple): an array of whole numbers, each a rule parameter
+/// (see [`param`]); empty entries are skipped.
 pub(super) fn digits(
     key: &str,
     v: Option<&J>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<u32>, FpuzzlesError> {
+    list(key, v, |item| param(key, Some(item), false, notes))
+}
+
+/// A cell's digits on a grid of side `n` (its given pencil marks): an array of whole numbers
+/// from 1 to `n`; empty entries are skipped.
+pub(super) fn cell_digits(key: &str, v: Option<&J>, n: usize) -> Result<Vec<u32>, FpuzzlesError> {
+    list(key, v, |item| match number(key, Some(item))? {
+        Some(d) if !(1..=n as i64).contains(&d) => {
+            Err(err(key, format!("value {d} is out of range 1 to {n}")))
+        }
+        d => Ok(d.map(|d| d as u32)),
+    })
+}
+
+/// The items of an array of digits, each read by `item` (`None`: an empty entry, skipped).
+fn list(
+    key: &str,
+    v: Option<&J>,
+    mut item: impl FnMut(&J) -> Result<Option<u32>, FpuzzlesError>,
+) -> Result<Vec<u32>, FpuzzlesError> {
     match v {
         None | Some(J::Null) => Ok(vec![]),
         Some(J::Array(items)) => {
             let mut out = vec![];
-            for item in items {
-                out.extend(param(key, Some(item), false, notes)?);
+            for i in items {
+                out.extend(item(i)?);
             }
             Ok(out)
         }
@@ -126,6 +146,15 @@ pub(super) fn digits(
             key,
             format!("expected an array of digits, found {other}"),
         )),
+    }
+}
+
+/// A `true`/`false` value (false when absent or `null`).
+pub(super) fn boolean(key: &str, v: Option<&J>) -> Result<bool, FpuzzlesError> {
+    match v {
+        None | Some(J::Null) => Ok(false),
+        Some(J::Bool(b)) => Ok(*b),
+        Some(other) => Err(err(key, format!("expected true or false, found {other}"))),
     }
 }
 
@@ -167,9 +196,11 @@ impl Reader<'_> {
             Some(other) => Err(err(key, format!("expected an array, found {other}"))),
         }
     }
-    /// Every line of a `lines` entry.
+    /// Every line of a `lines` entry. An entry with no line is read as one empty line, which
+    /// the model refuses (a rule drawn without cells), rather than dropped.
     pub fn lines(&self, key: &str, e: &Map<String, J>) -> Result<Vec<Vec<u32>>, FpuzzlesError> {
         match e.get("lines") {
+            Some(J::Array(lines)) if lines.is_empty() => Ok(vec![vec![]]),
             Some(J::Array(lines)) => lines.iter().map(|l| self.cells(key, Some(l))).collect(),
             _ => Err(err(
                 key,
@@ -179,11 +210,7 @@ impl Reader<'_> {
     }
     /// A `true`/`false` key (false when absent).
     pub fn flag(&self, key: &str) -> Result<bool, FpuzzlesError> {
-        match self.doc.get(key) {
-            None | Some(J::Null) => Ok(false),
-            Some(J::Bool(b)) => Ok(*b),
-            Some(other) => Err(err(key, format!("expected true or false, found {other}"))),
-        }
+        boolean(key, self.doc.get(key))
     }
 }
 

@@ -167,7 +167,7 @@ const MAX_LINE: usize = 1 << 20;
 const MAX_WHOLE: usize = 256 << 20;
 
 /// The name of an input in messages: its path, or `<stdin>` for "-".
-fn source_name(path: &Path) -> String {
+pub fn source_name(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "<stdin>".into()
     } else {
@@ -192,6 +192,17 @@ fn open_source(path: &Path) -> Result<io::BufReader<Box<dyn Read>>, String> {
         Box::new(std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?)
     };
     Ok(io::BufReader::with_capacity(1 << 16, source))
+}
+
+/// The whole text of the input `path` ("-" for standard input), for inputs read whole; the error
+/// names the input (and the line and column of a byte that is not UTF-8), to follow
+/// `sudoku-lab: error: `, as for every input that cannot be read.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    open_source(path)?
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", source_name(path)))?;
+    into_utf8(&source_name(path), bytes)
 }
 
 /// Appends one line of `input` (with its line break) to `buf`, reading at most [`MAX_LINE`] + 1
@@ -566,7 +577,13 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
         Err(e) => {
             record.status = done.tally.record_error(e);
             record.error = Some(e.to_string());
-            done.err = format!("{}: {e}\n", item.place());
+            // A refusal or a failure is an error; a time-out is said as it is.
+            let error = if record.status == "error" {
+                "error: "
+            } else {
+                ""
+            };
+            done.err = format!("{}: {error}{e}\n", item.place());
             match e.at_least() {
                 // A count cut short: what it found, still a time-out.
                 Some(found) => {

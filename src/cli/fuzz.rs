@@ -126,6 +126,16 @@ impl FuzzArgs {
             (None, Some(_)) => None,
             (None, None) => Some(Instant::now() + Duration::from_secs(60)),
         };
+        if self.puzzles == Some(0) {
+            return Err(UsageError("--puzzles takes 1 or more cases, not 0".into()));
+        }
+        if self.case.checked_add(self.puzzles.unwrap_or(1)).is_none() {
+            return Err(UsageError(format!(
+                "--case {}: the cases asked for go past the last case number, {}",
+                self.case,
+                u64::MAX
+            )));
+        }
         self.engine.no_proofs("fuzz")?;
         let backends = self.engine.create_all(&self.backends)?;
         let reference = self.engine.create(BackendKind::Dfs)?;
@@ -311,6 +321,15 @@ pub fn run(config: &Config) -> ExitCode {
     }
     let Some(fault) = &outcome.fault else {
         println!("{}", no_fault(config, &outcome, &extras));
+        // Nothing was compared: a refusal is exit 2, as in the other commands.
+        if outcome.done > 0 && outcome.refused == outcome.done * config.backends.len() as u64 {
+            eprintln!(
+                "sudoku-lab: error: every case was refused by every backend ({}): nothing was \
+                 checked: pick backends that take these puzzles and this task",
+                config.names.join(", ")
+            );
+            return ExitCode::from(2);
+        }
         return ExitCode::SUCCESS;
     };
     println!(

@@ -17,9 +17,10 @@ use sudoku_lab::logic::{self, Ladder, Level};
 use sudoku_lab::report::logic::GradeRow;
 use sudoku_lab::shard::Shard;
 
-use super::args::{jobs_arg, writable, InputArgs};
+use super::args::{jobs_arg, InputArgs};
 use super::batch;
 use super::explain::LadderArgs;
+use super::output::Output;
 use super::UsageError;
 
 /// Grade each puzzle with human techniques: one row per puzzle, in input order, with `level`
@@ -33,11 +34,12 @@ pub struct GradeArgs {
     /// Comma-separated rows with a header instead of aligned columns.
     #[arg(long)]
     csv: bool,
-    /// Also write the rows and the summary as one JSON document to FILE.
+    /// Also write the rows and the summary as one JSON document to FILE (`-`: standard output,
+    /// instead of the rows).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, short)]
     jobs: Option<usize>,
     /// Do shard K of N of the job: the input puzzles i (from 0) with i mod N = K − 1. The N
     /// shards together do exactly one run's work (see docs/campaigns.md).
@@ -51,15 +53,12 @@ pub struct GradeArgs {
 
 impl GradeArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
-        if let Some(path) = &self.json {
-            writable(path, "--json")?;
-        }
         Ok(Config {
+            json: Output::resolve_opt(self.json, "--json")?,
             ladder: self.ladder.resolve()?,
             read: self.input.read_options(),
             files: self.files,
             csv: self.csv,
-            json: self.json,
             jobs: jobs_arg(self.jobs)?,
             shard: self.shard,
         })
@@ -72,7 +71,7 @@ pub struct Config {
     read: ReadOptions,
     ladder: Ladder,
     csv: bool,
-    json: Option<PathBuf>,
+    json: Option<Output>,
     jobs: usize,
     shard: Shard,
 }
@@ -127,7 +126,9 @@ pub fn run(config: &Config) -> ExitCode {
             }
         }
     }
-    batch::write_stdout(out.as_bytes());
+    if !config.json.as_ref().is_some_and(Output::is_stdout) {
+        batch::write_stdout(out.as_bytes());
+    }
     let order = [
         Level::Easy,
         Level::Medium,
@@ -142,10 +143,10 @@ pub fn run(config: &Config) -> ExitCode {
         .map(|name| format!("{name} {}", levels.get(name).copied().unwrap_or(0)))
         .collect();
     eprintln!("{} puzzles graded: {}", records.len(), summary.join(", "));
-    if let Some(path) = &config.json {
+    if let Some(output) = &config.json {
         let doc = json!({ "command": "grade", "rows": records, "levels": levels });
-        if let Err(e) = std::fs::write(path, format!("{doc:#}\n")) {
-            eprintln!("{}: error: {e}", path.display());
+        if let Err(e) = output.write(format!("{doc:#}\n").as_bytes()) {
+            eprintln!("sudoku-lab: error: {e}");
             return ExitCode::from(2);
         }
     }

@@ -29,7 +29,8 @@ impl Default for Ladder {
 
 impl Ladder {
     /// The techniques a list names: technique keys (`x-wing`) and family keys (`fish`),
-    /// separated by commas, kept in the default order.
+    /// separated by commas, kept in the default order. A list that names none is an error: a
+    /// ladder without techniques finds no step.
     pub fn parse(list: &str) -> Result<Ladder, LogicError> {
         let mut chosen = vec![];
         for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -46,6 +47,9 @@ impl Ladder {
             } else {
                 return Err(LogicError::UnknownTechnique(word));
             }
+        }
+        if chosen.is_empty() {
+            return Err(LogicError::NoTechniques);
         }
         Ok(Ladder::of(chosen))
     }

@@ -11,6 +11,9 @@ use std::process::{Output, Stdio};
 
 const MAGIC1: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+/// A medium puzzle, graded in milliseconds.
+const MEDIUM: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
 /// An empty 4×4 grid: 288 solutions.
 const EMPTY4: &str = "................";
 
@@ -133,7 +136,7 @@ fn errors_say_error_and_name_their_option() {
     let o = run(&["explain", "--candidates", &garbage]);
     assert_usage_error(
         &o,
-        &format!("sudoku-lab: error: {garbage}:1:1: input is not valid UTF-8 text"),
+        &format!("{garbage}:1:1: error: input is not valid UTF-8 text"),
     );
     let o = run_with(&["optimize", "--weights", &garbage], &format!("{MAGIC1}\n"));
     assert_usage_error(&o, &format!("--weights {garbage}:1:1:"));
@@ -273,4 +276,28 @@ fn command_man_page_has_the_version() {
         .unwrap()
         .to_string();
     assert!(th.contains(&version), "{th}");
+}
+
+/// `grade --timeout` and `explain --timeout` stop a puzzle that runs out of time (an empty 25×25
+/// grid takes minutes) and report it, and the batch goes on: exit code 3.
+#[test]
+fn grade_and_explain_time_out_a_puzzle_and_go_on() {
+    let input = format!("{}\n{MEDIUM}\n", ".".repeat(625));
+    let o = run_with(&["grade", "--timeout", "0.2", "-j1"], &input);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let rows: Vec<Vec<String>> = stdout(&o)
+        .lines()
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{}", stdout(&o));
+    assert_eq!(rows[1][2], "timeout", "{}", stdout(&o));
+    assert_ne!(rows[2][2], "timeout", "{}", stdout(&o));
+    assert!(stderr(&o).contains("timeout 1"), "{}", stderr(&o));
+    let o = run_with(&["explain", "--timeout", "0.2"], &input);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("# <stdin>:1\n"), "{out}");
+    assert!(out.contains("# timed out after "), "{out}");
+    assert!(out.contains("# <stdin>:2\n"), "{out}");
+    assert!(out.contains("# solved in "), "{out}");
 }

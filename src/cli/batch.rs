@@ -117,11 +117,24 @@ struct Record<'a> {
 
 /// Decodes input as UTF-8, or says where the first invalid byte is.
 pub fn decode_utf8(name: &str, bytes: &[u8]) -> Result<String, String> {
-    into_utf8(name, bytes.to_vec())
+    into_utf8(name, bytes.to_vec()).map_err(|e| e.to_string())
+}
+
+/// Why an input read whole cannot be used: where (`FILE`, or `FILE:LINE:COL`), and what.
+#[derive(Debug)]
+pub struct InputError {
+    pub place: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)
+    }
 }
 
 /// [`decode_utf8`] without a copy.
-fn into_utf8(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+fn into_utf8(name: &str, bytes: Vec<u8>) -> Result<String, InputError> {
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {
@@ -135,9 +148,10 @@ fn into_utf8(name: &str, bytes: Vec<u8>) -> Result<String, String> {
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |p| p + 1)
                 + 1;
-            Err(format!(
-                "{name}:{line}:{col}: input is not valid UTF-8 text"
-            ))
+            Err(InputError {
+                place: format!("{name}:{line}:{col}"),
+                message: "input is not valid UTF-8 text".into(),
+            })
         }
     }
 }
@@ -195,14 +209,20 @@ fn open_source(path: &Path) -> Result<io::BufReader<Box<dyn Read>>, String> {
 }
 
 /// The whole text of the input `path` ("-" for standard input), for inputs read whole; the error
-/// names the input (and the line and column of a byte that is not UTF-8), to follow
-/// `sudoku-lab: error: `, as for every input that cannot be read.
-pub fn read_text(path: &Path) -> Result<String, String> {
+/// names the input (and the line and column of a byte that is not UTF-8).
+pub fn read_text(path: &Path) -> Result<String, InputError> {
+    let name = source_name(path);
+    let io_error = |e: io::Error| InputError {
+        place: name.clone(),
+        message: e.to_string(),
+    };
     let mut bytes = Vec::new();
-    open_source(path)?
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{}: {e}", source_name(path)))?;
-    into_utf8(&source_name(path), bytes)
+    match path.as_os_str() == "-" {
+        true => io::stdin().lock().read_to_end(&mut bytes),
+        false => std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)),
+    }
+    .map_err(io_error)?;
+    into_utf8(&name, bytes)
 }
 
 /// Appends one line of `input` (with its line break) to `buf`, reading at most [`MAX_LINE`] + 1
@@ -318,7 +338,7 @@ fn read_input(
                 MAX_WHOLE >> 20
             ));
         }
-        let text = into_utf8(&name, head)?;
+        let text = into_utf8(&name, head).map_err(|e| e.to_string())?;
         let opts = ReadOptions {
             format: Some(format),
             ..*read

@@ -7,10 +7,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde_json::json;
 
+use sudoku_lab::cancel::Halt;
 use sudoku_lab::counted::counted;
 use sudoku_lab::format::candidates::read_candidates;
 use sudoku_lab::format::ReadOptions;
@@ -22,12 +24,13 @@ use sudoku_lab::report::html::explain_page;
 use sudoku_lab::report::logic::StepRecord;
 use sudoku_lab::task::unique_solution;
 
-use super::args::InputArgs;
+use super::args::{seconds_arg, InputArgs};
 use super::batch;
 use super::output::Output;
 use super::UsageError;
 
-/// Which techniques the ladder holds (`explain` and `grade`).
+/// The logic engine's flags (`explain` and `grade`): which techniques the ladder holds, and how
+/// long a puzzle may take.
 #[derive(Args, Debug, Clone)]
 pub struct LadderArgs {
     /// Techniques to use, by key or family, comma-separated (`singles,intersections,x-wing`);
@@ -37,6 +40,11 @@ pub struct LadderArgs {
     /// Leave out the techniques that assume one solution (unique rectangles, BUG+1).
     #[arg(long)]
     no_uniqueness: bool,
+    /// Stop a puzzle's solve after this many seconds, looked at between two techniques (one
+    /// technique's search under way is finished first): the puzzle is reported as timed out,
+    /// with the steps found, and the others go on (exit code 3).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
 }
 
 impl LadderArgs {
@@ -52,6 +60,16 @@ impl LadderArgs {
             false => ladder,
         })
     }
+
+    /// `--timeout`.
+    pub fn timeout(&self) -> Result<Option<Duration>, UsageError> {
+        seconds_arg("--timeout", self.timeout)
+    }
+}
+
+/// When the solve of a puzzle started now must stop.
+pub fn halt_after(timeout: Option<Duration>) -> Halt {
+    Halt::from(timeout.map(|t| Instant::now() + t))
 }
 
 /// Solve each puzzle with human techniques and print every step in HoDoKu's notation
@@ -103,6 +121,7 @@ impl ExplainArgs {
         Ok(Config {
             html: Output::resolve_opt(self.html, "--html")?,
             ladder: self.ladder.resolve()?,
+            timeout: self.ladder.timeout()?,
             read: self.input.read_options(),
             files: self.files,
             json: self.json,
@@ -118,6 +137,7 @@ pub struct Config {
     files: Vec<PathBuf>,
     read: ReadOptions,
     ladder: Ladder,
+    timeout: Option<Duration>,
     json: bool,
     hint: bool,
     candidates: bool,
@@ -128,7 +148,7 @@ pub struct Config {
 pub fn run(config: &Config) -> ExitCode {
     let mut tally = batch::Tally::default();
     let mut out = String::new();
-    let (mut wrong, mut refused) = (false, false);
+    let (mut wrong, mut refused, mut timed_out) = (false, false, false);
     let mut pages = config.html.clone().map(Pages::new);
     let mut explain = |item: batch::Item, board: Result<Board, LogicError>| {
         let shape = item.puzzle.shape();
@@ -151,7 +171,8 @@ pub fn run(config: &Config) -> ExitCode {
             let ending = if step.is_none() { "no step found" } else { "" };
             (step.into_iter().collect(), ending.to_string())
         } else {
-            let result = logic::solver::solve_board(board, &config.ladder);
+            let halt = halt_after(config.timeout);
+            let result = logic::solver::solve_board_until(board, &config.ladder, &halt);
             if let Err(e) = logic::solver::check_solved(&item.puzzle, &result) {
                 eprintln!("{where_}: error: {e}");
                 wrong = true;
@@ -178,6 +199,11 @@ pub fn run(config: &Config) -> ExitCode {
                     )
                 }
                 SolveOutcome::Contradiction => "the puzzle has no solution".to_string(),
+                SolveOutcome::TimedOut => {
+                    timed_out = true;
+                    eprintln!("{where_}: timed out after {} steps", result.steps.len());
+                    format!("timed out after {} steps", result.steps.len())
+                }
             };
             (result.steps, ending)
         };
@@ -243,9 +269,10 @@ pub fn run(config: &Config) -> ExitCode {
         Some(pages) => refused |= !pages.write(read),
         None => batch::write_stdout(out.as_bytes()),
     }
-    ExitCode::from(match (wrong, tally.bad_input || refused) {
-        (true, _) => 1,
-        (false, true) => 2,
+    ExitCode::from(match (wrong, tally.bad_input || refused, timed_out) {
+        (true, _, _) => 1,
+        (false, true, _) => 2,
+        (false, false, true) => 3,
         _ => 0,
     })
 }
@@ -269,7 +296,7 @@ fn each_candidate_grid(
         let text = match batch::read_text(path) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("sudoku-lab: error: {e}");
+                eprintln!("{}: error: {}", e.place, e.message);
                 tally.bad_input = true;
                 continue;
             }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use rayon::prelude::*;
@@ -19,7 +20,7 @@ use sudoku_lab::shard::Shard;
 
 use super::args::{jobs_arg, InputArgs};
 use super::batch;
-use super::explain::LadderArgs;
+use super::explain::{halt_after, LadderArgs};
 use super::output::Output;
 use super::UsageError;
 
@@ -56,6 +57,7 @@ impl GradeArgs {
         Ok(Config {
             json: Output::resolve_opt(self.json, "--json")?,
             ladder: self.ladder.resolve()?,
+            timeout: self.ladder.timeout()?,
             read: self.input.read_options(),
             files: self.files,
             csv: self.csv,
@@ -70,6 +72,7 @@ pub struct Config {
     files: Vec<PathBuf>,
     read: ReadOptions,
     ladder: Ladder,
+    timeout: Option<Duration>,
     csv: bool,
     json: Option<Output>,
     jobs: usize,
@@ -88,7 +91,9 @@ pub fn run(config: &Config) -> ExitCode {
         items
             .par_iter()
             .map(|item| {
-                let grade = logic::grade(&item.puzzle, &config.ladder).map(|(_, g)| g);
+                let halt = halt_after(config.timeout);
+                let grade =
+                    logic::solver::grade_until(&item.puzzle, &config.ladder, &halt).map(|(_, g)| g);
                 progress.inc(1);
                 grade
             })
@@ -140,6 +145,8 @@ pub fn run(config: &Config) -> ExitCode {
         .iter()
         .map(|l| l.name())
         .chain(["unsolved"])
+        // Time-outs only when --timeout stopped some puzzle.
+        .chain(levels.contains_key("timeout").then_some("timeout"))
         .map(|name| format!("{name} {}", levels.get(name).copied().unwrap_or(0)))
         .collect();
     eprintln!("{} puzzles graded: {}", records.len(), summary.join(", "));
@@ -150,11 +157,14 @@ pub fn run(config: &Config) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    // A filled grid the checker rejects is a wrong answer (1), as in the other commands.
+    // A filled grid the checker rejects is a wrong answer (1), as in the other commands; a
+    // time-out is 3 when nothing worse happened.
     ExitCode::from(if wrong {
         1
     } else if tally.bad_input {
         2
+    } else if levels.contains_key("timeout") {
+        3
     } else {
         0
     })

@@ -57,7 +57,7 @@ pub struct Config {
 pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
     let path = config.input.as_deref().unwrap_or(Path::new("-"));
     let name = batch::source_name(path);
-    let text = batch::read_text(path).map_err(UsageError)?;
+    let text = batch::read_text(path).map_err(|e| UsageError(e.to_string()))?;
     let mut out = String::new();
     let first = FirstPuzzle::new(config.backend.as_ref());
     let backend: &dyn Backend = match config.one_puzzle {

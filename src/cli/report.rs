@@ -50,7 +50,7 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         .iter()
         .map(|p| {
             let name = batch::source_name(p);
-            let text = batch::read_text(p)?;
+            let text = batch::read_text(p).map_err(|e| e.to_string())?;
             if text.trim().is_empty() {
                 return Err(format!(
                     "{name}: empty: expected the output of bench --json or xcheck --json"

@@ -301,3 +301,29 @@ fn grade_and_explain_time_out_a_puzzle_and_go_on() {
     assert!(out.contains("# <stdin>:2\n"), "{out}");
     assert!(out.contains("# solved in "), "{out}");
 }
+
+/// The options that write files only refuse `-` instead of making a file named `-`.
+#[test]
+fn file_only_options_refuse_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = format!("{MAGIC1}\n");
+    let o = run_in(dir.path(), &["unique", "-b", "sat", "--proof", "-"], &input);
+    assert_usage_error(&o, "--proof -: --proof writes a file, not standard output");
+    let o = run_in(
+        dir.path(),
+        &[
+            "fuzz",
+            "--backends",
+            "dfs",
+            "--puzzles",
+            "1",
+            "--seed",
+            "1",
+            "--regressions",
+            "-",
+        ],
+        "",
+    );
+    assert_usage_error(&o, "--regressions -: --regressions writes a file");
+    assert!(!dir.path().join("-").exists());
+}

@@ -38,7 +38,8 @@ use sudoku_lab::settings::EngineSettings;
 use sudoku_lab::task::Task;
 use sudoku_lab::weights::WeightSource;
 
-use super::args::{named_once, quote, seconds_arg, writable, InputArgs, TaskArg, TaskOptions};
+use super::args::{named_once, quote, seconds_arg, InputArgs, TaskArg, TaskOptions};
+use super::output::file_only;
 use super::UsageError;
 
 /// Backend choice and the options of the engines.
@@ -429,7 +430,7 @@ impl EngineArgs {
             .map(|k| k.name())
             .collect();
         match provers[..] {
-            [_] => writable(p, "--proof"),
+            [_] => file_only(p, "--proof", "the proof, and the formula to FILE.cnf"),
             [] => Err(UsageError(format!(
                 "--proof: {} writes no proofs (only sat and cadical do)",
                 kinds

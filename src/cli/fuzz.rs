@@ -31,9 +31,10 @@ use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::xcheck::{BackendRun, Verdict};
 
-use super::args::{clock_seed, jobs_arg, quote, writable, SpecArgs, TaskArg, WeightsArg};
+use super::args::{clock_seed, jobs_arg, quote, SpecArgs, TaskArg, WeightsArg};
 use super::engine::EngineArgs;
 use super::fuzz_inputs::Config as HostileConfig;
+use super::output::file_only;
 use super::render::{fault_picture, PicturesArg};
 use super::UsageError;
 
@@ -162,7 +163,7 @@ impl FuzzArgs {
         }
         replay.push_str(&self.engine.replay_flags());
         if let Some(p) = &self.regressions {
-            writable(p, "--regressions")?;
+            file_only(p, "--regressions", "the regression line is printed anyway")?;
         }
         Ok(Config {
             options,

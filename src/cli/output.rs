@@ -72,6 +72,18 @@ impl fmt::Display for Output {
     }
 }
 
+/// Checks the file of an option that writes files only (`--proof`, which writes FILE and
+/// FILE.cnf; `fuzz --regressions`, which appends): `-` is refused rather than taken as a file
+/// named `-`, and the file must be writable.
+pub fn file_only(path: &Path, flag: &str, why: &str) -> Result<(), UsageError> {
+    if path.as_os_str() == "-" {
+        return Err(UsageError(format!(
+            "{flag} -: {flag} writes a file, not standard output ({why})"
+        )));
+    }
+    writable(path, flag)
+}
+
 /// Writes to standard output; a closed pipe ends the program quietly (like `head` closing it).
 fn write_stdout(bytes: &[u8]) -> io::Result<()> {
     let mut out = io::stdout().lock();

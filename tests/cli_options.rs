@@ -79,7 +79,7 @@ fn dash_is_standard_output_for_every_output_file_option() {
             "{args:?} wrote a file named -"
         );
     }
-    // The table is left out: the CSV is all there is.
+    // The table is left out: the CSV is all there is; standard input is named as elsewhere.
     let o = run_in(
         dir.path(),
         &["bench", "--backends", "dfs", "--csv", "-", "-"],
@@ -90,6 +90,7 @@ fn dash_is_standard_output_for_every_output_file_option() {
         "{}",
         stdout(&o)
     );
+    assert!(stdout(&o).contains("\n<stdin>,dfs,"), "{}", stdout(&o));
     // Two outputs of one command cannot share standard output.
     let o = run_in(
         dir.path(),
@@ -242,7 +243,7 @@ fn fuzz_with_every_case_refused_fails() {
 #[test]
 fn explain_verify_without_a_unique_solution_fails() {
     let o = run_with(&["explain", "--verify"], &format!("{EMPTY4}\n"));
-    assert_usage_error(&o, "<stdin>:1: error: --verify: not checked");
+    assert_usage_error(&o, "<stdin>:1:1: error: --verify: not checked");
 }
 
 /// `xcheck --pictures DIR` makes DIR only for a picture: a run that draws none leaves no folder.
@@ -326,4 +327,18 @@ fn file_only_options_refuse_dash() {
     );
     assert_usage_error(&o, "--regressions -: --regressions writes a file");
     assert!(!dir.path().join("-").exists());
+}
+
+/// A puzzle the logic engine refuses is named by line and column, as in the other commands.
+#[test]
+fn logic_refusals_name_line_and_column() {
+    let row = vec!["0"; 65].join(" ");
+    let grid = vec![row; 65].join("\n") + "\n";
+    for command in ["grade", "explain"] {
+        let o = run_with(&[command], &grid);
+        assert_usage_error(
+            &o,
+            "<stdin>:1:1: error: the logic engine handles sides up to 64",
+        );
+    }
 }

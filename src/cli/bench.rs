@@ -5,7 +5,7 @@
 //! This module reads the files, shows the progress and the errors, and writes the rows.
 
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -176,10 +176,7 @@ pub fn run(config: &Config) -> ExitCode {
             items.truncate(max);
         }
         items.retain(|it| config.shard.takes(it.index as u64 - 1));
-        let label = Path::new(path).file_name().map_or_else(
-            || path.display().to_string(),
-            |f| f.to_string_lossy().into_owned(),
-        );
+        let label = batch::file_label(path);
         let cases: Vec<Case> = items
             .iter()
             .map(|it| Case {

@@ -153,10 +153,12 @@ pub fn run(config: &Config) -> ExitCode {
     let mut explain = |item: batch::Item, board: Result<Board, LogicError>| {
         let shape = item.puzzle.shape();
         let where_ = format!("{}:{}", item.file, item.line);
+        // Messages name the puzzle's first line and column, as the other commands do.
+        let at = item.place();
         let board = match board {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("{where_}: error: {e}");
+                eprintln!("{at}: error: {e}");
                 refused = true;
                 return;
             }
@@ -174,7 +176,7 @@ pub fn run(config: &Config) -> ExitCode {
             let halt = halt_after(config.timeout);
             let result = logic::solver::solve_board_until(board, &config.ladder, &halt);
             if let Err(e) = logic::solver::check_solved(&item.puzzle, &result) {
-                eprintln!("{where_}: error: {e}");
+                eprintln!("{at}: error: {e}");
                 wrong = true;
                 return;
             }
@@ -201,7 +203,7 @@ pub fn run(config: &Config) -> ExitCode {
                 SolveOutcome::Contradiction => "the puzzle has no solution".to_string(),
                 SolveOutcome::TimedOut => {
                     timed_out = true;
-                    eprintln!("{where_}: timed out after {} steps", result.steps.len());
+                    eprintln!("{at}: timed out after {} steps", result.steps.len());
                     format!("timed out after {} steps", result.steps.len())
                 }
             };
@@ -211,17 +213,14 @@ pub fn run(config: &Config) -> ExitCode {
             match unique_solution(&item.puzzle) {
                 Some(solution) => {
                     if let Err(e) = check_path(solution.cells(), &steps) {
-                        eprintln!(
-                            "{where_}: wrong step: {e}: {}",
-                            text(shape, &steps[e.index])
-                        );
+                        eprintln!("{at}: wrong step: {e}: {}", text(shape, &steps[e.index]));
                         wrong = true;
                     }
                 }
                 // Verification was asked for and cannot be done: as a refusal, exit code 2.
                 None => {
                     eprintln!(
-                        "{where_}: error: --verify: not checked: the puzzle has no unique solution"
+                        "{at}: error: --verify: not checked: the puzzle has no unique solution"
                     );
                     refused = true;
                 }

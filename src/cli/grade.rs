@@ -123,7 +123,7 @@ pub fn run(config: &Config) -> ExitCode {
                 records.push(row);
             }
             Err(e) => {
-                eprintln!("{}:{}: error: {e}", item.file, item.line);
+                eprintln!("{}: error: {e}", item.place());
                 match e {
                     logic::LogicError::Unchecked(_) => wrong = true,
                     _ => tally.bad_input = true,

@@ -43,6 +43,7 @@ mod generate;
 mod grade;
 mod judge;
 mod man;
+mod output;
 mod render;
 mod report;
 mod solve;

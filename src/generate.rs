@@ -162,6 +162,11 @@ pub enum SpecError {
     },
     #[error("cage sizes take (smallest, largest) with 1 ≤ smallest ≤ largest, not ({0}, {1})")]
     CageSizes(usize, usize),
+    #[error(
+        "no cage of {smallest} cells or more fits: a cage's digits are distinct, so it holds at \
+         most {size} cells on a {size}×{size} grid"
+    )]
+    CagesBeyondSide { smallest: usize, size: usize },
     #[error("Killer cages are not drawn as a variant rule: they have their own option")]
     KillerAsVariant,
     #[error("--variants entropic: {}", crate::model::variant::entropic_side(.0))]
@@ -187,6 +192,12 @@ impl PuzzleSpec {
         if let Some((a, b)) = self.killer {
             if !(1 <= a && a <= b) {
                 return Err(SpecError::CageSizes(a, b));
+            }
+            // Sizes above the side are drawn as the side (the default 2..5 on a 4×4 grid); a
+            // range with none that fits would silently give cages of another size.
+            if a > self.size {
+                let size = self.size;
+                return Err(SpecError::CagesBeyondSide { smallest: a, size });
             }
         }
         if self.variants.contains(&ConstraintKind::Killer) {

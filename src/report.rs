@@ -570,4 +570,4 @@ mod merge;
 pub use merge::{merge, MergeError, Merged, RecordProblem, XcheckTotals};
 
 mod plot;
-pub use plot::{plot_svg, PlotSeries, MIN_US};
+pub use plot::{plot_svg, plot_svg_text, PlotSeries, MIN_US};

@@ -36,7 +36,11 @@ fn run(puzzle: &Puzzle, ladder: &Ladder, limits: &Limits) -> Result<SolveResult,
     if limits.expired() {
         return Err(BackendError::TimedOut);
     }
-    let result = logic::solve(puzzle, ladder)?;
+    let board = logic::Board::new(puzzle)?;
+    let result = logic::solver::solve_board_until(board, ladder, &limits.halt());
+    if result.outcome == SolveOutcome::TimedOut {
+        return Err(BackendError::TimedOut);
+    }
     let guesses = result
         .steps
         .iter()
@@ -68,6 +72,7 @@ impl Backend for Logic {
         match result.outcome {
             SolveOutcome::Solved => Ok(Some(grid(&result))),
             SolveOutcome::Contradiction => Ok(None),
+            SolveOutcome::TimedOut => Err(BackendError::TimedOut),
             SolveOutcome::Stuck => Err(BackendError::Failed(
                 "the ladder stopped before the grid was full".to_string(),
             )),
@@ -82,6 +87,7 @@ impl Backend for Logic {
         match result.outcome {
             SolveOutcome::Solved => Ok(Count::finished(1, limit.max(1), vec![grid(&result)])),
             SolveOutcome::Contradiction => Ok(Count::none()),
+            SolveOutcome::TimedOut => Err(BackendError::TimedOut),
             SolveOutcome::Stuck => Err(BackendError::Unsupported(format!(
                 "logic alone (no uniqueness technique, no bifurcation) stops after {} steps \
                  with {} empty cells: it cannot prove how many solutions there are",

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use sudoku_lab::format::{Format, ReadOptions};
-use sudoku_lab::generate::PuzzleSpec;
+use sudoku_lab::generate::{PuzzleSpec, SpecError};
 use sudoku_lab::model::ConstraintKind;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::weights::WeightSource;
@@ -128,7 +128,8 @@ pub struct SpecArgs {
     /// (`fuzz`: its changed case alters a cage's sum, and shrinking drops cages too).
     #[arg(long)]
     killer: bool,
-    /// Cage sizes of `--killer`, e.g. `2..5` (the default).
+    /// Cage sizes of `--killer`, e.g. `2..5` (the default); sizes above the side are drawn as
+    /// the side, and a smallest size above it is refused.
     #[arg(long, value_name = "A..B", requires = "killer", default_value = "2..5",
           value_parser = cage_sizes)]
     cage_sizes: (usize, usize),
@@ -156,9 +157,13 @@ impl SpecArgs {
             killer: self.killer.then_some(self.cage_sizes),
             variants: self.variants.clone(),
         };
-        spec.validate().map_err(|e| match &self.boxes {
-            Some(b) => UsageError(format!("--boxes {b}: {e}")),
-            None => UsageError(e.to_string()),
+        spec.validate().map_err(|e| match (&e, &self.boxes) {
+            (SpecError::CagesBeyondSide { .. }, _) => {
+                let (a, b) = self.cage_sizes;
+                UsageError(format!("--cage-sizes {a}..{b}: {e}"))
+            }
+            (_, Some(b)) => UsageError(format!("--boxes {b}: {e}")),
+            (_, None) => UsageError(e.to_string()),
         })?;
         Ok(spec)
     }
@@ -214,7 +219,8 @@ impl WeightsArg {
         let name = path.display().to_string();
         let bytes =
             std::fs::read(path).map_err(|e| UsageError(format!("--weights {name}: {e}")))?;
-        let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
+        let text =
+            batch::decode_utf8(&name, &bytes).map_err(|e| UsageError(format!("--weights {e}")))?;
         let source = WeightSource::File { name, text };
         // A file that holds no side's weights is one usage error, not an error at every puzzle.
         source
@@ -278,6 +284,23 @@ pub fn writable(path: &Path, flag: &str) -> Result<(), UsageError> {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
+}
+
+/// Refuses a list option (`--backends`, `--encodings`, …) that names one value twice: `why`
+/// says what the repeat would do.
+pub fn named_once<T: fmt::Display + PartialEq>(
+    flag: &str,
+    values: &[T],
+    why: &str,
+) -> Result<(), UsageError> {
+    match values
+        .iter()
+        .enumerate()
+        .find(|(i, v)| values[..*i].contains(v))
+    {
+        Some((_, v)) => Err(UsageError(format!("{flag} names {v} twice: {why}"))),
+        None => Ok(()),
+    }
 }
 
 /// A seed from the clock, printed on standard error so that the run can be replayed.

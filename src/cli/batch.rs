@@ -117,11 +117,24 @@ struct Record<'a> {
 
 /// Decodes input as UTF-8, or says where the first invalid byte is.
 pub fn decode_utf8(name: &str, bytes: &[u8]) -> Result<String, String> {
-    into_utf8(name, bytes.to_vec())
+    into_utf8(name, bytes.to_vec()).map_err(|e| e.to_string())
+}
+
+/// Why an input read whole cannot be used: where (`FILE`, or `FILE:LINE:COL`), and what.
+#[derive(Debug)]
+pub struct InputError {
+    pub place: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)
+    }
 }
 
 /// [`decode_utf8`] without a copy.
-fn into_utf8(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+fn into_utf8(name: &str, bytes: Vec<u8>) -> Result<String, InputError> {
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {
@@ -135,9 +148,10 @@ fn into_utf8(name: &str, bytes: Vec<u8>) -> Result<String, String> {
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |p| p + 1)
                 + 1;
-            Err(format!(
-                "{name}:{line}:{col}: input is not valid UTF-8 text"
-            ))
+            Err(InputError {
+                place: format!("{name}:{line}:{col}"),
+                message: "input is not valid UTF-8 text".into(),
+            })
         }
     }
 }
@@ -168,7 +182,7 @@ const MAX_LINE: usize = 1 << 20;
 const MAX_WHOLE: usize = 256 << 20;
 
 /// The name of an input in messages: its path, or `<stdin>` for "-".
-fn source_name(path: &Path) -> String {
+pub fn source_name(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "<stdin>".into()
     } else {
@@ -193,6 +207,23 @@ fn open_source(path: &Path) -> Result<io::BufReader<Box<dyn Read>>, String> {
         Box::new(std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?)
     };
     Ok(io::BufReader::with_capacity(1 << 16, source))
+}
+
+/// The whole text of the input `path` ("-" for standard input), for inputs read whole; the error
+/// names the input (and the line and column of a byte that is not UTF-8).
+pub fn read_text(path: &Path) -> Result<String, InputError> {
+    let name = source_name(path);
+    let io_error = |e: io::Error| InputError {
+        place: name.clone(),
+        message: e.to_string(),
+    };
+    let mut bytes = Vec::new();
+    match path.as_os_str() == "-" {
+        true => io::stdin().lock().read_to_end(&mut bytes),
+        false => std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)),
+    }
+    .map_err(io_error)?;
+    into_utf8(&name, bytes)
 }
 
 /// Appends one line of `input` (with its line break) to `buf`, reading at most [`MAX_LINE`] + 1
@@ -329,7 +360,7 @@ fn read_input(
                 MAX_WHOLE >> 20
             ));
         }
-        let text = into_utf8(&name, head)?;
+        let text = into_utf8(&name, head).map_err(|e| e.to_string())?;
         let opts = ReadOptions {
             format: Some(format),
             ..*read
@@ -588,7 +619,13 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
         Err(e) => {
             record.status = done.tally.record_error(e);
             record.error = Some(e.to_string());
-            done.err = format!("{}: {e}\n", item.place());
+            // A refusal or a failure is an error; a time-out is said as it is.
+            let error = if record.status == "error" {
+                "error: "
+            } else {
+                ""
+            };
+            done.err = format!("{}: {error}{e}\n", item.place());
             match e.at_least() {
                 // A count cut short: what it found, still a time-out.
                 Some(found) => {

@@ -4,9 +4,8 @@
 //! [`report::RowRecord`]), then prints a table and optionally writes CSV, JSON and an SVG plot.
 //! This module reads the files, shows the progress and the errors, and writes the rows.
 
-use std::fs::File;
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -16,9 +15,10 @@ use sudoku_lab::bench::{self, Bench, Case, Progress};
 use sudoku_lab::report::{self, BenchRow, Outcome, PlotSeries};
 use sudoku_lab::shard::Shard;
 
-use super::args::{writable, InputArgs, TaskArg, TaskOptions};
+use super::args::{InputArgs, TaskArg, TaskOptions};
 use super::batch::{self, Item, Tally};
 use super::engine::{EngineArgs, Runs};
+use super::output::{to_stdout, Output};
 use super::UsageError;
 
 /// Time backends on puzzle files: puzzles/s and µs per puzzle (median, p90, max), with
@@ -83,34 +83,30 @@ impl BenchArgs {
 /// Where `bench` and `report` also write their rows.
 #[derive(Args, Debug, Default)]
 pub struct TableOutputs {
-    /// Also write the rows as CSV to this file.
+    /// Also write the rows as CSV to this file (`-`: standard output, instead of the table).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Also write the rows, with every puzzle's time, as JSON to this file (`report` merges them).
+    /// Also write the rows, with every puzzle's time, as JSON to this file (`report` merges
+    /// them; `-`: standard output, instead of the table).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Draw the time distributions (log scale, one panel per file) to this SVG file.
+    /// Draw the time distributions (log scale, one panel per file) to this SVG file (`-`:
+    /// standard output, instead of the table).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
 }
 
 impl TableOutputs {
-    /// The outputs, each checked to be writable before any work starts.
+    /// The outputs, each checked to be writable before any work starts; one at most may be
+    /// standard output.
     pub fn resolve(self) -> Result<Outputs, UsageError> {
-        for (path, flag) in [
-            (&self.csv, "--csv"),
-            (&self.json, "--json"),
-            (&self.plot, "--plot"),
-        ] {
-            if let Some(p) = path {
-                writable(p, flag)?;
-            }
-        }
-        Ok(Outputs {
-            csv: self.csv,
-            json: self.json,
-            plot: self.plot,
-        })
+        let outputs = Outputs {
+            csv: Output::resolve_opt(self.csv, "--csv")?,
+            json: Output::resolve_opt(self.json, "--json")?,
+            plot: Output::resolve_opt(self.plot, "--plot")?,
+        };
+        to_stdout([&outputs.csv, &outputs.json, &outputs.plot])?;
+        Ok(outputs)
     }
 }
 
@@ -128,11 +124,12 @@ pub struct Config {
     pub effort: bool,
 }
 
-/// Where the rows go besides the table on standard output.
+/// Where the rows go besides the table on standard output (or instead of it, for the one that
+/// is standard output).
 pub struct Outputs {
-    pub csv: Option<PathBuf>,
-    pub json: Option<PathBuf>,
-    pub plot: Option<PathBuf>,
+    pub csv: Option<Output>,
+    pub json: Option<Output>,
+    pub plot: Option<Output>,
 }
 
 /// A progress bar on standard error when it is a terminal, hidden otherwise.
@@ -170,14 +167,16 @@ pub fn run(config: &Config) -> ExitCode {
             &mut tally,
             |it| items.push(it),
         );
+        // A file that gives no puzzle (unreadable, empty, every puzzle bad: said above) has no
+        // rows, as it has none in the other commands.
+        if items.is_empty() {
+            continue;
+        }
         if let Some(max) = config.max_puzzles {
             items.truncate(max);
         }
         items.retain(|it| config.shard.takes(it.index as u64 - 1));
-        let label = Path::new(path).file_name().map_or_else(
-            || path.display().to_string(),
-            |f| f.to_string_lossy().into_owned(),
-        );
+        let label = batch::file_label(path);
         let cases: Vec<Case> = items
             .iter()
             .map(|it| Case {
@@ -238,45 +237,53 @@ pub fn run(config: &Config) -> ExitCode {
     tally.exit_code()
 }
 
-/// The table (after `head`) on standard output, and the files of `outputs`; an error names the
-/// file it could not write.
+/// The table (after `head`) on standard output, unless one of `outputs` goes there, and the
+/// files of `outputs`; an error names the option and the file it could not write.
 pub fn write_rows(rows: &[BenchRow], outputs: &Outputs, mut out: Vec<u8>) -> Result<(), String> {
-    let written = report::write_table(rows, &mut out)
-        .map_err(|e| format!("cannot write the table: {e}"))
-        .and_then(|_| write_to(&outputs.csv, |f| report::write_csv(rows, f)))
-        .and_then(|_| write_to(&outputs.json, |f| report::write_json(rows, f)))
-        .and_then(|_| match &outputs.plot {
-            Some(p) if !rows.is_empty() => {
-                let series: Vec<PlotSeries> = rows
-                    .iter()
-                    .map(|r| {
-                        let (file, backend) = (&r.record.file, &r.record.backend);
-                        let effort = r.record.guesses_per_puzzle.zip(r.record.no_guess_pct);
-                        PlotSeries {
-                            effort,
-                            ..PlotSeries::from_samples(file, backend, &r.timed())
-                        }
-                    })
-                    .collect();
-                let title = format!("{}: time per puzzle", rows[0].record.task);
-                report::plot_svg(&series, p, &title)
-                    .map_err(|e| format!("{}: cannot write: {e}", p.display()))
-            }
-            _ => Ok(()),
-        });
-    batch::write_stdout(&out);
-    written
+    let outs = [&outputs.csv, &outputs.json, &outputs.plot];
+    if !outs
+        .iter()
+        .any(|o| o.as_ref().is_some_and(Output::is_stdout))
+    {
+        report::write_table(rows, &mut out).map_err(|e| format!("cannot write the table: {e}"))?;
+        batch::write_stdout(&out);
+    }
+    write_to(&outputs.csv, || {
+        let mut csv = Vec::new();
+        report::write_csv(rows, &mut csv).map(|()| csv)
+    })?;
+    write_to(&outputs.json, || {
+        let mut json = Vec::new();
+        report::write_json(rows, &mut json).map(|()| json)
+    })?;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    write_to(&outputs.plot, || {
+        let series: Vec<PlotSeries> = rows
+            .iter()
+            .map(|r| {
+                let (file, backend) = (&r.record.file, &r.record.backend);
+                let effort = r.record.guesses_per_puzzle.zip(r.record.no_guess_pct);
+                PlotSeries {
+                    effort,
+                    ..PlotSeries::from_samples(file, backend, &r.timed())
+                }
+            })
+            .collect();
+        let title = format!("{}: time per puzzle", rows[0].record.task);
+        report::plot_svg_text(&series, &title).map(String::into_bytes)
+    })
 }
 
+/// Makes the text of `output`, when it is asked for, and writes it.
 fn write_to(
-    path: &Option<PathBuf>,
-    write: impl FnOnce(File) -> Result<(), report::ReportError>,
+    output: &Option<Output>,
+    text: impl FnOnce() -> Result<Vec<u8>, report::ReportError>,
 ) -> Result<(), String> {
-    match path {
-        Some(p) => File::create(p)
-            .map_err(report::ReportError::from)
-            .and_then(write)
-            .map_err(|e| format!("{}: cannot write: {e}", p.display())),
-        None => Ok(()),
-    }
+    let Some(output) = output else {
+        return Ok(());
+    };
+    let bytes = text().map_err(|e| format!("{output}: cannot write: {e}"))?;
+    output.write(&bytes)
 }

@@ -16,6 +16,7 @@ use sudoku_lab::weights::WeightSource;
 use super::args::{mib, InputArgs, WeightsArg};
 use super::batch;
 use super::engine::CnfArgs;
+use super::output::Output;
 use super::UsageError;
 
 /// Write a puzzle's encoding for external tools: DIMACS CNF (with a comment header giving
@@ -32,7 +33,7 @@ pub struct EncodeArgs {
     /// several. It is encoded even when others are bad (they are reported; exit code 2).
     #[arg(long, value_name = "K")]
     index: Option<usize>,
-    /// Write the encoding to this file instead of standard output.
+    /// Write the encoding to this file instead of standard output (`-`: standard output).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Print variables, clauses and literals per part of the CNF (instead of the CNF itself
@@ -78,12 +79,18 @@ impl EncodeArgs {
                     .into(),
             ));
         }
+        let output = Output::resolve_opt(self.output, "-o")?;
+        if self.stats && output.as_ref().is_some_and(Output::is_stdout) {
+            return Err(UsageError(
+                "--stats and -o - would both write to standard output: give -o a file".into(),
+            ));
+        }
         Ok(Config {
             files: self.file.into_iter().collect(),
             read: self.input.read_options(),
             to: self.to,
             index: self.index,
-            output: self.output,
+            output,
             stats: self.stats,
             weights,
             encode_options: EncodeOptions {
@@ -102,7 +109,7 @@ pub struct Config {
     read: ReadOptions,
     to: EncodeTarget,
     index: Option<usize>,
-    output: Option<PathBuf>,
+    output: Option<Output>,
     stats: bool,
     weights: Option<WeightSource>,
     encode_options: EncodeOptions,
@@ -204,8 +211,7 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         }
     };
     match &config.output {
-        Some(path) => std::fs::write(path, &buf)
-            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?,
+        Some(output) => output.write(&buf).map_err(UsageError)?,
         None if !config.stats => batch::write_stdout(&buf),
         None => {}
     }

@@ -38,7 +38,8 @@ use sudoku_lab::settings::EngineSettings;
 use sudoku_lab::task::Task;
 use sudoku_lab::weights::WeightSource;
 
-use super::args::{quote, seconds_arg, writable, InputArgs, TaskArg, TaskOptions};
+use super::args::{named_once, quote, seconds_arg, InputArgs, TaskArg, TaskOptions};
+use super::output::file_only;
 use super::UsageError;
 
 /// Backend choice and the options of the engines.
@@ -429,7 +430,7 @@ impl EngineArgs {
             .map(|k| k.name())
             .collect();
         match provers[..] {
-            [_] => writable(p, "--proof"),
+            [_] => file_only(p, "--proof", "the proof, and the formula to FILE.cnf"),
             [] => Err(UsageError(format!(
                 "--proof: {} writes no proofs (only sat and cadical do)",
                 kinds
@@ -469,14 +470,7 @@ impl EngineArgs {
             let kinds = (names.iter())
                 .map(|n| n.parse())
                 .collect::<Result<Vec<BackendKind>, _>>()?;
-            if let Some(k) = kinds
-                .iter()
-                .find(|k| kinds.iter().filter(|j| j == k).count() > 1)
-            {
-                return Err(UsageError(format!(
-                    "--backends names {k} twice: each backend runs once"
-                )));
-            }
+            named_once("--backends", &kinds, "each backend runs once")?;
             kinds
         };
         self.check_proofs(&kinds)?;

@@ -7,10 +7,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde_json::json;
 
+use sudoku_lab::cancel::Halt;
+use sudoku_lab::counted::counted;
 use sudoku_lab::format::candidates::read_candidates;
 use sudoku_lab::format::ReadOptions;
 use sudoku_lab::logic::render::{candidate_grid, text};
@@ -21,11 +24,13 @@ use sudoku_lab::report::html::explain_page;
 use sudoku_lab::report::logic::StepRecord;
 use sudoku_lab::task::unique_solution;
 
-use super::args::InputArgs;
+use super::args::{seconds_arg, InputArgs};
 use super::batch;
+use super::output::Output;
 use super::UsageError;
 
-/// Which techniques the ladder holds (`explain` and `grade`).
+/// The logic engine's flags (`explain` and `grade`): which techniques the ladder holds, and how
+/// long a puzzle may take.
 #[derive(Args, Debug, Clone)]
 pub struct LadderArgs {
     /// Techniques to use, by key or family, comma-separated (`singles,intersections,x-wing`);
@@ -35,12 +40,19 @@ pub struct LadderArgs {
     /// Leave out the techniques that assume one solution (unique rectangles, BUG+1).
     #[arg(long)]
     no_uniqueness: bool,
+    /// Stop a puzzle's solve after this many seconds, looked at between two techniques (one
+    /// technique's search under way is finished first): the puzzle is reported as timed out,
+    /// with the steps found, and the others go on (exit code 3).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
 }
 
 impl LadderArgs {
     pub fn resolve(&self) -> Result<Ladder, UsageError> {
         let ladder = match &self.techniques {
-            Some(list) => Ladder::parse(list).map_err(|e| UsageError(e.to_string()))?,
+            Some(list) => {
+                Ladder::parse(list).map_err(|e| UsageError(format!("--techniques: {e}")))?
+            }
             None => Ladder::default(),
         };
         Ok(match self.no_uniqueness {
@@ -48,6 +60,16 @@ impl LadderArgs {
             false => ladder,
         })
     }
+
+    /// `--timeout`.
+    pub fn timeout(&self) -> Result<Option<Duration>, UsageError> {
+        seconds_arg("--timeout", self.timeout)
+    }
+}
+
+/// When the solve of a puzzle started now must stop.
+pub fn halt_after(timeout: Option<Duration>) -> Halt {
+    Halt::from(timeout.map(|t| Instant::now() + t))
 }
 
 /// Solve each puzzle with human techniques and print every step in HoDoKu's notation
@@ -76,11 +98,13 @@ pub struct ExplainArgs {
     /// Write a page to step through the solve in a browser to FILE (one HTML file with its
     /// style, script and data inline: it fetches nothing) and print its name instead of the
     /// steps. With several puzzles in the input, one page each, named with the puzzle's number
-    /// before the extension (`page-1.html`, `page-2.html`, …).
+    /// before the extension (`page-1.html`, `page-2.html`, …). `-`: the page of the one puzzle
+    /// of the input on standard output.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "hint"])]
     html: Option<PathBuf>,
     /// Check every step against the puzzle's solution (from the dfs backend); a wrong step is
-    /// reported and gives exit code 1.
+    /// reported and gives exit code 1, a puzzle without a unique solution (whose steps cannot
+    /// be checked) exit code 2.
     #[arg(long)]
     verify: bool,
     #[command(flatten)]
@@ -91,18 +115,19 @@ pub struct ExplainArgs {
 
 impl ExplainArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
-        if let Some(path) = &self.html {
+        if let Some(path) = self.html.as_deref().filter(|p| p.as_os_str() != "-") {
             check_page_path(path)?;
         }
         Ok(Config {
+            html: Output::resolve_opt(self.html, "--html")?,
             ladder: self.ladder.resolve()?,
+            timeout: self.ladder.timeout()?,
             read: self.input.read_options(),
             files: self.files,
             json: self.json,
             hint: self.hint,
             candidates: self.candidates,
             verify: self.verify,
-            html: self.html,
         })
     }
 }
@@ -112,25 +137,28 @@ pub struct Config {
     files: Vec<PathBuf>,
     read: ReadOptions,
     ladder: Ladder,
+    timeout: Option<Duration>,
     json: bool,
     hint: bool,
     candidates: bool,
     verify: bool,
-    html: Option<PathBuf>,
+    html: Option<Output>,
 }
 
 pub fn run(config: &Config) -> ExitCode {
     let mut tally = batch::Tally::default();
     let mut out = String::new();
-    let (mut wrong, mut refused) = (false, false);
-    let mut pages = config.html.as_deref().map(Pages::new);
+    let (mut wrong, mut refused, mut timed_out) = (false, false, false);
+    let mut pages = config.html.clone().map(Pages::new);
     let mut explain = |item: batch::Item, board: Result<Board, LogicError>| {
         let shape = item.puzzle.shape();
         let where_ = format!("{}:{}", item.file, item.line);
+        // Messages name the puzzle's first line and column, as the other commands do.
+        let at = item.place();
         let board = match board {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("{where_}: error: {e}");
+                eprintln!("{at}: error: {e}");
                 refused = true;
                 return;
             }
@@ -145,9 +173,10 @@ pub fn run(config: &Config) -> ExitCode {
             let ending = if step.is_none() { "no step found" } else { "" };
             (step.into_iter().collect(), ending.to_string())
         } else {
-            let result = logic::solver::solve_board(board, &config.ladder);
+            let halt = halt_after(config.timeout);
+            let result = logic::solver::solve_board_until(board, &config.ladder, &halt);
             if let Err(e) = logic::solver::check_solved(&item.puzzle, &result) {
-                eprintln!("{where_}: error: {e}");
+                eprintln!("{at}: error: {e}");
                 wrong = true;
                 return;
             }
@@ -172,6 +201,11 @@ pub fn run(config: &Config) -> ExitCode {
                     )
                 }
                 SolveOutcome::Contradiction => "the puzzle has no solution".to_string(),
+                SolveOutcome::TimedOut => {
+                    timed_out = true;
+                    eprintln!("{at}: timed out after {} steps", result.steps.len());
+                    format!("timed out after {} steps", result.steps.len())
+                }
             };
             (result.steps, ending)
         };
@@ -179,14 +213,17 @@ pub fn run(config: &Config) -> ExitCode {
             match unique_solution(&item.puzzle) {
                 Some(solution) => {
                     if let Err(e) = check_path(solution.cells(), &steps) {
-                        eprintln!(
-                            "{where_}: wrong step: {e}: {}",
-                            text(shape, &steps[e.index])
-                        );
+                        eprintln!("{at}: wrong step: {e}: {}", text(shape, &steps[e.index]));
                         wrong = true;
                     }
                 }
-                None => eprintln!("{where_}: not checked: the puzzle has no unique solution"),
+                // Verification was asked for and cannot be done: as a refusal, exit code 2.
+                None => {
+                    eprintln!(
+                        "{at}: error: --verify: not checked: the puzzle has no unique solution"
+                    );
+                    refused = true;
+                }
             }
         }
         if config.json {
@@ -231,9 +268,10 @@ pub fn run(config: &Config) -> ExitCode {
         Some(pages) => refused |= !pages.write(read),
         None => batch::write_stdout(out.as_bytes()),
     }
-    ExitCode::from(match (wrong, tally.bad_input || refused) {
-        (true, _) => 1,
-        (false, true) => 2,
+    ExitCode::from(match (wrong, tally.bad_input || refused, timed_out) {
+        (true, _, _) => 1,
+        (false, true, _) => 2,
+        (false, false, true) => 3,
         _ => 0,
     })
 }
@@ -253,24 +291,11 @@ fn each_candidate_grid(
     };
     let mut index = 0;
     for path in files {
-        let name: Arc<str> = match path.as_os_str() == "-" {
-            true => Arc::from("<stdin>"),
-            false => Arc::from(path.display().to_string()),
-        };
-        let bytes = match path.as_os_str() == "-" {
-            true => {
-                let mut b = vec![];
-                std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
-            }
-            false => std::fs::read(path),
-        };
-        let text = bytes
-            .map_err(|e| format!("{name}: error: {e}"))
-            .and_then(|b| batch::decode_utf8(&name, &b));
-        let text = match text {
+        let name: Arc<str> = Arc::from(batch::source_name(path));
+        let text = match batch::read_text(path) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("{e}");
+                eprintln!("{}: error: {}", e.place, e.message);
                 tally.bad_input = true;
                 continue;
             }
@@ -321,15 +346,15 @@ fn check_page_path(path: &Path) -> Result<(), UsageError> {
 /// The pages of `--html`, one a puzzle, written once the input is read: its file when the input
 /// held one puzzle, else the file's name with the puzzle's number before its extension.
 pub struct Pages {
-    path: PathBuf,
+    output: Output,
     pages: Vec<(usize, String)>,
     failed: bool,
 }
 
 impl Pages {
-    fn new(path: &Path) -> Pages {
+    fn new(output: Output) -> Pages {
         Pages {
-            path: path.to_path_buf(),
+            output,
             pages: vec![],
             failed: false,
         }
@@ -347,32 +372,51 @@ impl Pages {
         }
     }
 
-    /// The file of puzzle `index` of an input of `read` puzzles.
-    fn path_of(&self, index: usize, read: usize) -> PathBuf {
-        if read <= 1 {
-            return self.path.clone();
-        }
-        let stem = self.path.file_stem().unwrap_or_default().to_string_lossy();
-        let name = match self.path.extension() {
+    /// The file of puzzle `index` of an input of more than one puzzle.
+    fn path_of(path: &Path, index: usize) -> PathBuf {
+        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+        let name = match path.extension() {
             Some(ext) => format!("{stem}-{index}.{}", ext.to_string_lossy()),
             None => format!("{stem}-{index}"),
         };
-        self.path.with_file_name(name)
+        path.with_file_name(name)
     }
 
-    /// Writes every page and prints its file's name; false when one could not be made or
-    /// written (said on standard error).
+    /// Writes every page and prints its file's name (a page on standard output is not named);
+    /// false when one could not be made or written (said on standard error).
     fn write(&self, read: usize) -> bool {
+        if self.output.is_stdout() && read > 1 {
+            eprintln!(
+                "sudoku-lab: error: {} takes one page; the input holds {} (give a file name)",
+                self.output,
+                counted(read, "puzzle")
+            );
+            return false;
+        }
         let mut listed = String::new();
         let mut ok = !self.failed;
         for (index, page) in &self.pages {
-            let path = self.path_of(*index, read);
-            match std::fs::write(&path, page) {
-                Ok(()) => {
+            let written = match self.output.file() {
+                Some(path) if read > 1 => {
+                    let path = Self::path_of(path, *index);
+                    match std::fs::write(&path, page) {
+                        Ok(()) => Ok(Some(path)),
+                        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+                    }
+                }
+                Some(path) => self
+                    .output
+                    .write(page.as_bytes())
+                    .map(|()| Some(path.to_path_buf())),
+                None => self.output.write(page.as_bytes()).map(|()| None),
+            };
+            match written {
+                Ok(Some(path)) => {
                     let _ = writeln!(listed, "{}", path.display());
                 }
+                Ok(None) => {}
                 Err(e) => {
-                    eprintln!("sudoku-lab: error: cannot write {}: {e}", path.display());
+                    eprintln!("sudoku-lab: error: {e}");
                     ok = false;
                 }
             }

@@ -31,9 +31,10 @@ use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::xcheck::{BackendRun, Verdict};
 
-use super::args::{clock_seed, jobs_arg, quote, writable, SpecArgs, TaskArg, WeightsArg};
+use super::args::{clock_seed, jobs_arg, quote, SpecArgs, TaskArg, WeightsArg};
 use super::engine::EngineArgs;
 use super::fuzz_inputs::Config as HostileConfig;
+use super::output::file_only;
 use super::render::{fault_picture, PicturesArg};
 use super::UsageError;
 
@@ -126,6 +127,16 @@ impl FuzzArgs {
             (None, Some(_)) => None,
             (None, None) => Some(Instant::now() + Duration::from_secs(60)),
         };
+        if self.puzzles == Some(0) {
+            return Err(UsageError("--puzzles takes 1 or more cases, not 0".into()));
+        }
+        if self.case.checked_add(self.puzzles.unwrap_or(1)).is_none() {
+            return Err(UsageError(format!(
+                "--case {}: the cases asked for go past the last case number, {}",
+                self.case,
+                u64::MAX
+            )));
+        }
         self.engine.no_proofs("fuzz")?;
         let backends = self.engine.create_all(&self.backends)?;
         let reference = self.engine.create(BackendKind::Dfs)?;
@@ -152,7 +163,7 @@ impl FuzzArgs {
         }
         replay.push_str(&self.engine.replay_flags());
         if let Some(p) = &self.regressions {
-            writable(p, "--regressions")?;
+            file_only(p, "--regressions", "the regression line is printed anyway")?;
         }
         Ok(Config {
             options,
@@ -311,6 +322,15 @@ pub fn run(config: &Config) -> ExitCode {
     }
     let Some(fault) = &outcome.fault else {
         println!("{}", no_fault(config, &outcome, &extras));
+        // Nothing was compared: a refusal is exit 2, as in the other commands.
+        if outcome.done > 0 && outcome.refused == outcome.done * config.backends.len() as u64 {
+            eprintln!(
+                "sudoku-lab: error: every case was refused by every backend ({}): nothing was \
+                 checked: pick backends that take these puzzles and this task",
+                config.names.join(", ")
+            );
+            return ExitCode::from(2);
+        }
         return ExitCode::SUCCESS;
     };
     println!(

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use rayon::prelude::*;
@@ -17,9 +18,10 @@ use sudoku_lab::logic::{self, Ladder, Level};
 use sudoku_lab::report::logic::GradeRow;
 use sudoku_lab::shard::Shard;
 
-use super::args::{jobs_arg, writable, InputArgs};
+use super::args::{jobs_arg, InputArgs};
 use super::batch;
-use super::explain::LadderArgs;
+use super::explain::{halt_after, LadderArgs};
+use super::output::Output;
 use super::UsageError;
 
 /// Grade each puzzle with human techniques: one row per puzzle, in input order, with `level`
@@ -33,11 +35,12 @@ pub struct GradeArgs {
     /// Comma-separated rows with a header instead of aligned columns.
     #[arg(long)]
     csv: bool,
-    /// Also write the rows and the summary as one JSON document to FILE.
+    /// Also write the rows and the summary as one JSON document to FILE (`-`: standard output,
+    /// instead of the rows).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, short)]
     jobs: Option<usize>,
     /// Do shard K of N of the job: the input puzzles i (from 0) with i mod N = K − 1. The N
     /// shards together do exactly one run's work (see docs/campaigns.md).
@@ -51,15 +54,13 @@ pub struct GradeArgs {
 
 impl GradeArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
-        if let Some(path) = &self.json {
-            writable(path, "--json")?;
-        }
         Ok(Config {
+            json: Output::resolve_opt(self.json, "--json")?,
             ladder: self.ladder.resolve()?,
+            timeout: self.ladder.timeout()?,
             read: self.input.read_options(),
             files: self.files,
             csv: self.csv,
-            json: self.json,
             jobs: jobs_arg(self.jobs)?,
             shard: self.shard,
         })
@@ -71,8 +72,9 @@ pub struct Config {
     files: Vec<PathBuf>,
     read: ReadOptions,
     ladder: Ladder,
+    timeout: Option<Duration>,
     csv: bool,
-    json: Option<PathBuf>,
+    json: Option<Output>,
     jobs: usize,
     shard: Shard,
 }
@@ -89,7 +91,9 @@ pub fn run(config: &Config) -> ExitCode {
         items
             .par_iter()
             .map(|item| {
-                let grade = logic::grade(&item.puzzle, &config.ladder).map(|(_, g)| g);
+                let halt = halt_after(config.timeout);
+                let grade =
+                    logic::solver::grade_until(&item.puzzle, &config.ladder, &halt).map(|(_, g)| g);
                 progress.inc(1);
                 grade
             })
@@ -119,7 +123,7 @@ pub fn run(config: &Config) -> ExitCode {
                 records.push(row);
             }
             Err(e) => {
-                eprintln!("{}:{}: error: {e}", item.file, item.line);
+                eprintln!("{}: error: {e}", item.place());
                 match e {
                     logic::LogicError::Unchecked(_) => wrong = true,
                     _ => tally.bad_input = true,
@@ -127,7 +131,9 @@ pub fn run(config: &Config) -> ExitCode {
             }
         }
     }
-    batch::write_stdout(out.as_bytes());
+    if !config.json.as_ref().is_some_and(Output::is_stdout) {
+        batch::write_stdout(out.as_bytes());
+    }
     let order = [
         Level::Easy,
         Level::Medium,
@@ -139,21 +145,26 @@ pub fn run(config: &Config) -> ExitCode {
         .iter()
         .map(|l| l.name())
         .chain(["unsolved"])
+        // Time-outs only when --timeout stopped some puzzle.
+        .chain(levels.contains_key("timeout").then_some("timeout"))
         .map(|name| format!("{name} {}", levels.get(name).copied().unwrap_or(0)))
         .collect();
     eprintln!("{} puzzles graded: {}", records.len(), summary.join(", "));
-    if let Some(path) = &config.json {
+    if let Some(output) = &config.json {
         let doc = json!({ "command": "grade", "rows": records, "levels": levels });
-        if let Err(e) = std::fs::write(path, format!("{doc:#}\n")) {
-            eprintln!("{}: error: {e}", path.display());
+        if let Err(e) = output.write(format!("{doc:#}\n").as_bytes()) {
+            eprintln!("sudoku-lab: error: {e}");
             return ExitCode::from(2);
         }
     }
-    // A filled grid the checker rejects is a wrong answer (1), as in the other commands.
+    // A filled grid the checker rejects is a wrong answer (1), as in the other commands; a
+    // time-out is 3 when nothing worse happened.
     ExitCode::from(if wrong {
         1
     } else if tally.bad_input {
         2
+    } else if levels.contains_key("timeout") {
+        3
     } else {
         0
     })

@@ -1,8 +1,7 @@
 //! `sudoku-lab judge`: reads an original judge problem's input and writes its exact expected
 //! output ([`sudoku_lab::judge`] speaks each problem's formats).
 
-use std::io::{self, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -56,20 +55,9 @@ pub struct Config {
 /// Answers the input. An input that cannot be read is a usage error; the answers before an
 /// error in the input are written, and the error decides the exit code.
 pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
-    let (name, bytes) = match &config.input {
-        Some(p) if p.as_os_str() != "-" => (
-            p.display().to_string(),
-            std::fs::read(p).map_err(|e| UsageError(format!("{}: {e}", p.display())))?,
-        ),
-        _ => {
-            let mut buf = Vec::new();
-            io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| UsageError(format!("<stdin>: {e}")))?;
-            ("<stdin>".to_string(), buf)
-        }
-    };
-    let text = batch::decode_utf8(&name, &bytes).map_err(UsageError)?;
+    let path = config.input.as_deref().unwrap_or(Path::new("-"));
+    let name = batch::source_name(path);
+    let text = batch::read_text(path).map_err(|e| UsageError(e.to_string()))?;
     let mut out = String::new();
     let first = FirstPuzzle::new(config.backend.as_ref());
     let backend: &dyn Backend = match config.one_puzzle {

@@ -30,7 +30,11 @@ pub fn run(args: &ManArgs) -> Result<ExitCode, UsageError> {
                 .find_subcommand(name)
                 .cloned()
                 .ok_or_else(|| UsageError(format!("man: no command '{name}'")))?;
-            clap_mangen::Man::new(sub).title(format!("sudoku-lab-{name}"))
+            // The program's name and version, as on the main page (a command has no version).
+            let source = format!("sudoku-lab {}", env!("CARGO_PKG_VERSION"));
+            clap_mangen::Man::new(sub)
+                .title(format!("sudoku-lab-{name}"))
+                .source(source)
         }
     };
     let mut out = Vec::new();

@@ -14,9 +14,10 @@ use sudoku_lab::render::{self, RenderOptions};
 use sudoku_lab::task::{Answer, Task};
 use sudoku_lab::xcheck::Verdict;
 
-use super::args::{writable, InputArgs};
+use super::args::InputArgs;
 use super::batch::{self, Item, Tally};
 use super::engine::EngineArgs;
+use super::output::Output;
 use super::UsageError;
 
 /// Draw every puzzle of the input as an SVG picture: the grid, its regions and diagonals, the
@@ -34,7 +35,8 @@ pub struct RenderArgs {
     /// The folder for the pictures (created when missing; default: the current folder).
     #[arg(long, value_name = "DIR", conflicts_with = "output")]
     out: Option<PathBuf>,
-    /// Write the picture to this file; the input must hold one puzzle, or `--index` picks one.
+    /// Write the picture to this file (`-`: standard output); the input must hold one puzzle, or
+    /// `--index` picks one.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
     /// Solve each puzzle with this backend (see `sudoku-lab backends`) and draw the solution it
@@ -69,10 +71,7 @@ impl RenderArgs {
             None => None,
         };
         let to = match (self.output, self.out) {
-            (Some(file), _) => {
-                writable(&file, "-o")?;
-                Target::File(file)
-            }
+            (Some(file), _) => Target::File(Output::resolve(file, "-o")?),
             (None, Some(dir)) => {
                 std::fs::create_dir_all(&dir).map_err(|e| {
                     UsageError(format!("--out {}: cannot create: {e}", dir.display()))
@@ -100,8 +99,8 @@ impl RenderArgs {
 pub enum Target {
     /// `STEM-K.svg` in this folder.
     Dir(PathBuf),
-    /// This one file.
-    File(PathBuf),
+    /// This one file, or standard output.
+    File(Output),
 }
 
 /// What `render` was asked for.
@@ -132,12 +131,11 @@ pub fn run(config: &Config) -> ExitCode {
         eprintln!("sudoku-lab: error: --index {k}: the input holds {read}");
         return ExitCode::from(2);
     }
-    if let Target::File(file) = &config.to {
+    if let Target::File(output) = &config.to {
         if items.len() > 1 || (items.is_empty() && !tally.bad_input) {
             eprintln!(
-                "sudoku-lab: error: -o {} takes one picture; the input holds {} (pick one with \
+                "sudoku-lab: error: {output} takes one picture; the input holds {} (pick one with \
                  --index K, or write them all with --out DIR)",
-                file.display(),
                 counted(items.len(), "puzzle")
             );
             return ExitCode::from(2);
@@ -147,14 +145,24 @@ pub fn run(config: &Config) -> ExitCode {
     for item in &items {
         let solution = solution(config, item, &mut tally);
         let picture = render::svg(&item.puzzle, solution.as_ref(), &config.options);
-        let path = match &config.to {
-            Target::File(file) => file.clone(),
-            Target::Dir(dir) => dir.join(format!("{}-{}.svg", stem(&item.file), item.index)),
+        let written = match &config.to {
+            Target::File(output) => output
+                .write(picture.as_bytes())
+                .map(|()| output.file().map(Path::to_path_buf)),
+            Target::Dir(dir) => {
+                let path = dir.join(format!("{}-{}.svg", stem(&item.file), item.index));
+                match std::fs::write(&path, picture) {
+                    Ok(()) => Ok(Some(path)),
+                    Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+                }
+            }
         };
-        match std::fs::write(&path, picture) {
-            Ok(()) => listed.push_str(&format!("{}\n", path.display())),
+        match written {
+            // A picture on standard output is not listed there.
+            Ok(Some(path)) => listed.push_str(&format!("{}\n", path.display())),
+            Ok(None) => {}
             Err(e) => {
-                eprintln!("sudoku-lab: error: cannot write {}: {e}", path.display());
+                eprintln!("sudoku-lab: error: {e}");
                 tally.bad_input = true;
             }
         }
@@ -202,18 +210,24 @@ fn stem(file: &str) -> String {
 pub struct PicturesArg {
     /// Draw each puzzle on which backends disagree, or an answer fails, as
     /// DIR/disagreement-K.svg or DIR/failure-K.svg (K: the puzzle's number; for fuzz, the case's,
-    /// drawn as shrunk). The folder is created when missing.
+    /// drawn as shrunk). The folder is created, when missing, for the first picture.
     #[arg(long, value_name = "DIR")]
     pictures: Option<PathBuf>,
 }
 
 impl PicturesArg {
-    /// The folder, created.
+    /// The folder; one that is a file is refused now, one that is missing is created when the
+    /// first picture is written (a run that draws none leaves nothing behind).
     pub fn resolve(self) -> Result<Option<PathBuf>, UsageError> {
-        if let Some(dir) = &self.pictures {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                UsageError(format!("--pictures {}: cannot create: {e}", dir.display()))
-            })?;
+        if let Some(dir) = self
+            .pictures
+            .as_deref()
+            .filter(|d| d.exists() && !d.is_dir())
+        {
+            return Err(UsageError(format!(
+                "--pictures {}: not a folder",
+                dir.display()
+            )));
         }
         Ok(self.pictures)
     }
@@ -239,7 +253,9 @@ pub fn fault_picture(
         title: Some(title),
         ..RenderOptions::default()
     };
-    match std::fs::write(&path, render::svg(puzzle, None, &options)) {
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&path, render::svg(puzzle, None, &options)));
+    match written {
         Ok(()) => Some(path),
         Err(e) => {
             eprintln!("sudoku-lab: error: cannot write {}: {e}", path.display());

@@ -19,7 +19,8 @@ use super::UsageError;
 /// from the shards. A puzzle found in two inputs, or an empty input, is an error (exit 2).
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// `bench --json` files, or files of `xcheck --json` output (one kind at a time).
+    /// `bench --json` files, or files of `xcheck --json` output (one kind at a time); `-`:
+    /// standard input.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -48,9 +49,8 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
         .files
         .iter()
         .map(|p| {
-            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            let name = p.display().to_string();
-            let text = batch::decode_utf8(&name, &bytes)?;
+            let name = batch::source_name(p);
+            let text = batch::read_text(p).map_err(|e| e.to_string())?;
             if text.trim().is_empty() {
                 return Err(format!(
                     "{name}: empty: expected the output of bench --json or xcheck --json"

@@ -4,7 +4,6 @@
 //! [`sudoku_lab::strength::table`] does the deriving, the sums, the rows and the cross-tables;
 //! this module reads the files and writes them out).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -16,8 +15,9 @@ use sudoku_lab::shard::Shard;
 use sudoku_lab::strength::table::{Cross, Level, Row, Study};
 use sudoku_lab::strength::Root;
 
-use super::args::{jobs_arg, writable, InputArgs};
+use super::args::{jobs_arg, named_once, InputArgs};
 use super::batch::{self, Item, Tally};
+use super::output::{to_stdout, Output};
 use super::UsageError;
 
 /// What each propagation level derives from a puzzle before any search.
@@ -70,10 +70,10 @@ pub struct StrengthArgs {
     /// does (columns). `--levels` must name levels of both kinds.
     #[arg(long)]
     cross: bool,
-    /// Also write the rows as JSON to this file.
+    /// Also write the rows as JSON to this file (`-`: standard output, instead of the tables).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Also write the rows as CSV to this file.
+    /// Also write the rows as CSV to this file (`-`: standard output, instead of the tables).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Puzzles worked on in parallel (default: all cores).
@@ -88,11 +88,22 @@ pub struct StrengthArgs {
 
 impl StrengthArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
-        for (path, flag) in [(&self.json, "--json"), (&self.csv, "--csv")] {
-            if let Some(p) = path {
-                writable(p, flag)?;
-            }
+        for (flag, names) in [
+            (
+                "--encodings",
+                self.encodings.iter().map(|e| e.name()).collect(),
+            ),
+            ("--amo", self.amo.iter().map(|a| a.name()).collect()),
+            (
+                "--levels",
+                self.levels.iter().map(|l| l.name()).collect::<Vec<_>>(),
+            ),
+        ] {
+            named_once(flag, &names, "its rows would be repeated")?;
         }
+        let json = Output::resolve_opt(self.json, "--json")?;
+        let csv = Output::resolve_opt(self.csv, "--csv")?;
+        to_stdout([&json, &csv])?;
         let techniques = self.levels.iter().filter(|l| l.is_technique()).count();
         if self.cross && (techniques == 0 || techniques == self.levels.len()) {
             return Err(UsageError(
@@ -111,8 +122,8 @@ impl StrengthArgs {
             ),
             per_puzzle: self.per_puzzle,
             cross: self.cross,
-            json: self.json,
-            csv: self.csv,
+            json,
+            csv,
             jobs: jobs_arg(self.jobs)?,
             shard: self.shard,
             read: self.input.read_options(),
@@ -127,8 +138,8 @@ pub struct Config {
     pub study: Study,
     pub per_puzzle: bool,
     pub cross: bool,
-    pub json: Option<PathBuf>,
-    pub csv: Option<PathBuf>,
+    pub json: Option<Output>,
+    pub csv: Option<Output>,
     pub jobs: usize,
     pub shard: Shard,
     pub read: sudoku_lab::format::ReadOptions,
@@ -145,6 +156,11 @@ pub fn run(config: &Config) -> ExitCode {
         batch::each_puzzle(path.as_slice(), &config.read, None, &mut tally, |it| {
             items.push(it)
         });
+        // A file that gives no puzzle (unreadable, empty, every puzzle bad: said above) has no
+        // rows, as it has none in the other commands.
+        if items.is_empty() {
+            continue;
+        }
         items.retain(|it| config.shard.takes(it.index as u64 - 1));
         let label = batch::file_label(path.first().map_or(Path::new("-"), PathBuf::as_path));
         let roots = derive_all(config, &items, &mut tally);
@@ -180,7 +196,9 @@ pub fn run(config: &Config) -> ExitCode {
         out.push(b'\n');
         write_cross(cross, &mut out);
     }
-    batch::write_stdout(&out);
+    if !config.json.iter().chain(&config.csv).any(Output::is_stdout) {
+        batch::write_stdout(&out);
+    }
     if let Err(e) = write_files(config, &rows) {
         eprintln!("sudoku-lab: error: {e}");
         return ExitCode::from(1);
@@ -308,19 +326,16 @@ fn write_table(rows: &[Row], out: &mut Vec<u8>) {
 }
 
 fn write_files(config: &Config, rows: &[Row]) -> Result<(), String> {
-    if let Some(path) = &config.json {
+    if let Some(output) = &config.json {
         let text = serde_json::to_string_pretty(rows).map_err(|e| e.to_string())?;
-        std::fs::write(path, text + "\n").map_err(|e| format!("--json {}: {e}", path.display()))?;
+        output.write((text + "\n").as_bytes())?;
     }
-    if let Some(path) = &config.csv {
+    if let Some(output) = &config.csv {
         let mut w = csv::Writer::from_writer(Vec::new());
         for r in rows {
             w.serialize(r).map_err(|e| e.to_string())?;
         }
-        let bytes = w.into_inner().map_err(|e| e.to_string())?;
-        std::fs::File::create(path)
-            .and_then(|mut f| f.write_all(&bytes))
-            .map_err(|e| format!("--csv {}: {e}", path.display()))?;
+        output.write(&w.into_inner().map_err(|e| e.to_string())?)?;
     }
     Ok(())
 }

@@ -59,6 +59,8 @@ pub enum LogicError {
     TooLarge(usize),
     #[error("unknown technique or family '{0}' (known: {known})", known = table::known_keys())]
     UnknownTechnique(String),
+    #[error("no technique or family named (known: {known})", known = table::known_keys())]
+    NoTechniques,
     #[error("the candidates at row {row}, column {col} do not fit the grid: {message}")]
     BadCandidates {
         row: usize,

@@ -10,6 +10,7 @@ use super::step::{Found, Step};
 pub use super::table::Level;
 use super::table::{Family, Technique, TECHNIQUES};
 use super::LogicError;
+use crate::cancel::Halt;
 use crate::model::{Puzzle, Value};
 
 /// Techniques in the order they are tried.
@@ -29,7 +30,8 @@ impl Default for Ladder {
 
 impl Ladder {
     /// The techniques a list names: technique keys (`x-wing`) and family keys (`fish`),
-    /// separated by commas, kept in the default order.
+    /// separated by commas, kept in the default order. A list that names none is an error: a
+    /// ladder without techniques finds no step.
     pub fn parse(list: &str) -> Result<Ladder, LogicError> {
         let mut chosen = vec![];
         for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -46,6 +48,9 @@ impl Ladder {
             } else {
                 return Err(LogicError::UnknownTechnique(word));
             }
+        }
+        if chosen.is_empty() {
+            return Err(LogicError::NoTechniques);
         }
         Ok(Ladder::of(chosen))
     }
@@ -73,14 +78,23 @@ impl Ladder {
     }
     /// Up to `limit` steps, the techniques in order.
     pub fn steps(&self, board: &Board, limit: usize) -> Vec<Step> {
-        self.steps_remembering(board, limit, &mut Memo::default())
+        self.steps_remembering(board, limit, &mut Memo::default(), &Halt::default())
     }
     /// [`Ladder::steps`] along a path: `memo` keeps what the one-digit techniques found
     /// nothing for on earlier boards of the same path, and they skip it (the steps are the
-    /// same as without it).
-    fn steps_remembering(&self, board: &Board, limit: usize, memo: &mut Memo) -> Vec<Step> {
+    /// same as without it). Once `halt` is reached, no further technique is tried.
+    fn steps_remembering(
+        &self,
+        board: &Board,
+        limit: usize,
+        memo: &mut Memo,
+        halt: &Halt,
+    ) -> Vec<Step> {
         let mut found = Found::new(limit);
         for &t in &self.techniques {
+            if halt.reached() {
+                break;
+            }
             let per_digit = finders::per_digit(t);
             found.digits = match per_digit {
                 true => memo.changed(board, t),
@@ -145,6 +159,8 @@ pub enum SolveOutcome {
     Stuck,
     /// The board cannot be completed (the puzzle has no solution).
     Contradiction,
+    /// The run's deadline came, or its cancel flag was set ([`solve_board_until`]).
+    TimedOut,
 }
 
 /// A solving run: the path, how it ended and the board it left.
@@ -161,7 +177,14 @@ pub fn solve(puzzle: &Puzzle, ladder: &Ladder) -> Result<SolveResult, LogicError
 }
 
 /// Solves from a board (a partly filled grid, with candidates already removed).
-pub fn solve_board(mut board: Board, ladder: &Ladder) -> SolveResult {
+pub fn solve_board(board: Board, ladder: &Ladder) -> SolveResult {
+    solve_board_until(board, ladder, &Halt::default())
+}
+
+/// [`solve_board`] that stops, [`SolveOutcome::TimedOut`], once `halt` is reached: it is
+/// looked at before each step and between two techniques (a technique's search under way is
+/// finished first).
+pub fn solve_board_until(mut board: Board, ladder: &Ladder, halt: &Halt) -> SolveResult {
     let mut steps = vec![];
     let mut memo = Memo::default();
     let outcome = loop {
@@ -171,8 +194,15 @@ pub fn solve_board(mut board: Board, ladder: &Ladder) -> SolveResult {
         if board.solved() {
             break SolveOutcome::Solved;
         }
-        let Some(step) = ladder.steps_remembering(&board, 1, &mut memo).pop() else {
-            break SolveOutcome::Stuck;
+        if halt.reached() {
+            break SolveOutcome::TimedOut;
+        }
+        let Some(step) = ladder.steps_remembering(&board, 1, &mut memo, halt).pop() else {
+            // No step: the ladder was cut short by the halt, or it has none.
+            break match halt.reached() {
+                true => SolveOutcome::TimedOut,
+                false => SolveOutcome::Stuck,
+            };
         };
         // Finders report only candidates that are there; a step that changes nothing would
         // come back forever, so it ends the run instead.
@@ -208,6 +238,8 @@ pub struct Grade {
     /// True when no bifurcation was needed.
     pub logic_only: bool,
     pub solved: bool,
+    /// True when the run was stopped before it ended ([`grade_until`]).
+    pub timed_out: bool,
     pub time: Duration,
 }
 
@@ -226,11 +258,22 @@ pub fn step_rating(puzzle: &Puzzle, step: &Step) -> f32 {
 
 /// Solves and grades a puzzle.
 pub fn grade(puzzle: &Puzzle, ladder: &Ladder) -> Result<(SolveResult, Grade), LogicError> {
+    grade_until(puzzle, ladder, &Halt::default())
+}
+
+/// [`grade`] with the solve stopped as [`solve_board_until`] stops it (the grade is then that
+/// of the steps found, `solved` false).
+pub fn grade_until(
+    puzzle: &Puzzle,
+    ladder: &Ladder,
+    halt: &Halt,
+) -> Result<(SolveResult, Grade), LogicError> {
     let start = Instant::now();
-    let result = solve(puzzle, ladder)?;
+    let result = solve_board_until(Board::new(puzzle)?, ladder, halt);
     check_solved(puzzle, &result)?;
     let mut grade = grade_path(puzzle, &result.steps);
     grade.solved = result.outcome == SolveOutcome::Solved;
+    grade.timed_out = result.outcome == SolveOutcome::TimedOut;
     grade.time = start.elapsed();
     Ok((result, grade))
 }
@@ -245,7 +288,7 @@ pub fn check_solved(puzzle: &Puzzle, result: &SolveResult) -> Result<(), LogicEr
     crate::check::verify(puzzle, &grid).map_err(LogicError::Unchecked)
 }
 
-/// The grade of a path (`solved` false and `time` zero: [`grade`] fills them).
+/// The grade of a path (`solved` and `timed_out` false, `time` zero: [`grade`] fills them).
 pub fn grade_path(puzzle: &Puzzle, steps: &[Step]) -> Grade {
     let mut level = Level::Easy;
     let mut score = 0u64;
@@ -286,6 +329,7 @@ pub fn grade_path(puzzle: &Puzzle, steps: &[Step]) -> Grade {
         counts,
         logic_only: steps.iter().all(|s| s.technique != Technique::Bifurcation),
         solved: false,
+        timed_out: false,
         time: Duration::ZERO,
     }
 }

@@ -130,6 +130,7 @@ impl PageData {
             .collect();
         let mut grade = grade_path(puzzle, &result.steps);
         grade.solved = result.outcome == SolveOutcome::Solved;
+        grade.timed_out = result.outcome == SolveOutcome::TimedOut;
         let row = GradeRow::new(title, 0, &grade);
         let outcome = match result.outcome {
             SolveOutcome::Solved => format!("solved in {} steps", result.steps.len()),
@@ -139,6 +140,7 @@ impl PageData {
                 result.board.empty_cells()
             ),
             SolveOutcome::Contradiction => "the puzzle has no solution".to_string(),
+            SolveOutcome::TimedOut => format!("timed out after {} steps", result.steps.len()),
         };
         let GridFrame { x, y, cell } = grid_frame(puzzle, &options());
         Ok(PageData {

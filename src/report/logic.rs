@@ -77,7 +77,8 @@ pub struct GradeRow {
     pub file: String,
     /// 1-based line where the puzzle starts.
     pub line: usize,
-    /// `easy`, `medium`, `hard`, `unfair`, `extreme` (HoDoKu's), or `unsolved`.
+    /// `easy`, `medium`, `hard`, `unfair`, `extreme` (HoDoKu's), `unsolved`, or `timeout` (the
+    /// run stopped at its time limit; the other figures are those of the steps found).
     pub level: &'static str,
     /// HoDoKu score: the sum of the steps' scores.
     pub score: u64,
@@ -114,7 +115,11 @@ impl GradeRow {
         GradeRow {
             file: file.to_string(),
             line,
-            level: if g.solved { g.level.name() } else { "unsolved" },
+            level: match (g.solved, g.timed_out) {
+                (true, _) => g.level.name(),
+                (false, true) => "timeout",
+                (false, false) => "unsolved",
+            },
             score: g.score,
             rating: tenths(g.rating),
             pearl: tenths(g.pearl),

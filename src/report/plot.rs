@@ -256,6 +256,19 @@ fn jitter(k: usize) -> f64 {
 /// (the panel captions are not wrapped). Fails with [`ReportError::NoData`] when no series holds
 /// a time or an unanswered puzzle.
 pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), ReportError> {
+    let svg = plot_svg_text(series, title)?;
+    std::fs::write(path, svg).map_err(|e| plot_err(format!("{}: {e}", path.display())))
+}
+
+/// The picture of [`plot_svg`] as SVG text, for any writer.
+pub fn plot_svg_text(series: &[PlotSeries], title: &str) -> Result<String, ReportError> {
+    let mut svg = String::new();
+    draw(series, title, &mut svg)?;
+    Ok(svg)
+}
+
+/// Draws the picture of [`plot_svg`] into `svg`.
+fn draw(series: &[PlotSeries], title: &str, svg: &mut String) -> Result<(), ReportError> {
     let g = group(series);
     let (lo, hi) = axis_range(&g).ok_or(ReportError::NoData)?;
     let cols = if g.files.len() == 1 { 1 } else { 2 };
@@ -267,7 +280,7 @@ pub fn plot_svg(series: &[PlotSeries], path: &Path, title: &str) -> Result<(), R
     let footer_h = FOOTER_PAD_H + FOOTER_LINE_H * key.len() as u32;
     let size = (width, HEADER_H + footer_h + panel_h * rows as u32);
 
-    let root = SVGBackend::new(path, size).into_drawing_area();
+    let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE).map_err(plot_err)?;
     let (header, rest) = root.split_vertically(HEADER_H);
     let (body, footer) = rest.split_vertically(panel_h * rows as u32);

@@ -9,7 +9,8 @@
 //! loop returns to its start) and an AIC otherwise; a chain through a group node (a digit's
 //! cells in a box–line intersection) makes the grouped forms. The restricted modes give the
 //! named chains: one digit and links between cells (X-chain), bivalue cells with strong links
-//! inside them and weak links between them (XY-chain).
+//! inside them and weak links between them (XY-chain). A turbot fish is an X-chain of three
+//! links at most, of which the one removing the most candidates is taken (as HoDoKu does).
 //!
 //! Continuous nice loops are not a step of their own here: each elimination of one is the
 //! conclusion of a discontinuous loop through the eliminated candidate, found by the same
@@ -27,7 +28,7 @@ pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
         Technique::GroupedNiceLoop | Technique::GroupedAic
     );
     let modes: Vec<Mode> = match technique {
-        Technique::XChain => digits(found.digits & all_digits(board.n()))
+        Technique::XChain | Technique::TurbotFish => digits(found.digits & all_digits(board.n()))
             .map(Mode::Digit)
             .collect(),
         Technique::XyChain => vec![Mode::Bivalue],
@@ -36,19 +37,31 @@ pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
         _ => return,
     };
     let links = Links::of(board, grouped);
-    let want = found.limit.saturating_sub(found.steps.len());
+    let turbot = technique == Technique::TurbotFish;
+    // A turbot fish is an X-chain of three links at most: the loop from `x` back to it adds
+    // two. HoDoKu takes the one that removes the most candidates, so all are collected.
+    let (want, max_links) = match turbot {
+        true => (usize::MAX, 5),
+        false => (found.limit.saturating_sub(found.steps.len()), MAX_LINKS),
+    };
     let mut steps: Vec<(usize, Step)> = vec![];
     for mode in modes {
         if links.known_empty(mode) {
             continue;
         }
         let before = steps.len();
-        loops(&links, mode, want, &mut steps);
-        if steps.len() == before {
+        loops(&links, mode, want, max_links, &mut steps);
+        if steps.len() == before && !turbot {
             links.set_empty(mode);
         }
     }
-    steps.sort_by_key(|(len, _)| *len);
+    if turbot {
+        for (_, step) in &mut steps {
+            step.technique = Technique::TurbotFish;
+        }
+    }
+    // The shortest first; turbot fish with the most eliminations first.
+    steps.sort_by_key(|(len, step)| (turbot.then(|| usize::MAX - step.eliminations.len()), *len));
     let mut seen = vec![];
     for (_, step) in steps {
         let step = step.normalized();
@@ -62,12 +75,12 @@ pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
     }
 }
 
-/// The loops through every candidate `x` ("`x` true" leads to "`x` false") in `mode`, as
-/// steps with their length in links. With `want` 1, each search is bounded by the shortest loop
+/// The loops of `max_links` links at most through every candidate `x` ("`x` true" leads to
+/// "`x` false") in `mode`, as steps with their length in links. With `want` 1, each search is bounded by the shortest loop
 /// so far.
-fn loops(links: &Links, mode: Mode, want: usize, out: &mut Vec<(usize, Step)>) {
+fn loops(links: &Links, mode: Mode, want: usize, max_links: u16, out: &mut Vec<(usize, Step)>) {
     let mut reach = Reach::default();
-    let mut bound = MAX_LINKS;
+    let mut bound = max_links;
     for x in 0..links.singles as u32 {
         if matches!(mode, Mode::Digit(d) if links.digit(x) != d) {
             continue;
@@ -146,6 +159,37 @@ mod tests {
             first(&b, Technique::XChain).unwrap(),
             "X-Chain: 1 r1c2 =1= r1c5 -1- r4c5 =1= r4c8 -1- r7c8 =1= r7c3 => r23c3,r89c2<>1"
         );
+    }
+
+    #[test]
+    fn turbot_fish_through_a_box() {
+        // 1 in box 1 only at r1c1 and r3c3, in column 7 only at r3c7 and r8c7: r1c1 =1= r3c3
+        // -1- r3c7 =1= r8c7, so r8c1, seeing both ends, loses 1. No two parallel lines and no
+        // row and column meeting in a box: not a skyscraper nor a 2-string kite.
+        let open: &[usize] = &[1, 2, 3, 4, 5, 6, 8, 9];
+        let rows: &[(Value, usize, &[usize])] = &[
+            (1, 1, &[1, 5]),
+            (1, 2, &[4, 5, 6, 8, 9]),
+            (1, 3, &[3, 7]),
+            (1, 4, open),
+            (1, 5, open),
+            (1, 6, open),
+            (1, 7, open),
+            (1, 8, &[1, 7]),
+            (1, 9, open),
+        ];
+        let b = board(rows, &[]);
+        let mut found = Found::new(50);
+        find(&b, Technique::TurbotFish, &mut found);
+        let texts: Vec<String> = found.steps.iter().map(|s| text(b.shape(), s)).collect();
+        let turbot = "Turbot Fish: 1 r1c1 =1= r3c3 -1- r3c7 =1= r8c7 => r8c1<>1";
+        assert!(texts.iter().any(|t| t == turbot), "{texts:#?}");
+        let mut others = Found::new(50);
+        for t in [Technique::Skyscraper, Technique::TwoStringKite] {
+            crate::logic::single_digit::find(&b, t, &mut others);
+        }
+        let r8c1 = crate::logic::step::Candidate::new(63, 1);
+        assert!(others.steps.iter().all(|s| !s.eliminations.contains(&r8c1)));
     }
 
     #[test]

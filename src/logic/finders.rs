@@ -16,11 +16,13 @@ pub type Finder = fn(&Board, Technique, &mut Found);
 
 /// The finder of technique `t`: its family's, but for the locked pair and triple, which the
 /// subset finder finds (they are subsets inside an intersection), and Sue de Coq (two
-/// almost locked sets around an intersection), which has a file of its own.
+/// almost locked sets around an intersection), which has a file of its own, and the turbot
+/// fish, a short X-chain that the chain search finds.
 pub fn finder(t: Technique) -> Finder {
     match t {
         Technique::LockedPair | Technique::LockedTriple => return subsets::find,
         Technique::SueDeCoq => return sue_de_coq::find,
+        Technique::TurbotFish => return chains::find,
         _ => {}
     }
     match t.info().family {

@@ -1,4 +1,5 @@
-//! Single-digit patterns: skyscraper, 2-string kite and empty rectangle.
+//! Single-digit patterns: skyscraper, 2-string kite and empty rectangle (the turbot fish, a short
+//! X-chain, is found by [`super::chains`]).
 //!
 //! The first two join two strong links (a digit with two places left in a line) by a weak link
 //! between one end of each: `a2 = a1 - b1 = b2`, so `a2` or `b2` holds the digit, and a cell

@@ -191,6 +191,7 @@ techniques! {
     BugPlusOne, "bug-plus-1", "Bivalue Universal Grave + 1", Uniqueness, 100, Hard, 5.6;
     Skyscraper, "skyscraper", "Skyscraper", SingleDigit, 130, Hard, 6.6; // (mapped)
     TwoStringKite, "2-string-kite", "2-String Kite", SingleDigit, 150, Hard, 6.6; // (mapped)
+    TurbotFish, "turbot-fish", "Turbot Fish", SingleDigit, 120, Hard, 6.6;
     EmptyRectangle, "empty-rectangle", "Empty Rectangle", SingleDigit, 120, Hard, 6.6; // (mapped)
     WWing, "w-wing", "W-Wing", Wings, 150, Hard, 6.6; // (mapped)
     XyWing, "xy-wing", "XY-Wing", Wings, 160, Hard, 4.2;

@@ -7,7 +7,7 @@
 //! | `logic-singles`       | singles (full house, naked and hidden singles) and, on puzzles with cages or variant rules, the rules family (each rule's own narrowing, hidden singles and pointing in a rule's group, the 45 rule) |
 //! | `logic-intersections` | intersections (pointing, claiming, locked pairs and triples)  |
 //! | `logic-subsets`       | subsets (naked and hidden pairs, triples, quads)              |
-//! | `logic-fish`          | fish (basic, finned, sashimi) and single-digit patterns (skyscraper, 2-string kite, empty rectangle) |
+//! | `logic-fish`          | fish (basic, finned, sashimi) and single-digit patterns (skyscraper, 2-string kite, turbot fish, empty rectangle) |
 //! | `logic-wings`         | wings (XY, XYZ, W) and colouring (simple colours, remote pairs) |
 //! | `logic-chains`        | chains (X-, XY-chains, nice loops, AICs, grouped), ALS-XZ, ALS-XY-wings and Sue de Coq |
 //! | `logic-forcing`       | forcing chains and nets                                       |

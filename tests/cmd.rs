@@ -171,7 +171,7 @@ fn a_line_for_another_puzzle_is_an_error_and_the_batch_goes_on() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(
-        err.contains("<stdin>:2:1: checker rejected the cmd backend's answer: row 1, column 1 holds 4 but the given is 9"),
+        err.contains("<stdin>:2:1: error: checker rejected the cmd backend's answer: row 1, column 1 holds 4 but the given is 9"),
         "{err}"
     );
 }

@@ -7,8 +7,8 @@
 //! as f-puzzles and the solvers it calls lay such grids out. `givenPencilMarks` (digits 1 to
 //! the side) on an empty cell limit it to those digits ([`Constraint::Candidates`]); on a cell
 //! with a given they restrict nothing and are ignored. A solver's marks and colours
-//! (`centerPencilMarks`, `cornerPencilMarks`, `c`, `highlight`) are ignored with a note; any
-//! other key of a cell that carries something is an error naming it.
+//! (`candidates`, `centerPencilMarks`, `cornerPencilMarks`, `c`, `highlight`) are ignored with
+//! a note; any other key of a cell that carries something is an error naming it.
 
 use std::collections::BTreeMap;
 
@@ -27,7 +27,13 @@ fn boxes(n: usize) -> (usize, usize) {
 /// The keys of a cell that are read.
 const CELL_KEYS: [&str; 4] = ["value", "given", "givenPencilMarks", "region"];
 /// The keys of a cell that hold a solver's marks or colours, not the puzzle: ignored, with a note.
-const CELL_NOTES: [&str; 4] = ["centerPencilMarks", "cornerPencilMarks", "c", "highlight"];
+const CELL_NOTES: [&str; 5] = [
+    "candidates",
+    "centerPencilMarks",
+    "cornerPencilMarks",
+    "c",
+    "highlight",
+];
 
 /// The side of the grid (9 when there is no `size`).
 pub(super) fn side(doc: &Map<String, J>) -> Result<usize, FpuzzlesError> {

@@ -198,26 +198,13 @@ fn degenerate_option_values_are_refused() {
     assert_usage_error(&o, "--techniques: no technique or family named");
     let o = run(&["fuzz", "--backends", "dfs", "--puzzles", "0"]);
     assert_usage_error(&o, "--puzzles takes 1 or more");
-    let o = run(&[
-        "fuzz",
-        "--backends",
-        "dfs",
-        "--puzzles",
-        "3",
-        "--case",
-        &u64::MAX.to_string(),
-    ]);
+    let fuzz3 = |extra: &[&str]| {
+        let args = [&["fuzz", "--backends", "dfs", "--puzzles", "3"][..], extra].concat();
+        run(&args)
+    };
+    let o = fuzz3(&["--case", &u64::MAX.to_string()]);
     assert_usage_error(&o, "--case");
-    let o = run(&[
-        "fuzz",
-        "--backends",
-        "dfs",
-        "--puzzles",
-        "3",
-        "--killer",
-        "--cage-sizes",
-        "20..30",
-    ]);
+    let o = fuzz3(&["--killer", "--cage-sizes", "20..30"]);
     assert_usage_error(&o, "--cage-sizes 20..30: no cage of 20 cells or more fits");
     let o = run_with(&["strength", "--encodings", "minimal,minimal"], &input);
     assert_usage_error(&o, "--encodings names minimal twice");

@@ -81,7 +81,7 @@ fn search(board: &Board, changed: &[bool], found: &mut Found) {
                 bx: (bx, box_cells),
                 max_set,
             };
-            if search.intersection(&inter, found) {
+            if search.intersection(&inter, 0, &Part::default(), found) {
                 return;
             }
         }
@@ -121,51 +121,21 @@ impl Part {
 impl Search<'_> {
     /// Every subset of two cells or more (up to three on 9×9, as HoDoKu) of the intersection,
     /// in HoDoKu's order: each pair, then the triples that extend it. True once `found` is full.
-    fn intersection(&self, inter: &[usize], found: &mut Found) -> bool {
+    fn intersection(&self, inter: &[usize], from: usize, c: &Part, found: &mut Found) -> bool {
         let most = inter
             .len()
             .min(if self.board.n() <= 9 { 3 } else { MAX_SET });
-        let mut stop = false;
-        let mut walk = |part: &Part, found: &mut Found| {
-            let n_plus = part.digits.count_ones() as isize - part.cells.len() as isize;
-            n_plus >= 2 && self.line_sets(part, n_plus, found)
-        };
-        self.extend_inter(
-            inter,
-            0,
-            &Part::default(),
-            most,
-            &mut walk,
-            found,
-            &mut stop,
-        );
-        stop
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn extend_inter(
-        &self,
-        inter: &[usize],
-        from: usize,
-        part: &Part,
-        most: usize,
-        walk: &mut dyn FnMut(&Part, &mut Found) -> bool,
-        found: &mut Found,
-        stop: &mut bool,
-    ) {
         for i in from..inter.len() {
-            if *stop {
-                return;
+            let next = c.with(inter[i], self.board.cands(inter[i]));
+            let n_plus = next.digits.count_ones() as isize - next.cells.len() as isize;
+            if next.cells.len() >= 2 && n_plus >= 2 && self.line_sets(&next, n_plus, found) {
+                return true;
             }
-            let next = part.with(inter[i], self.board.cands(inter[i]));
-            if next.cells.len() >= 2 && walk(&next, found) {
-                *stop = true;
-                return;
-            }
-            if next.cells.len() < most {
-                self.extend_inter(inter, i + 1, &next, most, walk, found, stop);
+            if next.cells.len() < most && self.intersection(inter, i + 1, &next, found) {
+                return true;
             }
         }
+        false
     }
 
     /// Line sets `L` (line cells outside `C`), depth first in cell order; each that takes some

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use sudoku_lab::logic::render::text;
 use sudoku_lab::logic::step::Found;
 use sudoku_lab::logic::verify::check_path;
-use sudoku_lab::logic::{self, Board, Grade, Ladder, Level, SolveOutcome, Step, Technique};
+use sudoku_lab::logic::{self, Board, Family, Grade, Ladder, Level, SolveOutcome, Step, Technique};
 use sudoku_lab::model::{Puzzle, Regions, Shape};
 use sudoku_lab::task::unique_solution;
 
@@ -183,6 +183,35 @@ fn ladder_solves_hard_puzzles_with_true_steps() {
     for line in lines("tests/data/logic/17_clue_5.txt") {
         graded(&puzzle(&line), &ladder);
     }
+}
+
+#[test]
+fn als_xy_chain_takes_hodokus_elimination() {
+    // A puzzle of magictour_top1465 whose path reaches, after three ALS-XZ rules and three
+    // ALS-XY-wings, a board where only a chain of four almost locked sets (or a forcing chain)
+    // goes on: the chain removes 3 from r3c4 and r7c6, as HoDoKu 2.2.0's path does there.
+    let line = "37.6.......9.......2..8.16......5....9..1..8....4......58.6..9.......3.......7.42";
+    let p = puzzle(line);
+    let grade = graded(&p, &Ladder::default());
+    let (result, _) = logic::grade(&p, &Ladder::default()).unwrap();
+    let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    let chain = texts
+        .iter()
+        .find(|t| t.starts_with("Almost Locked Set XY-Chain: "))
+        .expect("an ALS-XY-chain step");
+    assert!(chain.ends_with(" => r3c4,r7c6<>3"), "{chain}");
+    assert_eq!(grade.hardest, Some(Technique::AlsXyChain), "{texts:#?}");
+    // Without it the path needs a forcing net.
+    let without = Ladder::of(
+        Ladder::default()
+            .techniques()
+            .iter()
+            .copied()
+            .filter(|&t| t != Technique::AlsXyChain)
+            .collect(),
+    );
+    let hardest = graded(&p, &without).hardest.unwrap();
+    assert_eq!(hardest.info().family, Family::Forcing, "{hardest:?}");
 }
 
 #[test]

@@ -31,14 +31,14 @@ const MAX_CELLS: usize = 8;
 /// Every ALS of a board, each cell set once (with the first house that holds it), in flat
 /// arrays. Bitsets over the cells take `words` `u64`s; per set and digit `d` there are two:
 /// the cells seeing every cell of the set that holds `d`, and those cells themselves.
-struct Sets {
+pub(super) struct Sets {
     n: usize,
     words: usize,
     /// `cells[start[i]..start[i + 1]]`: set `i`'s cells, ascending.
     cells: Vec<usize>,
     start: Vec<usize>,
-    digits: Vec<u64>,
-    house: Vec<u32>,
+    pub(super) digits: Vec<u64>,
+    pub(super) house: Vec<u32>,
     members: Vec<u64>,
     seen: Vec<u64>,
     holding: Vec<u64>,
@@ -46,7 +46,7 @@ struct Sets {
     first: Vec<u32>,
     /// Per set, the disjoint sets it shares restricted commons with (ascending) and those
     /// digits ([`Sets::restricted_commons`]).
-    commons: Vec<Vec<(usize, u64)>>,
+    pub(super) commons: Vec<Vec<(usize, u64)>>,
 }
 
 thread_local! {
@@ -57,7 +57,7 @@ thread_local! {
 
 impl Sets {
     /// [`Sets::of`], kept for the next call on the same board.
-    fn shared(board: &Board) -> Rc<Sets> {
+    pub(super) fn shared(board: &Board) -> Rc<Sets> {
         kept_for(&LAST, board, || Sets::of(board))
     }
 
@@ -142,10 +142,10 @@ impl Sets {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.digits.len()
     }
-    fn cells(&self, i: usize) -> &[usize] {
+    pub(super) fn cells(&self, i: usize) -> &[usize] {
         &self.cells[self.start[i]..self.start[i + 1]]
     }
     fn members(&self, i: usize) -> &[u64] {
@@ -248,7 +248,13 @@ impl Sets {
         out
     }
     /// The candidates of the digits `zs` seen by every cell of `a` and of `b` holding them.
-    fn seen_by_both(&self, a: usize, b: usize, zs: u64, has: &DigitCells) -> Vec<Candidate> {
+    pub(super) fn seen_by_both(
+        &self,
+        a: usize,
+        b: usize,
+        zs: u64,
+        has: &DigitCells,
+    ) -> Vec<Candidate> {
         let mut out = vec![];
         for z in digits(zs) {
             let (sa, sb) = (self.seen(a, z), self.seen(b, z));

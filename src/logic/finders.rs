@@ -6,8 +6,8 @@ use super::board::Board;
 use super::step::Found;
 use super::table::{Family, Technique};
 use super::{
-    als, bifurcation, chains, coloring, fish, forcing, intersections, rules, single_digit, singles,
-    subsets, sue_de_coq, uniqueness, wings,
+    als, als_chain, bifurcation, chains, coloring, fish, forcing, intersections, rules,
+    single_digit, singles, subsets, sue_de_coq, uniqueness, wings,
 };
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once
@@ -15,13 +15,14 @@ use super::{
 pub type Finder = fn(&Board, Technique, &mut Found);
 
 /// The finder of technique `t`: its family's, but for the locked pair and triple, which the
-/// subset finder finds (they are subsets inside an intersection), and Sue de Coq (two
-/// almost locked sets around an intersection), which has a file of its own, and the turbot
-/// fish, a short X-chain that the chain search finds.
+/// subset finder finds (they are subsets inside an intersection), Sue de Coq (two almost
+/// locked sets around an intersection) and the ALS-XY-chain, which have files of their own,
+/// and the turbot fish, a short X-chain that the chain search finds.
 pub fn finder(t: Technique) -> Finder {
     match t {
         Technique::LockedPair | Technique::LockedTriple => return subsets::find,
         Technique::SueDeCoq => return sue_de_coq::find,
+        Technique::AlsXyChain => return als_chain::find,
         Technique::TurbotFish => return chains::find,
         _ => {}
     }

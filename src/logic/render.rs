@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::board::{digits, Board};
-use super::step::{Candidate, Link, Node, Step};
+use super::step::{Candidate, CellSet, Link, Node, Step};
 use super::table::Technique as T;
 use crate::model::{Regions, Shape, Value};
 
@@ -104,6 +104,17 @@ fn digit_list(digits: &[Value], sep: &str) -> String {
         .map(|d| d.to_string())
         .collect::<Vec<_>>()
         .join(sep)
+}
+
+/// Some cells and their digits: `r13c4 - {45789}` (`between` is ` - `), `{10,11}` on sides
+/// above 9.
+fn cell_set(n: usize, set: &CellSet, between: &str) -> String {
+    let sep = if n > 9 { "," } else { "" };
+    format!(
+        "{}{between}{{{}}}",
+        cells(n, &set.cells),
+        digit_list(&set.digits, sep)
+    )
 }
 
 /// Candidates grouped by digit: `r1c136<>8, r2c5<>3` (or with `=`).
@@ -271,16 +282,18 @@ pub fn text(shape: &Shape, step: &Step) -> String {
             houses(shape, &s.houses)
         ),
         T::SueDeCoq if s.sets.len() == 3 => {
-            let set = |i: usize| {
-                let sep = if n > 9 { "," } else { "" };
-                let set = &s.sets[i];
-                format!(
-                    "{} - {{{}}}",
-                    cells(n, &set.cells),
-                    digit_list(&set.digits, sep)
-                )
-            };
+            let set = |i: usize| cell_set(n, &s.sets[i], " - ");
             format!("{} ({}, {})", set(0), set(1), set(2))
+        }
+        T::AlsXyChain if s.sets.len() == s.digits.len() + 1 => {
+            let mut t = String::new();
+            for (i, set) in s.sets.iter().enumerate() {
+                if i > 0 {
+                    let _ = write!(t, " -{}- ", s.digits[i - 1]);
+                }
+                t.push_str(&cell_set(n, set, " "));
+            }
+            t
         }
         T::Bifurcation => match s.eliminations.first() {
             Some(e) => format!("{}={} has no solution", cell(n, e.cell), e.digit),

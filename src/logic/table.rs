@@ -18,8 +18,8 @@
 //!   finds the same deduction, marked `(mapped)` below: finned and sashimi fish the basic fish's
 //!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
 //!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; uniqueness tests 5 and 6,
-//!   hidden and avoidable rectangles SE's unique rectangle rule; ALS-XZ, the ALS-XY-wing and
-//!   Sue de Coq a forcing chain; bifurcation SE's nested forcing chains.
+//!   hidden and avoidable rectangles SE's unique rectangle rule; ALS-XZ, the ALS-XY-wing, the
+//!   ALS-XY-chain and Sue de Coq a forcing chain; bifurcation SE's nested forcing chains.
 //! * **Rule techniques** ([`super::rules`]): neither HoDoKu nor SE grades variant rules, so
 //!   their rows are this table's own. A hidden single in a rule's group (a cage, an extra
 //!   region) takes the hidden single's score and SE's row/column rating; pointing from a
@@ -222,6 +222,7 @@ techniques! {
     GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3;
     AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5; // (mapped)
     AlsXyWing, "als-xy-wing", "Almost Locked Set XY-Wing", Als, 320, Unfair, 7.5; // (mapped)
+    AlsXyChain, "als-xy-chain", "Almost Locked Set XY-Chain", Als, 340, Unfair, 7.5; // (mapped)
     ForcingChainContradiction, "forcing-chain-contradiction", "Forcing Chain Contradiction",
         Forcing, 500, Extreme, 8.0;
     ForcingChainVerity, "forcing-chain-verity", "Forcing Chain Verity", Forcing, 500, Extreme,

@@ -54,7 +54,7 @@ pub mod variants;
 pub use fill::{full_grid, FILL_RESTARTS};
 use fill::{try_fill, Plan};
 
-use crate::backend::{Backend, Cancel, Limits};
+use crate::backend::{Backend, BackendError, Cancel, Limits};
 pub use crate::rng::GenRng;
 
 use crate::model::{
@@ -538,6 +538,11 @@ impl Generator<'_> {
     /// The backend's verdict on `puzzle`, cut from a full grid (so it has a solution): `true`
     /// for one solution, `false` for several. Only the verdict is used, never the solutions,
     /// so the puzzles a seed gives do not depend on the backend's search order.
+    ///
+    /// A check does not start once the deadline has passed (or the cancel flag is set): a
+    /// backend looks at the clock only every so many steps, and the checks of a large grid are
+    /// many short ones, so past the deadline each would still end with a verdict, and the loops
+    /// that make them would run on.
     fn is_unique(&self, puzzle: &Puzzle) -> Result<bool, GenerateError> {
         let by_timeout = self.check_timeout.map(|t| Instant::now() + t);
         let mut limits = Limits::until(
@@ -547,6 +552,9 @@ impl Generator<'_> {
                 .min(),
         );
         limits.cancel = self.cancel.clone();
+        if limits.expired() {
+            return Err(RunError::Backend(BackendError::TimedOut).into());
+        }
         match task::run(self.backend, puzzle, Task::Unique, &limits)? {
             Answer::Unique(_) => Ok(true),
             Answer::Multiple(..) => Ok(false),

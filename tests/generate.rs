@@ -828,5 +828,8 @@ fn cli_the_budget_holds_over_many_short_checks() {
     let err = common::stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("uniqueness check: timed out"), "{err}");
-    assert!(took < 3.0 * budget + 2.0, "{took} s for a budget of {budget} s");
+    assert!(
+        took < 3.0 * budget + 2.0,
+        "{took} s for a budget of {budget} s"
+    );
 }

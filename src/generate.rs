@@ -54,7 +54,8 @@ pub mod variants;
 pub use fill::{full_grid, FILL_RESTARTS};
 use fill::{try_fill, Plan};
 
-use crate::backend::{Backend, Cancel, Limits};
+use crate::backend::{Backend, BackendError, Cancel, Limits};
+use crate::cancel::due;
 pub use crate::rng::GenRng;
 
 use crate::model::{
@@ -538,14 +539,22 @@ impl Generator<'_> {
     /// The backend's verdict on `puzzle`, cut from a full grid (so it has a solution): `true`
     /// for one solution, `false` for several. Only the verdict is used, never the solutions,
     /// so the puzzles a seed gives do not depend on the backend's search order.
+    ///
+    /// A check does not start once the run's deadline or the puzzle's budget has passed (or
+    /// the cancel flag is set): a backend looks at the clock only every so many steps, and the
+    /// checks of a large grid are many short ones, so past the deadline each would still end
+    /// with a verdict, and the loops that make them would run on. The time-out of one check is
+    /// its own: counted from its start, it bounds the check, whatever the time.
     fn is_unique(&self, puzzle: &Puzzle) -> Result<bool, GenerateError> {
+        let fixed = [self.deadline, self.puzzle_deadline]
+            .into_iter()
+            .flatten()
+            .min();
+        if due(fixed, self.cancel.as_ref()) {
+            return Err(RunError::Backend(BackendError::TimedOut).into());
+        }
         let by_timeout = self.check_timeout.map(|t| Instant::now() + t);
-        let mut limits = Limits::until(
-            [self.deadline, by_timeout, self.puzzle_deadline]
-                .into_iter()
-                .flatten()
-                .min(),
-        );
+        let mut limits = Limits::until(fixed.into_iter().chain(by_timeout).min());
         limits.cancel = self.cancel.clone();
         match task::run(self.backend, puzzle, Task::Unique, &limits)? {
             Answer::Unique(_) => Ok(true),

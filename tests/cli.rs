@@ -102,6 +102,38 @@ fn a_bad_puzzle_is_reported_with_its_location_and_the_batch_goes_on() {
 }
 
 #[test]
+fn json_lines_hold_a_record_for_a_bad_puzzle_in_its_place() {
+    let bad = MAGIC1.replacen('.', "x", 1); // column 2 holds 'x'
+    let input = format!("{MAGIC1}\n{bad}\n{MAGIC1}\n");
+    let o = run_with(&["solve", "--json", "--jobs", "2"], &input);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("<stdin>:2:2: error:"), "{}", stderr(&o));
+    let recs: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 3, "one record per puzzle, the bad one too");
+    let indexes: Vec<_> = recs.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+    assert_eq!(indexes, [1, 2, 3]);
+    assert_eq!(recs[1]["status"], "invalid");
+    assert_eq!(
+        (recs[1]["line"].as_u64(), recs[1]["col"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert!(
+        recs[1]["error"].as_str().unwrap().contains("'x'"),
+        "{}",
+        recs[1]
+    );
+    assert!(recs[1].get("solution").is_none());
+    for r in [&recs[0], &recs[2]] {
+        assert_eq!(r["status"], "solved");
+        assert!(r.get("col").is_none());
+        assert_solves(MAGIC1, r["solution"].as_str().unwrap());
+    }
+}
+
+#[test]
 fn an_input_without_puzzles_is_said_so() {
     let o = run_with(&["solve"], "# only a comment\n\n");
     assert_eq!(o.status.code(), Some(0));

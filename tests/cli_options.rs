@@ -233,6 +233,56 @@ fn explain_verify_without_a_unique_solution_fails() {
     assert_usage_error(&o, "<stdin>:1:1: error: --verify: not checked");
 }
 
+/// `explain --verify` holds the puzzle's solution against the known answer the input gives
+/// with it (`puzzle:count:solution`): an answer that agrees is what the steps are checked
+/// against; a count the puzzle does not have is said, and the steps are not checked (exit 2).
+#[test]
+fn explain_verify_holds_the_known_answer_given() {
+    let solve = |puzzle: &str| {
+        stdout(&run_with(&["solve"], &format!("{puzzle}\n")))
+            .trim()
+            .to_string()
+    };
+    let solution = solve(MEDIUM);
+    let o = run_with(
+        &["explain", "--verify"],
+        &format!("{MEDIUM}:1:{solution}\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("# solved in"), "{}", stdout(&o));
+    let o = run_with(&["explain", "--verify"], &format!("{MEDIUM}:2\n"));
+    assert_usage_error(
+        &o,
+        "<stdin>:1:1: error: --verify: not checked: the known answer given with the puzzle does \
+         not hold: expected exactly 2 solutions, and the puzzle has exactly one solution",
+    );
+    let o = run_with(&["explain", "--verify"], &format!("{MEDIUM}:0\n"));
+    assert_usage_error(
+        &o,
+        "expected no solution, and the puzzle has exactly one solution",
+    );
+    // One of the 288 solutions of the empty 4×4, given as its only one.
+    let one_of_many = solve(EMPTY4);
+    let o = run_with(
+        &["explain", "--verify"],
+        &format!("{EMPTY4}:1:{one_of_many}\n"),
+    );
+    assert_usage_error(
+        &o,
+        "expected exactly 1 solution, and the puzzle has several solutions",
+    );
+    // A grid that does not solve the puzzle is the reader's error, at the grid.
+    let mut wrong: Vec<char> = solution.chars().collect();
+    wrong.swap(0, 1);
+    let wrong: String = wrong.into_iter().collect();
+    let o = run_with(&["explain", "--verify"], &format!("{MEDIUM}:1:{wrong}\n"));
+    assert_usage_error(
+        &o,
+        "<stdin>:1:85: error: the solution given does not solve the puzzle",
+    );
+    assert_eq!(stdout(&o), "");
+}
+
 /// `xcheck --pictures DIR` makes DIR only for a picture: a run that draws none leaves no folder.
 #[test]
 fn pictures_folder_is_made_only_for_a_picture() {

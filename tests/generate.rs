@@ -769,3 +769,67 @@ fn cli_entropic_needs_a_side_divisible_by_3() {
     let o = common::run(&args("6"));
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
 }
+
+/// Without `--seed`, the seed line comes once every option is checked: an option error comes
+/// alone, with nothing before it on either output; a run that goes ahead says its seed first.
+#[test]
+fn cli_an_option_error_comes_without_a_seed_line() {
+    let refused: [&[&str]; 3] = [
+        &["generate", "--size", "4", "--givens", "100"],
+        &["generate", "--jigsaw", "--variants", "disjoint-groups"],
+        &["fuzz", "--hostile", "--backends", "dfs", "--shard", "1/2"],
+    ];
+    for args in refused {
+        let o = common::run(args);
+        let err = common::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("sudoku-lab: error:"), "{args:?}: {err}");
+        assert!(!err.contains("seed"), "{args:?}: {err}");
+        assert_eq!(common::stdout(&o), "", "{args:?}");
+    }
+    let o = common::run(&["generate", "--size", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let err = common::stderr(&o);
+    let seed = err
+        .strip_prefix("seed: ")
+        .and_then(|s| s.trim().parse::<u64>().ok());
+    assert!(seed.is_some(), "{err}");
+    // The seed said replays the run.
+    let again = common::run(&[
+        "generate",
+        "--size",
+        "4",
+        "--seed",
+        &seed.unwrap().to_string(),
+    ]);
+    assert_eq!(common::stdout(&again), common::stdout(&o));
+}
+
+/// `--budget` holds on a large grid, whose uniqueness checks are many short ones (each ends
+/// before the backend looks at its clock): generation stops with a time-out (exit 2) soon after
+/// the budget, not after every check of every puzzle (several seconds for these four).
+#[test]
+fn cli_the_budget_holds_over_many_short_checks() {
+    let budget = 0.2;
+    let start = std::time::Instant::now();
+    let o = common::run(&[
+        "generate",
+        "--size",
+        "16",
+        "--unique",
+        "--count",
+        "4",
+        "--seed",
+        "5",
+        "--budget",
+        &budget.to_string(),
+    ]);
+    let took = start.elapsed().as_secs_f64();
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("uniqueness check: timed out"), "{err}");
+    assert!(
+        took < 3.0 * budget + 2.0,
+        "{took} s for a budget of {budget} s"
+    );
+}

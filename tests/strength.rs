@@ -721,3 +721,42 @@ fn cli_technique_level_errors() {
         .collect();
     assert_eq!(weakest, ["logic-singles", "logic-singles"], "{text}");
 }
+
+/// `strength --timeout S`: each puzzle's levels share S seconds. A puzzle past them (the pair
+/// probes of a sparse 16×16 take far longer) is named on standard error, marked `timeout` in
+/// `--per-puzzle` and left out of the rows, and the exit code is 3; the run ends soon after.
+/// Where no puzzle reaches it, the output is the one without it.
+#[test]
+fn a_timeout_stops_each_puzzle_and_marks_it() {
+    let timeout = 0.2;
+    let start = std::time::Instant::now();
+    let o = common::run(&[
+        "strength",
+        "tests/data/sparse16.txt",
+        "--encodings",
+        "minimal",
+        "--levels",
+        "up,pairs",
+        "--per-puzzle",
+        "--jobs",
+        "1",
+        "--timeout",
+        &timeout.to_string(),
+    ]);
+    let took = start.elapsed().as_secs_f64();
+    let (out, err) = (common::stdout(&o), common::stderr(&o));
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(took < 3.0 * (3.0 * timeout) + 2.0, "{took} s");
+    for i in 1..=3 {
+        let row = format!("{i}\ttests/data/sparse16.txt\t{i}\tminimal\tauto\ttimeout\n");
+        assert!(out.contains(&row), "{out}");
+        let said = format!("tests/data/sparse16.txt:{i}:1: timed out after {timeout} s");
+        assert!(err.contains(&said), "{err}");
+    }
+    let pairs_row = out.lines().find(|l| l.contains(" pairs ")).unwrap();
+    assert_eq!(pairs_row.split_whitespace().nth(4), Some("0"), "{out}");
+    assert_eq!(
+        twenty_minimal("up,flp,logic-fish", "--timeout=600"),
+        twenty_minimal("up,flp,logic-fish", "--amo=auto"),
+    );
+}

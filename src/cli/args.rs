@@ -303,13 +303,39 @@ pub fn named_once<T: fmt::Display + PartialEq>(
     }
 }
 
-/// A seed from the clock, printed on standard error so that the run can be replayed.
-pub fn clock_seed() -> u64 {
-    let s = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    eprintln!("seed: {s}");
-    s
+/// A run's seed: `--seed S`, or one from the clock. One from the clock is printed on standard
+/// error so that the run can be replayed, by [`Seed::announce`], once every option is checked:
+/// an option error comes alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seed {
+    pub value: u64,
+    from_clock: bool,
+}
+
+impl Seed {
+    /// The seed given, or one from the clock.
+    pub fn resolve(given: Option<u64>) -> Seed {
+        match given {
+            Some(value) => Seed {
+                value,
+                from_clock: false,
+            },
+            None => Seed {
+                value: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64),
+                from_clock: true,
+            },
+        }
+    }
+
+    /// Prints `seed: S` on standard error when the seed came from the clock. Call it after the
+    /// last option check, before any other output.
+    pub fn announce(&self) {
+        if self.from_clock {
+            eprintln!("seed: {}", self.value);
+        }
+    }
 }
 
 /// `s` as one shell word.

@@ -89,11 +89,15 @@ struct Record<'a> {
     /// 1-based position of the puzzle over the whole batch.
     index: usize,
     file: &'a str,
-    /// 1-based line where the puzzle starts.
+    /// 1-based line where the puzzle starts (for an `invalid` puzzle, where its fault is).
     line: usize,
+    /// `invalid` only: the 1-based column of the fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    col: Option<usize>,
     task: &'static str,
     backend: &'static str,
-    /// none | solved | counted | unique | multiple | optimal | feasible | timeout | error
+    /// none | solved | counted | unique | multiple | optimal | feasible | timeout | error |
+    /// invalid
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     solution: Option<serde_json::Value>,
@@ -457,6 +461,10 @@ pub fn each_puzzle(
             eprintln!("{msg}");
             tally.bad_input = true;
         }
+        Entry::BadPuzzle(bad) => {
+            eprintln!("{}", bad.message());
+            tally.bad_input = true;
+        }
         Entry::Warning(msg) => eprintln!("{msg}"),
         Entry::Waiting => {}
     })
@@ -464,20 +472,49 @@ pub fn each_puzzle(
 
 /// The error for a puzzle after the first when `--proof` is given: the proof files hold the
 /// proofs of one puzzle.
-pub fn beyond_the_proof(item: &Item) -> String {
-    format!(
-        "{}: error: --proof writes the proofs of one puzzle (FILE and FILE.cnf), and this is \
-         puzzle {}: give one puzzle per run",
-        item.place(),
-        item.index
-    )
+pub fn beyond_the_proof(item: &Item) -> BadPuzzle {
+    BadPuzzle {
+        index: item.index,
+        file: item.file.clone(),
+        line: item.line,
+        col: 1,
+        reason: format!(
+            "--proof writes the proofs of one puzzle (FILE and FILE.cnf), and this is puzzle \
+             {}: give one puzzle per run",
+            item.index
+        ),
+    }
+}
+
+/// A puzzle of the input that cannot be answered, with where it is.
+pub struct BadPuzzle {
+    /// 1-based position over the whole batch, as [`Item::index`].
+    pub index: usize,
+    pub file: Arc<str>,
+    /// Where the fault is: 1-based line and column.
+    pub line: usize,
+    pub col: usize,
+    /// What is wrong, without the place.
+    pub reason: String,
+}
+
+impl BadPuzzle {
+    /// The message on standard error: `file:line:col: error: reason`.
+    pub fn message(&self) -> String {
+        format!(
+            "{}:{}:{}: error: {}",
+            self.file, self.line, self.col, self.reason
+        )
+    }
 }
 
 /// What reading the input yields, in input order.
 pub enum Entry {
     Puzzle(Item),
-    /// Bad input (an unreadable file, a bad puzzle): the full message, file:line:col first.
+    /// Bad input that is no puzzle (an unreadable file): the full message.
     Bad(String),
+    /// A bad puzzle: it has its place in the batch.
+    BadPuzzle(BadPuzzle),
     /// Worth saying, not an error.
     Warning(String),
     /// Nothing more has arrived yet: the puzzles read so far should be answered now.
@@ -509,10 +546,13 @@ fn each_entry(
             let entry = match entry {
                 Ok(e) => e,
                 Err(e) => {
-                    f(Entry::Bad(format!(
-                        "{name}:{}:{}: error: {}",
-                        e.line, e.col, e.message
-                    )));
+                    f(Entry::BadPuzzle(BadPuzzle {
+                        index,
+                        file: name.clone(),
+                        line: e.line,
+                        col: e.col,
+                        reason: e.message,
+                    }));
                     return;
                 }
             };
@@ -536,10 +576,13 @@ fn each_entry(
                 puzzle = match attached {
                     Ok(p) => p,
                     Err(msg) => {
-                        f(Entry::Bad(format!(
-                            "{name}:{}:1: error: weights for this puzzle: {msg}",
-                            entry.line
-                        )));
+                        f(Entry::BadPuzzle(BadPuzzle {
+                            index,
+                            file: name.clone(),
+                            line: entry.line,
+                            col: 1,
+                            reason: format!("weights for this puzzle: {msg}"),
+                        }));
                         return;
                     }
                 };
@@ -588,6 +631,7 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
         index: item.index,
         file: &item.file,
         line: item.line,
+        col: None,
         task: config.task.name(),
         backend: backend.name(),
         status: "error",
@@ -644,6 +688,39 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
     } else {
         text_out
     };
+    done
+}
+
+/// What is printed for a puzzle that cannot be answered: its message on standard error and,
+/// with `--json`, a record in its place (status `invalid`), so that the records keep the input
+/// order.
+fn invalid(backend: &dyn Backend, config: &Config, bad: &BadPuzzle) -> Done {
+    let mut done = Done {
+        err: bad.message() + "\n",
+        ..Done::default()
+    };
+    done.tally.bad_input = true;
+    if config.json {
+        let record = Record {
+            index: bad.index,
+            file: &bad.file,
+            line: bad.line,
+            col: Some(bad.col),
+            task: config.task.name(),
+            backend: backend.name(),
+            status: "invalid",
+            solution: None,
+            count: None,
+            complete: None,
+            score: None,
+            proved: None,
+            bound: None,
+            error: Some(bad.reason.clone()),
+            time_us: 0,
+            effort: None,
+        };
+        done.out = serde_json::to_string(&record).expect("records serialise") + "\n";
+    }
     done
 }
 
@@ -728,7 +805,7 @@ pub fn run(config: &Config) -> ExitCode {
                         return;
                     }
                     Entry::Puzzle(item) if config.one_puzzle && puzzles > 0 => {
-                        Entry::Bad(beyond_the_proof(&item))
+                        Entry::BadPuzzle(beyond_the_proof(&item))
                     }
                     Entry::Puzzle(item) => {
                         puzzles += 1;
@@ -752,6 +829,10 @@ pub fn run(config: &Config) -> ExitCode {
                 }
                 let is_bad = matches!(entry, Entry::Bad(_));
                 match entry {
+                    Entry::BadPuzzle(bad) => {
+                        let done = invalid(backend, config, &bad);
+                        ok &= reader_done.send(vec![(seq, done)]).is_ok();
+                    }
                     Entry::Puzzle(item) => {
                         if chunk.is_empty() {
                             size = pace.chunk();

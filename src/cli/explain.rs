@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::json;
 
+use sudoku_lab::backend::Limits;
+use sudoku_lab::backends::{self, BackendKind};
 use sudoku_lab::cancel::Halt;
 use sudoku_lab::counted::counted;
 use sudoku_lab::format::candidates::read_candidates;
@@ -19,10 +21,10 @@ use sudoku_lab::format::ReadOptions;
 use sudoku_lab::logic::render::{candidate_grid, text};
 use sudoku_lab::logic::verify::check_path;
 use sudoku_lab::logic::{self, Board, Ladder, LogicError, SolveOutcome, SolveResult};
-use sudoku_lab::model::Value;
+use sudoku_lab::model::{Grid, Value};
 use sudoku_lab::report::html::explain_page;
 use sudoku_lab::report::logic::StepRecord;
-use sudoku_lab::task::unique_solution;
+use sudoku_lab::task::{self, Answer, Task};
 
 use super::args::{seconds_arg, InputArgs};
 use super::batch;
@@ -102,9 +104,10 @@ pub struct ExplainArgs {
     /// of the input on standard output.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "hint"])]
     html: Option<PathBuf>,
-    /// Check every step against the puzzle's solution (from the dfs backend); a wrong step is
-    /// reported and gives exit code 1, a puzzle without a unique solution (whose steps cannot
-    /// be checked) exit code 2.
+    /// Check every step against the puzzle's solution (from the dfs backend, held against the
+    /// known answer the input gives with the puzzle, if any); a wrong step is reported and gives
+    /// exit code 1; a puzzle without a unique solution, or whose known answer does not hold
+    /// (its steps are not checked), exit code 2.
     #[arg(long)]
     verify: bool,
     #[command(flatten)]
@@ -210,18 +213,16 @@ pub fn run(config: &Config) -> ExitCode {
             (result.steps, ending)
         };
         if config.verify {
-            match unique_solution(&item.puzzle) {
-                Some(solution) => {
+            match reference_solution(&item) {
+                Ok(solution) => {
                     if let Err(e) = check_path(solution.cells(), &steps) {
                         eprintln!("{at}: wrong step: {e}: {}", text(shape, &steps[e.index]));
                         wrong = true;
                     }
                 }
                 // Verification was asked for and cannot be done: as a refusal, exit code 2.
-                None => {
-                    eprintln!(
-                        "{at}: error: --verify: not checked: the puzzle has no unique solution"
-                    );
+                Err(why) => {
+                    eprintln!("{at}: error: --verify: not checked: {why}");
                     refused = true;
                 }
             }
@@ -274,6 +275,36 @@ pub fn run(config: &Config) -> ExitCode {
         (false, false, true) => 3,
         _ => 0,
     })
+}
+
+/// The grid `--verify` holds the steps of `item` against: the puzzle's one solution, from the
+/// dfs backend, which must agree with the known answer the input gives with the puzzle (the
+/// count and solution of `puzzle:count:solution`, of a puzzle object, of an f-puzzles document;
+/// the reader has checked that such a solution solves the puzzle). When there is none, or the
+/// input's answer says otherwise, why the steps are not checked.
+fn reference_solution(item: &batch::Item) -> Result<Grid, String> {
+    let dfs = backends::create(BackendKind::Dfs, &Default::default()).map_err(|e| e.to_string())?;
+    let answer = task::run(dfs.as_ref(), &item.puzzle, Task::Unique, &Limits::none())
+        .map_err(|e| format!("no solution to check against: {e}"))?;
+    let found = match &answer {
+        Answer::Unique(_) => "exactly one solution",
+        Answer::Multiple(..) => "several solutions",
+        _ => "no solution",
+    };
+    if let Some(why) = item
+        .expected
+        .as_ref()
+        .and_then(|e| e.contradiction(&answer))
+    {
+        return Err(format!(
+            "the known answer given with the puzzle does not hold: {why}, and the puzzle has \
+             {found}"
+        ));
+    }
+    match answer {
+        Answer::Unique(grid) => Ok(grid),
+        _ => Err(format!("the puzzle has {found}, not a unique solution")),
+    }
 }
 
 /// Every grid with candidates of every file (standard input when there is none), with its

@@ -31,7 +31,7 @@ use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
 use sudoku_lab::xcheck::{BackendRun, Verdict};
 
-use super::args::{clock_seed, jobs_arg, quote, SpecArgs, TaskArg, WeightsArg};
+use super::args::{jobs_arg, quote, Seed, SpecArgs, TaskArg, WeightsArg};
 use super::engine::EngineArgs;
 use super::fuzz_inputs::Config as HostileConfig;
 use super::output::file_only;
@@ -143,7 +143,7 @@ impl FuzzArgs {
         options
             .validate(reference.as_ref())
             .map_err(|e| UsageError(e.to_string()))?;
-        let seed = self.seed.unwrap_or_else(clock_seed);
+        let seed = Seed::resolve(self.seed);
         let mut replay = format!(" --task {}", task.name());
         if let Task::Count { limit } = task {
             replay.push_str(&format!(" --limit {limit}"));
@@ -170,8 +170,9 @@ impl FuzzArgs {
             backends,
             reference,
             names: self.backends,
+            seed,
             run: Run {
-                seed,
+                seed: seed.value,
                 first: self.case,
                 cases: self.puzzles,
                 deadline,
@@ -198,6 +199,8 @@ pub struct Config {
     /// The cases to run and the bounds (`--seed`, `--case`, `--puzzles`, `--seconds`, `--jobs`,
     /// `--shard`).
     pub run: Run,
+    /// The seed of `run`, said on standard error when it came from the clock.
+    pub seed: Seed,
     /// Shrinking trials; 0 reports the fault as found.
     pub shrink_trials: usize,
     /// Append the regression line to this file.
@@ -261,6 +264,8 @@ impl HostileArgs {
             fuzz.run.seed,
             fuzz.replay_flags
         );
+        // Every option is checked: the seed line is the first output.
+        fuzz.seed.announce();
         let case = CaseOptions {
             task,
             ..CaseOptions::new(Arc::new(fuzz.backends), deadline)
@@ -284,6 +289,7 @@ impl HostileArgs {
 }
 
 pub fn run(config: &Config) -> ExitCode {
+    config.seed.announce();
     let (backends, reference) = (&config.backends[..], config.reference.as_ref());
     let interrupted = Arc::new(AtomicBool::new(false));
     {

@@ -17,7 +17,7 @@ use sudoku_lab::logic::{Ladder, Level};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::weights::WeightSource;
 
-use super::args::{clock_seed, seconds_arg, SpecArgs, WeightsArg};
+use super::args::{seconds_arg, Seed, SpecArgs, WeightsArg};
 use super::batch;
 use super::UsageError;
 
@@ -103,7 +103,7 @@ impl GenerateArgs {
                 format::MAX_LINE_SIDE
             )));
         }
-        let seed = self.seed.unwrap_or_else(clock_seed);
+        let seed = Seed::resolve(self.seed);
         let weights = match self.weights {
             None => None,
             Some(WeightsArg::Pyramid) => Some(WeightSource::Pyramid),
@@ -146,11 +146,12 @@ impl GenerateArgs {
             return Err(UsageError("--attempts must be at least 1".into()));
         }
         Ok(Config {
+            seed,
             budget,
             options: GenerateOptions {
                 givens: self.givens,
                 unique: self.unique || target.is_some(),
-                seed,
+                seed: seed.value,
                 weights,
                 ..GenerateOptions::of(spec)
             },
@@ -170,6 +171,8 @@ const DEFAULT_PUZZLE_BUDGET: f64 = 120.0;
 /// What to generate, resolved from the flags.
 pub struct Config {
     options: GenerateOptions,
+    /// The seed of `options`, said on standard error when it came from the clock.
+    seed: Seed,
     /// The uniqueness checks of one puzzle end within this time.
     budget: Option<Duration>,
     /// Decides uniqueness (`--backend`).
@@ -188,6 +191,8 @@ pub fn run(config: &Config) -> Result<ExitCode, UsageError> {
     let mut generator = Generator::new(config.options.clone(), config.checker.as_ref())
         .map_err(|e| UsageError(e.to_string()))?
         .with_puzzle_budget(config.budget);
+    // Every option is checked: the seed line is the first output.
+    config.seed.announce();
     let what = spec_words(&config.options.spec);
     for i in 0..config.count {
         let made = with_spinner(&format!("puzzle {} ({what})", i + 1), || {

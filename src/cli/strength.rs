@@ -10,12 +10,12 @@ use std::str::FromStr;
 
 use clap::Args;
 
-use sudoku_lab::sat::encode::{Amo, CageEncoding, Encoding, PairEncoding};
+use sudoku_lab::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::strength::table::{Cross, Level, Row, Study};
-use sudoku_lab::strength::Root;
+use sudoku_lab::strength::{Root, StrengthError};
 
-use super::args::{jobs_arg, named_once, InputArgs};
+use super::args::{jobs_arg, named_once, seconds_arg, InputArgs};
 use super::batch::{self, Item, Tally};
 use super::output::{to_stdout, Output};
 use super::UsageError;
@@ -82,6 +82,11 @@ pub struct StrengthArgs {
     /// Do shard K of N of the job: the input puzzles i (from 0) with i mod N = K − 1.
     #[arg(long, value_name = "K/N", default_value = "1/1")]
     shard: Shard,
+    /// Seconds each puzzle's levels may take together (every encoding); a puzzle past them is
+    /// left out of the rows, named on standard error, marked `timeout` in `--per-puzzle`, and
+    /// the exit code is 3.
+    #[arg(long, value_name = "S")]
+    timeout: Option<f64>,
     #[command(flatten)]
     input: InputArgs,
 }
@@ -112,6 +117,7 @@ impl StrengthArgs {
                     .into(),
             ));
         }
+        let timeout = seconds_arg("--timeout", self.timeout)?;
         Ok(Config {
             study: Study::new(
                 &self.encodings,
@@ -119,7 +125,8 @@ impl StrengthArgs {
                 self.cage_encoding,
                 self.pair_encoding,
                 self.levels,
-            ),
+            )
+            .with_timeout(timeout),
             per_puzzle: self.per_puzzle,
             cross: self.cross,
             json,
@@ -163,15 +170,25 @@ pub fn run(config: &Config) -> ExitCode {
         }
         items.retain(|it| config.shard.takes(it.index as u64 - 1));
         let label = batch::file_label(path.first().map_or(Path::new("-"), PathBuf::as_path));
-        let roots = derive_all(config, &items, &mut tally);
+        let (roots, timed_out) = derive_all(config, &items, &mut tally);
         rows.extend(config.study.rows(&label, &roots));
         if config.cross {
             crosses.extend(config.study.cross(&label, &roots));
         }
         if config.per_puzzle {
-            for (item, r) in items.iter().zip(&roots) {
-                let Some(r) = r else { continue };
-                for (opts, weakest) in config.study.weakest(r) {
+            for ((item, r), &late) in items.iter().zip(&roots).zip(&timed_out) {
+                let weakest: Vec<(&EncodeOptions, &str)> = match r {
+                    Some(r) => config.study.weakest(r),
+                    // Every encoding's row says it: the deadline came first.
+                    None if late => config
+                        .study
+                        .encodings
+                        .iter()
+                        .map(|opts| (opts, "timeout"))
+                        .collect(),
+                    None => continue,
+                };
+                for (opts, weakest) in weakest {
                     per_puzzle.push_str(&format!(
                         "{}\t{}\t{}\t{}\t{}\t{}\n",
                         item.index,
@@ -214,26 +231,44 @@ fn input_files(files: &[PathBuf]) -> Vec<Vec<PathBuf>> {
     files.iter().map(|f| vec![f.clone()]).collect()
 }
 
-/// Every level's root on every puzzle under every encoding (`None` for a puzzle whose formula
-/// would not fit in memory, reported as bad input), on `config.jobs` threads.
-fn derive_all(config: &Config, items: &[Item], tally: &mut Tally) -> Vec<Option<Vec<Root>>> {
+/// Every level's root on every puzzle under every encoding, on `config.jobs` threads, and which
+/// puzzles `--timeout` stopped. A puzzle without roots (`None`) is named on standard error: its
+/// formula would not fit in memory (bad input), or the time-out came first.
+fn derive_all(
+    config: &Config,
+    items: &[Item],
+    tally: &mut Tally,
+) -> (Vec<Option<Vec<Root>>>, Vec<bool>) {
     let progress = super::bench::progress_bar(items.len());
     let puzzles: Vec<_> = items.iter().map(|it| &it.puzzle).collect();
     let derived = config
         .study
         .derive_all(&puzzles, config.jobs, None, &|| progress.inc(1));
     progress.finish_and_clear();
-    derived
+    let mut timed_out = vec![false; items.len()];
+    let roots = derived
         .into_iter()
         .zip(items)
-        .map(|(r, item)| {
-            r.map_err(|e| {
+        .zip(&mut timed_out)
+        .map(|((r, item), late)| match r {
+            Ok(roots) => Some(roots),
+            Err(StrengthError::Deadline) => {
+                let s = config.study.timeout.unwrap_or_default().as_secs_f64();
+                eprintln!(
+                    "{}: timed out after {s} s (--timeout): left out of the rows",
+                    item.place()
+                );
+                (*late, tally.timed_out) = (true, true);
+                None
+            }
+            Err(e) => {
                 eprintln!("{}: {e}", item.place());
                 tally.bad_input = true;
-            })
-            .ok()
+                None
+            }
         })
-        .collect()
+        .collect();
+    (roots, timed_out)
 }
 
 /// A figure with two decimals, `-` when there is none.

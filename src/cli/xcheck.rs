@@ -133,7 +133,7 @@ pub fn run(config: &Config) -> ExitCode {
     items.retain(|it| config.shard.takes(it.index as u64 - 1));
     if config.one_puzzle && items.len() > 1 {
         for item in items.drain(1..) {
-            eprintln!("{}", batch::beyond_the_proof(&item));
+            eprintln!("{}", batch::beyond_the_proof(&item).message());
         }
         tally.bad_input = true;
     }

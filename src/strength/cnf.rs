@@ -71,6 +71,7 @@
 //! not); in `flp` the next round catches what later root assignments changed. `binflr` does the
 //! same with the literals `y` probed under one `x`.
 
+use crate::cancel::Halt;
 use crate::model::Puzzle;
 use crate::sat::encode::{self, EncodeOptions, Numbering};
 use crate::sat::{ClauseSink, Cnf, Lit};
@@ -170,7 +171,15 @@ pub struct Propagator {
     inner_mark: Vec<u32>,
     inner_stamp: u32,
     scratch: Vec<L>,
+    /// When probing must stop ([`Propagator::set_halt`]); looked at every [`HALT_EVERY`] probes.
+    halt: Halt,
+    probes: u32,
+    /// Probing stopped at the halt: what the level derived is not all it derives.
+    stopped: bool,
 }
+
+/// How many probes go by between two looks at the [`Halt`].
+const HALT_EVERY: u32 = 16;
 
 impl Propagator {
     pub fn new() -> Propagator {
@@ -198,6 +207,8 @@ impl Propagator {
         self.head = 0;
         self.conflict = false;
         self.record_long = false;
+        self.probes = 0;
+        self.stopped = false;
         let mut c: Vec<L> = Vec::new();
         for clause in cnf.clauses() {
             c.clear();
@@ -372,6 +383,27 @@ impl Propagator {
         self.propagate_root();
     }
 
+    /// Stops the probing levels of the next [`Propagator::run`]s once `halt` is reached (then
+    /// [`Propagator::stopped`]); kept from formula to formula.
+    pub fn set_halt(&mut self, halt: Halt) {
+        self.halt = halt;
+    }
+
+    /// Whether the last [`Propagator::run`] stopped at the halt before its level's end: its
+    /// assignment is then only part of what the level derives.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Whether probing must stop: the halt is looked at every [`HALT_EVERY`] calls.
+    fn halted(&mut self) -> bool {
+        if !self.stopped && self.halt.can_stop() {
+            self.probes = self.probes.wrapping_add(1);
+            self.stopped = self.probes.is_multiple_of(HALT_EVERY) && self.halt.reached();
+        }
+        self.stopped
+    }
+
     /// Applies `level` (unit propagation has already run at load). False on a conflict.
     pub fn run(&mut self, level: CnfLevel) -> bool {
         match level {
@@ -401,7 +433,7 @@ impl Propagator {
             // `flp`: the literals implied by a successful probe this round have this mark.
             let round = self.next_stamp();
             for v in 0..self.n_vars as L {
-                if self.conflict {
+                if self.conflict || self.halted() {
                     return;
                 }
                 if self.value[2 * v as usize] != 0 {
@@ -469,7 +501,7 @@ impl Propagator {
         let mut added = HashSet::new();
         loop {
             self.hyper_binary(Probe::Hbr, true);
-            if self.conflict || !self.reduce_equivalences(&mut added) {
+            if self.conflict || self.stopped || !self.reduce_equivalences(&mut added) {
                 return;
             }
         }
@@ -604,7 +636,7 @@ impl Propagator {
         loop {
             let mut changed = false;
             for x in 0..2 * self.n_vars as L {
-                if self.conflict {
+                if self.conflict || self.halted() {
                     break;
                 }
                 if self.value[x as usize] != 0 {
@@ -626,7 +658,7 @@ impl Propagator {
                 changed |= learned > 0 || !forced.is_empty();
                 self.forced_long = forced;
             }
-            if self.conflict || !changed || !fixpoint {
+            if self.conflict || self.stopped || !changed || !fixpoint {
                 break;
             }
         }
@@ -648,6 +680,9 @@ impl Propagator {
         let s = fresh_stamp(&mut self.inner_stamp, &mut self.inner_mark);
         let mut learned = 0;
         for y in 0..2 * self.n_vars as L {
+            if self.halted() {
+                break;
+            }
             if self.value[y as usize] != 0 || self.inner_mark[y as usize] == s {
                 continue;
             }
@@ -748,6 +783,17 @@ impl CnfProber {
     /// The formula of the last [`CnfProber::encode`].
     pub fn cnf(&self) -> &Cnf {
         &self.cnf
+    }
+
+    /// Stops the levels of the next [`CnfProber::derive`]s once `halt` is reached (then
+    /// [`CnfProber::stopped`]).
+    pub fn set_halt(&mut self, halt: Halt) {
+        self.prop.set_halt(halt);
+    }
+
+    /// Whether the last [`CnfProber::derive`] stopped at the halt: its root is then partial.
+    pub fn stopped(&self) -> bool {
+        self.prop.stopped()
     }
 
     /// What `level` derives from the formula of the last [`CnfProber::encode`] of `puzzle`.

@@ -6,6 +6,7 @@
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -13,7 +14,7 @@ use super::cnf::{CnfLevel, CnfProber};
 use super::model::{self, ModelLevel};
 use super::technique::{self, TechniqueLevel};
 use super::{Root, StrengthError, Summary};
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Halt};
 use crate::model::Puzzle;
 use crate::named::UnknownName;
 use crate::sat::encode::{Amo, CageEncoding, EncodeOptions, Encoding, PairEncoding, SumEncoding};
@@ -93,6 +94,9 @@ pub struct Study {
     pub encodings: Vec<EncodeOptions>,
     /// Weakest first: [`Study::weakest`] names the first that solves.
     pub levels: Vec<Level>,
+    /// The time each puzzle's levels may take together ([`Study::with_timeout`]); past it the
+    /// puzzle is [`StrengthError::Deadline`].
+    pub timeout: Option<Duration>,
 }
 
 impl Study {
@@ -120,26 +124,45 @@ impl Study {
                 })
             })
             .collect();
-        Study { encodings, levels }
+        Study {
+            encodings,
+            levels,
+            timeout: None,
+        }
+    }
+
+    /// The same study, each puzzle's levels given `timeout` together (`None`: no limit).
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Study {
+        self.timeout = timeout;
+        self
     }
 
     /// The roots of one puzzle: for each encoding, each level. An error when its formula would
-    /// not fit in memory.
+    /// not fit in memory, or [`StrengthError::Deadline`] once `halt` is reached: the CNF probing
+    /// levels and the technique levels look at it as they go, the other model levels (root
+    /// propagation, quick) before they start.
     pub fn derive(
         &self,
         puzzle: &Puzzle,
         prober: &mut CnfProber,
+        halt: &Halt,
     ) -> Result<Vec<Root>, StrengthError> {
         let mut roots = Vec::with_capacity(self.encodings.len() * self.levels.len());
+        let check = || match halt.reached() {
+            true => Err(StrengthError::Deadline),
+            false => Ok(()),
+        };
         // Model and technique levels do not depend on the encoding: derived once.
         let mut by_model = Vec::new();
         for &level in &self.levels {
-            match level {
-                Level::Cnf(_) => {}
-                Level::Model(m) => by_model.push((level, model::derive(puzzle, m)?)),
-                Level::Technique(t) => by_model.push((level, technique::derive(puzzle, t)?)),
-            }
+            let root = match level {
+                Level::Cnf(_) => continue,
+                Level::Model(m) => check().and_then(|()| model::derive(puzzle, m))?,
+                Level::Technique(t) => technique::derive_until(puzzle, t, halt)?,
+            };
+            by_model.push((level, root));
         }
+        prober.set_halt(halt.clone());
         for opts in &self.encodings {
             let sat = SatOptions {
                 encoding: opts.encoding,
@@ -155,7 +178,13 @@ impl Study {
             prober.encode(puzzle, opts);
             for &level in &self.levels {
                 roots.push(match level {
-                    Level::Cnf(l) => prober.derive(puzzle, l),
+                    Level::Cnf(l) => {
+                        let root = prober.derive(puzzle, l);
+                        if prober.stopped() {
+                            return Err(StrengthError::Deadline);
+                        }
+                        root
+                    }
                     _ => by_model
                         .iter()
                         .find(|(k, _)| *k == level)
@@ -167,8 +196,9 @@ impl Study {
     }
 
     /// [`Study::derive`] on every puzzle, on `jobs` threads, calling `done` after each puzzle;
-    /// the results in the puzzles' order. Once `cancel` is set, no more puzzles start (those
-    /// left are errors, "cancelled").
+    /// the results in the puzzles' order. Each puzzle gets [`Study::timeout`] from its start.
+    /// Once `cancel` is set, no more puzzles start (those left are errors, "cancelled"), and the
+    /// ones under way stop as at their deadline.
     pub fn derive_all(
         &self,
         puzzles: &[&Puzzle],
@@ -186,7 +216,11 @@ impl Study {
                 if cancel.is_some_and(Cancel::is_set) {
                     break;
                 }
-                derived.push((i, self.derive(puzzle, &mut prober)));
+                let halt = Halt {
+                    deadline: self.timeout.map(|t| Instant::now() + t),
+                    cancel: cancel.cloned(),
+                };
+                derived.push((i, self.derive(puzzle, &mut prober, &halt)));
                 done();
             }
             derived

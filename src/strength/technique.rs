@@ -17,6 +17,7 @@
 //! it when the board breaks, and otherwise leaves the cells still empty when nothing applies:
 //! the same [`Root`] as the model levels give.
 
+use crate::cancel::Halt;
 use crate::logic::{self, Family, Ladder, SolveOutcome, TECHNIQUES};
 use crate::model::Puzzle;
 use crate::named::from_str_by_name;
@@ -108,8 +109,22 @@ from_str_by_name!(TechniqueLevel, "technique level");
 /// technique applies. An error when the engine refuses the puzzle (rules, a side over 64) or
 /// when a grid it fills fails the independent check.
 pub fn derive(puzzle: &Puzzle, level: TechniqueLevel) -> Result<Root, StrengthError> {
+    derive_until(puzzle, level, &Halt::default())
+}
+
+/// [`derive`] that stops, [`StrengthError::Deadline`], once `halt` is reached (looked at between
+/// steps).
+pub fn derive_until(
+    puzzle: &Puzzle,
+    level: TechniqueLevel,
+    halt: &Halt,
+) -> Result<Root, StrengthError> {
     let open_cells = puzzle.givens().iter().filter(|&&g| g == 0).count();
-    let result = logic::solve(puzzle, &level.ladder())?;
+    let board = logic::Board::new(puzzle)?;
+    let result = logic::solver::solve_board_until(board, &level.ladder(), halt);
+    if result.outcome == SolveOutcome::TimedOut {
+        return Err(StrengthError::Deadline);
+    }
     logic::solver::check_solved(puzzle, &result)?;
     let contradiction = result.outcome == SolveOutcome::Contradiction;
     Ok(Root {

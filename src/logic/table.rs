@@ -214,6 +214,8 @@ techniques! {
     SueDeCoq, "sue-de-coq", "Sue de Coq", Als, 250, Unfair, 7.5; // (mapped)
     SimpleColorsTrap, "simple-colors-trap", "Simple Colors Trap", Coloring, 150, Hard, 6.6; // (mapped)
     SimpleColorsWrap, "simple-colors-wrap", "Simple Colors Wrap", Coloring, 150, Hard, 6.5; // (mapped)
+    MultiColors1, "multi-colors-1", "Multi Colors 1", Coloring, 200, Hard, 6.6; // (mapped)
+    MultiColors2, "multi-colors-2", "Multi Colors 2", Coloring, 200, Hard, 6.6; // (mapped)
     XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6;
     XyChain, "xy-chain", "XY-Chain", Chains, 260, Unfair, 7.0;
     NiceLoop, "nice-loop", "Nice Loop", Chains, 280, Unfair, 7.0;
@@ -270,5 +272,7 @@ mod tests {
         }
         assert_eq!(Technique::XWing.info().score, 140);
         assert_eq!(Technique::Bifurcation.info().level, Level::Extreme);
+        // `Found::ladder` holds a bit per technique.
+        assert!(TECHNIQUES.len() <= 128);
     }
 }

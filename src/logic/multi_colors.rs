@@ -16,7 +16,7 @@
 //! when both rows are on the ladder the first one ([`Technique::MultiColors1`]) returns either
 //! type in that order and the second finds nothing new; asked alone, each row finds its type.
 
-use super::board::{all_digits, digits, Board};
+use super::board::{all_digits, bits, digits, Board};
 use super::coloring::digit_clusters;
 use super::step::{Candidate, Found, Link, Node, Step};
 use super::table::Technique;
@@ -58,7 +58,7 @@ impl Colour {
 
 /// The cells of `holding` (a bit set of the digit's cells) that see a cell of `x` and a cell
 /// of `y`, outside both.
-fn trap(holding: &[u64], x: &Colour, y: &Colour, out: &mut Vec<u64>) {
+fn trap(holding: &[u64], x: &Colour, y: &Colour, out: &mut [u64]) {
     for w in 0..holding.len() {
         out[w] |= holding[w] & x.seen[w] & y.seen[w] & !x.members[w] & !y.members[w];
     }
@@ -85,8 +85,8 @@ fn type_one(holding: &[u64], a: &[Colour; 2], b: &[Colour; 2]) -> Vec<usize> {
             trap(holding, &a[1 - i], &b[1 - j], &mut out);
         }
     }
-    (0..64 * out.len())
-        .filter(|&c| out[c / 64] >> (c % 64) & 1 != 0)
+    (out.iter().enumerate())
+        .flat_map(|(w, &word)| bits(word).map(move |b| w * 64 + b))
         .collect()
 }
 

@@ -16,8 +16,9 @@
 //!   chains 7.0, cell and region forcing chains 8.0, dynamic forcing chains 8.5, nested 9.0+).
 //!   SE has no rule of its own for some techniques; they take the rating of the SE rule that
 //!   finds the same deduction, marked `(mapped)` below: finned and sashimi fish the basic fish's
-//!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
-//!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; uniqueness tests 5 and 6,
+//!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours,
+//!   multi-colours (type 1 an X-chain between two clusters, type 2 a forcing X-chain) and
+//!   remote pairs SE's turbot fish / X-chain / XY-chain rule; uniqueness tests 5 and 6,
 //!   hidden and avoidable rectangles SE's unique rectangle rule; ALS-XZ, the ALS-XY-wing and
 //!   Sue de Coq a forcing chain; bifurcation SE's nested forcing chains.
 //! * **Rule techniques** ([`super::rules`]): neither HoDoKu nor SE grades variant rules, so

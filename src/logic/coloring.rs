@@ -5,7 +5,8 @@
 //! Wrap: two cells of one colour see each other, so that colour is false. Trap: a cell seeing
 //! both colours cannot hold the digit. Remote pair: along a chain of cells `ab` that see each
 //! other the digits alternate, so a cell seeing two chain cells an odd distance (3 or more)
-//! apart holds neither digit.
+//! apart holds neither digit. Multi-colours, two clusters read together, are
+//! [`super::multi_colors`]'s, on the same clusters (`digit_clusters`).
 
 use std::collections::VecDeque;
 

@@ -1,6 +1,6 @@
 //! Multi-colours: two clusters of one digit's strong links, read together.
 //!
-//! Each cluster ([`super::coloring::digit_clusters`]) has two colour classes, one all true and
+//! Each cluster (`coloring::digit_clusters`) has two colour classes, one all true and
 //! one all false. Take two clusters A (classes `a1`, `a2`) and B (`b1`, `b2`):
 //!
 //! * **Type 2**: if the cells of `a1` see a cell of `b1` and a cell of `b2`, `a1` is false

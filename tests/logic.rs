@@ -376,6 +376,107 @@ fn simple_colors_trap() {
     );
 }
 
+/// A board where digit 5 keeps, in each listed line (`r1`, `c2`), only the listed cells, and
+/// leaves the cells of `gone`.
+fn fives(lines: &[(&str, &[&str])], gone: &[&str]) -> Board {
+    let mut removed: Vec<String> = lines
+        .iter()
+        .flat_map(|&(line, keep)| all_but(line, keep))
+        .collect();
+    removed.extend(gone.iter().map(|c| c.to_string()));
+    without(&[(5, &refs(&removed))])
+}
+
+/// Two clusters of 5: r1c1 = r1c5 (row 1) and r2c2 = r5c2 (column 2). r1c1 and r2c2 share a
+/// box, so r1c5 or r5c2 holds the 5, and r5c5, which sees both, does not.
+fn multi_colors_type_1_board(gone: &[&str]) -> Board {
+    fives(
+        &[("r1", &["r1c1", "r1c5"]), ("c2", &["r2c2", "r5c2"])],
+        gone,
+    )
+}
+
+#[test]
+fn multi_colors_type_1() {
+    let b = multi_colors_type_1_board(&[]);
+    assert_eq!(
+        first(&b, Technique::MultiColors1),
+        "Multi Colors 1: 5 (r1c1) / (r1c5), (r2c2) / (r5c2) => r5c5<>5"
+    );
+    // Nothing for type 2, and not a simple colours step (each cluster alone removes nothing).
+    for t in [
+        Technique::MultiColors2,
+        Technique::SimpleColorsTrap,
+        Technique::SimpleColorsWrap,
+    ] {
+        let mut found = Found::new(1);
+        sudoku_lab::logic::finders::finder(t)(&b, t, &mut found);
+        assert!(found.steps.is_empty(), "{t:?}");
+    }
+    // Both rows on the ladder: the same step, from the first row.
+    let both = Ladder::parse("multi-colors-1,multi-colors-2").unwrap();
+    let step = both.next_step(&b).unwrap();
+    assert_eq!(step.technique, Technique::MultiColors1);
+}
+
+#[test]
+fn multi_colors_not_without_a_target() {
+    // The same clusters with 5 gone from r5c5: the two clusters remove nothing.
+    let b = multi_colors_type_1_board(&["r5c5"]);
+    for t in [Technique::MultiColors1, Technique::MultiColors2] {
+        let mut found = Found::new(1);
+        sudoku_lab::logic::finders::finder(t)(&b, t, &mut found);
+        assert!(found.steps.is_empty(), "{t:?}");
+    }
+    let both = Ladder::parse("multi-colors-1,multi-colors-2").unwrap();
+    assert_eq!(both.next_step(&b), None);
+}
+
+/// Cluster A: r1c3 = r3c3 (column 3) = r3c9 (row 3); cluster B: r2c2 = r2c8 (row 2). The class
+/// {r1c3, r3c9} of A sees r2c2 (box 1) and r2c8 (box 3), one of which holds the 5: the class is
+/// false.
+fn multi_colors_type_2_board() -> Board {
+    fives(
+        &[
+            ("c3", &["r1c3", "r3c3"]),
+            ("r3", &["r3c3", "r3c9"]),
+            ("r2", &["r2c2", "r2c8"]),
+        ],
+        &[],
+    )
+}
+
+#[test]
+fn multi_colors_type_2() {
+    let b = multi_colors_type_2_board();
+    let two = "Multi Colors 2: 5 (r1c3,r3c9) / (r3c3), (r2c2) / (r2c8) => r1c3,r3c9<>5";
+    assert_eq!(first(&b, Technique::MultiColors2), two);
+    // Type 1 alone on the same pair, all four pairings of a class of A with one of B seeing
+    // it: r1c3 sees r2c2 (r3c3 or r2c8 holds the 5: r2c2, r3c9 go), r3c9 sees r2c8 (r3c3 or
+    // r2c2: r1c12 and r1c3 of the other class go), r3c3 sees r2c2 (r1c3, r3c9 or r2c8: r1c789).
+    // hodoku-py 0.2.1's coloring solver finds the same two steps on this board.
+    let one = "Multi Colors 1: 5 (r1c3,r3c9) / (r3c3), (r2c2) / (r2c8) => r1c123789,r2c2,r3c9<>5";
+    assert_eq!(first(&b, Technique::MultiColors1), one);
+    // With both rows, HoDoKu's order: type 2 before type 1 on each ordered pair of clusters,
+    // (A, B) then (B, A), all found by the first row (the second adds nothing). On (B, A), r2c2
+    // sees both classes of A; type 1 on (B, A) repeats (A, B)'s and is left out.
+    let both = Ladder::parse("multi-colors-1,multi-colors-2").unwrap();
+    let steps = both.steps(&b, 10);
+    let texts: Vec<String> = steps.iter().map(|s| text(b.shape(), s)).collect();
+    let back = "Multi Colors 2: 5 (r2c2) / (r2c8), (r1c3,r3c9) / (r3c3) => r2c2<>5";
+    assert_eq!(texts, [two, one, back]);
+    // Every step true on a solution: r3c3 = 5, r2c8 = 5 fit both clusters.
+    for s in &steps {
+        let wrong = ["r3c3", "r2c8"].map(cell);
+        assert!(
+            s.eliminations
+                .iter()
+                .all(|e| !wrong.contains(&(e.cell as usize))),
+            "{texts:?}"
+        );
+    }
+}
+
 #[test]
 fn unique_rectangle_type_2() {
     let b = board(

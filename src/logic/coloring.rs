@@ -5,13 +5,15 @@
 //! Wrap: two cells of one colour see each other, so that colour is false. Trap: a cell seeing
 //! both colours cannot hold the digit. Remote pair: along a chain of cells `ab` that see each
 //! other the digits alternate, so a cell seeing two chain cells an odd distance (3 or more)
-//! apart holds neither digit.
+//! apart holds neither digit. Multi-colours, two clusters read together, are
+//! [`super::multi_colors`]'s, on the same clusters (`digit_clusters`).
 
 use std::collections::VecDeque;
 
 use super::board::{all_digits, digits, Board};
 use super::step::{Candidate, Found, Link, Node, Step};
 use super::table::Technique;
+use crate::model::Value;
 
 /// Two-colours the graph on `cells` with `edge`; each cluster as (colour of each member, BFS
 /// parent) from its first cell. Clusters that are not two-colourable are skipped.
@@ -52,6 +54,22 @@ fn clusters(cells: &[usize], edge: &dyn Fn(usize, usize) -> bool) -> Vec<Vec<(us
     out
 }
 
+/// The clusters of digit `d`: its cells joined by strong links (the only two places of `d` in
+/// a house), each two-coloured from its first cell ([`clusters`]); clusters in order of their
+/// first cell, as HoDoKu takes them.
+pub(super) fn digit_clusters(board: &Board, d: Value) -> Vec<Vec<(usize, u8, usize)>> {
+    let n = board.n();
+    let cells: Vec<usize> = (0..n * n).filter(|&c| board.has(c, d)).collect();
+    let strong = |a: usize, b: usize| {
+        board.sees(a, b)
+            && board.shape().houses_of(a).iter().any(|&h| {
+                board.positions(h as usize, d).count_ones() == 2
+                    && board.shape().houses_of(b).contains(&h)
+            })
+    };
+    clusters(&cells, &strong)
+}
+
 pub fn find(board: &Board, technique: Technique, found: &mut Found) {
     match technique {
         Technique::SimpleColorsTrap | Technique::SimpleColorsWrap => {
@@ -66,14 +84,7 @@ fn colors(board: &Board, technique: Technique, found: &mut Found) {
     let n = board.n();
     for d in digits(found.digits & all_digits(n)) {
         let cells: Vec<usize> = (0..n * n).filter(|&c| board.has(c, d)).collect();
-        let strong = |a: usize, b: usize| {
-            board.sees(a, b)
-                && board.shape().houses_of(a).iter().any(|&h| {
-                    board.positions(h as usize, d).count_ones() == 2
-                        && board.shape().houses_of(b).contains(&h)
-                })
-        };
-        for cluster in clusters(&cells, &strong) {
+        for cluster in digit_clusters(board, d) {
             let class = |k: u8| -> Vec<usize> {
                 cluster.iter().filter(|m| m.1 == k).map(|m| m.0).collect()
             };

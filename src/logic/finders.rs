@@ -6,8 +6,8 @@ use super::board::Board;
 use super::step::Found;
 use super::table::{Family, Technique};
 use super::{
-    als, als_chain, bifurcation, chains, coloring, fish, forcing, intersections, rules,
-    single_digit, singles, subsets, sue_de_coq, uniqueness, wings,
+    als, als_chain, bifurcation, chains, coloring, fish, forcing, intersections, multi_colors,
+    rules, single_digit, singles, subsets, sue_de_coq, uniqueness, wings,
 };
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once
@@ -16,13 +16,14 @@ pub type Finder = fn(&Board, Technique, &mut Found);
 
 /// The finder of technique `t`: its family's, but for the locked pair and triple, which the
 /// subset finder finds (they are subsets inside an intersection), Sue de Coq (two almost
-/// locked sets around an intersection) and the ALS-XY-chain, which have files of their own,
-/// and the turbot fish, a short X-chain that the chain search finds.
+/// locked sets around an intersection), the ALS-XY-chain and multi-colours, which have files
+/// of their own, and the turbot fish, a short X-chain that the chain search finds.
 pub fn finder(t: Technique) -> Finder {
     match t {
         Technique::LockedPair | Technique::LockedTriple => return subsets::find,
         Technique::SueDeCoq => return sue_de_coq::find,
         Technique::AlsXyChain => return als_chain::find,
+        Technique::MultiColors1 | Technique::MultiColors2 => return multi_colors::find,
         Technique::TurbotFish => return chains::find,
         _ => {}
     }
@@ -53,11 +54,18 @@ fn uniqueness_without_rules(board: &Board, t: Technique, found: &mut Found) {
 }
 
 /// True when technique `t` reads one digit's candidates at a time (fish, single-digit
-/// patterns, simple colours, X-chains): what it finds for a digit depends on that digit's
+/// patterns, simple colours and multi-colours, X-chains): what it finds for a digit depends on that digit's
 /// places alone, so the solver asks again only for the digits whose places have changed
 /// since it last found nothing ([`Found::digits`]).
 pub fn per_digit(t: Technique) -> bool {
     use Technique as T;
     matches!(t.info().family, Family::Fish | Family::SingleDigit)
-        || matches!(t, T::SimpleColorsTrap | T::SimpleColorsWrap | T::XChain)
+        || matches!(
+            t,
+            T::SimpleColorsTrap
+                | T::SimpleColorsWrap
+                | T::MultiColors1
+                | T::MultiColors2
+                | T::XChain
+        )
 }

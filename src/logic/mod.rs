@@ -10,7 +10,8 @@
 //! * One table, [`table::TECHNIQUES`], lists every technique with its name, family, HoDoKu
 //!   score and level and Sudoku Explainer rating, in HoDoKu's default order. A technique family
 //!   is one file (`singles`, `intersections`, `subsets`, `fish`, `single_digit`, `wings`,
-//!   `coloring`, `uniqueness`, `chains`, `als` with `als_chain` and `sue_de_coq`, `forcing`, `bifurcation`);
+//!   `coloring` with `multi_colors`, `uniqueness`, `chains`, `als` with `als_chain` and
+//!   `sue_de_coq`, `forcing`, `bifurcation`);
 //!   [`finders`] ties each row to its family's finder. A new family adds a file, its rows and its line in [`finders`].
 //! * [`solver`] applies the first step of a [`Ladder`] until the grid is full or nothing applies,
 //!   and grades the path ([`Grade`]); [`verify`] checks every step of a path against the
@@ -34,6 +35,7 @@ pub mod fish;
 pub mod forcing;
 pub mod intersections;
 pub mod links;
+pub mod multi_colors;
 pub mod origin;
 pub mod render;
 pub mod rules;

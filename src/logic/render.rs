@@ -256,6 +256,17 @@ pub fn text(shape: &Shape, step: &Step) -> String {
                 cells(n, &s.cells)
             )
         }
+        // HoDoKu writes a multi-colour step's classes cell by cell: `(a1) / (a2), (b1) / (b2)`.
+        T::MultiColors1 | T::MultiColors2 => {
+            let class = |node: &Node| {
+                let mut list = node.cells.clone();
+                list.sort_unstable();
+                let list: Vec<String> = list.iter().map(|&c| cell(n, c)).collect();
+                format!("({})", list.join(","))
+            };
+            let pair = |k: usize| format!("{} / {}", class(&s.chain[k]), class(&s.chain[k + 1]));
+            format!("{d0} {}, {}", pair(0), pair(2))
+        }
         T::SimpleColorsTrap | T::SimpleColorsWrap => s
             .chain
             .iter()

@@ -91,6 +91,10 @@ impl Ladder {
         halt: &Halt,
     ) -> Vec<Step> {
         let mut found = Found::new(limit);
+        found.ladder = self
+            .techniques
+            .iter()
+            .fold(0u128, |bits, &t| bits | 1 << t as usize);
         for &t in &self.techniques {
             if halt.reached() {
                 break;

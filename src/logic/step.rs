@@ -121,6 +121,10 @@ pub struct Found {
     /// Other one-digit techniques that a finder, on its way, found to have nothing for some
     /// digits on this board (technique, digit bits): the solver records them as if asked.
     pub also_empty: Vec<(super::table::Technique, u64)>,
+    /// The techniques of the ladder being run (bit `t as usize` of each technique `t`); none
+    /// when a finder is asked alone. Multi-colours reads it: HoDoKu finds types 1 and 2 in one
+    /// search, so the first of the two rows on the ladder searches for both in its order.
+    pub ladder: u128,
 }
 
 impl Found {
@@ -130,7 +134,13 @@ impl Found {
             limit,
             digits: u64::MAX,
             also_empty: vec![],
+            ladder: 0,
         }
+    }
+
+    /// True when technique `t` is on the ladder being run ([`Found::ladder`]).
+    pub fn on_ladder(&self, t: super::table::Technique) -> bool {
+        self.ladder >> (t as usize) & 1 != 0
     }
 
     /// True once `limit` steps are in.

@@ -16,8 +16,9 @@
 //!   chains 7.0, cell and region forcing chains 8.0, dynamic forcing chains 8.5, nested 9.0+).
 //!   SE has no rule of its own for some techniques; they take the rating of the SE rule that
 //!   finds the same deduction, marked `(mapped)` below: finned and sashimi fish the basic fish's
-//!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
-//!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; uniqueness tests 5 and 6,
+//!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours,
+//!   multi-colours (type 1 an X-chain between two clusters, type 2 a forcing X-chain) and
+//!   remote pairs SE's turbot fish / X-chain / XY-chain rule; uniqueness tests 5 and 6,
 //!   hidden and avoidable rectangles SE's unique rectangle rule; ALS-XZ, the ALS-XY-wing, the
 //!   ALS-XY-chain and Sue de Coq a forcing chain; bifurcation SE's nested forcing chains.
 //! * **Rule techniques** ([`super::rules`]): neither HoDoKu nor SE grades variant rules, so
@@ -214,6 +215,8 @@ techniques! {
     SueDeCoq, "sue-de-coq", "Sue de Coq", Als, 250, Unfair, 7.5; // (mapped)
     SimpleColorsTrap, "simple-colors-trap", "Simple Colors Trap", Coloring, 150, Hard, 6.6; // (mapped)
     SimpleColorsWrap, "simple-colors-wrap", "Simple Colors Wrap", Coloring, 150, Hard, 6.5; // (mapped)
+    MultiColors1, "multi-colors-1", "Multi Colors 1", Coloring, 200, Hard, 6.6; // (mapped)
+    MultiColors2, "multi-colors-2", "Multi Colors 2", Coloring, 200, Hard, 6.6; // (mapped)
     XChain, "x-chain", "X-Chain", Chains, 260, Unfair, 6.6;
     XyChain, "xy-chain", "XY-Chain", Chains, 260, Unfair, 7.0;
     NiceLoop, "nice-loop", "Nice Loop", Chains, 280, Unfair, 7.0;
@@ -271,5 +274,7 @@ mod tests {
         }
         assert_eq!(Technique::XWing.info().score, 140);
         assert_eq!(Technique::Bifurcation.info().level, Level::Extreme);
+        // `Found::ladder` holds a bit per technique.
+        assert!(TECHNIQUES.len() <= 128);
     }
 }

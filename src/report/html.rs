@@ -111,7 +111,7 @@ pub struct PageStep {
     pub premises: Vec<[usize; 3]>,
     pub links: Vec<LinkView>,
     /// The colour classes of a coloring step (its chain's nodes: all true or all false each),
-    /// drawn in two colours rather than as links.
+    /// drawn in colours rather than as links (two, or four for multi-colours: two clusters).
     pub colours: Vec<Vec<[usize; 3]>>,
 }
 

@@ -6,7 +6,7 @@ use super::board::Board;
 use super::step::Found;
 use super::table::{Family, Technique};
 use super::{
-    als, bifurcation, chains, coloring, fish, forcing, intersections, rules, single_digit, singles,
+    als, bifurcation, chains, coloring, fish, forcing, franken, intersections, rules, single_digit, singles,
     subsets, sue_de_coq, uniqueness, wings,
 };
 
@@ -17,12 +17,17 @@ pub type Finder = fn(&Board, Technique, &mut Found);
 /// The finder of technique `t`: its family's, but for the locked pair and triple, which the
 /// subset finder finds (they are subsets inside an intersection), and Sue de Coq (two
 /// almost locked sets around an intersection), which has a file of its own, and the turbot
-/// fish, a short X-chain that the chain search finds.
+/// fish, a short X-chain that the chain search finds, and the Franken fish (bases and covers
+/// mixing lines and boxes), which have a file of their own.
 pub fn finder(t: Technique) -> Finder {
     match t {
         Technique::LockedPair | Technique::LockedTriple => return subsets::find,
         Technique::SueDeCoq => return sue_de_coq::find,
         Technique::TurbotFish => return chains::find,
+        Technique::FrankenXWing
+        | Technique::FrankenSwordfish
+        | Technique::FinnedFrankenXWing
+        | Technique::FinnedFrankenSwordfish => return franken::find,
         _ => {}
     }
     match t.info().family {

@@ -16,7 +16,8 @@
 //!   chains 7.0, cell and region forcing chains 8.0, dynamic forcing chains 8.5, nested 9.0+).
 //!   SE has no rule of its own for some techniques; they take the rating of the SE rule that
 //!   finds the same deduction, marked `(mapped)` below: finned and sashimi fish the basic fish's
-//!   rating plus 0.2 / 0.3; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
+//!   rating plus 0.2 / 0.3; Franken fish the basic fish's of their size, finned Franken fish
+//!   plus 0.2; skyscraper, 2-string kite, empty rectangle, W-wing, simple colours
 //!   and remote pairs SE's turbot fish / X-chain / XY-chain rule; uniqueness tests 5 and 6,
 //!   hidden and avoidable rectangles SE's unique rectangle rule; ALS-XZ, the ALS-XY-wing and
 //!   Sue de Coq a forcing chain; bifurcation SE's nested forcing chains.
@@ -222,6 +223,12 @@ techniques! {
     GroupedAic, "grouped-aic", "Grouped AIC", Chains, 300, Unfair, 7.3;
     AlsXz, "als-xz", "Almost Locked Set XZ-Rule", Als, 300, Unfair, 7.5; // (mapped)
     AlsXyWing, "als-xy-wing", "Almost Locked Set XY-Wing", Als, 320, Unfair, 7.5; // (mapped)
+    FrankenXWing, "franken-x-wing", "Franken X-Wing", Fish, 300, Unfair, 3.2; // (mapped)
+    FrankenSwordfish, "franken-swordfish", "Franken Swordfish", Fish, 350, Unfair, 3.8; // (mapped)
+    FinnedFrankenXWing, "finned-franken-x-wing", "Finned Franken X-Wing", Fish, 390, Unfair, 3.4;
+        // (mapped)
+    FinnedFrankenSwordfish, "finned-franken-swordfish", "Finned Franken Swordfish", Fish, 410,
+        Unfair, 4.0; // (mapped)
     ForcingChainContradiction, "forcing-chain-contradiction", "Forcing Chain Contradiction",
         Forcing, 500, Extreme, 8.0;
     ForcingChainVerity, "forcing-chain-verity", "Forcing Chain Verity", Forcing, 500, Extreme,

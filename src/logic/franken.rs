@@ -184,7 +184,8 @@ impl<'a, const W: usize> Search<'a, W> {
                 places: Set::EMPTY,
                 endo: Set::EMPTY,
             };
-            if self.bases(&pool, &covers, 0, &mut bases, taken, found) {
+            let mut scratch = Scratch::default();
+            if self.bases(&pool, &covers, 0, &mut bases, &mut scratch, taken, found) {
                 return true;
             }
         }
@@ -198,30 +199,36 @@ impl<'a, const W: usize> Search<'a, W> {
         covers: &[usize],
         from: usize,
         chosen: &mut Bases<W>,
+        scratch: &mut Scratch,
         taken: &mut Vec<Vec<Candidate>>,
         found: &mut Found,
     ) -> bool {
         let k = self.spec.k;
         if chosen.houses.len() == k {
-            let eligible: Vec<usize> = covers
-                .iter()
-                .copied()
-                .filter(|h| !chosen.houses.contains(h))
-                .filter(|&h| !(self.units[h] & chosen.places).is_empty())
-                .collect();
+            let Scratch {
+                eligible,
+                reach,
+                houses,
+            } = scratch;
+            eligible.clear();
+            eligible.extend(covers.iter().copied().filter(|&h| {
+                !chosen.houses.contains(&h) && !(self.units[h] & chosen.places).is_empty()
+            }));
             if eligible.len() < k {
                 return false;
             }
-            let reach = self.reach(&eligible, chosen.places);
+            self.reach(eligible, chosen.places, reach);
+            let slack = if self.spec.finned { MAX_FINS } else { 0 };
+            if chosen.places.count() > reach[k] + slack {
+                return false;
+            }
             let mut cover = Covers {
                 bases: chosen,
-                eligible: &eligible,
-                reach: &reach,
-                houses: Vec::with_capacity(k),
+                eligible,
+                reach,
+                houses,
             };
-            let slack = if self.spec.finned { MAX_FINS } else { 0 };
-            return chosen.places.count() <= reach[k] + slack
-                && self.covers(&mut cover, 0, Set::EMPTY, Set::EMPTY, taken, found);
+            return self.covers(&mut cover, 0, Set::EMPTY, Set::EMPTY, taken, found);
         }
         for i in from..pool.len() {
             if pool.len() - i < k - chosen.houses.len() {
@@ -236,7 +243,7 @@ impl<'a, const W: usize> Search<'a, W> {
             let saved = (chosen.places, chosen.endo);
             chosen.houses.push(pool[i]);
             (chosen.places, chosen.endo) = (chosen.places | unit, endo);
-            let stop = self.bases(pool, covers, i + 1, chosen, taken, found);
+            let stop = self.bases(pool, covers, i + 1, chosen, scratch, taken, found);
             chosen.houses.pop();
             (chosen.places, chosen.endo) = saved;
             if stop {
@@ -351,16 +358,18 @@ impl<'a, const W: usize> Search<'a, W> {
 
     /// `reach[i * (k + 1) + r]`: the most base places that `r` covers from `eligible[i..]` can
     /// hold, the sum of their `r` largest counts (row `eligible.len()` is all zeros).
-    fn reach(&self, eligible: &[usize], base: Set<W>) -> Vec<u32> {
+    fn reach(&self, eligible: &[usize], base: Set<W>, reach: &mut Vec<u32>) {
         let k = self.spec.k;
         let width = k + 1;
-        let mut reach = vec![0; (eligible.len() + 1) * width];
-        let mut top = vec![0u32; k];
+        reach.clear();
+        reach.resize((eligible.len() + 1) * width, 0);
+        // The `k` largest counts so far, largest first.
+        let mut top = [0u32; 8];
         for i in (0..eligible.len()).rev() {
             let count = (self.units[eligible[i]] & base).count();
-            if let Some(at) = top.iter().position(|&t| t < count) {
-                top.insert(at, count);
-                top.pop();
+            if let Some(at) = top[..k].iter().position(|&t| t < count) {
+                top.copy_within(at..k - 1, at + 1);
+                top[at] = count;
             }
             let mut sum = 0;
             for r in 1..=k {
@@ -368,7 +377,6 @@ impl<'a, const W: usize> Search<'a, W> {
                 reach[i * width + r] = sum;
             }
         }
-        reach
     }
 
     /// Per place, the places that see it.
@@ -390,6 +398,14 @@ impl<'a, const W: usize> Search<'a, W> {
     }
 }
 
+/// Buffers the cover search of each choice of bases reuses.
+#[derive(Default)]
+struct Scratch {
+    eligible: Vec<usize>,
+    reach: Vec<u32>,
+    houses: Vec<usize>,
+}
+
 /// The covers being chosen for one choice of bases.
 struct Covers<'b, const W: usize> {
     bases: &'b Bases<W>,
@@ -397,5 +413,5 @@ struct Covers<'b, const W: usize> {
     eligible: &'b [usize],
     /// [`Search::reach`] of `eligible`.
     reach: &'b [u32],
-    houses: Vec<usize>,
+    houses: &'b mut Vec<usize>,
 }

@@ -6,8 +6,8 @@ use super::board::Board;
 use super::step::Found;
 use super::table::{Family, Technique};
 use super::{
-    als, bifurcation, chains, coloring, fish, forcing, franken, intersections, rules, single_digit, singles,
-    subsets, sue_de_coq, uniqueness, wings,
+    als, bifurcation, chains, coloring, fish, forcing, franken, intersections, rules, single_digit,
+    singles, subsets, sue_de_coq, uniqueness, wings,
 };
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once

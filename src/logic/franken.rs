@@ -185,18 +185,18 @@ impl<'a, const W: usize> Search<'a, W> {
                 endo: Set::EMPTY,
             };
             let mut scratch = Scratch::default();
-            if self.bases(&pool, &covers, 0, &mut bases, &mut scratch, taken, found) {
+            if self.bases((&pool, &covers), 0, &mut bases, &mut scratch, taken, found) {
                 return true;
             }
         }
         false
     }
 
-    /// Chooses the base sets from `pool[from..]`, then the covers of each full choice.
+    /// Chooses the base sets from `pool[from..]`, then the covers (from `covers`) of each full
+    /// choice.
     fn bases(
         &self,
-        pool: &[usize],
-        covers: &[usize],
+        (pool, covers): (&[usize], &[usize]),
         from: usize,
         chosen: &mut Bases<W>,
         scratch: &mut Scratch,
@@ -243,7 +243,7 @@ impl<'a, const W: usize> Search<'a, W> {
             let saved = (chosen.places, chosen.endo);
             chosen.houses.push(pool[i]);
             (chosen.places, chosen.endo) = (chosen.places | unit, endo);
-            let stop = self.bases(pool, covers, i + 1, chosen, scratch, taken, found);
+            let stop = self.bases((pool, covers), i + 1, chosen, scratch, taken, found);
             chosen.houses.pop();
             (chosen.places, chosen.endo) = saved;
             if stop {

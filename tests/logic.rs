@@ -113,6 +113,94 @@ fn fish() {
     assert!(none.steps.is_empty());
 }
 
+/// Every step `technique`'s finder finds, as texts.
+fn all(board: &Board, technique: Technique) -> Vec<String> {
+    let mut found = Found::new(usize::MAX);
+    sudoku_lab::logic::finders::finder(technique)(board, technique, &mut found);
+    found.steps.iter().map(|s| text(board.shape(), s)).collect()
+}
+
+/// Digit 1's places row by row (columns), the other digits everywhere: rows 1 and box 5 hold
+/// 1 only in columns 4 and 6 (`r1c46`, `r4c4`, `r5c6`), a Franken X-wing, with `extra` added.
+fn franken_board(extra: &[(usize, usize)]) -> Board {
+    let mut places: Vec<Vec<usize>> = vec![
+        vec![4, 6],
+        vec![1, 8],
+        vec![2, 9],
+        vec![1, 4, 7],
+        vec![3, 6, 8],
+        vec![2, 9],
+        vec![3, 5, 7],
+        vec![4, 5, 8],
+        vec![6, 7, 9],
+    ];
+    for &(row, col) in extra {
+        places[row - 1].push(col);
+    }
+    let rows: Vec<(u16, usize, &[usize])> = (places.iter().enumerate())
+        .map(|(i, cols)| (1, i + 1, cols.as_slice()))
+        .collect();
+    board(&[], &rows)
+}
+
+#[test]
+fn franken_fish() {
+    use Technique as T;
+    // Row 1 and box 5 in columns 4 and 6: column 4 and 6 lose 1 outside them.
+    let b = franken_board(&[]);
+    assert_eq!(
+        first(&b, T::FrankenXWing),
+        "Franken X-Wing: 1 r1b5 c46 => r8c4,r9c6<>1"
+    );
+    // With a place in box 5 off the columns (r6c5), that X-wing is gone; finned, its fin
+    // r6c5 sees no cover place outside the bases: nothing to take either.
+    let b = franken_board(&[(6, 5)]);
+    let none = |list: Vec<String>| list.iter().all(|s| !s.contains("r1b5 c46"));
+    assert!(none(all(&b, T::FrankenXWing)));
+    assert!(none(all(&b, T::FinnedFrankenXWing)));
+    // A fin r1c5 in box 2 breaks it too. The first finned fish is cannibalistic: r3c6 lies in
+    // both covers (column 6 and box 2), so were no fin (r3c2, r3c9) true, row 3 and row 1
+    // would both need box 2's column 6 place.
+    let b = franken_board(&[(1, 5), (3, 6)]);
+    assert!(none(all(&b, T::FrankenXWing)));
+    let finned = all(&b, T::FinnedFrankenXWing);
+    assert_eq!(
+        finned[0],
+        "Finned Franken X-Wing: 1 r13 c6b2 fr3c29 => r3c6<>1"
+    );
+    // An endo fin: r7c3, box 7's only place, is in both bases.
+    let endo = "Finned Franken X-Wing: 1 r7b7 c7b9 fr7c5 efr7c3 => r7c7<>1";
+    assert!(finned.iter().any(|s| s == endo), "{finned:?}");
+    // Size 3: rows 2 and 3 and box 7 lie in column 3 and boxes 1 and 3; every Franken fish has
+    // a box among its sets (rows over columns alone are a basic fish).
+    let b = franken_board(&[(1, 8)]);
+    let swordfish = all(&b, T::FrankenSwordfish);
+    assert_eq!(
+        swordfish[0],
+        "Franken Swordfish: 1 r23b7 c3b13 => r1c8,r5c3<>1"
+    );
+    let with_box = |s: &String| s.split(" => ").next().unwrap().contains('b');
+    assert!(swordfish.iter().all(with_box), "{swordfish:?}");
+    // Finned and cannibalistic: r1c8 lies in column 8 and box 3 and sees the fins r1c46.
+    let finned = all(&b, T::FinnedFrankenSwordfish);
+    assert_eq!(
+        finned[0],
+        "Finned Franken Swordfish: 1 r123 c8b13 fr1c46 => r1c8<>1"
+    );
+    // A basic X-wing's board (digit 4 in columns 3 and 7 of rows 2 and 6) has no Franken fish
+    // without fins; with a fin, the finned X-wing with box 6 as a cover is one.
+    let rows: &[(u16, usize, &[usize])] = &[(4, 2, &[3, 7]), (4, 6, &[3, 7])];
+    let b = board(&[], rows);
+    for t in [T::FrankenXWing, T::FrankenSwordfish] {
+        assert_eq!(all(&b, t), Vec::<String>::new(), "{t:?}");
+    }
+    let rows: &[(u16, usize, &[usize])] = &[(4, 2, &[3, 7]), (4, 6, &[3, 7, 8])];
+    assert_eq!(
+        all(&board(&[], rows), T::FinnedFrankenXWing),
+        ["Finned Franken X-Wing: 4 r26 c3b6 fr2c7 => r45c7<>4"]
+    );
+}
+
 #[test]
 fn single_digit_patterns() {
     let rows: &[(u16, usize, &[usize])] = &[(1, 1, &[1, 5]), (1, 5, &[1, 6])];

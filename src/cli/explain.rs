@@ -36,7 +36,9 @@ use super::UsageError;
 #[derive(Args, Debug, Clone)]
 pub struct LadderArgs {
     /// Techniques to use, by key or family, comma-separated (`singles,intersections,x-wing`);
-    /// default: the whole ladder in HoDoKu's order, bifurcation last.
+    /// `default` is the default ladder (HoDoKu's default steps in its order, bifurcation last,
+    /// without the Franken fish), the one used without this flag; `all` is every technique
+    /// (`default,franken-x-wing` adds one).
     #[arg(long, value_name = "LIST")]
     techniques: Option<String>,
     /// Leave out the techniques that assume one solution (unique rectangles, BUG+1).

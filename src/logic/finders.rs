@@ -6,8 +6,8 @@ use super::board::Board;
 use super::step::Found;
 use super::table::{Family, Technique};
 use super::{
-    als, als_chain, bifurcation, chains, coloring, fish, forcing, intersections, multi_colors,
-    rules, single_digit, singles, subsets, sue_de_coq, uniqueness, wings,
+    als, als_chain, bifurcation, chains, coloring, fish, forcing, franken, intersections,
+    multi_colors, rules, single_digit, singles, subsets, sue_de_coq, uniqueness, wings,
 };
 
 /// A finder: pushes the steps of one technique found on a board into `found` (it stops once
@@ -16,8 +16,9 @@ pub type Finder = fn(&Board, Technique, &mut Found);
 
 /// The finder of technique `t`: its family's, but for the locked pair and triple, which the
 /// subset finder finds (they are subsets inside an intersection), Sue de Coq (two almost
-/// locked sets around an intersection), the ALS-XY-chain and multi-colours, which have files
-/// of their own, and the turbot fish, a short X-chain that the chain search finds.
+/// locked sets around an intersection), the ALS-XY-chain, multi-colours and the Franken fish
+/// (bases and covers mixing lines and boxes), which have files of their own, and the turbot
+/// fish, a short X-chain that the chain search finds.
 pub fn finder(t: Technique) -> Finder {
     match t {
         Technique::LockedPair | Technique::LockedTriple => return subsets::find,
@@ -25,6 +26,10 @@ pub fn finder(t: Technique) -> Finder {
         Technique::AlsXyChain => return als_chain::find,
         Technique::MultiColors1 | Technique::MultiColors2 => return multi_colors::find,
         Technique::TurbotFish => return chains::find,
+        Technique::FrankenXWing
+        | Technique::FrankenSwordfish
+        | Technique::FinnedFrankenXWing
+        | Technique::FinnedFrankenSwordfish => return franken::find,
         _ => {}
     }
     match t.info().family {

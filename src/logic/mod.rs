@@ -33,6 +33,7 @@ pub mod coloring;
 pub mod finders;
 pub mod fish;
 pub mod forcing;
+pub mod franken;
 pub mod intersections;
 pub mod links;
 pub mod multi_colors;

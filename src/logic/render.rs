@@ -98,6 +98,25 @@ pub fn houses(shape: &Shape, list: &[u32]) -> String {
     }
 }
 
+/// Houses with each run of one kind under one prefix (`c29b7`), or each written out on sides
+/// above 9.
+pub fn grouped_houses(shape: &Shape, list: &[u32]) -> String {
+    if shape.size() > 9 {
+        return houses(shape, list);
+    }
+    let mut out = String::new();
+    let mut last = "";
+    for &h in list {
+        let (prefix, index) = house_parts(shape, h);
+        if prefix != last {
+            out.push_str(prefix);
+            last = prefix;
+        }
+        let _ = write!(out, "{index}");
+    }
+    out
+}
+
 fn digit_list(digits: &[Value], sep: &str) -> String {
     digits
         .iter()
@@ -223,6 +242,23 @@ pub fn text(shape: &Shape, step: &Step) -> String {
             }
             t
         }
+        T::FrankenXWing
+        | T::FrankenSwordfish
+        | T::FinnedFrankenXWing
+        | T::FinnedFrankenSwordfish => {
+            let mut t = format!(
+                "{d0} {} {}",
+                grouped_houses(shape, &s.houses),
+                grouped_houses(shape, &s.covers)
+            );
+            if !s.fins.is_empty() {
+                let _ = write!(t, " f{}", cells(n, &s.fins));
+            }
+            if !s.endo_fins.is_empty() {
+                let _ = write!(t, " ef{}", cells(n, &s.endo_fins));
+            }
+            t
+        }
         T::Skyscraper | T::TwoStringKite if s.cells.len() == 4 => format!(
             "{d0} in {},{} (connected by {},{})",
             cell(n, s.cells[0]),
@@ -344,5 +380,6 @@ mod tests {
         let shape = Shape::standard(9, true).unwrap();
         assert_eq!(houses(&shape, &[0, 4]), "r15");
         assert_eq!(houses(&shape, &[20, 27]), "b3,x1");
+        assert_eq!(grouped_houses(&shape, &[10, 17, 24]), "c29b7");
     }
 }

@@ -20,23 +20,32 @@ pub struct Ladder {
 }
 
 impl Default for Ladder {
-    /// Every technique, in HoDoKu's order, bifurcation last.
+    /// Every technique, in HoDoKu's order, bifurcation last, but those
+    /// [`Technique::in_default_ladder`] leaves out.
     fn default() -> Ladder {
         Ladder {
-            techniques: TECHNIQUES.iter().map(|t| t.technique).collect(),
+            techniques: TECHNIQUES
+                .iter()
+                .map(|t| t.technique)
+                .filter(|t| t.in_default_ladder())
+                .collect(),
         }
     }
 }
 
 impl Ladder {
-    /// The techniques a list names: technique keys (`x-wing`) and family keys (`fish`),
-    /// separated by commas, kept in the default order. A list that names none is an error: a
-    /// ladder without techniques finds no step.
+    /// The techniques a list names: technique keys (`x-wing`), family keys (`fish`),
+    /// `default` (the default ladder) and `all` (every technique), separated by commas, kept in
+    /// the default order. A list that names none is an error: a ladder without techniques finds
+    /// no step.
     pub fn parse(list: &str) -> Result<Ladder, LogicError> {
         let mut chosen = vec![];
         for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             let word = word.to_ascii_lowercase();
-            if let Some(family) = Family::ALL.iter().find(|f| f.key() == word) {
+            if word == "default" || word == "all" {
+                let every = TECHNIQUES.iter().map(|t| t.technique);
+                chosen.extend(every.filter(|t| word == "all" || t.in_default_ladder()));
+            } else if let Some(family) = Family::ALL.iter().find(|f| f.key() == word) {
                 chosen.extend(
                     TECHNIQUES
                         .iter()

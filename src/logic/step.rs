@@ -68,6 +68,8 @@ pub struct Step {
     pub cells: Vec<u32>,
     /// Fins of a finned fish; the extra candidates of a BUG+1 or unique rectangle.
     pub fins: Vec<u32>,
+    /// Endo fins of a Franken fish: places of its digit in two of its base sets.
+    pub endo_fins: Vec<u32>,
     /// A chain of nodes with strong and weak links, or colour classes one after another.
     pub chain: Vec<Node>,
     /// The cell sets of a pattern made of several, each with its digits (a Sue de Coq's
@@ -90,6 +92,7 @@ impl Step {
             covers: vec![],
             cells: vec![],
             fins: vec![],
+            endo_fins: vec![],
             chain: vec![],
             sets: vec![],
             rule: None,

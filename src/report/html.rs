@@ -209,7 +209,7 @@ impl PageStep {
             } else {
                 step.cells.clone()
             };
-            for &c in base.iter().chain(&step.fins) {
+            for &c in base.iter().chain(&step.fins).chain(&step.endo_fins) {
                 premises.extend(step.digits.iter().map(|&d| (c, d)));
             }
         }
@@ -244,7 +244,9 @@ impl PageStep {
         PageStep {
             record,
             cells: step.cells.iter().map(|&c| rc(c)).collect(),
-            fins: step.fins.iter().map(|&c| rc(c)).collect(),
+            fins: (step.fins.iter().chain(&step.endo_fins))
+                .map(|&c| rc(c))
+                .collect(),
             houses: house_cells.into_iter().map(rc).collect(),
             premises: premises.into_iter().map(|(c, d)| rcd(c, d)).collect(),
             links,

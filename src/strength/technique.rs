@@ -90,13 +90,14 @@ impl TechniqueLevel {
             .find(|l| l.added().contains(&family))
     }
 
-    /// The logic engine's ladder for this level: its families' techniques, in the default order.
+    /// The logic engine's ladder for this level: its families' techniques on the default ladder,
+    /// in its order.
     pub fn ladder(self) -> Ladder {
         let families = self.families();
         Ladder::of(
             TECHNIQUES
                 .iter()
-                .filter(|t| families.contains(&t.family))
+                .filter(|t| families.contains(&t.family) && t.technique.in_default_ladder())
                 .map(|t| t.technique)
                 .collect(),
         )

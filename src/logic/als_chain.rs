@@ -15,12 +15,17 @@
 //! one removing the most candidates is taken (ties: HoDoKu's weighted sum of the removed
 //! candidates, then fewer sets, then fewer cells).
 //!
+//! The walk goes through each state of a chain (last set, digits in force on the first and on
+//! the last link, length up to three links) once per start set: two chains that reach the
+//! same state go on and conclude alike, so only the first is followed (of several chains with
+//! the same conclusion the one shown is the first found, not always HoDoKu's).
+//!
 //! Along a solving path a chain whose sets all kept their candidates since the last board where
 //! the technique found nothing removes nothing now either ([`since_clean`]); only chains through
 //! a changed set are followed to the end.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::als::Sets;
 use super::board::{bit, digits, Board, DigitCells};
@@ -75,7 +80,21 @@ struct Walk<'a> {
     active: Vec<u64>,
     /// How many sets of `path` hold a changed cell.
     fresh_in_path: usize,
+    /// The states the chains from the start set have reached ([`Walk::arrive`]).
+    reached: HashSet<State>,
     kept: HashMap<Vec<Candidate>, Kept>,
+}
+
+/// Where a chain stands, all that decides how it may go on and what it concludes: its last
+/// set, the digits in force on its first and last link, its length up to 3 links, and whether
+/// it holds a changed set.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct State {
+    set: u32,
+    first: u64,
+    last: u64,
+    links: u8,
+    fresh: bool,
 }
 
 /// The ALS-XY-chain steps through a set with a cell of `changed`, best first.
@@ -120,10 +139,12 @@ fn chains(board: &Board, changed: &[bool], found: &mut Found) {
         path: vec![],
         active: vec![],
         fresh_in_path: 0,
+        reached: HashSet::new(),
         kept: HashMap::new(),
     };
     for &start in &order {
         if walk.reaches_fresh[start] {
+            walk.reached.clear();
             walk.enter(start);
             walk.extend(start);
             walk.leave();
@@ -187,6 +208,20 @@ impl Walk<'_> {
             self.fresh_in_path -= self.fresh[set] as usize;
         }
     }
+    /// False when a chain from the same start set already reached the state that a link into
+    /// `set` with the digits `active` in force leads to: its ways on, and what they conclude,
+    /// were followed then (only the chain shown for a conclusion may differ). This keeps the
+    /// walk to as many steps as there are states, where the chains can be exponentially many.
+    fn arrive(&mut self, set: usize, active: u64) -> bool {
+        let state = State {
+            set: set as u32,
+            first: self.active.first().copied().unwrap_or(active),
+            last: active,
+            links: (self.active.len() + 1).min(3) as u8,
+            fresh: self.fresh_in_path > 0 || self.fresh[set],
+        };
+        self.reached.insert(state)
+    }
     /// Follows every link out of `from`, the last set of the chain under way.
     fn extend(&mut self, from: usize) {
         if self.active.len() >= MAX_LINKS {
@@ -208,6 +243,9 @@ impl Walk<'_> {
             };
             for &active in tries {
                 if active == 0 {
+                    continue;
+                }
+                if !self.arrive(link.to, active) {
                     continue;
                 }
                 self.active.push(active);

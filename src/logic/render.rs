@@ -125,6 +125,33 @@ fn digit_list(digits: &[Value], sep: &str) -> String {
         .join(sep)
 }
 
+/// A multi-colour step's premise: `5 (r1c1) / (r1c5), (r2c2) / (r5c2)`, the two clusters'
+/// colour classes with their cells one by one, as HoDoKu writes them.
+fn multi_colors(n: usize, s: &Step) -> String {
+    let class = |node: &Node| {
+        let mut list = node.cells.clone();
+        list.sort_unstable();
+        let list: Vec<String> = list.iter().map(|&c| cell(n, c)).collect();
+        format!("({})", list.join(","))
+    };
+    let pair = |k: usize| format!("{} / {}", class(&s.chain[k]), class(&s.chain[k + 1]));
+    let d0 = s.digits.first().copied().unwrap_or(0);
+    format!("{d0} {}, {}", pair(0), pair(2))
+}
+
+/// An ALS-XY-chain's premise: its sets with their digits, each link's digit between them
+/// (`r7c4 {23} -2- r8c24569 {124689} -9- …`).
+fn als_chain(n: usize, s: &Step) -> String {
+    let mut t = String::new();
+    for (i, set) in s.sets.iter().enumerate() {
+        if i > 0 {
+            let _ = write!(t, " -{}- ", s.digits[i - 1]);
+        }
+        t.push_str(&cell_set(n, set, " "));
+    }
+    t
+}
+
 /// Some cells and their digits: `r13c4 - {45789}` (`between` is ` - `), `{10,11}` on sides
 /// above 9.
 fn cell_set(n: usize, set: &CellSet, between: &str) -> String {
@@ -293,16 +320,7 @@ pub fn text(shape: &Shape, step: &Step) -> String {
             )
         }
         // HoDoKu writes a multi-colour step's classes cell by cell: `(a1) / (a2), (b1) / (b2)`.
-        T::MultiColors1 | T::MultiColors2 => {
-            let class = |node: &Node| {
-                let mut list = node.cells.clone();
-                list.sort_unstable();
-                let list: Vec<String> = list.iter().map(|&c| cell(n, c)).collect();
-                format!("({})", list.join(","))
-            };
-            let pair = |k: usize| format!("{} / {}", class(&s.chain[k]), class(&s.chain[k + 1]));
-            format!("{d0} {}, {}", pair(0), pair(2))
-        }
+        T::MultiColors1 | T::MultiColors2 => multi_colors(n, s),
         T::SimpleColorsTrap | T::SimpleColorsWrap => s
             .chain
             .iter()
@@ -332,16 +350,7 @@ pub fn text(shape: &Shape, step: &Step) -> String {
             let set = |i: usize| cell_set(n, &s.sets[i], " - ");
             format!("{} ({}, {})", set(0), set(1), set(2))
         }
-        T::AlsXyChain if s.sets.len() == s.digits.len() + 1 => {
-            let mut t = String::new();
-            for (i, set) in s.sets.iter().enumerate() {
-                if i > 0 {
-                    let _ = write!(t, " -{}- ", s.digits[i - 1]);
-                }
-                t.push_str(&cell_set(n, set, " "));
-            }
-            t
-        }
+        T::AlsXyChain if s.sets.len() == s.digits.len() + 1 => als_chain(n, s),
         T::Bifurcation => match s.eliminations.first() {
             Some(e) => format!("{}={} has no solution", cell(n, e.cell), e.digit),
             None => String::new(),

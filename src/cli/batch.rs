@@ -119,6 +119,37 @@ struct Record<'a> {
     effort: Option<Effort>,
 }
 
+impl<'a> Record<'a> {
+    /// A record of the puzzle at `index` (`file`, `line`) with `status` and nothing else.
+    fn bare(
+        index: usize,
+        file: &'a str,
+        line: usize,
+        config: &Config,
+        backend: &dyn Backend,
+        status: &'static str,
+    ) -> Record<'a> {
+        Record {
+            index,
+            file,
+            line,
+            col: None,
+            task: config.task.name(),
+            backend: backend.name(),
+            status,
+            solution: None,
+            count: None,
+            complete: None,
+            score: None,
+            proved: None,
+            bound: None,
+            error: None,
+            time_us: 0,
+            effort: None,
+        }
+    }
+}
+
 /// Decodes input as UTF-8, or says where the first invalid byte is.
 pub fn decode_utf8(name: &str, bytes: &[u8]) -> Result<String, String> {
     into_utf8(name, bytes.to_vec()).map_err(|e| e.to_string())
@@ -628,22 +659,9 @@ fn answer(backend: &dyn Backend, config: &Config, item: &Item) -> Done {
     let time_us = start.elapsed().as_micros() as u64;
     let effort = Some(limits.effort()).filter(|e| !e.is_empty());
     let mut record = Record {
-        index: item.index,
-        file: &item.file,
-        line: item.line,
-        col: None,
-        task: config.task.name(),
-        backend: backend.name(),
-        status: "error",
-        solution: None,
-        count: None,
-        complete: None,
-        score: None,
-        proved: None,
-        bound: None,
-        error: None,
         time_us,
         effort,
+        ..Record::bare(item.index, &item.file, item.line, config, backend, "error")
     };
     let text_out = match &result {
         Ok(answer) => {
@@ -702,22 +720,9 @@ fn invalid(backend: &dyn Backend, config: &Config, bad: &BadPuzzle) -> Done {
     done.tally.bad_input = true;
     if config.json {
         let record = Record {
-            index: bad.index,
-            file: &bad.file,
-            line: bad.line,
             col: Some(bad.col),
-            task: config.task.name(),
-            backend: backend.name(),
-            status: "invalid",
-            solution: None,
-            count: None,
-            complete: None,
-            score: None,
-            proved: None,
-            bound: None,
             error: Some(bad.reason.clone()),
-            time_us: 0,
-            effort: None,
+            ..Record::bare(bad.index, &bad.file, bad.line, config, backend, "invalid")
         };
         done.out = serde_json::to_string(&record).expect("records serialise") + "\n";
     }

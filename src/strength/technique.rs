@@ -113,7 +113,7 @@ pub fn derive(puzzle: &Puzzle, level: TechniqueLevel) -> Result<Root, StrengthEr
     derive_until(puzzle, level, &Halt::default())
 }
 
-/// [`derive`] that stops, [`StrengthError::Deadline`], once `halt` is reached (looked at between
+/// [`derive()`] that stops, [`StrengthError::Deadline`], once `halt` is reached (looked at between
 /// steps).
 pub fn derive_until(
     puzzle: &Puzzle,

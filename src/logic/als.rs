@@ -208,9 +208,12 @@ impl Sets {
                 let seen = self.seen(a, x).iter().zip(has.of_digit(x));
                 for (w, (&s, &h)) in seen.enumerate() {
                     for c in bits(s & h) {
-                        for &b in &by_first[(x as usize - 1) * cells + w * 64 + c] {
+                        // Each list is ascending: only the sets after `a` are tried.
+                        let list = &by_first[(x as usize - 1) * cells + w * 64 + c];
+                        let later = list.partition_point(|&b| b as usize <= a);
+                        for &b in &list[later..] {
                             let b = b as usize;
-                            if b <= a || !self.disjoint(a, b) || !self.restricted(a, b, x) {
+                            if !self.disjoint(a, b) || !self.restricted(a, b, x) {
                                 continue;
                             }
                             match slot[b] {

@@ -61,6 +61,16 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
                 .map(|&i| board.positions(base0 + i, d))
                 .collect();
             let limit = if fins { k + spread } else { k };
+            // Box extents (along the bases, along the covers) when the houses are rows,
+            // columns and boxes alone: a cell seeing every fin then sees them through one box.
+            let plain = board.rules().is_empty()
+                && !board.shape().diagonals()
+                && board.house_count() == 3 * n;
+            let boxes = match board.shape().regions() {
+                Regions::Boxes { rows, cols } if plain && rows_first => Some((*rows, *cols)),
+                Regions::Boxes { rows, cols } if plain => Some((*cols, *rows)),
+                _ => None,
+            };
             let fish = Fish {
                 board,
                 technique,
@@ -71,6 +81,7 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
                 masks: &masks,
                 sashimi,
                 sashimi_seen: sashimi_too.map(|_| &sashimi_seen),
+                boxes,
             };
             let stop = choose_within(&masks, k, limit, &mut |chosen, union| match fins {
                 false => union.count_ones() as usize == k && fish.push(chosen, union, 0, found),
@@ -104,6 +115,9 @@ struct Fish<'a> {
     /// Set when a choice the sashimi form would take eliminates something (only in a finned
     /// search that notes it).
     sashimi_seen: Option<&'a std::cell::Cell<bool>>,
+    /// A box's extent along the base lines and along the cover lines, when rows, columns and
+    /// boxes are the only houses (`None` otherwise).
+    boxes: Option<(usize, usize)>,
 }
 
 impl Fish<'_> {
@@ -154,6 +168,28 @@ impl Fish<'_> {
         let mut bases = 0u64;
         for &i in chosen {
             bases |= 1u64 << self.lines[i];
+        }
+        if let Some((along_bases, along_covers)) = self.boxes.filter(|_| fin_bits != 0) {
+            // A cell on a cover outside the bases sees a fin through the fin's box only: every
+            // fin lies in one box, and a cover crosses it.
+            let band = |bits: u64, width: usize| {
+                let (low, high) = (
+                    bits.trailing_zeros() as usize,
+                    63 - bits.leading_zeros() as usize,
+                );
+                (low / width == high / width).then_some(low / width)
+            };
+            let fin_bases = chosen
+                .iter()
+                .filter(|&&i| self.masks[i] & fin_bits != 0)
+                .fold(0u64, |m, &i| m | 1u64 << self.lines[i]);
+            let Some(fin_band) = band(fin_bits, along_covers) else {
+                return false;
+            };
+            let band_lines = ((1u64 << along_covers) - 1) << (fin_band * along_covers);
+            if band(fin_bases, along_bases).is_none() || covers & band_lines == 0 {
+                return false;
+            }
         }
         let is_fin = |cell: usize| board.has(cell, d);
         // A cover line's places of the digit are bits over the base lines.

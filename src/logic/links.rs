@@ -558,6 +558,84 @@ impl Links {
         false
     }
 
+    /// The first candidate `x` (in node order) whose loop "`x` true" … "`x` false" in `mode`
+    /// is shortest among those of `max_links` links at most, with that length: what a
+    /// [`Links::search`] from each candidate finds, bounded by the shortest loop so far. The
+    /// searches run 64 at a time, one bit of a mask each, level by level (a breadth-first
+    /// search over masks), so a board without a short loop costs a few passes over the graph
+    /// rather than one per candidate. Not for [`Mode::Bivalue`], whose links depend on the
+    /// start.
+    pub fn first_shortest_loop(&self, mode: Mode, max_links: u16) -> Option<(u32, u16)> {
+        debug_assert!(mode != Mode::Bivalue);
+        let starts: Vec<u32> = (0..self.singles as u32)
+            .filter(|&x| !matches!(mode, Mode::Digit(d) if self.digits[x as usize] != d))
+            .collect();
+        let states = self.node_count() * 2;
+        let (mut visited, mut frontier, mut next) =
+            (vec![0u64; states], vec![0u64; states], vec![0u64; states]);
+        let (mut active, mut touched): (Vec<u32>, Vec<u32>) = (vec![], vec![]);
+        let singles = self.singles as u32;
+        let mut best: Option<(u32, u16)> = None;
+        for batch in starts.chunks(64) {
+            let bound = best.map_or(max_links, |(_, len)| len - 1);
+            visited.fill(0);
+            active.clear();
+            for (i, &x) in batch.iter().enumerate() {
+                let on = 2 * x + 1;
+                visited[on as usize] = 1 << i;
+                frontier[on as usize] = 1 << i;
+                active.push(on);
+            }
+            for depth in 1..=bound {
+                for &state in &active {
+                    let mask = std::mem::take(&mut frontier[state as usize]);
+                    let (node, strong) = (state / 2, state.is_multiple_of(2));
+                    let (list, groups): (&[u32], &[u32]) = match strong {
+                        true => (self.strong.at(node), &[]),
+                        false => (self.weak.of(node), self.group_weak.of(node)),
+                    };
+                    for &to_node in list.iter().chain(groups) {
+                        let allowed = match mode {
+                            Mode::Digit(d) => {
+                                to_node < singles && self.digits[to_node as usize] == d
+                            }
+                            Mode::All => to_node < singles,
+                            _ => true,
+                        };
+                        let to = (2 * to_node + strong as u32) as usize;
+                        let add = mask & !visited[to];
+                        if allowed && add != 0 {
+                            if next[to] == 0 {
+                                touched.push(to as u32);
+                            }
+                            next[to] |= add;
+                        }
+                    }
+                }
+                active.clear();
+                for &to in &touched {
+                    let to = to as usize;
+                    visited[to] |= next[to];
+                    frontier[to] = std::mem::take(&mut next[to]);
+                }
+                std::mem::swap(&mut active, &mut touched);
+                let hit = (batch.iter().enumerate())
+                    .find(|&(i, &x)| frontier[2 * x as usize] >> i & 1 != 0);
+                if let Some((_, &x)) = hit {
+                    best = Some((x, depth));
+                    break;
+                }
+                if active.is_empty() {
+                    break;
+                }
+            }
+            for &state in &active {
+                frontier[state as usize] = 0;
+            }
+        }
+        best
+    }
+
     /// True when a search of `mode` on this board already found nothing.
     pub fn known_empty(&self, mode: Mode) -> bool {
         self.empty.borrow().contains(&mode)

@@ -96,25 +96,33 @@ struct Search<'a> {
     max_set: usize,
 }
 
-/// A set of cells being built, with the union of their candidates.
-#[derive(Clone, Default)]
+/// Most cells in one part: a line or box set of a side up to 9 has fewer than 9 cells (two or
+/// more are in the intersection), and larger sides keep to [`MAX_SET`].
+const PART_CELLS: usize = 9;
+
+/// A set of cells being built, with the union of their candidates (on the stack: the search
+/// builds many).
+#[derive(Clone, Copy, Default)]
 struct Part {
-    cells: Vec<usize>,
+    cells: [usize; PART_CELLS],
+    len: usize,
     digits: u64,
 }
 
 impl Part {
     fn with(&self, cell: usize, cands: u64) -> Part {
-        let mut cells = self.cells.clone();
-        cells.push(cell);
-        Part {
-            cells,
-            digits: self.digits | cands,
-        }
+        let mut next = *self;
+        next.cells[self.len] = cell;
+        next.len += 1;
+        next.digits |= cands;
+        next
+    }
+    fn cells(&self) -> &[usize] {
+        &self.cells[..self.len]
     }
     /// Cells less extras: how many digits of `v` the set takes.
     fn takes(&self, v: u64) -> isize {
-        self.cells.len() as isize - (self.digits & !v).count_ones() as isize
+        self.len as isize - (self.digits & !v).count_ones() as isize
     }
 }
 
@@ -127,11 +135,11 @@ impl Search<'_> {
             .min(if self.board.n() <= 9 { 3 } else { MAX_SET });
         for i in from..inter.len() {
             let next = c.with(inter[i], self.board.cands(inter[i]));
-            let n_plus = next.digits.count_ones() as isize - next.cells.len() as isize;
-            if next.cells.len() >= 2 && n_plus >= 2 && self.line_sets(&next, n_plus, found) {
+            let n_plus = next.digits.count_ones() as isize - next.len as isize;
+            if next.len >= 2 && n_plus >= 2 && self.line_sets(&next, n_plus, found) {
                 return true;
             }
-            if next.cells.len() < most && self.intersection(inter, i + 1, &next, found) {
+            if next.len < most && self.intersection(inter, i + 1, &next, found) {
                 return true;
             }
         }
@@ -143,7 +151,7 @@ impl Search<'_> {
     fn line_sets(&self, c: &Part, n_plus: isize, found: &mut Found) -> bool {
         let source: Vec<usize> = (self.line.1.iter())
             .copied()
-            .filter(|x| !c.cells.contains(x))
+            .filter(|x| !c.cells().contains(x))
             .collect();
         self.line_from(c, n_plus, &source, 0, &Part::default(), found)
     }
@@ -165,7 +173,7 @@ impl Search<'_> {
                 let banned = next.digits & c.digits;
                 let box_source: Vec<usize> = (self.bx.1.iter())
                     .copied()
-                    .filter(|x| !c.cells.contains(x) && !next.cells.contains(x))
+                    .filter(|x| !c.cells().contains(x) && !next.cells().contains(x))
                     .filter(|&x| self.board.cands(x) & banned == 0)
                     .collect();
                 let rest = n_plus - takes;
@@ -173,9 +181,7 @@ impl Search<'_> {
                     return true;
                 }
             }
-            if next.cells.len() < self.max_set
-                && self.line_from(c, n_plus, source, i + 1, &next, found)
-            {
+            if next.len < self.max_set && self.line_from(c, n_plus, source, i + 1, &next, found) {
                 return true;
             }
         }
@@ -204,7 +210,7 @@ impl Search<'_> {
                 }
             }
             if takes <= rest
-                && next.cells.len() < self.max_set
+                && next.len < self.max_set
                 && self.box_from(c, l, rest, source, i + 1, &next, found)
             {
                 return true;
@@ -222,7 +228,7 @@ impl Search<'_> {
         let mut eliminations = vec![];
         for (cells, keep, ds) in [(self.line.1, l, from_line), (self.bx.1, b, from_box)] {
             for &x in cells {
-                if c.cells.contains(&x) || keep.cells.contains(&x) {
+                if c.cells().contains(&x) || keep.cells().contains(&x) {
                     continue;
                 }
                 let hit = self.board.cands(x) & ds;
@@ -235,13 +241,13 @@ impl Search<'_> {
         let mut step = Step::new(Technique::SueDeCoq);
         step.digits = digits(v).collect();
         step.houses = vec![self.line.0 as u32, self.bx.0 as u32];
-        step.cells = (c.cells.iter().chain(&l.cells).chain(&b.cells))
+        step.cells = (c.cells().iter().chain(l.cells()).chain(b.cells()))
             .map(|&x| x as u32)
             .collect();
         step.sets = [c, l, b]
             .iter()
             .map(|p| CellSet {
-                cells: p.cells.iter().map(|&x| x as u32).collect(),
+                cells: p.cells().iter().map(|&x| x as u32).collect(),
                 digits: digits(p.digits).collect(),
             })
             .collect();

@@ -125,18 +125,31 @@ fn rectangle(
 ) -> bool {
     let n = board.n();
     let pair = bit(a) | bit(b);
-    let extra: Vec<usize> = corners
-        .iter()
-        .copied()
-        .filter(|&c| board.cands(c) != pair)
-        .collect();
+    let (mut with_extras, mut count) = ([0; 4], 0);
+    for &c in corners.iter().filter(|&&c| board.cands(c) != pair) {
+        with_extras[count] = c;
+        count += 1;
+    }
+    let extra = &with_extras[..count];
     // Two extra corners on a diagonal, or three: one or two corners of `a` and `b` alone,
     // diagonal when two.
-    let diagonal = match extra[..] {
+    let diagonal = match *extra {
         [x, y] => !aligned(n, x, y),
         [_, _, _] => true,
         _ => false,
     };
+    // The corners with extras each form asks for (the step is built only then).
+    let shaped = match (technique, extra) {
+        (Technique::UniqueRectangle1, [_]) => true,
+        (Technique::UniqueRectangle2, &[x, y]) => aligned(n, x, y),
+        (Technique::UniqueRectangle3 | Technique::UniqueRectangle4, [_, _]) => true,
+        (Technique::UniqueRectangle6, &[x, y]) => !aligned(n, x, y),
+        (Technique::UniqueRectangle5 | Technique::HiddenRectangle, _) => diagonal,
+        _ => false,
+    };
+    if !shaped {
+        return false;
+    }
     let mut step = Step::new(technique);
     step.digits = vec![a, b];
     step.cells = corners.iter().map(|&c| c as u32).collect();
@@ -151,7 +164,7 @@ fn rectangle(
             .map(|&h| h as usize)
             .collect()
     };
-    match (technique, &extra[..]) {
+    match (technique, extra) {
         (Technique::UniqueRectangle1, &[x]) => {
             step.eliminations = [a, b].iter().map(|&d| Candidate::new(x, d)).collect();
             found.push(step)
@@ -283,12 +296,19 @@ fn rectangle(
 fn avoidable(board: &Board, technique: Technique, found: &mut Found) {
     let filled = |c: usize| board.value(c) != 0 && !board.is_given(c);
     let bivalue = |c: usize| board.cands(c).count_ones() == 2;
+    // Filled corners each form needs: three for type 1, two for type 2.
+    let needs = match technique {
+        Technique::AvoidableRectangle1 => 3,
+        _ => 2,
+    };
     for corners in board.rectangles() {
+        if corners.iter().filter(|&&c| filled(c)).count() < needs {
+            continue;
+        }
         for i in 0..4 {
             // `p[0]` and `p[2]` are opposite corners, as are `p[1]` and `p[3]`.
             let p: [usize; 4] = std::array::from_fn(|k| corners[(i + k) % 4]);
             let mut step = Step::new(technique);
-            step.cells = corners.iter().map(|&c| c as u32).collect();
             match technique {
                 // p[0] empty; p[1] and p[3] hold one digit, p[2] the other: p[0] loses it.
                 Technique::AvoidableRectangle1 => {
@@ -322,6 +342,7 @@ fn avoidable(board: &Board, technique: Technique, found: &mut Found) {
                 }
                 _ => return,
             }
+            step.cells = corners.iter().map(|&c| c as u32).collect();
             if found.push(step) {
                 return;
             }

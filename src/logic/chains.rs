@@ -81,16 +81,10 @@ pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
 fn loops(links: &Links, mode: Mode, want: usize, max_links: u16, out: &mut Vec<(usize, Step)>) {
     let mut reach = Reach::default();
     let mut bound = max_links;
-    // With one loop wanted, the candidate whose loop is kept is known before any path is
-    // followed (but in XY-chains, whose links depend on the start).
-    let candidates = match want == 1 && mode != Mode::Bivalue {
-        true => match links.first_shortest_loop(mode, max_links) {
-            Some((x, _)) => x..x + 1,
-            None => return,
-        },
-        false => 0..links.singles as u32,
-    };
-    for x in candidates {
+    // The candidates with a loop (with one loop wanted, the one whose loop is kept) are known
+    // before any path is followed.
+    let candidates = links.loop_lengths(mode, max_links, want == 1);
+    for (x, _) in candidates {
         if matches!(mode, Mode::Digit(d) if links.digit(x) != d) {
             continue;
         }

@@ -558,84 +558,63 @@ impl Links {
         false
     }
 
-    /// The first candidate `x` (in node order) whose loop "`x` true" … "`x` false" in `mode`
-    /// is shortest among those of `max_links` links at most, with that length: what a
-    /// [`Links::search`] from each candidate finds, bounded by the shortest loop so far. The
-    /// searches run 64 at a time, one bit of a mask each, level by level (a breadth-first
-    /// search over masks), so a board without a short loop costs a few passes over the graph
-    /// rather than one per candidate. Not for [`Mode::Bivalue`], whose links depend on the
-    /// start.
-    pub fn first_shortest_loop(&self, mode: Mode, max_links: u16) -> Option<(u32, u16)> {
-        debug_assert!(mode != Mode::Bivalue);
-        let starts: Vec<u32> = (0..self.singles as u32)
+    /// The candidates `x` (in node order) with a loop "`x` true" … "`x` false" in `mode` of
+    /// `max_links` links at most, each with the length of its shortest loop: what
+    /// [`Links::search`] from each candidate finds. With `first_only`, the first candidate
+    /// whose loop is shortest on the board alone (each search bounded by the shortest loop so
+    /// far). The searches run 64 at a time, one bit of a mask each, level by level (a
+    /// breadth-first search over masks), so a board without a short loop costs a few passes
+    /// over the graph rather than one per candidate.
+    pub fn loop_lengths(&self, mode: Mode, max_links: u16, first_only: bool) -> Vec<(u32, u16)> {
+        let singles = self.singles as u32;
+        let starts: Vec<u32> = (0..singles)
             .filter(|&x| !matches!(mode, Mode::Digit(d) if self.digits[x as usize] != d))
             .collect();
-        let states = self.node_count() * 2;
-        let (mut visited, mut frontier, mut next) =
-            (vec![0u64; states], vec![0u64; states], vec![0u64; states]);
-        let (mut active, mut touched): (Vec<u32>, Vec<u32>) = (vec![], vec![]);
-        let singles = self.singles as u32;
-        let mut best: Option<(u32, u16)> = None;
-        for batch in starts.chunks(64) {
-            let bound = best.map_or(max_links, |(_, len)| len - 1);
-            visited.fill(0);
-            active.clear();
-            for (i, &x) in batch.iter().enumerate() {
-                let on = 2 * x + 1;
-                visited[on as usize] = 1 << i;
-                frontier[on as usize] = 1 << i;
-                active.push(on);
-            }
-            for depth in 1..=bound {
-                for &state in &active {
-                    let mask = std::mem::take(&mut frontier[state as usize]);
-                    let (node, strong) = (state / 2, state.is_multiple_of(2));
-                    let (list, groups): (&[u32], &[u32]) = match strong {
-                        true => (self.strong.at(node), &[]),
-                        false => (self.weak.of(node), self.group_weak.of(node)),
-                    };
-                    for &to_node in list.iter().chain(groups) {
-                        let allowed = match mode {
-                            Mode::Digit(d) => {
-                                to_node < singles && self.digits[to_node as usize] == d
-                            }
-                            Mode::All => to_node < singles,
-                            _ => true,
-                        };
-                        let to = (2 * to_node + strong as u32) as usize;
-                        let add = mask & !visited[to];
-                        if allowed && add != 0 {
-                            if next[to] == 0 {
-                                touched.push(to as u32);
-                            }
-                            next[to] |= add;
-                        }
-                    }
-                }
-                active.clear();
-                for &to in &touched {
-                    let to = to as usize;
-                    visited[to] |= next[to];
-                    frontier[to] = std::mem::take(&mut next[to]);
-                }
-                std::mem::swap(&mut active, &mut touched);
-                let hit = (batch.iter().enumerate())
-                    .find(|&(i, &x)| frontier[2 * x as usize] >> i & 1 != 0);
-                if let Some((_, &x)) = hit {
-                    best = Some((x, depth));
-                    break;
-                }
-                if active.is_empty() {
-                    break;
-                }
-            }
-            for &state in &active {
-                frontier[state as usize] = 0;
-            }
-        }
-        best
+        LOOP_BITS.with(|bits| {
+            self.loop_lengths_with(&mut bits.borrow_mut(), mode, &starts, max_links, first_only)
+        })
     }
 
+    fn loop_lengths_with(
+        &self,
+        bits: &mut LoopBits,
+        mode: Mode,
+        starts: &[u32],
+        max_links: u16,
+        first_only: bool,
+    ) -> Vec<(u32, u16)> {
+        let singles = self.singles as u32;
+        bits.prepare(self.node_count());
+        let mut out: Vec<(u32, u16)> = vec![];
+        for batch in starts.chunks(64) {
+            let bound = match out.last() {
+                Some(&(_, len)) if first_only => len - 1,
+                _ => max_links,
+            };
+            let found = match mode {
+                Mode::Digit(d) => bits.run(self, batch, bound, first_only, false, |_, to, _| {
+                    to < singles && self.digits[to as usize] == d
+                }),
+                Mode::All => bits.run(self, batch, bound, first_only, false, |_, to, _| {
+                    to < singles
+                }),
+                Mode::Grouped => bits.run(self, batch, bound, first_only, false, |_, _, _| true),
+                // A start outside the bivalue cells is left by its own search alone
+                // ([`LoopBits::own`]).
+                Mode::Bivalue => {
+                    bits.run(self, batch, bound, first_only, true, |from, to, strong| {
+                        let (fc, tc) = (self.cells(from)[0], self.cells(to)[0]);
+                        to < singles && (fc == tc) == strong
+                    })
+                }
+            };
+            out.extend(found);
+        }
+        if first_only {
+            out.drain(..out.len().saturating_sub(1));
+        }
+        out
+    }
     /// True when a search of `mode` on this board already found nothing.
     pub fn known_empty(&self, mode: Mode) -> bool {
         self.empty.borrow().contains(&mode)
@@ -732,5 +711,149 @@ impl Reach {
         }
         path.reverse();
         path
+    }
+}
+
+/// The masks of [`Links::loop_lengths`], kept between its batches: per state, the searches
+/// (bits) that reached it, those that reached it at the last level, and those reaching it at
+/// the next.
+#[derive(Default)]
+struct LoopBits {
+    visited: Vec<u64>,
+    /// The states `visited` holds bits for (cleared after each batch).
+    reached: Vec<u32>,
+    frontier: Vec<u64>,
+    next: Vec<u64>,
+    /// Per node, the bit of the search starting at it in the batch at hand (`0`: none). In
+    /// XY-chains a node outside the bivalue cells is open to that search alone.
+    own: Vec<u64>,
+    /// Per node, the searches of the batch whose start it is weakly linked to.
+    near: Vec<u64>,
+    active: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+thread_local! {
+    static LOOP_BITS: RefCell<LoopBits> = RefCell::new(LoopBits::default());
+}
+
+impl LoopBits {
+    /// Room for a graph of `nodes` nodes (every mask is zero between two runs).
+    fn prepare(&mut self, nodes: usize) {
+        if self.own.len() < nodes {
+            self.visited.resize(2 * nodes, 0);
+            self.frontier.resize(2 * nodes, 0);
+            self.next.resize(2 * nodes, 0);
+            self.own.resize(nodes, 0);
+            self.near.resize(nodes, 0);
+        }
+    }
+
+    /// The searches from the nodes of `batch` (at most 64), level by level up to `bound`
+    /// links, following the links `allow(from, to, strong)` lets through: the starts whose
+    /// "false" state is reached, in node order, with the level. With `first_only`, the first
+    /// level where some start is reached ends the run (its first start is returned). With
+    /// `bivalue_only`, a node outside the bivalue cells takes the search from it alone.
+    fn run(
+        &mut self,
+        links: &Links,
+        batch: &[u32],
+        bound: u16,
+        first_only: bool,
+        bivalue_only: bool,
+        allow: impl Fn(u32, u32, bool) -> bool,
+    ) -> Vec<(u32, u16)> {
+        let bivalue = |node: u32| links.bivalue[links.cells(node)[0] as usize];
+        self.active.clear();
+        for (i, &x) in batch.iter().enumerate() {
+            let on = 2 * x as usize + 1;
+            self.visited[on] = 1 << i;
+            self.reached.push(on as u32);
+            self.frontier[on] = 1 << i;
+            self.own[x as usize] = 1 << i;
+            self.active.push(on as u32);
+            for t in links.weak(x) {
+                if allow(t, x, false) && (!bivalue_only || bivalue(t)) {
+                    self.near[t as usize] |= 1 << i;
+                }
+            }
+        }
+        // Searches that reached their start's "false" state: they follow no more links.
+        let (mut done, mut out) = (0u64, vec![]);
+        for depth in 1..=bound {
+            // The searches reaching their start's "false" state at this level.
+            let mut hits = 0u64;
+            for &state in &self.active {
+                let mask = std::mem::take(&mut self.frontier[state as usize]) & !done;
+                if mask == 0 {
+                    continue;
+                }
+                let (node, strong) = (state / 2, state.is_multiple_of(2));
+                // A "false" node without a strong link leads nowhere: the weak links followed
+                // are those to nodes with one, and a start is tested for directly.
+                let list = match strong {
+                    true => links.strong.at(node),
+                    false => {
+                        hits |= mask & self.near[node as usize];
+                        links.live_weak.at(node)
+                    }
+                };
+                for &to_node in list {
+                    let to = (2 * to_node + strong as u32) as usize;
+                    let mut add = mask & !self.visited[to];
+                    if add == 0 || !allow(node, to_node, strong) {
+                        continue;
+                    }
+                    // An XY-chain leaves the bivalue cells at its own start only.
+                    if bivalue_only && !bivalue(to_node) {
+                        add &= self.own[to_node as usize];
+                        if add == 0 {
+                            continue;
+                        }
+                    }
+                    if self.next[to] == 0 {
+                        self.touched.push(to as u32);
+                    }
+                    self.next[to] |= add;
+                }
+            }
+            self.active.clear();
+            for &to in &self.touched {
+                let to = to as usize;
+                if self.visited[to] == 0 {
+                    self.reached.push(to as u32);
+                }
+                self.visited[to] |= self.next[to];
+                self.frontier[to] = std::mem::take(&mut self.next[to]);
+            }
+            std::mem::swap(&mut self.active, &mut self.touched);
+            for (i, &x) in batch.iter().enumerate() {
+                if (hits & !done) >> i & 1 != 0 {
+                    done |= 1 << i;
+                    out.push((x, depth));
+                    if first_only {
+                        break;
+                    }
+                }
+            }
+            if (first_only && !out.is_empty()) || self.active.is_empty() {
+                break;
+            }
+        }
+        for &state in &self.active {
+            self.frontier[state as usize] = 0;
+        }
+        for &state in &self.reached {
+            self.visited[state as usize] = 0;
+        }
+        self.reached.clear();
+        for &x in batch {
+            self.own[x as usize] = 0;
+            for t in links.weak(x) {
+                self.near[t as usize] = 0;
+            }
+        }
+        out.sort_unstable();
+        out
     }
 }

@@ -52,6 +52,16 @@ fn naked_in(
     let masks: Vec<u64> = cells.iter().map(|&c| board.cands(c)).collect();
     choose_within(&masks, k, k, &mut |chosen, union| {
         let subset: Vec<usize> = chosen.iter().map(|&i| cells[i]).collect();
+        // True when house `g` holds a digit of the subset outside it.
+        let removes = |g: u32| {
+            let outside = board.house(g as usize).iter().map(|&c| c as usize);
+            outside
+                .filter(|c| !subset.contains(c))
+                .any(|c| board.cands(c) & union != 0)
+        };
+        if !locked && !removes(h as u32) {
+            return false;
+        }
         // The houses every cell of the subset lies in.
         let common: Vec<u32> = shape
             .houses_of(subset[0])
@@ -59,7 +69,7 @@ fn naked_in(
             .copied()
             .filter(|&g| subset.iter().all(|&c| shape.houses_of(c).contains(&g)))
             .collect();
-        if locked && common.len() < 2 {
+        if locked && (common.len() < 2 || !common.iter().any(|&g| removes(g))) {
             return false;
         }
         let targets: Vec<u32> = if locked { common } else { vec![h as u32] };
@@ -93,6 +103,9 @@ fn hidden_in(board: &Board, technique: Technique, h: usize, k: usize, found: &mu
             return false;
         }
         let set: u64 = chosen.iter().fold(0, |m, &i| m | bit(open[i]));
+        if bits(union).all(|i| board.cands(house[i] as usize) & !set == 0) {
+            return false;
+        }
         let mut step = Step::new(technique);
         step.digits = chosen.iter().map(|&i| open[i]).collect();
         step.houses = vec![h as u32];

@@ -116,19 +116,19 @@ impl FuzzArgs {
         let spec = self.spec.resolve()?;
         let task = self.task.with_limit(self.limit);
         let logic = (self.backends.iter()).any(|b| matches!(b.parse(), Ok(BackendKind::Logic)));
-        let check_steps =
-            match (&self.techniques, logic) {
-                (Some(_), false) => return Err(UsageError(
-                    "--techniques sets the ladder of the logic step check, which runs only with \
-                     the logic backend among --backends (for example --backends logic,dfs)"
-                        .into(),
-                )),
-                (Some(list), true) => Some(
-                    Ladder::parse(list).map_err(|e| UsageError(format!("--techniques: {e}")))?,
-                ),
-                (None, true) => Some(Ladder::default()),
-                (None, false) => None,
-            };
+        if self.techniques.is_some() && !logic {
+            return Err(UsageError(
+                "--techniques sets the ladder of the logic step check, which runs only with the \
+                 logic backend among --backends (for example --backends logic,dfs)"
+                    .into(),
+            ));
+        }
+        let check_steps = match &self.techniques {
+            Some(list) => {
+                Some(Ladder::parse(list).map_err(|e| UsageError(format!("--techniques: {e}")))?)
+            }
+            None => logic.then(Ladder::default),
+        };
         let options = FuzzOptions {
             task,
             check_steps,

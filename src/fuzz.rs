@@ -33,7 +33,8 @@
 //!
 //! **Step check.** With [`FuzzOptions::check_steps`] (the `logic` backend among those compared),
 //! every case with one solution on which the backends agree also has the logic engine's whole
-//! path checked step by step against that solution ([`steps`]); a wrong step is a fault.
+//! path, found with the ladder it names (the default one, or any other such as every technique),
+//! checked step by step against that solution ([`steps`]); a wrong step is a fault.
 //!
 //! **Regression line.** [`regression_line`] writes the smallest puzzle of the shrinking path whose
 //! number of solutions a trusted backend counts exactly (within a limit), as
@@ -48,11 +49,12 @@ mod search;
 pub mod steps;
 
 pub use search::{search, Fault, Outcome, Run, Stop, NAMED_TIMEOUTS};
-pub use steps::{StepCheck, StepFault, StepTally};
+pub use steps::{StepCheck, StepFault, StepTally, TechniqueCounts};
 
 use crate::backend::{Backend, BackendError, Limits};
 use crate::format;
 use crate::generate::{GenerateError, GenerateOptions, Generator, PuzzleSpec};
+use crate::logic::Ladder;
 use crate::model::{Cage, Constraint, Puzzle, Regions, Shape, Value};
 use crate::rng::GenRng;
 use crate::task::{self, Answer, RunError, Task};
@@ -77,9 +79,10 @@ pub struct FuzzOptions {
     pub weights: WeightSource,
     /// Per backend and puzzle; also bounds each uniqueness check while a case is made.
     pub timeout: Option<Duration>,
-    /// Hold the logic engine's path, step by step, against the solution of every case with one
-    /// solution ([`steps`]); on when `logic` is among the backends.
-    pub check_steps: bool,
+    /// Hold the logic engine's path, found with this ladder, step by step against the solution
+    /// of every case with one solution ([`steps`]); `None`: no step check. The `fuzz` command
+    /// sets it when `logic` is among the backends, to the default ladder unless told another.
+    pub check_steps: Option<Ladder>,
 }
 
 impl FuzzOptions {
@@ -95,7 +98,7 @@ impl FuzzOptions {
             task: Task::Unique,
             weights: WeightSource::Random,
             timeout: None,
-            check_steps: false,
+            check_steps: None,
         }
     }
 

@@ -133,6 +133,84 @@ fn json_lines_hold_a_record_for_a_bad_puzzle_in_its_place() {
     }
 }
 
+/// `xcheck --json` writes a record for a bad puzzle in its place, as `solve --json` does (the
+/// same place and error), goes on past it, and `report` merges the records, the shards' too.
+#[test]
+fn xcheck_json_holds_a_record_for_a_bad_puzzle_in_its_place() {
+    let bad = MAGIC1.replacen('.', "x", 1); // column 2 holds 'x'
+    let input = format!("{MAGIC1}\n{bad}\n{MAGIC1}\n");
+    let records = |o: &Output| -> Vec<serde_json::Value> {
+        (stdout(o).lines())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let args = [
+        "xcheck",
+        "--json",
+        "--backends",
+        "dfs,dlx",
+        "--jobs",
+        "2",
+        "-",
+    ];
+    let o = run_with(&args, &input);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("<stdin>:2:2: error:"), "{}", stderr(&o));
+    let recs = records(&o);
+    assert_eq!(recs.len(), 3, "one record per puzzle, the bad one too");
+    let solve = records(&run_with(&["solve", "--json"], &input));
+    let error = solve[1]["error"].clone();
+    assert!(error.as_str().unwrap().contains("'x'"), "{error}");
+    assert_eq!(
+        recs[1],
+        serde_json::json!({"index": 2, "file": "<stdin>", "line": 2, "col": 2,
+            "task": "unique", "verdict": "invalid", "error": error, "results": []})
+    );
+    for r in [&recs[0], &recs[2]] {
+        assert_eq!(r["verdict"], "agreed", "{r}");
+        assert_eq!(r["results"].as_array().unwrap().len(), 2, "{r}");
+        assert!(r.get("col").is_none() && r.get("error").is_none(), "{r}");
+    }
+    let merged = run_with(&["report", "-"], &stdout(&o));
+    assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+    let table = stdout(&merged);
+    assert!(
+        table.starts_with("2 puzzles, task unique: 0 disagreements"),
+        "{table}"
+    );
+
+    // Each shard writes the records of its own puzzles, the bad one in the shard that has it.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("batch.txt");
+    std::fs::write(&file, &input).unwrap();
+    let mut inputs = vec![];
+    for shard in ["1/2", "2/2"] {
+        let o = bin()
+            .args([
+                "xcheck",
+                "--json",
+                "--backends",
+                "dfs,dlx",
+                "--shard",
+                shard,
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let out = dir.path().join(format!("shard{}.jsonl", &shard[..1]));
+        std::fs::write(&out, stdout(&o)).unwrap();
+        inputs.push(out);
+    }
+    let invalid = |path: &std::path::PathBuf| {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines().filter(|l| l.contains("\"invalid\"")).count()
+    };
+    assert_eq!((invalid(&inputs[0]), invalid(&inputs[1])), (0, 1));
+    let merged = bin().arg("report").args(&inputs).output().unwrap();
+    assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+    assert_eq!(stdout(&merged).lines().next(), table.lines().next());
+}
+
 #[test]
 fn an_input_without_puzzles_is_said_so() {
     let o = run_with(&["solve"], "# only a comment\n\n");

@@ -237,6 +237,33 @@ fn bad_options_are_usage_errors() {
             "--weights no/such/file",
         ),
         (&["fuzz", "--puzzles", "1"][..], "--backends"),
+        // The ladder of the step check, which only `logic` among the backends brings.
+        (
+            &["fuzz", "--backends", "dfs,sat", "--techniques", "all"][..],
+            "--techniques sets the ladder of the logic step check, which runs only with the \
+             logic backend among --backends",
+        ),
+        (
+            &[
+                "fuzz",
+                "--backends",
+                "logic,dfs",
+                "--techniques",
+                "fish,nope",
+            ][..],
+            "--techniques: unknown technique or family 'nope'",
+        ),
+        (
+            &[
+                "fuzz",
+                "--hostile",
+                "--backends",
+                "logic,dfs",
+                "--techniques",
+                "all",
+            ][..],
+            "--techniques does not go with --hostile",
+        ),
         // Side 2 with diagonals has no full grid: no case can be generated (not a fault).
         (
             &[
@@ -259,7 +286,8 @@ fn bad_options_are_usage_errors() {
     }
 }
 
-/// The number after `words` in `text` ("a unique puzzle with 18 givens" → 18).
+/// The number after `words` in `text` ("a unique puzzle with 18 givens" → 18; "X-Wing 4, …"
+/// → 4).
 fn number_after(text: &str, words: &str) -> usize {
     let at = text
         .find(words)
@@ -267,7 +295,7 @@ fn number_after(text: &str, words: &str) -> usize {
     text[at + words.len()..]
         .split_whitespace()
         .next()
-        .and_then(|w| w.parse().ok())
+        .and_then(|w| w.trim_end_matches([',', ';']).parse().ok())
         .unwrap_or_else(|| panic!("no number after '{words}' in: {text}"))
 }
 
@@ -486,6 +514,63 @@ fn the_logic_backend_brings_the_step_check() {
         "11",
     ]);
     assert!(!stdout(&o).contains("step by step"), "{}", stdout(&o));
+}
+
+/// `--techniques` sets the ladder of the step check: a ladder of the singles, the fish and
+/// bifurcation has the Franken fish (off the default ladder) take steps on the cases of seed 11,
+/// each checked and counted in the summary; `all` names them too; without the option, the
+/// summary has no such count.
+#[test]
+fn techniques_set_the_ladder_of_the_step_check() {
+    let base = [
+        "fuzz",
+        "--backends",
+        "logic,dfs",
+        "--puzzles",
+        "40",
+        "--seed",
+        "11",
+        "--size",
+        "9",
+        "-j",
+        "1",
+        "--techniques",
+    ];
+    let franken = [
+        "Franken X-Wing",
+        "Franken Swordfish",
+        "Finned Franken X-Wing",
+        "Finned Franken Swordfish",
+    ];
+    let o = run_within_30s(&[&base[..], &["singles,fish,bifurcation"]].concat());
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert_eq!(summary(&o), "no fault in 40 cases (seed 11", "{out}");
+    assert!(
+        out.contains(" steps, 0 wrong; steps off the default ladder: "),
+        "{out}"
+    );
+    assert_eq!(
+        number_after(&out, "step by step on"),
+        PUZZLES_WITH_ONE_SOLUTION
+    );
+    let off = &out[out.find("off the default ladder:").unwrap()..];
+    let steps: usize = franken.iter().map(|t| number_after(off, t)).sum();
+    assert!(steps > 0, "no Franken fish step checked: {out}");
+
+    let o = run_within_30s(&[&base[..], &["all"]].concat());
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    let off = &out[out.find("; steps off the default ladder:").expect(&out)..];
+    for t in franken {
+        number_after(off, t);
+    }
+    let o = run_within_30s(&base[..base.len() - 1]);
+    assert!(
+        !stdout(&o).contains("off the default ladder"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// Cases 0..40 of seed 11 on 9×9 with one solution (the unique cases and the random cuts that

@@ -486,8 +486,24 @@ pub fn each_puzzle(
     tally: &mut Tally,
     mut f: impl FnMut(Item),
 ) -> usize {
+    each_item(files, read, weights, tally, |item| {
+        if let Ok(item) = item {
+            f(item)
+        }
+    })
+}
+
+/// [`each_puzzle`] that also hands over each bad puzzle (once reported), for callers that keep
+/// its place in their output (`xcheck --json`).
+pub fn each_item(
+    files: &[PathBuf],
+    read: &ReadOptions,
+    weights: Option<&WeightSource>,
+    tally: &mut Tally,
+    mut f: impl FnMut(Result<Item, BadPuzzle>),
+) -> usize {
     each_entry(files, read, weights, |entry| match entry {
-        Entry::Puzzle(item) => f(item),
+        Entry::Puzzle(item) => f(Ok(item)),
         Entry::Bad(msg) => {
             eprintln!("{msg}");
             tally.bad_input = true;
@@ -495,6 +511,7 @@ pub fn each_puzzle(
         Entry::BadPuzzle(bad) => {
             eprintln!("{}", bad.message());
             tally.bad_input = true;
+            f(Err(bad))
         }
         Entry::Warning(msg) => eprintln!("{msg}"),
         Entry::Waiting => {}

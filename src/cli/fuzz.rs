@@ -26,6 +26,7 @@ use sudoku_lab::fuzz::{
     self, Fault, FuzzOptions, Outcome, Run, Shrinker, Signature, StepTally, Stop,
     DEFAULT_SHRINK_TRIALS,
 };
+use sudoku_lab::logic::Ladder;
 use sudoku_lab::model::{Puzzle, Regions};
 use sudoku_lab::shard::Shard;
 use sudoku_lab::task::{Task, DEFAULT_COUNT_LIMIT};
@@ -92,6 +93,12 @@ pub struct FuzzArgs {
     /// Append the regression line (`puzzle:count[:solution]`) to this file.
     #[arg(long, value_name = "FILE")]
     regressions: Option<PathBuf>,
+    /// With `logic` among --backends: the techniques of the ladder whose path the step check
+    /// holds against each case's solution, as `explain --techniques` takes them (technique or
+    /// family keys, comma-separated; `default`, the ladder used without this flag; `all`, every
+    /// technique, the Franken fish too).
+    #[arg(long, value_name = "LIST")]
+    techniques: Option<String>,
     #[command(flatten)]
     engine: EngineArgs,
     /// Do shard K of N of the job: the cases (counted from --case) i (from 0) with i mod N = K − 1. The N
@@ -108,8 +115,20 @@ impl FuzzArgs {
     pub fn resolve(self) -> Result<Config, UsageError> {
         let spec = self.spec.resolve()?;
         let task = self.task.with_limit(self.limit);
-        let check_steps =
-            (self.backends.iter()).any(|b| matches!(b.parse(), Ok(BackendKind::Logic)));
+        let logic = (self.backends.iter()).any(|b| matches!(b.parse(), Ok(BackendKind::Logic)));
+        if self.techniques.is_some() && !logic {
+            return Err(UsageError(
+                "--techniques sets the ladder of the logic step check, which runs only with the \
+                 logic backend among --backends (for example --backends logic,dfs)"
+                    .into(),
+            ));
+        }
+        let check_steps = match &self.techniques {
+            Some(list) => {
+                Some(Ladder::parse(list).map_err(|e| UsageError(format!("--techniques: {e}")))?)
+            }
+            None => logic.then(Ladder::default),
+        };
         let options = FuzzOptions {
             task,
             check_steps,
@@ -148,15 +167,10 @@ impl FuzzArgs {
         if let Task::Count { limit } = task {
             replay.push_str(&format!(" --limit {limit}"));
         }
+        // The regression line holds the regions and cages: of the shape, only the diagonals
+        // are to be said again.
         if options.spec.diagonals {
             replay.push_str(" --diagonals");
-        }
-        if let Some((a, b)) = options.spec.killer {
-            replay.push_str(&format!(" --killer --cage-sizes {a}..{b}"));
-        }
-        if !options.spec.variants.is_empty() {
-            let names: Vec<&str> = options.spec.variants.iter().map(|k| k.name()).collect();
-            replay.push_str(&format!(" --variants {}", names.join(",")));
         }
         if task == Task::Optimize && self.weights != WeightsArg::Random {
             replay.push_str(&format!(" --weights {}", quote(&self.weights.to_string())));
@@ -182,6 +196,7 @@ impl FuzzArgs {
             shrink_trials: self.shrink_trials,
             regressions: self.regressions,
             replay_flags: replay,
+            techniques: self.techniques,
             pictures: self.pictures.resolve()?,
         })
     }
@@ -205,8 +220,10 @@ pub struct Config {
     pub shrink_trials: usize,
     /// Append the regression line to this file.
     pub regressions: Option<PathBuf>,
-    /// Flags to repeat in the replay command (task, limit, shape, engine options).
+    /// Flags to repeat in the replay command (task, limit, diagonals, weights, engine options).
     pub replay_flags: String,
+    /// `--techniques` as given: the step check's ladder, repeated in the replay of a wrong step.
+    pub techniques: Option<String>,
     /// Draw the fault's puzzle (as shrunk) into this folder.
     pub pictures: Option<PathBuf>,
 }
@@ -243,6 +260,13 @@ impl HostileArgs {
     pub fn resolve(self, fuzz: Config) -> Result<HostileConfig, UsageError> {
         if !fuzz.run.shard.is_whole() {
             return Err(UsageError("--shard does not go with --hostile".into()));
+        }
+        if fuzz.techniques.is_some() {
+            return Err(UsageError(
+                "--techniques does not go with --hostile: it sets the ladder of the logic step \
+                 check of generated cases"
+                    .into(),
+            ));
         }
         let task = match fuzz.options.task {
             Task::Count { limit } => Task::Count { limit },
@@ -309,7 +333,7 @@ pub fn run(config: &Config) -> ExitCode {
     progress.finish_and_clear();
     let seed = config.run.seed;
     let done = counted(outcome.done, "case");
-    let extras = ends_summary(&outcome, config.options.check_steps);
+    let extras = ends_summary(&outcome, config.options.check_steps.as_ref());
 
     if let Some((i, e)) = &outcome.generation {
         let most = match outcome.undrawn {
@@ -348,10 +372,17 @@ pub fn run(config: &Config) -> ExitCode {
     );
     describe(&fault.case.puzzle, &fault.runs, &fault.verdict);
     if let Some(wrong) = &fault.wrong_step {
-        // The backends agree: there is no disagreement to shrink; the case is the regression.
+        // The backends agree: there is no disagreement to shrink; the case is the regression,
+        // and `explain --verify` with the same ladder replays the wrong step.
         println!("  logic {wrong}");
         println!("  solution: {}", wrong.solution);
-        regression(config, fault, std::slice::from_ref(&fault.case.puzzle));
+        let replay = step_replay(config.options.spec.diagonals, config.techniques.as_deref());
+        regression(
+            config,
+            fault,
+            std::slice::from_ref(&fault.case.puzzle),
+            &replay,
+        );
         return ExitCode::from(1);
     }
     let path = if config.shrink_trials == 0 {
@@ -368,8 +399,26 @@ pub fn run(config: &Config) -> ExitCode {
             println!("picture: {}", file.display());
         }
     }
-    regression(config, fault, &path);
+    let replay = format!(
+        "sudoku-lab xcheck --backends {}{}",
+        config.names.join(","),
+        config.replay_flags
+    );
+    regression(config, fault, &path, &replay);
     ExitCode::from(1)
+}
+
+/// The command that replays a wrong logic step on the regression line: `explain --verify` with
+/// the step check's ladder (`--techniques` as given; the default ladder without it).
+fn step_replay(diagonals: bool, techniques: Option<&str>) -> String {
+    let mut replay = "sudoku-lab explain --verify".to_string();
+    if diagonals {
+        replay.push_str(" --diagonals");
+    }
+    if let Some(list) = techniques {
+        replay.push_str(&format!(" --techniques {}", quote(list)));
+    }
+    replay
 }
 
 /// The summary of a run without a fault: cases, rate, time-outs, and why it stopped.
@@ -398,8 +447,8 @@ fn no_fault(config: &Config, outcome: &Outcome, extras: &str) -> String {
 }
 
 /// Prints the regression line of the fault's shrinking `path` (appended to `--regressions`) and
-/// the command that replays it.
-fn regression(config: &Config, fault: &Fault, path: &[Puzzle]) {
+/// the command that replays it: `replay` followed by the file.
+fn regression(config: &Config, fault: &Fault, path: &[Puzzle], replay: &str) {
     let (backends, reference) = (&config.backends[..], config.reference.as_ref());
     let trusted = trusted_backend(backends, fault, config.options.task);
     let line = fuzz::regression_line(
@@ -434,11 +483,7 @@ fn regression(config: &Config, fault: &Fault, path: &[Puzzle]) {
         .regressions
         .as_ref()
         .map_or("FILE".to_string(), |f| f.display().to_string());
-    println!(
-        "replay: sudoku-lab xcheck --backends {}{} {file}",
-        config.names.join(","),
-        config.replay_flags
-    );
+    println!("replay: {replay} {file}");
 }
 
 /// Shrinks the fault and prints the result; returns the path of kept puzzles.
@@ -553,11 +598,11 @@ fn trusted_backend<'a>(
     })
 }
 
-fn ends_summary(outcome: &Outcome, check_steps: bool) -> String {
+fn ends_summary(outcome: &Outcome, check_steps: Option<&Ladder>) -> String {
     let (t, r) = (outcome.timed_out, outcome.refused);
     let mut s = match check_steps {
-        true => steps_summary(&outcome.steps),
-        false => String::new(),
+        Some(ladder) => steps_summary(&outcome.steps, ladder),
+        None => String::new(),
     };
     if t > 0 {
         let named = &outcome.timeouts;
@@ -593,14 +638,26 @@ fn ends_summary(outcome: &Outcome, check_steps: bool) -> String {
 }
 
 /// "; logic path checked step by step on 120 puzzles with one solution: 3456 steps, 0 wrong",
-/// and the puzzles the logic engine refused, when the step check ran.
-fn steps_summary(tally: &StepTally) -> String {
+/// the steps of the techniques of `ladder` that the default ladder leaves out ("; steps off the
+/// default ladder: Franken X-Wing 3, …", each named, none left out for having no step), and the
+/// puzzles the logic engine refused, when the step check ran.
+fn steps_summary(tally: &StepTally, ladder: &Ladder) -> String {
     let mut s = format!(
         "; logic path checked step by step on {} with one solution: {}, {} wrong",
         counted(tally.puzzles, "puzzle"),
         counted(tally.steps, "step"),
         tally.wrong
     );
+    let off: Vec<String> = (ladder.techniques().iter())
+        .filter(|t| !t.in_default_ladder())
+        .map(|&t| format!("{} {}", t.name(), tally.techniques.get(t)))
+        .collect();
+    if !off.is_empty() {
+        s.push_str(&format!(
+            "; steps off the default ladder: {}",
+            off.join(", ")
+        ));
+    }
     if tally.refused > 0 {
         s.push_str(&format!(
             "; {} with one solution not step-checked (the logic engine refused them)",
@@ -657,4 +714,24 @@ fn progress_bar(len: Option<u64>) -> ProgressBar {
     }
     pb.enable_steady_tick(Duration::from_millis(200));
     pb
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A wrong step replays with `explain --verify` on the regression line, with the diagonals
+    /// and the ladder of the step check as given.
+    #[test]
+    fn a_wrong_step_replays_with_the_ladder_of_the_step_check() {
+        assert_eq!(step_replay(false, None), "sudoku-lab explain --verify");
+        assert_eq!(
+            step_replay(true, Some("all")),
+            "sudoku-lab explain --verify --diagonals --techniques all"
+        );
+        assert_eq!(
+            step_replay(false, Some("singles, fish")),
+            "sudoku-lab explain --verify --techniques 'singles, fish'"
+        );
+    }
 }

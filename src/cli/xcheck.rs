@@ -19,7 +19,7 @@ use sudoku_lab::shard::Shard;
 use sudoku_lab::xcheck::{self, Checked, Verdict};
 
 use super::args::{jobs_arg, InputArgs, TaskArg, TaskOptions};
-use super::batch::{self, Item, Tally};
+use super::batch::{self, BadPuzzle, Item, Tally};
 use super::engine::{EngineArgs, Runs};
 use super::render::{fault_picture, PicturesArg};
 use super::UsageError;
@@ -111,32 +111,78 @@ struct JsonResult<'a> {
 struct JsonPuzzle<'a> {
     index: usize,
     file: &'a str,
+    /// Where the puzzle starts (for an `invalid` puzzle, where its fault is).
     line: usize,
+    /// `invalid` only: the column of the fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    col: Option<usize>,
     task: &'a str,
-    /// agreed | disagreement | failure
+    /// agreed | disagreement | failure | invalid
     verdict: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<&'a str>,
+    /// `invalid` only: what is wrong with the puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    /// One per backend; none for an `invalid` puzzle, which no backend answered.
     results: Vec<JsonResult<'a>>,
+}
+
+impl<'a> JsonPuzzle<'a> {
+    /// The record of a puzzle that could not be read, in its place among the others: verdict
+    /// `invalid`, where and what the fault is, no results (as `solve --json` writes one with
+    /// status `invalid`).
+    fn invalid(config: &Config, bad: &'a BadPuzzle) -> JsonPuzzle<'a> {
+        JsonPuzzle {
+            index: bad.index,
+            file: &bad.file,
+            line: bad.line,
+            col: Some(bad.col),
+            task: config.runs.task.name(),
+            verdict: "invalid",
+            detail: None,
+            error: Some(&bad.reason),
+            results: Vec::new(),
+        }
+    }
+
+    fn to_line(&self) -> String {
+        let mut line = serde_json::to_string(self).expect("records serialise");
+        line.push('\n');
+        line
+    }
 }
 
 pub fn run(config: &Config) -> ExitCode {
     let mut tally = Tally::default();
     let mut items: Vec<Item> = Vec::new();
-    batch::each_puzzle(
+    // The puzzles that could not be read, each said on standard error; with --json, each has a
+    // record in its place too (those of the shard's share of the input).
+    let mut invalid: Vec<BadPuzzle> = Vec::new();
+    batch::each_item(
         &config.files,
         &config.runs.read,
         config.runs.weights.as_ref(),
         &mut tally,
-        |it| items.push(it),
+        |it| match it {
+            Ok(item) => items.push(item),
+            Err(bad) => invalid.push(bad),
+        },
     );
     items.retain(|it| config.shard.takes(it.index as u64 - 1));
+    invalid.retain(|bad| config.shard.takes(bad.index as u64 - 1));
     if config.one_puzzle && items.len() > 1 {
         for item in items.drain(1..) {
-            eprintln!("{}", batch::beyond_the_proof(&item).message());
+            let bad = batch::beyond_the_proof(&item);
+            eprintln!("{}", bad.message());
+            invalid.push(bad);
         }
         tally.bad_input = true;
     }
+    if !config.json {
+        invalid.clear();
+    }
+    invalid.sort_by_key(|bad| bad.index);
 
     let interrupted = Arc::new(AtomicBool::new(false));
     {
@@ -159,27 +205,35 @@ pub fn run(config: &Config) -> ExitCode {
         effort: false,
     };
     // Puzzles finish in any order on several jobs; their rows are printed in input order, each
-    // as soon as every puzzle before it has been printed.
+    // as soon as every puzzle before it has been printed, the records of the invalid puzzles
+    // before it first.
     let mut waiting = std::collections::BTreeMap::new();
     let mut next = 0;
-    let print = |text: String| {
-        if !text.is_empty() {
-            progress.suspend(|| batch::write_stdout(text.as_bytes()));
+    let mut invalid = invalid.iter().peekable();
+    let mut print = |text: String, index: usize| {
+        let mut text_out = String::new();
+        while let Some(bad) = invalid.next_if(|bad| bad.index < index) {
+            text_out.push_str(&JsonPuzzle::invalid(config, bad).to_line());
+        }
+        text_out.push_str(&text);
+        if !text_out.is_empty() {
+            progress.suspend(|| batch::write_stdout(text_out.as_bytes()));
         }
     };
     let totals = xcheck::run_batch(&job, &puzzles, &interrupted, |checked| {
         let text = report_puzzle(config, &items[checked.position], checked);
         waiting.insert(checked.position, text);
         while let Some(text) = waiting.remove(&next) {
-            print(text);
+            print(text, items[next].index);
             next += 1;
         }
         progress.inc(1);
     });
     // After Ctrl-C, the puzzles not checked leave gaps: what was checked after them is printed.
-    for text in std::mem::take(&mut waiting).into_values() {
-        print(text);
+    for (position, text) in std::mem::take(&mut waiting) {
+        print(text, items[position].index);
     }
+    print(String::new(), usize::MAX);
     progress.finish_and_clear();
     let totals = match totals {
         Ok(t) => t,
@@ -226,9 +280,11 @@ fn report_puzzle(config: &Config, item: &Item, checked: &Checked) -> String {
             index: item.index,
             file: &item.file,
             line: item.line,
+            col: None,
             task: config.runs.task.name(),
             verdict: word,
             detail,
+            error: None,
             results: runs
                 .iter()
                 .map(|r| JsonResult {
@@ -246,9 +302,7 @@ fn report_puzzle(config: &Config, item: &Item, checked: &Checked) -> String {
                 })
                 .collect(),
         };
-        let mut line = serde_json::to_string(&rec).expect("records serialise");
-        line.push('\n');
-        return line;
+        return rec.to_line();
     }
     let mut rows = String::new();
     if let Some(d) = detail {

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::backend::Backend;
 use crate::generate::GenerateError;
+use crate::logic::Ladder;
 use crate::model::Puzzle;
 use crate::shard::Shard;
 use crate::xcheck::{BackendRun, Verdict};
@@ -249,9 +250,11 @@ pub fn search(
             state.at_wall.store(true, Ordering::SeqCst);
             break;
         }
-        let wrong_step = match opts.check_steps && verdict == Verdict::Agreed {
-            true => check_steps(&case.puzzle, &runs, reference, opts, &state),
-            false => None,
+        let wrong_step = match &opts.check_steps {
+            Some(ladder) if verdict == Verdict::Agreed => {
+                check_steps(&case.puzzle, &runs, reference, opts.timeout, ladder, &state)
+            }
+            _ => None,
         };
         count_ends(i, &runs, &state);
         state.done.fetch_add(1, Ordering::Relaxed);
@@ -318,16 +321,17 @@ pub fn search(
     }
 }
 
-/// The logic path of an agreed case checked step by step against its solution, counted in the
-/// run's tally; the wrong step, if any.
+/// The logic path `ladder` finds on an agreed case, checked step by step against its solution
+/// and counted in the run's tally; the wrong step, if any.
 fn check_steps(
     puzzle: &Puzzle,
     runs: &[BackendRun],
     reference: &dyn Backend,
-    opts: &FuzzOptions,
+    timeout: Option<Duration>,
+    ladder: &Ladder,
     state: &State,
 ) -> Option<Box<StepFault>> {
-    let check = steps::check_case(puzzle, runs, reference, opts.timeout);
+    let check = steps::check_case(puzzle, runs, reference, timeout, ladder);
     lock(&state.steps).add(&check);
     match check {
         StepCheck::Wrong(fault) => Some(fault),

@@ -1,24 +1,28 @@
 //! The step check of a fuzzing run with the `logic` backend ([`FuzzOptions::check_steps`]):
-//! every case with one solution is also solved step by step with the whole default ladder
-//! (uniqueness techniques included, since the solution is unique; bifurcation as the last
-//! resort), and every step of that path is held against the solution with
-//! [`crate::logic::verify::check_path`]. A step that removes the solution's digit, or places another
-//! one, is a fault of the run, as a disagreement is.
+//! every case with one solution is also solved step by step with the run's ladder (the whole
+//! default ladder unless the run names another: uniqueness techniques included, since the
+//! solution is unique; bifurcation as the last resort), and every step of that path is held
+//! against the solution with [`crate::logic::verify::check_path`]. A step that removes the
+//! solution's digit, or places another one, is a fault of the run, as a disagreement is. A
+//! ladder without bifurcation may stop before the grid is full: the steps it found are checked.
 //!
 //! The solution is the one the backends agreed on when the task gives it (`unique`, or a
 //! complete count of one); otherwise the reference backend is asked, within the run's time-out.
 //! Killer cages and variant rules are checked like the rest; a puzzle the engine refuses (a
-//! side above 64) skips the check and is counted apart.
+//! side above 64) skips the check and is counted apart. The steps checked are counted per
+//! technique ([`StepTally::techniques`]), so a run says how often each technique was held to
+//! the solution.
 //!
 //! [`FuzzOptions::check_steps`]: super::FuzzOptions::check_steps
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::backend::{Backend, Limits};
 use crate::logic::render::text;
 use crate::logic::solver::solve_board;
 use crate::logic::verify::{check_path, WrongStep};
-use crate::logic::{Board, Ladder, LogicError, Step};
+use crate::logic::{Board, Ladder, LogicError, Step, Technique};
 use crate::model::{Grid, Puzzle};
 use crate::task::{self, Answer, Task};
 use crate::xcheck::BackendRun;
@@ -31,6 +35,8 @@ pub struct StepFault {
     pub text: String,
     /// Steps of the path before it (all right).
     pub before: usize,
+    /// The steps checked, the wrong one included, per technique.
+    pub techniques: TechniqueCounts,
     pub solution: Grid,
 }
 
@@ -44,8 +50,9 @@ impl std::fmt::Display for StepFault {
 /// What the step check did with one case.
 #[derive(Debug, Clone)]
 pub enum StepCheck {
-    /// Every step of the path holds in the solution; how many steps there were.
-    Checked(usize),
+    /// Every step of the path holds in the solution; how many steps of each technique there
+    /// were.
+    Checked(TechniqueCounts),
     /// The puzzle has no single solution (or it could not be settled): nothing to check against.
     NotUnique,
     /// The engine refuses the puzzle (a side above 64).
@@ -54,8 +61,41 @@ pub enum StepCheck {
     Wrong(Box<StepFault>),
 }
 
+/// Steps per technique (techniques with no step are absent).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TechniqueCounts(BTreeMap<Technique, u64>);
+
+impl TechniqueCounts {
+    /// The techniques of `steps`, counted.
+    pub fn of(steps: &[Step]) -> TechniqueCounts {
+        let mut counts = TechniqueCounts::default();
+        for step in steps {
+            *counts.0.entry(step.technique).or_default() += 1;
+        }
+        counts
+    }
+    /// Steps of `technique`.
+    pub fn get(&self, technique: Technique) -> u64 {
+        self.0.get(&technique).copied().unwrap_or(0)
+    }
+    /// Steps of every technique.
+    pub fn total(&self) -> u64 {
+        self.0.values().sum()
+    }
+    /// Each technique with steps, and how many, in the default order.
+    pub fn iter(&self) -> impl Iterator<Item = (Technique, u64)> + '_ {
+        self.0.iter().map(|(&t, &n)| (t, n))
+    }
+    /// Adds `other`'s steps.
+    pub fn add(&mut self, other: &TechniqueCounts) {
+        for (t, n) in other.iter() {
+            *self.0.entry(t).or_default() += n;
+        }
+    }
+}
+
 /// Step counts of a run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StepTally {
     /// Puzzles whose whole path was checked.
     pub puzzles: u64,
@@ -65,32 +105,38 @@ pub struct StepTally {
     pub refused: u64,
     /// Wrong steps found (at most one a puzzle: the path stops being checked there).
     pub wrong: u64,
+    /// The steps checked, per technique (they add up to [`StepTally::steps`]).
+    pub techniques: TechniqueCounts,
 }
 
 impl StepTally {
     pub fn add(&mut self, check: &StepCheck) {
-        match check {
-            StepCheck::Checked(steps) => {
-                self.puzzles += 1;
-                self.steps += *steps as u64;
+        let checked = match check {
+            StepCheck::Checked(techniques) => techniques,
+            StepCheck::NotUnique => return,
+            StepCheck::Refused(_) => {
+                self.refused += 1;
+                return;
             }
-            StepCheck::NotUnique => {}
-            StepCheck::Refused(_) => self.refused += 1,
             StepCheck::Wrong(fault) => {
-                self.puzzles += 1;
-                self.steps += fault.before as u64 + 1;
                 self.wrong += 1;
+                &fault.techniques
             }
-        }
+        };
+        self.puzzles += 1;
+        self.steps += checked.total();
+        self.techniques.add(checked);
     }
 }
 
-/// The step check of one case, on which the backends gave `runs` (and agreed).
+/// The step check of one case, on which the backends gave `runs` (and agreed): the path
+/// `ladder` finds, held against the solution.
 pub fn check_case(
     puzzle: &Puzzle,
     runs: &[BackendRun],
     reference: &dyn Backend,
     timeout: Option<Duration>,
+    ladder: &Ladder,
 ) -> StepCheck {
     let solution = match settled(runs) {
         Some(answer) => answer,
@@ -103,17 +149,18 @@ pub fn check_case(
         Ok(b) => b,
         Err(e) => return StepCheck::Refused(e),
     };
-    let result = solve_board(board, &Ladder::default());
+    let result = solve_board(board, ladder);
     check_steps(puzzle, &solution, &result.steps)
 }
 
 /// Holds `steps` (a path from `puzzle`) against `solution`: the check every case gets.
 pub fn check_steps(puzzle: &Puzzle, solution: &Grid, steps: &[Step]) -> StepCheck {
     match check_path(solution.cells(), steps) {
-        Ok(()) => StepCheck::Checked(steps.len()),
+        Ok(()) => StepCheck::Checked(TechniqueCounts::of(steps)),
         Err(wrong) => StepCheck::Wrong(Box::new(StepFault {
             text: text(puzzle.shape(), &steps[wrong.index]),
             before: wrong.index,
+            techniques: TechniqueCounts::of(&steps[..=wrong.index]),
             wrong,
             solution: solution.clone(),
         })),
@@ -187,9 +234,10 @@ mod tests {
         let puzzle = logic::hard_test_puzzle();
         let solution = task::unique_solution(&puzzle).unwrap();
         let mut path = logic::solve(&puzzle, &Ladder::default()).unwrap().steps;
-        let StepCheck::Checked(n) = check_steps(&puzzle, &solution, &path) else {
+        let StepCheck::Checked(counts) = check_steps(&puzzle, &solution, &path) else {
             panic!("the engine's path is wrong");
         };
+        let n = counts.total() as usize;
         assert_eq!(n, path.len());
         assert!(n > 20, "{n} steps");
         // Step 6 also removes the solution's digit of the first empty cell.
@@ -213,16 +261,23 @@ mod tests {
         let mut tally = StepTally::default();
         tally.add(&StepCheck::Wrong(fault));
         assert_eq!((tally.puzzles, tally.steps, tally.wrong), (1, 6, 1));
+        assert_eq!(tally.techniques, TechniqueCounts::of(&path[..6]));
     }
 
-    /// Cases `0..cases` of seed 3 with the step check on, `dfs` and `logic` answering `unique`.
+    /// Cases `0..cases` of seed 3 with the step check on (the default ladder), `dfs` and `logic`
+    /// answering `unique`.
     fn checked(spec: PuzzleSpec, cases: u64) -> crate::fuzz::Outcome {
+        checked_with(spec, cases, Ladder::default())
+    }
+
+    /// [`checked`] with the step check's path found by `ladder`.
+    fn checked_with(spec: PuzzleSpec, cases: u64, ladder: Ladder) -> crate::fuzz::Outcome {
         let backends = vec![
             dfs(),
             backends::create(BackendKind::Logic, &Default::default()).unwrap(),
         ];
         let opts = FuzzOptions {
-            check_steps: true,
+            check_steps: Some(ladder),
             ..FuzzOptions::of(spec)
         };
         let run = Run {
@@ -282,5 +337,36 @@ mod tests {
             "{tally:?}"
         );
         assert_eq!((tally.wrong, tally.refused), (0, 0), "{tally:?}");
+    }
+
+    /// The step check follows the run's ladder: with the singles, the fish and bifurcation only,
+    /// the Franken fish (off the default ladder) take steps, every one checked, and no
+    /// technique off that ladder does.
+    #[test]
+    fn the_step_check_follows_the_ladder_it_is_given() {
+        let ladder = Ladder::parse("singles,fish,bifurcation").unwrap();
+        let outcome = checked_with(PuzzleSpec::new(9), 30, ladder.clone());
+        assert!(outcome.fault.is_none(), "{:?}", outcome.fault);
+        let tally = outcome.steps;
+        assert_eq!(tally.wrong, 0);
+        assert_eq!(tally.techniques.total(), tally.steps);
+        let franken: u64 = (ladder.techniques().iter())
+            .filter(|t| !t.in_default_ladder())
+            .map(|&t| tally.techniques.get(t))
+            .sum();
+        assert!(franken > 0, "{tally:?}");
+        for (t, _) in tally.techniques.iter() {
+            assert!(
+                ladder.techniques().contains(&t),
+                "{t:?} is not on the ladder"
+            );
+        }
+        // The default ladder takes none of them.
+        let default = checked(PuzzleSpec::new(9), 30).steps;
+        assert!(default
+            .techniques
+            .iter()
+            .all(|(t, _)| t.in_default_ladder()));
+        assert_eq!(default.puzzles, tally.puzzles);
     }
 }

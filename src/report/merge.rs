@@ -6,7 +6,7 @@
 //!   the same file, backend and task are one row again, over the union of their samples;
 //! * `xcheck --json` output (JSON Lines, one record per puzzle with each backend's `status` and
 //!   `time_ns`): one row per backend over every record, as `xcheck` prints them, and the totals
-//!   of its summary line.
+//!   of its summary line (a puzzle that could not be read, verdict `invalid`, is in neither).
 //!
 //! Medians, percentiles and totals are computed from the merged per-puzzle times (nanoseconds),
 //! and the effort columns from the merged per-puzzle efforts (a sample's `effort`, when its
@@ -312,13 +312,16 @@ fn merge_xcheck(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
                     },
                 ));
             }
-            t.puzzles += 1;
             match rec.verdict.as_str() {
                 "agreed" => {}
                 "disagreement" => t.disagreements += 1,
                 "failure" => t.failures += 1,
+                // A puzzle that could not be read: no backend answered it, and xcheck's totals
+                // leave it out.
+                "invalid" => continue,
                 other => return Err(at(1, RecordProblem::UnknownVerdict(other.into()))),
             }
+            t.puzzles += 1;
             for r in rec.results {
                 // As xcheck tallies them: an answer agrees only when every backend agreed.
                 let outcome = match r.status.as_str() {

@@ -582,6 +582,37 @@ fn unique_rectangle_type_2() {
     );
 }
 
+#[test]
+fn unique_rectangle_type_3() {
+    // The roof r1c12 acts as one cell of 3 and 4, a naked pair with r1c3 {3,4}: as in HoDoKu,
+    // the three cells lie in row 1 and box 1, and both lose 3 and 4 elsewhere.
+    let keep: &[(&str, &[u16])] = &[
+        ("r1c1", &[1, 2, 3]),
+        ("r1c2", &[1, 2, 4]),
+        ("r4c1", &[1, 2]),
+        ("r4c2", &[1, 2]),
+        ("r1c3", &[3, 4]),
+    ];
+    assert_eq!(
+        first(&board(keep, &[]), Technique::UniqueRectangle3),
+        "Uniqueness Test 3: 1/2 in r14c12 => r1c456789,r23c123<>3, r1c456789,r23c123<>4"
+    );
+    // A cell holding 1 or 2 does not join the subset (HoDoKu's rule): r1c3 {1,3,4} and
+    // r1c4 {1,3,4} would make a naked triple of 1, 3 and 4 with the roof.
+    let keep: &[(&str, &[u16])] = &[
+        ("r1c1", &[1, 2, 3]),
+        ("r1c2", &[1, 2, 4]),
+        ("r4c1", &[1, 2]),
+        ("r4c2", &[1, 2]),
+        ("r1c3", &[1, 3, 4]),
+        ("r1c4", &[1, 3, 4]),
+    ];
+    let mut found = Found::new(1);
+    let t = Technique::UniqueRectangle3;
+    sudoku_lab::logic::finders::finder(t)(&board(keep, &[]), t, &mut found);
+    assert!(found.steps.is_empty(), "{:?}", found.steps);
+}
+
 /// Digit `d` keeps, in column `col`, only the rows listed.
 fn column_only(d: u16, col: usize, rows: &[usize]) -> Vec<(u16, usize, &'static [usize])> {
     const OTHERS: [&[usize]; 9] = [

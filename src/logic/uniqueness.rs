@@ -15,7 +15,7 @@
 //! * Type 2: two corners in one row or column have the same one extra `c`: a cell seeing both
 //!   loses `c`.
 //! * Type 3: two corners in one house have extras: they act as one cell of the extras, which
-//!   forms a naked subset with other cells of the house.
+//!   forms a naked subset with other cells of the house holding neither `a` nor `b`.
 //! * Type 4: two corners in one row or column have extras and no other cell seeing both holds
 //!   `a`: `a` lies on one of them (each house they share needs it), so both lose `b`.
 //! * Type 5: two diagonal corners, or three corners, have the same one extra `c`: a cell seeing
@@ -40,7 +40,7 @@
 //! BUG+1: every empty cell has two candidates but one, which has three, and each digit has two
 //! places in each house but the third candidate's digit: that digit is the cell's.
 
-use super::board::{bit, bits, choose_within, digits, Board};
+use super::board::{bit, bits, digits, Board};
 use super::origin::{kept_for, Kept};
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
@@ -231,35 +231,17 @@ fn rectangle(
         (Technique::UniqueRectangle3, &[x, y]) => {
             let extras = (board.cands(x) | board.cands(y)) & !pair;
             for h in shared_houses(x, y) {
-                let others: Vec<usize> = board
+                // As in HoDoKu: the other cells of the subset hold neither `a` nor `b`.
+                let pool: Vec<usize> = board
                     .house(h)
                     .iter()
                     .map(|&c| c as usize)
-                    .filter(|&c| c != x && c != y && board.cands(c) != 0)
+                    .filter(|&c| !corners.contains(&c))
+                    .filter(|&c| board.cands(c) != 0 && board.cands(c) & pair == 0)
                     .collect();
-                let masks: Vec<u64> = others.iter().map(|&c| board.cands(c) | extras).collect();
-                for m in 1..=3usize.min(others.len()) {
-                    let stop = choose_within(&masks, m, m + 1, &mut |chosen, union| {
-                        if union.count_ones() as usize != m + 1 {
-                            return false;
-                        }
-                        let subset: Vec<usize> = chosen.iter().map(|&i| others[i]).collect();
-                        let mut s = step.clone();
-                        s.digits.extend(digits(union));
-                        s.houses = vec![h as u32];
-                        s.fins.extend(subset.iter().map(|&c| c as u32));
-                        for &c in &others {
-                            if !subset.contains(&c) {
-                                for d in digits(board.cands(c) & union) {
-                                    s.eliminations.push(Candidate::new(c, d));
-                                }
-                            }
-                        }
-                        found.push(s)
-                    });
-                    if stop {
-                        return true;
-                    }
+                let mut chosen = vec![x, y];
+                if naked_with_roof(board, &step, h, &pool, 0, extras, &mut chosen, found) {
+                    return true;
                 }
             }
             false
@@ -346,6 +328,76 @@ fn rectangle(
         }
         _ => false,
     }
+}
+
+/// Type 3 in house `h`: the cells of `pool` from `start` on, added one at a time to `chosen`
+/// (the two roof corners, as one cell of their extras, then the cells added) in HoDoKu's
+/// order, depth first; `cands` is what `chosen` holds (the roof's extras only). When the cells
+/// after the roof hold one digit fewer than they count, they form a naked subset with the
+/// roof: every other cell of each house they all share loses those digits. A box's subset
+/// along one line is the line's, and is left to it. True once `found` is full.
+#[allow(clippy::too_many_arguments)]
+fn naked_with_roof(
+    board: &Board,
+    step: &Step,
+    h: usize,
+    pool: &[usize],
+    start: usize,
+    cands: u64,
+    chosen: &mut Vec<usize>,
+    found: &mut Found,
+) -> bool {
+    let n = board.n();
+    let on_line = |cells: &[usize]| {
+        cells.iter().all(|&c| c / n == cells[0] / n) || cells.iter().all(|&c| c % n == cells[0] % n)
+    };
+    let is_line = on_line(
+        &board
+            .house(h)
+            .iter()
+            .map(|&c| c as usize)
+            .collect::<Vec<_>>(),
+    );
+    for i in start..pool.len() {
+        let union = cands | board.cands(pool[i]);
+        chosen.push(pool[i]);
+        if (is_line || !on_line(chosen)) && union.count_ones() as usize + 1 == chosen.len() {
+            let mut s = step.clone();
+            s.digits.extend(digits(union));
+            s.fins.extend(chosen[2..].iter().map(|&c| c as u32));
+            s.houses = board
+                .shape()
+                .houses_of(chosen[0])
+                .iter()
+                .filter(|&&g| {
+                    chosen
+                        .iter()
+                        .all(|&c| board.shape().houses_of(c).contains(&g))
+                })
+                .map(|&g| g as usize)
+                .filter(|&g| g == h || is_line)
+                .map(|g| g as u32)
+                .collect();
+            for &g in &s.houses {
+                for &c in board.house(g as usize) {
+                    let c = c as usize;
+                    if !chosen.contains(&c) {
+                        for d in digits(board.cands(c) & union) {
+                            s.eliminations.push(Candidate::new(c, d));
+                        }
+                    }
+                }
+            }
+            if found.push(s) {
+                return true;
+            }
+        }
+        if naked_with_roof(board, step, h, pool, i + 1, union, chosen, found) {
+            return true;
+        }
+        chosen.pop();
+    }
+    false
 }
 
 /// Avoidable rectangles: deadly patterns over cells the steps have filled (see the module

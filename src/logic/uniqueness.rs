@@ -98,14 +98,14 @@ fn candidate_rectangles(board: &Board) -> Vec<([usize; 4], u16, u16)> {
     };
     let mut taken = vec![false; rectangles.len()];
     let mut out = vec![];
-    for start in 0..n * n {
+    for (start, rects) in through.iter().enumerate() {
         let pair = board.cands(start);
         if pair.count_ones() != 2 {
             continue;
         }
         // Each rectangle through `start` with its corners from `start` around it: the corner
         // beside `start` in its box first, then the far side.
-        let mut mine: Vec<((usize, usize), usize, [usize; 4])> = through[start]
+        let mut mine: Vec<((usize, usize), usize, [usize; 4])> = rects
             .iter()
             .filter(|&&i| !taken[i])
             .map(|&i| {

@@ -62,7 +62,7 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
 }
 
 thread_local! {
-    /// The rectangles of the last board that hold a pair on every corner
+    /// The rectangles of the last board with the pairs they are checked for
     /// ([`candidate_rectangles`]), for the next rectangle technique asked on the same board.
     static LAST: Kept<Vec<([usize; 4], u16, u16)>> = const { std::cell::RefCell::new(None) };
 }

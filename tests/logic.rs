@@ -582,6 +582,37 @@ fn unique_rectangle_type_2() {
     );
 }
 
+#[test]
+fn unique_rectangle_type_3() {
+    // The roof r1c12 acts as one cell of 3 and 4, a naked pair with r1c3 {3,4}: as in HoDoKu,
+    // the three cells lie in row 1 and box 1, and both lose 3 and 4 elsewhere.
+    let keep: &[(&str, &[u16])] = &[
+        ("r1c1", &[1, 2, 3]),
+        ("r1c2", &[1, 2, 4]),
+        ("r4c1", &[1, 2]),
+        ("r4c2", &[1, 2]),
+        ("r1c3", &[3, 4]),
+    ];
+    assert_eq!(
+        first(&board(keep, &[]), Technique::UniqueRectangle3),
+        "Uniqueness Test 3: 1/2 in r14c12 => r1c456789,r23c123<>3, r1c456789,r23c123<>4"
+    );
+    // A cell holding 1 or 2 does not join the subset (HoDoKu's rule): r1c3 {1,3,4} and
+    // r1c4 {1,3,4} would make a naked triple of 1, 3 and 4 with the roof.
+    let keep: &[(&str, &[u16])] = &[
+        ("r1c1", &[1, 2, 3]),
+        ("r1c2", &[1, 2, 4]),
+        ("r4c1", &[1, 2]),
+        ("r4c2", &[1, 2]),
+        ("r1c3", &[1, 3, 4]),
+        ("r1c4", &[1, 3, 4]),
+    ];
+    let mut found = Found::new(1);
+    let t = Technique::UniqueRectangle3;
+    sudoku_lab::logic::finders::finder(t)(&board(keep, &[]), t, &mut found);
+    assert!(found.steps.is_empty(), "{:?}", found.steps);
+}
+
 /// Digit `d` keeps, in column `col`, only the rows listed.
 fn column_only(d: u16, col: usize, rows: &[usize]) -> Vec<(u16, usize, &'static [usize])> {
     const OTHERS: [&[usize]; 9] = [
@@ -645,6 +676,47 @@ fn unique_rectangle_types_5_and_6_and_the_hidden_rectangle() {
         first(&board(keep, &rows), Technique::HiddenRectangle),
         "Hidden Rectangle: 1/2 in r14c12 => r4c2<>2"
     );
+}
+
+#[test]
+fn rectangles_count_corners_that_lost_a_digit() {
+    // A puzzle of magictour_top1465 whose path, after 22 steps, has 7 and 9 on r46c29 with
+    // r6c9 {7,9}, r4c9 {3,7,9}, r4c2 {5,7,9} and r6c2 {5,9}: r6c2 lost 7 to an empty
+    // rectangle, but no 7 is placed in its houses. As in HoDoKu 2.2.0 the rectangle counts: 9
+    // lies only on the corners in row 4 and column 2, so r4c2 cannot be 7 (HoDoKu's step 23).
+    let line = ".3.6..8........7.5...5...126..4......149.....8.2.6...........7.....8.2.19.1....4.";
+    let p = puzzle(line);
+    graded(&p, &Ladder::default());
+    let (result, _) = logic::grade(&p, &Ladder::default()).unwrap();
+    let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    assert_eq!(
+        texts[21],
+        "XY-Chain: 9 r2c3(9=6) -6- r2c8(6=3) -3- r6c8(3=5) -5- r6c2(5=9) => r23c2,r4c3<>9"
+    );
+    assert_eq!(texts[22], "Hidden Rectangle: 7/9 in r46c29 => r4c2<>7");
+    assert_eq!(
+        result.steps[22].eliminations,
+        vec![logic::Candidate::new(cell("r4c2"), 7)]
+    );
+
+    // Type 2 with a roof corner that lost 1: both roof corners still have the one extra 3.
+    let keep: &[(&str, &[u16])] = &[
+        ("r1c1", &[1, 2]),
+        ("r1c2", &[1, 2]),
+        ("r4c1", &[2, 3]),
+        ("r4c2", &[1, 2, 3]),
+    ];
+    assert_eq!(
+        first(&board(keep, &[]), Technique::UniqueRectangle2),
+        "Uniqueness Test 2: 1/2 in r14c12 => r4c3456789,r56c123<>3"
+    );
+    // With 1 placed in row 4, r4c1 and r4c2 cannot hold 1: no deadly pattern of 1 and 2, no
+    // step (3 placed in row 1 keeps r1c12 out of one of 2 and 3).
+    let b = placed(&[("r4c9", 1), ("r1c9", 3)], keep);
+    let mut found = Found::new(1);
+    let t = Technique::UniqueRectangle2;
+    sudoku_lab::logic::finders::finder(t)(&b, t, &mut found);
+    assert!(found.steps.is_empty(), "{:?}", found.steps);
 }
 
 /// An empty 9×9 board with digits placed by steps (not givens) and candidates kept.

@@ -2,19 +2,22 @@
 //! and avoidable rectangles, and BUG+1. A ladder built with
 //! [`crate::logic::Ladder::without_uniqueness`] leaves them out.
 //!
-//! A unique rectangle is four empty cells in two rows and two columns holding the digits `a`
-//! and `b`, such that swapping `a` and `b` in them would leave every house as it was (each
-//! house holds none or two of the corners, in one row or one column): a deadly pattern, which
-//! the extra candidates must break. On diagonals and jigsaw regions the house rule decides.
-//! As in HoDoKu, at least one corner holds `a` and `b` alone.
+//! A unique rectangle is four empty cells in two rows and two columns where the digits `a`
+//! and `b` may go, such that swapping `a` and `b` in them would leave every house as it was
+//! (each house holds none or two of the corners, in one row or one column): a deadly pattern,
+//! which the extra candidates (those other than `a` and `b`) must break. On diagonals and
+//! jigsaw regions the house rule decides. As in HoDoKu, at least one corner holds `a` and `b`
+//! alone; the others need neither digit placed in one of their houses, but may have lost one
+//! to a step (HoDoKu's default, "allow missing candidates"): the four cells holding `a` and `b`
+//! would still give two solutions.
 //!
 //! * Type 1: one corner has extra candidates: it loses `a` and `b`.
 //! * Type 2: two corners in one row or column have the same one extra `c`: a cell seeing both
 //!   loses `c`.
 //! * Type 3: two corners in one house have extras: they act as one cell of the extras, which
-//!   forms a naked subset with other cells of the house.
-//! * Type 4: two corners in one house have extras and `a` has no other place in that house:
-//!   both lose `b`.
+//!   forms a naked subset with other cells of the house holding neither `a` nor `b`.
+//! * Type 4: two corners in one row or column have extras and no other cell seeing both holds
+//!   `a`: `a` lies on one of them (each house they share needs it), so both lose `b`.
 //! * Type 5: two diagonal corners, or three corners, have the same one extra `c`: a cell seeing
 //!   them all loses `c`.
 //! * Type 6: two diagonal corners have extras and `a` has no place outside the corners in the
@@ -37,7 +40,7 @@
 //! BUG+1: every empty cell has two candidates but one, which has three, and each digit has two
 //! places in each house but the third candidate's digit: that digit is the cell's.
 
-use super::board::{bit, bits, choose_within, digits, Board};
+use super::board::{bit, bits, digits, Board};
 use super::origin::{kept_for, Kept};
 use super::step::{Candidate, Found, Step};
 use super::table::Technique;
@@ -59,26 +62,76 @@ pub fn find(board: &Board, technique: Technique, found: &mut Found) {
 }
 
 thread_local! {
-    /// The rectangles of the last board that hold a pair on every corner
+    /// The rectangles of the last board with the pairs they are checked for
     /// ([`candidate_rectangles`]), for the next rectangle technique asked on the same board.
     static LAST: Kept<Vec<([usize; 4], u16, u16)>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The deadly rectangles whose corners all hold a pair of digits that one of them holds
-/// alone (every form needs such a corner), with that pair.
+/// The deadly rectangles to check, each with the pair of digits it is about, in HoDoKu's
+/// order: from each cell holding two candidates alone (in the order of the cells), with its
+/// two digits, the rectangles through it, by the corner beside it in its box then by the far
+/// side's line. Every corner is empty and has neither digit placed in one of its houses; a
+/// corner may have lost a digit to a step all the same (HoDoKu's default, "allow missing
+/// candidates": the four cells holding `a` and `b` would still give two solutions). A
+/// rectangle is checked once, with the pair of the first cell that takes it.
 fn candidate_rectangles(board: &Board) -> Vec<([usize; 4], u16, u16)> {
+    let n = board.n();
+    let allows = |c: usize, pair: u64| {
+        board.value(c) == 0
+            && board
+                .shape()
+                .houses_of(c)
+                .iter()
+                .all(|&h| board.placed(h as usize) & pair == 0)
+    };
+    let rectangles = board.rectangles();
+    let mut through: Vec<Vec<usize>> = vec![vec![]; n * n];
+    for (i, corners) in rectangles.iter().enumerate() {
+        for &c in corners {
+            through[c].push(i);
+        }
+    }
+    let shared = |x: usize, y: usize| {
+        let hy = board.shape().houses_of(y);
+        let hx = board.shape().houses_of(x);
+        hx.iter().filter(|h| hy.contains(h)).count()
+    };
+    let mut taken = vec![false; rectangles.len()];
     let mut out = vec![];
-    for corners in board.rectangles() {
-        let Some(pair) = corners
-            .iter()
-            .map(|&c| board.cands(c))
-            .find(|m| m.count_ones() == 2)
-        else {
+    for (start, rects) in through.iter().enumerate() {
+        let pair = board.cands(start);
+        if pair.count_ones() != 2 {
             continue;
-        };
-        if corners.iter().all(|&c| board.cands(c) & pair == pair) {
-            let mut ds = digits(pair);
-            out.push((*corners, ds.next().unwrap_or(0), ds.next().unwrap_or(0)));
+        }
+        // Each rectangle through `start` with its corners from `start` around it: the corner
+        // beside `start` in its box first, then the far side.
+        let mut mine: Vec<((usize, usize), usize, [usize; 4])> = rects
+            .iter()
+            .filter(|&&i| !taken[i])
+            .map(|&i| {
+                let corners = rectangles[i];
+                let at = corners.iter().position(|&c| c == start).unwrap_or(0);
+                let (next, prev) = (corners[(at + 1) % 4], corners[(at + 3) % 4]);
+                let around: [usize; 4] = if shared(start, prev) > shared(start, next) {
+                    std::array::from_fn(|k| corners[(at + 4 - k) % 4])
+                } else {
+                    std::array::from_fn(|k| corners[(at + k) % 4])
+                };
+                let beside = around[1];
+                let far = match beside / n == start / n {
+                    true => around[3] / n,
+                    false => around[3] % n,
+                };
+                ((beside, far), i, around)
+            })
+            .collect();
+        mine.sort_unstable();
+        for (_, i, around) in mine {
+            if around.iter().all(|&c| allows(c, pair)) {
+                taken[i] = true;
+                let mut ds = digits(pair);
+                out.push((around, ds.next().unwrap_or(0), ds.next().unwrap_or(0)));
+            }
         }
     }
     out
@@ -126,7 +179,7 @@ fn rectangle(
     let n = board.n();
     let pair = bit(a) | bit(b);
     let (mut with_extras, mut count) = ([0; 4], 0);
-    for &c in corners.iter().filter(|&&c| board.cands(c) != pair) {
+    for &c in corners.iter().filter(|&&c| board.cands(c) & !pair != 0) {
         with_extras[count] = c;
         count += 1;
     }
@@ -141,8 +194,8 @@ fn rectangle(
     // The corners with extras each form asks for (the step is built only then).
     let shaped = match (technique, extra) {
         (Technique::UniqueRectangle1, [_]) => true,
-        (Technique::UniqueRectangle2, &[x, y]) => aligned(n, x, y),
-        (Technique::UniqueRectangle3 | Technique::UniqueRectangle4, [_, _]) => true,
+        (Technique::UniqueRectangle2 | Technique::UniqueRectangle4, &[x, y]) => aligned(n, x, y),
+        (Technique::UniqueRectangle3, [_, _]) => true,
         (Technique::UniqueRectangle6, &[x, y]) => !aligned(n, x, y),
         (Technique::UniqueRectangle5 | Technique::HiddenRectangle, _) => diagonal,
         _ => false,
@@ -166,7 +219,11 @@ fn rectangle(
     };
     match (technique, extra) {
         (Technique::UniqueRectangle1, &[x]) => {
-            step.eliminations = [a, b].iter().map(|&d| Candidate::new(x, d)).collect();
+            step.eliminations = [a, b]
+                .iter()
+                .filter(|&&d| board.has(x, d))
+                .map(|&d| Candidate::new(x, d))
+                .collect();
             found.push(step)
         }
         (Technique::UniqueRectangle2, &[x, y]) if aligned(n, x, y) => {
@@ -187,53 +244,44 @@ fn rectangle(
         (Technique::UniqueRectangle3, &[x, y]) => {
             let extras = (board.cands(x) | board.cands(y)) & !pair;
             for h in shared_houses(x, y) {
-                let others: Vec<usize> = board
+                // As in HoDoKu: the other cells of the subset hold neither `a` nor `b`.
+                let pool: Vec<usize> = board
                     .house(h)
                     .iter()
                     .map(|&c| c as usize)
-                    .filter(|&c| c != x && c != y && board.cands(c) != 0)
+                    .filter(|&c| !corners.contains(&c))
+                    .filter(|&c| board.cands(c) != 0 && board.cands(c) & pair == 0)
                     .collect();
-                let masks: Vec<u64> = others.iter().map(|&c| board.cands(c) | extras).collect();
-                for m in 1..=3usize.min(others.len()) {
-                    let stop = choose_within(&masks, m, m + 1, &mut |chosen, union| {
-                        if union.count_ones() as usize != m + 1 {
-                            return false;
-                        }
-                        let subset: Vec<usize> = chosen.iter().map(|&i| others[i]).collect();
-                        let mut s = step.clone();
-                        s.digits.extend(digits(union));
-                        s.houses = vec![h as u32];
-                        s.fins.extend(subset.iter().map(|&c| c as u32));
-                        for &c in &others {
-                            if !subset.contains(&c) {
-                                for d in digits(board.cands(c) & union) {
-                                    s.eliminations.push(Candidate::new(c, d));
-                                }
-                            }
-                        }
-                        found.push(s)
-                    });
-                    if stop {
-                        return true;
-                    }
+                let mut chosen = vec![x, y];
+                if naked_with_roof(board, &step, h, &pool, 0, extras, &mut chosen, found) {
+                    return true;
                 }
             }
             false
         }
-        (Technique::UniqueRectangle4, &[x, y]) => {
-            for h in shared_houses(x, y) {
-                for (keep, lose) in [(a, b), (b, a)] {
-                    if board.positions(h, keep).count_ones() == 2 {
-                        let mut s = step.clone();
-                        s.houses = vec![h as u32];
-                        s.eliminations = vec![Candidate::new(x, lose), Candidate::new(y, lose)];
-                        if found.push(s) {
-                            return true;
-                        }
-                    }
-                }
-            }
-            false
+        (Technique::UniqueRectangle4, &[x, y]) if aligned(n, x, y) => {
+            // As in HoDoKu, the first of `a` and `b` that no other cell seeing both corners
+            // holds decides.
+            let elsewhere = |d: u16| {
+                board.peers(x).iter().any(|&p| {
+                    let p = p as usize;
+                    p != y && board.sees(p, y) && board.has(p, d)
+                })
+            };
+            let Some(lose) = [(a, b), (b, a)]
+                .into_iter()
+                .find(|&(keep, _)| !elsewhere(keep))
+                .map(|(_, lose)| lose)
+            else {
+                return false;
+            };
+            step.houses = shared_houses(x, y).iter().map(|&h| h as u32).collect();
+            step.eliminations = [x, y]
+                .into_iter()
+                .filter(|&c| board.has(c, lose))
+                .map(|c| Candidate::new(c, lose))
+                .collect();
+            found.push(step)
         }
         (Technique::UniqueRectangle5, _) if diagonal => {
             let more = extra.iter().fold(0, |m, &x| m | board.cands(x)) & !pair;
@@ -259,7 +307,11 @@ fn rectangle(
                     || placed_outside(board, &corners, d, Some(y / n), Some(y % n));
                 if !outside {
                     let mut s = step.clone();
-                    s.eliminations = vec![Candidate::new(x, d), Candidate::new(y, d)];
+                    s.eliminations = [x, y]
+                        .into_iter()
+                        .filter(|&c| board.has(c, d))
+                        .map(|c| Candidate::new(c, d))
+                        .collect();
                     if found.push(s) {
                         return true;
                     }
@@ -289,6 +341,76 @@ fn rectangle(
         }
         _ => false,
     }
+}
+
+/// Type 3 in house `h`: the cells of `pool` from `start` on, added one at a time to `chosen`
+/// (the two roof corners, as one cell of their extras, then the cells added) in HoDoKu's
+/// order, depth first; `cands` is what `chosen` holds (the roof's extras only). When the cells
+/// after the roof hold one digit fewer than they count, they form a naked subset with the
+/// roof: every other cell of each house they all share loses those digits. A box's subset
+/// along one line is the line's, and is left to it. True once `found` is full.
+#[allow(clippy::too_many_arguments)]
+fn naked_with_roof(
+    board: &Board,
+    step: &Step,
+    h: usize,
+    pool: &[usize],
+    start: usize,
+    cands: u64,
+    chosen: &mut Vec<usize>,
+    found: &mut Found,
+) -> bool {
+    let n = board.n();
+    let on_line = |cells: &[usize]| {
+        cells.iter().all(|&c| c / n == cells[0] / n) || cells.iter().all(|&c| c % n == cells[0] % n)
+    };
+    let is_line = on_line(
+        &board
+            .house(h)
+            .iter()
+            .map(|&c| c as usize)
+            .collect::<Vec<_>>(),
+    );
+    for i in start..pool.len() {
+        let union = cands | board.cands(pool[i]);
+        chosen.push(pool[i]);
+        if (is_line || !on_line(chosen)) && union.count_ones() as usize + 1 == chosen.len() {
+            let mut s = step.clone();
+            s.digits.extend(digits(union));
+            s.fins.extend(chosen[2..].iter().map(|&c| c as u32));
+            s.houses = board
+                .shape()
+                .houses_of(chosen[0])
+                .iter()
+                .filter(|&&g| {
+                    chosen
+                        .iter()
+                        .all(|&c| board.shape().houses_of(c).contains(&g))
+                })
+                .map(|&g| g as usize)
+                .filter(|&g| g == h || is_line)
+                .map(|g| g as u32)
+                .collect();
+            for &g in &s.houses {
+                for &c in board.house(g as usize) {
+                    let c = c as usize;
+                    if !chosen.contains(&c) {
+                        for d in digits(board.cands(c) & union) {
+                            s.eliminations.push(Candidate::new(c, d));
+                        }
+                    }
+                }
+            }
+            if found.push(s) {
+                return true;
+            }
+        }
+        if naked_with_roof(board, step, h, pool, i + 1, union, chosen, found) {
+            return true;
+        }
+        chosen.pop();
+    }
+    false
 }
 
 /// Avoidable rectangles: deadly patterns over cells the steps have filled (see the module

@@ -33,6 +33,8 @@ pub(crate) struct Geometry {
     intersections: std::sync::OnceLock<Vec<Vec<u32>>>,
     /// The rectangles whose digits could swap (built when first asked for).
     rectangles: std::sync::OnceLock<Vec<[usize; 4]>>,
+    /// Per cell, the rectangles through it, ordered from it ([`Board::rectangles_from`]).
+    rectangles_from: std::sync::OnceLock<Vec<Vec<(usize, [usize; 4])>>>,
     /// The puzzle's rules beyond its houses, one a constraint ([`rules`]).
     rules: Vec<Rule>,
     /// The puzzle, when it has rules (the last resort searches it).
@@ -114,6 +116,7 @@ impl Geometry {
             words,
             intersections: std::sync::OnceLock::new(),
             rectangles: std::sync::OnceLock::new(),
+            rectangles_from: std::sync::OnceLock::new(),
             puzzle: (!rules.is_empty()).then(|| puzzle.clone()),
             rules,
         }
@@ -467,6 +470,42 @@ impl Board {
             }
             out
         })
+    }
+    /// The rectangles through `cell` (indices into [`Board::rectangles`]), each with its
+    /// corners from `cell` around it, the corner beside `cell` in its box second: ordered by
+    /// that corner, then by the far side's line (row or column), as HoDoKu meets them.
+    pub fn rectangles_from(&self, cell: usize) -> &[(usize, [usize; 4])] {
+        let all = self.geo.rectangles_from.get_or_init(|| {
+            let (n, shape) = (self.n(), &*self.geo.shape);
+            let shared = |x: usize, y: usize| {
+                let hy = shape.houses_of(y);
+                shape.houses_of(x).iter().filter(|h| hy.contains(h)).count()
+            };
+            let mut from: Vec<Vec<((usize, usize), usize, [usize; 4])>> = vec![vec![]; n * n];
+            for (i, corners) in self.rectangles().iter().enumerate() {
+                for (at, &start) in corners.iter().enumerate() {
+                    let (next, prev) = (corners[(at + 1) % 4], corners[(at + 3) % 4]);
+                    let around: [usize; 4] = if shared(start, prev) > shared(start, next) {
+                        std::array::from_fn(|k| corners[(at + 4 - k) % 4])
+                    } else {
+                        std::array::from_fn(|k| corners[(at + k) % 4])
+                    };
+                    let beside = around[1];
+                    let far = match beside / n == start / n {
+                        true => around[3] / n,
+                        false => around[3] % n,
+                    };
+                    from[start].push(((beside, far), i, around));
+                }
+            }
+            (from.into_iter())
+                .map(|mut list| {
+                    list.sort_unstable();
+                    list.into_iter().map(|(_, i, around)| (i, around)).collect()
+                })
+                .collect()
+        });
+        &all[cell]
     }
     /// The peers of a cell as a bitset over the cells (bit `p % 64` of word `p / 64`).
     pub fn peer_set(&self, cell: usize) -> &[u64] {

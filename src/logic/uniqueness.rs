@@ -84,50 +84,15 @@ fn candidate_rectangles(board: &Board) -> Vec<([usize; 4], u16, u16)> {
                 .iter()
                 .all(|&h| board.placed(h as usize) & pair == 0)
     };
-    let rectangles = board.rectangles();
-    let mut through: Vec<Vec<usize>> = vec![vec![]; n * n];
-    for (i, corners) in rectangles.iter().enumerate() {
-        for &c in corners {
-            through[c].push(i);
-        }
-    }
-    let shared = |x: usize, y: usize| {
-        let hy = board.shape().houses_of(y);
-        let hx = board.shape().houses_of(x);
-        hx.iter().filter(|h| hy.contains(h)).count()
-    };
-    let mut taken = vec![false; rectangles.len()];
+    let mut taken = vec![false; board.rectangles().len()];
     let mut out = vec![];
-    for (start, rects) in through.iter().enumerate() {
+    for start in 0..n * n {
         let pair = board.cands(start);
         if pair.count_ones() != 2 {
             continue;
         }
-        // Each rectangle through `start` with its corners from `start` around it: the corner
-        // beside `start` in its box first, then the far side.
-        let mut mine: Vec<((usize, usize), usize, [usize; 4])> = rects
-            .iter()
-            .filter(|&&i| !taken[i])
-            .map(|&i| {
-                let corners = rectangles[i];
-                let at = corners.iter().position(|&c| c == start).unwrap_or(0);
-                let (next, prev) = (corners[(at + 1) % 4], corners[(at + 3) % 4]);
-                let around: [usize; 4] = if shared(start, prev) > shared(start, next) {
-                    std::array::from_fn(|k| corners[(at + 4 - k) % 4])
-                } else {
-                    std::array::from_fn(|k| corners[(at + k) % 4])
-                };
-                let beside = around[1];
-                let far = match beside / n == start / n {
-                    true => around[3] / n,
-                    false => around[3] % n,
-                };
-                ((beside, far), i, around)
-            })
-            .collect();
-        mine.sort_unstable();
-        for (_, i, around) in mine {
-            if around.iter().all(|&c| allows(c, pair)) {
+        for &(i, around) in board.rectangles_from(start) {
+            if !taken[i] && around.iter().all(|&c| allows(c, pair)) {
                 taken[i] = true;
                 let mut ds = digits(pair);
                 out.push((around, ds.next().unwrap_or(0), ds.next().unwrap_or(0)));

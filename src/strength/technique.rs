@@ -8,7 +8,7 @@
 //! | `logic-intersections` | intersections (pointing, claiming, locked pairs and triples)  |
 //! | `logic-subsets`       | subsets (naked and hidden pairs, triples, quads)              |
 //! | `logic-fish`          | fish (basic, finned, sashimi) and single-digit patterns (skyscraper, 2-string kite, turbot fish, empty rectangle) |
-//! | `logic-wings`         | wings (XY, XYZ, W) and colouring (simple colours, remote pairs) |
+//! | `logic-wings`         | wings (XY, XYZ, W) and colouring (simple colours, multi-colours, remote pairs) |
 //! | `logic-chains`        | chains (X-, XY-chains, nice loops, AICs, grouped), ALS-XZ, ALS-XY-wings and -chains, Sue de Coq |
 //! | `logic-forcing`       | forcing chains and nets                                       |
 //!

@@ -15,6 +15,10 @@ use crate::model::{Puzzle, Shape, Value};
 /// Largest side the engine takes (candidates are a `u64`).
 pub const MAX_SIDE: usize = 64;
 
+/// A rectangle of [`Board::rectangles`] seen from one corner: its index, and its corners from
+/// that one around it ([`Board::rectangles_from`]).
+pub type RectangleFrom = (usize, [usize; 4]);
+
 /// The geometry shared by all boards of one shape: houses and the peers of each cell.
 #[derive(Debug)]
 pub(crate) struct Geometry {
@@ -34,7 +38,7 @@ pub(crate) struct Geometry {
     /// The rectangles whose digits could swap (built when first asked for).
     rectangles: std::sync::OnceLock<Vec<[usize; 4]>>,
     /// Per cell, the rectangles through it, ordered from it ([`Board::rectangles_from`]).
-    rectangles_from: std::sync::OnceLock<Vec<Vec<(usize, [usize; 4])>>>,
+    rectangles_from: std::sync::OnceLock<Vec<Vec<RectangleFrom>>>,
     /// The puzzle's rules beyond its houses, one a constraint ([`rules`]).
     rules: Vec<Rule>,
     /// The puzzle, when it has rules (the last resort searches it).
@@ -474,14 +478,15 @@ impl Board {
     /// The rectangles through `cell` (indices into [`Board::rectangles`]), each with its
     /// corners from `cell` around it, the corner beside `cell` in its box second: ordered by
     /// that corner, then by the far side's line (row or column), as HoDoKu meets them.
-    pub fn rectangles_from(&self, cell: usize) -> &[(usize, [usize; 4])] {
+    pub fn rectangles_from(&self, cell: usize) -> &[RectangleFrom] {
         let all = self.geo.rectangles_from.get_or_init(|| {
             let (n, shape) = (self.n(), &*self.geo.shape);
             let shared = |x: usize, y: usize| {
                 let hy = shape.houses_of(y);
                 shape.houses_of(x).iter().filter(|h| hy.contains(h)).count()
             };
-            let mut from: Vec<Vec<((usize, usize), usize, [usize; 4])>> = vec![vec![]; n * n];
+            // Per cell, its rectangles with their sort key (the corner beside, the far line).
+            let mut from: Vec<Vec<((usize, usize), RectangleFrom)>> = vec![vec![]; n * n];
             for (i, corners) in self.rectangles().iter().enumerate() {
                 for (at, &start) in corners.iter().enumerate() {
                     let (next, prev) = (corners[(at + 1) % 4], corners[(at + 3) % 4]);
@@ -495,13 +500,13 @@ impl Board {
                         true => around[3] / n,
                         false => around[3] % n,
                     };
-                    from[start].push(((beside, far), i, around));
+                    from[start].push(((beside, far), (i, around)));
                 }
             }
             (from.into_iter())
                 .map(|mut list| {
                     list.sort_unstable();
-                    list.into_iter().map(|(_, i, around)| (i, around)).collect()
+                    list.into_iter().map(|(_, rectangle)| rectangle).collect()
                 })
                 .collect()
         });

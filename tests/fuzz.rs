@@ -474,17 +474,20 @@ fn a_case_with_many_rules_ends() {
 
 /// With `logic` among the backends, the unique cases have the logic path checked step by step,
 /// and the summary counts them, Killer cases as the others.
+/// The 40 cases of seed 11 through `logic` and `dfs`.
+const LOGIC_SEED_11: [&str; 7] = [
+    "fuzz",
+    "--backends",
+    "logic,dfs",
+    "--puzzles",
+    "40",
+    "--seed",
+    "11",
+];
+
 #[test]
 fn the_logic_backend_brings_the_step_check() {
-    let base = [
-        "fuzz",
-        "--backends",
-        "logic,dfs",
-        "--puzzles",
-        "40",
-        "--seed",
-        "11",
-    ];
+    let base = LOGIC_SEED_11;
     let o = run_within_30s(&[&base[..], &["--size", "9"]].concat());
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
@@ -523,19 +526,10 @@ fn the_logic_backend_brings_the_step_check() {
 #[test]
 fn techniques_set_the_ladder_of_the_step_check() {
     let base = [
-        "fuzz",
-        "--backends",
-        "logic,dfs",
-        "--puzzles",
-        "40",
-        "--seed",
-        "11",
-        "--size",
-        "9",
-        "-j",
-        "1",
-        "--techniques",
-    ];
+        &LOGIC_SEED_11[..],
+        &["--size", "9", "-j", "1", "--techniques"],
+    ]
+    .concat();
     let franken = [
         "Franken X-Wing",
         "Franken Swordfish",

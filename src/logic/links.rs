@@ -8,7 +8,10 @@
 //! those states from one premise, so every chain it returns is a shortest one and every
 //! implication in it holds on the board (soundness does not depend on the search). The graph is
 //! built once per board state and kept for the next finder that asks for the same candidates of
-//! the same puzzle ([`Links::of`]).
+//! the same puzzle ([`Links::of`]). [`Links::loop_lengths`] answers, before any path is
+//! followed, which candidates close a loop back on themselves and how short: the searches from
+//! 64 candidates run at once, a bit each in one mask per state, level by level; the lengths are
+//! those [`Links::search`] finds, so the chain finders then follow only the paths they keep.
 //!
 //! State layout: state `2 * node` is "node false", `2 * node + 1` is "node true". Single nodes
 //! come first (`node < singles`), then group nodes.

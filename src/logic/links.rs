@@ -860,3 +860,63 @@ impl LoopBits {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::{solve, Ladder};
+
+    /// What [`Links::loop_lengths`] answers, asked one search at a time: every candidate's
+    /// shortest loop from [`Links::search`].
+    fn one_at_a_time(links: &Links, mode: Mode, max_links: u16) -> Vec<(u32, u16)> {
+        let mut reach = Reach::default();
+        let mut out = vec![];
+        for x in 0..links.singles as u32 {
+            if matches!(mode, Mode::Digit(d) if links.digit(x) != d) {
+                continue;
+            }
+            if links.search(mode, (x, true), max_links, Some(2 * x), &mut reach) {
+                out.push((x, reach.depth(2 * x)));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_searches_on_masks_find_what_one_search_at_a_time_finds() {
+        // Every board along a hard puzzle's path, in every mode and at two bounds.
+        let p = crate::logic::hard_test_puzzle();
+        let path = solve(&p, &Ladder::default()).unwrap().steps;
+        let mut board = Board::new(&p).unwrap();
+        let mut loops = 0;
+        for step in &path {
+            for grouped in [false, true] {
+                let links = Links::build(&board, grouped);
+                let mut modes = vec![Mode::Bivalue, Mode::All];
+                modes.extend((1..=9).map(Mode::Digit));
+                if grouped {
+                    modes.push(Mode::Grouped);
+                }
+                for mode in modes {
+                    for max_links in [5, MAX_LINKS] {
+                        let every = one_at_a_time(&links, mode, max_links);
+                        assert_eq!(
+                            links.loop_lengths(mode, max_links, false),
+                            every,
+                            "{mode:?}"
+                        );
+                        // The first of the shortest, as a search bounded by the best so far
+                        // keeps it.
+                        let shortest = every.iter().map(|&(_, len)| len).min();
+                        let first = every.iter().find(|&&(_, len)| Some(len) == shortest);
+                        let first_only = links.loop_lengths(mode, max_links, true);
+                        assert_eq!(first_only.first(), first, "{mode:?}");
+                        loops += every.len();
+                    }
+                }
+            }
+            board.apply(step);
+        }
+        assert!(loops > 100, "{loops}");
+    }
+}

@@ -49,6 +49,13 @@ fn first(board: &Board, technique: Technique) -> String {
     text(board.shape(), step)
 }
 
+/// True when `technique`'s finder finds nothing.
+fn none(board: &Board, technique: Technique) -> bool {
+    let mut found = Found::new(1);
+    sudoku_lab::logic::finders::finder(technique)(board, technique, &mut found);
+    found.steps.is_empty()
+}
+
 #[test]
 fn singles() {
     let line = format!("12345678.{}", ".".repeat(72));
@@ -82,9 +89,27 @@ fn subsets() {
         first(&b, Technique::LockedPair),
         "Locked Pair: 1,2 in r1c12 => r1c3456789,r23c123<>1, r1c3456789,r23c123<>2"
     );
+    // A locked pair is not a naked pair; a pair that clears one house only is not locked
+    // (HoDoKu's classes), and a naked pair is cleared from every house its cells share.
+    assert!(none(&b, Technique::NakedPair));
+    let no_12 = [3, 4, 5, 6, 7, 8, 9];
+    let box_cleared: Vec<(&str, &[u16])> = ["r1c3", "r2c1", "r2c2", "r2c3", "r3c1", "r3c2", "r3c3"]
+        .into_iter()
+        .map(|c| (c, &no_12[..]))
+        .chain([("r1c1", &[1, 2][..]), ("r1c2", &[1, 2])])
+        .collect();
+    let b = board(&box_cleared, &[]);
+    assert!(none(&b, Technique::LockedPair));
     assert_eq!(
         first(&b, Technique::NakedPair),
-        "Naked Pair: 1,2 in r1c12 => r1c3,r23c123<>1, r1c3,r23c123<>2"
+        "Naked Pair: 1,2 in r1c12 => r1c456789<>1, r1c456789<>2"
+    );
+    let rows: Vec<(u16, usize, &[usize])> = vec![(1, 1, &[1, 2]), (2, 1, &[1, 2])];
+    let b = board(&[("r1c1", &[1, 2]), ("r1c2", &[1, 2])], &rows);
+    assert!(none(&b, Technique::LockedPair));
+    assert_eq!(
+        first(&b, Technique::NakedPair),
+        "Naked Pair: 1,2 in r1c12 => r23c123<>1, r23c123<>2"
     );
     let rows: &[(u16, usize, &[usize])] = &[(1, 1, &[1, 5]), (2, 1, &[1, 5])];
     let text = first(&board(&[], rows), Technique::HiddenPair);
@@ -304,7 +329,7 @@ fn als_xy_chain_takes_hodokus_elimination() {
 
 #[test]
 fn sue_de_coq_comes_before_the_chains() {
-    // On magictour #1, after 31 steps, column 4 and box 2 meet in r13c4 {4,5,7,8,9}: with
+    // On magictour #1, after 33 steps, column 4 and box 2 meet in r13c4 {4,5,7,8,9}: with
     // r489c4 {3,5,7,8} in the column and r2c6 {4,9} in the box, 4 and 9 leave r3c6. Without
     // Sue de Coq the path takes two grouped AICs for the same two eliminations.
     let line = &lines("tests/data/logic/magictour_10.txt")[0];
@@ -316,7 +341,7 @@ fn sue_de_coq_comes_before_the_chains() {
         .iter()
         .position(|t| t == sdc)
         .expect("the Sue de Coq step");
-    assert_eq!(at, 31, "{texts:#?}");
+    assert_eq!(at, 33, "{texts:#?}");
     let without = Ladder::default().techniques().to_vec();
     let without = Ladder::of(
         without
@@ -326,7 +351,29 @@ fn sue_de_coq_comes_before_the_chains() {
     );
     let (result, _) = logic::grade(&p, &without).unwrap();
     let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
-    assert!(texts[31].starts_with("Grouped AIC: ") && texts[31].ends_with("r3c6<>4"));
+    assert!(
+        texts[at].starts_with("Grouped AIC: ") && texts[at].ends_with("r3c6<>4"),
+        "{}",
+        texts[at]
+    );
+}
+
+#[test]
+fn the_als_xy_wing_is_the_first_in_hodokus_order() {
+    // On magictour #1 two ALS-XY-wings apply after 24 steps. HoDoKu takes the first in its list
+    // of restricted commons (r3c7<>2), though the other (r2c9<>7) has the lower weighted sum,
+    // and the second one next.
+    let line = &lines("tests/data/logic/magictour_10.txt")[0];
+    let p = puzzle(line);
+    let (result, _) = logic::grade(&p, &Ladder::default()).unwrap();
+    let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    let wings: Vec<(usize, &str)> = texts
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.starts_with("Almost Locked Set XY-Wing"))
+        .map(|(i, t)| (i, t.rsplit(" => ").next().unwrap()))
+        .collect();
+    assert_eq!(wings[..2], [(24, "r3c7<>2"), (25, "r2c9<>7")], "{texts:#?}");
 }
 
 #[test]

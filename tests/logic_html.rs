@@ -53,8 +53,8 @@ fn the_data_holds_every_step_and_the_grade() {
     let puzzle = first_puzzle(HARD);
     let result = solve(&puzzle, &Ladder::default()).unwrap();
     let data = PageData::new(&puzzle, &result, "magictour:1").unwrap();
-    assert_eq!(data.steps.len(), 96);
-    assert_eq!(data.boards.len(), 97);
+    assert_eq!(data.steps.len(), 98);
+    assert_eq!(data.boards.len(), 99);
     assert_eq!(data.steps[0].record.text, "Hidden Single: r9c3=7");
     assert_eq!(data.steps[0].record.placements, [[9, 3, 7]]);
     // A hidden single: its house (box 7) shaded, its cell marked; its one premise candidate is
@@ -65,18 +65,18 @@ fn the_data_holds_every_step_and_the_grade() {
     let g = &data.grade;
     assert_eq!(
         (g.level, g.score, g.rating, g.hardest, g.steps),
-        ("extreme", 6802, 8.5, "forcing-net-contradiction", 96)
+        ("extreme", 6922, 8.5, "forcing-net-contradiction", 98)
     );
-    assert_eq!(g.outcome, "solved in 96 steps");
-    // Step 22 is a grouped AIC with 7 links, strong and weak alternating from a strong one.
-    let aic = &data.steps[21];
+    assert_eq!(g.outcome, "solved in 98 steps");
+    // Step 24 is a grouped AIC with 7 links, strong and weak alternating from a strong one.
+    let aic = &data.steps[23];
     assert_eq!(aic.record.technique, "grouped-aic");
     let strong: Vec<bool> = aic.links.iter().map(|l| l.strong).collect();
     assert_eq!(strong, [true, false, true, false, true, false, true]);
     assert_eq!(aic.links[0].from, [[1, 9, 9]]);
     assert_eq!(aic.record.eliminations, [[1, 6, 9]]);
     // The last board is the solution.
-    let last: String = data.boards[96]
+    let last: String = data.boards[98]
         .values
         .iter()
         .map(|d| d.to_string())
@@ -87,7 +87,7 @@ fn the_data_holds_every_step_and_the_grade() {
     let ladder = Ladder::parse("singles,intersections,subsets,coloring").unwrap();
     let result = solve(&first_puzzle(HARD), &ladder).unwrap();
     let data = PageData::new(&first_puzzle(HARD), &result, "colours").unwrap();
-    let trap = &data.steps[13];
+    let trap = &data.steps[15];
     assert_eq!(
         trap.record.text,
         "Simple Colors Trap: 4 (r2c6,r3c7) / (r2c9,r6c7) => r6c6<>4"
@@ -131,7 +131,7 @@ fn the_page_fetches_nothing_and_its_data_parses() {
     assert!(html.contains(r#"<g class="givens">"#));
     let json = page_json(&html);
     assert_eq!(json, serde_json::to_value(&data).unwrap());
-    assert_eq!(json["steps"].as_array().unwrap().len(), 96);
+    assert_eq!(json["steps"].as_array().unwrap().len(), 98);
     assert_eq!(json["steps"][0]["text"], "Hidden Single: r9c3=7");
     assert_eq!(json["title"], "</script><b>title");
 }
@@ -147,7 +147,7 @@ fn explain_html_writes_a_page_per_puzzle() {
     assert_eq!(stdout(&o), format!("{}\n", file.display()));
     let json = page_json(&std::fs::read_to_string(&file).unwrap());
     assert_eq!(json["title"], "<stdin>:1");
-    assert_eq!(json["grade"]["outcome"], "solved in 71 steps");
+    assert_eq!(json["grade"]["outcome"], "solved in 73 steps");
 
     // Two puzzles: two pages, numbered.
     let o = run_with(&["explain", "--html", file_arg], &lines(EASY, 2));
@@ -231,23 +231,23 @@ fn a_browser_steps_to_the_solution_without_error() {
     let puzzle = first_puzzle(HARD);
     let solution = solution_text(&puzzle);
 
-    // The right arrow pressed 96 times, a click on step 1 in the list, End, back and forward:
+    // The right arrow pressed 98 times, a click on step 1 in the list, End, back and forward:
     // the end, solved.
     let dom = dump_dom(&chromium, &file, "play", dir.path());
     let body = body_tag(&dom);
     assert!(!body.contains("data-error"), "script error: {body}");
     assert!(body.contains(r#"data-step="end""#), "{body}");
-    assert!(body.contains(r#"data-trail="end,1,end,96,end""#), "{body}");
+    assert!(body.contains(r#"data-trail="end,1,end,98,end""#), "{body}");
     assert_eq!(grid_output(&dom), solution);
     // The 63 digits the steps placed are drawn over the picture, which has the 18 givens.
     assert_eq!(dom.matches(r#"class="digit""#).count(), 63);
-    assert!(dom.contains("solved in 96 steps"));
+    assert!(dom.contains("solved in 98 steps"));
 
-    // A step picked by the fragment: before step 22 (a grouped AIC), its chain drawn.
-    let dom = dump_dom(&chromium, &file, "step=22", dir.path());
+    // A step picked by the fragment: before step 24 (a grouped AIC), its chain drawn.
+    let dom = dump_dom(&chromium, &file, "step=24", dir.path());
     let body = body_tag(&dom);
     assert!(!body.contains("data-error"), "script error: {body}");
-    assert!(body.contains(r#"data-step="22""#), "{body}");
+    assert!(body.contains(r#"data-step="24""#), "{body}");
     assert_eq!(dom.matches(r#"class="link strong""#).count(), 4);
     assert_eq!(dom.matches(r#"class="link weak""#).count(), 3);
     assert_eq!(dom.matches(r#"class="strike""#).count(), 1);

@@ -88,7 +88,7 @@ def test_grade_rows_are_the_commands(tmp_path):
     assert [r["hardest"] for r in python][:4] == ["forcing-net-contradiction", "bifurcation",
                                                   "bifurcation", "hidden-pair"]
     assert [r["logic_only"] for r in python][:4] == [True, False, False, True]
-    assert python[0]["rating"] == 8.5 and python[0]["score"] == 6802
+    assert python[0]["rating"] == 8.5 and python[0]["score"] == 6922
 
 
 def test_grade_without_uniqueness_is_no_uniqueness(tmp_path):

@@ -28,7 +28,8 @@ use crate::model::Value;
 /// Most cells in one ALS (HoDoKu has no limit on 9×9; larger grids need one).
 const MAX_CELLS: usize = 8;
 
-/// Every ALS of a board, each cell set once (with the first house that holds it), in flat
+/// Every ALS of a board, each cell set once (with the first house that holds it), in HoDoKu's
+/// order (house by house; within a house, the lexicographic order of the sets' places), in flat
 /// arrays. Bitsets over the cells take `words` `u64`s; per set and digit `d` there are two:
 /// the cells seeing every cell of the set that holds `d`, and those cells themselves.
 pub(super) struct Sets {
@@ -88,20 +89,27 @@ impl Sets {
                 .filter(|&c| board.cands(c) != 0)
                 .collect();
             let masks: Vec<u64> = empty.iter().map(|&c| board.cands(c)).collect();
+            let mut found: Vec<(Vec<usize>, u64)> = vec![];
             for k in 1..empty.len().min(MAX_CELLS + 1) {
                 choose_within(&masks, k, k + 1, &mut |chosen, union| {
                     if union.count_ones() as usize == k + 1 {
-                        let members = cell_set(words, chosen.iter().map(|&i| empty[i]));
-                        // A set inside an earlier house was taken there.
-                        let earlier = house_bits[..h]
-                            .iter()
-                            .any(|hb| members.iter().zip(hb).all(|(m, b)| m & !b == 0));
-                        if !earlier {
-                            sets.push(board, chosen.iter().map(|&i| empty[i]), union, h, members);
-                        }
+                        found.push((chosen.to_vec(), union));
                     }
                     false
                 });
+            }
+            // HoDoKu's order: depth first over the house's cells (a set, then the sets it
+            // begins), which is the lexicographic order of the lists of places.
+            found.sort_unstable();
+            for (chosen, union) in found {
+                let members = cell_set(words, chosen.iter().map(|&i| empty[i]));
+                // A set inside an earlier house was taken there.
+                let earlier = house_bits[..h]
+                    .iter()
+                    .any(|hb| members.iter().zip(hb).all(|(m, b)| m & !b == 0));
+                if !earlier {
+                    sets.push(board, chosen.iter().map(|&i| empty[i]), union, h, members);
+                }
             }
         }
         sets.commons = sets.restricted_commons(&DigitCells::of(board));
@@ -351,14 +359,34 @@ fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Foun
     }
 }
 
-/// The ALS-XY-wings of a board (see the module docs): per set `C`, each two sets sharing a
-/// restricted common with it.
+/// The ALS-XY-wings of a board (see the module docs), in HoDoKu's order: its list of
+/// restricted commons runs over the pairs of sets `(a, b)`, `a < b`, in order (each with its
+/// first two digits), and a wing is two of them sharing a set `C`, the first of the two taken
+/// first.
 fn xy_wings(board: &Board, found: &mut Found) {
     let sets = Sets::shared(board);
     let has = DigitCells::of(board);
-    for (c, list) in sets.commons.iter().enumerate() {
-        for (i, &(a, ra)) in list.iter().enumerate() {
-            for &(b, rb) in &list[i + 1..] {
+    let two = |r: u64| digits(r).take(2).fold(0, |m, x| m | bit(x));
+    // In a list of partners (ascending), where the partners after `set` begin.
+    let after = |list: &[(usize, u64)], set: usize| list.partition_point(|&(b, _)| b <= set);
+    for a1 in 0..sets.len() {
+        let list1 = &sets.commons[a1];
+        for &(b1, r1) in &list1[after(list1, a1)..] {
+            let list2 = &sets.commons[b1];
+            // The later entries sharing a set with (a1, b1), in the list's order, as (C, A, B,
+            // digits of B with C): (a1, b) for b > b1, (x, b1) for a1 < x < b1, (b1, b) for
+            // b > b1.
+            let same_first = list1[after(list1, b1)..]
+                .iter()
+                .map(|&(b, r)| (a1, b1, b, r));
+            let between = list2[after(list2, a1)..after(list2, b1 - 1)]
+                .iter()
+                .map(|&(x, r)| (b1, a1, x, r));
+            let from_b1 = list2[after(list2, b1)..]
+                .iter()
+                .map(|&(b, r)| (b1, a1, b, r));
+            for (c, a, b, r2) in same_first.chain(between).chain(from_b1) {
+                let (ra, rb) = (two(r1), two(r2));
                 if (ra == rb && ra.count_ones() == 1) || !sets.disjoint(a, b) {
                     continue;
                 }

@@ -1,5 +1,7 @@
 //! Naked and hidden subsets (pairs, triples, quads) in any house, and locked pairs and triples:
-//! a naked subset whose cells share two houses (a box and a line), cleared from both.
+//! a naked pair or triple whose cells share two houses (a box and a line) and which removes
+//! candidates from both (from the line outside the box). A naked subset is cleared from every
+//! house its cells share, as HoDoKu clears it.
 
 use super::board::{bit, bits, choose_within, digits, Board};
 use super::step::{Candidate, Found, Step};
@@ -42,7 +44,7 @@ fn naked_in(
     locked: bool,
     found: &mut Found,
 ) -> bool {
-    let shape = board.shape();
+    let (shape, n) = (board.shape(), board.n());
     let cells: Vec<usize> = board
         .house(h)
         .iter()
@@ -52,41 +54,43 @@ fn naked_in(
     let masks: Vec<u64> = cells.iter().map(|&c| board.cands(c)).collect();
     choose_within(&masks, k, k, &mut |chosen, union| {
         let subset: Vec<usize> = chosen.iter().map(|&i| cells[i]).collect();
-        // True when house `g` holds a digit of the subset outside it.
-        let removes = |g: u32| {
-            let outside = board.house(g as usize).iter().map(|&c| c as usize);
-            outside
-                .filter(|c| !subset.contains(c))
-                .any(|c| board.cands(c) & union != 0)
-        };
-        if !locked && !removes(h as u32) {
-            return false;
-        }
-        // The houses every cell of the subset lies in.
-        let common: Vec<u32> = shape
+        // The houses every cell of the subset lies in, its region first.
+        let mut common: Vec<u32> = shape
             .houses_of(subset[0])
             .iter()
             .copied()
             .filter(|&g| subset.iter().all(|&c| shape.houses_of(c).contains(&g)))
             .collect();
-        if locked && (common.len() < 2 || !common.iter().any(|&g| removes(g))) {
+        common.sort_by_key(|&g| !(2 * n..3 * n).contains(&(g as usize)));
+        // Each cell outside the subset counts for the first of those houses that holds it.
+        let counted = |i: usize, c: usize| {
+            !subset.contains(&c) && !common[..i].iter().any(|&e| shape.houses_of(c).contains(&e))
+        };
+        let mut cleared = 0;
+        for (i, &g) in common.iter().enumerate() {
+            let house = board.house(g as usize).iter().map(|&c| c as usize);
+            cleared += house
+                .filter(|&c| counted(i, c))
+                .any(|c| board.cands(c) & union != 0) as usize;
+        }
+        // HoDoKu's locked subset (a pair or triple): removals in the box, and in the line
+        // outside the box. Any other is a naked subset, cleared from all its houses too.
+        if cleared == 0 || locked != (k < 4 && cleared >= 2) {
             return false;
         }
-        let targets: Vec<u32> = if locked { common } else { vec![h as u32] };
         let mut step = Step::new(technique);
         step.digits = digits(union).collect();
         step.cells = subset.iter().map(|&c| c as u32).collect();
-        step.houses = targets.clone();
-        for &g in &targets {
-            for &c in board.house(g as usize) {
-                let c = c as usize;
-                if !subset.contains(&c) {
+        for (i, &g) in common.iter().enumerate() {
+            for c in board.house(g as usize).iter().map(|&c| c as usize) {
+                if counted(i, c) {
                     for d in digits(board.cands(c) & union) {
                         step.eliminations.push(Candidate::new(c, d));
                     }
                 }
             }
         }
+        step.houses = common;
         found.push(step)
     })
 }

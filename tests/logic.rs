@@ -377,6 +377,35 @@ fn the_als_xy_wing_is_the_first_in_hodokus_order() {
 }
 
 #[test]
+fn the_xy_chain_is_the_one_removing_the_most() {
+    // A magictour puzzle (line 273 of the file) whose path takes three XY-chains: HoDoKu takes, of all
+    // chains, the one removing the most candidates, not the shortest (its path takes the same
+    // three; the shortest chain at step 26 removes r4c8<>7 alone).
+    let p =
+        puzzle(".2.4....94..18.......36..5......63..3..94.5.......8.1........4.8.2......96......7");
+    let (result, _) = logic::grade(&p, &Ladder::default()).unwrap();
+    let chains: Vec<(usize, String)> = (result.steps.iter().enumerate())
+        .filter(|(_, s)| s.technique == Technique::XyChain)
+        .map(|(i, s)| {
+            (
+                i + 1,
+                text(p.shape(), s)
+                    .rsplit(" => ")
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        (26, "r2c7,r4c8<>7"),
+        (37, "r1c8,r78c7<>6"),
+        (40, "r7c2,r8c6<>3"),
+    ];
+    assert_eq!(chains, expected.map(|(i, t)| (i, t.to_string())));
+}
+
+#[test]
 fn an_easy_puzzle_needs_singles_only() {
     // The second puzzle of the 17-clue set (the first needs locked candidates).
     let line = &lines("tests/data/logic/17_clue_5.txt")[1];

@@ -15,12 +15,16 @@
 //! Continuous nice loops are not a step of their own here: each elimination of one is the
 //! conclusion of a discontinuous loop through the eliminated candidate, found by the same
 //! search. The search is breadth-first, so each loop is a shortest one through its candidate;
-//! when one step is asked for, the shortest loop on the board is returned.
+//! when one nice loop or AIC is asked for, the shortest loop on the board is returned. X-chains
+//! and XY-chains are chosen as HoDoKu chooses them: of all chains, the one removing the most
+//! candidates (what a chain removes depends on its two ends alone, so one search from each start
+//! lists every pair of ends).
 
 use super::board::{all_digits, digits};
 use super::links::{Links, Mode, Reach, MAX_LINKS};
-use super::step::{Found, Step};
+use super::step::{Candidate, Found, Step};
 use super::table::Technique;
+use crate::model::Value;
 
 pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
     let grouped = matches!(
@@ -37,6 +41,9 @@ pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
         _ => return,
     };
     let links = Links::of(board, grouped);
+    if matches!(technique, Technique::XChain | Technique::XyChain) {
+        return most_removing(&links, &modes, technique, found);
+    }
     let turbot = technique == Technique::TurbotFish;
     // A turbot fish is an X-chain of three links at most: the loop from `x` back to it adds
     // two. HoDoKu takes the one that removes the most candidates, so all are collected.
@@ -73,6 +80,89 @@ pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
             return;
         }
     }
+}
+
+/// X-chains and XY-chains as HoDoKu chooses them: of all the chains from a start "false" to an
+/// end "true" of the same digit, one per pair of ends (the shortest), the one that removes the
+/// most candidates (ties: the lower weighted sum of the removed candidates, HoDoKu's
+/// `getIndexSumme`). What a chain removes depends on its ends alone, so a breadth-first search
+/// from each start lists them all; a mode without any loop (the searches on masks say so at
+/// once, as for every other chain) lists none.
+fn most_removing(links: &Links, modes: &[Mode], technique: Technique, found: &mut Found) {
+    // HoDoKu's chains have 20 nodes at most: 19 links, 21 as a loop through a removed candidate.
+    const CHAIN_LINKS: u16 = MAX_LINKS - 1;
+    let mut reach = Reach::default();
+    // (removed candidates, links, start, end), the first shortest chain per set of removals.
+    let mut chains: Vec<(Vec<Candidate>, u16, u32, u32)> = vec![];
+    for &mode in modes {
+        if links.known_empty(mode) {
+            continue;
+        }
+        let before = chains.len();
+        if !links.loop_lengths(mode, CHAIN_LINKS + 2, true).is_empty() {
+            for x in 0..links.singles as u32 {
+                let start_fits = match mode {
+                    Mode::Digit(d) => links.digit(x) == d,
+                    _ => links.is_bivalue(x),
+                };
+                if !start_fits {
+                    continue;
+                }
+                links.search(mode, (x, false), CHAIN_LINKS, None, &mut reach);
+                for &state in &reach.queue {
+                    let y = state / 2;
+                    // An end "true" of the start's digit in another cell, three links away at
+                    // least (strong, weak, strong).
+                    if state % 2 == 0
+                        || reach.depth(state) < 3
+                        || links.digit(y) != links.digit(x)
+                        || links.cells(y) == links.cells(x)
+                    {
+                        continue;
+                    }
+                    let mut removed = links.seen_by_both(x, y);
+                    if removed.is_empty() {
+                        continue;
+                    }
+                    removed.sort_unstable();
+                    let depth = reach.depth(state);
+                    match chains.iter_mut().find(|c| c.0 == removed) {
+                        Some(c) if c.1 > depth => *c = (removed, depth, x, y),
+                        Some(_) => {}
+                        None => chains.push((removed, depth, x, y)),
+                    }
+                }
+            }
+        }
+        if chains.len() == before {
+            links.set_empty(mode);
+        }
+    }
+    chains.sort_by_key(|c| (std::cmp::Reverse(c.0.len()), index_sum(&c.0)));
+    for (removed, _, x, y) in chains {
+        let mode = match technique {
+            Technique::XChain => Mode::Digit(links.digit(x)),
+            _ => Mode::Bivalue,
+        };
+        links.search(mode, (x, false), CHAIN_LINKS, Some(2 * y + 1), &mut reach);
+        let mut step = Step::new(technique);
+        step.digits.push(links.digit(x));
+        step.eliminations = removed;
+        step.chain = links.chain(&reach.path(2 * y + 1));
+        if found.push(step) {
+            return;
+        }
+    }
+}
+
+/// HoDoKu's weighted sum of removed candidates (`getIndexSumme`): over the candidates by digit,
+/// then cell, the `i`-th adds `cell * (1 + 80 i) + digit` (cells from 0).
+fn index_sum(removed: &[Candidate]) -> u64 {
+    let mut by_digit: Vec<(Value, u32)> = removed.iter().map(|c| (c.digit, c.cell)).collect();
+    by_digit.sort_unstable();
+    (by_digit.iter().enumerate())
+        .map(|(i, &(d, cell))| cell as u64 * (1 + 80 * i as u64) + d as u64)
+        .sum()
 }
 
 /// The loops of `max_links` links at most through every candidate `x` ("`x` true" leads to

@@ -421,6 +421,10 @@ impl Links {
     pub fn node_count(&self) -> usize {
         self.digits.len()
     }
+    /// True when `node` is a single node in a cell of two candidates.
+    pub fn is_bivalue(&self, node: u32) -> bool {
+        (node as usize) < self.singles && self.bivalue[self.cells(node)[0] as usize]
+    }
     /// The nodes weakly linked to `node`, ascending.
     pub fn weak(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
         self.weak

@@ -327,15 +327,23 @@ fn als_xy_chain_takes_hodokus_elimination() {
     assert_eq!(hardest.info().family, Family::Forcing, "{hardest:?}");
 }
 
+/// The puzzle of `line` and the texts of its path on `ladder`.
+fn path_texts(line: &str, ladder: &Ladder) -> (Puzzle, Vec<String>) {
+    let p = puzzle(line);
+    let (result, _) = logic::grade(&p, ladder).unwrap();
+    let texts = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    (p, texts)
+}
+
 #[test]
 fn sue_de_coq_comes_before_the_chains() {
     // On magictour #1, after 33 steps, column 4 and box 2 meet in r13c4 {4,5,7,8,9}: with
     // r489c4 {3,5,7,8} in the column and r2c6 {4,9} in the box, 4 and 9 leave r3c6. Without
     // Sue de Coq the path takes two grouped AICs for the same two eliminations.
-    let line = &lines("tests/data/logic/magictour_10.txt")[0];
-    let p = puzzle(line);
-    let (result, _) = logic::grade(&p, &Ladder::default()).unwrap();
-    let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    let (_, texts) = path_texts(
+        &lines("tests/data/logic/magictour_10.txt")[0],
+        &Ladder::default(),
+    );
     let sdc = "Sue de Coq: r13c4 - {45789} (r489c4 - {3578}, r2c6 - {49}) => r3c6<>4, r3c6<>9";
     let at = texts
         .iter()
@@ -349,8 +357,7 @@ fn sue_de_coq_comes_before_the_chains() {
             .filter(|&t| t != Technique::SueDeCoq)
             .collect(),
     );
-    let (result, _) = logic::grade(&p, &without).unwrap();
-    let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    let (_, texts) = path_texts(&lines("tests/data/logic/magictour_10.txt")[0], &without);
     assert!(
         texts[at].starts_with("Grouped AIC: ") && texts[at].ends_with("r3c6<>4"),
         "{}",
@@ -363,10 +370,10 @@ fn the_als_xy_wing_is_the_first_in_hodokus_order() {
     // On magictour #1 two ALS-XY-wings apply after 24 steps. HoDoKu takes the first in its list
     // of restricted commons (r3c7<>2), though the other (r2c9<>7) has the lower weighted sum,
     // and the second one next.
-    let line = &lines("tests/data/logic/magictour_10.txt")[0];
-    let p = puzzle(line);
-    let (result, _) = logic::grade(&p, &Ladder::default()).unwrap();
-    let texts: Vec<String> = result.steps.iter().map(|s| text(p.shape(), s)).collect();
+    let (_, texts) = path_texts(
+        &lines("tests/data/logic/magictour_10.txt")[0],
+        &Ladder::default(),
+    );
     let wings: Vec<(usize, &str)> = texts
         .iter()
         .enumerate()

@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 use super::als::Sets;
 use super::board::{bit, digits, Board, DigitCells};
 use super::origin::{since_clean, Clean};
-use super::step::{Candidate, CellSet, Found, Step};
+use super::step::{index_sum, Candidate, CellSet, Found, Step};
 use super::table::Technique;
 use crate::model::Value;
 
@@ -182,20 +182,6 @@ fn chains(board: &Board, changed: &[bool], found: &mut Found) {
             return;
         }
     }
-}
-
-/// HoDoKu's tie-break between two sets of removed candidates: over the candidates ordered by
-/// digit then cell, the sum of `cell × (1 + 80 i) + digit` for the `i`-th.
-fn index_sum(eliminations: &[Candidate]) -> u64 {
-    let mut sorted: Vec<(Value, u32)> = eliminations.iter().map(|c| (c.digit, c.cell)).collect();
-    sorted.sort_unstable();
-    let mut offset = 1u64;
-    let mut sum = 0u64;
-    for (digit, cell) in sorted {
-        sum += cell as u64 * offset + digit as u64;
-        offset += 80;
-    }
-    sum
 }
 
 impl Walk<'_> {

@@ -22,9 +22,8 @@
 
 use super::board::{all_digits, digits};
 use super::links::{Links, Mode, Reach, MAX_LINKS};
-use super::step::{Candidate, Found, Step};
+use super::step::{index_sum, Candidate, Found, Step};
 use super::table::Technique;
-use crate::model::Value;
 
 pub fn find(board: &super::Board, technique: Technique, found: &mut Found) {
     let grouped = matches!(
@@ -153,16 +152,6 @@ fn most_removing(links: &Links, modes: &[Mode], technique: Technique, found: &mu
             return;
         }
     }
-}
-
-/// HoDoKu's weighted sum of removed candidates (`getIndexSumme`): over the candidates by digit,
-/// then cell, the `i`-th adds `cell * (1 + 80 i) + digit` (cells from 0).
-fn index_sum(removed: &[Candidate]) -> u64 {
-    let mut by_digit: Vec<(Value, u32)> = removed.iter().map(|c| (c.digit, c.cell)).collect();
-    by_digit.sort_unstable();
-    (by_digit.iter().enumerate())
-        .map(|(i, &(d, cell))| cell as u64 * (1 + 80 * i as u64) + d as u64)
-        .sum()
 }
 
 /// The loops of `max_links` links at most through every candidate `x` ("`x` true" leads to

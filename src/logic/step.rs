@@ -112,6 +112,17 @@ impl Step {
     }
 }
 
+/// HoDoKu's tie-break between two sets of removed candidates (`getIndexSumme`): over the
+/// candidates ordered by digit then cell, the sum of `cell × (1 + 80 i) + digit` for the `i`-th
+/// (cells from 0). Of two steps removing as many candidates, HoDoKu takes the lower.
+pub fn index_sum(removed: &[Candidate]) -> u64 {
+    let mut sorted: Vec<(Value, u32)> = removed.iter().map(|c| (c.digit, c.cell)).collect();
+    sorted.sort_unstable();
+    (sorted.iter().enumerate())
+        .map(|(i, &(digit, cell))| cell as u64 * (1 + 80 * i as u64) + digit as u64)
+        .sum()
+}
+
 /// Where finders put the steps they find: up to `limit` steps, then the finders stop.
 #[derive(Debug)]
 pub struct Found {

@@ -84,7 +84,8 @@ def test_grade_rows_are_the_commands(tmp_path):
         assert p["time"] >= 0
     assert [r["line"] for r in python] == list(range(1, 11))
     assert {r["file"] for r in python} == {str(HARD)}
-    assert [r["level"] for r in python] == ["extreme"] * 3 + ["medium"] * 3 + ["extreme"] + ["hard"] * 3
+    assert [r["level"] for r in python] == (["extreme"] * 3 + ["hard"] + ["medium"] * 2 + ["extreme"]
+                                            + ["hard"] * 3)
     assert [r["hardest"] for r in python][:4] == ["forcing-net-contradiction", "bifurcation",
                                                   "bifurcation", "hidden-pair"]
     assert [r["logic_only"] for r in python][:4] == [True, False, False, True]

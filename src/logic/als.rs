@@ -326,8 +326,7 @@ fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Foun
             if b < a || !(fresh[a] || fresh[b]) || common & common.wrapping_sub(1) == 0 {
                 continue;
             }
-            // The restricted commons, two at most (as HoDoKu takes them).
-            let rc = digits(restricted).take(2).fold(0, |m, x| m | bit(x));
+            let rc = first_two(restricted);
             let mut eliminations = match rc.count_ones() {
                 1 => sets.seen_by_both(a, b, common & !rc, &has),
                 // Doubly linked: each restricted common is in exactly one of the sets, so
@@ -359,6 +358,11 @@ fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Foun
     }
 }
 
+/// The restricted commons of a pair of sets as HoDoKu keeps them: the first two digits.
+fn first_two(restricted: u64) -> u64 {
+    digits(restricted).take(2).fold(0, |m, x| m | bit(x))
+}
+
 /// The ALS-XY-wings of a board (see the module docs), in HoDoKu's order: its list of
 /// restricted commons runs over the pairs of sets `(a, b)`, `a < b`, in order (each with its
 /// first two digits), and a wing is two of them sharing a set `C`, the first of the two taken
@@ -366,7 +370,6 @@ fn pairs(board: &Board, technique: Technique, changed: &[bool], found: &mut Foun
 fn xy_wings(board: &Board, found: &mut Found) {
     let sets = Sets::shared(board);
     let has = DigitCells::of(board);
-    let two = |r: u64| digits(r).take(2).fold(0, |m, x| m | bit(x));
     // In a list of partners (ascending), where the partners after `set` begin.
     let after = |list: &[(usize, u64)], set: usize| list.partition_point(|&(b, _)| b <= set);
     for a1 in 0..sets.len() {
@@ -386,7 +389,7 @@ fn xy_wings(board: &Board, found: &mut Found) {
                 .iter()
                 .map(|&(b, r)| (b1, a1, b, r));
             for (c, a, b, r2) in same_first.chain(between).chain(from_b1) {
-                let (ra, rb) = (two(r1), two(r2));
+                let (ra, rb) = (first_two(r1), first_two(r2));
                 if (ra == rb && ra.count_ones() == 1) || !sets.disjoint(a, b) {
                     continue;
                 }
